@@ -1,0 +1,5 @@
+"""Imports every tool module so that each registers its tools (order = display order)."""
+
+from __future__ import annotations
+
+from caec_desktop.tools import timestep  # noqa: F401

@@ -1,0 +1,203 @@
+"""The tool registry: JSON Schemas for forms and LLMs, field-level validation, execution.
+
+`execute(name, raw_args)` never raises for bad input: it returns a `ToolOutcome` whose `errors` name
+the field and the allowed range (`particle_radius: must be > 0 m, got -0.001 m`).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError
+
+from caec_desktop.tools.base import ArgError, CalcSheet, ToolArgs, ToolSpec
+
+_TOOLS: dict[str, ToolSpec[Any, Any]] = {}
+
+
+def register(spec: ToolSpec[Any, Any]) -> ToolSpec[Any, Any]:
+    """Add a tool to the registry (each tool module calls this at import)."""
+    if spec.name in _TOOLS:
+        raise ValueError(f"tool {spec.name!r} registered twice")
+    _TOOLS[spec.name] = spec
+    return spec
+
+
+def _load() -> dict[str, ToolSpec[Any, Any]]:
+    if not _TOOLS:
+        from caec_desktop.tools import catalog  # noqa: F401 - registers every tool
+
+    return _TOOLS
+
+
+def tool_names() -> list[str]:
+    """Names of all tools, in registration order."""
+    return list(_load())
+
+
+def get_tool(name: str) -> ToolSpec[Any, Any]:
+    """The spec of tool `name`; KeyError with the known names if there is none."""
+    tools = _load()
+    if name not in tools:
+        raise KeyError(f"unknown tool {name!r}; known tools: {', '.join(tools)}")
+    return tools[name]
+
+
+class FieldMessage(BaseModel):
+    """A validation problem tied to one field ("" when it concerns the whole call)."""
+
+    field: str
+    message: str
+
+    def text(self) -> str:
+        return f"{self.field}: {self.message}" if self.field else self.message
+
+
+class ToolOutcome(BaseModel):
+    """What running a tool produced: validated SI args, the result and its calc sheet, or errors."""
+
+    tool: str
+    ok: bool
+    args: dict[str, Any] = Field(default_factory=dict)
+    result: dict[str, Any] | None = None
+    errors: list[FieldMessage] = Field(default_factory=list)
+    calc_sheet: CalcSheet | None = None
+
+    def error_text(self) -> str:
+        return "; ".join(e.text() for e in self.errors)
+
+
+# --- JSON Schema -------------------------------------------------------------------------------
+
+
+def _simplify(prop: dict[str, Any]) -> dict[str, Any]:
+    """Flatten pydantic's output into the plain subset local models and strict servers accept."""
+    prop = dict(prop)
+    prop.pop("title", None)
+    any_of = prop.pop("anyOf", None)
+    if any_of is not None:
+        non_null = [s for s in any_of if s.get("type") != "null"]
+        if len(non_null) != 1:
+            raise ValueError(f"schema too complex for tools: {any_of}")
+        merged = _simplify(non_null[0])
+        merged.update(prop)
+        prop = merged
+    if "x-unit" in prop and prop.get("type") == "number":
+        prop["type"] = ["number", "string"]
+    if "items" in prop:
+        prop["items"] = _simplify(prop["items"])
+    return prop
+
+
+def _object_schema(model: type[BaseModel], description: str = "") -> dict[str, Any]:
+    raw = model.model_json_schema()
+    if "$defs" in raw:
+        raise ValueError(f"{model.__name__}: nested models are not allowed in tool schemas")
+    props = {k: _simplify(v) for k, v in raw.get("properties", {}).items()}
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": props,
+        "required": [k for k in raw.get("required", []) if k in props],
+        "additionalProperties": False,
+    }
+    if description:
+        schema["description"] = description
+    return schema
+
+
+_SCHEMAS: dict[str, dict[str, Any]] = {}
+
+
+def tool_schema(name: str) -> dict[str, Any]:
+    """JSON Schema of a tool's arguments (no `$ref`, units in `x-unit` and descriptions)."""
+    if name not in _SCHEMAS:
+        spec = get_tool(name)
+        _SCHEMAS[name] = _object_schema(spec.args_model, spec.description)
+    return copy.deepcopy(_SCHEMAS[name])
+
+
+def result_schema(name: str) -> dict[str, Any]:
+    """JSON Schema of a tool's result."""
+    return _object_schema(get_tool(name).result_model)
+
+
+def tool_list() -> list[dict[str, Any]]:
+    """`[{"name", "description", "parameters"}]` for every tool (what `caec tools --json` prints)."""
+    return [
+        {"name": n, "description": get_tool(n).description, "parameters": tool_schema(n)}
+        for n in tool_names()
+    ]
+
+
+# --- validation and execution ------------------------------------------------------------------
+
+
+def _messages(exc: ValidationError, spec: ToolSpec[Any, Any]) -> list[FieldMessage]:
+    out: list[FieldMessage] = []
+    props = tool_schema(spec.name)["properties"]
+    for err in exc.errors(include_url=False):
+        loc = ".".join(str(p) for p in err["loc"])
+        cause = (err.get("ctx") or {}).get("error")
+        if isinstance(cause, ArgError):
+            out.append(FieldMessage(field=cause.field, message=cause.message))
+            continue
+        kind = err["type"]
+        if kind == "missing":
+            prop = props.get(loc, {})
+            unit = prop.get("x-unit")
+            where = f"in {unit}" if unit else "dimensionless"
+            if prop.get("examples"):
+                hint = f" ({where}), e.g. {loc}=\"{prop['examples'][0]}\""
+            elif unit is not None:
+                hint = f" ({where}; a number, or a string with a unit)"
+            else:
+                hint = ""
+            msg = f"required{hint}"
+        elif kind == "extra_forbidden":
+            msg = f"unknown parameter; allowed: {', '.join(props)}"
+        elif kind == "literal_error":
+            msg = f"must be one of {err['ctx']['expected']}, got {err['input']!r}"
+        else:
+            msg = err["msg"].removeprefix("Value error, ")
+        out.append(FieldMessage(field=loc, message=msg))
+    return out
+
+
+def validate(name: str, raw: dict[str, Any]) -> tuple[ToolArgs | None, list[FieldMessage]]:
+    """Validate raw arguments (numbers in SI or strings with units) into the tool's model."""
+    try:
+        spec = get_tool(name)
+    except KeyError as exc:
+        return None, [FieldMessage(field="tool", message=str(exc.args[0]))]
+    if not isinstance(raw, dict):
+        return None, [FieldMessage(field="", message="arguments must be a JSON object")]
+    try:
+        return spec.args_model.model_validate(raw), []
+    except ValidationError as exc:
+        return None, _messages(exc, spec)
+
+
+def execute(name: str, raw: dict[str, Any]) -> ToolOutcome:
+    """Validate and run a tool. Bad input gives `ok=False` with field messages, never a raise."""
+    args, errors = validate(name, raw)
+    if args is None:
+        return ToolOutcome(tool=name, ok=False, errors=errors)
+    spec = get_tool(name)
+    sheet = CalcSheet(tool=name)
+    try:
+        result = spec.func(args, sheet)
+    except ArgError as exc:
+        return ToolOutcome(
+            tool=name,
+            ok=False,
+            args=args.model_dump(),
+            errors=[FieldMessage(field=exc.field, message=exc.message)],
+        )
+    return ToolOutcome(
+        tool=name,
+        ok=True,
+        args=args.model_dump(),
+        result=result.model_dump(),
+        calc_sheet=sheet,
+    )
