@@ -1,0 +1,74 @@
+"""The one interface between the graph's `tools` node and whatever picks tools (regex or LLM).
+
+The graph calls `await selector.select(request)` once per attempt (at most MAX_ATTEMPTS). Every
+proposed call is validated by the graph against the tool's schema; validation errors come back in
+the next request's `errors`. Selectors emit extra trace events (llm_request, llm_response, …)
+through `request.emit(kind, data)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+CallSource = Literal["regex", "llm", "llm_text", "form", "replay"]
+"""Where a call came from; `llm_text` = recovered from text the model wrote."""
+
+
+@dataclass
+class ProposedCall:
+    """A tool call before validation."""
+
+    name: str
+    args: dict[str, Any]
+    id: str = ""
+    source: CallSource = "regex"
+    arg_sources: dict[str, str] = field(default_factory=dict)
+    """Per argument: typed / default / preset:<material> / model / form (for reports)."""
+
+
+@dataclass
+class AttemptError:
+    """What went wrong with one proposed call, fed back to the selector."""
+
+    call: ProposedCall
+    messages: list[str]
+
+
+@dataclass
+class SelectionRequest:
+    """Everything a selector may use to choose tools."""
+
+    text: str
+    history: list[dict[str, Any]]
+    """Earlier turns: [{"role": "user"|"assistant", "content": str}]."""
+    attempt: int
+    """1-based attempt number."""
+    errors: list[AttemptError]
+    """Validation errors of earlier attempts in this turn (empty on the first)."""
+    emit: Callable[[str, dict[str, Any]], None] = lambda kind, data: None
+    """Emit a TraceEvent of `kind` with `data` (the graph adds seq, time and node)."""
+
+
+@dataclass
+class Selection:
+    """The selector's answer: calls to run, or a text reply when there is nothing to run."""
+
+    calls: list[ProposedCall] = field(default_factory=list)
+    reply: str | None = None
+    """Text for the user when no call is made (help, missing inputs, the model's own words)."""
+    missing: list[str] = field(default_factory=list)
+    """Inputs the selector could not find, each as 'name [unit], e.g. name=1 mm'."""
+    usage: dict[str, float] = field(default_factory=dict)
+    """Token usage of this selection (prompt_tokens, completion_tokens, total_tokens, cost)."""
+
+
+class ToolSelector(Protocol):
+    """Implemented by the regex dispatcher (offline) and the LLM selector."""
+
+    async def select(self, request: SelectionRequest) -> Selection: ...
+
+    async def summarize(self, request: SelectionRequest, results: list[dict[str, Any]]) -> str | None:
+        """Optional final wording from a model after tools ran; None keeps the report's own text."""
+        ...

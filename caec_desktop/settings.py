@@ -1,0 +1,68 @@
+"""App settings: pydantic-settings (env prefix CAEC_, `.env`), with the API key kept as a secret.
+
+Precedence (highest first): explicit arguments, environment (`CAEC_MODE`, `CAEC_LLM_API_KEY`, …;
+`OPENROUTER_API_KEY` also works for the key), `.env`, defaults. The key is a `SecretStr`: it never
+prints, and `public_dict()` is what logs, traces and exports may show.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+Mode = Literal["offline", "local", "openrouter"]
+ToolCallStyle = Literal["auto", "native", "prompt"]
+
+OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
+DEFAULT_OPENROUTER_MODEL = "openai/gpt-oss-120b"
+
+
+class Settings(BaseSettings):
+    """Everything the user can configure. `mode=None` means: key present → openrouter, else offline."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="CAEC_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+    )
+
+    mode: Mode | None = None
+    llm_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("CAEC_LLM_API_KEY", "OPENROUTER_API_KEY")
+    )
+    base_url: str = "http://127.0.0.1:8000/v1"
+    model: str = ""
+    tool_call_style: ToolCallStyle = "auto"
+    provider_require_tools: bool = True
+    fallback_model: str | None = None
+    request_timeout_s: float = Field(default=60.0, gt=0)
+    max_retries: int = Field(default=3, ge=0, le=10)
+    refuse_unsafe_calculations: bool = True
+
+    @property
+    def effective_mode(self) -> Mode:
+        """The mode in force: the chosen one, else openrouter when a key is set, else offline."""
+        if self.mode is not None:
+            return self.mode
+        return "openrouter" if self.api_key() else "offline"
+
+    def api_key(self) -> str:
+        """The key in clear, for the HTTP client only ("" when none)."""
+        return self.llm_api_key.get_secret_value() if self.llm_api_key else ""
+
+    def effective_model(self) -> str:
+        if self.model:
+            return self.model
+        return DEFAULT_OPENROUTER_MODEL if self.effective_mode == "openrouter" else ""
+
+    def effective_base_url(self) -> str:
+        return OPENROUTER_BASE_URL if self.effective_mode == "openrouter" else self.base_url
+
+    def public_dict(self) -> dict[str, Any]:
+        """Settings safe to log, trace or export: the key is reduced to whether one is set."""
+        data = self.model_dump(exclude={"llm_api_key"})
+        data["mode"] = self.effective_mode
+        data["model"] = self.effective_model()
+        data["base_url"] = self.effective_base_url()
+        data["api_key_set"] = bool(self.api_key())
+        return data
