@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+Intent = Literal["calculation", "conversion", "help", "other"]
+
 CallSource = Literal["regex", "llm", "llm_text", "form", "replay"]
 """Where a call came from; `llm_text` = recovered from text the model wrote."""
 
@@ -64,8 +66,23 @@ class Selection:
     """Token usage of this selection (prompt_tokens, completion_tokens, total_tokens, cost)."""
 
 
+class SelectorError(Exception):
+    """A selector could not work (model/server failure after its retries): the run ends with
+    status "model_error" (exit code 3) and `user_message` is shown. Never carries an API key."""
+
+    def __init__(self, kind: str, user_message: str) -> None:
+        super().__init__(user_message)
+        self.kind = kind
+        """auth, rate_limit, tools_unsupported, model_not_found, upstream, timeout, cancelled …"""
+        self.user_message = user_message
+
+
 class ToolSelector(Protocol):
     """Implemented by the regex dispatcher (offline) and the LLM selector."""
+
+    async def classify(self, text: str, history: list[dict[str, Any]]) -> Intent:
+        """The request's intent, for `route_after_intent` (calculation and conversion run tools)."""
+        ...
 
     async def select(self, request: SelectionRequest) -> Selection: ...
 
