@@ -78,7 +78,9 @@ def cmd_run(ns: argparse.Namespace) -> int:
     if ns.tool not in tool_names():
         msg = f"unknown tool {ns.tool!r}; known tools: {', '.join(tool_names())}"
         if ns.json:
-            _print_json({"ok": False, "tool": ns.tool, "args": args, "result": None, "errors": [msg]})
+            _print_json(
+                {"ok": False, "tool": ns.tool, "args": args, "result": None, "errors": [msg]}
+            )
         else:
             print(msg, file=sys.stderr)
         return EXIT_INVALID

@@ -20,7 +20,10 @@ DEFAULT_OPENROUTER_MODEL = "openai/gpt-oss-120b"
 
 
 class Settings(BaseSettings):
-    """Everything the user can configure. `mode=None` means: key present → openrouter, else offline."""
+    """Everything the user can configure.
+
+    `mode=None` means: a key is set → openrouter, else offline (as the v3 runtime behaved).
+    """
 
     model_config = SettingsConfigDict(
         env_prefix="CAEC_", env_file=".env", env_file_encoding="utf-8", extra="ignore"

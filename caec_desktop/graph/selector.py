@@ -86,6 +86,8 @@ class ToolSelector(Protocol):
 
     async def select(self, request: SelectionRequest) -> Selection: ...
 
-    async def summarize(self, request: SelectionRequest, results: list[dict[str, Any]]) -> str | None:
+    async def summarize(
+        self, request: SelectionRequest, results: list[dict[str, Any]]
+    ) -> str | None:
         """Optional final wording from a model after tools ran; None keeps the report's own text."""
         ...

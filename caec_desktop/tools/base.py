@@ -6,16 +6,16 @@ records each step on the calc sheet, and returns a Pydantic result model. No I/O
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar, cast
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import PydanticCustomError, core_schema
 
-from caec_desktop.tools.units import UnitParseError, fmt, pretty_unit, to_si
+from caec_desktop.tools.units import UnitParseError, fmt, to_si
 
 
 class ArgError(ValueError):
@@ -36,71 +36,73 @@ def _coerce(unit: str, value: Any) -> Any:
         raise PydanticCustomError("unit", "{msg}", {"msg": str(exc)}) from None
 
 
-def _check(
-    unit: str,
-    bounds: tuple[float | None, float | None, float | None, float | None],
-    value: float,
-) -> float:
-    gt, ge, lt, le = bounds
-    shown = f" {pretty_unit(unit)}" if unit else ""
-    if not math.isfinite(value):
-        raise PydanticCustomError("finite", "must be a finite number, got {got}", {"got": value})
-    for limit, ok, word in (
-        (gt, lambda lim: value > lim, ">"),
-        (ge, lambda lim: value >= lim, ">="),
-        (lt, lambda lim: value < lim, "<"),
-        (le, lambda lim: value <= lim, "<="),
-    ):
-        if limit is not None and not ok(limit):
-            raise PydanticCustomError(
-                "range",
-                "must be {word} {limit}{unit}, got {got}{unit}",
-                {"word": word, "limit": f"{limit:g}", "unit": shown, "got": f"{value:g}"},
-            )
-    return value
+@dataclass(frozen=True)
+class Unit:
+    """Annotated marker: the field is a number in SI `unit`, or a string with a unit pint converts.
+
+    Also writes `x-unit` into the JSON Schema and rejects NaN/inf.
+    """
+
+    unit: str
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        inner = handler(source)
+        if inner.get("type") == "float":
+            cast(dict[str, Any], inner)["allow_inf_nan"] = False
+        return core_schema.no_info_before_validator_function(partial(_coerce, self.unit), inner)
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        out = handler(schema)
+        out["x-unit"] = self.unit
+        return out
 
 
-def Q(  # noqa: N802 - reads like a type in model definitions
-    unit: str,
+# Physical input/result types: a number in the SI unit named here, or a string with any unit of the
+# same dimension ("2 mm", "70 GPa"), converted by pint. Bounds go on the field: `= Q(..., gt=0)`.
+Length = Annotated[float, Unit("m")]
+Area = Annotated[float, Unit("m^2")]
+Volume = Annotated[float, Unit("m^3")]
+Mass = Annotated[float, Unit("kg")]
+Time = Annotated[float, Unit("s")]
+Density = Annotated[float, Unit("kg/m^3")]
+Pressure = Annotated[float, Unit("Pa")]
+Velocity = Annotated[float, Unit("m/s")]
+Force = Annotated[float, Unit("N")]
+Stiffness = Annotated[float, Unit("N/m")]
+Damping = Annotated[float, Unit("N*s/m")]
+Ratio = Annotated[float, Unit("")]
+"""Dimensionless (fractions, Poisson ratio, restitution); accepts "60 %" too."""
+
+
+def Q(
     description: str,
     *,
+    default: Any = ...,
     gt: float | None = None,
     ge: float | None = None,
     lt: float | None = None,
     le: float | None = None,
-    example: str | None = None,
+    example: str | float | None = None,
 ) -> Any:
-    """A physical input in SI `unit`: accepts a number in that unit or a string with any unit.
+    """The field spec of a physical input: `particle_radius: Length = Q("Radius", gt=0)`.
 
-    The JSON Schema states the unit (`x-unit` and the description) and the allowed range, so the
-    form, the LLM and the error messages all say the same thing.
+    The bounds become JSON Schema keywords (so forms and LLMs see them) and produce messages like
+    `particle_radius: must be > 0 m, got -0.001 m` (formatted in registry.py). The unit comes from
+    the field's type and is appended to the description in the exported schema.
     """
-    extra: dict[str, Any] = {"x-unit": unit}
-    if example:
-        extra["examples"] = [example]
-    for key, val in (
-        ("exclusiveMinimum", gt),
-        ("minimum", ge),
-        ("exclusiveMaximum", lt),
-        ("maximum", le),
-    ):
-        if val is not None:
-            extra[key] = val
-    unit_text = f" [{pretty_unit(unit)}]" if unit else " [dimensionless]"
-    return Annotated[
-        float,
-        BeforeValidator(partial(_coerce, unit)),
-        AfterValidator(partial(_check, unit, (gt, ge, lt, le))),
-        Field(description=description + unit_text, json_schema_extra=extra),
-    ]
+    extra: dict[str, Any] = {"examples": [example]} if example is not None else {}
+    return Field(
+        default, description=description, gt=gt, ge=ge, lt=lt, le=le, json_schema_extra=extra
+    )
 
 
-def R(unit: str, description: str) -> Any:  # noqa: N802
-    """A result field in SI `unit` (stated in the schema)."""
-    unit_text = f" [{pretty_unit(unit)}]" if unit else ""
-    return Annotated[
-        float, Field(description=description + unit_text, json_schema_extra={"x-unit": unit})
-    ]
+def R(description: str) -> Any:
+    """The field spec of a result: `rayleigh_timestep: Time = R("Rayleigh time step")`."""
+    return Field(description=description)
 
 
 class ToolArgs(BaseModel):

@@ -6,12 +6,15 @@ the field and the allowed range (`particle_radius: must be > 0 m, got -0.001 m`)
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import math
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
 from caec_desktop.tools.base import ArgError, CalcSheet, ToolArgs, ToolSpec
+from caec_desktop.tools.units import UnitParseError, pretty_unit, to_si
 
 _TOOLS: dict[str, ToolSpec[Any, Any]] = {}
 
@@ -71,6 +74,22 @@ class ToolOutcome(BaseModel):
 # --- JSON Schema -------------------------------------------------------------------------------
 
 
+# pydantic leaves constraints of optional fields as gt/ge/lt/le inside anyOf.
+_BOUND_KEYWORDS = {
+    "gt": "exclusiveMinimum",
+    "ge": "minimum",
+    "lt": "exclusiveMaximum",
+    "le": "maximum",
+}
+_BOUND_WORDS = {
+    "greater_than": "gt",
+    "greater_than_equal": "ge",
+    "less_than": "lt",
+    "less_than_equal": "le",
+}
+_SYMBOL = {"gt": ">", "ge": ">=", "lt": "<", "le": "<="}
+
+
 def _simplify(prop: dict[str, Any]) -> dict[str, Any]:
     """Flatten pydantic's output into the plain subset local models and strict servers accept."""
     prop = dict(prop)
@@ -80,11 +99,17 @@ def _simplify(prop: dict[str, Any]) -> dict[str, Any]:
         non_null = [s for s in any_of if s.get("type") != "null"]
         if len(non_null) != 1:
             raise ValueError(f"schema too complex for tools: {any_of}")
-        merged = _simplify(non_null[0])
-        merged.update(prop)
-        prop = merged
-    if "x-unit" in prop and prop.get("type") == "number":
-        prop["type"] = ["number", "string"]
+        prop = {**_simplify(non_null[0]), **prop}
+    for short, keyword in _BOUND_KEYWORDS.items():
+        if short in prop:
+            prop[keyword] = prop.pop(short)
+    if "x-unit" in prop:
+        if prop.get("type") == "number":
+            prop["type"] = ["number", "string"]
+        unit = prop["x-unit"]
+        shown = f"[{pretty_unit(unit)}]" if unit else "[dimensionless]"
+        if shown not in prop.get("description", ""):
+            prop["description"] = f"{prop.get('description', '')} {shown}".strip()
     if "items" in prop:
         prop["items"] = _simplify(prop["items"])
     return prop
@@ -123,7 +148,7 @@ def result_schema(name: str) -> dict[str, Any]:
 
 
 def tool_list() -> list[dict[str, Any]]:
-    """`[{"name", "description", "parameters"}]` for every tool (what `caec tools --json` prints)."""
+    """`[{"name", "description", "parameters"}]` for every tool (`caec tools --json`)."""
     return [
         {"name": n, "description": get_tool(n).description, "parameters": tool_schema(n)}
         for n in tool_names()
@@ -148,7 +173,7 @@ def _messages(exc: ValidationError, spec: ToolSpec[Any, Any]) -> list[FieldMessa
             unit = prop.get("x-unit")
             where = f"in {unit}" if unit else "dimensionless"
             if prop.get("examples"):
-                hint = f" ({where}), e.g. {loc}=\"{prop['examples'][0]}\""
+                hint = f' ({where}), e.g. {loc}="{prop["examples"][0]}"'
             elif unit is not None:
                 hint = f" ({where}; a number, or a string with a unit)"
             else:
@@ -156,12 +181,29 @@ def _messages(exc: ValidationError, spec: ToolSpec[Any, Any]) -> list[FieldMessa
             msg = f"required{hint}"
         elif kind == "extra_forbidden":
             msg = f"unknown parameter; allowed: {', '.join(props)}"
+        elif kind in _BOUND_WORDS or kind == "finite_number":
+            msg = _range_message(kind, err, props.get(str(err["loc"][0]), {}))
         elif kind == "literal_error":
             msg = f"must be one of {err['ctx']['expected']}, got {err['input']!r}"
         else:
             msg = err["msg"].removeprefix("Value error, ")
         out.append(FieldMessage(field=loc, message=msg))
     return out
+
+
+def _range_message(kind: str, err: Any, prop: dict[str, Any]) -> str:
+    unit = prop.get("x-unit") or (prop.get("items") or {}).get("x-unit") or ""
+    shown = f" {pretty_unit(unit)}" if unit else ""
+    value = err["input"]
+    if isinstance(value, str):  # optional fields report the raw input; show it in SI
+        with contextlib.suppress(UnitParseError):
+            value = to_si(value, unit)
+    if kind == "finite_number" or (isinstance(value, float) and math.isnan(value)):
+        return f"must be a finite number, got {value}"
+    key = _BOUND_WORDS[kind]
+    limit = err["ctx"][key]
+    got = f"{value:g}" if isinstance(value, int | float) else repr(value)
+    return f"must be {_SYMBOL[key]} {limit:g}{shown}, got {got}{shown}"
 
 
 def validate(name: str, raw: dict[str, Any]) -> tuple[ToolArgs | None, list[FieldMessage]]:

@@ -1,18 +1,31 @@
 """Time-step tools: Rayleigh, P-wave, time-step check, number of steps.
 
 Sources (DEM_REFERENCE.md §1.1, §1.2, §1.4, §1.8):
-- Shear modulus G = E / (2(1 + ν)): LIGGGHTS `fix_check_timestep_gran.cpp:261`, Yade `Shop_02.cpp:64`,
-  MFiX `check_solids_dem.f:839`.
-- Rayleigh step dt_R = π R sqrt(ρ/G) / (0.1631 ν + 0.8766): LIGGGHTS doc `fix_check_timestep_gran.txt`,
-  EDEM help "Estimate Simulation Time"; fit to the Rayleigh-wave root (Miller & Pursey 1955, via
-  Thornton 2000).
+- Shear modulus G = E / (2(1 + ν)): LIGGGHTS `fix_check_timestep_gran.cpp:261`,
+  Yade `Shop_02.cpp:64`, MFiX `check_solids_dem.f:839`.
+- Rayleigh step dt_R = π R sqrt(ρ/G) / (0.1631 ν + 0.8766): LIGGGHTS doc
+  `fix_check_timestep_gran.txt`, EDEM help "Estimate Simulation Time"; fit to the Rayleigh-wave
+  root (Miller & Pursey 1955, via Thornton 2000).
 """
 
 from __future__ import annotations
 
 import math
 
-from caec_desktop.tools.base import CalcSheet, Q, R, ToolArgs, ToolResult, ToolSpec
+from caec_desktop.tools.base import (
+    ArgError,
+    CalcSheet,
+    Density,
+    Length,
+    Pressure,
+    Q,
+    R,
+    Ratio,
+    Time,
+    ToolArgs,
+    ToolResult,
+    ToolSpec,
+)
 from caec_desktop.tools.registry import register
 from caec_desktop.tools.units import fmt
 
@@ -32,7 +45,7 @@ REF_EDEM_TIMESTEP = (
 REF_SHEAR = "G = E/(2(1+ν)): LIGGGHTS fix_check_timestep_gran.cpp:261; MFiX check_solids_dem.f:839"
 
 # Poisson ratio policy: -1 < ν <= 0.5 (MFiX accepts 0.5; the Rayleigh formula is finite there).
-POISSON = {"gt": -1.0, "le": 0.5}
+POISSON: dict[str, float] = {"gt": -1.0, "le": 0.5}
 
 
 def shear_modulus(sheet: CalcSheet, youngs_modulus: float, poisson_ratio: float) -> float:
@@ -50,7 +63,8 @@ def rayleigh_step(
     sheet: CalcSheet, radius: float, density: float, shear: float, poisson_ratio: float
 ) -> float:
     """dt_R = π R sqrt(ρ/G) / (0.1631 ν + 0.8766) recorded on the sheet."""
-    value = math.pi * radius * math.sqrt(density / shear) / (RAYLEIGH_A * poisson_ratio + RAYLEIGH_B)
+    denominator = RAYLEIGH_A * poisson_ratio + RAYLEIGH_B
+    value = math.pi * radius * math.sqrt(density / shear) / denominator
     sheet.step(
         "dt_R",
         "π R sqrt(ρ / G) / (0.1631 ν + 0.8766)",
@@ -64,26 +78,31 @@ def rayleigh_step(
 
 
 class RayleighArgs(ToolArgs):
-    particle_radius: Q("m", "Radius of the smallest particle", gt=0, example="1 mm")
-    density: Q("kg/m^3", "Particle (solid) density", gt=0, example="2500 kg/m^3")
-    youngs_modulus: Q("Pa", "Young's modulus E (give this or shear_modulus)", gt=0, example="70 GPa") | None = None
-    shear_modulus: Q("Pa", "Shear modulus G (overrides E when given)", gt=0) | None = None
-    poisson_ratio: Q("", "Poisson ratio ν (-1 < ν ≤ 0.5)", **POISSON, example="0.25")
-    fraction: Q("", "Fraction of dt_R to recommend (EDEM: 0.1-0.4, default 0.2)", gt=0, le=1) = (
-        DEFAULT_RAYLEIGH_FRACTION
+    particle_radius: Length = Q("Radius of the smallest particle", gt=0, example="1 mm")
+    density: Density = Q("Particle (solid) density", gt=0, example="2500 kg/m^3")
+    youngs_modulus: Pressure | None = Q(
+        "Young's modulus E (give this or shear_modulus)", default=None, gt=0, example="70 GPa"
+    )
+    shear_modulus: Pressure | None = Q(
+        "Shear modulus G (overrides E when given)", default=None, gt=0
+    )
+    poisson_ratio: Ratio = Q("Poisson ratio ν (-1 < ν ≤ 0.5)", **POISSON, example=0.25)
+    fraction: Ratio = Q(
+        "Fraction of dt_R to recommend (EDEM: 0.1-0.4)",
+        default=DEFAULT_RAYLEIGH_FRACTION,
+        gt=0,
+        le=1,
     )
 
 
 class RayleighResult(ToolResult):
-    rayleigh_timestep: R("s", "Rayleigh time step dt_R")
-    shear_modulus: R("Pa", "Shear modulus used")
-    recommended_timestep: R("s", "fraction × dt_R")
+    rayleigh_timestep: Time = R("Rayleigh time step dt_R")
+    shear_modulus: Pressure = R("Shear modulus used")
+    recommended_timestep: Time = R("fraction × dt_R")
 
 
 def rayleigh_timestep(args: RayleighArgs, sheet: CalcSheet) -> RayleighResult:
     """Rayleigh time step of the smallest particle and the recommended DEM time step."""
-    from caec_desktop.tools.base import ArgError
-
     if args.shear_modulus is not None:
         g = args.shear_modulus
         sheet.notes.append(f"Shear modulus given directly: G = {fmt(g, 'Pa')}")
@@ -91,7 +110,7 @@ def rayleigh_timestep(args: RayleighArgs, sheet: CalcSheet) -> RayleighResult:
         g = shear_modulus(sheet, args.youngs_modulus, args.poisson_ratio)
         sheet.references.append(REF_SHEAR)
     else:
-        raise ArgError("youngs_modulus", "required (or give shear_modulus), in Pa, e.g. \"70 GPa\"")
+        raise ArgError("youngs_modulus", 'required (or give shear_modulus), in Pa, e.g. "70 GPa"')
     dt_r = rayleigh_step(sheet, args.particle_radius, args.density, g, args.poisson_ratio)
     rec = sheet.step(
         "dt",

@@ -32,6 +32,7 @@ DIMENSION_NAMES: dict[str, str] = {
 @lru_cache(maxsize=1)
 def ureg() -> pint.UnitRegistry:
     """The app's single unit registry (lazily created, disk-cached definitions)."""
+    reg: pint.UnitRegistry
     try:
         reg = pint.UnitRegistry(cache_folder=":auto:")
     except Exception:  # pragma: no cover - unwritable cache dir: fall back to an uncached registry
