@@ -1,16 +1,27 @@
-"""Time-step tools: Rayleigh, P-wave, time-step check, number of steps.
+"""Time-step tools: Rayleigh, P-wave, number of steps; the shared elastic helpers and verdicts.
 
 Sources (DEM_REFERENCE.md §1.1, §1.2, §1.4, §1.8):
 - Shear modulus G = E / (2(1 + ν)): LIGGGHTS `fix_check_timestep_gran.cpp:261`,
   Yade `Shop_02.cpp:64`, MFiX `check_solids_dem.f:839`.
 - Rayleigh step dt_R = π R sqrt(ρ/G) / (0.1631 ν + 0.8766): LIGGGHTS doc
   `fix_check_timestep_gran.txt`, EDEM help "Estimate Simulation Time"; fit to the Rayleigh-wave
-  root (Miller & Pursey 1955, via Thornton 2000).
+  root (Miller & Pursey 1955, via Thornton 2000). Yade writes 0.876605 (5.5e-6 apart); we keep
+  0.8766.
+- P-wave step dt_p = R sqrt(ρ/E): Yade `Shop_01.cpp:432-448`, `doc/sphinx/formulation.rst:681-687`.
+- Number of steps n = ceil(T/dt), guarded against floating-point noise: 1.1/1e-6 is
+  1100000.0000000002 in IEEE doubles, yet the answer is 1,100,000 steps.
+
+Poisson ratio policy: -1 < ν ≤ 0.5. MFiX accepts exactly this range (`check_solids_dem.f:832-833`);
+ν = -1 makes G divide by zero and ν > 0.5 is not a stable isotropic solid. ν = 0.5 is accepted
+because the formulas stay finite there (glass, R = 1 mm: dt_R = 1.0732e-6 s).
 """
 
 from __future__ import annotations
 
 import math
+from typing import Literal
+
+from pydantic import Field
 
 from caec_desktop.tools.base import (
     ArgError,
@@ -43,9 +54,25 @@ REF_EDEM_TIMESTEP = (
     "(help.altair.com/edem/topics/edem_simulator/selecting_a_time_step_t.htm)"
 )
 REF_SHEAR = "G = E/(2(1+ν)): LIGGGHTS fix_check_timestep_gran.cpp:261; MFiX check_solids_dem.f:839"
+REF_PWAVE = (
+    "Yade Shop::PWaveTimeStep: dt = min(radius/sqrt(young/density)) (pkg/dem/Shop_01.cpp:432-448; "
+    "doc/sphinx/formulation.rst:681-687, :759)"
+)
+REF_STEPS = (
+    "n = ceil(T/dt); EDEM Select a Time Step: 5e+05 iterations for 1 s at 2e-06 s "
+    "(help.altair.com/edem/topics/edem_simulator/selecting_a_time_step_t.htm)"
+)
 
 # Poisson ratio policy: -1 < ν <= 0.5 (MFiX accepts 0.5; the Rayleigh formula is finite there).
 POISSON: dict[str, float] = {"gt": -1.0, "le": 0.5}
+
+Verdict = Literal["ok", "caution", "fail"]
+_SEVERITY: dict[str, int] = {"ok": 0, "caution": 1, "fail": 2}
+
+
+def worst(*verdicts: Verdict) -> Verdict:
+    """The most severe of several verdicts (fail > caution > ok)."""
+    return max(verdicts, key=_SEVERITY.__getitem__)
 
 
 def shear_modulus(sheet: CalcSheet, youngs_modulus: float, poisson_ratio: float) -> float:
@@ -75,6 +102,9 @@ def rayleigh_step(
     )
     sheet.references.append(REF_RAYLEIGH)
     return value
+
+
+# --- rayleigh_timestep -------------------------------------------------------------------------
 
 
 class RayleighArgs(ToolArgs):
@@ -142,5 +172,120 @@ register(
             "youngs_modulus": "70 GPa",
             "poisson_ratio": 0.25,
         },
+    )
+)
+
+
+# --- pwave_timestep ----------------------------------------------------------------------------
+
+
+class PWaveArgs(ToolArgs):
+    particle_radius: Length = Q("Radius of the smallest particle", gt=0, example="1 mm")
+    density: Density = Q("Particle (solid) density", gt=0, example="2500 kg/m^3")
+    youngs_modulus: Pressure = Q("Young's modulus E", gt=0, example="70 GPa")
+
+
+class PWaveResult(ToolResult):
+    pwave_timestep: Time = R("P-wave time step dt_p = R sqrt(ρ/E)")
+
+
+def pwave_timestep(args: PWaveArgs, sheet: CalcSheet) -> PWaveResult:
+    """Yade's P-wave critical time step: the time a compression wave needs to cross one radius.
+
+    Yade uses R rather than 2R because of sphere–facet contacts. It is stricter than Rayleigh:
+    for glass dt_p ≈ 0.185·dt_R (DEM_REFERENCE.md §1.4).
+    """
+    dt_p = sheet.step(
+        "dt_p",
+        "R sqrt(ρ / E)",
+        f"{fmt(args.particle_radius, 'm')} · sqrt({fmt(args.density, 'kg/m^3')}"
+        f" / {fmt(args.youngs_modulus, 'Pa')})",
+        args.particle_radius * math.sqrt(args.density / args.youngs_modulus),
+        "s",
+    )
+    sheet.thresholds.append(
+        "Yade's texts disagree on the fraction to use: 0.3·dt_p for a stable run "
+        "(formulation.rst:759), 0.5·dt_p in the tutorials, 1.0·dt_p in the hands-on tutorial"
+    )
+    sheet.notes.append("Use the smallest particle radius: the minimum over particles governs.")
+    sheet.references.append(REF_PWAVE)
+    return PWaveResult(pwave_timestep=dt_p)
+
+
+register(
+    ToolSpec(
+        name="pwave_timestep",
+        description=(
+            "P-wave critical time step dt_p = R·sqrt(ρ/E) (Yade PWaveTimeStep) for the smallest "
+            "particle; Yade's docs use 0.3-1.0 of it."
+        ),
+        args_model=PWaveArgs,
+        result_model=PWaveResult,
+        func=pwave_timestep,
+        example={"particle_radius": "1 mm", "density": 2500, "youngs_modulus": "70 GPa"},
+    )
+)
+
+
+# --- timesteps_for_duration --------------------------------------------------------------------
+
+STEP_RATIO_TOLERANCE = 1e-9
+"""Relative distance to an integer below which T/dt counts as that integer (float noise)."""
+MAX_STEPS = 1e15
+"""Beyond ~2^53 doubles no longer hold every integer; far beyond any real DEM run anyway."""
+
+
+def count_steps(duration: float, timestep: float) -> int:
+    """ceil(T/dt), except that T/dt within a relative 1e-9 of an integer is that integer (§1.8)."""
+    ratio = duration / timestep
+    nearest = round(ratio)
+    if nearest >= 1 and abs(ratio - nearest) <= STEP_RATIO_TOLERANCE * ratio:
+        return int(nearest)
+    return math.ceil(ratio)
+
+
+class StepsArgs(ToolArgs):
+    duration: Time = Q("Simulated time T", gt=0, example="1.1 s")
+    timestep: Time = Q("DEM time step dt", gt=0, example="1e-6 s")
+
+
+class StepsResult(ToolResult):
+    steps: int = Field(description="Number of time steps n = ceil(T/dt)")
+
+
+def timesteps_for_duration(args: StepsArgs, sheet: CalcSheet) -> StepsResult:
+    """Number of time steps needed to simulate `duration` at `timestep`."""
+    ratio = args.duration / args.timestep
+    if ratio > MAX_STEPS:
+        raise ArgError(
+            "timestep",
+            f"too small for this duration: T/dt = {ratio:.3g} exceeds {MAX_STEPS:.0e} steps",
+        )
+    n = count_steps(args.duration, args.timestep)
+    sheet.step(
+        "n", "ceil(T / dt)", f"ceil({fmt(args.duration, 's')} / {fmt(args.timestep, 's')})", n
+    )
+    sheet.notes.append(
+        f"T/dt = {ratio!r}; a quotient within a relative {STEP_RATIO_TOLERANCE:g} of an integer "
+        "is taken as that integer (floating-point noise: 1.1/1e-6 = 1100000.0000000002)."
+    )
+    simulated = n * args.timestep
+    if simulated > args.duration * (1 + STEP_RATIO_TOLERANCE):
+        sheet.notes.append(f"n·dt = {fmt(simulated, 's')}: the last step runs past T.")
+    sheet.references.append(REF_STEPS)
+    return StepsResult(steps=n)
+
+
+register(
+    ToolSpec(
+        name="timesteps_for_duration",
+        description=(
+            "Number of DEM time steps n = ceil(T/dt) to simulate a duration T at time step dt "
+            "(robust to floating-point noise: 1.1 s at 1 µs is 1,100,000 steps)."
+        ),
+        args_model=StepsArgs,
+        result_model=StepsResult,
+        func=timesteps_for_duration,
+        example={"duration": "1.1 s", "timestep": "1 us"},
     )
 )
