@@ -2,4 +2,11 @@
 
 from __future__ import annotations
 
-from caec_desktop.tools import timestep  # noqa: F401
+from caec_desktop.tools import (  # noqa: F401
+    bulk,
+    conversion,
+    distribution,
+    neighbor,
+    packing,
+    timestep,
+)

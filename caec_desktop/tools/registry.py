@@ -90,8 +90,12 @@ _BOUND_WORDS = {
 _SYMBOL = {"gt": ">", "ge": ">=", "lt": "<", "le": "<="}
 
 
-def _simplify(prop: dict[str, Any]) -> dict[str, Any]:
-    """Flatten pydantic's output into the plain subset local models and strict servers accept."""
+def _simplify(prop: dict[str, Any], keep_null: bool = False) -> dict[str, Any]:
+    """Flatten pydantic's output into the plain subset local models and strict servers accept.
+
+    Optional arguments lose their `null` branch (absent means default); optional results keep it
+    (`keep_null`), since a result may really be null (e.g. a mass when no volume was given).
+    """
     prop = dict(prop)
     prop.pop("title", None)
     any_of = prop.pop("anyOf", None)
@@ -100,6 +104,9 @@ def _simplify(prop: dict[str, Any]) -> dict[str, Any]:
         if len(non_null) != 1:
             raise ValueError(f"schema too complex for tools: {any_of}")
         prop = {**_simplify(non_null[0]), **prop}
+        if keep_null and len(non_null) < len(any_of) and "type" in prop:
+            types = prop["type"] if isinstance(prop["type"], list) else [prop["type"]]
+            prop["type"] = [*types, "null"]
     for short, keyword in _BOUND_KEYWORDS.items():
         if short in prop:
             prop[keyword] = prop.pop(short)
@@ -115,11 +122,13 @@ def _simplify(prop: dict[str, Any]) -> dict[str, Any]:
     return prop
 
 
-def _object_schema(model: type[BaseModel], description: str = "") -> dict[str, Any]:
+def _object_schema(
+    model: type[BaseModel], description: str = "", keep_null: bool = False
+) -> dict[str, Any]:
     raw = model.model_json_schema()
     if "$defs" in raw:
         raise ValueError(f"{model.__name__}: nested models are not allowed in tool schemas")
-    props = {k: _simplify(v) for k, v in raw.get("properties", {}).items()}
+    props = {k: _simplify(v, keep_null) for k, v in raw.get("properties", {}).items()}
     schema: dict[str, Any] = {
         "type": "object",
         "properties": props,
@@ -144,7 +153,7 @@ def tool_schema(name: str) -> dict[str, Any]:
 
 def result_schema(name: str) -> dict[str, Any]:
     """JSON Schema of a tool's result."""
-    return _object_schema(get_tool(name).result_model)
+    return _object_schema(get_tool(name).result_model, keep_null=True)
 
 
 def tool_list() -> list[dict[str, Any]]:
@@ -174,6 +183,8 @@ def _messages(exc: ValidationError, spec: ToolSpec[Any, Any]) -> list[FieldMessa
             where = f"in {unit}" if unit else "dimensionless"
             if prop.get("examples"):
                 hint = f' ({where}), e.g. {loc}="{prop["examples"][0]}"'
+            elif unit is not None and prop.get("type") == "array":
+                hint = f" ({where}; a list of numbers, or of strings with a unit)"
             elif unit is not None:
                 hint = f" ({where}; a number, or a string with a unit)"
             else:

@@ -26,6 +26,12 @@ DIMENSION_NAMES: dict[str, str] = {
     "[length] ** 3": "volume",
     "[length] ** 2": "area",
     "dimensionless": "dimensionless",
+    "[temperature]": "temperature",
+    "[mass] * [length] ** 2 / [time] ** 2": "energy/torque",
+    "[mass] * [length] ** 2 / [time] ** 3": "power",
+    "[mass] / [length] / [time]": "dynamic viscosity",
+    "1 / [time]": "frequency",
+    "[length] ** 3 / [time]": "volume flow rate",
 }
 
 

@@ -1,0 +1,117 @@
+"""Unit conversion tool: any pint unit to any other unit of the same dimension.
+
+pint does the conversion (no hand-written factor tables), through a `Quantity`, so offset units
+convert correctly (20 °C → 293.15 K, not 20 × 1 K). A request across dimensions (inch → kg) is a
+field error on `to_unit` that names both dimensions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pint
+from pydantic import Field, field_validator, model_validator
+
+from caec_desktop.tools.base import ArgError, CalcSheet, R, ToolArgs, ToolResult, ToolSpec
+from caec_desktop.tools.registry import register
+from caec_desktop.tools.units import dimension_name, sig, ureg
+
+REF_PINT = "pint unit registry (SI 2019 definitions; offset units such as °C via Quantity)"
+
+
+def _clean(text: str) -> str:
+    return text.strip().replace("µ", "u").replace("μ", "u")
+
+
+def parse_unit(field_name: str, text: str) -> pint.Unit:
+    """The pint unit named by `text`; ArgError on `field_name` when pint does not know it."""
+    try:
+        return ureg().parse_units(_clean(text))
+    except Exception:  # pint raises UndefinedUnitError, AssertionError, ValueError, ...
+        raise ArgError(
+            field_name, f"unknown unit {text!r} (examples: mm, inch, g/cm^3, MPa, degC, km/h)"
+        ) from None
+
+
+def _has_offset(unit: Any) -> bool:
+    """True for offset temperature scales (°C, °F), whose zero is not absolute zero."""
+    if dict(unit.dimensionality) != {"[temperature]": 1}:
+        return False
+    return bool(ureg().Quantity(0.0, unit).to("K").magnitude != 0)
+
+
+class ConvertArgs(ToolArgs):
+    value: float = Field(
+        description="The number to convert, expressed in from_unit",
+        allow_inf_nan=False,
+        json_schema_extra={"x-unit-from": "from_unit", "examples": [1]},
+    )
+    from_unit: str = Field(
+        min_length=1, description="Unit of value (any pint unit)", examples=["inch"]
+    )
+    to_unit: str = Field(
+        min_length=1, description="Unit wanted, same dimension as from_unit", examples=["mm"]
+    )
+
+    @field_validator("from_unit", "to_unit")
+    @classmethod
+    def _known(cls, text: str, info: Any) -> str:
+        parse_unit(info.field_name, text)
+        return text
+
+    @model_validator(mode="after")
+    def _same_dimension(self) -> ConvertArgs:
+        source = parse_unit("from_unit", self.from_unit)
+        target = parse_unit("to_unit", self.to_unit)
+        if source.dimensionality != target.dimensionality:
+            raise ArgError(
+                "to_unit",
+                f"{self.to_unit!r} is a {dimension_name(str(target))}, from_unit "
+                f"{self.from_unit!r} is a {dimension_name(str(source))}; "
+                "choose a to_unit of the same dimension",
+            )
+        return self
+
+
+class ConvertResult(ToolResult):
+    value: float = R("The converted number, in unit")
+    unit: str = R("The unit of value (short form)")
+
+
+def convert_units(args: ConvertArgs, sheet: CalcSheet) -> ConvertResult:
+    """Convert `value` from `from_unit` to `to_unit` with pint."""
+    reg = ureg()
+    source = reg.Quantity(args.value, parse_unit("from_unit", args.from_unit))
+    target = parse_unit("to_unit", args.to_unit)
+    # 15 significant digits drop binary noise (20 °C → 67.99999999999993 °F reads as 68).
+    value = float(f"{float(source.to(target).magnitude):.15g}")
+    unit = f"{target:~P}" or "dimensionless"
+    sheet.step(
+        "value",
+        f"pint: {source.units:~P} → {unit}",
+        f"{sig(args.value, 15)} {source.units:~P}".strip(),
+        value,
+        str(target),
+    )
+    if _has_offset(source.units) or _has_offset(target):
+        sheet.notes.append(
+            "Offset scale: converted as an absolute temperature; for a temperature difference "
+            "use delta_degC or delta_degF"
+        )
+    sheet.references.append(REF_PINT)
+    return ConvertResult(value=value, unit=unit)
+
+
+register(
+    ToolSpec(
+        name="convert_units",
+        description=(
+            "Convert a number between two units of the same dimension (length, mass, density, "
+            "pressure, temperature with offsets, ...), using the pint unit library."
+        ),
+        args_model=ConvertArgs,
+        result_model=ConvertResult,
+        func=convert_units,
+        example={"value": 1, "from_unit": "inch", "to_unit": "mm"},
+    )
+)

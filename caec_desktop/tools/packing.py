@@ -1,0 +1,409 @@
+"""Particle and packing geometry: particle mass, wall-effect porosity, particles in a container.
+
+Sources (DEM_REFERENCE.md §1.6, §1.7, §3, §3.3):
+- V_p = π d³/6, m_p = ρ_s V_p: MFiX `check_solids_dem.f` (REF_MASS = (PI/6)·D_P0³·RO_S0);
+  LIGGGHTS writes 4/3 π r³ ρ.
+- N = φ V_container / V_p for equal spheres (§1.7); φ ≤ π/(3√2) = 0.74048, the densest packing of
+  equal spheres (Kepler conjecture, proved by Hales 2005).
+- Cylinder wall effect, Benyahia & O'Neill 2005 (Part. Sci. Technol. 23:169), as implemented in
+  `fluids.packed_bed.voidage_Benyahia_Oneil_spherical` / `voidage_Benyahia_Oneil`:
+  spheres ε = 0.390 + 1.740/(D/d + 1.140)²,
+  any shape ε = 0.1504 + 0.2024/ψ + 1.0814/(D/d + 0.1226)²,
+  fitted for 1.5 < D/d < 50 (and 0.42 < ψ < 1).
+
+Validity policy for the wall correlation: D/d ≤ 1.5 is an error (no packed bed to speak of, and the
+fit has no data there); D/d ≥ 50 is accepted with a caution note (the wall effect has died out and
+the correlation is at its asymptote ε → 0.390, so extrapolating is harmless).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from caec_desktop.tools.base import (
+    ArgError,
+    CalcSheet,
+    Density,
+    Length,
+    Mass,
+    Q,
+    R,
+    Ratio,
+    ToolArgs,
+    ToolResult,
+    ToolSpec,
+    Volume,
+)
+from caec_desktop.tools.registry import register
+from caec_desktop.tools.units import fmt, sig
+
+KEPLER = math.pi / (3.0 * math.sqrt(2.0))
+"""π/(3√2) = 0.74048: densest packing of equal spheres (FCC/HCP)."""
+DEFAULT_PACKING = 0.6
+WALL_RATIO_MIN = 1.5
+WALL_RATIO_MAX = 50.0
+SMALL_RATIO = 10.0
+"""Below D/d = 10 the count is uncertain by about 5-10 % (DEM_REFERENCE.md §3.3)."""
+
+REF_VOLUME = (
+    "V_p = π d³/6, m_p = ρ_s V_p: MFiX check_solids_dem.f REF_MASS = (PI/6)*D_P0**3*RO_S0; "
+    "LIGGGHTS 4/3 π r³ ρ"
+)
+REF_COUNT = "N = φ V_container / V_p for equal spheres (DEM_REFERENCE.md §1.7)"
+REF_KEPLER = "φ ≤ π/(3√2) = 0.74048 for equal spheres (FCC/HCP; Kepler conjecture, Hales 2005)"
+REF_PRESETS = (
+    "Packing presets (DEM_REFERENCE.md §3): loose/poured 0.58, dense/vibrated 0.62-0.64 "
+    "(random close packing ≈0.64, Berryman 1983), crystalline 0.7405"
+)
+REF_BENYAHIA = (
+    "Benyahia & O'Neill 2005, Part. Sci. Technol. 23:169: spheres "
+    "ε = 0.390 + 1.740/(D/d + 1.140)², 1.5 < D/d < 50, average error 1.5 % "
+    "(fluids packed_bed.voidage_Benyahia_Oneil_spherical)"
+)
+REF_BENYAHIA_SHAPE = (
+    "Benyahia & O'Neill 2005: ε = 0.1504 + 0.2024/ψ + 1.0814/(D/d_pe + 0.1226)², 1.5 < D/d < 50, "
+    "0.42 < ψ < 1, average error 5.2 % (fluids packed_bed.voidage_Benyahia_Oneil)"
+)
+REF_GUO = (
+    "Guo et al. 2019, Powder Technol. 354:842: mean-porosity correlations disagree; for D/d < ~7 "
+    "porosity fluctuates with D/d (treat as ±5 %)"
+)
+
+
+def particle_volume(sheet: CalcSheet, diameter: float) -> float:
+    """V_p = π d³ / 6 recorded on the sheet."""
+    return sheet.step(
+        "V_p", "π d³ / 6", f"π · ({fmt(diameter, 'm')})³ / 6", math.pi * diameter**3 / 6.0, "m^3"
+    )
+
+
+def packing_preset(phi: float) -> str:
+    """Which packing state of DEM_REFERENCE.md §3 a volume fraction corresponds to."""
+    if phi < 0.55:
+        return "looser than a poured random packing (below ≈0.55)"
+    if phi < 0.6:
+        return "loose/poured random packing (preset 0.58)"
+    if phi < 0.62:
+        return "between loose/poured (0.58) and dense (0.62-0.64): typical frictional DEM fill"
+    if phi <= 0.645:
+        return "dense/vibrated random packing (preset 0.62-0.64, random close packing ≈0.64)"
+    if phi < 0.7:
+        return "denser than random close packing (≈0.64): needs partial order"
+    return "near-crystalline packing (FCC/HCP 0.7405)"
+
+
+def wall_porosity(sheet: CalcSheet, ratio: float, sphericity: float | None) -> float:
+    """Mean bed porosity in a cylinder of D/d = `ratio` (Benyahia & O'Neill 2005), on the sheet."""
+    if sphericity is None:
+        eps = 0.390 + 1.740 / (ratio + 1.140) ** 2
+        sheet.step(
+            "ε", "0.390 + 1.740 / (D/d + 1.140)²", f"0.390 + 1.740 / ({sig(ratio)} + 1.140)²", eps
+        )
+        sheet.references.append(REF_BENYAHIA)
+    else:
+        eps = 0.1504 + 0.2024 / sphericity + 1.0814 / (ratio + 0.1226) ** 2
+        sheet.step(
+            "ε",
+            "0.1504 + 0.2024/ψ + 1.0814 / (D/d + 0.1226)²",
+            f"0.1504 + 0.2024/{sig(sphericity)} + 1.0814 / ({sig(ratio)} + 0.1226)²",
+            eps,
+        )
+        sheet.references.append(REF_BENYAHIA_SHAPE)
+    if ratio > WALL_RATIO_MAX * (1 + 1e-9):  # 50 mm / 1 mm = 50.00000000000001 is still 50
+        sheet.notes.append(
+            f"D/d = {sig(ratio)} is beyond the fitted range 1.5 < D/d < 50: extrapolated; the wall "
+            "effect is negligible there and ε tends to the bulk value"
+        )
+    if ratio < SMALL_RATIO:
+        sheet.notes.append(
+            f"D/d = {sig(ratio)} < 10: strong wall effect, treat the result as uncertain by 5-10 %"
+        )
+        sheet.references.append(REF_GUO)
+    return eps
+
+
+def check_wall_ratio(ratio: float, field: str = "container_diameter") -> None:
+    """Reject D/d ≤ 1.5, where the wall correlation has no basis (see module docstring)."""
+    if ratio <= WALL_RATIO_MIN:
+        raise ArgError(
+            field,
+            f"container/particle diameter ratio D/d = {sig(ratio)} is too small: the wall "
+            f"correlation needs D/d > {WALL_RATIO_MIN:g} (fitted for 1.5 < D/d < 50)",
+        )
+
+
+# --- particle_mass -----------------------------------------------------------------------------
+
+
+class ParticleMassArgs(ToolArgs):
+    particle_diameter: Length = Q("Particle diameter", gt=0, example="2 mm")
+    density: Density = Q("Particle (solid) density", gt=0, example="2500 kg/m^3")
+
+
+class ParticleMassResult(ToolResult):
+    particle_volume: Volume = R("Volume of one sphere π d³/6")
+    particle_mass: Mass = R("Mass of one sphere ρ V_p")
+
+
+def particle_mass(args: ParticleMassArgs, sheet: CalcSheet) -> ParticleMassResult:
+    """Volume and mass of one spherical particle."""
+    v_p = particle_volume(sheet, args.particle_diameter)
+    m_p = sheet.step(
+        "m_p",
+        "ρ_s V_p",
+        f"{fmt(args.density, 'kg/m^3')} · {fmt(v_p, 'm^3')}",
+        args.density * v_p,
+        "kg",
+    )
+    sheet.references.append(REF_VOLUME)
+    return ParticleMassResult(particle_volume=v_p, particle_mass=m_p)
+
+
+# --- wall_effect_porosity ----------------------------------------------------------------------
+
+
+class WallEffectArgs(ToolArgs):
+    container_diameter: Length = Q("Inner diameter D of the cylinder", gt=0, example="50 mm")
+    particle_diameter: Length = Q(
+        "Particle diameter d (volume-equivalent sphere diameter for non-spheres)",
+        gt=0,
+        example="1 mm",
+    )
+    sphericity: Ratio | None = Q(
+        "Sphericity ψ (0.42 < ψ ≤ 1); leave out for spheres (uses the sphere correlation)",
+        default=None,
+        gt=0.42,
+        le=1,
+    )
+
+    @model_validator(mode="after")
+    def _ratio(self) -> WallEffectArgs:
+        check_wall_ratio(self.container_diameter / self.particle_diameter)
+        return self
+
+
+class WallEffectResult(ToolResult):
+    diameter_ratio: Ratio = R("D/d")
+    porosity: Ratio = R("Mean bed porosity ε (void fraction)")
+    packing_fraction: Ratio = R("Solid volume fraction φ = 1 − ε")
+
+
+def wall_effect_porosity(args: WallEffectArgs, sheet: CalcSheet) -> WallEffectResult:
+    """Mean porosity of a packed bed in a cylinder, including the wall effect."""
+    ratio = sheet.step(
+        "D/d",
+        "D / d",
+        f"{fmt(args.container_diameter, 'm')} / {fmt(args.particle_diameter, 'm')}",
+        args.container_diameter / args.particle_diameter,
+    )
+    eps = wall_porosity(sheet, ratio, args.sphericity)
+    phi = sheet.step("φ", "1 − ε", f"1 − {sig(eps)}", 1.0 - eps)
+    return WallEffectResult(diameter_ratio=ratio, porosity=eps, packing_fraction=phi)
+
+
+# --- estimate_particle_count -------------------------------------------------------------------
+
+SHAPE_FIELDS: dict[str, tuple[str, ...]] = {
+    "box": ("length", "width", "height"),
+    "cylinder": ("diameter", "height"),
+    "volume": ("container_volume",),
+}
+
+
+class CountArgs(ToolArgs):
+    container_shape: Literal["box", "cylinder", "volume"] = Field(
+        description=(
+            "box: give length, width, height; cylinder: diameter, height; volume: container_volume"
+        ),
+        examples=["cylinder"],
+    )
+    length: Length | None = Q("Box length (box only)", default=None, gt=0)
+    width: Length | None = Q("Box width (box only)", default=None, gt=0)
+    height: Length | None = Q("Box or cylinder height", default=None, gt=0)
+    diameter: Length | None = Q("Cylinder inner diameter (cylinder only)", default=None, gt=0)
+    container_volume: Volume | None = Q("Container volume (volume only)", default=None, gt=0)
+    particle_diameter: Length = Q("Particle diameter (equal spheres)", gt=0, example="2 mm")
+    packing_fraction: Ratio = Q(
+        "Solid volume fraction φ: loose 0.58, dense 0.62-0.64, crystalline 0.7405; at most "
+        "π/(3√2) = 0.74048 for equal spheres",
+        default=DEFAULT_PACKING,
+        gt=0,
+        le=KEPLER,
+    )
+    wall_correction: bool = Field(
+        default=False,
+        description=(
+            "Cylinder only: replace packing_fraction by the Benyahia & O'Neill (2005) "
+            "wall-effect packing fraction for this D/d"
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _shape_fields(self) -> CountArgs:
+        needed = SHAPE_FIELDS[self.container_shape]
+        for name in needed:
+            if getattr(self, name) is None:
+                raise ArgError(
+                    name,
+                    f"required for container_shape={self.container_shape!r} (in m"
+                    f"{'^3' if name == 'container_volume' else ''}); this shape needs "
+                    f"{', '.join(needed)}",
+                )
+        for shape, names in SHAPE_FIELDS.items():
+            for name in names:
+                if name not in needed and getattr(self, name) is not None:
+                    raise ArgError(
+                        name,
+                        f"not used for container_shape={self.container_shape!r} "
+                        f"(belongs to {shape!r}); give only {', '.join(needed)}",
+                    )
+        if self.wall_correction and self.container_shape != "cylinder":
+            raise ArgError(
+                "wall_correction",
+                f"only for container_shape='cylinder', got {self.container_shape!r}",
+            )
+        return self
+
+
+class CountResult(ToolResult):
+    particle_count: int = Field(description="Number of particles, floor(φ V / V_p)")
+    particle_volume: Volume = R("Volume of one particle")
+    container_volume: Volume = R("Container volume")
+    packing_fraction: Ratio = R("Packing fraction used")
+
+
+def _container_volume(args: CountArgs, sheet: CalcSheet) -> float:
+    if args.container_shape == "box":
+        assert args.length and args.width and args.height  # checked by the model validator
+        return sheet.step(
+            "V",
+            "L · W · H",
+            f"{fmt(args.length, 'm')} · {fmt(args.width, 'm')} · {fmt(args.height, 'm')}",
+            args.length * args.width * args.height,
+            "m^3",
+        )
+    if args.container_shape == "cylinder":
+        assert args.diameter and args.height
+        return sheet.step(
+            "V",
+            "π D² H / 4",
+            f"π · ({fmt(args.diameter, 'm')})² · {fmt(args.height, 'm')} / 4",
+            math.pi * args.diameter**2 * args.height / 4.0,
+            "m^3",
+        )
+    assert args.container_volume
+    sheet.notes.append(f"Container volume given directly: {fmt(args.container_volume, 'm^3')}")
+    return args.container_volume
+
+
+def _smallest_dimension(args: CountArgs) -> tuple[str, float] | None:
+    """The container's narrowest dimension (None when only its volume is known)."""
+    sides = {
+        name: getattr(args, name)
+        for name in SHAPE_FIELDS[args.container_shape]
+        if name != "container_volume"
+    }
+    if not sides:
+        return None
+    name = min(sides, key=sides.__getitem__)
+    return name, sides[name]
+
+
+def estimate_particle_count(args: CountArgs, sheet: CalcSheet) -> CountResult:
+    """How many equal spheres fill a container at a given (or wall-corrected) packing fraction."""
+    d = args.particle_diameter
+    narrow = _smallest_dimension(args)
+    if narrow and d > narrow[1]:
+        raise ArgError(
+            "particle_diameter",
+            f"{fmt(d, 'm')} is larger than the container {narrow[0]} {fmt(narrow[1], 'm')}",
+        )
+    volume = _container_volume(args, sheet)
+    v_p = particle_volume(sheet, d)
+    if v_p > volume:
+        raise ArgError(
+            "particle_diameter",
+            f"one particle ({fmt(v_p, 'm^3')}) is larger than the container ({fmt(volume, 'm^3')})",
+        )
+    phi = args.packing_fraction
+    if args.wall_correction:
+        assert args.diameter
+        ratio = sheet.step(
+            "D/d", "D / d", f"{fmt(args.diameter, 'm')} / {fmt(d, 'm')}", args.diameter / d
+        )
+        check_wall_ratio(ratio, "diameter")
+        eps = wall_porosity(sheet, ratio, None)
+        phi = sheet.step("φ", "1 − ε (wall-corrected)", f"1 − {sig(eps)}", 1.0 - eps)
+        replaced = " (the given packing_fraction was not used)"
+        if "packing_fraction" not in args.model_fields_set:
+            replaced = f" instead of the default {DEFAULT_PACKING:g}"
+        sheet.notes.append(f"Wall correction applied: φ = {sig(phi)}{replaced}")
+    else:
+        sheet.notes.append(f"Packing fraction φ = {sig(phi)}: {packing_preset(phi)}")
+        if narrow and narrow[1] / d < SMALL_RATIO:
+            sheet.notes.append(
+                f"{narrow[0]}/d = {sig(narrow[1] / d)} < 10: walls lower the packing; the count is "
+                "uncertain by 5-10 %"
+                + (" (wall_correction=true applies Benyahia & O'Neill)" if args.diameter else "")
+            )
+    exact = sheet.step(
+        "N",
+        "φ V / V_p",
+        f"{sig(phi)} · {fmt(volume, 'm^3')} / {fmt(v_p, 'm^3')}",
+        phi * volume / v_p,
+    )
+    # floor, but 299.99999999999994 from rounding error is 300 (same guard as DEM_REFERENCE §1.8)
+    nearest = round(exact)
+    count = nearest if abs(exact - nearest) < 1e-9 * max(exact, 1.0) else math.floor(exact)
+    sheet.notes.append(f"particle_count = floor(N) = {count}")
+    sheet.thresholds.append(f"φ ≤ π/(3√2) = {KEPLER:.5f} for equal spheres")
+    sheet.references += [REF_COUNT, REF_VOLUME, REF_PRESETS, REF_KEPLER]
+    return CountResult(
+        particle_count=count, particle_volume=v_p, container_volume=volume, packing_fraction=phi
+    )
+
+
+register(
+    ToolSpec(
+        name="particle_mass",
+        description="Volume π d³/6 and mass ρ·V of one spherical particle.",
+        args_model=ParticleMassArgs,
+        result_model=ParticleMassResult,
+        func=particle_mass,
+        example={"particle_diameter": "2 mm", "density": "2500 kg/m^3"},
+    )
+)
+register(
+    ToolSpec(
+        name="estimate_particle_count",
+        description=(
+            "Number of equal spheres N = φ·V/V_p that fill a box, a cylinder or a given volume; "
+            "optional Benyahia & O'Neill wall correction of φ for cylinders."
+        ),
+        args_model=CountArgs,
+        result_model=CountResult,
+        func=estimate_particle_count,
+        example={
+            "container_shape": "cylinder",
+            "diameter": "100 mm",
+            "height": "200 mm",
+            "particle_diameter": "2 mm",
+        },
+    )
+)
+register(
+    ToolSpec(
+        name="wall_effect_porosity",
+        description=(
+            "Mean porosity and packing fraction of particles packed in a cylinder of diameter D, "
+            "with the wall effect (Benyahia & O'Neill 2005; 1.5 < D/d < 50; sphericity optional)."
+        ),
+        args_model=WallEffectArgs,
+        result_model=WallEffectResult,
+        func=wall_effect_porosity,
+        example={"container_diameter": "50 mm", "particle_diameter": "1 mm"},
+    )
+)
