@@ -9,4 +9,5 @@ from caec_desktop.tools import (  # noqa: F401
     neighbor,
     packing,
     timestep,
+    wall,
 )
