@@ -112,6 +112,113 @@ def cmd_run(ns: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- ask / chat: one Session over the agent graph ----------------------------------------------
+
+STATUS_EXIT = {
+    "answered": EXIT_OK,
+    "invalid": EXIT_INVALID,
+    "refused": EXIT_INVALID,
+    "model_error": EXIT_MODEL,
+    "cancelled": EXIT_BUG,
+    "error": EXIT_BUG,
+}
+
+
+def _session_settings(ns: argparse.Namespace) -> Any:
+    """Settings from config file, env and the command-line flags (flags win)."""
+    from caec_desktop.config import load_settings
+
+    flags = {"mode": ns.mode, "base_url": ns.base_url, "model": ns.model}
+    return load_settings(**{k: v for k, v in flags.items() if v})
+
+
+def format_event(event: Any) -> str:
+    """One trace event on one line for the terminal: time, kind, node, the data in short."""
+    data = event.data
+    if event.kind == "tool_call":
+        brief = f"{data.get('name')} {json.dumps(data.get('args'), ensure_ascii=False)}"
+    elif event.kind == "validation_error":
+        brief = f"{data.get('tool')}: " + "; ".join(data.get("messages", []))
+    elif event.kind == "tool_result":
+        brief = f"{data.get('tool')} -> {json.dumps(data.get('result'), ensure_ascii=False)}"
+    else:
+        brief = json.dumps(data, ensure_ascii=False, default=str) if data else ""
+    if len(brief) > 160:
+        brief = brief[:157] + "..."
+    return f"{event.t_ms:8.1f} ms  {event.kind:<16} {event.node or '':<7} {brief}".rstrip()
+
+
+def cmd_ask(ns: argparse.Namespace) -> int:
+    import asyncio
+
+    from caec_desktop.config import ConfigError
+    from caec_desktop.session import Session
+
+    try:
+        session = Session(_session_settings(ns))
+    except ConfigError as exc:
+        print(f"caec ask: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+
+    async def turn() -> None:
+        async for event in session.ask(ns.query):
+            if ns.verbose:
+                print(format_event(event), file=sys.stderr)
+
+    asyncio.run(turn())
+    result = session.last_turn
+    if result is None:  # pragma: no cover - a run always records its turn
+        return EXIT_BUG
+    if ns.trace:
+        with open(ns.trace, "w", encoding="utf-8") as fh:
+            fh.writelines(e.to_json() + "\n" for e in result.events)
+    if ns.json:
+        print(result.model_dump_json(indent=2))
+    else:
+        print(result.answer)
+    return STATUS_EXIT.get(result.status, EXIT_BUG)
+
+
+def cmd_chat(ns: argparse.Namespace) -> int:
+    import asyncio
+
+    from caec_desktop.config import ConfigError
+    from caec_desktop.session import Session
+
+    try:
+        session = Session(_session_settings(ns))
+    except ConfigError as exc:
+        print(f"caec chat: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+
+    async def turn(text: str) -> None:
+        async for event in session.ask(text):
+            print(format_event(event))
+
+    print(f"caec chat ({session.mode}, {session.model}); quit, exit or Ctrl-D ends.")
+    with asyncio.Runner() as runner:
+        while True:
+            try:
+                text = input("you> ").strip()
+            except EOFError:
+                print()
+                break
+            if text.lower() in ("quit", "exit"):
+                break
+            if not text:
+                continue
+            try:
+                runner.run(turn(text))
+            except KeyboardInterrupt:
+                print("(cancelled)")
+                continue
+            if session.last_turn is not None:
+                print()
+                print(session.last_turn.answer)
+                print()
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="caec", description="CAEC Desktop, headless: DEM set-up calculations you can check."
@@ -128,6 +235,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--args", help="arguments as a JSON object")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_run)
+
+    for name, func, text in (
+        ("ask", cmd_ask, "answer one request through the agent (offline regex or an LLM)"),
+        ("chat", cmd_chat, "interactive chat over one session, every trace event shown"),
+    ):
+        p = sub.add_parser(name, help=text)
+        if name == "ask":
+            p.add_argument("query", help='e.g. "rayleigh time step for 1 mm glass beads"')
+            p.add_argument("--json", action="store_true", help="print the turn as JSON")
+            p.add_argument("--trace", metavar="FILE.jsonl", help="write the trace events as JSONL")
+            p.add_argument("-v", "--verbose", action="store_true", help="trace events on stderr")
+        p.add_argument("--mode", choices=["offline", "local", "openrouter"])
+        p.add_argument("--base-url", help="OpenAI-compatible endpoint (local mode)")
+        p.add_argument("--model", help="model name")
+        p.set_defaults(func=func)
     return parser
 
 

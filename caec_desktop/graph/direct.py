@@ -1,0 +1,41 @@
+"""A selector for calls the user made by hand (the form's Run button, replays): no regex, no model.
+
+It proposes exactly the given call once; a rejected call is not guessed at, so a retry returns a
+reply telling the user to fix the fields (the validation messages are in the report).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from caec_desktop.graph.selector import (
+    CallSource,
+    Intent,
+    ProposedCall,
+    Selection,
+    SelectionRequest,
+)
+
+
+class DirectCallSelector:
+    """Implements ToolSelector for one fixed call."""
+
+    def __init__(self, name: str, args: dict[str, Any], source: CallSource = "form") -> None:
+        self.call = ProposedCall(
+            name=name, args=dict(args), source=source, arg_sources={k: source for k in args}
+        )
+
+    async def classify(self, text: str, history: list[dict[str, Any]]) -> Intent:
+        return "calculation"
+
+    async def select(self, request: SelectionRequest) -> Selection:
+        if request.attempt == 1:
+            return Selection(calls=[self.call])
+        return Selection(
+            reply=f"Correct the fields of `{self.call.name}` named below and run it again."
+        )
+
+    async def summarize(
+        self, request: SelectionRequest, results: list[dict[str, Any]]
+    ) -> str | None:
+        return None

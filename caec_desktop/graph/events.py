@@ -1,0 +1,64 @@
+"""The one boundary where LangGraph stream parts become TraceEvents.
+
+`graph.astream(..., stream_mode=["tasks", "custom", "values"], version="v2")` yields typed parts:
+`tasks` parts mark a node's start (with `input`) and end (with `result`/`error`), `custom` parts are
+the nodes' own `{"kind", "node", "data"}` events, `values` carry the state (the last one is the
+final state). Seq, time and redaction are applied here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from caec_desktop.trace import EVENT_KINDS, TraceEvent, redact
+
+STREAM_MODES = ["tasks", "custom", "values"]
+
+_SUMMARY_KEYS = ("intent", "attempts", "status", "refused")
+"""Scalar fields of a node's update shown in its node_end event."""
+
+
+class TraceRecorder:
+    """Numbers events from 1, times them from the run start, redacts keys, keeps the list."""
+
+    def __init__(self, secrets: tuple[str, ...] = ()) -> None:
+        self._secrets = tuple(s for s in secrets if s)
+        self._t0 = time.perf_counter()
+        self.events: list[TraceEvent] = []
+
+    def make(
+        self, kind: str, node: str | None = None, data: dict[str, Any] | None = None
+    ) -> TraceEvent:
+        """A new event of `kind` (data made JSON-safe and redacted), appended to `events`."""
+        if kind not in EVENT_KINDS:
+            raise ValueError(f"unknown trace event kind {kind!r}")
+        safe = json.loads(json.dumps(data or {}, default=str))
+        event = TraceEvent(
+            seq=len(self.events) + 1,
+            t_ms=(time.perf_counter() - self._t0) * 1000.0,
+            kind=kind,  # type: ignore[arg-type]
+            node=node,
+            data=redact(safe, self._secrets),
+        )
+        self.events.append(event)
+        return event
+
+    def from_part(self, part: dict[str, Any]) -> TraceEvent | None:
+        """The TraceEvent for one `tasks` or `custom` stream part (None for other parts)."""
+        kind = part.get("type")
+        payload = part.get("data")
+        if kind == "custom" and isinstance(payload, dict):
+            return self.make(str(payload.get("kind")), payload.get("node"), payload.get("data"))
+        if kind == "tasks" and isinstance(payload, dict):
+            name = payload.get("name")
+            if "input" in payload:
+                return self.make("node_start", name)
+            result = payload.get("result")
+            update: dict[str, Any] = result if isinstance(result, dict) else {}
+            data = {k: update[k] for k in _SUMMARY_KEYS if k in update}
+            if payload.get("error"):
+                data["error"] = str(payload["error"])
+            return self.make("node_end", name, data)
+        return None

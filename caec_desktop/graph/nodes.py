@@ -1,0 +1,165 @@
+"""The graph's nodes: `intent`, `tools` (guard → select → validate → execute) and `report`.
+
+Nodes are async, return only their delta, and take the selector and settings from the run-time
+context. They report what they do as custom stream events `{"kind", "node", "data"}`, which the
+session turns into TraceEvents (seq and time are added there, at one boundary).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from caec_desktop.graph.context import GraphContext
+from caec_desktop.graph.guard import unsafe_reason
+from caec_desktop.graph.report import build_report, final_status
+from caec_desktop.graph.selector import (
+    AttemptError,
+    ProposedCall,
+    Selection,
+    SelectionRequest,
+    SelectorError,
+)
+from caec_desktop.graph.state import (
+    AgentState,
+    ErrorEntry,
+    ToolResultEntry,
+    history,
+    request_text,
+)
+from caec_desktop.tools import execute
+
+Emit = Callable[[str, dict[str, Any]], None]
+
+
+def _emitter(runtime: Runtime[GraphContext], node: str) -> Emit:
+    writer = runtime.stream_writer
+
+    def emit(kind: str, data: dict[str, Any]) -> None:
+        writer({"kind": kind, "node": node, "data": data})
+
+    return emit
+
+
+def _model_error(emit: Emit, exc: SelectorError) -> dict[str, Any]:
+    emit("error", {"message": exc.user_message, "kind": exc.kind})
+    return {"status": "model_error", "error_message": exc.user_message}
+
+
+async def intent_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
+    """Classify the request (calculation, conversion, help, other) with the selector."""
+    emit = _emitter(runtime, "intent")
+    try:
+        intent = await runtime.context.selector.classify(request_text(state), history(state))
+    except SelectorError as exc:
+        return _model_error(emit, exc)
+    return {"intent": intent}
+
+
+def _attempt_errors(state: AgentState) -> list[AttemptError]:
+    return [
+        AttemptError(call=ProposedCall(name=e["tool"], args=e["args"]), messages=e["messages"])
+        for e in state.get("errors") or []
+    ]
+
+
+async def tools_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
+    """One attempt: guard (first attempt only), select, then validate and run each call."""
+    emit = _emitter(runtime, "tools")
+    ctx = runtime.context
+    text = request_text(state)
+    attempt = state.get("attempts", 0) + 1
+    if attempt == 1 and ctx.settings.refuse_unsafe_calculations:
+        reason = unsafe_reason(text)
+        if reason:
+            emit("refusal", {"reason": reason})
+            return {"refused": True, "refusal_reason": reason, "status": "refused"}
+    if attempt > 1:
+        emit("retry", {"attempt": attempt})
+    request = SelectionRequest(
+        text=text,
+        history=history(state),
+        attempt=attempt,
+        errors=_attempt_errors(state),
+        emit=emit,
+    )
+    try:
+        selection: Selection = await ctx.selector.select(request)
+    except SelectorError as exc:
+        return {"attempts": attempt, **_model_error(emit, exc)}
+    results: list[ToolResultEntry] = []
+    errors: list[ErrorEntry] = []
+    for call in selection.calls:
+        emit("tool_call", {"name": call.name, "args": call.args, "source": call.source})
+        outcome = execute(call.name, call.args)
+        if not outcome.ok:
+            messages = [e.text() for e in outcome.errors]
+            emit(
+                "validation_error",
+                {"tool": call.name, "messages": messages, "attempt": attempt},
+            )
+            errors.append(
+                ErrorEntry(attempt=attempt, tool=call.name, args=call.args, messages=messages)
+            )
+            continue
+        entry = ToolResultEntry(
+            tool=outcome.tool,
+            args=outcome.args,
+            result=outcome.result or {},
+            calc_sheet=outcome.calc_sheet.model_dump() if outcome.calc_sheet else None,
+            source=call.source,
+            arg_sources=dict(call.arg_sources),
+        )
+        emit("tool_result", dict(entry))
+        results.append(entry)
+    return {
+        "attempts": attempt,
+        "proposed": [asdict(c) for c in selection.calls],
+        "tool_results": results,
+        "errors": errors,
+        "reply": selection.reply or "",
+        "missing": list(selection.missing),
+        "usage": selection.usage,
+    }
+
+
+async def report_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
+    """Write the answer: the selector's reply for non-calculations, else results and next steps."""
+    emit = _emitter(runtime, "report")
+    selector = runtime.context.selector
+    update: dict[str, Any] = {}
+    request = SelectionRequest(
+        text=request_text(state),
+        history=history(state),
+        attempt=state.get("attempts", 0),
+        errors=_attempt_errors(state),
+        emit=emit,
+    )
+    prose: str | None = None
+    if not state.get("status") and state.get("attempts", 0) == 0:
+        # Not a calculation: the selector's own reply (help text, or the model's words).
+        try:
+            selection = await selector.select(request)
+        except SelectorError as exc:
+            update.update(_model_error(emit, exc))
+        else:
+            update["reply"] = selection.reply or ""
+            update["usage"] = selection.usage
+    elif state.get("tool_results") and not state.get("status"):
+        try:
+            prose = await selector.summarize(request, [dict(r) for r in state["tool_results"]])
+        except SelectorError as exc:
+            # The numbers stand without the model's wording: report them, note the failure.
+            emit("error", {"message": exc.user_message, "kind": exc.kind})
+    merged: AgentState = {**state, **update}  # type: ignore[typeddict-item]
+    status = final_status(merged)
+    answer = build_report(merged, status, prose)
+    return {
+        **update,
+        "status": status,
+        "answer": answer,
+        "messages": [{"role": "assistant", "content": answer}],
+    }

@@ -1,0 +1,119 @@
+"""The `report` node's text: results with units, verdicts, calc sheets, and what to do next.
+
+The tool's numbers are authoritative: a model's summary (LLM mode) is shown as prose above the
+result tables, never instead of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from caec_desktop.graph.guard import REFUSAL_NEXT_STEPS
+from caec_desktop.graph.state import AgentState, Status
+from caec_desktop.tools import CalcSheet, result_schema, tool_schema
+from caec_desktop.tools.units import fmt, pretty_unit
+
+NO_CALCULATION = (
+    "I could not find a calculation in this request. Ask for one with its inputs, e.g. "
+    "`rayleigh time step r=1 mm rho=2500 kg/m^3 E=70 GPa nu=0.25`, or open a tool's form."
+)
+NEXT_INVALID = (
+    "**What to do next:** give the inputs named above (with units, inside the allowed ranges) "
+    "and ask again, or fill the tool's form (`caec run TOOL key=value …`)."
+)
+NEXT_MODEL_ERROR = (
+    "**What to do next:** check the server address, model and API key in the settings, or switch "
+    "to offline mode (`--mode offline`) or the tool's form: both work without a model."
+)
+
+
+def final_status(state: AgentState) -> Status:
+    """The turn's status from its state (see DESIGN.md: answered, invalid, refused, …)."""
+    if state.get("status"):
+        return state["status"]
+    if state.get("tool_results"):
+        return "answered"
+    if state.get("attempts", 0) == 0:
+        return "answered"  # help or conversation: the selector's reply is the answer
+    if state.get("errors") or state.get("missing") or not state.get("reply"):
+        return "invalid"
+    return "answered"
+
+
+def show_value(value: Any, unit: str) -> str:
+    """A result or input value for people: ~4 significant figures with its unit."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return fmt(value, unit)
+    if isinstance(value, list):
+        return ", ".join(show_value(v, unit) for v in value)
+    if isinstance(value, int) and unit:
+        return f"{value} {pretty_unit(unit)}"
+    return str(value)
+
+
+def _units(schema: dict[str, Any]) -> dict[str, str]:
+    return {k: p.get("x-unit", "") for k, p in schema.get("properties", {}).items()}
+
+
+def result_markdown(entry: dict[str, Any]) -> str:
+    """One tool result: verdict, result table, inputs with their sources, calc sheet."""
+    tool = entry["tool"]
+    out_units = _units(result_schema(tool))
+    in_units = _units(tool_schema(tool))
+    result = entry.get("result") or {}
+    lines = [f"### `{tool}`", ""]
+    if "verdict" in result:
+        lines += [f"**Verdict: {str(result['verdict']).upper()}**", ""]
+    lines += ["| Result | Value |", "| --- | --- |"]
+    lines += [f"| {k} | {show_value(v, out_units.get(k, ''))} |" for k, v in result.items()]
+    sources = entry.get("arg_sources") or {}
+    inputs = []
+    for key, value in (entry.get("args") or {}).items():
+        if value is None:
+            continue
+        shown = show_value(value, in_units.get(key, ""))
+        inputs.append(f"{key} = {shown}" + (f" ({sources[key]})" if key in sources else ""))
+    if inputs:
+        lines += ["", "Inputs: " + "; ".join(inputs)]
+    if entry.get("calc_sheet"):
+        lines += ["", CalcSheet.model_validate(entry["calc_sheet"]).markdown()]
+    return "\n".join(lines)
+
+
+def _rejections(state: AgentState) -> list[str]:
+    return [
+        f"- attempt {e['attempt']}, `{e['tool']}`: " + "; ".join(e["messages"])
+        for e in state.get("errors") or []
+    ]
+
+
+def build_report(state: AgentState, status: Status, prose: str | None = None) -> str:
+    """The answer in Markdown for `status`; `prose` is a model's summary shown above the tables."""
+    if status == "refused":
+        reason = state.get("refusal_reason", "")
+        return f"**Refused.** {reason}\n\n**What to do next:** {REFUSAL_NEXT_STEPS}"
+    if status == "model_error":
+        message = state.get("error_message", "")
+        return f"**The model or server failed:** {message}\n\n{NEXT_MODEL_ERROR}"
+    results = state.get("tool_results") or []
+    if status == "answered" and not results:
+        return state.get("reply") or NO_CALCULATION
+    parts: list[str] = []
+    if prose:
+        parts.append(prose.strip())
+    parts += [result_markdown(dict(r)) for r in results]
+    rejected = _rejections(state)
+    if status == "invalid":
+        parts.insert(0, "**The calculation could not be run.**")
+        if state.get("reply"):
+            parts.append(state["reply"])
+    if rejected:
+        parts.append("**Rejected inputs:**\n" + "\n".join(rejected))
+    missing = state.get("missing") or []
+    if missing:
+        parts.append("**Missing inputs:**\n" + "\n".join(f"- {m}" for m in missing))
+    if status == "invalid":
+        parts.append(NEXT_INVALID)
+    return "\n\n".join(parts)

@@ -1,0 +1,91 @@
+"""The agent graph's state: what each node reads and the deltas it returns.
+
+Lists that grow during a turn (`tool_results`, `errors`) and `usage` have reducers, so nodes
+return only what they add. Everything but `messages` is plain JSON-like data, so the final state
+turns into a `TurnResult` without conversion.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, Literal, TypedDict
+
+from langchain_core.messages import AnyMessage, BaseMessage
+from langgraph.graph.message import add_messages
+
+Status = Literal["answered", "invalid", "refused", "model_error", "cancelled", "error"]
+
+MAX_ATTEMPTS = 3
+"""Selections per turn: the first plus two retries that see the earlier validation errors."""
+
+
+class ToolResultEntry(TypedDict):
+    """One successful tool run (args are the validated SI values)."""
+
+    tool: str
+    args: dict[str, Any]
+    result: dict[str, Any]
+    calc_sheet: dict[str, Any] | None
+    source: str
+    arg_sources: dict[str, str]
+
+
+class ErrorEntry(TypedDict):
+    """One rejected call: which attempt, which tool, the field messages."""
+
+    attempt: int
+    tool: str
+    args: dict[str, Any]
+    messages: list[str]
+
+
+def add_usage(left: dict[str, float] | None, right: dict[str, float] | None) -> dict[str, float]:
+    """Reducer: token counts and cost summed key by key."""
+    out = dict(left or {})
+    for key, value in (right or {}).items():
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            out[key] = out.get(key, 0) + value
+    return out
+
+
+class AgentState(TypedDict, total=False):
+    """State of one turn. Input: `messages` (recent history + the user's request)."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    intent: str
+    proposed: list[dict[str, Any]]
+    """The calls of the latest selection, before validation."""
+    tool_results: Annotated[list[ToolResultEntry], operator.add]
+    errors: Annotated[list[ErrorEntry], operator.add]
+    attempts: int
+    refused: bool
+    refusal_reason: str
+    reply: str
+    """The selector's own text when it made no call (help, missing inputs, the model's words)."""
+    missing: list[str]
+    error_message: str
+    """What went wrong when the run ended with `model_error`."""
+    usage: Annotated[dict[str, float], add_usage]
+    answer: str
+    status: Status
+
+
+def request_text(state: AgentState) -> str:
+    """The user's request of this turn (the last message)."""
+    messages = state.get("messages") or []
+    return _content(messages[-1]) if messages else ""
+
+
+def history(state: AgentState) -> list[dict[str, Any]]:
+    """Earlier messages as `{"role", "content"}` dicts, the shape selectors take."""
+    messages = state.get("messages") or []
+    return [{"role": _role(m), "content": _content(m)} for m in messages[:-1]]
+
+
+def _role(message: BaseMessage) -> str:
+    return {"human": "user", "ai": "assistant"}.get(message.type, message.type)
+
+
+def _content(message: BaseMessage) -> str:
+    content = message.content
+    return content if isinstance(content, str) else str(content)

@@ -1,0 +1,242 @@
+"""One conversation, headless: runs the agent graph on the current asyncio loop and streams
+TraceEvents. The window and the `caec` command both drive it; nothing here imports Qt.
+
+Each turn passes only the recent history to the graph (no checkpointer replaying the whole
+thread), so the cost per turn stays flat however long the conversation gets. Runs are sequential
+per event loop (a class-level lock): a burst of requests queues instead of interleaving on the loop.
+LangGraph is imported on the first run, not at import, so showing the window stays cheap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import AsyncIterator
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, Field
+
+from caec_desktop.graph.events import STREAM_MODES, TraceRecorder
+from caec_desktop.graph.selector import SelectorError, ToolSelector
+from caec_desktop.settings import Settings
+from caec_desktop.trace import TraceEvent
+
+log = logging.getLogger(__name__)
+
+HISTORY_LIMIT = 12
+"""Messages of earlier turns given to the selector (6 exchanges)."""
+
+RESULT_KEYS = ("tool", "args", "result", "calc_sheet", "source", "arg_sources")
+
+
+class TurnResult(BaseModel):
+    """One turn as data: exactly what `caec ask --json` prints."""
+
+    answer: str = ""
+    intent: str | None = None
+    tool_results: list[dict[str, Any]] = Field(default_factory=list)
+    """[{tool, args (validated, SI), result, calc_sheet, source, arg_sources}]"""
+    errors: list[dict[str, Any]] = Field(default_factory=list)
+    """[{attempt, tool, args, messages}] for every rejected call."""
+    attempts: int = 0
+    refused: bool = False
+    refusal_reason: str | None = None
+    usage: dict[str, float] = Field(default_factory=dict)
+    events: list[TraceEvent] = Field(default_factory=list)
+    status: str = "error"
+    """answered | invalid | refused | model_error | cancelled | error"""
+    mode: str = "offline"
+    model: str = ""
+
+
+def default_selector(settings: Settings) -> ToolSelector:
+    """The selector for the settings' mode: regex offline, else the LLM selector.
+
+    Raises:
+        SelectorError: the LLM selector is not available or cannot be configured.
+    """
+    mode = settings.effective_mode
+    if mode == "offline":
+        from caec_desktop.graph.offline import RegexSelector  # type: ignore[attr-defined]
+
+        return RegexSelector()
+    try:
+        from caec_desktop.llm import make_selector  # type: ignore[attr-defined]
+    except ImportError as exc:
+        raise SelectorError(
+            "unavailable",
+            f"{mode} mode is not available: the LLM selector could not be loaded ({exc}). "
+            "Use offline mode or the tool forms.",
+        ) from None
+    selector: ToolSelector = make_selector(settings)
+    return selector
+
+
+class Session:
+    """A conversation: `ask()` and `run_tool()` stream TraceEvents; `last_turn` holds the result."""
+
+    _locks: ClassVar[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock]] = (
+        weakref.WeakKeyDictionary()
+    )
+
+    def __init__(self, settings: Settings | None = None, selector: ToolSelector | None = None):
+        self.settings = settings if settings is not None else Settings()
+        self._selector = selector
+        self.messages: list[dict[str, str]] = []
+        self.turns: list[TurnResult] = []
+        self.last_turn: TurnResult | None = None
+        self._task: asyncio.Task[dict[str, Any]] | None = None
+
+    @property
+    def mode(self) -> str:
+        return self.settings.effective_mode
+
+    @property
+    def model(self) -> str:
+        """The model answering ("regex" offline)."""
+        return "regex" if self.mode == "offline" else self.settings.effective_model()
+
+    def selector(self) -> ToolSelector:
+        """The selector of this session, created on first use (SelectorError if unavailable)."""
+        if self._selector is None:
+            self._selector = default_selector(self.settings)
+        return self._selector
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def cancel(self) -> None:
+        """Stop the current run now; its stream ends with run_end status "cancelled"."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    async def ask(self, text: str) -> AsyncIterator[TraceEvent]:
+        """One turn: route, select, validate, run tools, report. Yields events as they happen."""
+        async for event in self._run(text.strip(), None, "ask"):
+            yield event
+
+    async def run_tool(
+        self, name: str, args: dict[str, Any], source: str = "form"
+    ) -> AsyncIterator[TraceEvent]:
+        """Run one tool as given (no regex, no model): same events, calc sheet and conversation."""
+        from caec_desktop.graph.direct import DirectCallSelector
+
+        selector = DirectCallSelector(name, args, source)  # type: ignore[arg-type]
+        text = " ".join([name, *(f"{k}={v}" for k, v in args.items())])
+        async for event in self._run(text, selector, source):
+            yield event
+
+    def _lock(self) -> asyncio.Lock:
+        loop = asyncio.get_running_loop()
+        lock = self._locks.get(loop)
+        if lock is None:
+            lock = self._locks[loop] = asyncio.Lock()
+        return lock
+
+    async def _run(
+        self, text: str, selector: ToolSelector | None, source: str
+    ) -> AsyncIterator[TraceEvent]:
+        async with self._lock():
+            recorder = TraceRecorder(secrets=(self.settings.api_key(),))
+            yield recorder.make(
+                "run_start",
+                None,
+                {"text": text, "mode": self.mode, "model": self.model, "source": source},
+            )
+            queue: asyncio.Queue[TraceEvent | None] = asyncio.Queue()
+            task = asyncio.create_task(self._drive(text, selector, recorder, queue))
+            self._task = task
+            task.add_done_callback(lambda _: queue.put_nowait(None))
+            try:
+                while (event := await queue.get()) is not None:
+                    yield event
+            finally:
+                if not task.done():  # the consumer stopped listening: stop the run too
+                    task.cancel()
+                    await asyncio.gather(task, return_exceptions=True)
+                self._task = None
+            state, status, extra = self._outcome(task, recorder)
+            for event in extra:
+                yield event
+            turn = self._record(text, state, status, recorder)
+            yield recorder.make(
+                "run_end",
+                None,
+                {"status": status, "attempts": turn.attempts, "usage": turn.usage},
+            )
+            turn.events = list(recorder.events)
+
+    async def _drive(
+        self,
+        text: str,
+        selector: ToolSelector | None,
+        recorder: TraceRecorder,
+        queue: asyncio.Queue[TraceEvent | None],
+    ) -> dict[str, Any]:
+        from caec_desktop.graph.build import compiled_graph
+        from caec_desktop.graph.context import GraphContext
+
+        context = GraphContext(selector=selector or self.selector(), settings=self.settings)
+        inputs = {"messages": [*self.messages[-HISTORY_LIMIT:], {"role": "user", "content": text}]}
+        state: dict[str, Any] = {}
+        async for part in compiled_graph().astream(
+            inputs, context=context, stream_mode=STREAM_MODES, version="v2"
+        ):
+            if part["type"] == "values":
+                state = part["data"]
+            elif (event := recorder.from_part(part)) is not None:
+                queue.put_nowait(event)
+        return state
+
+    def _outcome(
+        self, task: asyncio.Task[dict[str, Any]], recorder: TraceRecorder
+    ) -> tuple[dict[str, Any], str, list[TraceEvent]]:
+        """Final state, status and any closing error events of a finished run task."""
+        from caec_desktop.graph.report import build_report
+
+        if task.cancelled():
+            return {"answer": "Cancelled: the run was stopped before it finished."}, "cancelled", []
+        exc = task.exception()
+        if isinstance(exc, SelectorError):
+            event = recorder.make("error", None, {"message": exc.user_message, "kind": exc.kind})
+            answer = build_report({"error_message": exc.user_message}, "model_error")
+            return {"error_message": exc.user_message, "answer": answer}, "model_error", [event]
+        if exc is not None:
+            log.error("run failed", exc_info=exc)
+            message = f"internal error ({type(exc).__name__}: {exc})"
+            event = recorder.make("error", None, {"message": message})
+            return (
+                {"answer": f"**Something went wrong:** {event.data['message']}"},
+                "error",
+                [event],
+            )
+        state = task.result()
+        return state, str(state.get("status") or "error"), []
+
+    def _record(
+        self, text: str, state: dict[str, Any], status: str, recorder: TraceRecorder
+    ) -> TurnResult:
+        turn = TurnResult(
+            answer=str(state.get("answer", "")),
+            intent=state.get("intent"),
+            tool_results=[
+                {k: r.get(k) for k in RESULT_KEYS} for r in state.get("tool_results") or []
+            ],
+            errors=list(state.get("errors") or []),
+            attempts=int(state.get("attempts", 0)),
+            refused=bool(state.get("refused", False)),
+            refusal_reason=state.get("refusal_reason"),
+            usage=dict(state.get("usage") or {}),
+            status=status,
+            mode=self.mode,
+            model=self.model,
+        )
+        self.messages += [
+            {"role": "user", "content": text},
+            {"role": "assistant", "content": turn.answer},
+        ]
+        self.turns.append(turn)
+        self.last_turn = turn
+        return turn
