@@ -26,7 +26,11 @@ class Settings(BaseSettings):
     """
 
     model_config = SettingsConfigDict(
-        env_prefix="CAEC_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+        env_prefix="CAEC_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        populate_by_name=True,
     )
 
     mode: Mode | None = None
@@ -40,6 +44,13 @@ class Settings(BaseSettings):
     fallback_model: str | None = None
     request_timeout_s: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=3, ge=0, le=10)
+    """HTTP attempts after the first one, on 429 / 5xx / timeouts / dropped connections."""
+    retry_base_delay_s: float = Field(default=1.0, ge=0, le=60)
+    """Back-off before retry n is base × 2^(n-1) plus up to 25 % jitter (Retry-After wins)."""
+    retry_max_delay_s: float = Field(default=30.0, ge=0, le=600)
+    """Longest wait between attempts; a Retry-After above it ends the retries."""
+    stream: bool = False
+    """Ask the server for SSE streaming (off by default: several servers have stream-only bugs)."""
     refuse_unsafe_calculations: bool = True
 
     @property

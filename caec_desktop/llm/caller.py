@@ -1,0 +1,204 @@
+"""One model call, made resilient: retries with back-off, Retry-After, fallback model, tracing.
+
+Retries (exponential back-off + jitter, or the server's Retry-After) on 429, 5xx, timeouts and
+dropped connections; none on 401/403/404/400. After the retries, or at once on an unknown model,
+the optional fallback model gets the same treatment. Every attempt emits `llm_request` and then
+`llm_response` or `error`; keys are redacted from everything emitted or raised. Cancelling the
+awaiting task cancels the HTTP request (httpx closes the connection).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+
+from caec_desktop.graph.selector import SelectorError
+from caec_desktop.llm.chat_model import CaecChatOpenAI, make_chat_model, move_think
+from caec_desktop.llm.errors import ErrorInfo, InStreamError, classify_error, user_message
+from caec_desktop.settings import Settings
+from caec_desktop.trace import redact
+
+log = logging.getLogger(__name__)
+
+Emit = Callable[[str, dict[str, Any]], None]
+_NO_FALLBACK = frozenset({"auth", "quota", "tools_unsupported", "bad_request"})
+"""A second model cannot fix these."""
+
+
+def usage_of(msg: AIMessage) -> dict[str, float]:
+    """prompt/completion/total tokens (and OpenRouter `cost`) of one reply; {} when unreported."""
+    out: dict[str, float] = {}
+    um = msg.usage_metadata
+    if um:
+        out = {
+            "prompt_tokens": um.get("input_tokens", 0),
+            "completion_tokens": um.get("output_tokens", 0),
+            "total_tokens": um.get("total_tokens", 0),
+        }
+    cost = msg.response_metadata.get("cost")
+    if isinstance(cost, int | float):
+        out["cost"] = float(cost)
+    return out
+
+
+def add_usage(total: dict[str, float], more: dict[str, float]) -> dict[str, float]:
+    for k, v in more.items():
+        total[k] = total.get(k, 0) + v
+    return total
+
+
+def reasoning_of(msg: AIMessage) -> str:
+    """All reasoning text a reply carried (any server's field), for the trace only."""
+    kw = msg.additional_kwargs
+    parts = [kw.get("reasoning_content"), kw.get("reasoning")]
+    for d in kw.get("reasoning_details") or []:
+        if isinstance(d, dict):
+            parts.append(d.get("text") or d.get("summary"))
+    seen: list[str] = []
+    for p in parts:
+        if isinstance(p, str) and p.strip() and p.strip() not in seen:
+            seen.append(p.strip())
+    return "\n".join(seen)
+
+
+class ModelCaller:
+    """Calls the configured model (and its fallback) for one selector."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.model = settings.effective_model()
+        self.base_url = settings.effective_base_url()
+        self.stream = settings.stream
+        self.secrets = (settings.api_key(),) if settings.api_key() else ()
+        self._models: dict[tuple[str, bool], CaecChatOpenAI] = {}
+
+    def _chat(self, name: str) -> CaecChatOpenAI:
+        key = (name, self.stream)
+        if key not in self._models:
+            self._models[key] = make_chat_model(
+                self.settings.model_copy(update={"stream": self.stream}), name
+            )
+        return self._models[key]
+
+    async def _once(
+        self, name: str, messages: list[BaseMessage], tools: list[dict[str, Any]] | None
+    ) -> AIMessage:
+        chat = self._chat(name)
+        runnable: Any = chat.bind_tools(tools) if tools else chat
+        if not self.stream:
+            msg = await runnable.ainvoke(messages)
+            if not isinstance(msg, AIMessage):
+                raise InStreamError("the server's reply was not an assistant message")
+            return msg
+        full: AIMessageChunk | None = None
+        async for chunk in runnable.astream(messages):
+            full = chunk if full is None else full + chunk
+        if full is None:
+            raise InStreamError("the stream ended without any data")
+        msg = AIMessage(
+            content=full.content,
+            additional_kwargs=full.additional_kwargs,
+            response_metadata=full.response_metadata,
+            tool_calls=full.tool_calls,
+            invalid_tool_calls=full.invalid_tool_calls,
+            usage_metadata=full.usage_metadata,
+            id=full.id,
+        )
+        move_think(msg)
+        return msg
+
+    def _delay(self, info: ErrorInfo, attempt: int) -> float | None:
+        """Seconds to wait before the next attempt, or None when there is none."""
+        s = self.settings
+        if not info.retryable or attempt > s.max_retries:
+            return None
+        if info.retry_after is not None:
+            return info.retry_after if info.retry_after <= s.retry_max_delay_s else None
+        base = min(s.retry_base_delay_s * 2 ** (attempt - 1), s.retry_max_delay_s)
+        return base * (1 + 0.25 * random.random())
+
+    async def invoke(
+        self,
+        messages: list[BaseMessage],
+        *,
+        tools: list[dict[str, Any]] | None,
+        emit: Emit,
+        purpose: str,
+    ) -> AIMessage:
+        """The model's reply; SelectorError (kind, actionable message) when every attempt failed."""
+        names = [self.model]
+        if self.settings.fallback_model and self.settings.fallback_model != self.model:
+            names.append(self.settings.fallback_model)
+        total = 0
+        info = ErrorInfo("invalid_reply", None, "no attempt made")
+        for name in names:
+            attempt = 0
+            while True:
+                attempt += 1
+                total += 1
+                self._emit(emit, "llm_request", {
+                    "purpose": purpose, "model": name, "base_url": self.base_url,
+                    "attempt": attempt, "stream": self.stream, "messages": len(messages),
+                    "tools": [t["function"]["name"] for t in tools or []],
+                })  # fmt: skip
+                started = time.perf_counter()
+                try:
+                    msg = await self._once(name, messages, tools)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    info = classify_error(exc, self.secrets)
+                    if info.kind == "stream_unsupported" and self.stream:
+                        self.stream = False
+                        self._emit(emit, "error", {
+                            "kind": info.kind, "message": info.message, "status": info.status,
+                            "action": "retrying without streaming",
+                        })  # fmt: skip
+                        attempt -= 1
+                        continue
+                    delay = self._delay(info, attempt)
+                    self._emit(emit, "error", {
+                        "kind": info.kind, "message": info.message, "status": info.status,
+                        "model": name, "attempt": attempt, "retry_in_s": delay,
+                    })  # fmt: skip
+                    log.warning(
+                        "model %s attempt %d: %s: %s", name, attempt, info.kind, info.message
+                    )
+                    if delay is None:
+                        break
+                    await asyncio.sleep(delay)
+                    continue
+                self._emit(emit, "llm_response", self._describe(msg, purpose, name, started))
+                return msg
+            if info.kind in _NO_FALLBACK:
+                break
+        raise SelectorError(info.kind, user_message(info, name, self.base_url, total))
+
+    def _emit(self, emit: Emit, kind: str, data: dict[str, Any]) -> None:
+        emit(kind, redact(data, self.secrets))
+
+    @staticmethod
+    def _describe(msg: AIMessage, purpose: str, name: str, started: float) -> dict[str, Any]:
+        content = msg.content if isinstance(msg.content, str) else str(msg.content)
+        return {
+            "purpose": purpose,
+            "model": name,
+            "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+            "finish_reason": msg.response_metadata.get("finish_reason"),
+            "content": content[:2000],
+            "tool_calls": [
+                {"id": c.get("id"), "name": c["name"], "args": c["args"]} for c in msg.tool_calls
+            ],
+            "invalid_tool_calls": [
+                {"name": c.get("name"), "args": c.get("args"), "error": c.get("error")}
+                for c in msg.invalid_tool_calls
+            ],
+            "reasoning": reasoning_of(msg)[:4000] or None,
+            "usage": usage_of(msg),
+        }

@@ -1,0 +1,125 @@
+"""Chat model factory: a small `ChatOpenAI` subclass for OpenRouter and local servers.
+
+LLM_SERVERS.md §5 advises a subclass rather than provider packages: the base class drops
+`reasoning` / `reasoning_content` / `reasoning_details`, chokes on `arguments` objects and on a
+missing delta `index`, and reads an in-band `error` of an HTTP 200 reply as a ValueError (or, in a
+stream, not at all). The hooks below fix the raw dicts first (`normalize.py`), then let the base
+class do the rest. Importing this module imports langchain-openai (~1 s): only the LLM modes do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage
+from langchain_core.outputs import ChatGenerationChunk, ChatResult
+from langchain_openai import ChatOpenAI
+
+from caec_desktop.llm.errors import InStreamError
+from caec_desktop.llm.normalize import (
+    normalize_delta,
+    normalize_message,
+    pop_reasoning,
+    usage_cost,
+)
+from caec_desktop.llm.textcalls import split_think
+from caec_desktop.settings import Settings
+
+DUMMY_KEY = "not-needed"
+"""Local servers usually need no key, but the OpenAI client insists on one."""
+
+
+class CaecChatOpenAI(ChatOpenAI):
+    """`ChatOpenAI` that tolerates the dialects of OpenAI-compatible servers."""
+
+    def _create_chat_result(
+        self, response: Any, generation_info: dict[str, Any] | None = None
+    ) -> ChatResult:
+        data = response if isinstance(response, dict) else response.model_dump(warnings=False)
+        if data.get("error"):
+            raise InStreamError(data)
+        reasoning: list[dict[str, Any]] = []
+        for choice in data.get("choices") or []:
+            msg = choice.get("message") or {}
+            reasoning.append(pop_reasoning(msg))
+            choice["message"] = normalize_message(msg)
+        result = super()._create_chat_result(data, generation_info)
+        cost = usage_cost(data.get("usage"))
+        for gen, extra in zip(result.generations, reasoning, strict=False):
+            message = gen.message
+            if isinstance(message, AIMessage):
+                _move_think(message, extra)
+                message.additional_kwargs.update(extra)
+                if cost is not None:
+                    message.response_metadata["cost"] = cost
+        return result
+
+    def _convert_chunk_to_generation_chunk(
+        self,
+        chunk: dict[str, Any],
+        default_chunk_class: type,
+        base_generation_info: dict[str, Any] | None,
+    ) -> ChatGenerationChunk | None:
+        if chunk.get("error"):
+            raise InStreamError(chunk)
+        extra: dict[str, Any] = {}
+        for choice in chunk.get("choices") or []:
+            if isinstance(choice.get("delta"), dict):
+                extra = pop_reasoning(choice["delta"])
+                normalize_delta(choice["delta"])
+            if choice.get("finish_reason") == "error":
+                raise InStreamError(chunk.get("error") or "the stream ended with an error")
+        gen = super()._convert_chunk_to_generation_chunk(
+            chunk, default_chunk_class, base_generation_info
+        )
+        if gen is not None:
+            details = extra.pop("reasoning_details", None)
+            if details:  # appended, not merged by index: merging concatenates their `type`s
+                extra["reasoning_details"] = [
+                    {k: v for k, v in d.items() if k != "index"} if isinstance(d, dict) else d
+                    for d in details
+                ]
+            gen.message.additional_kwargs.update(extra)
+            cost = usage_cost(chunk.get("usage"))
+            if cost is not None:
+                gen.message.response_metadata["cost"] = cost
+        return gen
+
+
+def _move_think(message: AIMessage, extra: dict[str, Any]) -> None:
+    """A leading `<think>…</think>` in content is reasoning, never part of the answer."""
+    if isinstance(message.content, str):
+        thought, visible = split_think(message.content)
+        if thought:
+            message.content = visible
+            extra.setdefault("reasoning_content", thought)
+
+
+def move_think(message: AIMessage) -> None:
+    """Same as the non-streamed fix, for a message assembled from stream chunks."""
+    extra: dict[str, Any] = {}
+    _move_think(message, extra)
+    for key, value in extra.items():
+        message.additional_kwargs.setdefault(key, value)
+
+
+def make_chat_model(settings: Settings, model: str) -> CaecChatOpenAI:
+    """A chat model for the settings' mode: OpenRouter (key required) or a local endpoint.
+
+    SDK retries are off: `caller.py` retries itself so every attempt is a trace event.
+    """
+    mode = settings.effective_mode
+    extra_body: dict[str, Any] | None = None
+    if mode == "openrouter" and settings.provider_require_tools:
+        extra_body = {"provider": {"require_parameters": True}}
+    return CaecChatOpenAI(
+        model=model,
+        base_url=settings.effective_base_url(),
+        api_key=settings.api_key() or DUMMY_KEY,  # type: ignore[arg-type]
+        timeout=settings.request_timeout_s,
+        max_retries=0,
+        streaming=settings.stream,
+        stream_usage=True,
+        extra_body=extra_body,
+        temperature=0,
+    )

@@ -1,0 +1,211 @@
+"""A real OpenAI-compatible HTTP server on 127.0.0.1 that plays scripted replies.
+
+Each POST /v1/chat/completions takes the next `Reply` from the script. A `Reply` is either a chat
+message (rendered as one JSON body or as SSE chunks, whichever the request asked for), raw SSE
+chunks (for dialect quirks inside streams), a raw JSON body with a status (errors), a delay, or a
+dropped connection. Every request is recorded (path, headers, JSON body) so tests can assert what
+the client sent. GET /v1/models lists `models`.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Reply:
+    """One scripted answer."""
+
+    message: dict[str, Any] | None = None
+    """Assistant message (rendered per the request's `stream` flag)."""
+    usage: dict[str, Any] | None = None
+    finish_reason: str = "stop"
+    body: dict[str, Any] | None = None
+    """Raw JSON body (used as is, with `status`)."""
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    chunks: list[dict[str, Any] | str] | None = None
+    """Raw SSE events: dicts become `data: {json}`, strings are written verbatim."""
+    delay_s: float = 0.0
+    drop: bool = False
+    """Close the connection without answering."""
+    done: bool = True
+    """Send `data: [DONE]` after the chunks."""
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+    t: float
+
+
+def tool_call(name: str, args: Any, call_id: Any = "call_1", **extra: Any) -> dict[str, Any]:
+    """A native tool call entry; `args` as given (a dict becomes a JSON string)."""
+    arguments = json.dumps(args) if isinstance(args, dict) else args
+    entry: dict[str, Any] = {"type": "function", "function": {"name": name, "arguments": arguments}}
+    if call_id is not None:
+        entry["id"] = call_id
+    entry.update(extra)
+    return entry
+
+
+def _split(text: str, parts: int = 3) -> list[str]:
+    step = max(1, len(text) // parts)
+    return [text[i : i + step] for i in range(0, len(text), step)] or [""]
+
+
+def stream_chunks(reply: Reply, include_usage: bool) -> list[dict[str, Any]]:
+    """OpenAI-style SSE chunks of `reply.message`: role first, content and arguments in pieces."""
+    msg = reply.message or {}
+    base = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "model": "fake"}
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    out = [chunk({"role": "assistant", "content": None})]
+    for key in ("reasoning", "reasoning_content"):
+        if msg.get(key):
+            out += [chunk({key: piece}) for piece in _split(msg[key])]
+    if msg.get("content"):
+        out += [chunk({"content": piece}) for piece in _split(msg["content"])]
+    for i, tc in enumerate(msg.get("tool_calls") or []):
+        fn = tc["function"]
+        first = {"index": i, "id": tc.get("id"), "type": "function"}
+        out.append(
+            chunk({"tool_calls": [{**first, "function": {"name": fn["name"], "arguments": ""}}]})
+        )
+        for piece in _split(fn.get("arguments") or ""):
+            out.append(chunk({"tool_calls": [{"index": i, "function": {"arguments": piece}}]}))
+    out.append(chunk({}, reply.finish_reason))
+    if include_usage and reply.usage:
+        out.append({**base, "choices": [], "usage": reply.usage})
+    return out
+
+
+class FakeOpenAI:
+    """The server; use as a context manager or via the `fake_llm` fixture."""
+
+    def __init__(self, models: tuple[str, ...] = ("fake-model",)) -> None:
+        self.script: deque[Reply] = deque()
+        self.requests: list[Recorded] = []
+        self.models = list(models)
+        self.release = threading.Event()
+        """Set to end every pending delay at once (shutdown)."""
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+            def _record(self, body: dict[str, Any]) -> None:
+                server.requests.append(
+                    Recorded(self.command, self.path, dict(self.headers), body, time.monotonic())
+                )
+
+            def do_GET(self) -> None:
+                self._record({})
+                if self.path.rstrip("/").endswith("/models"):
+                    data = [{"id": m, "object": "model"} for m in server.models]
+                    self._json(200, {"object": "list", "data": data})
+                else:
+                    self._json(404, {"error": {"message": "no such path", "code": 404}})
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                self._record(body)
+                if not server.script:
+                    self._json(500, {"error": {"message": "fake server: no scripted reply"}})
+                    return
+                reply = server.script.popleft()
+                if reply.delay_s and server.release.wait(reply.delay_s):
+                    return
+                if reply.drop:
+                    self.close_connection = True
+                    self.connection.shutdown(2)
+                    return
+                if reply.body is not None or reply.status != 200:
+                    self._json(reply.status, reply.body or {}, reply.headers)
+                elif reply.chunks is not None or body.get("stream"):
+                    include = bool((body.get("stream_options") or {}).get("include_usage"))
+                    chunks = (
+                        reply.chunks if reply.chunks is not None else stream_chunks(reply, include)
+                    )
+                    self._sse(chunks, reply.done)
+                else:
+                    self._json(200, completion(reply), reply.headers)
+
+            def _json(
+                self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None
+            ) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for k, v in (headers or {}).items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _sse(self, chunks: list[dict[str, Any] | str], done: bool) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                for c in chunks:
+                    text = c if isinstance(c, str) else f"data: {json.dumps(c)}\n\n"
+                    self.wfile.write(text.encode())
+                    self.wfile.flush()
+                if done:
+                    self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.port = self.httpd.server_address[1]
+        self.base_url = f"http://127.0.0.1:{self.port}/v1"
+        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def add(self, *replies: Reply) -> None:
+        self.script.extend(replies)
+
+    @property
+    def chat_requests(self) -> list[dict[str, Any]]:
+        """JSON bodies of the chat-completion requests, in order."""
+        return [r.body for r in self.requests if r.path.endswith("/chat/completions")]
+
+    def __enter__(self) -> FakeOpenAI:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self._thread.join(timeout=5)
+
+
+def completion(reply: Reply) -> dict[str, Any]:
+    """A non-streamed chat completion body around `reply.message`."""
+    body: dict[str, Any] = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "fake",
+        "choices": [{"index": 0, "message": reply.message, "finish_reason": reply.finish_reason}],
+    }
+    if reply.usage:
+        body["usage"] = reply.usage
+    return body
