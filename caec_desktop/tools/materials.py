@@ -1,0 +1,162 @@
+"""Named materials: typical density, Young's modulus and Poisson ratio for "1 mm glass beads".
+
+Used by the offline chat and the forms to fill defaults. The values are typical handbook values
+for the solid material, recalled rather than copied from one cited table: check them against the
+supplier's data sheet before signing a calculation off.
+
+DEM practice: many users run with a reduced ("soft") Young's modulus, often 1e7-1e8 Pa, to allow a
+larger time step (the Rayleigh step grows with 1/sqrt(E)). That changes contact times and
+overlaps; the tools report the modulus actually used. The real-material values are given here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+RECALLED = "(typical handbook value, recalled)"
+SOFT_MODULUS_NOTE = (
+    "DEM simulations often use a reduced Young's modulus (e.g. 1e7-1e8 Pa) for a larger time "
+    "step; the value here is the real material's."
+)
+
+
+@dataclass(frozen=True)
+class Material:
+    """A named material: SI properties, the words naming it, and where the numbers come from."""
+
+    key: str
+    name: str
+    density: float
+    """kg/m³ (solid, not bulk)."""
+    youngs_modulus: float
+    """Pa."""
+    poisson_ratio: float
+    aliases: tuple[str, ...]
+    source: str
+
+    def as_args(self) -> dict[str, float]:
+        """The three tool arguments this material fills: density, youngs_modulus, poisson_ratio."""
+        return {
+            "density": self.density,
+            "youngs_modulus": self.youngs_modulus,
+            "poisson_ratio": self.poisson_ratio,
+        }
+
+
+_ALL = (
+    Material(
+        "glass",
+        "Soda-lime glass",
+        2500.0,
+        70e9,
+        0.25,
+        (
+            "glass",
+            "glass beads",
+            "glass bead",
+            "glass spheres",
+            "glass balls",
+            "ballotini",
+            "soda-lime glass",
+            "soda lime glass",
+        ),
+        f"Soda-lime glass: ρ ≈ 2500 kg/m³, E ≈ 70 GPa (68-72), ν ≈ 0.22-0.25 {RECALLED}; "
+        "ν = 0.25 as in the glass reference case of DEM_REFERENCE.md §1.4.",
+    ),
+    Material(
+        "steel",
+        "Steel (carbon / low-alloy)",
+        7850.0,
+        210e9,
+        0.30,
+        ("steel", "steel shot", "steel balls", "steel ball", "steel beads", "chrome steel"),
+        f"Carbon and low-alloy steel: ρ ≈ 7850 kg/m³, E ≈ 200-210 GPa, ν ≈ 0.29-0.30 {RECALLED}.",
+    ),
+    Material(
+        "quartz_sand",
+        "Quartz sand",
+        2650.0,
+        95e9,
+        0.08,
+        ("sand", "quartz sand", "quartz", "silica sand"),
+        f"Quartz grains: ρ ≈ 2650 kg/m³; isotropic aggregate of α-quartz E ≈ 95 GPa, ν ≈ 0.08 "
+        f"(Voigt-Reuss-Hill K ≈ 38 GPa, G ≈ 44 GPa) {RECALLED}. Many DEM papers use "
+        "E ≈ 70 GPa, ν ≈ 0.25 for sand instead.",
+    ),
+    Material(
+        "alumina",
+        "Alumina (Al₂O₃, 96-99.5 %)",
+        3900.0,
+        370e9,
+        0.22,
+        ("alumina", "aluminium oxide", "aluminum oxide", "al2o3", "corundum"),
+        f"Dense alumina ceramic: ρ ≈ 3800-3950 kg/m³, E ≈ 300-400 GPa, ν ≈ 0.21-0.23 {RECALLED}.",
+    ),
+    Material(
+        "nylon",
+        "Nylon (polyamide PA6)",
+        1140.0,
+        2.5e9,
+        0.39,
+        ("nylon", "pa6", "pa 6", "polyamide", "polymer"),
+        f"PA6, dry as moulded: ρ ≈ 1130-1150 kg/m³, E ≈ 2-3 GPa (lower when moist), ν ≈ 0.39 "
+        f"{RECALLED}. A generic 'polymer' maps here: check the actual polymer.",
+    ),
+    Material(
+        "polypropylene",
+        "Polypropylene (PP)",
+        905.0,
+        1.5e9,
+        0.42,
+        ("pp", "polypropylene"),
+        f"PP homopolymer: ρ ≈ 900-910 kg/m³, E ≈ 1.3-1.8 GPa, ν ≈ 0.42 {RECALLED}.",
+    ),
+    Material(
+        "limestone",
+        "Limestone",
+        2700.0,
+        50e9,
+        0.25,
+        ("limestone", "lime stone", "calcium carbonate"),
+        f"Limestone (grain density, calcite ≈ 2710 kg/m³): E ≈ 20-80 GPa depending on porosity, "
+        f"ν ≈ 0.2-0.3 {RECALLED}. Widely variable: measure if it matters.",
+    ),
+)
+
+MATERIALS: dict[str, Material] = {m.key: m for m in _ALL}
+"""Named materials by key ("glass", "steel", "quartz_sand", ...)."""
+
+
+def _alias_pattern(alias: str) -> str:
+    # Whole words; inside an alias, spaces or hyphens match each other ("soda lime" = "soda-lime").
+    words = re.split(r"[\s-]+", alias.strip())
+    return r"(?<![\w-])" + r"[\s-]+".join(re.escape(w) for w in words) + r"(?![\w-])"
+
+
+@lru_cache(maxsize=1)
+def _matchers() -> tuple[tuple[re.Pattern[str], int, Material], ...]:
+    return tuple(
+        (re.compile(_alias_pattern(alias), re.IGNORECASE), len(alias), material)
+        for material in _ALL
+        for alias in material.aliases
+    )
+
+
+def find_material(text: str) -> Material | None:
+    """The material named in `text` ("1 mm glass beads at 2 m/s"), or None.
+
+    Aliases match as whole words, case-insensitively. When several materials are named, the one
+    mentioned first wins ("glass beads on a steel plate" → glass); at one position the longest
+    alias wins ("quartz sand" over "quartz").
+    """
+    best: tuple[int, int, Material] | None = None
+    for pattern, length, material in _matchers():
+        hit = pattern.search(text)
+        if hit is None:
+            continue
+        rank = (hit.start(), -length)
+        if best is None or rank < best[:2]:
+            best = (*rank, material)
+    return None if best is None else best[2]
