@@ -83,8 +83,9 @@ def convert_units(args: ConvertArgs, sheet: CalcSheet) -> ConvertResult:
     reg = ureg()
     source = reg.Quantity(args.value, parse_unit("from_unit", args.from_unit))
     target = parse_unit("to_unit", args.to_unit)
-    # 15 significant digits drop binary noise (20 °C → 67.99999999999993 °F reads as 68).
-    value = float(f"{float(source.to(target).magnitude):.15g}")
+    # 12 significant digits (relative change ≤ 5e-13) drop the binary noise of offset and
+    # chained factors: 20 °C → 67.99999999999993 °F becomes 68.
+    value = float(f"{float(source.to(target).magnitude):.12g}")
     unit = f"{target:~P}" or "dimensionless"
     sheet.step(
         "value",
