@@ -219,6 +219,19 @@ def cmd_chat(ns: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_replay(ns: argparse.Namespace) -> int:
+    """Re-run a trace's tool calls with no model: 0 all reproduce, 2 otherwise or unreadable."""
+    from caec_desktop.replay import TraceFileError, replay_file, report_json, report_text
+
+    try:
+        report = replay_file(ns.trace)
+    except TraceFileError as exc:
+        print(f"caec replay: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    print(report_json(report) if ns.json else report_text(report))
+    return EXIT_OK if report.ok else EXIT_INVALID
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="caec", description="CAEC Desktop, headless: DEM set-up calculations you can check."
@@ -250,6 +263,11 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--base-url", help="OpenAI-compatible endpoint (local mode)")
         p.add_argument("--model", help="model name")
         p.set_defaults(func=func)
+
+    p = sub.add_parser("replay", help="re-run the tool calls of a trace; check they reproduce")
+    p.add_argument("trace", metavar="TRACE.jsonl", help="a trace from `caec ask --trace` or export")
+    p.add_argument("--json", action="store_true", help='print {"ok", "calls": [...]}')
+    p.set_defaults(func=cmd_replay)
     return parser
 
 
