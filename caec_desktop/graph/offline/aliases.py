@@ -1,0 +1,286 @@
+"""The names engineers type for tool inputs, mapped to canonical roles, and typing hints.
+
+A *role* is a canonical input name (mostly a tool parameter name such as `particle_radius`). An
+alias may stand for several roles (`m` is an effective mass in a spring calculation and a total mass
+in a size distribution); the quantity's dimension and the chosen tool pick one. Single letters are
+case-sensitive (`E` is Young's modulus, `e` the restitution coefficient); words are not.
+"""
+
+from __future__ import annotations
+
+import re
+
+LENGTH, TIME, MASS, DENSITY = "length", "time", "mass", "density"
+PRESSURE, VELOCITY, FORCE = "pressure/stress", "velocity", "force"
+STIFFNESS, VOLUME, NONE = "stiffness (force per length)", "volume", "dimensionless"
+
+ROLE_DIM: dict[str, str] = {
+    "particle_radius": LENGTH,
+    "particle_diameter": LENGTH,
+    "container_diameter": LENGTH,
+    "other_radius": LENGTH,
+    "max_particle_radius": LENGTH,
+    "skin": LENGTH,
+    "length": LENGTH,
+    "width": LENGTH,
+    "height": LENGTH,
+    "diameters": LENGTH,
+    "density": DENSITY,
+    "solid_density": DENSITY,
+    "bulk_density": DENSITY,
+    "youngs_modulus": PRESSURE,
+    "shear_modulus": PRESSURE,
+    "yield_stress": PRESSURE,
+    "poisson_ratio": NONE,
+    "restitution": NONE,
+    "safety_factor": NONE,
+    "packing_fraction": NONE,
+    "porosity": NONE,
+    "sphericity": NONE,
+    "fraction": NONE,
+    "max_rayleigh_fraction": NONE,
+    "mass_fractions": NONE,
+    "number_fractions": NONE,
+    "timestep": TIME,
+    "collision_time": TIME,
+    "duration": TIME,
+    "impact_velocity": VELOCITY,
+    "stiffness": STIFFNESS,
+    "effective_mass": MASS,
+    "total_mass": MASS,
+    "normal_force": FORCE,
+    "container_volume": VOLUME,
+    "volume": VOLUME,
+}
+"""Dimension of each role (names as in `caec_desktop.tools.units.DIMENSION_NAMES`)."""
+
+_CASED: dict[str, tuple[str, ...]] = {
+    "r": ("particle_radius", "max_particle_radius"),
+    "R": ("particle_radius", "max_particle_radius"),
+    "d": ("particle_diameter", "diameters"),
+    "D": ("container_diameter", "particle_diameter"),
+    "E": ("youngs_modulus",),
+    "Y": ("youngs_modulus",),
+    "G": ("shear_modulus",),
+    "e": ("restitution",),
+    "k": ("stiffness",),
+    "K": ("stiffness",),
+    "m": ("effective_mass", "total_mass"),
+    "M": ("total_mass", "effective_mass"),
+    "F": ("normal_force",),
+    "P": ("normal_force",),
+    "v": ("impact_velocity",),
+    "V": ("impact_velocity", "container_volume", "volume"),
+    "u": ("impact_velocity",),
+    "T": ("duration",),
+    "t": ("duration", "collision_time"),
+    "L": ("length",),
+    "W": ("width",),
+    "H": ("height",),
+    "h": ("height",),
+    "w": ("mass_fractions",),
+    "n": ("number_fractions",),
+}
+"""Single-letter keys, matched case-sensitively."""
+
+_WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("radius", "rad", "particle radius", "rp", "r p", "min radius", "smallest radius"): (
+        "particle_radius",
+        "max_particle_radius",
+    ),
+    ("max radius", "rmax", "r max", "largest radius", "max particle radius", "maximum radius"): (
+        "max_particle_radius",
+    ),
+    ("other radius", "r2", "radius 2", "second radius"): ("other_radius",),
+    ("diameter", "dia", "particle diameter", "particle size", "size", "dp", "d p"): (
+        "particle_diameter",
+        "container_diameter",
+    ),
+    ("diameters", "sizes", "size classes", "diameter classes"): ("diameters",),
+    (
+        "container diameter",
+        "pipe diameter",
+        "tube diameter",
+        "cylinder diameter",
+        "column diameter",
+        "bed diameter",
+        "vessel diameter",
+        "drum diameter",
+        "inner diameter",
+        "id",
+    ): ("container_diameter",),
+    ("density", "rho", "ro", "particle density", "material density", "rho p"): (
+        "density",
+        "solid_density",
+    ),
+    ("solid density", "true density", "rho s", "skeletal density"): ("solid_density", "density"),
+    ("bulk density", "rho b", "rho bulk", "apparent density", "bulk"): ("bulk_density",),
+    (
+        "young",
+        "youngs",
+        "young's",
+        "young modulus",
+        "youngs modulus",
+        "young's modulus",
+        "elastic modulus",
+        "modulus",
+        "e modulus",
+    ): ("youngs_modulus",),
+    ("shear modulus", "shear"): ("shear_modulus",),
+    (
+        "nu",
+        "poisson",
+        "poissons",
+        "poisson's",
+        "poisson ratio",
+        "poissons ratio",
+        "poisson's ratio",
+    ): ("poisson_ratio",),
+    ("dt", "timestep", "time step", "delta t", "step size", "dt used", "my dt"): ("timestep",),
+    (
+        "velocity",
+        "impact velocity",
+        "impact speed",
+        "speed",
+        "vmax",
+        "v max",
+        "relative velocity",
+        "collision velocity",
+    ): ("impact_velocity",),
+    ("cor", "restitution", "coefficient of restitution", "restitution coefficient", "en", "e n"): (
+        "restitution",
+    ),
+    ("kn", "k n", "stiffness", "spring stiffness", "spring constant", "normal stiffness"): (
+        "stiffness",
+    ),
+    ("mass", "effective mass", "m eff", "meff", "reduced mass"): ("effective_mass", "total_mass"),
+    ("total", "total mass", "mass total"): ("total_mass",),
+    ("force", "normal force", "load", "fn", "f n", "contact force"): ("normal_force",),
+    (
+        "sigma y",
+        "sigmay",
+        "yield",
+        "yield stress",
+        "yield strength",
+        "sy",
+        "s y",
+        "allowable",
+        "allowable stress",
+    ): ("yield_stress",),
+    ("sf", "fos", "safety factor", "factor of safety", "safety"): ("safety_factor",),
+    (
+        "phi",
+        "packing",
+        "packing fraction",
+        "packing density",
+        "solid fraction",
+        "solids fraction",
+        "volume fraction",
+        "solid volume fraction",
+    ): ("packing_fraction",),
+    ("porosity", "eps", "epsilon", "voidage", "void fraction"): ("porosity",),
+    ("collision time", "contact time", "tc", "t c", "contact duration"): ("collision_time",),
+    ("duration", "simulation time", "sim time", "total time", "simulated time", "physical time"): (
+        "duration",
+    ),
+    ("skin", "skin distance"): ("skin",),
+    ("sphericity", "psi"): ("sphericity",),
+    ("fraction", "rayleigh fraction"): ("fraction", "max_rayleigh_fraction"),
+    ("max fraction", "max rayleigh fraction", "allowed fraction"): ("max_rayleigh_fraction",),
+    ("volume", "container volume", "vol"): ("container_volume", "volume"),
+    ("length", "long"): ("length",),
+    ("width", "wide"): ("width",),
+    ("height", "tall", "high", "depth", "deep"): ("height",),
+    ("mass fractions", "mass fraction", "weight fractions", "fractions", "wt"): ("mass_fractions",),
+    ("number fractions", "number fraction", "count fractions"): ("number_fractions",),
+}
+"""Word keys (lower-case; spaces stand for any of space, `_` or `-`)."""
+
+WORD_ROLES: dict[str, tuple[str, ...]] = {w: roles for ws, roles in _WORDS.items() for w in ws}
+CASED_ROLES = _CASED
+
+_CONNECT = r"\s*(?:=|:|~|≈|\bis\b|\bof\b|\bat\b|\bequals?\b|\babout\b)?\s*"
+
+
+def _word_pattern(word: str) -> str:
+    return r"[\s_\-]?".join(re.escape(part) for part in word.split(" "))
+
+
+_ALT_WORDS = "|".join(_word_pattern(w) for w in sorted(WORD_ROLES, key=len, reverse=True))
+_ALT_CASED = "|".join(sorted(_CASED))
+PRE_KEY_RE = re.compile(
+    rf"(?<![\w'])(?P<key>(?i:{_ALT_WORDS})|[{_ALT_CASED}]|[A-Za-z][A-Za-z0-9_]*(?=\s*=))"
+    rf"{_CONNECT}$"
+)
+"""A key right before a quantity: `E=`, `rho = `, `yield `, `density of `, `particle_radius=`."""
+
+POST_ROLES: dict[str, tuple[str, ...]] = {
+    "tall": ("height",),
+    "high": ("height",),
+    "deep": ("height",),
+    "height": ("height",),
+    "long": ("length",),
+    "length": ("length",),
+    "wide": ("width",),
+    "width": ("width",),
+    "across": ("container_diameter",),
+    "diameter": ("container_diameter", "particle_diameter"),
+    "dia": ("container_diameter", "particle_diameter"),
+    "in diameter": ("container_diameter", "particle_diameter"),
+    "radius": ("particle_radius", "max_particle_radius"),
+    "by mass": ("mass_fractions",),
+    "by weight": ("mass_fractions",),
+    "by number": ("number_fractions",),
+    "by count": ("number_fractions",),
+}
+POST_KEY_RE = re.compile(
+    r"^\s*(?P<key>in diameter|by mass|by weight|by number|by count|tall|high|deep|height|long|"
+    r"length|wide|width|across|diameter|dia|radius)\b",
+    re.IGNORECASE,
+)
+"""A key right after a quantity: `200 mm tall`, `100 mm across`, `0.2 0.5 0.3 by mass`."""
+
+CONTAINER_WORDS = (
+    "cylinder|cylindrical|pipe|tube|column|drum|silo|vessel|container|bed|box|bin|hopper|tank|"
+    "cube|cuboid|chamber|domain"
+)
+CONTAINER_RE = re.compile(rf"\b(?:{CONTAINER_WORDS})s?\b", re.IGNORECASE)
+
+
+def key_roles(key: str) -> tuple[str, ...]:
+    """Roles an alias typed before a quantity can mean (empty if it is not a known alias)."""
+    if key in _CASED:
+        return _CASED[key]
+    norm = re.sub(r"[\s_\-]+", " ", key.strip().lower())
+    return WORD_ROLES.get(norm, (key,) if key in ROLE_DIM else ())
+
+
+HINTS: dict[str, str] = {
+    "particle_radius": "r=1 mm (or d=2 mm)",
+    "particle_diameter": "d=2 mm",
+    "max_particle_radius": "r=2 mm",
+    "container_diameter": "D=100 mm",
+    "density": "rho=2.5 g/cm^3 (or name a material: glass, steel …)",
+    "solid_density": "rho=2.5 g/cm^3 (or name a material)",
+    "bulk_density": "bulk density 1500 kg/m^3",
+    "youngs_modulus": "E=70 GPa (or name a material)",
+    "poisson_ratio": "nu=0.25 (or name a material)",
+    "timestep": "dt=2e-7 s",
+    "impact_velocity": "v=2 m/s",
+    "restitution": "e=0.7",
+    "stiffness": "k=1e5 N/m",
+    "effective_mass": "m=1e-6 kg",
+    "normal_force": "F=10 N",
+    "yield_stress": "yield 250 MPa",
+    "safety_factor": "SF 1.5",
+    "packing_fraction": "phi=0.62",
+    "duration": "duration 5 s",
+    "diameters": "1 mm 2 mm 3 mm",
+    "mass_fractions": "mass fractions 0.2 0.5 0.3",
+    "length": "a 0.5 x 0.3 x 0.2 m box",
+    "width": "a 0.5 x 0.3 x 0.2 m box",
+    "height": "200 mm tall",
+    "container_volume": "volume 0.01 m^3",
+    "value": "convert 3 inch to mm",
+}
+"""A second way to type each input, shown after the schema's own example in 'missing' replies."""

@@ -1,0 +1,132 @@
+"""Filling one tool's arguments from a parsed query: keyed values, then unkeyed by dimension,
+then material presets.
+
+Typed values always beat presets, and every argument records where it came from (`typed`,
+`typed (d/2)` when a diameter was given for a radius, `preset:glass`), so reports can show it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from caec_desktop.graph.offline.aliases import LENGTH
+from caec_desktop.graph.offline.parse import Parsed, Quantity
+from caec_desktop.tools.materials import Material
+
+_LABELS = {1.0: "typed", 0.5: "typed (d/2)", 2.0: "typed (2r)"}
+_STEP_ROLES = frozenset(
+    {"mass_fractions", "number_fractions", "diameters", "length", "width", "height"}
+)
+"""Roles read by a tool's own step (lists, box sides), never by the generic unkeyed pass."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """How one tool parameter can be filled."""
+
+    name: str
+    roles: tuple[tuple[str, float], ...]
+    """Keyed roles that fill it, each with the factor applied to the typed value (d → r: 0.5)."""
+    dim: str | None = None
+    """Unkeyed quantities of this dimension fill it (in text order), if set."""
+    bare_factor: float = 1.0
+    """Factor for an unkeyed quantity (a bare size is read as a diameter: 0.5 for a radius)."""
+    preset: str = ""
+    """The named material's property that supplies it ("density", "youngs_modulus", …)."""
+
+
+def simple(name: str, dim: str | None = None, *, preset: str = "", also: str = "") -> Param:
+    """A parameter filled by its own role (and optionally one more role, `also`)."""
+    roles = ((name, 1.0), (also, 1.0)) if also else ((name, 1.0),)
+    return Param(name, roles, dim, preset=preset)
+
+
+def radius(name: str = "particle_radius", *, dim: str | None = LENGTH) -> Param:
+    """A radius: typed r, or a typed/unkeyed diameter halved."""
+    roles = ((name, 1.0), ("particle_radius", 1.0), ("particle_diameter", 0.5))
+    return Param(name, roles, dim, bare_factor=0.5)
+
+
+def diameter(name: str = "particle_diameter", *, dim: str | None = LENGTH) -> Param:
+    """A diameter: typed d, or a typed radius doubled."""
+    return Param(name, ((name, 1.0), ("particle_diameter", 1.0), ("particle_radius", 2.0)), dim)
+
+
+@dataclass
+class Filler:
+    """Assigns quantities of one query to one tool's parameters."""
+
+    parsed: Parsed
+    material: Material | None
+    params: tuple[Param, ...]
+    args: dict[str, Any] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
+    used: set[int] = field(default_factory=set)
+    """Indices of quantities already assigned."""
+
+    def __post_init__(self) -> None:
+        accepted = {role for p in self.params for role, _ in p.roles} | _STEP_ROLES
+        self._role = [next((r for r in q.roles if r in accepted), None) for q in self.quantities]
+
+    @property
+    def quantities(self) -> list[Quantity]:
+        return self.parsed.quantities
+
+    def role(self, index: int) -> str | None:
+        """The role quantity `index` plays for this tool (None when unkeyed or foreign)."""
+        return self._role[index]
+
+    def put(self, name: str, value: Any, source: str = "typed") -> None:
+        self.args[name] = value
+        self.sources[name] = source
+
+    def use(self, index: int) -> Quantity:
+        self.used.add(index)
+        return self.quantities[index]
+
+    def free(self, dim: str) -> list[int]:
+        """Indices of unused, unkeyed quantities of dimension `dim`, in text order."""
+        return [
+            i
+            for i, q in enumerate(self.quantities)
+            if i not in self.used and self._role[i] is None and q.dim == dim
+        ]
+
+    def keyed(self) -> None:
+        """Fill parameters from quantities whose key names one of their roles."""
+        for p in self.params:
+            for role, factor in p.roles:
+                if p.name in self.args:
+                    break
+                index = next(
+                    (i for i, r in enumerate(self._role) if r == role and i not in self.used),
+                    None,
+                )
+                if index is not None:
+                    self.put(p.name, self.use(index).scaled(factor), _LABELS.get(factor, "typed"))
+
+    def unkeyed(self) -> None:
+        """Fill what is left from unkeyed quantities of the parameter's dimension."""
+        for p in self.params:
+            if p.name in self.args or p.dim is None:
+                continue
+            free = self.free(p.dim)
+            if free:
+                q = self.use(free[0])
+                self.put(p.name, q.scaled(p.bare_factor), _LABELS.get(p.bare_factor, "typed"))
+
+    def presets(self) -> None:
+        """Fill material properties the user did not type from the named material."""
+        if self.material is None:
+            return
+        values = self.material.as_args()
+        for p in self.params:
+            if p.preset and p.name not in self.args and p.preset in values:
+                self.put(p.name, values[p.preset], f"preset:{self.material.key}")
+
+    def run(self) -> None:
+        """Keyed, then unkeyed, then presets: typed values always win."""
+        self.keyed()
+        self.unkeyed()
+        self.presets()

@@ -1,0 +1,107 @@
+"""Replies the offline dispatcher writes itself: help, missing inputs, validation errors.
+
+Everything is built from the tool registry (descriptions, units, examples), so the help never
+lists a tool that does not exist or an input spelled differently from its schema.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from caec_desktop.graph.offline.aliases import HINTS
+from caec_desktop.graph.offline.phrasings import BY_TOOL
+from caec_desktop.graph.selector import AttemptError
+from caec_desktop.tools import get_tool, tool_names, tool_schema
+from caec_desktop.tools.units import pretty_unit
+
+HELP_RE = re.compile(
+    r"^\s*(?:hi|hello|hey|help|\?+|what can you do|what do you do|what can i ask|commands|"
+    r"usage|tools|list(?: the| all)? tools|which tools|what tools|what (?:can|do) you (?:compute|"
+    r"calculate)|how does this work|how do i use (?:this|it)|examples?)\b",
+    re.IGNORECASE,
+)
+
+
+def is_help(text: str) -> bool:
+    """True for greetings and questions about what the app can do."""
+    return bool(HELP_RE.match(text))
+
+
+def _example_pairs(tool: str) -> str:
+    parts = []
+    for name, value in get_tool(tool).example.items():
+        if isinstance(value, list):
+            value = " ".join(str(v) for v in value)
+        parts.append(f"{name}={value}")
+    return " ".join(parts)
+
+
+def help_text() -> str:
+    """What can be computed offline, one example phrasing per tool."""
+    lines = [
+        "I work offline: name a calculation and give the inputs with units (any spelling: "
+        "2 mm, 70 GPa, 2.5 g/cm^3). Material names (glass, steel, sand, …) fill density, "
+        "E and ν; anything you type overrides them. What I can compute:",
+    ]
+    for tool in tool_names():
+        first = get_tool(tool).description.split(". ")[0].rstrip(".")
+        phrase = BY_TOOL[tool].example if tool in BY_TOOL else _example_pairs(tool)
+        lines.append(f'- {tool}: {first}. Try: "{phrase}"')
+    return "\n".join(lines)
+
+
+def input_hint(tool: str, name: str) -> str:
+    """`density [kg/m³], e.g. density=2500 kg/m^3 or rho=2.5 g/cm^3 (…)` for one input."""
+    prop: dict[str, Any] = tool_schema(tool)["properties"].get(name, {})
+    unit = prop.get("x-unit")
+    shown = f" [{pretty_unit(unit) or 'dimensionless'}]" if unit is not None else ""
+    examples = prop.get("examples") or []
+    text = f"{name}{shown}"
+    alternatives = []
+    if examples and not isinstance(examples[0], list):
+        alternatives.append(f"{name}={examples[0]}")
+    if name in HINTS:
+        alternatives.append(HINTS[name])
+    if alternatives:
+        text += ", e.g. " + " or ".join(alternatives)
+    return text
+
+
+def missing_reply(
+    tool: str, groups: list[tuple[str, ...]], understood: dict[str, Any]
+) -> tuple[str, list[str]]:
+    """The reply and `missing` list when a tool was recognised but inputs are absent."""
+    missing = [" — or ".join(input_hint(tool, n) for n in group) for group in groups]
+    lines = [f"To run {tool} I still need:"] + [f"- {m}" for m in missing]
+    if understood:
+        got = ", ".join(f"{k}={_show(v)}" for k, v in understood.items())
+        lines.append(f"I read so far: {got}.")
+    lines.append(f'Example: "{BY_TOOL[tool].example}".')
+    return "\n".join(lines), missing
+
+
+def errors_reply(errors: list[AttemptError]) -> str:
+    """Validation errors in plain words, each with the input's unit, range and an example."""
+    lines = ["The inputs I read were not accepted:"]
+    for err in errors:
+        tool = err.call.name
+        for message in err.messages:
+            name, _, why = message.partition(": ")
+            known = name in tool_schema(tool)["properties"] if tool in tool_names() else False
+            if known and why:
+                typed = err.call.args.get(name)
+                got = f" (I read {_show(typed)})" if typed is not None else ""
+                lines.append(f"- {name}{got}: {why}. Type it as {input_hint(tool, name)}.")
+            else:
+                lines.append(f"- {message}")
+    lines.append("Correct the value and ask again; I cannot guess a better one offline.")
+    return "\n".join(lines)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)

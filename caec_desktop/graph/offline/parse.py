@@ -1,0 +1,219 @@
+"""Reading a free-text query: spelling clean-up, quantities with units, and the key each one has.
+
+`parse(text)` returns every number in the text with its unit (normalised so pint reads it:
+`kg/m3` → `kg/m^3`, `Mpa` → `MPa`), its dimension, and the alias typed before or after it (`E=`,
+`yield `, `200 mm tall`). Which tool parameter a quantity fills is decided later, per tool.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from caec_desktop.graph.offline.aliases import (
+    POST_KEY_RE,
+    POST_ROLES,
+    PRE_KEY_RE,
+    ROLE_DIM,
+    key_roles,
+)
+from caec_desktop.tools.units import DIMENSION_NAMES, ureg
+
+_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+_UNIT = r"%|[A-Za-zµμ°Ω][A-Za-z0-9µμ°/^*·.]*"
+QTY_RE = re.compile(rf"(?<![\w.^])(?P<num>{_NUMBER})(?:[ \t]?(?P<unit>{_UNIT}))?")
+_SCI_RE = re.compile(r"(\d)\s*[x×*]\s*10\s*\^\s*([-+]?\d+)")
+_TIMES_RE = re.compile(r"(?<=[\d.])\s*[x×*]\s*(?=[-+]?[\d.])")
+_SEPARATOR_RE = re.compile(r"^[\s,;x]*(?:and\s*)?$")
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]{4,}")
+
+_UNICODE = {
+    "ρ": "rho ",
+    "ν": "nu ",
+    "φ": "phi ",
+    "ϕ": "phi ",
+    "ψ": "psi ",
+    "ε": "eps ",
+    "σ": "sigma ",
+    "Δt": "dt",
+    "³": "^3",
+    "²": "^2",
+    "’": "'",
+    "−": "-",
+    "–": "-",
+}
+_CASE_FIX = {"pa": "Pa", "kpa": "kPa", "mpa": "MPa", "gpa": "GPa", "kn": "kN", "n": "N"}
+_NOT_UNITS = frozenset({"at", "a", "in", "e", "x", "of", "and", "or", "to", "is", "by", "k", "G"})
+"""Words pint reads as units (technical atmosphere, annum, inch, …) that are English here."""
+_DIMENSIONS = frozenset(ROLE_DIM.values()) - {"dimensionless"}
+
+
+@dataclass
+class Quantity:
+    """One number in the query, with its unit and the key typed around it."""
+
+    value: float
+    unit: str
+    """Normalised unit (pint syntax), "" for a bare number."""
+    dim: str
+    """Dimension name ("length", "pressure/stress", …; "dimensionless" for bare numbers)."""
+    start: int
+    end: int
+    number: str = ""
+    """The number as typed ("2e-7"), kept in string arguments so reports echo the user."""
+    key: str = ""
+    """The alias as typed ("E", "yield", "tall"), "" when unkeyed."""
+    roles: tuple[str, ...] = ()
+    """What the key can mean, filtered by dimension; empty when unkeyed."""
+    before: str = ""
+    """Text between the previous quantity and this one, as typed."""
+    after: str = ""
+    """Text between this quantity and the next one, as typed."""
+
+    @property
+    def arg(self) -> str | float:
+        """The value as a tool argument: "2 mm" keeps its unit; a bare number is already SI."""
+        return f"{self.number or repr(self.value)} {self.unit}" if self.unit else self.value
+
+    def scaled(self, factor: float) -> str | float:
+        """The argument multiplied by `factor` (d/2 → r), keeping the typed unit."""
+        if factor == 1.0:
+            return self.arg
+        value = self.value * factor
+        return f"{value!r} {self.unit}" if self.unit else value
+
+
+@dataclass
+class Parsed:
+    """A query ready for the per-tool phrasings."""
+
+    raw: str
+    text: str
+    """Normalised and typo-corrected text."""
+    lower: str
+    quantities: list[Quantity] = field(default_factory=list)
+    corrections: dict[str, str] = field(default_factory=dict)
+    """Typo → word it was read as."""
+
+    def keyed(self, role: str) -> Quantity | None:
+        """The first quantity whose key means `role` (first meaning only)."""
+        return next((q for q in self.quantities if q.roles[:1] == (role,)), None)
+
+
+def normalize(text: str) -> str:
+    """Unicode symbols to ASCII names, `2×10^-7` to `2e-7`, `0.5x0.3` to `0.5 x 0.3`."""
+    for old, new in _UNICODE.items():
+        text = text.replace(old, new)
+    text = _SCI_RE.sub(r"\1e\2", text)
+    return _TIMES_RE.sub(" x ", text)
+
+
+def normalize_unit(unit: str) -> str:
+    """Spellings people type, in pint syntax: `kg/m3` → `kg/m^3`, `Mpa` → `MPa`, `µm` → `um`."""
+    unit = unit.rstrip(".").replace("µ", "u").replace("μ", "u").replace("·", "*")
+    unit = re.sub(r"(?<=[A-Za-z])([23])(?!\d)", r"^\1", unit)
+    parts = re.split(r"([/*])", unit)
+    return "".join(_CASE_FIX.get(p.lower(), p) if p not in "/*" else p for p in parts)
+
+
+@lru_cache(maxsize=512)
+def unit_dimension(unit: str) -> str | None:
+    """Dimension name of a (normalised) unit, or None if it is no unit a tool input uses."""
+    if unit in _NOT_UNITS:
+        return None
+    try:
+        dim = str(ureg().parse_units(unit).dimensionality)
+    except Exception:  # pint raises several types for text that is not a unit
+        return None
+    name = DIMENSION_NAMES.get(dim)
+    return name if name in _DIMENSIONS else None
+
+
+@lru_cache(maxsize=2048)
+def _closest(word: str, vocabulary: tuple[str, ...]) -> str | None:
+    match = difflib.get_close_matches(word, vocabulary, n=1, cutoff=0.8)
+    return match[0] if match else None
+
+
+def correct_typos(text: str, vocabulary: tuple[str, ...]) -> tuple[str, dict[str, str]]:
+    """Replace words of 5+ letters that are close to a keyword ("raleigh" → "rayleigh")."""
+    known = frozenset(vocabulary)
+    fixes: dict[str, str] = {}
+
+    def fix(match: re.Match[str]) -> str:
+        word = match.group(0)
+        low = word.lower()
+        if low in known:
+            return word
+        best = _closest(low, vocabulary)
+        if best is None:
+            return word
+        fixes[word] = best
+        return best
+
+    return _WORD_RE.sub(fix, text), fixes
+
+
+def _read_unit(text: str, match: re.Match[str]) -> tuple[str, str, float, int]:
+    """(unit, dimension, factor, end) for the number in `match`; a bare number if no unit fits."""
+    raw = match.group("unit")
+    if raw is None:
+        return "", "dimensionless", 1.0, match.end("num")
+    if raw == "%":
+        return "", "dimensionless", 0.01, match.end("unit")
+    unit = normalize_unit(raw)
+    dim = unit_dimension(unit)
+    if dim is None:
+        return "", "dimensionless", 1.0, match.end("num")
+    return unit, dim, 1.0, match.end("unit") - (len(raw) - len(raw.rstrip(".")))
+
+
+def _fits(role: str, dim: str) -> bool:
+    return dim == "dimensionless" or ROLE_DIM.get(role, dim) == dim
+
+
+def _attach_keys(quantities: list[Quantity]) -> None:
+    for q in quantities:
+        pre = PRE_KEY_RE.search(q.before) if q.before else None
+        post = POST_KEY_RE.match(q.after)
+        candidates: list[tuple[str, tuple[str, ...]]] = []
+        if pre:
+            candidates.append((pre.group("key"), key_roles(pre.group("key"))))
+        if post:
+            candidates.append((post.group("key"), POST_ROLES[post.group("key").lower()]))
+        for key, roles in candidates:
+            fitting = tuple(r for r in roles if _fits(r, q.dim))
+            if fitting:
+                q.key, q.roles = key, fitting
+                break
+
+
+def parse(raw: str, vocabulary: tuple[str, ...] = ()) -> Parsed:
+    """Quantities and keys of a query (see module docstring)."""
+    text, fixes = correct_typos(normalize(raw), vocabulary)
+    quantities: list[Quantity] = []
+    for match in QTY_RE.finditer(text):
+        unit, dim, factor, end = _read_unit(text, match)
+        number = match.group("num")
+        value = float(number) * factor
+        quantities.append(
+            Quantity(value, unit, dim, match.start(), end, number if factor == 1.0 else "")
+        )
+    for i, q in enumerate(quantities):
+        prev_end = quantities[i - 1].end if i else 0
+        next_start = quantities[i + 1].start if i + 1 < len(quantities) else len(text)
+        q.before = text[prev_end : q.start]
+        q.after = text[q.end : next_start]
+    _inherit_units(quantities)
+    _attach_keys(quantities)
+    return Parsed(raw=raw, text=text, lower=text.lower(), quantities=quantities, corrections=fixes)
+
+
+def _inherit_units(quantities: list[Quantity]) -> None:
+    """In `0.5 x 0.3 x 0.2 m` or `1, 2 and 3 mm` the bare numbers take the last number's unit."""
+    for i in range(len(quantities) - 2, -1, -1):
+        q, nxt = quantities[i], quantities[i + 1]
+        if not q.unit and nxt.unit and q.after.strip() and _SEPARATOR_RE.match(q.after):
+            q.unit, q.dim = nxt.unit, nxt.dim
