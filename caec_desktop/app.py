@@ -1,14 +1,186 @@
-"""`caec-desktop`: the GUI entry point (the window lands with the desktop-window issue)."""
+"""`caec-desktop`: the window on a qasync loop. The only module that knows which event loop runs.
+
+`main()` → `qasync.run(run_app(...))`: show the window, then await an `asyncio.Event` set by
+`app.aboutToQuit`; on the way out cancel the run and close HTTP clients (qasync issue #60).
+One error sink (`sys.excepthook` + the loop's exception handler, where `asyncSlot` errors land,
+qasync PR #36) logs each failure and shows it in the window's banner. LangGraph is imported
+only after the window is shown. `--self-test` answers one offline query offscreen and exits 0.
+"""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import logging
+import os
 import sys
+import traceback
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Any
+
+log = logging.getLogger("caec_desktop")
+
+SELF_TEST_QUERY = (
+    "rayleigh timestep particle_radius=1 mm density=2500 kg/m^3 youngs_modulus=70 GPa "
+    "poisson_ratio=0.25"
+)
 
 
-def main() -> int:
-    """Start the desktop app."""
-    print("CAEC Desktop window is not built yet; use `caec` for now.", file=sys.stderr)
-    return 1
+def _load_settings(overrides: dict[str, Any]) -> tuple[Any, str]:
+    """Settings from config/env/keyring; on a bad config file, defaults and the reason."""
+    from caec_desktop.settings import Settings
+
+    try:
+        from caec_desktop.config import ConfigError, load_settings
+    except ImportError:
+        return Settings(**overrides), ""
+    try:
+        return load_settings(**overrides), ""
+    except ConfigError as exc:
+        return Settings(**overrides), f"Settings not loaded, defaults used: {exc}"
+
+
+def _save_settings(settings: Any) -> None:
+    """Plain values to config.json, the key to the secret store (never the plain file)."""
+    from caec_desktop.config import PLAIN_FIELDS, save_config
+    from caec_desktop.secrets import open_secret_store
+
+    values = settings.model_dump(include=set(PLAIN_FIELDS), exclude_unset=False)
+    save_config(values)
+    store = open_secret_store()
+    if settings.api_key():
+        store.set_api_key(settings.api_key())
+    else:
+        store.delete_api_key()
+
+
+class ErrorSink:
+    """Where every unhandled error goes: the log and the window's banner (key redacted)."""
+
+    def __init__(self, window: Any, secrets: tuple[str, ...] = ()) -> None:
+        self.window = window
+        self.secrets = secrets
+        self.count = 0
+
+    def report(self, message: str, exc: BaseException | None = None) -> None:
+        from caec_desktop.trace import redact
+
+        self.count += 1
+        text = str(redact(message, self.secrets))
+        if exc is not None:
+            detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+            log.error("%s\n%s", text, redact(detail, self.secrets))
+        else:
+            log.error("%s", text)
+        self.window.show_error(text)
+
+    def excepthook(
+        self, kind: type[BaseException], exc: BaseException, tb: TracebackType | None
+    ) -> None:
+        self.report(f"Unexpected error: {kind.__name__}: {exc}", exc)
+
+    def loop_handler(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        exc = context.get("exception")
+        message = context.get("message", "error in the event loop")
+        shown = f"{type(exc).__name__}: {exc}" if exc else message
+        self.report(f"Unexpected error: {shown}", exc)
+
+    def install(self, loop: asyncio.AbstractEventLoop) -> None:
+        sys.excepthook = self.excepthook
+        loop.set_exception_handler(self.loop_handler)
+
+
+def build(settings: Any, session: Any = None) -> tuple[Any, Any]:
+    """The main window and its runner over `session` (a new Session by default)."""
+    from caec_desktop.ui.main_window import MainWindow
+    from caec_desktop.ui.session_runner import SessionRunner
+
+    if session is None:
+        from caec_desktop.session import Session
+
+        session = Session(settings)
+    runner = SessionRunner(session)
+    return MainWindow(runner, settings), runner
+
+
+async def answer_once(runner: Any, text: str, timeout: float = 30.0) -> Any:
+    """Run one chat turn through the runner and return the session's TurnResult."""
+    done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+    def _finished(turn: Any) -> None:
+        if not done.done():
+            done.set_result(turn)
+
+    runner.runFinished.connect(_finished)
+    try:
+        if not runner.ask(text):
+            raise RuntimeError("a run is already going")
+        return await asyncio.wait_for(done, timeout)
+    finally:
+        runner.runFinished.disconnect(_finished)
+
+
+async def run_app(app: Any, ns: argparse.Namespace) -> int:
+    """Show the window, serve until the app quits, shut down cleanly."""
+    overrides = {"mode": "offline"} if ns.self_test else {}
+    settings, problem = _load_settings(overrides)
+    window, runner = build(settings)
+    sink = ErrorSink(window, (settings.api_key(),))
+    sink.install(asyncio.get_running_loop())
+
+    def _on_settings_saved(new: Any) -> None:
+        from caec_desktop.session import Session
+
+        try:
+            _save_settings(new)
+        except Exception as exc:  # a failed save must not lose the session
+            sink.report(f"Settings not saved: {exc}", exc)
+        sink.secrets = (new.api_key(),)
+        fresh = Session(new)
+        fresh.messages = runner.session.messages
+        runner.session = fresh
+
+    window.on_settings_saved = _on_settings_saved
+    window.show()
+    if problem:
+        window.show_error(problem)
+    await asyncio.sleep(0)  # let the window paint before the heavy imports
+    window.load_graph()
+
+    if ns.self_test:
+        turn = await answer_once(runner, ns.query or SELF_TEST_QUERY)
+        print(turn.answer if turn else "(no answer)")
+        ok = turn is not None and turn.status == "answered" and sink.count == 0
+        await runner.shutdown()
+        window.close()
+        return 0 if ok else 1
+
+    quitting = asyncio.Event()
+    app.aboutToQuit.connect(quitting.set)
+    await quitting.wait()
+    await runner.shutdown()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Start the desktop app (`caec-desktop [--self-test [--query TEXT]]`)."""
+    parser = argparse.ArgumentParser(prog="caec-desktop", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--self-test", action="store_true", help="answer one offline query offscreen and exit"
+    )
+    parser.add_argument("--query", help="the query --self-test answers")
+    ns = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    if ns.self_test:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("CAEC Desktop")
+    return int(qasync.run(run_app(app, ns)))
 
 
 if __name__ == "__main__":  # pragma: no cover

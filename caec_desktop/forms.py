@@ -1,0 +1,199 @@
+"""A toolkit-free description of a tool's form, built from its JSON Schema (no Qt here).
+
+The window's tool-form panel makes widgets from these `FormField`s (widget registry keyed by
+`FormField.kind`); tests check the description without Qt. The idea is magicgui's `UiField` and
+react-jsonschema-form's resolution pass: resolve `anyOf`/nullable and units first, render second.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from caec_desktop.tools.units import pretty_unit, ureg
+
+FieldKind = Literal["quantity", "number", "integer", "boolean", "enum", "string", "list"]
+
+# Units an engineer may type a DEM input in; each field offers those of its own dimension.
+_UNIT_CANDIDATES: tuple[str, ...] = (
+    "m", "mm", "um", "cm", "km", "inch", "ft",
+    "s", "ms", "us", "ns", "min", "h",
+    "kg", "g", "mg", "t", "lb",
+    "kg/m^3", "g/cm^3", "t/m^3", "lb/ft^3",
+    "Pa", "kPa", "MPa", "GPa", "bar", "psi",
+    "N", "kN", "mN", "lbf",
+    "m/s", "mm/s", "km/h", "ft/s",
+    "m/s^2", "N/m", "kN/m", "N/mm", "N*s/m",
+    "m^3", "cm^3", "mm^3", "L", "m^2", "cm^2", "mm^2",
+    "kg/s", "t/h", "Hz", "rpm", "rad/s", "J", "W", "degree", "rad",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class FormField:
+    """One input of a tool form, in JSON-Schema vocabulary.
+
+    `unit` is the SI unit the tool expects ("" = dimensionless, None = not physical). Bounds are
+    in that unit. `default` is None when the schema gives none (or gives null).
+    """
+
+    name: str
+    kind: FieldKind
+    title: str
+    description: str = ""
+    unit: str | None = None
+    required: bool = False
+    nullable: bool = False
+    default: Any = None
+    example: Any = None
+    enum: tuple[Any, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+    exclusive_minimum: float | None = None
+    exclusive_maximum: float | None = None
+    item_kind: str | None = None
+    units: tuple[str, ...] = field(default_factory=tuple)
+    """Units offered in the unit selector: `unit` first, then others of the same dimension."""
+
+    def range_text(self) -> str:
+        """The allowed range for people: "> 0 m", "> -1 and ≤ 0.5", or ""."""
+        shown = f" {pretty_unit(self.unit)}" if self.unit else ""
+        parts = []
+        for word, limit in (
+            (">", self.exclusive_minimum),
+            ("≥", self.minimum),
+            ("<", self.exclusive_maximum),
+            ("≤", self.maximum),
+        ):
+            if limit is not None:
+                parts.append(f"{word} {limit:g}{shown}")
+        return " and ".join(parts)
+
+    def in_range(self, value: float) -> bool:
+        """Whether `value` (in `unit`) lies within the schema's bounds."""
+        checks = (
+            (self.exclusive_minimum, lambda lim: value > lim),
+            (self.minimum, lambda lim: value >= lim),
+            (self.exclusive_maximum, lambda lim: value < lim),
+            (self.maximum, lambda lim: value <= lim),
+        )
+        return math.isfinite(value) and all(lim is None or ok(lim) for lim, ok in checks)
+
+
+def compatible_units(unit: str) -> tuple[str, ...]:
+    """`unit` followed by the candidate units of the same dimension (pint decides)."""
+    if not unit:
+        return ("",)
+    reg = ureg()
+    dim = reg.parse_units(unit).dimensionality
+    out = [unit]
+    for cand in _UNIT_CANDIDATES:
+        if cand != unit and reg.parse_units(cand).dimensionality == dim:
+            out.append(cand)
+    return tuple(out)
+
+
+def _resolve(prop: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """Merge a nullable `anyOf: [X, null]` into X; return (schema, nullable)."""
+    prop = dict(prop)
+    nullable = False
+    options = prop.pop("anyOf", None) or prop.pop("oneOf", None)
+    if options:
+        non_null = [o for o in options if o.get("type") != "null"]
+        nullable = len(non_null) < len(options)
+        if len(non_null) != 1:
+            raise ValueError(f"cannot build a form field from {len(non_null)} alternatives")
+        merged = dict(non_null[0])
+        merged.update(prop)
+        prop = merged
+    types = prop.get("type")
+    if isinstance(types, list):
+        nullable = nullable or "null" in types
+        types = [t for t in types if t != "null"]
+        # ["number", "string"] is a physical value that may carry its unit as text.
+        prop["type"] = "number" if "number" in types else types[0]
+    return prop, nullable
+
+
+def _kind(prop: dict[str, Any]) -> FieldKind:
+    if "enum" in prop or "const" in prop:
+        return "enum"
+    t = prop.get("type", "string")
+    if t == "number":
+        return "quantity" if prop.get("x-unit") else "number"
+    if t == "integer":
+        return "integer"
+    if t == "boolean":
+        return "boolean"
+    if t == "array":
+        return "list"
+    return "string"
+
+
+def form_fields(schema: dict[str, Any]) -> list[FormField]:
+    """The form of an object schema (a tool's `tool_schema(name)`), fields in schema order."""
+    required = set(schema.get("required", []))
+    out: list[FormField] = []
+    for name, raw in schema.get("properties", {}).items():
+        prop, nullable = _resolve(raw)
+        kind = _kind(prop)
+        default = prop.get("default")
+        unit = prop.get("x-unit")
+        examples = prop.get("examples") or []
+        item = prop.get("items", {})
+        out.append(
+            FormField(
+                name=name,
+                kind=kind,
+                title=prop.get("title") or name.replace("_", " ").capitalize(),
+                description=prop.get("description", ""),
+                unit=unit,
+                required=name in required,
+                nullable=nullable or ("default" in prop and default is None),
+                default=default,
+                example=examples[0] if examples else None,
+                enum=tuple(prop["enum"]) if "enum" in prop else tuple(prop.get("const", ())),
+                minimum=prop.get("minimum"),
+                maximum=prop.get("maximum"),
+                exclusive_minimum=prop.get("exclusiveMinimum"),
+                exclusive_maximum=prop.get("exclusiveMaximum"),
+                item_kind=item.get("type") if isinstance(item, dict) else None,
+                units=compatible_units(unit) if unit is not None else (),
+            )
+        )
+    return out
+
+
+def split_value(value: Any, unit: str) -> tuple[str, str]:
+    """Split an argument value into (number text, unit) for a quantity field.
+
+    `"70 GPa"` → ("70", "GPa"); `2500` → ("2500", unit). Text that is not "number unit" stays
+    whole in the number box (the tool's validation will name the problem).
+    """
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{value:g}", unit
+    text = str(value).strip()
+    number, _, rest = text.partition(" ")
+    try:
+        float(number)
+    except ValueError:
+        return text, unit
+    return number, rest.strip() or unit
+
+
+def join_value(text: str, unit: str, si_unit: str = "") -> str | float | None:
+    """The argument for a quantity field from its number box and chosen `unit`.
+
+    Empty → None (omitted). A plain number in the tool's own `si_unit` stays a number; anything
+    else is sent as "<text> <unit>" (or as typed, when the user typed a unit) for the tool to
+    convert.
+    """
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        number = float(text)
+    except ValueError:
+        return text  # the user typed a unit or something else: let validation judge it
+    return f"{text} {unit}" if unit and unit != si_unit else number

@@ -1,0 +1,57 @@
+"""ChatInput: Enter sends, Shift+Enter starts a new line, Up/Down walk through sent messages."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent, QTextCursor
+from PySide6.QtWidgets import QPlainTextEdit, QWidget
+
+
+class ChatInput(QPlainTextEdit):
+    """A multi-line message box with a history of what was sent."""
+
+    submitted = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setPlaceholderText(
+            "Ask for a calculation, e.g. rayleigh timestep particle_radius=1 mm density=2500 "
+            "youngs_modulus=70 GPa poisson_ratio=0.25  (Enter sends, Shift+Enter new line)"
+        )
+        self.setTabChangesFocus(True)
+        self.history: list[str] = []
+        self._pos = 0
+
+    def keyPressEvent(self, e: QKeyEvent) -> None:
+        key, mods = e.key(), e.modifiers()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            if mods & Qt.KeyboardModifier.ShiftModifier:
+                self.insertPlainText("\n")
+            else:
+                self.submit()
+            return
+        cursor = self.textCursor()
+        if key == Qt.Key.Key_Up and cursor.blockNumber() == 0 and self.history:
+            self._recall(self._pos - 1)
+            return
+        last_block = self.document().blockCount() - 1
+        if key == Qt.Key.Key_Down and cursor.blockNumber() == last_block and self.history:
+            self._recall(self._pos + 1)
+            return
+        super().keyPressEvent(e)
+
+    def submit(self) -> None:
+        """Send the text (if any), remember it, clear the box; nothing while read-only (a run)."""
+        text = self.toPlainText().strip()
+        if not text or self.isReadOnly():
+            return
+        if not self.history or self.history[-1] != text:
+            self.history.append(text)
+        self._pos = len(self.history)
+        self.clear()
+        self.submitted.emit(text)
+
+    def _recall(self, pos: int) -> None:
+        self._pos = max(0, min(pos, len(self.history)))
+        self.setPlainText(self.history[self._pos] if self._pos < len(self.history) else "")
+        self.moveCursor(QTextCursor.MoveOperation.End)

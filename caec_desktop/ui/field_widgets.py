@@ -1,0 +1,228 @@
+"""Editors for form fields, one per `FormField.kind`, looked up in a registry (`make_editor`).
+
+Each editor shows its input, the allowed range as a hint, and an inline error line under it. The
+values it returns are raw tool arguments (numbers or "<number> <unit>" strings): the tool's own
+validation judges them, so the form, the CLI and the LLM get the same messages.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from caec_desktop.forms import FormField, join_value, split_value
+from caec_desktop.tools.units import pretty_unit
+
+ERROR_STYLE = "color: #b00020;"
+
+
+class FieldEditor(QWidget):
+    """Base: an input row plus an error label; subclasses build `_input_row`."""
+
+    edited = Signal()
+    """The user finished editing (focus left or Enter)."""
+
+    def __init__(self, field: FormField, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.field = field
+        self.error_label = QLabel()
+        self.error_label.setStyleSheet(ERROR_STYLE)
+        self.error_label.setWordWrap(True)
+        self.error_label.hide()
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        self._input_row = QHBoxLayout()
+        lay.addLayout(self._input_row)
+        lay.addWidget(self.error_label)
+        tip = field.description
+        if field.range_text():
+            tip += f"\nAllowed: {field.range_text()}"
+        self.setToolTip(tip)
+
+    def value(self) -> Any:
+        """The raw argument, or None when left empty (the argument is then omitted)."""
+        raise NotImplementedError
+
+    def set_value(self, value: Any) -> None:
+        raise NotImplementedError
+
+    def set_error(self, message: str | None) -> None:
+        """Show `message` under the input (None clears it)."""
+        self.error_label.setText(message or "")
+        self.error_label.setVisible(bool(message))
+
+    def error(self) -> str:
+        return self.error_label.text() if self.error_label.isVisibleTo(self) else ""
+
+    def _hint(self) -> str:
+        parts = []
+        if self.field.example is not None:
+            parts.append(f"e.g. {self.field.example}")
+        if self.field.range_text():
+            parts.append(self.field.range_text())
+        if not self.field.required:
+            parts.append("optional")
+        return "; ".join(parts)
+
+    def _line_edit(self) -> QLineEdit:
+        edit = QLineEdit()
+        edit.setPlaceholderText(self._hint())
+        edit.editingFinished.connect(self.edited)
+        self._input_row.addWidget(edit, 1)
+        return edit
+
+
+class TextEditor(FieldEditor):
+    """Numbers (dimensionless), integers, free text: one line edit."""
+
+    def __init__(self, field: FormField, parent: QWidget | None = None) -> None:
+        super().__init__(field, parent)
+        self.edit = self._line_edit()
+
+    def value(self) -> Any:
+        text = self.edit.text().strip()
+        if not text:
+            return None
+        if self.field.kind in ("number", "integer"):
+            try:
+                number = float(text)
+            except ValueError:
+                return text  # validation names the field and says what is expected
+            return int(number) if self.field.kind == "integer" and number.is_integer() else number
+        return text
+
+    def set_value(self, value: Any) -> None:
+        self.edit.setText(
+            "" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
+        )
+
+
+class QuantityEditor(FieldEditor):
+    """A physical value: number box plus a unit selector of the field's dimension."""
+
+    def __init__(self, field: FormField, parent: QWidget | None = None) -> None:
+        super().__init__(field, parent)
+        self.edit = self._line_edit()
+        self.unit_box = QComboBox()
+        for unit in field.units:
+            self.unit_box.addItem(pretty_unit(unit), unit)
+        self.unit_box.currentIndexChanged.connect(self.edited)
+        self._input_row.addWidget(self.unit_box)
+
+    def unit(self) -> str:
+        return str(self.unit_box.currentData())
+
+    def set_unit(self, unit: str) -> None:
+        idx = self.unit_box.findData(unit)
+        if idx < 0:
+            self.unit_box.addItem(unit, unit)
+            idx = self.unit_box.count() - 1
+        self.unit_box.setCurrentIndex(idx)
+
+    def value(self) -> Any:
+        return join_value(self.edit.text(), self.unit(), self.field.unit or "")
+
+    def set_value(self, value: Any) -> None:
+        if value is None:
+            self.edit.clear()
+            self.set_unit(self.field.unit or "")
+            return
+        number, unit = split_value(value, self.field.unit or "")
+        self.edit.setText(number)
+        self.set_unit(unit)
+
+
+class BoolEditor(FieldEditor):
+    def __init__(self, field: FormField, parent: QWidget | None = None) -> None:
+        super().__init__(field, parent)
+        self.check = QCheckBox()
+        self.check.toggled.connect(self.edited)
+        self._input_row.addWidget(self.check)
+
+    def value(self) -> Any:
+        return self.check.isChecked()
+
+    def set_value(self, value: Any) -> None:
+        self.check.setChecked(bool(value))
+
+
+class EnumEditor(FieldEditor):
+    def __init__(self, field: FormField, parent: QWidget | None = None) -> None:
+        super().__init__(field, parent)
+        self.combo = QComboBox()
+        # An empty first entry: a required choice is made on purpose, an optional one may be left.
+        self.combo.addItem("(choose)" if field.required else "(default)", None)
+        for option in field.enum:
+            self.combo.addItem(str(option), option)
+        self.combo.currentIndexChanged.connect(self.edited)
+        self._input_row.addWidget(self.combo, 1)
+
+    def value(self) -> Any:
+        return self.combo.currentData()
+
+    def set_value(self, value: Any) -> None:
+        self.combo.setCurrentIndex(max(0, self.combo.findData(value)))
+
+
+class ListEditor(FieldEditor):
+    """A list typed as comma-separated items; lists of quantities get a unit selector."""
+
+    def __init__(self, field: FormField, parent: QWidget | None = None) -> None:
+        super().__init__(field, parent)
+        self.edit = self._line_edit()
+        self.unit_box = QComboBox()
+        for unit in field.units if field.unit else ():
+            self.unit_box.addItem(pretty_unit(unit), unit)
+        self.unit_box.setVisible(bool(field.unit))
+        self._input_row.addWidget(self.unit_box)
+
+    def value(self) -> Any:
+        text = self.edit.text().strip()
+        if not text:
+            return None
+        unit = str(self.unit_box.currentData() or "")
+        items: list[Any] = []
+        for part in text.split(","):
+            item = join_value(part, unit, self.field.unit or "")
+            items.append(item if item is not None else part.strip())
+        return items
+
+    def set_value(self, value: Any) -> None:
+        items = value if isinstance(value, list) else [] if value is None else [value]
+        pairs = [split_value(v, self.field.unit or "") for v in items]
+        units = {u for _, u in pairs}
+        if len(units) == 1 and self.field.unit:
+            (unit,) = units
+            idx = self.unit_box.findData(unit)
+            if idx >= 0:
+                self.unit_box.setCurrentIndex(idx)
+                self.edit.setText(", ".join(n for n, _ in pairs))
+                return
+        self.edit.setText(", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in items))
+
+
+EDITORS: dict[str, type[FieldEditor]] = {
+    "quantity": QuantityEditor,
+    "number": TextEditor,
+    "integer": TextEditor,
+    "string": TextEditor,
+    "boolean": BoolEditor,
+    "enum": EnumEditor,
+    "list": ListEditor,
+}
+
+
+def make_editor(field: FormField, parent: QWidget | None = None) -> FieldEditor:
+    """The editor registered for `field.kind`."""
+    return EDITORS[field.kind](field, parent)

@@ -1,0 +1,203 @@
+"""FormPanel: pick a tool, fill the form generated from its JSON Schema, run it without an LLM.
+
+Validation is the tool registry's own (`caec_desktop.tools.validate`); each message is shown under
+the field it names. Run emits `runRequested(tool, args)`; the window hands it to
+`Session.run_tool`, so form runs write the same trace events and calc sheets as chat runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, is_dataclass
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from caec_desktop.forms import FormField, form_fields
+from caec_desktop.tools import get_tool, tool_names, tool_schema, validate
+from caec_desktop.ui.field_widgets import ERROR_STYLE, FieldEditor, make_editor
+
+
+def _materials() -> dict[str, dict[str, Any]]:
+    """Material presets as {name: {field: value}} ({} until the materials module exists)."""
+    try:
+        from caec_desktop.tools.materials import MATERIALS  # type: ignore[import-not-found]
+    except ImportError:
+        return {}
+    items = MATERIALS.items() if isinstance(MATERIALS, dict) else ((m.name, m) for m in MATERIALS)
+    out: dict[str, dict[str, Any]] = {}
+    for name, mat in items:
+        if hasattr(mat, "model_dump"):
+            out[str(name)] = mat.model_dump()
+        elif is_dataclass(mat) and not isinstance(mat, type):
+            out[str(name)] = asdict(mat)
+        elif isinstance(mat, dict):
+            out[str(name)] = dict(mat)
+    return out
+
+
+class FormPanel(QWidget):
+    """A generated form for one tool at a time."""
+
+    runRequested = Signal(str, dict)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.editors: dict[str, FieldEditor] = {}
+        self.fields: list[FormField] = []
+        self.tool = ""
+        self._presets = _materials()
+
+        self.tool_box = QComboBox()
+        self.tool_box.addItems(tool_names())
+        self.tool_box.currentTextChanged.connect(self.set_tool)
+        self.preset_box = QComboBox()
+        self.preset_box.addItem("Material preset…", None)
+        for name in self._presets:
+            self.preset_box.addItem(name, name)
+        self.preset_box.activated.connect(self._on_preset_box_activated)
+        self.description = QLabel()
+        self.description.setWordWrap(True)
+        self.general_error = QLabel()
+        self.general_error.setStyleSheet(ERROR_STYLE)
+        self.general_error.setWordWrap(True)
+        self.general_error.hide()
+
+        self._form_host = QWidget()
+        self._form = QFormLayout(self._form_host)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self._form_host)
+
+        self.example_button = QPushButton("Example")
+        self.example_button.clicked.connect(self.fill_example)
+        self.reset_button = QPushButton("Reset")
+        self.reset_button.clicked.connect(self.reset)
+        self.run_button = QPushButton("Run")
+        self.run_button.setDefault(True)
+        self.run_button.clicked.connect(self.run)
+
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Tool:"))
+        top.addWidget(self.tool_box, 1)
+        top.addWidget(self.preset_box)
+        self.preset_box.setVisible(bool(self._presets))
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.example_button)
+        buttons.addWidget(self.reset_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.run_button)
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(self.description)
+        lay.addWidget(scroll, 1)
+        lay.addWidget(self.general_error)
+        lay.addLayout(buttons)
+        if self.tool_box.count():
+            self.set_tool(self.tool_box.currentText())
+
+    # --- building --------------------------------------------------------------------------------
+    def set_tool(self, name: str) -> None:
+        """Build the form of tool `name` with its defaults."""
+        if name == self.tool:
+            return
+        self.tool = name
+        if self.tool_box.currentText() != name:
+            self.tool_box.setCurrentText(name)
+        while self._form.rowCount():
+            self._form.removeRow(0)
+        self.editors.clear()
+        schema = tool_schema(name)
+        self.description.setText(schema.get("description", ""))
+        self.fields = form_fields(schema)
+        for f in self.fields:
+            editor = make_editor(f)
+            editor.edited.connect(lambda n=f.name: self._check_one(n))
+            label = QLabel(f"{f.name}{' *' if f.required else ''}")
+            label.setToolTip(f.description)
+            self._form.addRow(label, editor)
+            self.editors[f.name] = editor
+        self.reset()
+
+    def reset(self) -> None:
+        """Back to the schema defaults, no messages."""
+        for f in self.fields:
+            self.editors[f.name].set_value(f.default)
+        self._show_errors({})
+
+    def fill(self, name: str, args: dict[str, Any]) -> None:
+        """Show tool `name` pre-filled with `args` ("Open in form" from the chat)."""
+        self.set_tool(name)
+        self.reset()
+        for key, value in args.items():
+            if key in self.editors:
+                self.editors[key].set_value(value)
+
+    def fill_example(self) -> None:
+        """Fill the tool's documented example (a valid argument set)."""
+        self.fill(self.tool, get_tool(self.tool).example)
+
+    def apply_preset(self, material: str) -> list[str]:
+        """Fill the fields a material preset knows; returns the names filled."""
+        values = self._presets.get(material, {})
+        filled = [k for k in values if k in self.editors and values[k] is not None]
+        for key in filled:
+            self.editors[key].set_value(values[key])
+        return filled
+
+    # --- values and validation -------------------------------------------------------------------
+    def collect(self) -> dict[str, Any]:
+        """The arguments as typed (empty fields omitted)."""
+        out = {}
+        for name, editor in self.editors.items():
+            value = editor.value()
+            if value is not None:
+                out[name] = value
+        return out
+
+    def check(self) -> bool:
+        """Validate with the tool's own rules and show each message on its field."""
+        _, errors = validate(self.tool, self.collect())
+        by_field: dict[str, list[str]] = {}
+        for e in errors:
+            by_field.setdefault(e.field if e.field in self.editors else "", []).append(e.message)
+        self._show_errors(by_field)
+        return not errors
+
+    def run(self) -> None:
+        """Validate; when valid, ask the window to run the tool."""
+        if self.check():
+            self.runRequested.emit(self.tool, self.collect())
+
+    def _check_one(self, name: str) -> None:
+        """Inline check as the user leaves a field: only that field's message is updated."""
+        if name not in self.editors:
+            return
+        _, errors = validate(self.tool, self.collect())
+        # A field not filled yet is not an error while typing; Run reports it.
+        msgs = [
+            e.message for e in errors if e.field == name and not e.message.startswith("required")
+        ]
+        self.editors[name].set_error("; ".join(msgs) or None)
+
+    def _show_errors(self, by_field: dict[str, list[str]]) -> None:
+        for name, editor in self.editors.items():
+            editor.set_error("; ".join(by_field.get(name, [])) or None)
+        general = by_field.get("", [])
+        self.general_error.setText("; ".join(general))
+        self.general_error.setVisible(bool(general))
+
+    def _on_preset_box_activated(self, index: int) -> None:
+        name = self.preset_box.itemData(index)
+        if name:
+            self.apply_preset(name)
+        self.preset_box.setCurrentIndex(0)

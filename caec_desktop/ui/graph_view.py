@@ -1,0 +1,146 @@
+"""GraphView: the agent graph in layers, the running node lit live, a count on each edge."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import (
+    QGraphicsPathItem,
+    QGraphicsRectItem,
+    QGraphicsScene,
+    QGraphicsSimpleTextItem,
+    QGraphicsView,
+    QWidget,
+)
+
+from caec_desktop.trace import TraceEvent
+from caec_desktop.ui.graph_layout import Edge, graph_shape, positions
+
+NODE_W, NODE_H = 120.0, 36.0
+IDLE, ACTIVE, VISITED = QColor("#eef1f6"), QColor("#ffd54f"), QColor("#c8e6c9")
+START, END = "__start__", "__end__"
+
+
+class GraphView(QGraphicsView):
+    """Draws nodes/edges once (`set_graph`), then follows node_start/node_end events."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setScene(QGraphicsScene(self))
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self._boxes: dict[str, QGraphicsRectItem] = {}
+        self._labels: dict[tuple[str, str], QGraphicsSimpleTextItem] = {}
+        self.edge_counts: dict[tuple[str, str], int] = {}
+        self.active: str | None = None
+        self._previous: str | None = None
+
+    def set_graph(self, graph: Any) -> None:
+        """Draw `graph` (anything `graph_shape` reads) and reset the counts."""
+        nodes, edges = graph_shape(graph)
+        scene = self.scene()
+        scene.clear()
+        self._boxes.clear()
+        self._labels.clear()
+        self.edge_counts = {(e.source, e.target): 0 for e in edges}
+        pos = positions(nodes, edges)
+        for e in edges:
+            self._draw_edge(e, pos)
+        for n in nodes:
+            x, y = pos[n]
+            box = scene.addRect(
+                QRectF(x - NODE_W / 2, y, NODE_W, NODE_H), QPen(Qt.GlobalColor.black)
+            )
+            box.setBrush(QBrush(IDLE))
+            box.setToolTip(n)
+            text = scene.addSimpleText(n.strip("_") or n)
+            r = text.boundingRect()
+            text.setPos(x - r.width() / 2, y + (NODE_H - r.height()) / 2)
+            box.setZValue(1)
+            text.setZValue(2)
+            self._boxes[n] = box
+        self.fitInView(scene.itemsBoundingRect().adjusted(-20, -20, 20, 20),
+                       Qt.AspectRatioMode.KeepAspectRatio)  # fmt: skip
+
+    def nodes(self) -> list[str]:
+        return list(self._boxes)
+
+    def colour_of(self, node: str) -> QColor:
+        return self._boxes[node].brush().color()
+
+    def _draw_edge(self, e: Edge, pos: dict[str, tuple[float, float]]) -> None:
+        if e.source not in pos or e.target not in pos:
+            return
+        (x1, y1), (x2, y2) = pos[e.source], pos[e.target]
+        path = QPainterPath()
+        if e.source == e.target:  # a retry loop: an arc on the right of the box
+            start = QPointF(x1 + NODE_W / 2, y1 + 8)
+            path.moveTo(start)
+            path.cubicTo(start + QPointF(50, -25), start + QPointF(50, 45), start + QPointF(0, 20))
+            mid = start + QPointF(40, 2)
+        elif y2 > y1:
+            a, b = QPointF(x1, y1 + NODE_H), QPointF(x2, y2)
+            path.moveTo(a)
+            path.lineTo(b)
+            mid = (a + b) / 2
+        else:  # going back up: bend round the left side
+            a, b = (
+                QPointF(x1 - NODE_W / 2, y1 + NODE_H / 2),
+                QPointF(x2 - NODE_W / 2, y2 + NODE_H / 2),
+            )
+            bend = min(a.x(), b.x()) - 60
+            path.moveTo(a)
+            path.cubicTo(QPointF(bend, a.y()), QPointF(bend, b.y()), b)
+            mid = QPointF(bend + 15, (a.y() + b.y()) / 2)
+        pen = QPen(QColor("#555"), 1.4)
+        if e.conditional:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        item = QGraphicsPathItem(path)
+        item.setPen(pen)
+        self.scene().addItem(item)
+        label = self.scene().addSimpleText("0")
+        label.setBrush(QBrush(QColor("#1a5fb4")))
+        label.setPos(mid + QPointF(4, -8))
+        label.setZValue(3)
+        self._labels[(e.source, e.target)] = label
+
+    def _count(self, source: str | None, target: str) -> None:
+        key = (source or START, target)
+        if key in self.edge_counts:
+            self.edge_counts[key] += 1
+            self._labels[key].setText(str(self.edge_counts[key]))
+
+    def _paint(self, node: str, colour: QColor) -> None:
+        if node in self._boxes:
+            self._boxes[node].setBrush(QBrush(colour))
+
+    def on_event(self, event: TraceEvent) -> None:
+        """Follow a run: light the running node, count each edge taken."""
+        node = event.node
+        if event.kind == "run_start":
+            for n in self._boxes:
+                self._paint(n, IDLE)
+            self._previous = START
+            self._paint(START, VISITED)
+        elif event.kind == "node_start" and node in self._boxes:
+            self._count(self._previous, node)
+            self._previous = node
+            self.active = node
+            self._paint(node, ACTIVE)
+        elif event.kind == "node_end" and node in self._boxes:
+            self._paint(node, VISITED)
+            if self.active == node:
+                self.active = None
+        elif event.kind == "run_end":
+            if self._previous is not None and self._previous != START:
+                self._count(self._previous, END)
+                self._paint(END, VISITED)
+            self._previous = None
+            self.active = None
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        rect = self.scene().itemsBoundingRect()
+        if not rect.isEmpty():
+            self.fitInView(rect.adjusted(-20, -20, 20, 20), Qt.AspectRatioMode.KeepAspectRatio)

@@ -1,0 +1,188 @@
+"""MainWindow: chat on the left; live trace, graph and tool forms on the right; mode badge below.
+
+Wiring only: the window binds widgets to a `SessionRunner`'s signals. It does not know which
+event loop runs (app.py does) and imports LangGraph only in `load_graph()`, after it is shown.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+from urllib.parse import urlparse
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QSplitter,
+    QTabWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from caec_desktop.settings import Settings
+from caec_desktop.trace import TraceEvent
+from caec_desktop.ui.chat_pane import ChatPane
+from caec_desktop.ui.form_panel import FormPanel
+from caec_desktop.ui.graph_view import GraphView
+from caec_desktop.ui.session_runner import SessionRunner
+from caec_desktop.ui.settings_dialog import SettingsDialog
+from caec_desktop.ui.trace_panel import TracePanel
+
+log = logging.getLogger(__name__)
+APP_TITLE = "CAEC Desktop"
+_LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+
+
+def mode_badge(settings: Settings) -> str:
+    """Which mode answers and whether anything leaves the machine."""
+    mode = settings.effective_mode
+    if mode == "offline":
+        return "offline — nothing leaves this machine"
+    if mode == "openrouter":
+        return "OpenRouter — queries sent to openrouter.ai"
+    host = urlparse(settings.base_url).hostname or settings.base_url
+    if host in _LOCAL_HOSTS:
+        return f"local model at {host} — nothing leaves this machine"
+    return f"local-mode server — queries sent to {host}"
+
+
+class MainWindow(QMainWindow):
+    """The desktop window around one conversation."""
+
+    def __init__(self, runner: SessionRunner, settings: Settings) -> None:
+        super().__init__()
+        self.runner = runner
+        self.settings = settings
+        self.conversation_name = "New conversation"
+        self.settings_dialog: SettingsDialog | None = None
+        self.on_settings_saved: Any = None
+        """Called with the new Settings after OK (app.py saves them and swaps the session)."""
+
+        self.chat = ChatPane()
+        self.trace = TracePanel()
+        self.graph = GraphView()
+        self.form = FormPanel()
+        self.side = QTabWidget()
+        self.side.addTab(self.trace, "Trace")
+        self.side.addTab(self.graph, "Graph")
+        self.side.addTab(self.form, "Tool form")
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.chat)
+        split.addWidget(self.side)
+        split.setSizes([560, 520])
+
+        self.banner = QLabel()
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet("background: #f8d7da; color: #721c24; padding: 6px;")
+        self.banner_close = QToolButton()
+        self.banner_close.setText("✕")
+        self.banner_close.clicked.connect(self.hide_error)
+        self._banner_row = QWidget()
+        row = QHBoxLayout(self._banner_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.banner, 1)
+        row.addWidget(self.banner_close)
+        self._banner_row.hide()
+        central = QWidget()
+        lay = QVBoxLayout(central)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self._banner_row)
+        lay.addWidget(split, 1)
+        self.setCentralWidget(central)
+
+        self.badge = QLabel()
+        self.statusBar().addPermanentWidget(self.badge)
+        settings_action = QAction("Settings…", self)
+        settings_action.setShortcut(QKeySequence.StandardKey.Preferences)
+        settings_action.triggered.connect(self.open_settings)
+        self.menuBar().addAction(settings_action)
+        self.set_settings(settings)
+        self._update_title()
+        self.resize(1180, 760)
+
+        self.chat.sendRequested.connect(self._on_chat_send_requested)
+        self.chat.stopRequested.connect(self.runner.cancel)
+        self.chat.openInForm.connect(self.open_in_form)
+        self.form.runRequested.connect(self._on_form_run_requested)
+        self.runner.runStarted.connect(self._on_runner_run_started)
+        self.runner.eventReceived.connect(self._on_runner_event_received)
+        self.runner.runFinished.connect(self._on_runner_run_finished)
+        self.runner.failed.connect(self.show_error)
+
+    # --- state shown -----------------------------------------------------------------------------
+    def set_settings(self, settings: Settings) -> None:
+        self.settings = settings
+        self.badge.setText(mode_badge(settings))
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(f"{APP_TITLE} — {self.conversation_name}")
+
+    def show_error(self, message: str) -> None:
+        """The error banner (the app's error sink also lands here)."""
+        self.banner.setText(message)
+        self._banner_row.show()
+
+    def hide_error(self) -> None:
+        self._banner_row.hide()
+
+    def load_graph(self) -> None:
+        """Draw the agent graph (imports LangGraph: call after the window is shown)."""
+        from caec_desktop.graph.build import compiled_graph
+
+        self.graph.set_graph(compiled_graph())
+
+    def open_in_form(self, tool: str, args: dict[str, Any]) -> None:
+        self.form.fill(tool, args)
+        self.side.setCurrentWidget(self.form)
+
+    def open_settings(self) -> None:
+        """Open the dialog non-modally-blocking (`open()`, result via `finished`)."""
+        self.settings_dialog = SettingsDialog(self.settings, self)
+        self.settings_dialog.finished.connect(self._on_settings_dialog_finished)
+        self.settings_dialog.open()
+
+    # --- slots -----------------------------------------------------------------------------------
+    def _on_settings_dialog_finished(self, result: int) -> None:
+        dialog = self.settings_dialog
+        if dialog is None or result != SettingsDialog.DialogCode.Accepted:
+            return
+        new = dialog.result_settings()
+        self.set_settings(new)
+        if self.on_settings_saved is not None:
+            self.on_settings_saved(new)
+
+    def _on_chat_send_requested(self, text: str) -> None:
+        if self.conversation_name == "New conversation":
+            self.conversation_name = text if len(text) <= 40 else text[:39] + "…"
+            self._update_title()
+        if not self.runner.ask(text):
+            self.chat.add_message("error", "A run is still going: stop it or wait for it.")
+
+    def _on_form_run_requested(self, tool: str, args: dict[str, Any]) -> None:
+        shown = ", ".join(f"{k}={v}" for k, v in args.items())
+        self.chat.add_message("user", f"[form] {tool}({shown})")
+        if not self.runner.run_tool(tool, args):
+            self.chat.add_message("error", "A run is still going: stop it or wait for it.")
+
+    def _on_runner_run_started(self, _kind: str) -> None:
+        self.chat.set_running(True)
+        self.statusBar().showMessage("running…")
+
+    def _on_runner_event_received(self, event: TraceEvent) -> None:
+        self.trace.add_event(event)
+        self.graph.on_event(event)
+        if event.kind == "tool_result":
+            self.chat.add_result(event.data)
+
+    def _on_runner_run_finished(self, turn: Any) -> None:
+        self.chat.set_running(False)
+        if turn is not None:
+            role = "error" if turn.status in ("model_error", "error") else "answer"
+            self.chat.add_message(role, turn.answer or f"(no answer; status {turn.status})")
+            self.statusBar().showMessage(f"{turn.status} · {turn.mode}", 8000)
+        else:
+            self.statusBar().clearMessage()

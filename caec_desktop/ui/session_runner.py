@@ -1,0 +1,81 @@
+"""SessionRunner: the thin Qt adapter over `Session` (async iterators in, Qt signals out).
+
+The view binds only to these signals (qasync's service pattern). The runner keeps its own
+reference to the run task (qasync issue #98: tasks made by `asyncSlot` are not kept alive) and
+`shutdown()` cancels and awaits it before the loop closes (issue #60).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from caec_desktop.trace import TraceEvent
+
+log = logging.getLogger(__name__)
+
+
+class SessionRunner(QObject):
+    """Runs one turn at a time on the asyncio loop and re-emits its TraceEvents."""
+
+    runStarted = Signal(str)
+    eventReceived = Signal(object)
+    runFinished = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, session: Any, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.task: asyncio.Task[None] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+    def ask(self, text: str) -> bool:
+        """Start a chat turn; False when a run is already going."""
+        return self._start("ask", lambda: self.session.ask(text))
+
+    def run_tool(self, name: str, args: dict[str, Any]) -> bool:
+        """Start a form run of tool `name` (no LLM); False when a run is already going."""
+        return self._start("form", lambda: self.session.run_tool(name, args, source="form"))
+
+    def cancel(self) -> None:
+        """Ask the session to stop; its stream still ends with a run_end event."""
+        if self.running:
+            self.session.cancel()
+
+    async def shutdown(self) -> None:
+        """Cancel the run, wait for it, close the session's HTTP clients if it has any."""
+        if self.task is not None and not self.task.done():
+            self.session.cancel()
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+        closer = getattr(self.session, "aclose", None)
+        if closer is not None:
+            await closer()
+
+    def _start(self, kind: str, stream: Any) -> bool:
+        if self.running:
+            return False
+        self.task = asyncio.get_running_loop().create_task(self._drain(kind, stream()))
+        return True
+
+    async def _drain(self, kind: str, stream: AsyncIterator[TraceEvent]) -> None:
+        before = getattr(self.session, "last_turn", None)
+        self.runStarted.emit(kind)
+        try:
+            async for event in stream:
+                self.eventReceived.emit(event)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the session reports its own failures; this is a bug path
+            log.exception("run failed")
+            self.failed.emit(f"{type(exc).__name__}: {exc}")
+        finally:
+            turn = getattr(self.session, "last_turn", None)
+            self.runFinished.emit(turn if turn is not before else None)

@@ -1,0 +1,185 @@
+"""SettingsDialog: mode, key, endpoint, model, tool-call style, refusal toggle, Test connection.
+
+The dialog edits a copy: Cancel restores the widgets from the snapshot and changes nothing; OK
+makes `result_settings()` the new settings (the window saves them through `caec_desktop.config`).
+The key field is masked and never written to a log or the plain config file. Open it with
+`open()` + `finished`, never `exec()` inside a coroutine (qasync issue #59).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, get_args
+from urllib.parse import urlparse
+
+from pydantic import SecretStr
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from caec_desktop.settings import Mode, Settings, ToolCallStyle
+from caec_desktop.trace import redact
+from caec_desktop.ui.field_widgets import ERROR_STYLE
+
+log = logging.getLogger(__name__)
+
+
+def _probe_function() -> Any:
+    """The LLM helper's `async probe(settings)`, or None while it does not exist."""
+    for module in ("caec_desktop.llm.doctor", "caec_desktop.llm"):
+        try:
+            mod = __import__(module, fromlist=["probe"])
+        except ImportError:
+            continue
+        if hasattr(mod, "probe"):
+            return mod.probe
+    return None
+
+
+class SettingsDialog(QDialog):
+    """Edits a snapshot of `Settings`."""
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.original = settings
+        self._probe_task: asyncio.Task[None] | None = None
+
+        self.mode_box = QComboBox()
+        self.mode_box.addItems(list(get_args(Mode)))
+        self.key_edit = QLineEdit()
+        self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key_edit.setPlaceholderText("sk-or-… (kept in the OS keyring, never in a log)")
+        self.base_url_edit = QLineEdit()
+        self.model_edit = QLineEdit()
+        self.style_box = QComboBox()
+        self.style_box.addItems(list(get_args(ToolCallStyle)))
+        self.refuse_check = QCheckBox("Refuse unsafe calculations (stress without a safety factor)")
+        self.error_label = QLabel()
+        self.error_label.setStyleSheet(ERROR_STYLE)
+        self.error_label.hide()
+        self.test_button = QPushButton("Test connection")
+        self.test_button.clicked.connect(self._on_test_button_clicked)
+        self.test_result = QLabel()
+        self.test_result.setWordWrap(True)
+
+        form = QFormLayout()
+        form.addRow("Mode", self.mode_box)
+        form.addRow("API key", self.key_edit)
+        form.addRow("Base URL", self.base_url_edit)
+        form.addRow("Model", self.model_edit)
+        form.addRow("Tool-call style", self.style_box)
+        form.addRow("", self.refuse_check)
+        form.addRow(self.test_button, self.test_result)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.accepted.connect(self._on_buttons_accepted)
+        self.buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addWidget(self.error_label)
+        lay.addWidget(self.buttons)
+        self.mode_box.currentTextChanged.connect(self._on_mode_box_changed)
+        self.restore()
+
+    def restore(self) -> None:
+        """Show the snapshot's values again (what Cancel does)."""
+        s = self.original
+        self.mode_box.setCurrentText(s.effective_mode)
+        self.key_edit.setText(s.api_key())
+        self.base_url_edit.setText(s.base_url)
+        self.model_edit.setText(s.model)
+        self.style_box.setCurrentText(s.tool_call_style)
+        self.refuse_check.setChecked(s.refuse_unsafe_calculations)
+        self.error_label.hide()
+        self._on_mode_box_changed(self.mode_box.currentText())
+
+    def problem(self) -> str:
+        """What stops OK ("" when the values are usable), naming the field."""
+        mode = self.mode_box.currentText()
+        url = urlparse(self.base_url_edit.text().strip())
+        if mode == "local" and (url.scheme not in ("http", "https") or not url.netloc):
+            return "Base URL: must be an http(s) URL such as http://127.0.0.1:8000/v1"
+        if mode == "openrouter" and not self.key_edit.text().strip():
+            return "API key: OpenRouter mode needs a key (openrouter.ai → Keys)"
+        return ""
+
+    def result_settings(self) -> Settings:
+        """The settings as edited (validated by pydantic)."""
+        key = self.key_edit.text().strip()
+        values = self.original.model_dump()
+        values.update(
+            mode=self.mode_box.currentText(),
+            llm_api_key=SecretStr(key) if key else None,
+            base_url=self.base_url_edit.text().strip() or self.original.base_url,
+            model=self.model_edit.text().strip(),
+            tool_call_style=self.style_box.currentText(),
+            refuse_unsafe_calculations=self.refuse_check.isChecked(),
+        )
+        return Settings.model_validate(values)
+
+    def reject(self) -> None:
+        self._cancel_probe()
+        self.restore()
+        super().reject()
+
+    def _on_buttons_accepted(self) -> None:
+        problem = self.problem()
+        self.error_label.setText(problem)
+        self.error_label.setVisible(bool(problem))
+        if not problem:
+            self._cancel_probe()
+            self.accept()
+
+    def _on_mode_box_changed(self, mode: str) -> None:
+        self.key_edit.setEnabled(mode != "offline")
+        self.base_url_edit.setEnabled(mode == "local")
+        self.model_edit.setEnabled(mode != "offline")
+        self.style_box.setEnabled(mode != "offline")
+        self.test_button.setEnabled(mode != "offline")
+
+    def _cancel_probe(self) -> None:
+        if self._probe_task is not None and not self._probe_task.done():
+            self._probe_task.cancel()
+
+    def _on_test_button_clicked(self) -> None:
+        probe = _probe_function()
+        if probe is None:
+            self.test_result.setText("Connection test is not available in this build.")
+            return
+        problem = self.problem()
+        if problem:
+            self.test_result.setText(problem)
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.test_result.setText("Connection test needs the app's event loop.")
+            return
+        self.test_result.setText("Testing…")
+        self.test_button.setEnabled(False)
+        self._probe_task = loop.create_task(self._probe(probe, self.result_settings()))
+
+    async def _probe(self, probe: Any, settings: Settings) -> None:
+        secrets = (settings.api_key(),)
+        try:
+            report = await probe(settings)
+            text = getattr(report, "summary", None) or str(report)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # any failure is a message for the user, key removed
+            text = f"Failed: {type(exc).__name__}: {exc}"
+        finally:
+            self.test_button.setEnabled(True)
+        self.test_result.setText(str(redact(text if isinstance(text, str) else str(text), secrets)))

@@ -1,0 +1,145 @@
+"""TraceModel: an append-only Qt table model over TraceEvents (time, node, kind, summary).
+
+Events arriving in a burst are buffered and inserted once per event-loop tick (one
+beginInsertRows/endInsertRows per batch), so a 10,000-event run does not stall the window.
+`Qt.UserRole` hands the TraceEvent itself to views and tests (napari's item-model habit).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QApplication, QStyle
+
+from caec_desktop.trace import TraceEvent
+from caec_desktop.ui.trace_text import summarize
+
+EVENT_ROLE = Qt.ItemDataRole.UserRole
+KIND_ROLE = Qt.ItemDataRole.UserRole + 1
+
+COLUMNS = ("time", "node", "kind", "summary")
+COL_KIND = 2
+
+# Background per kind: problems stand out, results are green, the rest stays plain.
+KIND_COLOURS: dict[str, str] = {
+    "validation_error": "#fde2b8",
+    "retry": "#fff3a8",
+    "refusal": "#f6c6f0",
+    "error": "#f8b4b4",
+    "tool_result": "#d3f2d3",
+    "run_end": "#e4e8f0",
+    "run_start": "#e4e8f0",
+}
+_ICONS = {
+    "validation_error": QStyle.StandardPixmap.SP_MessageBoxWarning,
+    "retry": QStyle.StandardPixmap.SP_BrowserReload,
+    "refusal": QStyle.StandardPixmap.SP_MessageBoxCritical,
+    "error": QStyle.StandardPixmap.SP_MessageBoxCritical,
+}
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class TraceModel(QAbstractTableModel):
+    """Rows of TraceEvents, appended only; `append` buffers, the next tick inserts the batch."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[TraceEvent] = []
+        self._summaries: list[str] = []
+        self._pending: list[TraceEvent] = []
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.setInterval(0)
+        self._flush_timer.timeout.connect(self.flush)
+        self._brushes = {k: QBrush(QColor(c)) for k, c in KIND_COLOURS.items()}
+        self._icons: dict[str, Any] = {}
+
+    # --- feeding ---------------------------------------------------------------------------------
+    def append(self, event: TraceEvent) -> None:
+        """Queue `event`; it becomes a row on the next event-loop tick (or on `flush()`)."""
+        self._pending.append(event)
+        if not self._flush_timer.isActive():
+            self._flush_timer.start()
+
+    def extend(self, events: list[TraceEvent]) -> None:
+        """Queue many events at once."""
+        for ev in events:
+            self.append(ev)
+
+    def flush(self) -> None:
+        """Insert every queued event now, as one batch."""
+        if not self._pending:
+            return
+        batch, self._pending = self._pending, []
+        first = len(self._rows)
+        self.beginInsertRows(QModelIndex(), first, first + len(batch) - 1)
+        self._rows.extend(batch)
+        self._summaries.extend(summarize(ev) for ev in batch)
+        self.endInsertRows()
+
+    def clear(self) -> None:
+        """Forget every row (a new conversation)."""
+        self._pending.clear()
+        self.beginResetModel()
+        self._rows.clear()
+        self._summaries.clear()
+        self.endResetModel()
+
+    def events(self) -> list[TraceEvent]:
+        """The events shown, in order (pending ones excluded)."""
+        return list(self._rows)
+
+    def event_at(self, row: int) -> TraceEvent:
+        return self._rows[row]
+
+    # --- Qt model API ----------------------------------------------------------------------------
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if (
+            role == Qt.ItemDataRole.DisplayRole
+            and orientation == Qt.Orientation.Horizontal
+            and 0 <= section < len(COLUMNS)
+        ):
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        ev = self._rows[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return f"{ev.t_ms:.1f} ms"
+            if col == 1:
+                return ev.node or ""
+            if col == COL_KIND:
+                return ev.kind
+            return self._summaries[index.row()]
+        if role == Qt.ItemDataRole.ToolTipRole and col == 3:
+            return self._summaries[index.row()]
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return self._brushes.get(ev.kind)
+        if role == Qt.ItemDataRole.DecorationRole and col == COL_KIND and ev.kind in _ICONS:
+            return self._icon(ev.kind)
+        if role == EVENT_ROLE:
+            return ev
+        if role == KIND_ROLE:
+            return ev.kind
+        return None
+
+    def _icon(self, kind: str) -> Any:
+        if kind not in self._icons:
+            style = QApplication.style()
+            self._icons[kind] = style.standardIcon(_ICONS[kind]) if style else None
+        return self._icons[kind]

@@ -1,0 +1,130 @@
+"""TracePanel: the live trace (table + kind filter + event JSON) and the per-attempt retry view."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import QItemSelection, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from caec_desktop.trace import EVENT_KINDS, TraceEvent
+from caec_desktop.ui.kind_filter import KindFilterProxy
+from caec_desktop.ui.trace_model import EVENT_ROLE, TraceModel
+from caec_desktop.ui.trace_text import PROBLEM_KINDS, attempts, attempts_markdown
+
+ALL = "all kinds"
+PROBLEMS = "problems only"
+
+
+class TracePanel(QWidget):
+    """Every TraceEvent of the conversation as it happens; select a row to see its JSON."""
+
+    def __init__(self, model: TraceModel | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model or TraceModel(self)
+        self.proxy = KindFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self._run_events: list[TraceEvent] = []
+
+        self.kind_filter = QComboBox()
+        self.kind_filter.addItems([ALL, PROBLEMS, *EVENT_KINDS])
+        self.kind_filter.currentTextChanged.connect(self._on_kind_filter_changed)
+        self.count_label = QLabel("0 events")
+
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        # Fixed row heights and no content-based resizing keep 10,000 rows cheap.
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultSectionSize(20)
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(True)
+        for col, width in enumerate((80, 90, 130)):
+            self.table.setColumnWidth(col, width)
+        self.table.selectionModel().selectionChanged.connect(self._on_table_selection_changed)
+
+        self.detail = QPlainTextEdit()
+        self.detail.setReadOnly(True)
+        self.detail.setPlaceholderText("Select an event to see its JSON.")
+        self.retry_view = QTextBrowser()
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.detail)
+        split.setSizes([300, 120])
+        events_tab = QWidget()
+        lay = QVBoxLayout(events_tab)
+        lay.setContentsMargins(0, 0, 0, 0)
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Show:"))
+        top.addWidget(self.kind_filter)
+        top.addStretch(1)
+        top.addWidget(self.count_label)
+        lay.addLayout(top)
+        lay.addWidget(split)
+
+        self.tabs = QTabWidget()
+        self.tabs.addTab(events_tab, "Events")
+        self.tabs.addTab(self.retry_view, "Retries")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.tabs)
+
+        self.model.rowsInserted.connect(self._on_model_rows_inserted)
+        self.model.modelReset.connect(self._on_model_rows_inserted)
+        self._refresh_retries()
+
+    def add_event(self, event: TraceEvent) -> None:
+        """Show a new event (batched into the table on the next tick)."""
+        if event.kind == "run_start":
+            self._run_events = []
+        self._run_events.append(event)
+        self.model.append(event)
+        if event.kind in ("tool_call", "validation_error", "retry", "run_end"):
+            self._refresh_retries()
+
+    def selected_event(self) -> TraceEvent | None:
+        rows = self.table.selectionModel().selectedRows()
+        return rows[0].data(EVENT_ROLE) if rows else None
+
+    def _refresh_retries(self) -> None:
+        items = attempts(self._run_events)
+        self.retry_view.setMarkdown(attempts_markdown(items))
+        label = f"Retries ({len(items) - 1})" if len(items) > 1 else "Retries"
+        self.tabs.setTabText(1, label)
+
+    def _on_kind_filter_changed(self, text: str) -> None:
+        if text == ALL:
+            self.proxy.set_kinds(None)
+        elif text == PROBLEMS:
+            self.proxy.set_kinds(PROBLEM_KINDS)
+        else:
+            self.proxy.set_kinds({text})
+
+    def _on_model_rows_inserted(self, *_: Any) -> None:
+        self.count_label.setText(f"{self.model.rowCount()} events")
+        bar = self.table.verticalScrollBar()
+        if bar.value() >= bar.maximum() - 2:  # follow the tail unless the user scrolled up
+            self.table.scrollToBottom()
+
+    def _on_table_selection_changed(self, *_: QItemSelection) -> None:
+        ev = self.selected_event()
+        text = json.dumps(ev.model_dump(), indent=2, ensure_ascii=False, default=str) if ev else ""
+        self.detail.setPlainText(text)

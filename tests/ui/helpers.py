@@ -1,0 +1,79 @@
+"""Helpers for the window tests: a fake Session, TraceEvent builders, awaiting a Qt signal.
+
+Async scenarios run with `qloop.run_until_complete(...)` and await signals with `wait_signal`
+(never `qtbot.waitSignal` inside a running coroutine: it hangs, see STYLE.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+from caec_desktop.session import TurnResult
+from caec_desktop.trace import TraceEvent
+
+
+async def wait_signal(signal: Any, timeout: float = 5.0) -> tuple[Any, ...]:
+    """Await the next emission of a Qt `signal` on the running (qasync) loop."""
+    fut: asyncio.Future[tuple[Any, ...]] = asyncio.get_running_loop().create_future()
+
+    def _on(*args: Any) -> None:
+        if not fut.done():
+            fut.set_result(args)
+
+    signal.connect(_on)
+    try:
+        return await asyncio.wait_for(fut, timeout)
+    finally:
+        signal.disconnect(_on)
+
+
+def events(*specs: tuple[str, str | None, dict[str, Any]]) -> list[TraceEvent]:
+    """TraceEvents numbered from 1, 1 ms apart, from (kind, node, data) triples."""
+    return [
+        TraceEvent(seq=i, t_ms=float(i), kind=kind, node=node, data=data)  # type: ignore[arg-type]
+        for i, (kind, node, data) in enumerate(specs, 1)
+    ]
+
+
+class FakeSession:
+    """The Session API (ask, run_tool, cancel, messages, last_turn) replaying given events."""
+
+    def __init__(self, script: list[TraceEvent], answer: str = "done") -> None:
+        self.script = script
+        self.answer = answer
+        self.messages: list[dict[str, str]] = []
+        self.last_turn: TurnResult | None = None
+        self.calls: list[tuple[str, Any]] = []
+        self.gate: asyncio.Event | None = None
+        """When set, the stream pauses after run_start until the gate opens or cancel()."""
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        if self.gate is not None:
+            self.gate.set()
+
+    async def ask(self, text: str) -> AsyncIterator[TraceEvent]:
+        self.calls.append(("ask", text))
+        async for ev in self._play():
+            yield ev
+
+    async def run_tool(
+        self, name: str, args: dict[str, Any], source: str = "form"
+    ) -> AsyncIterator[TraceEvent]:
+        self.calls.append(("run_tool", (name, args, source)))
+        async for ev in self._play():
+            yield ev
+
+    async def _play(self) -> AsyncIterator[TraceEvent]:
+        for ev in self.script:
+            await asyncio.sleep(0)
+            if self.cancelled and ev.kind != "run_end":
+                continue
+            yield ev
+            if ev.kind == "run_start" and self.gate is not None:
+                await self.gate.wait()
+        status = "cancelled" if self.cancelled else "answered"
+        self.last_turn = TurnResult(answer=self.answer, status=status, events=self.script)

@@ -1,0 +1,98 @@
+"""Chat pane: keys of the message box, Stop while running, result cards with calc sheets."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from caec_desktop.tools import execute
+from caec_desktop.ui.chat_pane import ChatPane
+from caec_desktop.ui.result_card import ResultCard
+
+ARGS = {
+    "particle_radius": "1 mm",
+    "density": 2500,
+    "youngs_modulus": "70 GPa",
+    "poisson_ratio": 0.25,
+}
+
+
+def _result_data() -> dict:
+    outcome = execute("rayleigh_timestep", ARGS)
+    assert outcome.ok and outcome.calc_sheet is not None
+    return {
+        "tool": "rayleigh_timestep",
+        "args": ARGS,
+        "result": outcome.result,
+        "calc_sheet": outcome.calc_sheet.model_dump(),
+    }
+
+
+def test_enter_sends_and_shift_enter_adds_a_line(qtbot: QtBot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    qtbot.keyClicks(pane.input, "first line")
+    qtbot.keyClick(pane.input, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClicks(pane.input, "second")
+    with qtbot.waitSignal(pane.sendRequested) as sent:
+        qtbot.keyClick(pane.input, Qt.Key.Key_Return)
+    assert sent.args == ["first line\nsecond"]
+    assert pane.input.toPlainText() == ""
+    assert pane.items()[-1].property("role") == "user"
+
+
+def test_up_recalls_earlier_messages(qtbot: QtBot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    for text in ("one", "two"):
+        qtbot.keyClicks(pane.input, text)
+        qtbot.keyClick(pane.input, Qt.Key.Key_Return)
+    qtbot.keyClick(pane.input, Qt.Key.Key_Up)
+    assert pane.input.toPlainText() == "two"
+    qtbot.keyClick(pane.input, Qt.Key.Key_Up)
+    assert pane.input.toPlainText() == "one"
+    qtbot.keyClick(pane.input, Qt.Key.Key_Down)
+    assert pane.input.toPlainText() == "two"
+    qtbot.keyClick(pane.input, Qt.Key.Key_Down)
+    assert pane.input.toPlainText() == ""
+
+
+def test_send_button_becomes_stop_while_running(qtbot: QtBot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.set_running(True)
+    assert pane.send_button.text() == "Stop"
+    qtbot.keyClicks(pane.input, "ignored while running")
+    with qtbot.assertNotEmitted(pane.sendRequested):
+        qtbot.keyClick(pane.input, Qt.Key.Key_Return)
+    with qtbot.waitSignal(pane.stopRequested):
+        qtbot.mouseClick(pane.send_button, Qt.MouseButton.LeftButton)
+    pane.set_running(False)
+    assert pane.send_button.text() == "Send"
+
+
+def test_result_card_folds_the_calc_sheet_and_copies_it(qtbot: QtBot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    card = pane.add_result(_result_data())
+    assert isinstance(card, ResultCard) and pane.cards() == [card]
+    assert "rayleigh_timestep = " in card.result_label.text()
+    qtbot.waitUntil(card.isVisible, timeout=2000)  # a layout shows new children on the next tick
+    assert not card.sheet_label.isVisible()
+    qtbot.mouseClick(card.sheet_button, Qt.MouseButton.LeftButton)
+    assert card.sheet_label.isVisible()
+    assert "π R sqrt(ρ / G)" in card.sheet_label.text()  # the formula line of the sheet
+    qtbot.mouseClick(card.copy_button, Qt.MouseButton.LeftButton)
+    copied = QApplication.clipboard().text()
+    assert copied.startswith("rayleigh_timestep") and "Calc sheet: rayleigh_timestep" in copied
+
+
+def test_open_in_form_carries_the_call_arguments(qtbot: QtBot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    card = pane.add_result(_result_data())
+    with qtbot.waitSignal(pane.openInForm) as opened:
+        qtbot.mouseClick(card.form_button, Qt.MouseButton.LeftButton)
+    assert opened.args == ["rayleigh_timestep", ARGS]

@@ -1,0 +1,126 @@
+"""TraceModel, its kind filter and the trace panel, against hand-made events."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QBrush
+from pytestqt.qtbot import QtBot
+
+from caec_desktop.trace import TraceEvent
+from caec_desktop.ui.kind_filter import KindFilterProxy
+from caec_desktop.ui.trace_model import EVENT_ROLE, KIND_COLOURS, TraceModel
+from caec_desktop.ui.trace_panel import PROBLEMS, TracePanel
+from tests.ui.helpers import events
+
+RETRY_RUN = events(
+    ("run_start", None, {"text": "rayleigh r=-1 mm"}),
+    ("node_start", "tools", {}),
+    ("tool_call", "tools", {"name": "rayleigh_timestep", "args": {"particle_radius": "-1 mm"}}),
+    (
+        "validation_error",
+        "tools",
+        {"tool": "rayleigh_timestep", "messages": ["particle_radius: must be > 0 m, got -0.001 m"]},
+    ),
+    ("node_end", "tools", {}),
+    ("retry", "tools", {"attempt": 2}),
+    ("tool_call", "tools", {"name": "rayleigh_timestep", "args": {"particle_radius": "1 mm"}}),
+    ("tool_result", "tools", {"tool": "rayleigh_timestep", "result": {"rayleigh_timestep": 1e-6}}),
+    ("run_end", None, {"status": "answered"}),
+)
+
+
+def test_model_passes_qt_model_tester_while_rows_arrive(qtmodeltester, qtbot: QtBot) -> None:
+    model = TraceModel()
+    qtmodeltester.check(model)
+    model.extend(RETRY_RUN)
+    model.flush()
+    qtmodeltester.check(model)
+    proxy = KindFilterProxy()
+    proxy.setSourceModel(model)
+    proxy.set_kinds({"tool_call"})
+    qtmodeltester.check(proxy)
+
+
+def test_appends_are_batched_into_one_insert_per_tick(qtbot: QtBot) -> None:
+    model = TraceModel()
+    inserts: list[tuple[int, int]] = []
+    model.rowsInserted.connect(lambda _p, first, last: inserts.append((first, last)))
+    for ev in RETRY_RUN:
+        model.append(ev)
+    assert model.rowCount() == 0  # nothing until the event loop turns
+    qtbot.waitUntil(lambda: model.rowCount() == len(RETRY_RUN), timeout=2000)
+    assert inserts == [(0, len(RETRY_RUN) - 1)]
+    assert [model.event_at(i).seq for i in range(model.rowCount())] == list(range(1, 10))
+
+
+def test_columns_show_time_node_kind_and_summary(qtbot: QtBot) -> None:
+    model = TraceModel()
+    model.extend(RETRY_RUN)
+    model.flush()
+    row = 3  # the validation error
+    shown = [model.index(row, c).data() for c in range(4)]
+    assert shown[:3] == ["4.0 ms", "tools", "validation_error"]
+    assert "particle_radius: must be > 0 m" in shown[3]
+    assert model.index(row, 0).data(EVENT_ROLE) is RETRY_RUN[row]
+
+
+def test_problem_kinds_stand_out(qtbot: QtBot) -> None:
+    model = TraceModel()
+    model.extend(RETRY_RUN)
+    model.flush()
+    by_kind = {model.event_at(r).kind: r for r in range(model.rowCount())}
+    for kind in ("validation_error", "retry"):
+        brush = model.index(by_kind[kind], 0).data(Qt.ItemDataRole.BackgroundRole)
+        assert isinstance(brush, QBrush) and brush.color().name() == KIND_COLOURS[kind]
+        assert model.index(by_kind[kind], 2).data(Qt.ItemDataRole.DecorationRole) is not None
+    assert model.index(by_kind["node_start"], 0).data(Qt.ItemDataRole.BackgroundRole) is None
+    assert model.index(by_kind["node_start"], 2).data(Qt.ItemDataRole.DecorationRole) is None
+
+
+def test_panel_filter_detail_and_retry_view(qtbot: QtBot) -> None:
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    for ev in RETRY_RUN:
+        panel.add_event(ev)
+    panel.model.flush()
+    assert panel.proxy.rowCount() == len(RETRY_RUN)
+    panel.kind_filter.setCurrentText(PROBLEMS)
+    kinds = [panel.proxy.index(r, 2).data() for r in range(panel.proxy.rowCount())]
+    assert kinds == ["validation_error", "retry"]
+    panel.kind_filter.setCurrentText("tool_call")
+    assert panel.proxy.rowCount() == 2
+    panel.table.selectRow(1)
+    detail = json.loads(panel.detail.toPlainText())
+    assert detail["kind"] == "tool_call" and detail["seq"] == 7
+    assert detail["data"]["args"] == {"particle_radius": "1 mm"}
+    retry_text = panel.retry_view.toPlainText()
+    assert "Attempt 1" in retry_text and "Attempt 2" in retry_text
+    assert "particle_radius: must be > 0 m" in retry_text
+    assert "-1 mm → 1 mm" in retry_text
+    assert panel.tabs.tabText(1) == "Retries (1)"
+
+
+def test_ten_thousand_rows_stay_in_order(qtbot: QtBot) -> None:
+    model = TraceModel()
+    batch = [
+        TraceEvent(seq=i, t_ms=i * 0.01, kind="node_start", node="tools") for i in range(1, 10_001)
+    ]
+    model.extend(batch)
+    qtbot.waitUntil(lambda: model.rowCount() == 10_000, timeout=5000)
+    assert model.event_at(9_999).seq == 10_000
+
+
+class _Emitter(QObject):
+    fired = Signal(object)
+
+
+def test_ten_thousand_signal_emits_from_python_do_not_crash(qtbot: QtBot) -> None:
+    """PySide6 6.12.0 on Python 3.11 aborts after ~1,000 emits (bool_dealloc); pin guards it."""
+    emitter = _Emitter()
+    received: list[int] = []
+    emitter.fired.connect(lambda ev: received.append(ev.seq))
+    for i in range(1, 10_001):
+        emitter.fired.emit(TraceEvent(seq=i, t_ms=0.0, kind="node_end"))
+    assert len(received) == 10_000 and received[-1] == 10_000
