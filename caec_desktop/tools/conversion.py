@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import pint
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from caec_desktop.tools.base import ArgError, CalcSheet, R, ToolArgs, ToolResult, ToolSpec
+from caec_desktop.tools.base import ArgError, CalcSheet, CalcStep, R, ToolArgs, ToolResult, ToolSpec
 from caec_desktop.tools.registry import register
 from caec_desktop.tools.units import dimension_name, sig, ureg
 
@@ -55,8 +55,8 @@ class ConvertArgs(ToolArgs):
 
     @field_validator("from_unit", "to_unit")
     @classmethod
-    def _known(cls, text: str, info: Any) -> str:
-        parse_unit(info.field_name, text)
+    def _known(cls, text: str, info: ValidationInfo) -> str:
+        parse_unit(info.field_name or "unit", text)
         return text
 
     @model_validator(mode="after")
@@ -87,12 +87,14 @@ def convert_units(args: ConvertArgs, sheet: CalcSheet) -> ConvertResult:
     # chained factors: 20 °C → 67.99999999999993 °F becomes 68.
     value = float(f"{float(source.to(target).magnitude):.12g}")
     unit = f"{target:~P}" or "dimensionless"
-    sheet.step(
-        "value",
-        f"pint: {source.units:~P} → {unit}",
-        f"{sig(args.value, 15)} {source.units:~P}".strip(),
-        value,
-        str(target),
+    # Shown to 10 significant figures: the default 4 would turn 1 psi into "6895 Pa".
+    sheet.steps.append(
+        CalcStep(
+            name="value",
+            formula=f"pint: {source.units:~P} → {unit}",
+            substitution=f"{sig(args.value, 15)} {source.units:~P}".strip(),
+            value=f"{sig(value, 10)} {unit}",
+        )
     )
     if _has_offset(source.units) or _has_offset(target):
         sheet.notes.append(

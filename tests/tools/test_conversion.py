@@ -93,3 +93,10 @@ def test_value_must_be_a_finite_number(bad: Any) -> None:
 
 def test_empty_unit_is_an_error() -> None:
     assert "from_unit" in errors(value=1, from_unit="", to_unit="mm")
+
+
+def test_sheet_shows_ten_significant_figures() -> None:
+    outcome = execute("convert_units", {"value": 1, "from_unit": "psi", "to_unit": "Pa"})
+    assert outcome.calc_sheet is not None
+    # 4.4482216152605 N / (0.0254 m)² = 6894.757293168 Pa
+    assert outcome.calc_sheet.steps[0].text().endswith("= 6894.757293 Pa")
