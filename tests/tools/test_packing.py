@@ -216,3 +216,28 @@ def test_narrow_container_warns_of_uncertainty() -> None:
     assert narrow.calc_sheet is not None and wide.calc_sheet is not None
     assert any("5-10 %" in n for n in narrow.calc_sheet.notes)
     assert not any("5-10 %" in n for n in wide.calc_sheet.notes)
+
+
+def test_wall_correction_false_is_accepted_for_any_shape() -> None:
+    # Only switching the correction on for a non-cylinder is an error (documented choice).
+    assert execute(
+        "estimate_particle_count",
+        {
+            "container_shape": "volume",
+            "container_volume": 1,
+            "particle_diameter": 0.01,
+            "wall_correction": False,
+        },
+    ).ok
+
+
+def test_wall_correction_outside_correlation_range_names_diameter() -> None:
+    messages = errors(
+        "estimate_particle_count",
+        container_shape="cylinder",
+        diameter="3 mm",
+        height=0.1,
+        particle_diameter="2.5 mm",
+        wall_correction=True,
+    )
+    assert "D/d > 1.5" in messages["diameter"]
