@@ -44,6 +44,7 @@ class Recorded:
     method: str
     path: str
     headers: dict[str, str]
+    """Header names in lower case."""
     body: dict[str, Any]
     t: float
 
@@ -110,7 +111,13 @@ class FakeOpenAI:
 
             def _record(self, body: dict[str, Any]) -> None:
                 server.requests.append(
-                    Recorded(self.command, self.path, dict(self.headers), body, time.monotonic())
+                    Recorded(
+                        self.command,
+                        self.path,
+                        {k.lower(): v for k, v in self.headers.items()},
+                        body,
+                        time.monotonic(),
+                    )
                 )
 
             def do_GET(self) -> None:
@@ -176,7 +183,9 @@ class FakeOpenAI:
         self.httpd.daemon_threads = True
         self.port = self.httpd.server_address[1]
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
-        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
 
     def add(self, *replies: Reply) -> None:
         self.script.extend(replies)
