@@ -17,7 +17,7 @@ from caec_desktop.tools import execute
 
 NAN, INF = float("nan"), float("inf")
 
-GLASS = {
+GLASS: dict[str, Any] = {
     "particle_radius": "1 mm",
     "density": 2500,
     "youngs_modulus": "70 GPa",
@@ -319,7 +319,7 @@ def fraction_cases(tool: str, field: str) -> list[Any]:
     ]
 
 
-VALID = {
+VALID: dict[str, dict[str, Any]] = {
     "rayleigh_timestep": GLASS,
     "pwave_timestep": {k: GLASS[k] for k in ("particle_radius", "density", "youngs_modulus")},
     "timesteps_for_duration": {"duration": "1 s", "timestep": "1 us"},
