@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
+from contextlib import aclosing
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
@@ -58,7 +59,7 @@ def default_selector(settings: Settings) -> ToolSelector:
     """
     mode = settings.effective_mode
     if mode == "offline":
-        from caec_desktop.graph.offline import RegexSelector  # type: ignore[attr-defined]
+        from caec_desktop.graph.offline import RegexSelector
 
         return RegexSelector()
     try:
@@ -112,21 +113,23 @@ class Session:
         if self._task is not None and not self._task.done():
             self._task.cancel()
 
-    async def ask(self, text: str) -> AsyncIterator[TraceEvent]:
+    async def ask(self, text: str) -> AsyncGenerator[TraceEvent, None]:
         """One turn: route, select, validate, run tools, report. Yields events as they happen."""
-        async for event in self._run(text.strip(), None, "ask"):
-            yield event
+        async with aclosing(self._run(text.strip(), None, "ask")) as events:
+            async for event in events:
+                yield event
 
     async def run_tool(
         self, name: str, args: dict[str, Any], source: str = "form"
-    ) -> AsyncIterator[TraceEvent]:
+    ) -> AsyncGenerator[TraceEvent, None]:
         """Run one tool as given (no regex, no model): same events, calc sheet and conversation."""
         from caec_desktop.graph.direct import DirectCallSelector
 
         selector = DirectCallSelector(name, args, source)  # type: ignore[arg-type]
         text = " ".join([name, *(f"{k}={v}" for k, v in args.items())])
-        async for event in self._run(text, selector, source):
-            yield event
+        async with aclosing(self._run(text, selector, source)) as events:
+            async for event in events:
+                yield event
 
     def _lock(self) -> asyncio.Lock:
         loop = asyncio.get_running_loop()
@@ -137,7 +140,7 @@ class Session:
 
     async def _run(
         self, text: str, selector: ToolSelector | None, source: str
-    ) -> AsyncIterator[TraceEvent]:
+    ) -> AsyncGenerator[TraceEvent, None]:
         async with self._lock():
             recorder = TraceRecorder(secrets=(self.settings.api_key(),))
             yield recorder.make(

@@ -1,7 +1,7 @@
 """A selector for calls the user made by hand (the form's Run button, replays): no regex, no model.
 
-It proposes exactly the given call once; a rejected call is not guessed at, so a retry returns a
-reply telling the user to fix the fields (the validation messages are in the report).
+It proposes exactly the given call; a rejected call is reported with its field messages and not
+retried (`route_after_tools` does not retry calls from the form or a replay).
 """
 
 from __future__ import annotations
@@ -29,11 +29,7 @@ class DirectCallSelector:
         return "calculation"
 
     async def select(self, request: SelectionRequest) -> Selection:
-        if request.attempt == 1:
-            return Selection(calls=[self.call])
-        return Selection(
-            reply=f"Correct the fields of `{self.call.name}` named below and run it again."
-        )
+        return Selection(calls=[self.call])
 
     async def summarize(
         self, request: SelectionRequest, results: list[dict[str, Any]]

@@ -67,7 +67,11 @@ def result_markdown(entry: dict[str, Any]) -> str:
     if "verdict" in result:
         lines += [f"**Verdict: {str(result['verdict']).upper()}**", ""]
     lines += ["| Result | Value |", "| --- | --- |"]
-    lines += [f"| {k} | {show_value(v, out_units.get(k, ''))} |" for k, v in result.items()]
+    lines += [
+        f"| {k} | {show_value(v, out_units.get(k, ''))} |"
+        for k, v in result.items()
+        if v is not None
+    ]
     sources = entry.get("arg_sources") or {}
     inputs = []
     for key, value in (entry.get("args") or {}).items():
@@ -83,9 +87,12 @@ def result_markdown(entry: dict[str, Any]) -> str:
 
 
 def _rejections(state: AgentState) -> list[str]:
+    """Rejected calls the selector's reply does not already explain, one line each."""
+    reply = state.get("reply") or ""
     return [
         f"- attempt {e['attempt']}, `{e['tool']}`: " + "; ".join(e["messages"])
         for e in state.get("errors") or []
+        if not all(m.partition(": ")[2] in reply for m in e["messages"])
     ]
 
 
@@ -111,7 +118,7 @@ def build_report(state: AgentState, status: Status, prose: str | None = None) ->
             parts.append(state["reply"])
     if rejected:
         parts.append("**Rejected inputs:**\n" + "\n".join(rejected))
-    missing = state.get("missing") or []
+    missing = [m for m in state.get("missing") or [] if m not in (state.get("reply") or "")]
     if missing:
         parts.append("**Missing inputs:**\n" + "\n".join(f"- {m}" for m in missing))
     if status == "invalid":

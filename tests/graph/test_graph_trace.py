@@ -6,6 +6,7 @@ import asyncio
 import itertools
 import json
 import math
+from typing import Any
 
 import pytest
 
@@ -197,7 +198,7 @@ async def test_cancel_stops_a_run_waiting_on_the_selector() -> None:
 @pytest.mark.asyncio
 async def test_selector_events_join_the_trace_redacted() -> None:
     key = "sk-or-v1-0123456789abcdef0123"
-    emitted = [
+    emitted: list[tuple[str, dict[str, Any]]] = [
         ("llm_request", {"model": "m", "api_key": key, "note": f"sent with {key}"}),
         ("llm_response", {"usage": {"total_tokens": 120}}),
     ]

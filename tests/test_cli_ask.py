@@ -1,0 +1,135 @@
+"""`caec ask` / `caec chat`: JSON shape, trace file, exit codes (two through a real subprocess)."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from caec_desktop import cli, session
+from caec_desktop.trace import TraceEvent
+from tests.scripted_selector import ScriptedSelector
+
+MASS_QUERY = "mass of a 2 mm particle rho=7800 kg/m3"
+MASS_EXPECTED = 7800 * math.pi * 0.002**3 / 6  # m = ρ π d³ / 6 (DEM_REFERENCE §1.6)
+
+
+@pytest.fixture(autouse=True)
+def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No user config, keyring or key: the CLI runs offline unless told otherwise."""
+    monkeypatch.setenv("CAEC_CONFIG_DIR", str(tmp_path / "config"))
+    return tmp_path
+
+
+def ask_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:
+    code = cli.main(["ask", *argv, "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_ask_json_answers_and_writes_the_trace(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    trace = tmp_path / "run.jsonl"
+    code, out = ask_json(capsys, MASS_QUERY, "--trace", str(trace))
+    assert code == 0
+    assert out["status"] == "answered" and out["mode"] == "offline"
+    (result,) = out["tool_results"]
+    assert result["tool"] == "particle_mass"
+    assert result["result"]["particle_mass"] == pytest.approx(MASS_EXPECTED, rel=1e-9)
+    assert {"answer", "intent", "errors", "attempts", "refused", "usage", "events"} <= set(out)
+    lines = trace.read_text(encoding="utf-8").splitlines()
+    events = [TraceEvent.from_json(line) for line in lines]
+    assert [e.model_dump() for e in events] == out["events"]
+    assert events[0].kind == "run_start" and events[-1].kind == "run_end"
+
+
+@pytest.mark.parametrize(
+    ("query", "status"),
+    [
+        ("contact stress F=10 N r=1 mm steel", "refused"),
+        ("rayleigh time step r=-1 mm rho=2500 E=70 GPa nu=0.25", "invalid"),
+        ("rayleigh time step for glass", "invalid"),  # the radius is missing
+    ],
+)
+def test_refused_invalid_and_missing_exit_2(
+    capsys: pytest.CaptureFixture[str], query: str, status: str
+) -> None:
+    code, out = ask_json(capsys, query)
+    assert (code, out["status"]) == (2, status)
+    assert "What to do next" in out["answer"]
+
+
+def test_model_failure_exits_3(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "caec_desktop.llm", types.ModuleType("caec_desktop.llm"))
+    code, out = ask_json(
+        capsys, MASS_QUERY, "--mode", "local", "--base-url", "http://127.0.0.1:9/v1"
+    )
+    assert (code, out["status"], out["mode"]) == (3, "model_error", "local")
+
+
+def test_a_bug_exits_1(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    class Broken(ScriptedSelector):
+        async def select(self, request):  # type: ignore[no-untyped-def]
+            raise RuntimeError("selector bug")
+
+    monkeypatch.setattr(session, "default_selector", lambda settings: Broken())
+    code, out = ask_json(capsys, MASS_QUERY)
+    assert (code, out["status"]) == (1, "error")
+    assert "RuntimeError: selector bug" in out["answer"]
+
+
+def test_plain_output_is_the_markdown_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["ask", MASS_QUERY]) == 0
+    out = capsys.readouterr().out
+    assert "### `particle_mass`" in out
+    assert f"| particle_mass | {MASS_EXPECTED * 1e6:.4g} mg |" in out
+
+
+def test_chat_prints_events_and_answers_until_quit(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{MASS_QUERY}\n\nhelp\nquit\nnever read\n"))
+    assert cli.main(["chat"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("run_start") == 2 and out.count("run_end") == 2
+    assert "tool_call        tools   particle_mass" in out
+    assert "particle_mass | " in out
+    assert "never read" not in out
+
+
+def test_chat_ends_on_eof(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert cli.main(["chat", "--mode", "offline"]) == 0
+    assert "caec chat (offline, regex)" in capsys.readouterr().out
+
+
+def _caec(*argv: str, config: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "CAEC_CONFIG_DIR": str(config)}
+    return subprocess.run(
+        [sys.executable, "-m", "caec_desktop.cli", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=50,
+        check=False,
+    )
+
+
+def test_subprocess_exit_codes(tmp_path: Path) -> None:
+    ok = _caec("ask", MASS_QUERY, "--json", config=tmp_path)
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["tool_results"][0]["tool"] == "particle_mass"
+    refused = _caec("ask", "contact stress F=10 N r=1 mm steel", config=tmp_path)
+    assert refused.returncode == 2, refused.stderr
+    assert "Refused" in refused.stdout

@@ -1,0 +1,160 @@
+"""Session: memory, flat per-turn input, form runs, sequential runs, cancel, failures."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import types
+from contextlib import aclosing
+from typing import Any
+
+import pytest
+
+from caec_desktop.graph.selector import Intent
+from caec_desktop.session import HISTORY_LIMIT, Session, TurnResult
+from caec_desktop.settings import Settings
+from tests.scripted_selector import GOOD_RAYLEIGH, ScriptedSelector
+
+OFFLINE = Settings(mode="offline")
+TURN_FIELDS = {
+    "answer",
+    "intent",
+    "tool_results",
+    "errors",
+    "attempts",
+    "refused",
+    "refusal_reason",
+    "usage",
+    "events",
+    "status",
+    "mode",
+    "model",
+}
+
+
+async def drain(session: Session, text: str) -> TurnResult:
+    async for _ in session.ask(text):
+        pass
+    assert session.last_turn is not None
+    return session.last_turn
+
+
+@pytest.mark.asyncio
+async def test_turn_fields_are_the_cli_json_contract() -> None:
+    turn = await drain(Session(OFFLINE, selector=ScriptedSelector()), "rayleigh")
+    assert set(TurnResult.model_fields) == TURN_FIELDS
+    assert set(turn.model_dump(mode="json")) == TURN_FIELDS
+    assert turn.mode == "offline" and turn.model == "regex"
+    assert turn.events[0].kind == "run_start" and turn.events[-1].kind == "run_end"
+    assert {"tool", "args", "result", "calc_sheet"} <= set(turn.tool_results[0])
+
+
+@pytest.mark.asyncio
+async def test_conversation_is_kept_but_each_turn_sees_only_recent_history() -> None:
+    selector = ScriptedSelector()
+    session = Session(OFFLINE, selector=selector)
+    for i in range(10):
+        await drain(session, f"question {i}")
+    assert len(session.turns) == 10 and len(session.messages) == 20
+    assert session.messages[-2] == {"role": "user", "content": "question 9"}
+    assert session.messages[-1]["content"] == session.turns[-1].answer
+    text, history = selector.classified[-1]
+    assert text == "question 9"
+    assert len(history) == HISTORY_LIMIT  # not the whole thread: cost stays flat per turn
+    assert history == session.messages[-2 - HISTORY_LIMIT : -2]
+    assert selector.requests[-1].history == history
+
+
+@pytest.mark.asyncio
+async def test_run_tool_runs_the_form_call_with_the_same_events() -> None:
+    session = Session(OFFLINE)  # no selector is needed (or created) for a form run
+    events = [e async for e in session.run_tool("rayleigh_timestep", GOOD_RAYLEIGH)]
+    kinds = [e.kind for e in events]
+    assert kinds == [
+        "run_start",
+        "node_start",
+        "node_end",
+        "node_start",
+        "tool_call",
+        "tool_result",
+        "node_end",
+        "node_start",
+        "node_end",
+        "run_end",
+    ]
+    assert events[0].data["source"] == "form"
+    assert events[4].data["source"] == "form"
+    turn = session.last_turn
+    assert turn is not None and turn.status == "answered"
+    assert turn.tool_results[0]["calc_sheet"]["steps"]
+    assert turn.tool_results[0]["arg_sources"]["density"] == "form"
+    assert session.messages[0]["content"].startswith("rayleigh_timestep particle_radius=1 mm")
+    assert session._selector is None
+
+
+@pytest.mark.asyncio
+async def test_invalid_form_run_reports_the_field_once_without_retry() -> None:
+    session = Session(OFFLINE)
+    args = {**GOOD_RAYLEIGH, "poisson_ratio": 0.7}
+    events = [e async for e in session.run_tool("rayleigh_timestep", args)]
+    assert "retry" not in [e.kind for e in events]
+    turn = session.last_turn
+    assert turn is not None and turn.status == "invalid" and turn.attempts == 1
+    assert turn.errors[0]["messages"] == ["poisson_ratio: must be <= 0.5, got 0.7"]
+    assert "poisson_ratio: must be <= 0.5" in turn.answer
+
+
+@pytest.mark.asyncio
+async def test_concurrent_runs_are_sequential() -> None:
+    order: list[str] = []
+
+    async def consume(session: Session, name: str) -> None:
+        async for _ in session.ask("rayleigh"):
+            order.append(name)
+
+    first = Session(OFFLINE, selector=ScriptedSelector())
+    second = Session(OFFLINE, selector=ScriptedSelector())
+    await asyncio.gather(consume(first, "a"), consume(second, "b"), consume(first, "c"))
+    assert first.last_turn is not None and second.last_turn is not None
+    per_run = len(second.last_turn.events)
+    assert order == ["a"] * per_run + ["b"] * per_run + ["c"] * per_run
+
+
+@pytest.mark.asyncio
+async def test_closing_the_stream_early_stops_the_run_and_frees_the_session() -> None:
+    never = asyncio.Event()
+    selector = ScriptedSelector(block=never)
+    session = Session(OFFLINE, selector=selector)
+    async with aclosing(session.ask("rayleigh")) as stream:
+        async for event in stream:
+            if event.kind == "node_start" and event.node == "tools":
+                await selector.started.wait()
+                break
+    assert not session.running
+    selector.block = None
+    turn = await drain(session, "rayleigh again")
+    assert turn.status == "answered"
+
+
+@pytest.mark.asyncio
+async def test_missing_llm_selector_is_a_model_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "caec_desktop.llm", types.ModuleType("caec_desktop.llm"))
+    session = Session(Settings(mode="local", base_url="http://127.0.0.1:9/v1", model="m"))
+    turn = await drain(session, "rayleigh")
+    assert turn.status == "model_error"
+    assert [e.kind for e in turn.events] == ["run_start", "error", "run_end"]
+    assert "local mode is not available" in turn.events[1].data["message"]
+    assert "offline" in turn.answer
+
+
+@pytest.mark.asyncio
+async def test_a_bug_in_a_selector_ends_the_run_with_status_error() -> None:
+    class Broken(ScriptedSelector):
+        async def classify(self, text: str, history: list[dict[str, Any]]) -> Intent:
+            raise ZeroDivisionError("boom")
+
+    turn = await drain(Session(OFFLINE, selector=Broken()), "rayleigh")
+    assert turn.status == "error"
+    error = next(e for e in turn.events if e.kind == "error")
+    assert "ZeroDivisionError: boom" in error.data["message"]
+    assert turn.events[-1].data["status"] == "error"
