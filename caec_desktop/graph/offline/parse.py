@@ -27,6 +27,8 @@ QTY_RE = re.compile(rf"(?<![\w.^])(?P<num>{_NUMBER})(?:[ \t]?(?P<unit>{_UNIT}))?
 _SCI_RE = re.compile(r"(\d)\s*[x×*]\s*10\s*\^\s*([-+]?\d+)")
 _TIMES_RE = re.compile(r"(?<=[\d.])\s*[x×*]\s*(?=[-+]?[\d.])")
 _SEPARATOR_RE = re.compile(r"^[\s,;x]*(?:and\s*)?$")
+_KEY_NEXT_RE = re.compile(r"\s*=")
+"""After a would-be unit: `2500 E=70 GPa` — the E is the next key, not a unit."""
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]{4,}")
 
 _UNICODE = {
@@ -45,7 +47,9 @@ _UNICODE = {
     "–": "-",
 }
 _CASE_FIX = {"pa": "Pa", "kpa": "kPa", "mpa": "MPa", "gpa": "GPa", "kn": "kN", "n": "N"}
-_NOT_UNITS = frozenset({"at", "a", "in", "e", "x", "of", "and", "or", "to", "is", "by", "k", "G"})
+_NOT_UNITS = frozenset(
+    {"at", "a", "in", "e", "x", "of", "and", "or", "to", "is", "by", "k", "G", "nu", "rho", "phi"}
+)
 """Words pint reads as units (technical atmosphere, annum, inch, …) that are English here."""
 _DIMENSIONS = frozenset(ROLE_DIM.values()) - {"dimensionless"}
 
@@ -164,7 +168,7 @@ def _read_unit(text: str, match: re.Match[str]) -> tuple[str, str, float, int]:
     if raw == "%":
         return "", "dimensionless", 0.01, match.end("unit")
     unit = normalize_unit(raw)
-    dim = unit_dimension(unit)
+    dim = None if _KEY_NEXT_RE.match(text, match.end("unit")) else unit_dimension(unit)
     if dim is None:
         return "", "dimensionless", 1.0, match.end("num")
     return unit, dim, 1.0, match.end("unit") - (len(raw) - len(raw.rstrip(".")))
@@ -175,18 +179,23 @@ def _fits(role: str, dim: str) -> bool:
 
 
 def _attach_keys(quantities: list[Quantity]) -> None:
+    """A key before a quantity beats one after it; a key after one quantity (`400 mm diameter`)
+    is not also read as the key before the next one (`diameter 600 mm long`)."""
+    claimed = 0
     for q in quantities:
-        pre = PRE_KEY_RE.search(q.before) if q.before else None
+        pre = PRE_KEY_RE.search(q.before, claimed) if q.before else None
         post = POST_KEY_RE.match(q.after)
-        candidates: list[tuple[str, tuple[str, ...]]] = []
+        candidates: list[tuple[str, tuple[str, ...], int]] = []
         if pre:
-            candidates.append((pre.group("key"), key_roles(pre.group("key"))))
+            candidates.append((pre.group("key"), key_roles(pre.group("key")), 0))
         if post:
-            candidates.append((post.group("key"), POST_ROLES[post.group("key").lower()]))
-        for key, roles in candidates:
+            key = post.group("key")
+            candidates.append((key, POST_ROLES[key.lower()], post.end()))
+        claimed = 0
+        for key, roles, used in candidates:
             fitting = tuple(r for r in roles if _fits(r, q.dim))
             if fitting:
-                q.key, q.roles = key, fitting
+                q.key, q.roles, claimed = key, fitting, used
                 break
 
 
@@ -212,8 +221,14 @@ def parse(raw: str, vocabulary: tuple[str, ...] = ()) -> Parsed:
 
 
 def _inherit_units(quantities: list[Quantity]) -> None:
-    """In `0.5 x 0.3 x 0.2 m` or `1, 2 and 3 mm` the bare numbers take the last number's unit."""
+    """In `0.5 x 0.3 x 0.2 m` or `1, 2 and 3 mm` the bare numbers take the last number's unit
+    (not a number keyed as a ratio: in `phi=0.6 and 2 m3` the 0.6 stays bare)."""
     for i in range(len(quantities) - 2, -1, -1):
         q, nxt = quantities[i], quantities[i + 1]
-        if not q.unit and nxt.unit and q.after.strip() and _SEPARATOR_RE.match(q.after):
-            q.unit, q.dim = nxt.unit, nxt.dim
+        if q.unit or not nxt.unit or not q.after.strip() or not _SEPARATOR_RE.match(q.after):
+            continue
+        pre = PRE_KEY_RE.search(q.before)
+        roles = key_roles(pre.group("key")) if pre else ()
+        if roles and all(ROLE_DIM.get(r) == "dimensionless" for r in roles):
+            continue
+        q.unit, q.dim = nxt.unit, nxt.dim

@@ -293,6 +293,24 @@ PHRASINGS: tuple[Phrasing, ...] = (
 )
 BY_TOOL = {p.tool: p for p in PHRASINGS}
 
+_KNOWN = {
+    "sphere",
+    "grain",
+    "grains",
+    "beads",
+    "balls",
+    "weigh",
+    "weight",
+    "total",
+    "steel",
+    "times",
+    "steps",
+    "stress",
+    "modulus",
+    "mixture",
+}
+"""Ordinary words that look like typos of keywords ("weigh" is not "weighs")."""
+
 VOCABULARY: tuple[str, ...] = tuple(
     sorted(
         {
@@ -304,6 +322,7 @@ VOCABULARY: tuple[str, ...] = tuple(
         | {"timestep", "timesteps", "rayleigh", "restitution", "poisson", "youngs", "diameter"}
         | {"radius", "density", "velocity", "stiffness", "duration", "fraction", "fractions"}
         | {"sphericity", "particle", "particles", "cylinder", "convert", "packing", "spheres"}
+        | _KNOWN
     )
 )
 """Keywords that typos are corrected towards (words of 5+ letters)."""

@@ -35,6 +35,7 @@ _BOX_RE = re.compile(r"\b(?:box|cuboid|cube|bin|rectangular|hopper|chamber|domai
 _CYLINDER_RE = re.compile(r"\b(?:cylinder|cylindrical|pipe|tube|column|drum|silo|tank)\b", re.I)
 _WALL_FIX_RE = re.compile(r"\bwall[\s_-]*(?:correction|corrected|effect)\b", re.I)
 _WALL_HIT_RE = re.compile(r"\b(?:wall|plate|flat)\b", re.I)
+_STEP_WORD_RE = re.compile(r"\b(?:at|with|every|using)\s*$", re.I)
 _RUN_GAP_RE = re.compile(r"^[\s,;]*(?:and\s*)?$")
 _CONTAINER_BEFORE_RE = re.compile(rf"\b(?:{CONTAINER_WORDS})s?\W*$", re.I)
 _CONTAINER_AFTER_RE = re.compile(rf"^\W*(?:{CONTAINER_WORDS})\b", re.I)
@@ -58,8 +59,13 @@ def convert(f: Filler) -> Missing:
 
 
 def two_times(f: Filler) -> Missing:
-    """timesteps_for_duration: of two unkeyed times the smaller is dt, the larger the duration."""
+    """timesteps_for_duration: of two unkeyed times the smaller is dt, the larger the duration;
+    a single one is dt after `at`/`with`/`every`, else the duration (`steps for 3 s`)."""
     free = sorted(f.free(TIME), key=lambda i: _si(f, i, "s"))
+    if len(free) == 1 and not {"timestep", "duration"} & set(f.args):
+        name = "timestep" if _STEP_WORD_RE.search(f.quantities[free[0]].before) else "duration"
+        f.put(name, f.use(free[0]).arg)
+        return []
     for name in ("timestep", "duration"):
         if name not in f.args and free:
             index = free.pop(0) if name == "timestep" else free.pop()
@@ -96,7 +102,7 @@ def container(f: Filler) -> Missing:
         role = f.role(i)
         if role in ("length", "width", "height") and role not in f.args and shape == "box":
             f.put(role, f.use(i).arg)
-        elif role == "height" and shape == "cylinder" and "height" not in f.args:
+        elif role in ("height", "length") and shape == "cylinder" and "height" not in f.args:
             f.put("height", f.use(i).arg)
     if shape == "cylinder":
         _sizes(f, "diameter", "height")
@@ -106,6 +112,7 @@ def container(f: Filler) -> Missing:
     if shape == "box":
         _sizes(f, "length", "width", "height")
         return [(n,) for n in ("length", "width", "height") if n not in f.args]
+    _sizes(f)
     return []
 
 
@@ -122,7 +129,14 @@ def size_lists(f: Filler) -> Missing:
             "number_fractions",
         ):
             continue
-        if runs and runs[-1][-1] == i - 1 and _RUN_GAP_RE.match(f.quantities[i - 1].after):
+        prev = f.quantities[i - 1] if i else None
+        if (
+            runs
+            and prev is not None
+            and runs[-1][-1] == i - 1
+            and prev.dim == f.quantities[i].dim
+            and _RUN_GAP_RE.match(prev.after)
+        ):
             runs[-1].append(i)
         else:
             runs.append([i])
