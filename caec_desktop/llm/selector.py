@@ -266,8 +266,7 @@ class LLMSelector:
             msg = await self._invoke(self._messages, self._native(), request.emit, "summarize")
         except SelectorError:
             return None
-        self._messages.append(msg)
-        add_usage(self._pending_usage, usage_of(msg))
+        self._messages.append(msg)  # its usage is in the llm_response event only (no channel)
         _, visible = split_think(str(msg.content))
         _, rest = parse_text_calls(visible, self.tool_names)
         return rest or None

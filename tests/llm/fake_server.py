@@ -64,7 +64,7 @@ def _split(text: str, parts: int = 3) -> list[str]:
     return [text[i : i + step] for i in range(0, len(text), step)] or [""]
 
 
-def stream_chunks(reply: Reply, include_usage: bool) -> list[dict[str, Any]]:
+def stream_chunks(reply: Reply, include_usage: bool) -> list[dict[str, Any] | str]:
     """OpenAI-style SSE chunks of `reply.message`: role first, content and arguments in pieces."""
     msg = reply.message or {}
     base = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "model": "fake"}
@@ -72,7 +72,7 @@ def stream_chunks(reply: Reply, include_usage: bool) -> list[dict[str, Any]]:
     def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
         return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
 
-    out = [chunk({"role": "assistant", "content": None})]
+    out: list[dict[str, Any] | str] = [chunk({"role": "assistant", "content": None})]
     for key in ("reasoning", "reasoning_content"):
         if msg.get(key):
             out += [chunk({key: piece}) for piece in _split(msg[key])]
