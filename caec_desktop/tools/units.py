@@ -124,7 +124,9 @@ def fmt(value: float, unit: str = "", digits: int = 4, compact: bool = True) -> 
     """
     if not unit:
         return sig(value, digits)
-    if compact and math.isfinite(value) and value != 0 and unit in _COMPACTABLE:
+    # Masses of 1 kg and up stay in kg: engineers read "1500 kg", not "1.5 Mg".
+    big_mass = unit == "kg" and abs(value) >= 1
+    if compact and math.isfinite(value) and value != 0 and unit in _COMPACTABLE and not big_mass:
         q = ureg().Quantity(value, unit).to_compact()
         return f"{sig(float(q.magnitude), digits)} {q.units:~P}"
     return f"{sig(value, digits)} {pretty_unit(unit)}"

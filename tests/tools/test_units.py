@@ -66,3 +66,8 @@ def test_fmt_uses_si_prefixes_for_simple_units() -> None:
     assert fmt(70e9, "Pa") == "70 GPa"
     assert fmt(2500.0, "kg/m^3") == "2500 kg/m³"
     assert fmt(0.25) == "0.25"
+
+
+def test_fmt_keeps_large_masses_in_kg() -> None:
+    assert fmt(1500.0, "kg") == "1500 kg"
+    assert fmt(1.4e-5, "kg") == "14 mg"
