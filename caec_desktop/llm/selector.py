@@ -136,11 +136,9 @@ class LLMSelector:
         if intent is not None:
             return intent
         emit("error", {"kind": "classify", "message": "model gave no intent; using regex rules"})
-        try:
-            from caec_desktop.graph.offline import RegexSelector  # type: ignore[attr-defined]
-        except ImportError:  # the regex dispatcher is optional at this layer
-            return "calculation"
-        return await RegexSelector().classify(text, history)  # type: ignore[no-any-return]
+        from caec_desktop.graph.offline import RegexSelector
+
+        return await RegexSelector().classify(text, history)
 
     # --- select ----------------------------------------------------------------------------
 
