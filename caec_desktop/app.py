@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import logging
 import os
 import sys
@@ -91,8 +92,8 @@ class ErrorSink:
         loop.set_exception_handler(self.loop_handler)
 
 
-def build(settings: Any, session: Any = None) -> tuple[Any, Any]:
-    """The main window and its runner over `session` (a new Session by default)."""
+def build(settings: Any, session: Any = None, window: Any = None) -> tuple[Any, Any]:
+    """Attach `session` (a new Session by default) to `window` (a new MainWindow by default)."""
     from caec_desktop.ui.main_window import MainWindow
     from caec_desktop.ui.session_runner import SessionRunner
 
@@ -101,7 +102,16 @@ def build(settings: Any, session: Any = None) -> tuple[Any, Any]:
 
         session = Session(settings)
     runner = SessionRunner(session)
-    return MainWindow(runner, settings), runner
+    window = window or MainWindow()
+    window.attach(runner, settings)
+    return window, runner
+
+
+def _import_domain() -> None:
+    """Import what the session needs (pydantic, pint, tools; not LangGraph) off the UI thread."""
+    import caec_desktop.config
+    import caec_desktop.session
+    import caec_desktop.tools  # noqa: F401
 
 
 async def answer_once(runner: Any, text: str, timeout: float = 30.0) -> Any:
@@ -122,12 +132,18 @@ async def answer_once(runner: Any, text: str, timeout: float = 30.0) -> Any:
 
 
 async def run_app(app: Any, ns: argparse.Namespace) -> int:
-    """Show the window, serve until the app quits, shut down cleanly."""
+    """Show the window at once, attach the session, serve until the app quits, shut down."""
+    from caec_desktop.ui.main_window import MainWindow
+
+    window = MainWindow()
+    window.show()
+    await asyncio.sleep(0)  # paint first; the imports below take a few hundred ms
+    await asyncio.to_thread(_import_domain)
     overrides = {"mode": "offline"} if ns.self_test else {}
     settings, problem = _load_settings(overrides)
-    window, runner = build(settings)
     sink = ErrorSink(window, (settings.api_key(),))
     sink.install(asyncio.get_running_loop())
+    window, runner = build(settings, window=window)
 
     def _on_settings_saved(new: Any) -> None:
         from caec_desktop.session import Session
@@ -142,10 +158,9 @@ async def run_app(app: Any, ns: argparse.Namespace) -> int:
         runner.session = fresh
 
     window.on_settings_saved = _on_settings_saved
-    window.show()
     if problem:
         window.show_error(problem)
-    await asyncio.sleep(0)  # let the window paint before the heavy imports
+    await asyncio.to_thread(importlib.import_module, "caec_desktop.graph.build")  # LangGraph
     window.load_graph()
 
     if ns.self_test:

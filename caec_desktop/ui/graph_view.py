@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
@@ -15,8 +15,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from caec_desktop.trace import TraceEvent
 from caec_desktop.ui.graph_layout import Edge, graph_shape, positions
+
+if TYPE_CHECKING:
+    from caec_desktop.trace import TraceEvent
 
 NODE_W, NODE_H = 120.0, 36.0
 IDLE, ACTIVE, VISITED = QColor("#eef1f6"), QColor("#ffd54f"), QColor("#c8e6c9")

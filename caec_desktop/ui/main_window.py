@@ -1,18 +1,21 @@
 """MainWindow: chat on the left; live trace, graph and tool forms on the right; mode badge below.
 
 Wiring only: the window binds widgets to a `SessionRunner`'s signals. It does not know which
-event loop runs (app.py does) and imports LangGraph only in `load_graph()`, after it is shown.
+event loop runs (app.py does). To show fast it is built in two steps: `MainWindow()` needs only
+Qt; `attach(runner, settings)` (after `show()`) adds what needs pydantic, pint and the tools, and
+`load_graph()` imports LangGraph.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
+    QDialog,
     QHBoxLayout,
     QLabel,
     QMainWindow,
@@ -23,14 +26,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from caec_desktop.settings import Settings
-from caec_desktop.trace import TraceEvent
 from caec_desktop.ui.chat_pane import ChatPane
-from caec_desktop.ui.form_panel import FormPanel
 from caec_desktop.ui.graph_view import GraphView
-from caec_desktop.ui.session_runner import SessionRunner
-from caec_desktop.ui.settings_dialog import SettingsDialog
+from caec_desktop.ui.result_card import sheet_of
 from caec_desktop.ui.trace_panel import TracePanel
+
+if TYPE_CHECKING:
+    from caec_desktop.settings import Settings
+    from caec_desktop.trace import TraceEvent
+    from caec_desktop.ui.form_panel import FormPanel
+    from caec_desktop.ui.session_runner import SessionRunner
+    from caec_desktop.ui.settings_dialog import SettingsDialog
 
 log = logging.getLogger(__name__)
 APP_TITLE = "CAEC Desktop"
@@ -53,10 +59,13 @@ def mode_badge(settings: Settings) -> str:
 class MainWindow(QMainWindow):
     """The desktop window around one conversation."""
 
-    def __init__(self, runner: SessionRunner, settings: Settings) -> None:
+    def __init__(
+        self, runner: SessionRunner | None = None, settings: Settings | None = None
+    ) -> None:
         super().__init__()
-        self.runner = runner
-        self.settings = settings
+        self.runner: SessionRunner | None = None
+        self.settings: Settings | None = None
+        self.form: FormPanel | None = None
         self.conversation_name = "New conversation"
         self.settings_dialog: SettingsDialog | None = None
         self.on_settings_saved: Any = None
@@ -65,11 +74,10 @@ class MainWindow(QMainWindow):
         self.chat = ChatPane()
         self.trace = TracePanel()
         self.graph = GraphView()
-        self.form = FormPanel()
         self.side = QTabWidget()
         self.side.addTab(self.trace, "Trace")
         self.side.addTab(self.graph, "Graph")
-        self.side.addTab(self.form, "Tool form")
+        self.side.addTab(QLabel("Loading the tools…"), "Tool form")
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.chat)
         split.addWidget(self.side)
@@ -94,24 +102,41 @@ class MainWindow(QMainWindow):
         lay.addWidget(split, 1)
         self.setCentralWidget(central)
 
-        self.badge = QLabel()
+        self.badge = QLabel("starting…")
         self.statusBar().addPermanentWidget(self.badge)
         settings_action = QAction("Settings…", self)
         settings_action.setShortcut(QKeySequence.StandardKey.Preferences)
         settings_action.triggered.connect(self.open_settings)
         self.menuBar().addAction(settings_action)
-        self.set_settings(settings)
         self._update_title()
         self.resize(1180, 760)
+        self.chat.setEnabled(False)  # until a session is attached
+        if runner is not None and settings is not None:
+            self.attach(runner, settings)
 
+    def attach(self, runner: SessionRunner, settings: Settings) -> None:
+        """Bind to the session's runner and build the parts that need the tools."""
+        from caec_desktop.ui.form_panel import FormPanel
+
+        self.runner = runner
+        self.set_settings(settings)
+        self.trace.load_kinds()
+        self.form = FormPanel()
+        index = self.side.count() - 1
+        placeholder = self.side.widget(index)
+        self.side.removeTab(index)
+        if placeholder is not None:
+            placeholder.deleteLater()
+        self.side.addTab(self.form, "Tool form")
+        self.chat.setEnabled(True)
         self.chat.sendRequested.connect(self._on_chat_send_requested)
         self.chat.stopRequested.connect(self.runner.cancel)
         self.chat.openInForm.connect(self.open_in_form)
         self.form.runRequested.connect(self._on_form_run_requested)
-        self.runner.runStarted.connect(self._on_runner_run_started)
-        self.runner.eventReceived.connect(self._on_runner_event_received)
-        self.runner.runFinished.connect(self._on_runner_run_finished)
-        self.runner.failed.connect(self.show_error)
+        runner.runStarted.connect(self._on_runner_run_started)
+        runner.eventReceived.connect(self._on_runner_event_received)
+        runner.runFinished.connect(self._on_runner_run_finished)
+        runner.failed.connect(self.show_error)
 
     # --- state shown -----------------------------------------------------------------------------
     def set_settings(self, settings: Settings) -> None:
@@ -136,11 +161,17 @@ class MainWindow(QMainWindow):
         self.graph.set_graph(compiled_graph())
 
     def open_in_form(self, tool: str, args: dict[str, Any]) -> None:
+        if self.form is None:
+            return
         self.form.fill(tool, args)
         self.side.setCurrentWidget(self.form)
 
     def open_settings(self) -> None:
-        """Open the dialog non-modally-blocking (`open()`, result via `finished`)."""
+        """Open the dialog without blocking the loop (`open()`, result via `finished`)."""
+        from caec_desktop.ui.settings_dialog import SettingsDialog
+
+        if self.settings is None:
+            return
         self.settings_dialog = SettingsDialog(self.settings, self)
         self.settings_dialog.finished.connect(self._on_settings_dialog_finished)
         self.settings_dialog.open()
@@ -148,7 +179,7 @@ class MainWindow(QMainWindow):
     # --- slots -----------------------------------------------------------------------------------
     def _on_settings_dialog_finished(self, result: int) -> None:
         dialog = self.settings_dialog
-        if dialog is None or result != SettingsDialog.DialogCode.Accepted:
+        if dialog is None or result != QDialog.DialogCode.Accepted:
             return
         new = dialog.result_settings()
         self.set_settings(new)
@@ -159,13 +190,13 @@ class MainWindow(QMainWindow):
         if self.conversation_name == "New conversation":
             self.conversation_name = text if len(text) <= 40 else text[:39] + "…"
             self._update_title()
-        if not self.runner.ask(text):
+        if self.runner is None or not self.runner.ask(text):
             self.chat.add_message("error", "A run is still going: stop it or wait for it.")
 
     def _on_form_run_requested(self, tool: str, args: dict[str, Any]) -> None:
         shown = ", ".join(f"{k}={v}" for k, v in args.items())
         self.chat.add_message("user", f"[form] {tool}({shown})")
-        if not self.runner.run_tool(tool, args):
+        if self.runner is None or not self.runner.run_tool(tool, args):
             self.chat.add_message("error", "A run is still going: stop it or wait for it.")
 
     def _on_runner_run_started(self, _kind: str) -> None:
@@ -182,7 +213,12 @@ class MainWindow(QMainWindow):
         self.chat.set_running(False)
         if turn is not None:
             role = "error" if turn.status in ("model_error", "error") else "answer"
-            self.chat.add_message(role, turn.answer or f"(no answer; status {turn.status})")
+            answer = turn.answer or f"(no answer; status {turn.status})"
+            for res in turn.tool_results:  # the card above already holds each calc sheet
+                sheet = sheet_of(res.get("calc_sheet"))
+                if sheet is not None:
+                    answer = answer.replace(sheet.markdown(), "*Calc sheet: on the card above.*")
+            self.chat.add_message(role, answer)
             self.statusBar().showMessage(f"{turn.status} · {turn.mode}", 8000)
         else:
             self.statusBar().clearMessage()

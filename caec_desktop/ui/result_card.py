@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -16,12 +16,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from caec_desktop.tools import CalcSheet, result_schema
-from caec_desktop.tools.units import fmt
+if TYPE_CHECKING:
+    from caec_desktop.tools import CalcSheet
 
 
 def sheet_of(raw: Any) -> CalcSheet | None:
     """A CalcSheet from what a run reports (model, dict or None)."""
+    from caec_desktop.tools import CalcSheet
+
     if raw is None or isinstance(raw, CalcSheet):
         return raw
     if isinstance(raw, dict):
@@ -31,6 +33,9 @@ def sheet_of(raw: Any) -> CalcSheet | None:
 
 def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
     """`name = value unit` for each result field, units from the tool's result schema."""
+    from caec_desktop.tools import result_schema
+    from caec_desktop.tools.units import fmt
+
     try:
         props = result_schema(tool).get("properties", {})
     except KeyError:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from caec_desktop.trace import TraceEvent
+if TYPE_CHECKING:
+    from caec_desktop.trace import TraceEvent
 
 log = logging.getLogger(__name__)
 
@@ -62,12 +63,12 @@ class SessionRunner(QObject):
     def _start(self, kind: str, stream: Any) -> bool:
         if self.running:
             return False
-        self.task = asyncio.get_running_loop().create_task(self._drain(kind, stream()))
+        self.task = asyncio.get_running_loop().create_task(self._drain(stream()))
+        self.runStarted.emit(kind)  # at once, so Stop shows before the first event
         return True
 
-    async def _drain(self, kind: str, stream: AsyncIterator[TraceEvent]) -> None:
+    async def _drain(self, stream: AsyncIterator[TraceEvent]) -> None:
         before = getattr(self.session, "last_turn", None)
-        self.runStarted.emit(kind)
         try:
             async for event in stream:
                 self.eventReceived.emit(event)

@@ -7,14 +7,16 @@ beginInsertRows/endInsertRows per batch), so a 10,000-event run does not stall t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QApplication, QStyle
 
-from caec_desktop.trace import TraceEvent
 from caec_desktop.ui.trace_text import summarize
+
+if TYPE_CHECKING:
+    from caec_desktop.trace import TraceEvent
 
 EVENT_ROLE = Qt.ItemDataRole.UserRole
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelection, Qt
 from PySide6.QtWidgets import (
@@ -21,10 +21,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from caec_desktop.trace import EVENT_KINDS, TraceEvent
 from caec_desktop.ui.kind_filter import KindFilterProxy
 from caec_desktop.ui.trace_model import EVENT_ROLE, TraceModel
 from caec_desktop.ui.trace_text import PROBLEM_KINDS, attempts, attempts_markdown
+
+if TYPE_CHECKING:
+    from caec_desktop.trace import TraceEvent
 
 ALL = "all kinds"
 PROBLEMS = "problems only"
@@ -41,7 +43,7 @@ class TracePanel(QWidget):
         self._run_events: list[TraceEvent] = []
 
         self.kind_filter = QComboBox()
-        self.kind_filter.addItems([ALL, PROBLEMS, *EVENT_KINDS])
+        self.kind_filter.addItems([ALL, PROBLEMS])  # the kinds follow in load_kinds()
         self.kind_filter.currentTextChanged.connect(self._on_kind_filter_changed)
         self.count_label = QLabel("0 events")
 
@@ -91,8 +93,17 @@ class TracePanel(QWidget):
         self.model.modelReset.connect(self._on_model_rows_inserted)
         self._refresh_retries()
 
+    def load_kinds(self) -> None:
+        """Offer each event kind in the filter (deferred: the trace schema imports pydantic)."""
+        if self.kind_filter.count() > 2:
+            return
+        from caec_desktop.trace import EVENT_KINDS
+
+        self.kind_filter.addItems(list(EVENT_KINDS))
+
     def add_event(self, event: TraceEvent) -> None:
         """Show a new event (batched into the table on the next tick)."""
+        self.load_kinds()
         if event.kind == "run_start":
             self._run_events = []
         self._run_events.append(event)

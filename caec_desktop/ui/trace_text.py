@@ -10,9 +10,10 @@ from __future__ import annotations
 import itertools
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from caec_desktop.trace import TraceEvent
+if TYPE_CHECKING:
+    from caec_desktop.trace import TraceEvent
 
 PROBLEM_KINDS: frozenset[str] = frozenset({"validation_error", "retry", "refusal", "error"})
 """Kinds that must stand out in the trace (colour, icon, the "problems only" filter)."""

@@ -1,0 +1,179 @@
+"""The window end to end on a qasync loop: a fake session, then the real Session (offline, scripted
+retries, form runs). Scenarios run with `qloop.run_until_complete`; signals are awaited with
+`wait_signal` (qtbot.waitSignal would hang inside a coroutine)."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+
+import qasync
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from caec_desktop.session import Session
+from caec_desktop.settings import Settings
+from caec_desktop.trace import TraceEvent
+from caec_desktop.ui.main_window import MainWindow, mode_badge
+from caec_desktop.ui.session_runner import SessionRunner
+from tests.scripted_selector import BAD_RAYLEIGH, GOOD_RAYLEIGH, ScriptedSelector
+from tests.ui.helpers import FakeSession, events, wait_signal
+
+OFFLINE = Settings(mode="offline")
+QUERY = (
+    "rayleigh timestep particle_radius=1 mm density=2500 youngs_modulus=70 GPa poisson_ratio=0.25"
+)
+
+
+def _window(qtbot: QtBot, session: object, settings: Settings = OFFLINE) -> MainWindow:
+    window = MainWindow(SessionRunner(session), settings)
+    qtbot.addWidget(window)
+    window.graph.set_graph(
+        (
+            ["__start__", "intent", "tools", "report", "__end__"],
+            [
+                ("__start__", "intent"),
+                ("intent", "tools"),
+                ("tools", "tools"),
+                ("tools", "report"),
+                ("report", "__end__"),
+            ],
+        )
+    )
+    return window
+
+
+def _rayleigh_dt(radius: float, rho: float, e: float, nu: float) -> float:
+    """DEM_REFERENCE §1.2, again: dt_R = πR·sqrt(ρ/G)/(0.1631ν+0.8766), G = E/(2(1+ν))."""
+    g = e / (2 * (1 + nu))
+    return math.pi * radius * math.sqrt(rho / g) / (0.1631 * nu + 0.8766)
+
+
+def _send(window: MainWindow, qtbot: QtBot, text: str) -> None:
+    qtbot.keyClicks(window.chat.input, text)
+    qtbot.keyClick(window.chat.input, Qt.Key.Key_Return)
+
+
+def test_fake_session_run_fills_chat_trace_and_graph(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    script = events(
+        ("run_start", None, {"text": "q"}),
+        ("node_start", "intent", {}),
+        ("node_end", "intent", {}),
+        ("node_start", "tools", {}),
+        ("tool_call", "tools", {"name": "rayleigh_timestep", "args": GOOD_RAYLEIGH}),
+        ("tool_result", "tools", {"tool": "rayleigh_timestep", "args": {}, "result": {"x": 1.0}}),
+        ("node_end", "tools", {}),
+        ("node_start", "report", {}),
+        ("node_end", "report", {}),
+        ("run_end", None, {"status": "answered"}),
+    )
+    session = FakeSession(script, answer="**All done**")
+    window = _window(qtbot, session)
+
+    async def scenario() -> None:
+        _send(window, qtbot, "compute it")
+        assert window.chat.send_button.text() == "Stop"
+        await wait_signal(window.runner.runFinished)
+
+    qloop.run_until_complete(scenario())
+    window.trace.model.flush()
+    assert session.calls == [("ask", "compute it")]
+    assert [e.seq for e in window.trace.model.events()] == list(range(1, 11))
+    assert len(window.chat.cards()) == 1
+    assert window.chat.items()[-1].property("role") == "answer"
+    assert window.chat.send_button.text() == "Send"
+    assert window.graph.edge_counts[("tools", "report")] == 1
+    assert window.graph.edge_counts[("report", "__end__")] == 1
+    assert window.windowTitle() == "CAEC Desktop — compute it"
+
+
+def test_stop_cancels_the_running_turn(qtbot: QtBot, qloop: qasync.QEventLoop) -> None:
+    script = events(("run_start", None, {}), ("node_start", "tools", {}), ("run_end", None, {}))
+    session = FakeSession(script, answer="Cancelled: stopped.")
+    window = _window(qtbot, session)
+
+    async def scenario() -> None:
+        session.gate = asyncio.Event()
+        _send(window, qtbot, "slow one")
+        await wait_signal(window.runner.eventReceived)  # run_start arrived; the run now waits
+        assert window.runner.running
+        qtbot.mouseClick(window.chat.send_button, Qt.MouseButton.LeftButton)
+        (turn,) = await wait_signal(window.runner.runFinished)
+        assert turn.status == "cancelled"
+
+    qloop.run_until_complete(scenario())
+    assert session.cancelled
+    assert not window.runner.running and window.chat.send_button.text() == "Send"
+
+
+def test_real_session_offline_answer_with_calc_sheet_then_form_run(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    window = _window(qtbot, Session(OFFLINE))
+    expected = _rayleigh_dt(1e-3, 2500, 70e9, 0.25)
+
+    async def scenario() -> None:
+        _send(window, qtbot, QUERY)
+        (turn,) = await wait_signal(window.runner.runFinished, timeout=30)
+        assert turn.status == "answered"
+        card = window.chat.cards()[0]
+        assert math.isclose(card.result["rayleigh_timestep"], expected, rel_tol=1e-9)
+        assert card.sheet is not None and card.sheet.steps
+        # Open in form → the form shows the call's arguments → Run goes through run_tool.
+        qtbot.mouseClick(card.form_button, Qt.MouseButton.LeftButton)
+        assert window.side.currentWidget() is window.form
+        assert window.form.tool == "rayleigh_timestep" and window.form.check()
+        window.form.editors["fraction"].set_value(0.1)
+        qtbot.mouseClick(window.form.run_button, Qt.MouseButton.LeftButton)
+        (turn2,) = await wait_signal(window.runner.runFinished, timeout=30)
+        assert turn2.status == "answered"
+
+    qloop.run_until_complete(scenario())
+    second = window.chat.cards()[1]
+    assert math.isclose(second.result["recommended_timestep"], 0.1 * expected, rel_tol=1e-9)
+    window.trace.model.flush()
+    starts = [e for e in window.trace.model.events() if e.kind == "run_start"]
+    assert [e.data.get("source") for e in starts] == ["ask", "form"]
+    assert "on the card above" in window.chat.items()[-1].text()  # sheet not repeated
+
+
+def test_real_session_retry_is_visible_in_trace_and_retry_view(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    selector = ScriptedSelector([BAD_RAYLEIGH, GOOD_RAYLEIGH])
+    window = _window(qtbot, Session(OFFLINE, selector=selector))
+
+    async def scenario() -> None:
+        window.runner.ask("rayleigh please")
+        await wait_signal(window.runner.runFinished, timeout=30)
+
+    qloop.run_until_complete(scenario())
+    window.trace.model.flush()
+    kinds = [e.kind for e in window.trace.model.events()]
+    assert kinds.index("validation_error") < kinds.index("retry") < kinds.index("tool_result")
+    assert window.trace.tabs.tabText(1) == "Retries (1)"
+    story = window.trace.retry_view.toPlainText()
+    assert "particle_radius: -1 mm → 1 mm" in story
+    assert window.graph.edge_counts[("tools", "tools")] == 1
+    assert len(window.chat.cards()) == 1
+
+
+def test_badge_says_whether_anything_leaves_the_machine() -> None:
+    assert mode_badge(OFFLINE) == "offline — nothing leaves this machine"
+    key = Settings(mode="openrouter", llm_api_key="sk-or-v1-0123456789abcdef")  # type: ignore[arg-type]
+    assert mode_badge(key) == "OpenRouter — queries sent to openrouter.ai"
+    local = Settings(mode="local", base_url="http://localhost:11434/v1")
+    assert "nothing leaves this machine" in mode_badge(local)
+    remote = Settings(mode="local", base_url="http://gpu-box.lan:8000/v1")
+    assert mode_badge(remote) == "local-mode server — queries sent to gpu-box.lan"
+
+
+def test_form_run_errors_stay_in_the_form(qtbot: QtBot) -> None:
+    session = FakeSession([TraceEvent(seq=1, t_ms=0, kind="run_start")])
+    window = _window(qtbot, session)
+    window.form.set_tool("rayleigh_timestep")
+    qtbot.mouseClick(window.form.run_button, Qt.MouseButton.LeftButton)
+    assert session.calls == []  # nothing ran: required fields are flagged inline
+    assert "required" in window.form.editors["particle_radius"].error()

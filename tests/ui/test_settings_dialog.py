@@ -1,0 +1,106 @@
+"""Settings dialog: masked key, Cancel restores, OK validates and returns new settings."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+import qasync
+from PySide6.QtWidgets import QLineEdit
+from pytestqt.qtbot import QtBot
+
+from caec_desktop.settings import Settings
+from caec_desktop.ui import settings_dialog
+from caec_desktop.ui.settings_dialog import SettingsDialog
+
+KEY = "sk-or-v1-abcdef0123456789abcdef"
+
+
+@pytest.fixture
+def dialog(qtbot: QtBot) -> SettingsDialog:
+    d = SettingsDialog(Settings(mode="offline", base_url="http://127.0.0.1:8000/v1"))
+    qtbot.addWidget(d)
+    return d
+
+
+def test_key_is_masked_and_fields_follow_the_mode(dialog: SettingsDialog) -> None:
+    assert dialog.key_edit.echoMode() == QLineEdit.EchoMode.Password
+    assert not dialog.key_edit.isEnabled() and not dialog.test_button.isEnabled()
+    dialog.mode_box.setCurrentText("local")
+    assert dialog.base_url_edit.isEnabled() and dialog.test_button.isEnabled()
+
+
+def test_cancel_restores_the_snapshot(dialog: SettingsDialog, qtbot: QtBot) -> None:
+    dialog.open()
+    dialog.mode_box.setCurrentText("openrouter")
+    dialog.key_edit.setText(KEY)
+    dialog.refuse_check.setChecked(False)
+    with qtbot.waitSignal(dialog.finished) as done:
+        dialog.reject()
+    assert done.args == [0]
+    assert dialog.mode_box.currentText() == "offline"
+    assert dialog.key_edit.text() == "" and dialog.refuse_check.isChecked()
+    assert dialog.original.effective_mode == "offline"
+
+
+def test_ok_returns_the_edited_settings(
+    dialog: SettingsDialog, qtbot: QtBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    dialog.open()
+    dialog.mode_box.setCurrentText("openrouter")
+    dialog.key_edit.setText(KEY)
+    dialog.model_edit.setText("qwen/qwen3-coder")
+    dialog.style_box.setCurrentText("prompt")
+    with qtbot.waitSignal(dialog.finished) as done:
+        dialog.buttons.accepted.emit()
+    assert done.args == [1]
+    s = dialog.result_settings()
+    assert (s.effective_mode, s.api_key(), s.model, s.tool_call_style) == (
+        "openrouter",
+        KEY,
+        "qwen/qwen3-coder",
+        "prompt",
+    )
+    assert KEY not in repr(s) and KEY not in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("mode", "url", "key", "field"),
+    [("local", "not a url", "", "Base URL"), ("openrouter", "", "", "API key")],
+)
+def test_ok_refuses_unusable_values_naming_the_field(
+    dialog: SettingsDialog, mode: str, url: str, key: str, field: str
+) -> None:
+    dialog.open()
+    dialog.mode_box.setCurrentText(mode)
+    dialog.base_url_edit.setText(url)
+    dialog.key_edit.setText(key)
+    dialog.buttons.accepted.emit()
+    assert dialog.isVisible()
+    assert dialog.error_label.text().startswith(f"{field}:")
+
+
+def test_connection_test_runs_the_probe_and_hides_the_key(
+    dialog: SettingsDialog, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[str] = []
+
+    async def fake_probe(settings: Settings) -> str:
+        seen.append(settings.base_url)
+        return f"ok: model answered with key {settings.api_key()}"
+
+    monkeypatch.setattr(settings_dialog, "_probe_function", lambda: fake_probe)
+    dialog.mode_box.setCurrentText("local")
+    dialog.key_edit.setText(KEY)
+
+    async def scenario() -> None:
+        dialog.test_button.click()
+        assert dialog.test_result.text() == "Testing…" and not dialog.test_button.isEnabled()
+        assert dialog._probe_task is not None
+        await dialog._probe_task
+
+    qloop.run_until_complete(scenario())
+    assert seen == ["http://127.0.0.1:8000/v1"]
+    assert dialog.test_result.text() == "ok: model answered with key ***"
+    assert dialog.test_button.isEnabled()
