@@ -11,6 +11,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from caec_desktop.graph.offline.aliases import (
     POST_KEY_RE,
@@ -19,7 +20,7 @@ from caec_desktop.graph.offline.aliases import (
     ROLE_DIM,
     key_roles,
 )
-from caec_desktop.tools.units import DIMENSION_NAMES, ureg
+from caec_desktop.tools.units import ureg
 
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _UNIT = r"%|[A-Za-zµμ°Ω][A-Za-z0-9µμ°/^*·.]*"
@@ -51,7 +52,6 @@ _NOT_UNITS = frozenset(
     {"at", "a", "in", "e", "x", "of", "and", "or", "to", "is", "by", "k", "G", "nu", "rho", "phi"}
 )
 """Words pint reads as units (technical atmosphere, annum, inch, …) that are English here."""
-_DIMENSIONS = frozenset(ROLE_DIM.values()) - {"dimensionless"}
 
 
 @dataclass
@@ -79,14 +79,14 @@ class Quantity:
     @property
     def arg(self) -> str | float:
         """The value as a tool argument: "2 mm" keeps its unit; a bare number is already SI."""
-        return f"{self.number or repr(self.value)} {self.unit}" if self.unit else self.value
+        return f"{self.number or f'{self.value:.15g}'} {self.unit}" if self.unit else self.value
 
     def scaled(self, factor: float) -> str | float:
         """The argument multiplied by `factor` (d/2 → r), keeping the typed unit."""
         if factor == 1.0:
             return self.arg
         value = self.value * factor
-        return f"{value!r} {self.unit}" if self.unit else value
+        return f"{value:.15g} {self.unit}" if self.unit else value
 
 
 @dataclass
@@ -122,17 +122,36 @@ def normalize_unit(unit: str) -> str:
     return "".join(_CASE_FIX.get(p.lower(), p) if p not in "/*" else p for p in parts)
 
 
+_REFERENCE_UNITS = {
+    "length": "m",
+    "time": "s",
+    "mass": "kg",
+    "density": "kg/m^3",
+    "pressure/stress": "Pa",
+    "velocity": "m/s",
+    "force": "N",
+    "stiffness (force per length)": "N/m",
+    "volume": "m^3",
+}
+"""One unit per dimension a tool input can have (keys as in aliases.ROLE_DIM)."""
+
+
+@lru_cache(maxsize=1)
+def _dimensionalities() -> dict[Any, str]:
+    reg = ureg()
+    return {reg.parse_units(unit).dimensionality: name for name, unit in _REFERENCE_UNITS.items()}
+
+
 @lru_cache(maxsize=512)
 def unit_dimension(unit: str) -> str | None:
     """Dimension name of a (normalised) unit, or None if it is no unit a tool input uses."""
     if unit in _NOT_UNITS:
         return None
     try:
-        dim = str(ureg().parse_units(unit).dimensionality)
+        dim = ureg().parse_units(unit).dimensionality
     except Exception:  # pint raises several types for text that is not a unit
         return None
-    name = DIMENSION_NAMES.get(dim)
-    return name if name in _DIMENSIONS else None
+    return _dimensionalities().get(dim)
 
 
 @lru_cache(maxsize=2048)

@@ -44,6 +44,8 @@ class Phrasing:
     example: str
     """A natural phrasing that runs this tool (shown in help, checked by tests)."""
     step: Step | None = None
+    step_roles: frozenset[str] = frozenset()
+    """Roles the tool's own step reads (lists, box sides), for ranking by typed names."""
     patterns: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -110,6 +112,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
         (("particle_diameter",), ("container_shape",)),
         "how many 2 mm particles fit in a cylinder 100 mm across and 200 mm tall",
         steps.container,
+        frozenset({"length", "width", "height"}),
     ),
     Phrasing(
         "check_timestep_heuristic",
@@ -233,9 +236,10 @@ PHRASINGS: tuple[Phrasing, ...] = (
             simple("total_mass", MASS, also="effective_mass"),
             simple("density", DENSITY, preset="density"),
         ),
-        (),
+        (("diameters",), ("mass_fractions", "number_fractions")),
         "psd 1 mm 2 mm 3 mm mass fractions 0.2 0.5 0.3 total 10 kg glass",
         steps.size_lists,
+        frozenset({"diameters", "particle_diameter", "mass_fractions", "number_fractions"}),
     ),
     Phrasing(
         "neighbor_cell_size",
@@ -328,24 +332,53 @@ VOCABULARY: tuple[str, ...] = tuple(
 """Keywords that typos are corrected towards (words of 5+ letters)."""
 
 
+def _takes(p: Phrasing) -> set[str]:
+    return {role for param in p.params for role, _ in param.roles} | p.step_roles
+
+
 def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
-    """Phrasings with a positive score, best first (ties keep table order)."""
+    """Phrasings with a positive score, best first (ties keep table order).
+
+    Keywords score first (a tool's own name counts 20); a query of `name=value` pairs with no
+    keyword goes to the tool that takes every named input and lacks the fewest required ones.
+    """
     scored: list[tuple[int, int, Phrasing]] = []
     named = {r for q in parsed.quantities for r in q.roles[:1]}
     for order, p in enumerate(PHRASINGS):
         score = sum(
             w
-            for pattern, (_, w) in zip(p.patterns, p.keywords, strict=True)
-            if pattern.search(parsed.lower)
+            for pat, (_, w) in zip(p.patterns, p.keywords, strict=True)
+            if pat.search(parsed.lower)
         )
+        if p.tool in parsed.lower:
+            score += 20
         if p.tool == "convert_units" and steps.convert_match(parsed.text):
             score += 100
         if score:
-            takes = {role for param in p.params for role, _ in param.roles}
-            score += len(named & takes)
+            score += len(named & _takes(p))
             scored.append((score, -order, p))
+    if not scored:
+        scored = _by_names(parsed)
     scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
     return [(s, p) for s, _, p in scored]
+
+
+def _by_names(parsed: Parsed) -> list[tuple[int, int, Phrasing]]:
+    keyed = [q.roles for q in parsed.quantities if q.roles]
+    if len(keyed) < 2:
+        return []
+    named = {r for roles in keyed for r in roles}
+    out = []
+    for order, p in enumerate(PHRASINGS):
+        takes = _takes(p)
+        if not all(set(roles) & takes for roles in keyed):
+            continue
+        params = {param.name: {r for r, _ in param.roles} for param in p.params}
+        lacking = sum(
+            1 for group in p.required if not any(params.get(n, {n}) & named for n in group)
+        )
+        out.append((len(keyed) - lacking, -order, p))
+    return [t for t in out if t[0] > 0]
 
 
 def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:

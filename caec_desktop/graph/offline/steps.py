@@ -147,7 +147,7 @@ def size_lists(f: Filler) -> Missing:
             values: list[str | float] = []
             for j, q in enumerate(items):
                 unit = q.unit or next((p.unit for p in items[j:] if p.unit), units[-1])
-                values.append(f"{q.value!r} {unit}")
+                values.append(f"{q.number or f'{q.value:.15g}'} {unit}")
             f.used.update(run)
             f.put("diameters", values)
         elif all(q.dim == NONE for q in items) and len(items) > 1:

@@ -1,0 +1,128 @@
+"""RegexSelector as the graph uses it: the ToolSelector interface, retries, help, speed, no Qt."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import statistics
+import subprocess
+import sys
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from caec_desktop.graph.offline import RegexSelector, select_text
+from caec_desktop.graph.offline.help import help_text
+from caec_desktop.graph.offline.phrasings import BY_TOOL
+from caec_desktop.graph.selector import AttemptError, ProposedCall, SelectionRequest
+from caec_desktop.tools import execute, tool_names
+from tests.graph.corpus import CORPUS
+
+
+def _request(text: str, errors: list[AttemptError] | None = None) -> SelectionRequest:
+    return SelectionRequest(text=text, history=[], attempt=2 if errors else 1, errors=errors or [])
+
+
+def test_interface_classify_select_summarize() -> None:
+    selector = RegexSelector()
+
+    async def scenario() -> None:
+        assert await selector.classify("convert 3 inch to mm", []) == "conversion"
+        assert await selector.classify("hello", []) == "help"
+        selection = await selector.select(_request("hertz contact time 1 mm glass at 2 m/s"))
+        assert [c.name for c in selection.calls] == ["hertz_contact_time"]
+        assert await selector.summarize(_request("x"), [{"tool": "t"}]) is None
+
+    asyncio.run(scenario())
+
+
+def test_answer_matches_the_rayleigh_formula() -> None:
+    """1 mm glass beads: R = 0.5 mm, ρ = 2500, E = 70 GPa, ν = 0.25 (DEM_REFERENCE.md §1.2)."""
+    call = select_text("rayleigh time step for 1 mm glass beads").calls[0]
+    outcome = execute(call.name, call.args)
+    g = 70e9 / (2 * (1 + 0.25))
+    expected = math.pi * 0.0005 * math.sqrt(2500 / g) / (0.1631 * 0.25 + 0.8766)
+    assert outcome.result is not None
+    assert math.isclose(outcome.result["rayleigh_timestep"], expected, rel_tol=1e-12)
+
+
+def test_retry_explains_errors_without_a_call() -> None:
+    bad = ProposedCall("rayleigh_timestep", {"particle_radius": "-1 mm", "poisson_ratio": 0.7})
+    errors = [
+        AttemptError(
+            bad,
+            [
+                "particle_radius: must be > 0 m, got -0.001 m",
+                "poisson_ratio: must be <= 0.5, got 0.7",
+            ],
+        )
+    ]
+    selection = asyncio.run(RegexSelector().select(_request("rayleigh r=-1 mm nu=0.7", errors)))
+    assert selection.calls == []
+    assert selection.reply is not None
+    reply = selection.reply
+    assert "particle_radius (I read -1 mm): must be > 0 m" in reply
+    assert "particle_radius [m], e.g." in reply
+    assert "poisson_ratio (I read 0.7): must be <= 0.5" in reply
+
+
+def test_missing_inputs_name_unit_and_example() -> None:
+    selection = select_text("rayleigh time step for 1 mm beads")
+    assert selection.calls == []
+    density = next(m for m in selection.missing if m.startswith("density"))
+    assert density.startswith("density [kg/m³], e.g. density=")
+    assert "rho=2.5 g/cm^3" in density
+    modulus = next(m for m in selection.missing if m.startswith("youngs_modulus"))
+    assert "— or shear_modulus [Pa]" in modulus
+    assert selection.reply is not None and "particle_radius=0.5 mm" in selection.reply
+
+
+def test_help_lists_every_tool_and_each_example_runs() -> None:
+    text = help_text()
+    for tool in tool_names():
+        assert f"- {tool}:" in text
+        selection = select_text(BY_TOOL[tool].example)
+        assert [c.name for c in selection.calls] == [tool], selection.reply
+        call = selection.calls[0]
+        assert execute(call.name, call.args).ok
+
+
+def test_non_calculation_gets_help_reply() -> None:
+    for text in ("hi", "what can you do", "tell me a joke"):
+        selection = select_text(text)
+        assert selection.calls == []
+        assert selection.reply is not None and "rayleigh_timestep" in selection.reply
+
+
+def test_parses_well_under_a_millisecond() -> None:
+    texts = [row.text for row in CORPUS]
+    for text in texts:  # warm the unit and typo caches, as a running app has them
+        select_text(text)
+    timings = []
+    for text in texts * 3:
+        start = time.perf_counter()
+        select_text(text)
+        timings.append(time.perf_counter() - start)
+    assert statistics.median(timings) < 0.5e-3, statistics.median(timings)
+
+
+def test_imports_without_qt() -> None:
+    code = (
+        "import sys, caec_desktop.graph.offline as o; o.select_text('cell size for r=2 mm'); "
+        "print('PySide6' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+_WORDS = st.sampled_from(
+    ["r=", "d", "E=", "rho", "nu", "dt", "1 mm", "2e-7 s", "70 GPa", "glass", "x", "in", "to", ","]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.text(max_size=60), st.lists(_WORDS, max_size=12).map(" ".join)))
+def test_any_text_gets_calls_or_a_reply(text: str) -> None:
+    selection = select_text(text)
+    assert selection.calls or selection.reply
