@@ -132,7 +132,7 @@ MATERIALS: dict[str, Material] = {m.key: m for m in _ALL}
 def _alias_pattern(alias: str) -> str:
     # Whole words; inside an alias, spaces or hyphens match each other ("soda lime" = "soda-lime").
     words = re.split(r"[\s-]+", alias.strip())
-    return r"(?<![\w-])" + r"[\s-]+".join(re.escape(w) for w in words) + r"(?![\w-])"
+    return r"(?<!\w)" + r"[\s-]+".join(re.escape(w) for w in words) + r"(?!\w)"
 
 
 @lru_cache(maxsize=1)
