@@ -1,7 +1,6 @@
 """Per-tool phrasings: the words that point to a tool, how its inputs are filled, what it needs.
 
-`rank(parsed)` scores every tool by the keywords in the query (plus one point per input typed
-by name that the tool takes); `build(phrasing, parsed, material)` fills the arguments.
+The table is data; `match.rank` and `match.build` use it to pick a tool and fill its arguments.
 """
 
 from __future__ import annotations
@@ -9,7 +8,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from caec_desktop.graph.offline import steps
 from caec_desktop.graph.offline.aliases import (
@@ -25,8 +23,6 @@ from caec_desktop.graph.offline.aliases import (
     VOLUME,
 )
 from caec_desktop.graph.offline.fill import Filler, Param, diameter, radius, simple
-from caec_desktop.graph.offline.parse import Parsed
-from caec_desktop.tools.materials import Material
 
 Step = Callable[[Filler], list[tuple[str, ...]]]
 
@@ -51,16 +47,6 @@ class Phrasing:
     def __post_init__(self) -> None:
         compiled = tuple(re.compile(k) for k, _ in self.keywords)
         object.__setattr__(self, "patterns", compiled)
-
-
-@dataclass
-class Built:
-    """A filled call, or what is still missing."""
-
-    tool: str
-    args: dict[str, Any]
-    sources: dict[str, str]
-    missing: list[tuple[str, ...]]
 
 
 def _material_params(*, radius_dim: str | None = LENGTH) -> tuple[Param, ...]:
@@ -330,64 +316,3 @@ VOCABULARY: tuple[str, ...] = tuple(
     )
 )
 """Keywords that typos are corrected towards (words of 5+ letters)."""
-
-
-def _takes(p: Phrasing) -> set[str]:
-    return {role for param in p.params for role, _ in param.roles} | p.step_roles
-
-
-def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
-    """Phrasings with a positive score, best first (ties keep table order).
-
-    Keywords score first (a tool's own name counts 20); a query of `name=value` pairs with no
-    keyword goes to the tool that takes every named input and lacks the fewest required ones.
-    """
-    scored: list[tuple[int, int, Phrasing]] = []
-    named = {r for q in parsed.quantities for r in q.roles[:1]}
-    for order, p in enumerate(PHRASINGS):
-        score = sum(
-            w
-            for pat, (_, w) in zip(p.patterns, p.keywords, strict=True)
-            if pat.search(parsed.lower)
-        )
-        if p.tool in parsed.lower:
-            score += 20
-        if p.tool == "convert_units" and steps.convert_match(parsed.text):
-            score += 100
-        if score:
-            score += len(named & _takes(p))
-            scored.append((score, -order, p))
-    if not scored:
-        scored = _by_names(parsed)
-    scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
-    return [(s, p) for s, _, p in scored]
-
-
-def _by_names(parsed: Parsed) -> list[tuple[int, int, Phrasing]]:
-    keyed = [q.roles for q in parsed.quantities if q.roles]
-    if len(keyed) < 2:
-        return []
-    named = {r for roles in keyed for r in roles}
-    out = []
-    for order, p in enumerate(PHRASINGS):
-        takes = _takes(p)
-        if not all(set(roles) & takes for roles in keyed):
-            continue
-        params = {param.name: {r for r, _ in param.roles} for param in p.params}
-        lacking = sum(
-            1 for group in p.required if not any(params.get(n, {n}) & named for n in group)
-        )
-        out.append((len(keyed) - lacking, -order, p))
-    return [t for t in out if t[0] > 0]
-
-
-def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
-    """Fill `p.tool`'s arguments: keyed values, the tool's own step, unkeyed values, presets."""
-    filler = Filler(parsed, material, p.params)
-    filler.keyed()
-    extra = p.step(filler) if p.step else []
-    filler.unkeyed()
-    filler.presets()
-    missing = [g for g in p.required if not any(n in filler.args for n in g)]
-    missing += [g for g in extra if not any(n in filler.args for n in g) and g not in missing]
-    return Built(p.tool, filler.args, filler.sources, missing)

@@ -12,8 +12,9 @@ import re
 from typing import Any
 
 from caec_desktop.graph.offline.help import errors_reply, help_text, is_help, missing_reply
+from caec_desktop.graph.offline.match import build, rank
 from caec_desktop.graph.offline.parse import Parsed, parse
-from caec_desktop.graph.offline.phrasings import VOCABULARY, build, rank
+from caec_desktop.graph.offline.phrasings import VOCABULARY
 from caec_desktop.graph.selector import Intent, ProposedCall, Selection, SelectionRequest
 from caec_desktop.tools.materials import MATERIALS, find_material
 
@@ -81,6 +82,8 @@ class RegexSelector:
             return Selection(reply=errors_reply(request.errors))
         return select_text(request.text)
 
-    async def summarize(self, request: SelectionRequest, results: list[dict[str, Any]]) -> None:
+    async def summarize(
+        self, request: SelectionRequest, results: list[dict[str, Any]]
+    ) -> str | None:
         """Offline keeps the report's own text."""
         return None

@@ -1,0 +1,84 @@
+"""Choosing a tool for a parsed query and filling its arguments from the phrasing table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from caec_desktop.graph.offline import steps
+from caec_desktop.graph.offline.fill import Filler
+from caec_desktop.graph.offline.parse import Parsed
+from caec_desktop.graph.offline.phrasings import PHRASINGS, Phrasing
+from caec_desktop.tools.materials import Material
+
+
+@dataclass
+class Built:
+    """A filled call, or what is still missing."""
+
+    tool: str
+    args: dict[str, Any]
+    sources: dict[str, str]
+    missing: list[tuple[str, ...]]
+
+
+def _takes(p: Phrasing) -> set[str]:
+    return {role for param in p.params for role, _ in param.roles} | p.step_roles
+
+
+def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
+    """Phrasings with a positive score, best first (ties keep table order).
+
+    Keywords score first (a tool's own name counts 20); a query of `name=value` pairs with no
+    keyword goes to the tool that takes every named input and lacks the fewest required ones.
+    """
+    scored: list[tuple[int, int, Phrasing]] = []
+    named = {r for q in parsed.quantities for r in q.roles[:1]}
+    for order, p in enumerate(PHRASINGS):
+        score = sum(
+            w
+            for pat, (_, w) in zip(p.patterns, p.keywords, strict=True)
+            if pat.search(parsed.lower)
+        )
+        if p.tool in parsed.lower:
+            score += 20
+        if p.tool == "convert_units" and steps.convert_match(parsed.text):
+            score += 100
+        if score:
+            score += len(named & _takes(p))
+            scored.append((score, -order, p))
+    if not scored:
+        scored = _by_names(parsed)
+    scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
+    return [(s, p) for s, _, p in scored]
+
+
+def _by_names(parsed: Parsed) -> list[tuple[int, int, Phrasing]]:
+    keyed = [set(q.roles) for q in parsed.quantities if q.roles]
+    if len(keyed) < 2:
+        return []
+    named = set().union(*keyed)
+    out = []
+    for order, p in enumerate(PHRASINGS):
+        slots = [{r for r, _ in param.roles} for param in p.params] + [{r} for r in p.step_roles]
+        filled = {i for roles in keyed for i, slot in enumerate(slots) if roles & slot}
+        if not all(any(roles & slot for slot in slots) for roles in keyed):
+            continue
+        params = {param.name: {r for r, _ in param.roles} for param in p.params}
+        lacking = sum(
+            1 for group in p.required if not any(params.get(n, {n}) & named for n in group)
+        )
+        out.append((len(filled) - lacking, -order, p))
+    return [t for t in out if t[0] > 0]
+
+
+def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
+    """Fill `p.tool`'s arguments: keyed values, the tool's own step, unkeyed values, presets."""
+    filler = Filler(parsed, material, p.params)
+    filler.keyed()
+    extra = p.step(filler) if p.step else []
+    filler.unkeyed()
+    filler.presets()
+    missing = [g for g in p.required if not any(n in filler.args for n in g)]
+    missing += [g for g in extra if not any(n in filler.args for n in g) and g not in missing]
+    return Built(p.tool, filler.args, filler.sources, missing)
