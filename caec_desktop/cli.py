@@ -219,6 +219,33 @@ def cmd_chat(ns: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_doctor(ns: argparse.Namespace) -> int:
+    """Probe an LLM endpoint: 0 when some tool-call style works there, 3 when none does."""
+    import asyncio
+
+    from caec_desktop.config import ConfigError
+
+    try:
+        settings = _session_settings(ns)
+    except ConfigError as exc:
+        print(f"caec doctor: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    if settings.effective_mode == "offline":
+        print(
+            "caec doctor: choose --mode local (with --base-url) or --mode openrouter",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    from caec_desktop.llm.doctor import probe
+
+    report = asyncio.run(probe(settings))
+    if ns.json:
+        _print_json(report.to_dict())
+    else:
+        print(report.text())
+    return EXIT_OK if report.ok else EXIT_MODEL
+
+
 def cmd_replay(ns: argparse.Namespace) -> int:
     """Re-run a trace's tool calls with no model: 0 all reproduce, 2 otherwise or unreadable."""
     from caec_desktop.replay import TraceFileError, replay_file, report_json, report_text
@@ -263,6 +290,13 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--base-url", help="OpenAI-compatible endpoint (local mode)")
         p.add_argument("--model", help="model name")
         p.set_defaults(func=func)
+
+    p = sub.add_parser("doctor", help="probe an LLM endpoint; print what works and the mode to use")
+    p.add_argument("--mode", choices=["local", "openrouter"])
+    p.add_argument("--base-url", help="OpenAI-compatible endpoint (local mode)")
+    p.add_argument("--model", help="model name")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=cmd_doctor)
 
     p = sub.add_parser("replay", help="re-run the tool calls of a trace; check they reproduce")
     p.add_argument("trace", metavar="TRACE.jsonl", help="a trace from `caec ask --trace` or export")
