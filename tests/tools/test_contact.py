@@ -192,7 +192,7 @@ def test_damping_ratio_decreases_with_restitution(a: float, b: float) -> None:
     z_low = run("restitution_to_damping", restitution=low)["damping_ratio"]
     z_high = run("restitution_to_damping", restitution=high)["damping_ratio"]
     assert z_low >= z_high
-    if low < high:
+    if high - low > 1e-9:  # adjacent floats may round to the same ζ
         assert z_low > z_high
 
 
