@@ -28,8 +28,8 @@ def register(spec: ToolSpec[Any, Any]) -> ToolSpec[Any, Any]:
 
 
 def _load() -> dict[str, ToolSpec[Any, Any]]:
-    if not _TOOLS:
-        from caec_desktop.tools import catalog  # noqa: F401 - registers every tool
+    # Always import the catalog: a tool module imported on its own registers only its tools.
+    from caec_desktop.tools import catalog  # noqa: F401 - registers every tool
 
     return _TOOLS
 

@@ -13,26 +13,38 @@ from typing import Any
 import pint
 
 # Human names for pint dimensionalities, used in error messages.
-DIMENSION_NAMES: dict[str, str] = {
-    "[length]": "length",
-    "[mass]": "mass",
-    "[time]": "time",
-    "[mass] / [length] ** 3": "density",
-    "[mass] / [length] / [time] ** 2": "pressure/stress",
-    "[length] / [time]": "velocity",
-    "[length] * [mass] / [time] ** 2": "force",
-    "[mass] / [time] ** 2": "stiffness (force per length)",
-    "[mass] / [time]": "damping coefficient (force per velocity)",
-    "[length] ** 3": "volume",
-    "[length] ** 2": "area",
-    "dimensionless": "dimensionless",
-    "[temperature]": "temperature",
-    "[mass] * [length] ** 2 / [time] ** 2": "energy/torque",
-    "[mass] * [length] ** 2 / [time] ** 3": "power",
-    "[mass] / [length] / [time]": "dynamic viscosity",
-    "1 / [time]": "frequency",
-    "[length] ** 3 / [time]": "volume flow rate",
+# Human names for dimensions, keyed by a unit of that dimension (pint computes the dimensionality,
+# so the key never depends on how pint orders "[mass] * [length]").
+_DIMENSION_UNITS: dict[str, str] = {
+    "m": "length",
+    "kg": "mass",
+    "s": "time",
+    "kg/m^3": "density",
+    "Pa": "pressure/stress",
+    "m/s": "velocity",
+    "N": "force",
+    "N/m": "stiffness (force per length)",
+    "N*s/m": "damping coefficient (force per velocity)",
+    "m^3": "volume",
+    "m^2": "area",
+    "K": "temperature",
+    "J": "energy/torque",
+    "W": "power",
+    "Pa*s": "dynamic viscosity",
+    "1/s": "frequency",
+    "m^3/s": "volume flow rate",
 }
+
+
+@lru_cache(maxsize=1)
+def _dimension_names() -> dict[str, str]:
+    names = {str(ureg().parse_units(u).dimensionality): n for u, n in _DIMENSION_UNITS.items()}
+    names["dimensionless"] = "dimensionless"
+    return names
+
+
+def _name_of(dimensionality: object) -> str:
+    return _dimension_names().get(str(dimensionality), str(dimensionality))
 
 
 @lru_cache(maxsize=1)
@@ -50,7 +62,7 @@ def ureg() -> pint.UnitRegistry:
 def dimension_name(unit: str) -> str:
     """A readable name for the dimension of `unit` ("pressure/stress" for "Pa")."""
     dim = str(ureg().parse_units(unit).dimensionality) if unit else "dimensionless"
-    return DIMENSION_NAMES.get(dim, dim)
+    return _name_of(dim)
 
 
 class UnitParseError(ValueError):
@@ -90,7 +102,7 @@ def to_si(value: Any, unit: str) -> float:
         return float(q.to(unit or "dimensionless").magnitude)
     except pint.DimensionalityError:
         expected = dimension_name(unit)
-        got = DIMENSION_NAMES.get(str(q.dimensionality), str(q.dimensionality))
+        got = _name_of(q.dimensionality)
         raise UnitParseError(
             f"expected a {expected} (in {unit or 'no unit'}), got {value!r} which is a {got}"
         ) from None
@@ -127,11 +139,21 @@ def fmt(value: float, unit: str = "", digits: int = 4, compact: bool = True) -> 
     # Masses of 1 kg and up stay in kg: engineers read "1500 kg", not "1.5 Mg".
     big_mass = unit == "kg" and abs(value) >= 1
     if compact and math.isfinite(value) and value != 0 and unit in _COMPACTABLE and not big_mass:
-        q = ureg().Quantity(value, unit).to_compact()
-        return f"{sig(float(q.magnitude), digits)} {q.units:~P}"
+        factor, shown = _compact_unit(unit, math.floor(math.log10(abs(value))))
+        return f"{sig(value * factor, digits)} {shown}"
     return f"{sig(value, digits)} {pretty_unit(unit)}"
 
 
+@lru_cache(maxsize=512)
+def _compact_unit(unit: str, decade: int) -> tuple[float, str]:
+    """The prefixed unit pint's `to_compact` picks for values of `unit` in one decade, and the
+    factor to it. Cached: `to_compact` costs ~60 µs a call and reports format dozens of values."""
+    reg = ureg()
+    target = reg.Quantity(10.0**decade, unit).to_compact().units
+    return float(reg.Quantity(1.0, unit).to(target).magnitude), f"{target:~P}"
+
+
+@lru_cache(maxsize=256)
 def pretty_unit(unit: str) -> str:
     """Short display form of a unit string ("kg/m^3" → "kg/m³")."""
     if not unit:
