@@ -19,6 +19,8 @@ ROLE_DIM: dict[str, str] = {
     "particle_diameter": LENGTH,
     "container_diameter": LENGTH,
     "other_radius": LENGTH,
+    "wall_youngs_modulus": PRESSURE,
+    "wall_poisson_ratio": NONE,
     "max_particle_radius": LENGTH,
     "skin": LENGTH,
     "length": LENGTH,
@@ -52,7 +54,7 @@ ROLE_DIM: dict[str, str] = {
     "container_volume": VOLUME,
     "volume": VOLUME,
 }
-"""Dimension of each role (names as in `caec_desktop.tools.units.DIMENSION_NAMES`)."""
+"""Dimension of each role (names as in `caec_desktop.tools.units.dimension_name`)."""
 
 _CASED: dict[str, tuple[str, ...]] = {
     "r": ("particle_radius", "max_particle_radius"),
@@ -127,6 +129,12 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
         "e modulus",
     ): ("youngs_modulus",),
     ("shear modulus", "shear"): ("shear_modulus",),
+    ("wall e", "wall modulus", "wall youngs modulus", "wall young's modulus", "wall youngs"): (
+        "wall_youngs_modulus",
+    ),
+    ("wall nu", "wall poisson", "wall poisson ratio", "wall poisson's ratio"): (
+        "wall_poisson_ratio",
+    ),
     (
         "nu",
         "poisson",
@@ -203,7 +211,7 @@ _CONNECT = r"\s*(?:=|:|~|≈|\bis\b|\bof\b|\bat\b|\bequals?\b|\babout\b)?\s*"
 
 
 def _word_pattern(word: str) -> str:
-    return r"[\s_\-]?".join(re.escape(part) for part in word.split(" "))
+    return r"[\s_\-]*".join(re.escape(part) for part in word.split(" "))
 
 
 _ALT_WORDS = "|".join(_word_pattern(w) for w in sorted(WORD_ROLES, key=len, reverse=True))

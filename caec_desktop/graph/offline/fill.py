@@ -86,11 +86,15 @@ class Filler:
         return self.quantities[index]
 
     def free(self, dim: str) -> list[int]:
-        """Indices of unused, unkeyed quantities of dimension `dim`, in text order."""
+        """Indices of unused, unkeyed quantities of dimension `dim`, in text order.
+
+        A quantity keyed to an input this tool does not take (`G=30 GPa` for the P-wave step)
+        is not free: it is never reused as some other input of the same dimension.
+        """
         return [
             i
             for i, q in enumerate(self.quantities)
-            if i not in self.used and self._role[i] is None and q.dim == dim
+            if i not in self.used and not q.roles and q.dim == dim
         ]
 
     def keyed(self) -> None:

@@ -69,13 +69,16 @@ def input_hint(tool: str, name: str) -> str:
 
 
 def missing_reply(
-    tool: str, groups: list[tuple[str, ...]], understood: dict[str, Any]
+    tool: str, groups: list[tuple[str, ...]], understood: dict[str, Any], sources: dict[str, str]
 ) -> tuple[str, list[str]]:
     """The reply and `missing` list when a tool was recognised but inputs are absent."""
     missing = [" — or ".join(input_hint(tool, n) for n in group) for group in groups]
     lines = [f"To run {tool} I still need:"] + [f"- {m}" for m in missing]
     if understood:
-        got = ", ".join(f"{k}={_show(v)}" for k, v in understood.items())
+        got = ", ".join(
+            f"{k}={_show(v)}" + (f" ({sources[k]})" if sources.get(k, "typed") != "typed" else "")
+            for k, v in understood.items()
+        )
         lines.append(f"I read so far: {got}.")
     lines.append(f'Example: "{BY_TOOL[tool].example}".')
     return "\n".join(lines), missing

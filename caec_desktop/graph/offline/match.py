@@ -9,7 +9,10 @@ from caec_desktop.graph.offline import steps
 from caec_desktop.graph.offline.fill import Filler
 from caec_desktop.graph.offline.parse import Parsed
 from caec_desktop.graph.offline.phrasings import PHRASINGS, Phrasing
+from caec_desktop.tools import get_tool
 from caec_desktop.tools.materials import Material
+
+_BOOLS = {"true": True, "yes": True, "false": False, "no": False}
 
 
 @dataclass
@@ -75,6 +78,10 @@ def _by_names(parsed: Parsed) -> list[tuple[int, int, Phrasing]]:
 def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     """Fill `p.tool`'s arguments: keyed values, the tool's own step, unkeyed values, presets."""
     filler = Filler(parsed, material, p.params)
+    fields = get_tool(p.tool).args_model.model_fields
+    for name, word in parsed.words.items():
+        if name in fields and name not in filler.args:
+            filler.put(name, _BOOLS.get(word.lower(), word))
     filler.keyed()
     extra = p.step(filler) if p.step else []
     filler.unkeyed()

@@ -30,6 +30,7 @@ _TIMES_RE = re.compile(r"(?<=[\d.])\s*[x×*]\s*(?=[-+]?[\d.])")
 _SEPARATOR_RE = re.compile(r"^[\s,;x]*(?:and\s*)?$")
 _KEY_NEXT_RE = re.compile(r"\s*=")
 """After a would-be unit: `2500 E=70 GPa` — the E is the next key, not a unit."""
+_WORD_PAIR_RE = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*([A-Za-z][\w-]*)")
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]{4,}")
 
 _UNICODE = {
@@ -100,6 +101,8 @@ class Parsed:
     quantities: list[Quantity] = field(default_factory=list)
     corrections: dict[str, str] = field(default_factory=dict)
     """Typo → word it was read as."""
+    words: dict[str, str] = field(default_factory=dict)
+    """`name=word` pairs (`container_shape=box`, `convention=mfix`, `wall=true`)."""
 
     def keyed(self, role: str) -> Quantity | None:
         """The first quantity whose key means `role` (first meaning only)."""
@@ -236,7 +239,8 @@ def parse(raw: str, vocabulary: tuple[str, ...] = ()) -> Parsed:
         q.after = text[q.end : next_start]
     _inherit_units(quantities)
     _attach_keys(quantities)
-    return Parsed(raw=raw, text=text, lower=text.lower(), quantities=quantities, corrections=fixes)
+    words = {m.group(1): m.group(2) for m in _WORD_PAIR_RE.finditer(text)}
+    return Parsed(raw, text, text.lower(), quantities, fixes, words)
 
 
 def _inherit_units(quantities: list[Quantity]) -> None:

@@ -155,6 +155,8 @@ PHRASINGS: tuple[Phrasing, ...] = (
             *_material_params(),
             simple("impact_velocity", VELOCITY),
             radius("other_radius", dim=None),
+            simple("wall_youngs_modulus"),
+            simple("wall_poisson_ratio"),
         ),
         (*_MAT_REQ, ("impact_velocity",)),
         "hertz contact time 1 mm glass at 2 m/s",
@@ -268,6 +270,8 @@ PHRASINGS: tuple[Phrasing, ...] = (
             simple("yield_stress", PRESSURE),
             simple("safety_factor"),
             radius("other_radius", dim=None),
+            simple("wall_youngs_modulus"),
+            simple("wall_poisson_ratio"),
         ),
         (
             ("normal_force",),

@@ -61,7 +61,7 @@ def select_text(text: str) -> Selection:
     material = find_material(parsed.text)
     built = build(phrasing, parsed, material)
     if built.missing:
-        reply, missing = missing_reply(built.tool, built.missing, built.args)
+        reply, missing = missing_reply(built.tool, built.missing, built.args, built.sources)
         return Selection(reply=reply, missing=missing)
     call = ProposedCall(
         name=built.tool, args=built.args, id="regex-1", source="regex", arg_sources=built.sources

@@ -83,19 +83,26 @@ def container(f: Filler) -> Missing:
     """estimate_particle_count: shape from words, `a x b x c` box sides, sizes by magnitude."""
     text = f.parsed.text
     sides = _box_sides(f)
-    if "container_volume" in f.args:
+    roles = {f.role(i) for i in range(len(f.quantities))}
+    typed = f.args.get("container_shape")
+    if typed in ("box", "cylinder", "volume"):
+        shape = str(typed)
+    elif "container_volume" in f.args:
         shape = "volume"
-    elif sides or _BOX_RE.search(text) or {"length", "width"} & set(f.args):
+    elif sides or _BOX_RE.search(text):
         shape = "box"
     elif _CYLINDER_RE.search(text) or "diameter" in f.args:
         shape = "cylinder"
+    elif {"length", "width"} & roles:
+        shape = "box"
     else:
         free_volume = f.free("volume")
         if not free_volume:
             return [("container_shape",)]
         f.put("container_volume", f.use(free_volume[0]).arg)
         shape = "volume"
-    f.put("container_shape", shape, "typed" if shape != "volume" else "inferred")
+    if shape != typed:
+        f.put("container_shape", shape, "inferred")
     for name, index in zip(("length", "width", "height"), sides, strict=False):
         f.put(name, f.use(index).arg)
     for i in range(len(f.quantities)):
@@ -180,6 +187,8 @@ def hertz_partner(f: Filler) -> Missing:
 def convention(f: Filler) -> Missing:
     """neighbor_cell_size: the solver named in the query picks the convention."""
     low = f.parsed.lower
+    if "convention" in f.args:
+        return []
     if "mfix" in low:
         f.put("convention", "mfix")
     elif "liggghts" in low or "lammps" in low:
