@@ -1,4 +1,4 @@
-"""Conversation history in SQLite: nothing answered is ever lost, and saving stays cheap.
+"""The history database (SQLite): nothing answered is ever lost, and saving stays cheap.
 
 One database file in the user data dir (`history.sqlite3`; any path for tests). WAL journal with
 `synchronous=FULL`: a turn is on disk when `save_turn` returns, and a crash (even SIGKILL or power

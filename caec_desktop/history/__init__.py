@@ -1,0 +1,21 @@
+"""Conversation history: the SQLite store and the recorder that saves each finished turn."""
+
+from __future__ import annotations
+
+from caec_desktop.history.recorder import ConversationRecorder
+from caec_desktop.history.store import (
+    Conversation,
+    HistoryStore,
+    LoadedConversation,
+    StoredTurn,
+    default_path,
+)
+
+__all__ = [
+    "Conversation",
+    "ConversationRecorder",
+    "HistoryStore",
+    "LoadedConversation",
+    "StoredTurn",
+    "default_path",
+]

@@ -1,0 +1,54 @@
+"""The recorder saves real Session turns: one conversation, named after the first request."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from caec_desktop.history import ConversationRecorder, HistoryStore
+from caec_desktop.session import Session, TurnResult
+
+MASS = {"particle_diameter": "2 mm", "density": "2500 kg/m^3"}
+DT = {"duration": "1.1 s", "timestep": "1 us"}
+
+
+def run_turns() -> list[TurnResult]:
+    async def run() -> list[TurnResult]:
+        session = Session()
+        turns = []
+        for name, args in (("particle_mass", MASS), ("timesteps_for_duration", DT)):
+            async for _ in session.run_tool(name, args):
+                pass
+            assert session.last_turn is not None
+            turns.append(session.last_turn)
+        return turns
+
+    return asyncio.run(run())
+
+
+def test_recorder_saves_each_turn_with_its_events(tmp_path: Path) -> None:
+    turns = run_turns()
+    with HistoryStore(tmp_path / "h.sqlite3") as store:
+        recorder = ConversationRecorder(store)
+        assert store.list_conversations() == []  # nothing until a turn finishes
+        assert [recorder.record(t) for t in turns] == [0, 1]
+        (conv,) = store.list_conversations()
+        loaded = store.load(conv.id)
+    assert conv.id == recorder.conversation_id
+    assert conv.name == "particle_mass particle_diameter=2 mm density=2500 kg/m^3"
+    assert [t.user_text for t in loaded.turns][1].startswith("timesteps_for_duration ")
+    for saved, turn in zip(loaded.turns, turns, strict=True):
+        assert saved.events == turn.events
+        assert "events" not in saved.result  # stored once, in the events table
+        assert saved.result["tool_results"][0]["result"] == turn.tool_results[0]["result"]
+        assert saved.result["answer"] == turn.answer
+    assert [m["role"] for m in loaded.messages] == ["user", "assistant"] * 2
+
+
+def test_long_first_request_gives_a_short_name(tmp_path: Path) -> None:
+    (turn, _) = run_turns()
+    with HistoryStore(tmp_path / "h.sqlite3") as store:
+        recorder = ConversationRecorder(store)
+        recorder.record(turn, user_text="rayleigh   time step " + "x" * 100)
+        (conv,) = store.list_conversations()
+    assert conv.name == ("rayleigh time step " + "x" * 100)[:59] + "…"
