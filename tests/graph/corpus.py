@@ -448,6 +448,69 @@ CORPUS: list[Row] = [
         {"normal_force": 20.0, "particle_radius": 0.001, "wall": True},
     ),
     Row("contact stress F=10 N r=1 mm steel yield 250 MPa", None, missing=("safety_factor",)),
+    # --- name=value only (no keyword: the tool that takes every named input)
+    Row(
+        "particle_radius=1mm density=2500 youngs_modulus=70e9 poisson_ratio=0.25",
+        "rayleigh_timestep",
+        {"particle_radius": 0.001, **GLASS},
+    ),
+    Row(
+        "r=1 mm rho=2500 E=70 GPa nu=0.25 dt=1e-7 s",
+        "check_timestep_heuristic",
+        {"timestep": 1e-7, "particle_radius": 0.001, **GLASS},
+    ),
+    Row(
+        "k=1e5 N/m m=1e-6 kg e=0.8",
+        "linear_spring_contact",
+        {"stiffness": 1e5, "effective_mass": 1e-6, "restitution": 0.8},
+    ),
+    Row(
+        "D=50 mm d=5 mm",
+        "wall_effect_porosity",
+        {"container_diameter": 0.05, "particle_diameter": 0.005},
+    ),
+    Row(
+        "estimate_particle_count container_shape=box length=1 m width=0.5 m height=0.3 m "
+        "particle_diameter=5 mm",
+        "estimate_particle_count",
+        {"container_shape": "box", "length": 1.0, "width": 0.5, "height": 0.3},
+    ),
+    # --- unit spellings, unicode, overrides, word values
+    Row(
+        "rayleigh time step E=70GPa,nu=0.25,rho=2.5g/cc,r=1mm",
+        "rayleigh_timestep",
+        {"particle_radius": 0.001, **GLASS},
+    ),
+    Row(
+        "hertz contact time r=1 mm glass at 3.6 km/h against a wall with wall E=200 GPa",
+        "hertz_contact_time",
+        {
+            "impact_velocity": 1.0,
+            "wall": True,
+            "wall_youngs_modulus": 200e9,
+            "youngs_modulus": 70e9,
+        },
+        sources={"wall_youngs_modulus": "typed", "youngs_modulus": "preset:glass"},
+    ),
+    Row(
+        "contact stress F=0.01 kN d=2 mm glass σ_y=0.1 GPa SF 1.5 E=100 GPa",
+        "contact_stress_check",
+        {
+            "normal_force": 10.0,
+            "particle_radius": 0.001,
+            "yield_stress": 1e8,
+            "youngs_modulus": 1e11,
+        },
+        sources={"particle_radius": "typed (d/2)", "youngs_modulus": "typed"},
+    ),
+    Row("cell size r=2 mm convention=mfix", "neighbor_cell_size", {"convention": "mfix"}),
+    Row(
+        "pwave time step for r=1 mm glass G=30 GPa",
+        "pwave_timestep",
+        {"youngs_modulus": 70e9},
+        sources={"youngs_modulus": "preset:glass"},
+    ),
+    Row("convert 3 inch", None, missing=("to_unit",), intent="conversion"),
     # --- not a calculation
     Row("hi", None, intent="help"),
     Row("what can you do", None, intent="help"),

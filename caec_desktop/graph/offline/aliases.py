@@ -205,7 +205,6 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
 """Word keys (lower-case; spaces stand for any of space, `_` or `-`)."""
 
 WORD_ROLES: dict[str, tuple[str, ...]] = {w: roles for ws, roles in _WORDS.items() for w in ws}
-CASED_ROLES = _CASED
 
 _CONNECT = r"\s*(?:=|:|~|≈|\bis\b|\bof\b|\bat\b|\bequals?\b|\babout\b)?\s*"
 
@@ -252,7 +251,6 @@ CONTAINER_WORDS = (
     "cylinder|cylindrical|pipe|tube|column|drum|silo|vessel|container|bed|box|bin|hopper|tank|"
     "cube|cuboid|chamber|domain"
 )
-CONTAINER_RE = re.compile(rf"\b(?:{CONTAINER_WORDS})s?\b", re.IGNORECASE)
 
 
 def key_roles(key: str) -> tuple[str, ...]:

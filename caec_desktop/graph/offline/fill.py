@@ -128,9 +128,3 @@ class Filler:
         for p in self.params:
             if p.preset and p.name not in self.args and p.preset in values:
                 self.put(p.name, values[p.preset], f"preset:{self.material.key}")
-
-    def run(self) -> None:
-        """Keyed, then unkeyed, then presets: typed values always win."""
-        self.keyed()
-        self.unkeyed()
-        self.presets()

@@ -104,10 +104,6 @@ class Parsed:
     words: dict[str, str] = field(default_factory=dict)
     """`name=word` pairs (`container_shape=box`, `convention=mfix`, `wall=true`)."""
 
-    def keyed(self, role: str) -> Quantity | None:
-        """The first quantity whose key means `role` (first meaning only)."""
-        return next((q for q in self.quantities if q.roles[:1] == (role,)), None)
-
 
 def normalize(text: str) -> str:
     """Unicode symbols to ASCII names, `2×10^-7` to `2e-7`, `0.5x0.3` to `0.5 x 0.3`."""

@@ -18,19 +18,21 @@ from caec_desktop.tools.units import convert as convert_value
 Missing = list[tuple[str, ...]]
 
 _UNIT_WORD = r"[A-Za-z°µ][\w°µ/^*.]*"
+_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 CONVERT_RE = re.compile(
     rf"^\s*(?:please\s+)?(?:convert|change|express|what\s+is|what's|how\s+much\s+is)?\s*"
-    rf"(?P<num>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(?P<from>{_UNIT_WORD})\s+"
+    rf"(?P<num>{_NUMBER})\s*(?P<from>{_UNIT_WORD})\s+"
     rf"(?:in|to|into|as|->|→)\s+(?P<to>{_UNIT_WORD})\s*[?.!]?\s*$",
     re.IGNORECASE,
 )
 """`convert 3 inch to mm`, `70 GPa in psi`, `what is 1 atm in kPa?`."""
 HOW_MANY_RE = re.compile(
     rf"^\s*how\s+many\s+(?P<to>{_UNIT_WORD})\s+(?:are\s+)?(?:there\s+)?(?:in|is)\s+"
-    rf"(?P<num>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(?P<from>{_UNIT_WORD})\s*\??\s*$",
+    rf"(?P<num>{_NUMBER})\s*(?P<from>{_UNIT_WORD})\s*\??\s*$",
     re.IGNORECASE,
 )
 """`how many mm in 3 inch?`."""
+_VALUE_UNIT_RE = re.compile(rf"(?P<num>{_NUMBER})(?:\s*(?P<from>{_UNIT_WORD}))?")
 _BOX_RE = re.compile(r"\b(?:box|cuboid|cube|bin|rectangular|hopper|chamber|domain)\b", re.I)
 _CYLINDER_RE = re.compile(r"\b(?:cylinder|cylindrical|pipe|tube|column|drum|silo|tank)\b", re.I)
 _WALL_FIX_RE = re.compile(r"\bwall[\s_-]*(?:correction|corrected|effect)\b", re.I)
@@ -47,14 +49,20 @@ def convert_match(text: str) -> re.Match[str] | None:
 
 
 def convert(f: Filler) -> Missing:
-    """convert_units: the whole query is `number unit to unit`."""
+    """convert_units: the whole query is `number unit to unit` (else say what is missing)."""
     match = convert_match(f.parsed.text)
+    f.used.update(range(len(f.quantities)))
     if match is None:
-        return [("value",), ("from_unit",), ("to_unit",)]
+        part = _VALUE_UNIT_RE.search(f.parsed.text)
+        if part is None:
+            return [("value",), ("from_unit",), ("to_unit",)]
+        f.put("value", float(part.group("num")))
+        if part.group("from"):
+            f.put("from_unit", normalize_unit(part.group("from")))
+        return [("from_unit",), ("to_unit",)]
     f.put("value", float(match.group("num")))
     f.put("from_unit", normalize_unit(match.group("from")))
     f.put("to_unit", normalize_unit(match.group("to")))
-    f.used.update(range(len(f.quantities)))
     return []
 
 
