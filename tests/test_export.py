@@ -220,6 +220,7 @@ def test_unknown_export_format_names_the_allowed_ones(tmp_path: Path) -> None:
         export_conversation(loaded, tmp_path / "x.docx")
 
 
-def test_export_module_imports_without_pyside6() -> None:
-    code = "import sys, caec_desktop.export; assert 'PySide6' not in sys.modules"
+def test_domain_modules_import_without_pyside6() -> None:
+    modules = "caec_desktop.export, caec_desktop.history, caec_desktop.replay, caec_desktop.config"
+    code = f"import sys, {modules}; assert 'PySide6' not in sys.modules, 'PySide6 imported'"
     subprocess.run([sys.executable, "-c", code], check=True)
