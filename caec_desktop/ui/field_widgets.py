@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.forms import FormField, join_value, split_value
-from caec_desktop.tools.units import pretty_unit
+from caec_desktop.tools.units import convert, pretty_unit
 
 ERROR_STYLE = "color: #b00020;"
 
@@ -108,6 +108,20 @@ class TextEditor(FieldEditor):
         )
 
 
+def readable(value: float, unit: str, units: tuple[str, ...]) -> float | str:
+    """An SI number shown in a unit people read: 70e9 Pa → "70 GPa", 0.002 m → "2 mm".
+
+    Values between 0.1 and 10,000 stay in the SI unit (2500 kg/m³ reads fine as it is).
+    """
+    if not unit or value == 0 or 0.1 <= abs(value) < 1e4:
+        return value
+    for other in units:
+        shown = convert(value, unit, other)
+        if 1 <= abs(shown) < 1000:
+            return f"{shown:.6g} {other}"
+    return value
+
+
 class QuantityEditor(FieldEditor):
     """A physical value: number box plus a unit selector of the field's dimension."""
 
@@ -138,6 +152,8 @@ class QuantityEditor(FieldEditor):
             self.edit.clear()
             self.set_unit(self.field.unit or "")
             return
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            value = readable(float(value), self.field.unit or "", self.field.units)
         number, unit = split_value(value, self.field.unit or "")
         self.edit.setText(number)
         self.set_unit(unit)

@@ -7,7 +7,6 @@ the field it names. Run emits `runRequested(tool, args)`; the window hands it to
 
 from __future__ import annotations
 
-from dataclasses import asdict, is_dataclass
 from typing import Any
 
 from PySide6.QtCore import Signal
@@ -28,21 +27,10 @@ from caec_desktop.ui.field_widgets import ERROR_STYLE, FieldEditor, make_editor
 
 
 def _materials() -> dict[str, dict[str, Any]]:
-    """Material presets as {name: {field: value}} ({} until the materials module exists)."""
-    try:
-        from caec_desktop.tools.materials import MATERIALS  # type: ignore[import-not-found]
-    except ImportError:
-        return {}
-    items = MATERIALS.items() if isinstance(MATERIALS, dict) else ((m.name, m) for m in MATERIALS)
-    out: dict[str, dict[str, Any]] = {}
-    for name, mat in items:
-        if hasattr(mat, "model_dump"):
-            out[str(name)] = mat.model_dump()
-        elif is_dataclass(mat) and not isinstance(mat, type):
-            out[str(name)] = asdict(mat)
-        elif isinstance(mat, dict):
-            out[str(name)] = dict(mat)
-    return out
+    """Material presets as {display name: {argument: SI value}}."""
+    from caec_desktop.tools.materials import MATERIALS
+
+    return {m.name: m.as_args() for m in MATERIALS.values()}
 
 
 class FormPanel(QWidget):

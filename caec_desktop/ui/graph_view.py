@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from caec_desktop.trace import TraceEvent
 
 NODE_W, NODE_H = 120.0, 36.0
+SKIP_GAP = 60.0
+"""Vertical distance beyond which an edge is taken to skip a layer (layers are 90 apart)."""
 IDLE, ACTIVE, VISITED = QColor("#eef1f6"), QColor("#ffd54f"), QColor("#c8e6c9")
 START, END = "__start__", "__end__"
 
@@ -81,12 +83,12 @@ class GraphView(QGraphicsView):
             path.moveTo(start)
             path.cubicTo(start + QPointF(50, -25), start + QPointF(50, 45), start + QPointF(0, 20))
             mid = start + QPointF(40, 2)
-        elif y2 > y1:
+        elif y1 < y2 <= y1 + 2 * NODE_H + SKIP_GAP:  # next layer down: a straight line
             a, b = QPointF(x1, y1 + NODE_H), QPointF(x2, y2)
             path.moveTo(a)
             path.lineTo(b)
             mid = (a + b) / 2
-        else:  # going back up: bend round the left side
+        else:  # skipping layers or going back up: bend round the left side, clear of the boxes
             a, b = (
                 QPointF(x1 - NODE_W / 2, y1 + NODE_H / 2),
                 QPointF(x2 - NODE_W / 2, y2 + NODE_H / 2),

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from caec_desktop.tools import execute, get_tool, tool_names
+from caec_desktop.tools import execute, get_tool, tool_names, validate
 from caec_desktop.ui.field_widgets import ListEditor, QuantityEditor
 from caec_desktop.ui.form_panel import FormPanel
 
@@ -97,7 +97,7 @@ def test_fill_from_chat_arguments_and_reset(panel: FormPanel) -> None:
     panel.fill("rayleigh_timestep", {"particle_radius": 0.002, "density": "2.5 g/cm^3"})
     radius, density = panel.editors["particle_radius"], panel.editors["density"]
     assert isinstance(radius, QuantityEditor) and isinstance(density, QuantityEditor)
-    assert (radius.edit.text(), radius.unit()) == ("0.002", "m")
+    assert (radius.edit.text(), radius.unit()) == ("2", "mm")  # SI numbers shown readably
     assert (density.edit.text(), density.unit()) == ("2.5", "g/cm^3")
     panel.reset()
     assert radius.edit.text() == "" and panel.collect() == {"fraction": 0.2}
@@ -112,3 +112,23 @@ def test_list_of_lengths_uses_one_unit(panel: FormPanel) -> None:
     assert isinstance(diam, ListEditor)
     assert diam.edit.text() == "1, 2" and diam.unit_box.currentData() == "mm"
     assert panel.collect()["diameters"] == ["1 mm", "2 mm"]
+
+
+def test_material_preset_fills_density_modulus_and_poisson(panel: FormPanel) -> None:
+    from caec_desktop.tools.materials import MATERIALS
+
+    glass = MATERIALS["glass"]
+    panel.set_tool("rayleigh_timestep")
+    index = panel.preset_box.findData(glass.name)
+    assert index > 0
+    panel.preset_box.activated.emit(index)
+    shown = {n: panel.editors[n].edit.text() for n in ("density", "youngs_modulus")}  # type: ignore[attr-defined]
+    assert shown == {"density": "2500", "youngs_modulus": "70"}
+    panel.editors["particle_radius"].set_value("1 mm")  # the preset does not know the size
+    validated, errors = validate("rayleigh_timestep", panel.collect())
+    assert errors == [] and validated is not None
+    values = validated.model_dump()
+    assert values["density"] == glass.density
+    assert math.isclose(values["youngs_modulus"], glass.youngs_modulus, rel_tol=1e-12)
+    assert values["poisson_ratio"] == glass.poisson_ratio
+    assert panel.preset_box.currentIndex() == 0  # the picker is ready for the next preset

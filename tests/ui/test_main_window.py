@@ -9,11 +9,13 @@ import math
 
 import qasync
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.session import Session
 from caec_desktop.settings import Settings
 from caec_desktop.trace import TraceEvent
+from caec_desktop.ui.form_panel import FormPanel
 from caec_desktop.ui.main_window import MainWindow, mode_badge
 from caec_desktop.ui.session_runner import SessionRunner
 from tests.scripted_selector import BAD_RAYLEIGH, GOOD_RAYLEIGH, ScriptedSelector
@@ -25,8 +27,12 @@ QUERY = (
 )
 
 
-def _window(qtbot: QtBot, session: object, settings: Settings = OFFLINE) -> MainWindow:
-    window = MainWindow(SessionRunner(session), settings)
+def _window(
+    qtbot: QtBot, session: object, settings: Settings = OFFLINE
+) -> tuple[MainWindow, SessionRunner, FormPanel]:
+    runner = SessionRunner(session)
+    window = MainWindow(runner, settings)
+    assert window.form is not None
     qtbot.addWidget(window)
     window.graph.set_graph(
         (
@@ -40,7 +46,7 @@ def _window(qtbot: QtBot, session: object, settings: Settings = OFFLINE) -> Main
             ],
         )
     )
-    return window
+    return window, runner, window.form
 
 
 def _rayleigh_dt(radius: float, rho: float, e: float, nu: float) -> float:
@@ -70,12 +76,12 @@ def test_fake_session_run_fills_chat_trace_and_graph(
         ("run_end", None, {"status": "answered"}),
     )
     session = FakeSession(script, answer="**All done**")
-    window = _window(qtbot, session)
+    window, runner, _form = _window(qtbot, session)
 
     async def scenario() -> None:
         _send(window, qtbot, "compute it")
         assert window.chat.send_button.text() == "Stop"
-        await wait_signal(window.runner.runFinished)
+        await wait_signal(runner.runFinished)
 
     qloop.run_until_complete(scenario())
     window.trace.model.flush()
@@ -92,42 +98,43 @@ def test_fake_session_run_fills_chat_trace_and_graph(
 def test_stop_cancels_the_running_turn(qtbot: QtBot, qloop: qasync.QEventLoop) -> None:
     script = events(("run_start", None, {}), ("node_start", "tools", {}), ("run_end", None, {}))
     session = FakeSession(script, answer="Cancelled: stopped.")
-    window = _window(qtbot, session)
+    window, runner, _form = _window(qtbot, session)
 
     async def scenario() -> None:
         session.gate = asyncio.Event()
         _send(window, qtbot, "slow one")
-        await wait_signal(window.runner.eventReceived)  # run_start arrived; the run now waits
-        assert window.runner.running
+        await wait_signal(runner.eventReceived)  # run_start arrived; the run now waits
+        assert runner.running
         qtbot.mouseClick(window.chat.send_button, Qt.MouseButton.LeftButton)
-        (turn,) = await wait_signal(window.runner.runFinished)
+        (turn,) = await wait_signal(runner.runFinished)
         assert turn.status == "cancelled"
 
     qloop.run_until_complete(scenario())
     assert session.cancelled
-    assert not window.runner.running and window.chat.send_button.text() == "Send"
+    assert not runner.running and window.chat.send_button.text() == "Send"
 
 
 def test_real_session_offline_answer_with_calc_sheet_then_form_run(
     qtbot: QtBot, qloop: qasync.QEventLoop
 ) -> None:
-    window = _window(qtbot, Session(OFFLINE))
+    window, runner, form = _window(qtbot, Session(OFFLINE))
     expected = _rayleigh_dt(1e-3, 2500, 70e9, 0.25)
+    assert math.isclose(expected, 1.023e-6, rel_tol=5e-4)  # DEM_REFERENCE §1.4 glass example
 
     async def scenario() -> None:
         _send(window, qtbot, QUERY)
-        (turn,) = await wait_signal(window.runner.runFinished, timeout=30)
+        (turn,) = await wait_signal(runner.runFinished, timeout=30)
         assert turn.status == "answered"
         card = window.chat.cards()[0]
         assert math.isclose(card.result["rayleigh_timestep"], expected, rel_tol=1e-9)
         assert card.sheet is not None and card.sheet.steps
         # Open in form → the form shows the call's arguments → Run goes through run_tool.
         qtbot.mouseClick(card.form_button, Qt.MouseButton.LeftButton)
-        assert window.side.currentWidget() is window.form
-        assert window.form.tool == "rayleigh_timestep" and window.form.check()
-        window.form.editors["fraction"].set_value(0.1)
-        qtbot.mouseClick(window.form.run_button, Qt.MouseButton.LeftButton)
-        (turn2,) = await wait_signal(window.runner.runFinished, timeout=30)
+        assert window.side.currentWidget() is form
+        assert form.tool == "rayleigh_timestep" and form.check()
+        form.editors["fraction"].set_value(0.1)
+        qtbot.mouseClick(form.run_button, Qt.MouseButton.LeftButton)
+        (turn2,) = await wait_signal(runner.runFinished, timeout=30)
         assert turn2.status == "answered"
 
     qloop.run_until_complete(scenario())
@@ -136,18 +143,19 @@ def test_real_session_offline_answer_with_calc_sheet_then_form_run(
     window.trace.model.flush()
     starts = [e for e in window.trace.model.events() if e.kind == "run_start"]
     assert [e.data.get("source") for e in starts] == ["ask", "form"]
-    assert "on the card above" in window.chat.items()[-1].text()  # sheet not repeated
+    answer = window.chat.items()[-1]
+    assert isinstance(answer, QLabel) and "on the card above" in answer.text()  # sheet not repeated
 
 
 def test_real_session_retry_is_visible_in_trace_and_retry_view(
     qtbot: QtBot, qloop: qasync.QEventLoop
 ) -> None:
     selector = ScriptedSelector([BAD_RAYLEIGH, GOOD_RAYLEIGH])
-    window = _window(qtbot, Session(OFFLINE, selector=selector))
+    window, runner, _form = _window(qtbot, Session(OFFLINE, selector=selector))
 
     async def scenario() -> None:
-        window.runner.ask("rayleigh please")
-        await wait_signal(window.runner.runFinished, timeout=30)
+        runner.ask("rayleigh please")
+        await wait_signal(runner.runFinished, timeout=30)
 
     qloop.run_until_complete(scenario())
     window.trace.model.flush()
@@ -172,8 +180,8 @@ def test_badge_says_whether_anything_leaves_the_machine() -> None:
 
 def test_form_run_errors_stay_in_the_form(qtbot: QtBot) -> None:
     session = FakeSession([TraceEvent(seq=1, t_ms=0, kind="run_start")])
-    window = _window(qtbot, session)
-    window.form.set_tool("rayleigh_timestep")
-    qtbot.mouseClick(window.form.run_button, Qt.MouseButton.LeftButton)
+    _win, _, form = _window(qtbot, session)  # keep the window alive
+    form.set_tool("rayleigh_timestep")
+    qtbot.mouseClick(form.run_button, Qt.MouseButton.LeftButton)
     assert session.calls == []  # nothing ran: required fields are flagged inline
-    assert "required" in window.form.editors["particle_radius"].error()
+    assert "required" in form.editors["particle_radius"].error()

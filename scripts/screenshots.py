@@ -1,0 +1,139 @@
+"""Render the window in its main states to docs/screenshots/*.png (offscreen, no network).
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/screenshots.py
+
+States: an offline answer with its calc sheet open; a retry in the trace (a scripted selector
+proposes a bad radius first); the graph after that run; the tool form with a validation error;
+the settings dialog. The real Session and tools produce every number shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+from typing import Any, ClassVar
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+OUT = ROOT / "docs" / "screenshots"
+
+import qasync  # noqa: E402
+from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
+
+QUERY = (
+    "rayleigh timestep particle_radius=1 mm density=2500 kg/m^3 youngs_modulus=70 GPa "
+    "poisson_ratio=0.25"
+)
+
+
+class RetrySelector:
+    """Proposes a negative radius first, then the right one (what a weak model might do)."""
+
+    good: ClassVar[dict[str, Any]] = {
+        "particle_radius": "1 mm",
+        "density": 2500,
+        "youngs_modulus": "70 GPa",
+        "poisson_ratio": 0.25,
+    }
+
+    async def classify(self, text: str, history: list[dict[str, Any]]) -> str:
+        return "calculation"
+
+    async def select(self, request: Any) -> Any:
+        from caec_desktop.graph.selector import ProposedCall, Selection
+
+        args = dict(self.good)
+        if request.attempt == 1:
+            args["particle_radius"] = "-1 mm"
+        return Selection(calls=[ProposedCall("rayleigh_timestep", args, source="llm")])
+
+    async def summarize(self, request: Any, results: list[dict[str, Any]]) -> str | None:
+        return None
+
+
+def save(widget: QWidget, name: str) -> None:
+    QApplication.processEvents()
+    path = OUT / name
+    widget.grab().save(str(path))
+    print(path.relative_to(ROOT))
+
+
+async def finished(runner: Any) -> Any:
+    fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+    def _done(turn: Any) -> None:
+        if not fut.done():
+            fut.set_result(turn)
+
+    runner.runFinished.connect(_done)
+    try:
+        return await asyncio.wait_for(fut, 30)
+    finally:
+        runner.runFinished.disconnect(_done)
+
+
+async def main() -> None:
+    from caec_desktop.app import build
+    from caec_desktop.session import Session
+    from caec_desktop.settings import Settings
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    settings = Settings(mode="offline")
+    window, runner = build(settings, Session(settings))
+    window.resize(1280, 800)
+    window.show()
+    window.load_graph()
+
+    window.chat.input.setPlainText(QUERY)
+    window.chat.input.submit()
+    await finished(runner)
+    card = window.chat.cards()[0]
+    card.sheet_button.setChecked(True)
+    await asyncio.sleep(0.05)
+    window.chat.scroll_area.verticalScrollBar().setValue(0)
+    save(window, "main.png")
+
+    runner.session = Session(settings, selector=RetrySelector())  # type: ignore[arg-type]
+    window.chat.input.setPlainText("Rayleigh time step for 1 mm glass beads")
+    window.chat.input.submit()
+    await finished(runner)
+    window.trace.model.flush()
+    window.trace.tabs.setCurrentIndex(1)
+    save(window, "retry.png")
+    window.trace.tabs.setCurrentIndex(0)
+    window.trace.kind_filter.setCurrentText("problems only")
+    window.trace.table.selectRow(0)
+    save(window, "trace_problems.png")
+    window.side.setCurrentWidget(window.graph)
+    save(window, "graph.png")
+
+    form = window.form
+    assert form is not None
+    window.side.setCurrentWidget(form)
+    form.set_tool("rayleigh_timestep")
+    form.fill_example()
+    form.editors["density"].set_value("2500 m")  # a length where a density belongs
+    form.check()
+    save(window, "form_error.png")
+
+    window.open_settings()
+    dialog = window.settings_dialog
+    assert dialog is not None
+    dialog.mode_box.setCurrentText("openrouter")
+    dialog.key_edit.setText("sk-or-v1-not-a-real-key-0000")
+    await asyncio.sleep(0.05)
+    save(dialog, "settings.png")
+    dialog.reject()
+    await runner.shutdown()
+    window.close()
+
+
+if __name__ == "__main__":
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    with loop:
+        loop.run_until_complete(main())

@@ -1,0 +1,115 @@
+"""app.py: the error sink, saving settings (key never in the plain file), --self-test, and a
+window that shows before the heavy libraries load."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import qasync
+from pytestqt.qtbot import QtBot
+
+from caec_desktop.app import ErrorSink, _save_settings
+from caec_desktop.settings import Settings
+from caec_desktop.ui.main_window import MainWindow
+
+KEY = "sk-or-v1-secret0123456789abcdef"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_loop_errors_reach_the_banner_without_the_key(
+    qtbot: QtBot, qloop: qasync.QEventLoop, caplog: pytest.LogCaptureFixture
+) -> None:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    sink = ErrorSink(window, (KEY,))
+    sink.install(qloop)
+
+    def boom() -> None:
+        raise RuntimeError(f"server said no to {KEY}")
+
+    async def scenario() -> None:
+        qloop.call_soon(boom)  # a failing callback, as an asyncSlot failure reaches the loop
+        await asyncio.sleep(0.01)
+
+    qloop.run_until_complete(scenario())
+    assert sink.count == 1
+    assert window.banner.text() == "Unexpected error: RuntimeError: server said no to ***"
+    assert KEY not in caplog.text and "server said no to ***" in caplog.text
+    sys.excepthook = sys.__excepthook__
+
+
+def test_excepthook_shows_the_error(qtbot: QtBot) -> None:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    sink = ErrorSink(window)
+    try:
+        raise ValueError("bad thing")
+    except ValueError as exc:
+        sink.excepthook(ValueError, exc, exc.__traceback__)
+    assert window.banner.text() == "Unexpected error: ValueError: bad thing"
+    window.banner_close.click()
+    assert not window._banner_row.isVisibleTo(window)
+
+
+def test_saved_settings_keep_the_key_out_of_the_config_file(tmp_path: Path) -> None:
+    from caec_desktop.config import config_path, load_settings
+
+    settings = Settings(mode="openrouter", llm_api_key=KEY, model="m1")  # type: ignore[arg-type]
+    _save_settings(settings)
+    text = config_path().read_text(encoding="utf-8")
+    assert KEY not in text and json.loads(text)["mode"] == "openrouter"
+    again = load_settings()
+    assert (again.effective_mode, again.model, again.api_key()) == ("openrouter", "m1", KEY)
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CAEC_", "OPENROUTER"))}
+    env |= {"CAEC_CONFIG_DIR": str(tmp_path), "QT_QPA_PLATFORM": "offscreen"}
+    return env
+
+
+def test_self_test_answers_offline_and_exits_zero(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "caec_desktop.app", "--self-test"],
+        cwd=ROOT,
+        env=_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=50,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    # DEM_REFERENCE §1.4 glass example: dt_R = 1.023e-6 s; the formula written out again:
+    g = 70e9 / (2 * 1.25)
+    dt = math.pi * 1e-3 * math.sqrt(2500 / g) / (0.1631 * 0.25 + 0.8766)
+    assert f"{dt * 1e6:.4g} µs" == "1.023 µs"
+    assert "rayleigh_timestep" in proc.stdout and "1.023 µs" in proc.stdout
+
+
+def test_window_module_loads_without_pydantic_pint_or_langgraph(tmp_path: Path) -> None:
+    code = (
+        "import sys\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication([])\n"
+        "from caec_desktop.ui.main_window import MainWindow\n"
+        "w = MainWindow(); w.show(); app.processEvents()\n"
+        "print(sorted(m for m in ('pydantic', 'pint', 'langgraph', 'langchain_openai')"
+        " if m in sys.modules))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=50,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "[]"
