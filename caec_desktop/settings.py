@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 Mode = Literal["offline", "local", "openrouter"]
@@ -52,6 +52,17 @@ class Settings(BaseSettings):
     stream: bool = False
     """Ask the server for SSE streaming (off by default: several servers have stream-only bugs)."""
     refuse_unsafe_calculations: bool = True
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        value = value.strip()
+        if not value.startswith(("http://", "https://")):
+            raise ValueError(
+                f"base_url must start with http:// or https:// "
+                f"(e.g. http://127.0.0.1:11434/v1), got {value!r}"
+            )
+        return value.rstrip("/")
 
     @property
     def effective_mode(self) -> Mode:

@@ -76,6 +76,13 @@ class ModelCaller:
         self.base_url = settings.effective_base_url()
         self.stream = settings.stream
         self.secrets = (settings.api_key(),) if settings.api_key() else ()
+        if settings.effective_mode == "openrouter" and not self.secrets:
+            raise SelectorError(
+                "auth",
+                "OpenRouter mode needs an API key: set it in Settings (or CAEC_LLM_API_KEY / "
+                "OPENROUTER_API_KEY). Meanwhile you can switch to offline mode or fill the "
+                "tool's form by hand.",
+            )
         self._models: dict[tuple[str, bool], CaecChatOpenAI] = {}
 
     def _chat(self, name: str) -> CaecChatOpenAI:
