@@ -137,6 +137,12 @@ CORPUS: list[Row] = [
         },
     ),
     Row("how many particles fit in a 0.5x0.3x0.2 m box", None, missing=("particle_diameter",)),
+    Row("how many 2 mm particles fit", None, missing=("container_shape",)),
+    Row(
+        "how many 2 mm particles fit in a 1 m^3 box",
+        "estimate_particle_count",
+        {"container_shape": "volume", "container_volume": 1.0, "particle_diameter": 0.002},
+    ),
     # --- rayleigh_timestep
     Row(
         "rayleigh time step for 1 mm glass beads",

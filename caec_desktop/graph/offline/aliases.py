@@ -214,7 +214,7 @@ def _word_pattern(word: str) -> str:
 
 
 _ALT_WORDS = "|".join(_word_pattern(w) for w in sorted(WORD_ROLES, key=len, reverse=True))
-_ALT_CASED = "|".join(sorted(_CASED))
+_ALT_CASED = "".join(sorted(_CASED))
 PRE_KEY_RE = re.compile(
     rf"(?<![\w'])(?P<key>(?i:{_ALT_WORDS})|[{_ALT_CASED}]|[A-Za-z][A-Za-z0-9_]*(?=\s*=))"
     rf"{_CONNECT}$"
@@ -287,6 +287,8 @@ HINTS: dict[str, str] = {
     "width": "a 0.5 x 0.3 x 0.2 m box",
     "height": "200 mm tall",
     "container_volume": "volume 0.01 m^3",
+    "container_shape": "a 0.5 x 0.3 x 0.2 m box, a cylinder 100 mm across and 200 mm tall, "
+    "or a volume of 2 L",
     "value": "convert 3 inch to mm",
 }
 """A second way to type each input, shown after the schema's own example in 'missing' replies."""

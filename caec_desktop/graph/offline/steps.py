@@ -97,6 +97,9 @@ def container(f: Filler) -> Missing:
         shape = str(typed)
     elif "container_volume" in f.args:
         shape = "volume"
+    elif f.free("volume") and not sides and not {"length", "width", "height"} & roles:
+        f.put("container_volume", f.use(f.free("volume")[0]).arg)
+        shape = "volume"
     elif sides or _BOX_RE.search(text):
         shape = "box"
     elif _CYLINDER_RE.search(text) or "diameter" in f.args:
@@ -104,11 +107,8 @@ def container(f: Filler) -> Missing:
     elif {"length", "width"} & roles:
         shape = "box"
     else:
-        free_volume = f.free("volume")
-        if not free_volume:
-            return [("container_shape",)]
-        f.put("container_volume", f.use(free_volume[0]).arg)
-        shape = "volume"
+        _sizes(f)
+        return [("container_shape",)]
     if shape != typed:
         f.put("container_shape", shape, "inferred")
     for name, index in zip(("length", "width", "height"), sides, strict=False):
