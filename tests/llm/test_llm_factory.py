@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 import pytest
-from pydantic import ValidationError
+from pydantic import SecretStr, ValidationError
 
 from caec_desktop.graph.selector import AttemptError, ProposedCall, SelectorError
 from caec_desktop.llm import make_selector
@@ -26,7 +26,8 @@ def test_openrouter_model_defaults_and_provider_routing(monkeypatch: Any) -> Non
     assert chat.openai_api_base == OPENROUTER_BASE_URL
     assert chat.model_name == DEFAULT_OPENROUTER_MODEL == "openai/gpt-oss-120b"
     assert chat.extra_body == {"provider": {"require_parameters": True}}
-    assert chat.openai_api_key is not None and chat.openai_api_key.get_secret_value() == TEST_KEY
+    key = chat.openai_api_key
+    assert isinstance(key, SecretStr) and key.get_secret_value() == TEST_KEY
     assert chat.max_retries == 0  # our caller retries, so each attempt is traced
     off = make_chat_model(settings.model_copy(update={"provider_require_tools": False}), "m")
     assert off.extra_body is None
