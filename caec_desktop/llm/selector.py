@@ -73,6 +73,7 @@ class LLMSelector:
         self.style = "prompt" if settings.tool_call_style == "prompt" else "native"
         self.tools = tool_list()
         self.tool_names = {t["name"] for t in self.tools}
+        self._tool_defs = prompts.openai_tools(self.tools)
         self._messages: list[BaseMessage] = []
         self._calls: list[ProposedCall] = []
         self._pending_usage: dict[str, float] = {}
@@ -81,13 +82,12 @@ class LLMSelector:
 
     # --- plumbing --------------------------------------------------------------------------
 
-    def _system(self, base: str = prompts.SYSTEM) -> SystemMessage:
-        if self.style == "prompt" and base is prompts.SYSTEM:
+    def _system(self, purpose: str = "select") -> SystemMessage:
+        if purpose == "classify":
+            return SystemMessage(prompts.CLASSIFY)
+        if self.style == "prompt":
             return SystemMessage(prompts.prompt_style_system(self.tools))
-        return SystemMessage(base)
-
-    def _openai_tools(self, tools: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
-        return tools if self.style == "native" else None
+        return SystemMessage(prompts.SYSTEM)
 
     async def _invoke(
         self,
@@ -99,7 +99,10 @@ class LLMSelector:
         """One reply; in `auto` style, a 'no tool support' answer switches to prompt style."""
         try:
             return await self.caller.invoke(
-                messages, tools=self._openai_tools(tools), emit=emit, purpose=purpose
+                messages,
+                tools=tools if self.style == "native" else None,
+                emit=emit,
+                purpose=purpose,
             )
         except SelectorError as exc:
             if not (exc.kind == "tools_unsupported" and self.style == "native"):
@@ -112,12 +115,8 @@ class LLMSelector:
             "action": "switched to prompt-style tool calls (tools described in the system prompt)",
         })  # fmt: skip
         if messages and isinstance(messages[0], SystemMessage):
-            base = prompts.SYSTEM if purpose != "classify" else prompts.CLASSIFY
-            messages[0] = self._system(base)
+            messages[0] = self._system(purpose)
         return await self.caller.invoke(messages, tools=None, emit=emit, purpose=purpose)
-
-    def _take_usage(self, msg: AIMessage, usage: dict[str, float]) -> None:
-        add_usage(usage, usage_of(msg))
 
     # --- classify --------------------------------------------------------------------------
 
@@ -126,9 +125,9 @@ class LLMSelector:
     ) -> Intent:
         """Intent via the synthetic `respond` tool, else JSON in the text, else the regex rules."""
         emit = emit or _noop
-        messages = [self._system(prompts.CLASSIFY), *_history(history), HumanMessage(text)]
+        messages = [self._system("classify"), *_history(history), HumanMessage(text)]
         msg = await self._invoke(messages, [prompts.RESPOND_TOOL], emit, "classify")
-        add_usage(self._pending_usage, usage_of(msg))
+        self._pending_usage = usage_of(msg)  # reported with this turn's first selection
         for call in msg.tool_calls:
             if call["name"] == "respond" and call["args"].get("intent") in prompts.INTENTS:
                 return call["args"]["intent"]  # type: ignore[no-any-return]
@@ -182,8 +181,8 @@ class LLMSelector:
             self._invalid = {}
         if request.errors:
             self._messages.extend(self._feedback(request.errors))
-        msg = _with_ids(await self._invoke(self._messages, self._native(), emit, "select"))
-        self._take_usage(msg, usage)
+        msg = _with_ids(await self._invoke(self._messages, self._tool_defs, emit, "select"))
+        add_usage(usage, usage_of(msg))
         if msg.invalid_tool_calls and not msg.tool_calls:
             # Unreadable arguments: tell the model once, inside this attempt.
             self._messages.append(msg)
@@ -192,8 +191,8 @@ class LLMSelector:
                     f"Error: the arguments are not valid JSON ({c.get('error') or c.get('args')})."
                 )
                 self._messages.append(ToolMessage(note, tool_call_id=c["id"] or "", status="error"))
-            msg = _with_ids(await self._invoke(self._messages, self._native(), emit, "select"))
-            self._take_usage(msg, usage)
+            msg = _with_ids(await self._invoke(self._messages, self._tool_defs, emit, "select"))
+            add_usage(usage, usage_of(msg))
         self._messages.append(msg)
         calls = self._calls_of(msg, emit)
         repeated = [self._invalid[s] for s in _signature(calls) if s in self._invalid]
@@ -211,9 +210,6 @@ class LLMSelector:
             return Selection(calls=calls, usage=usage)
         _, visible = split_think(str(msg.content))
         return Selection(reply=visible.strip() or None, usage=usage)
-
-    def _native(self) -> list[dict[str, Any]]:
-        return prompts.openai_tools(self.tools)
 
     def _calls_of(self, msg: AIMessage, emit: Emit) -> list[ProposedCall]:
         if msg.tool_calls:
@@ -261,7 +257,7 @@ class LLMSelector:
                 HumanMessage("Tool results:\n" + "\n".join(lines) + "\nAnswer the user briefly.")
             )
         try:
-            msg = await self._invoke(self._messages, self._native(), request.emit, "summarize")
+            msg = await self._invoke(self._messages, self._tool_defs, request.emit, "summarize")
         except SelectorError:
             return None
         self._messages.append(msg)  # its usage is in the llm_response event only (no channel)
