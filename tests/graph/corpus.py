@@ -516,6 +516,43 @@ CORPUS: list[Row] = [
         {"youngs_modulus": 70e9},
         sources={"youngs_modulus": "preset:glass"},
     ),
+    # --- keys typed after the value, pairs, containers named in passing
+    Row(
+        "porosity of a packing with 1600 kg/m3 bulk density and 2650 kg/m3 particle density",
+        "bulk_properties",
+        {"bulk_density": 1600.0, "solid_density": 2650.0},
+    ),
+    Row(
+        "bulk density of glass beads packed at 0.62",
+        "bulk_properties",
+        {"packing_fraction": 0.62, "solid_density": 2500.0},
+    ),
+    Row(
+        "particle count in a 2 m x 1 m x 0.5 m bin filled with 10 mm gravel",
+        "estimate_particle_count",
+        {"container_shape": "box", "length": 2.0, "width": 1.0, "height": 0.5},
+    ),
+    Row(
+        "porosity near the wall for 5 mm particles in a 25 mm tube",
+        "wall_effect_porosity",
+        {"container_diameter": 0.025, "particle_diameter": 0.005},
+    ),
+    Row(
+        "psd: 0.5 mm 40%, 1 mm 35%, 2 mm 25% by mass, 5 kg of glass",
+        "polydisperse_counts",
+        {"diameters": [0.0005, 0.001, 0.002], "mass_fractions": [0.4, 0.35, 0.25]},
+    ),
+    Row(
+        "contact stress r=1 mm glass 10 N load 100 MPa yield SF 2",
+        "contact_stress_check",
+        {"normal_force": 10.0, "yield_stress": 1e8, "safety_factor": 2.0},
+    ),
+    Row(
+        "I'm simulating 3 mm PP pellets, what dt should I use?",
+        "rayleigh_timestep",
+        {"particle_radius": 0.0015, "density": 905.0},
+        sources={"density": "preset:polypropylene"},
+    ),
     Row("convert 3 inch", None, missing=("to_unit",), intent="conversion"),
     # --- not a calculation
     Row("hi", None, intent="help"),

@@ -239,13 +239,32 @@ POST_ROLES: dict[str, tuple[str, ...]] = {
     "by weight": ("mass_fractions",),
     "by number": ("number_fractions",),
     "by count": ("number_fractions",),
+    "bulk density": ("bulk_density",),
+    "bulk": ("bulk_density",),
+    "particle density": ("density", "solid_density"),
+    "solid density": ("solid_density", "density"),
+    "true density": ("solid_density", "density"),
+    "density": ("density", "solid_density"),
+    "packing fraction": ("packing_fraction",),
+    "packing": ("packing_fraction",),
+    "porosity": ("porosity",),
+    "impact velocity": ("impact_velocity",),
+    "velocity": ("impact_velocity",),
+    "force": ("normal_force",),
+    "load": ("normal_force",),
+    "yield stress": ("yield_stress",),
+    "yield": ("yield_stress",),
+    "safety factor": ("safety_factor",),
+    "time step": ("timestep",),
+    "timestep": ("timestep",),
 }
 POST_KEY_RE = re.compile(
-    r"^\s*(?P<key>in diameter|by mass|by weight|by number|by count|tall|high|deep|height|long|"
-    r"length|wide|width|across|diameter|dia|radius)\b",
+    r"^\s*(?P<key>"
+    + "|".join(re.escape(k).replace(r"\ ", r"[\s_-]") for k in sorted(POST_ROLES, key=len)[::-1])
+    + r")\b",
     re.IGNORECASE,
 )
-"""A key right after a quantity: `200 mm tall`, `100 mm across`, `0.2 0.5 0.3 by mass`."""
+"""A key right after a quantity: `200 mm tall`, `100 mm across`, `1600 kg/m3 bulk density`."""
 
 CONTAINER_WORDS = (
     "cylinder|cylindrical|pipe|tube|column|drum|silo|vessel|container|bed|box|bin|hopper|tank|"

@@ -68,6 +68,8 @@ class Quantity:
     end: int
     number: str = ""
     """The number as typed ("2e-7"), kept in string arguments so reports echo the user."""
+    percent: bool = False
+    """Typed with `%` (value already divided by 100)."""
     key: str = ""
     """The alias as typed ("E", "yield", "tall"), "" when unkeyed."""
     roles: tuple[str, ...] = ()
@@ -178,18 +180,18 @@ def correct_typos(text: str, vocabulary: tuple[str, ...]) -> tuple[str, dict[str
     return _WORD_RE.sub(fix, text), fixes
 
 
-def _read_unit(text: str, match: re.Match[str]) -> tuple[str, str, float, int]:
-    """(unit, dimension, factor, end) for the number in `match`; a bare number if no unit fits."""
+def _read_unit(text: str, match: re.Match[str]) -> tuple[str, str, bool, int]:
+    """(unit, dimension, percent, end) for the number in `match`; bare if no unit fits."""
     raw = match.group("unit")
     if raw is None:
-        return "", "dimensionless", 1.0, match.end("num")
+        return "", "dimensionless", False, match.end("num")
     if raw == "%":
-        return "", "dimensionless", 0.01, match.end("unit")
+        return "", "dimensionless", True, match.end("unit")
     unit = normalize_unit(raw)
     dim = None if _KEY_NEXT_RE.match(text, match.end("unit")) else unit_dimension(unit)
     if dim is None:
-        return "", "dimensionless", 1.0, match.end("num")
-    return unit, dim, 1.0, match.end("unit") - (len(raw) - len(raw.rstrip(".")))
+        return "", "dimensionless", False, match.end("num")
+    return unit, dim, False, match.end("unit") - (len(raw) - len(raw.rstrip(".")))
 
 
 def _fits(role: str, dim: str) -> bool:
@@ -208,7 +210,8 @@ def _attach_keys(quantities: list[Quantity]) -> None:
             candidates.append((pre.group("key"), key_roles(pre.group("key")), 0))
         if post:
             key = post.group("key")
-            candidates.append((key, POST_ROLES[key.lower()], post.end()))
+            norm = re.sub(r"[\s_-]", " ", key.lower())
+            candidates.append((key, POST_ROLES[norm], post.end()))
         claimed = 0
         for key, roles, used in candidates:
             fitting = tuple(r for r in roles if _fits(r, q.dim))
@@ -222,11 +225,11 @@ def parse(raw: str, vocabulary: tuple[str, ...] = ()) -> Parsed:
     text, fixes = correct_typos(normalize(raw), vocabulary)
     quantities: list[Quantity] = []
     for match in QTY_RE.finditer(text):
-        unit, dim, factor, end = _read_unit(text, match)
+        unit, dim, percent, end = _read_unit(text, match)
         number = match.group("num")
-        value = float(number) * factor
+        value = float(number) / 100.0 if percent else float(number)
         quantities.append(
-            Quantity(value, unit, dim, match.start(), end, number if factor == 1.0 else "")
+            Quantity(value, unit, dim, match.start(), end, "" if percent else number, percent)
         )
     for i, q in enumerate(quantities):
         prev_end = quantities[i - 1].end if i else 0
@@ -244,7 +247,7 @@ def _inherit_units(quantities: list[Quantity]) -> None:
     (not a number keyed as a ratio: in `phi=0.6 and 2 m3` the 0.6 stays bare)."""
     for i in range(len(quantities) - 2, -1, -1):
         q, nxt = quantities[i], quantities[i + 1]
-        if q.unit or not nxt.unit or not q.after.strip() or not _SEPARATOR_RE.match(q.after):
+        if q.unit or q.percent or not nxt.unit or not _SEPARATOR_RE.match(q.after.strip() or "-"):
             continue
         pre = PRE_KEY_RE.search(q.before)
         roles = key_roles(pre.group("key")) if pre else ()

@@ -86,7 +86,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
         (
             (r"\bhow many\b(?!.*\b(?:time[\s_-]?)?steps\b)", 5),
             (r"\bfit\b|\bparticle count\b|\bnumber of (?:particles|spheres|beads|grains)\b", 5),
-            (r"\b(?:cylinder|box|container|silo|drum|tank|cuboid)\b", 3),
+            (r"\b(?:cylinder|box|container|silo|drum|tank|cuboid|bin|hopper)\b", 3),
         ),
         (
             diameter(dim=None),
@@ -188,7 +188,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
             (r"\bbulk\b|\bpacking fraction\b|\bsolid fraction\b", 4),
         ),
         (
-            simple("packing_fraction"),
+            simple("packing_fraction", NONE),
             simple("porosity"),
             simple("bulk_density"),
             Param(
@@ -232,7 +232,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(
         "neighbor_cell_size",
         (
-            (r"\b(?:cell|bin|grid|neighbou?r(?:list)?)[\s_-]?(?:size|width|list)?\b", 10),
+            (r"\b(?:cell|bin|grid)[\s_-]?(?:size|width)\b|\bneighbou?r", 10),
             (r"\bskin\b", 4),
         ),
         (radius("max_particle_radius"), simple("skin")),
@@ -244,6 +244,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
         "wall_effect_porosity",
         (
             (r"\bwall[\s_-]?effect\b", 14),
+            (r"\bporosity\b.*\bwall\b|\bwall\b.*\bporosity\b", 8),
             (r"\b(?:pipe|tube|column|bed)\b", 3),
             (r"\bporosity\b", 2),
         ),

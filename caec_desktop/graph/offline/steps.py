@@ -131,19 +131,41 @@ def container(f: Filler) -> Missing:
     return []
 
 
+_LIST_ROLES = (None, "diameters", "particle_diameter", "mass_fractions", "number_fractions")
+
+
 def size_lists(f: Filler) -> Missing:
-    """polydisperse_counts: a run of sizes is `diameters`, a run of bare numbers the fractions."""
+    """polydisperse_counts: a run of sizes is `diameters`, a run of bare numbers the fractions;
+    or size-fraction pairs (`0.5 mm 40%, 1 mm 60%`)."""
+    items = [i for i in range(len(f.quantities)) if f.role(i) in _LIST_ROLES]
+    items = [i for i in items if f.quantities[i].dim in (LENGTH, NONE)]
+    if not _pairs(f, items):
+        _runs(f, items)
+    missing: Missing = [] if "diameters" in f.args else [("diameters",)]
+    if not {"mass_fractions", "number_fractions"} & set(f.args):
+        missing.append(("mass_fractions", "number_fractions"))
+    return missing
+
+
+def _fraction_name(f: Filler, indices: list[int]) -> str:
+    kinds = {f.role(i) for i in indices} | {_post_role(f, i) for i in indices}
+    return "number_fractions" if "number_fractions" in kinds else "mass_fractions"
+
+
+def _pairs(f: Filler, items: list[int]) -> bool:
+    dims = [f.quantities[i].dim for i in items]
+    if len(items) < 4 or len(items) % 2 or dims != [LENGTH, NONE] * (len(items) // 2):
+        return False
+    sizes, fractions = items[::2], items[1::2]
+    f.used.update(items)
+    f.put("diameters", [f.quantities[i].arg for i in sizes])
+    f.put(_fraction_name(f, fractions), [f.quantities[i].value for i in fractions])
+    return True
+
+
+def _runs(f: Filler, items: list[int]) -> None:
     runs: list[list[int]] = []
-    for i in range(len(f.quantities)):
-        role = f.role(i)
-        if role not in (
-            None,
-            "diameters",
-            "particle_diameter",
-            "mass_fractions",
-            "number_fractions",
-        ):
-            continue
+    for i in items:
         prev = f.quantities[i - 1] if i else None
         if (
             runs
@@ -156,25 +178,20 @@ def size_lists(f: Filler) -> Missing:
         else:
             runs.append([i])
     for run in runs:
-        items = [f.quantities[i] for i in run]
-        units = [q.unit for q in items if q.dim == LENGTH]
+        quantities = [f.quantities[i] for i in run]
+        units = [q.unit for q in quantities if q.dim == LENGTH]
         if units and "diameters" not in f.args:
             values: list[str | float] = []
-            for j, q in enumerate(items):
-                unit = q.unit or next((p.unit for p in items[j:] if p.unit), units[-1])
+            for j, q in enumerate(quantities):
+                unit = q.unit or next((p.unit for p in quantities[j:] if p.unit), units[-1])
                 values.append(f"{q.number or f'{q.value:.15g}'} {unit}")
             f.used.update(run)
             f.put("diameters", values)
-        elif all(q.dim == NONE for q in items) and len(items) > 1:
-            kinds = [f.role(run[0]), _post_role(f, run[-1])]
-            name = "number_fractions" if "number_fractions" in kinds else "mass_fractions"
+        elif all(q.dim == NONE for q in quantities) and len(quantities) > 1:
+            name = _fraction_name(f, [run[0], run[-1]])
             if name not in f.args:
                 f.used.update(run)
-                f.put(name, [q.value for q in items])
-    missing: Missing = [] if "diameters" in f.args else [("diameters",)]
-    if not {"mass_fractions", "number_fractions"} & set(f.args):
-        missing.append(("mass_fractions", "number_fractions"))
-    return missing
+                f.put(name, [q.value for q in quantities])
 
 
 def bulk(f: Filler) -> Missing:
