@@ -32,6 +32,19 @@ DUMMY_KEY = "not-needed"
 class CaecChatOpenAI(ChatOpenAI):
     """`ChatOpenAI` that tolerates the dialects of OpenAI-compatible servers."""
 
+    def _get_request_payload(
+        self, input_: Any, *, stop: list[str] | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        """Echo `reasoning_details` on earlier assistant messages, as OpenRouter asks, so the
+        model keeps its reasoning across tool turns."""
+        payload = super()._get_request_payload(input_, stop=stop, **kwargs)
+        messages = self._convert_input(input_).to_messages()
+        for sent, msg in zip(payload.get("messages") or [], messages, strict=False):
+            details = msg.additional_kwargs.get("reasoning_details")
+            if isinstance(msg, AIMessage) and details and isinstance(sent, dict):
+                sent["reasoning_details"] = details
+        return payload
+
     def _create_chat_result(
         self, response: Any, generation_info: dict[str, Any] | None = None
     ) -> ChatResult:
@@ -64,26 +77,37 @@ class CaecChatOpenAI(ChatOpenAI):
             raise InStreamError(chunk)
         extra: dict[str, Any] = {}
         for choice in chunk.get("choices") or []:
-            if isinstance(choice.get("delta"), dict):
-                extra = pop_reasoning(choice["delta"])
-                normalize_delta(choice["delta"])
             if choice.get("finish_reason") == "error":
-                raise InStreamError(chunk.get("error") or "the stream ended with an error")
+                raise InStreamError("the stream ended with finish_reason 'error'")
+            if isinstance(choice.get("delta"), dict):
+                extra = _stream_reasoning(pop_reasoning(choice["delta"]))
+                normalize_delta(choice["delta"])
         gen = super()._convert_chunk_to_generation_chunk(
             chunk, default_chunk_class, base_generation_info
         )
         if gen is not None:
-            details = extra.pop("reasoning_details", None)
-            if details:  # appended, not merged by index: merging concatenates their `type`s
-                extra["reasoning_details"] = [
-                    {k: v for k, v in d.items() if k != "index"} if isinstance(d, dict) else d
-                    for d in details
-                ]
             gen.message.additional_kwargs.update(extra)
             cost = usage_cost(chunk.get("usage"))
             if cost is not None:
                 gen.message.response_metadata["cost"] = cost
         return gen
+
+
+def _stream_reasoning(found: dict[str, Any]) -> dict[str, Any]:
+    """Reasoning of one delta as plain strings (they concatenate across chunks).
+
+    Streamed `reasoning_details` are fragments; merging them by index would also concatenate
+    repeated fields such as `format`, so only their text is kept (for the trace), and only when
+    the delta has no `reasoning` text of its own. They are not echoed back.
+    """
+    details = found.pop("reasoning_details", None) or []
+    if "reasoning" not in found and "reasoning_content" not in found:
+        text = "".join(
+            str(d.get("text") or d.get("summary") or "") for d in details if isinstance(d, dict)
+        )
+        if text:
+            found["reasoning"] = text
+    return found
 
 
 def _move_think(message: AIMessage, extra: dict[str, Any]) -> None:

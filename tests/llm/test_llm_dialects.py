@@ -343,3 +343,48 @@ async def test_lmstudio_stream_without_usage_chunk(
     fake_llm.add(Reply(chunks=chunks))
     selection = await make_selector(make_settings(stream=True)).select(events.request())
     assert selection.reply == "Hi" and selection.usage == {}
+
+
+async def test_reasoning_details_echoed_back_on_the_next_request(
+    fake_llm: FakeOpenAI, make_settings: Any, events: Events
+) -> None:
+    details = [
+        {
+            "type": "reasoning.encrypted",
+            "data": "opaque==",
+            "id": "r1",
+            "format": "openai-responses-v1",
+        }
+    ]
+    call = tool_call("rayleigh_timestep", {"density": -1}, "c1")
+    fake_llm.add(
+        Reply(message=msg("", [call], reasoning_details=details)), Reply(message=msg("Fixed?"))
+    )
+    from caec_desktop.graph.selector import AttemptError, ProposedCall
+
+    sel = make_selector(make_settings())
+    await sel.select(events.request())
+    errors = [
+        AttemptError(ProposedCall("rayleigh_timestep", {"density": -1}), ["density: must be > 0"])
+    ]
+    await sel.select(events.request(attempt=2, errors=errors))
+    assistant = next(m for m in fake_llm.chat_requests[1]["messages"] if m["role"] == "assistant")
+    assert assistant["reasoning_details"] == details
+
+
+async def test_stream_reasoning_details_only(
+    fake_llm: FakeOpenAI, make_settings: Any, events: Events
+) -> None:
+    def detail(text: str) -> dict[str, Any]:
+        return {"type": "reasoning.text", "text": text, "format": "unknown", "index": 0}
+
+    chunks: list[dict[str, Any] | str] = [
+        _chunk({"role": "assistant", "content": "", "reasoning_details": [detail("Step one. ")]}),
+        _chunk({"content": "", "reasoning_details": [detail("Step two.")]}),
+        _chunk({"content": "Answer."}),
+        _chunk({}, "stop"),
+    ]
+    fake_llm.add(Reply(chunks=chunks))
+    selection = await make_selector(make_settings(stream=True)).select(events.request())
+    assert selection.reply == "Answer."
+    assert events.of("llm_response")[0]["reasoning"] == "Step one. Step two."
