@@ -13,6 +13,7 @@ import asyncio
 import logging
 import random
 import time
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -67,6 +68,20 @@ def reasoning_of(msg: AIMessage) -> str:
     return "\n".join(seen)
 
 
+def _with_ids(msg: AIMessage) -> AIMessage:
+    """The reply with every tool call (valid or not) given a non-empty id, used from then on:
+    some servers send none or `""`, and LM Studio rejects an empty id echoed back."""
+    if all(c.get("id") for c in [*msg.tool_calls, *msg.invalid_tool_calls]):
+        return msg
+    calls = [{**c, "id": c.get("id") or new_call_id()} for c in msg.tool_calls]
+    bad = [{**c, "id": c.get("id") or new_call_id()} for c in msg.invalid_tool_calls]
+    return msg.model_copy(update={"tool_calls": calls, "invalid_tool_calls": bad})
+
+
+def new_call_id() -> str:
+    return f"call_{uuid.uuid4().hex[:24]}"
+
+
 class ModelCaller:
     """Calls the configured model (and its fallback) for one selector."""
 
@@ -102,7 +117,7 @@ class ModelCaller:
             msg = await runnable.ainvoke(messages)
             if not isinstance(msg, AIMessage):
                 raise InStreamError("the server's reply was not an assistant message")
-            return msg
+            return _with_ids(msg)
         full: AIMessageChunk | None = None
         async for chunk in runnable.astream(messages):
             full = chunk if full is None else full + chunk
@@ -118,7 +133,7 @@ class ModelCaller:
             id=full.id,
         )
         move_think(msg)
-        return msg
+        return _with_ids(msg)
 
     def _delay(self, info: ErrorInfo, attempt: int) -> float | None:
         """Seconds to wait before the next attempt, or None when there is none."""

@@ -11,7 +11,6 @@ tool support.
 from __future__ import annotations
 
 import json
-import uuid
 from typing import Any
 
 from langchain_core.messages import (
@@ -31,7 +30,7 @@ from caec_desktop.graph.selector import (
     SelectorError,
 )
 from caec_desktop.llm import prompts
-from caec_desktop.llm.caller import Emit, ModelCaller, add_usage, usage_of
+from caec_desktop.llm.caller import Emit, ModelCaller, add_usage, new_call_id, usage_of
 from caec_desktop.llm.textcalls import parse_text_calls, split_think
 from caec_desktop.settings import Settings
 from caec_desktop.tools import tool_list
@@ -41,19 +40,8 @@ def _noop(kind: str, data: dict[str, Any]) -> None:
     return None
 
 
-def _new_id() -> str:
-    return f"call_{uuid.uuid4().hex[:24]}"
-
-
 def _signature(calls: list[ProposedCall]) -> list[str]:
     return sorted(f"{c.name}:{json.dumps(c.args, sort_keys=True, default=str)}" for c in calls)
-
-
-def _with_ids(msg: AIMessage) -> AIMessage:
-    """The reply with every (valid or invalid) tool call given a non-empty id, kept from now on."""
-    calls = [{**c, "id": c.get("id") or _new_id()} for c in msg.tool_calls]
-    bad = [{**c, "id": c.get("id") or _new_id()} for c in msg.invalid_tool_calls]
-    return msg.model_copy(update={"tool_calls": calls, "invalid_tool_calls": bad})
 
 
 def _history(history: list[dict[str, Any]]) -> list[BaseMessage]:
@@ -181,7 +169,7 @@ class LLMSelector:
             self._invalid = {}
         if request.errors:
             self._messages.extend(self._feedback(request.errors))
-        msg = _with_ids(await self._invoke(self._messages, self._tool_defs, emit, "select"))
+        msg = await self._invoke(self._messages, self._tool_defs, emit, "select")
         add_usage(usage, usage_of(msg))
         if msg.invalid_tool_calls and not msg.tool_calls:
             # Unreadable arguments: tell the model once, inside this attempt.
@@ -191,7 +179,7 @@ class LLMSelector:
                     f"Error: the arguments are not valid JSON ({c.get('error') or c.get('args')})."
                 )
                 self._messages.append(ToolMessage(note, tool_call_id=c["id"] or "", status="error"))
-            msg = _with_ids(await self._invoke(self._messages, self._tool_defs, emit, "select"))
+            msg = await self._invoke(self._messages, self._tool_defs, emit, "select")
             add_usage(usage, usage_of(msg))
         self._messages.append(msg)
         calls = self._calls_of(msg, emit)
@@ -222,7 +210,8 @@ class LLMSelector:
         if not found:
             return []
         calls = [
-            ProposedCall(name=f.name, args=f.args, id=_new_id(), source="llm_text") for f in found
+            ProposedCall(name=f.name, args=f.args, id=new_call_id(), source="llm_text")
+            for f in found
         ]
         emit("llm_response", {
             "note": "tool calls recovered from text",

@@ -101,6 +101,7 @@ async def test_missing_and_empty_ids_are_made_up_and_reused(
     first = await sel.select(events.request())
     ids = [c.id for c in first.calls]
     assert all(i.startswith("call_") and len(i) > 10 for i in ids) and len(set(ids)) == 2
+    assert [c["id"] for c in events.of("llm_response")[0]["tool_calls"]] == ids  # trace agrees
     from caec_desktop.graph.selector import AttemptError, ProposedCall
 
     errors = [AttemptError(ProposedCall("rayleigh_timestep", bad), ["density: must be > 0 kg/m³"])]

@@ -63,7 +63,7 @@ async def test_ask_gives_a_validated_result_and_the_models_words(
         intent(),
         calls(tool_call("rayleigh_timestep", ARGS, "call_r1")),
         Reply(
-            message={"role": "assistant", "content": "The Rayleigh step is about 7.7 µs."},
+            message={"role": "assistant", "content": "The Rayleigh step is about 1.02 µs."},
             usage=usage(4),
         ),
     )
@@ -72,7 +72,7 @@ async def test_ask_gives_a_validated_result_and_the_models_words(
     (result,) = turn.tool_results
     assert result["source"] == "llm"
     assert result["result"]["rayleigh_timestep"] == pytest.approx(DT_R, rel=1e-9)
-    assert "7.7 µs" in turn.answer
+    assert "1.02 µs" in turn.answer
     # classify + select are counted in the turn (the summary's usage is only in its trace event)
     assert turn.usage == {"prompt_tokens": 30, "completion_tokens": 3, "total_tokens": 33}
     summary_request = fake_llm.chat_requests[2]["messages"]
