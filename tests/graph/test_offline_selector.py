@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,7 @@ from caec_desktop.graph.offline import RegexSelector, select_text
 from caec_desktop.graph.offline.help import help_text
 from caec_desktop.graph.offline.phrasings import BY_TOOL
 from caec_desktop.graph.selector import AttemptError, ProposedCall, SelectionRequest
-from caec_desktop.tools import execute, tool_names
+from caec_desktop.tools import execute, tool_names, validate
 from tests.graph.corpus import CORPUS
 
 
@@ -126,3 +127,33 @@ _WORDS = st.sampled_from(
 def test_any_text_gets_calls_or_a_reply(text: str) -> None:
     selection = select_text(text)
     assert selection.calls or selection.reply
+
+
+_EARLIER = [
+    {"role": "user", "content": "rayleigh time step for 1 mm glass beads with E=10 MPa"},
+    {"role": "assistant", "content": "(report)"},
+]
+
+
+def test_follow_up_reruns_the_last_calculation_with_new_values() -> None:
+    request = SelectionRequest(text="and for 2 mm?", history=_EARLIER, attempt=1, errors=[])
+    selector = RegexSelector()
+    assert asyncio.run(selector.classify(request.text, request.history)) == "calculation"
+    (call,) = asyncio.run(selector.select(request)).calls
+    model, _ = validate(call.name, call.args)
+    assert call.name == "rayleigh_timestep" and model is not None
+    assert model.model_dump()["particle_radius"] == pytest.approx(0.001)  # new: d = 2 mm
+    assert model.model_dump()["youngs_modulus"] == pytest.approx(1e7)  # kept: typed earlier
+
+
+def test_follow_up_material_replaces_presets_but_not_typed_values() -> None:
+    (call,) = select_text("what about steel?", _EARLIER).calls
+    assert call.arg_sources["density"] == "preset:steel"
+    assert call.args["density"] == pytest.approx(7850.0)
+    assert call.arg_sources["youngs_modulus"] == "typed"
+
+
+def test_values_no_earlier_calculation_takes_are_not_a_follow_up() -> None:
+    selection = select_text("e=0.5", _EARLIER)
+    assert selection.calls == []
+    assert selection.reply is not None and "not which calculation" in selection.reply

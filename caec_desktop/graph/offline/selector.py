@@ -12,9 +12,9 @@ import re
 from typing import Any
 
 from caec_desktop.graph.offline.help import errors_reply, help_text, is_help, missing_reply
-from caec_desktop.graph.offline.match import build, rank
+from caec_desktop.graph.offline.match import Built, build, rank
 from caec_desktop.graph.offline.parse import Parsed, parse
-from caec_desktop.graph.offline.phrasings import VOCABULARY
+from caec_desktop.graph.offline.phrasings import VOCABULARY, Phrasing
 from caec_desktop.graph.selector import Intent, ProposedCall, Selection, SelectionRequest
 from caec_desktop.tools.materials import MATERIALS, find_material
 
@@ -36,30 +36,38 @@ def read(text: str) -> Parsed:
     return parse(text, _VOCABULARY)
 
 
-def classify_text(text: str) -> Intent:
-    """Conversion, calculation (a tool matched or values were typed), help, or other."""
+def classify_text(text: str, history: list[dict[str, Any]] | None = None) -> Intent:
+    """Conversion, calculation (a tool matched, values were typed, or a follow-up), help, other."""
     parsed = read(text)
     ranked = rank(parsed)
     if ranked:
         return "conversion" if ranked[0][1].tool == "convert_units" else "calculation"
     if is_help(text):
         return "help"
-    return "calculation" if parsed.quantities else "other"
+    if parsed.quantities or _follow_up(parsed, history or []):
+        return "calculation"
+    return "other"
 
 
-def select_text(text: str) -> Selection:
-    """One call for the best-matching tool, or a reply (help, or which inputs are missing)."""
+def select_text(text: str, history: list[dict[str, Any]] | None = None) -> Selection:
+    """One call for the best-matching tool, or a reply (help, or which inputs are missing).
+
+    A follow-up that names values or a material but no calculation ("and for 2 mm?", "what
+    about steel?") reruns the last request that named one, with the new values winning.
+    """
     parsed = read(text)
     ranked = rank(parsed)
-    if not ranked:
-        if parsed.quantities and not is_help(text):
-            return Selection(
-                reply="I found values but not which calculation you want.\n\n" + help_text()
-            )
+    if ranked:
+        phrasing = ranked[0][1]
+        built = build(phrasing, parsed, find_material(parsed.text))
+    elif follow_up := _follow_up(parsed, history or []):
+        built = follow_up
+    elif parsed.quantities and not is_help(text):
+        return Selection(
+            reply="I found values but not which calculation you want.\n\n" + help_text()
+        )
+    else:
         return Selection(reply=help_text())
-    phrasing = ranked[0][1]
-    material = find_material(parsed.text)
-    built = build(phrasing, parsed, material)
     if built.missing:
         reply, missing = missing_reply(built.tool, built.missing, built.args, built.sources)
         return Selection(reply=reply, missing=missing)
@@ -69,18 +77,52 @@ def select_text(text: str) -> Selection:
     return Selection(calls=[call])
 
 
+def _follow_up(parsed: Parsed, history: list[dict[str, Any]]) -> Built | None:
+    """`parsed` as a follow-up to the last user request in `history` that named a calculation;
+    None when there is none, or `parsed` gives that calculation no input."""
+    if not parsed.quantities and find_material(parsed.text) is None:
+        return None
+    for turn in reversed(history):
+        content = turn.get("content")
+        if turn.get("role") != "user" or not isinstance(content, str):
+            continue
+        before = read(content)
+        ranked = rank(before)
+        if not ranked:
+            continue
+        phrasing = ranked[0][1]
+        now = build(phrasing, parsed, find_material(parsed.text))
+        if not now.args:
+            return None
+        return _merge(phrasing, build(phrasing, before, find_material(before.text)), now)
+    return None
+
+
+def _merge(phrasing: Phrasing, before: Built, now: Built) -> Built:
+    """Earlier arguments overridden by the follow-up's; a preset never beats a typed value."""
+    args, sources = dict(before.args), dict(before.sources)
+    for name, value in now.args.items():
+        preset_now = now.sources[name].startswith("preset:")
+        if preset_now and not sources.get(name, "preset:").startswith("preset:"):
+            continue
+        args[name], sources[name] = value, now.sources[name]
+    groups = [*phrasing.required, *before.missing, *now.missing]
+    missing = [g for i, g in enumerate(groups) if g not in groups[:i] and not set(g) & set(args)]
+    return Built(now.tool, args, sources, missing)
+
+
 class RegexSelector:
     """The offline `ToolSelector`: pure Python, no model, a query parses in well under 1 ms."""
 
     async def classify(self, text: str, history: list[dict[str, Any]]) -> Intent:
-        """The intent of `text` (history is not needed offline: each query stands alone)."""
-        return classify_text(text)
+        """The intent of `text` (history only to recognise follow-ups)."""
+        return classify_text(text, history)
 
     async def select(self, request: SelectionRequest) -> Selection:
         """A call for `request.text`; on a retry, the validation errors explained in words."""
         if request.errors:
             return Selection(reply=errors_reply(request.errors))
-        return select_text(request.text)
+        return select_text(request.text, request.history)
 
     async def summarize(
         self, request: SelectionRequest, results: list[dict[str, Any]]
