@@ -47,6 +47,11 @@ class DoctorReport:
     def ok(self) -> bool:
         return self.recommended_mode != "offline"
 
+    @property
+    def summary(self) -> str:
+        """The report as text (what the settings dialog's connection test shows)."""
+        return self.text()
+
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "ok": self.ok}
 

@@ -41,6 +41,7 @@ async def test_everything_works(fake_llm: FakeOpenAI, make_settings: Any) -> Non
         "text-parsed tool calls": True, "reasoning fields": True, "usage reported": True,
     }  # fmt: skip
     assert (report.recommended_mode, report.recommended_style) == ("local", "native")
+    assert "Recommended: mode=local, tool_call_style=native" in report.summary
     native, text = fake_llm.chat_requests
     assert "tools" in native and "tools" not in text
 
