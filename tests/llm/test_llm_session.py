@@ -151,3 +151,17 @@ def test_caec_ask_exits_3_on_401(fake_llm: FakeOpenAI, monkeypatch: Any, capsys:
     assert code == 3
     assert json.loads(out.out)["status"] == "model_error"
     assert TEST_KEY not in out.out + out.err
+
+
+@pytest.mark.asyncio
+async def test_summary_failure_keeps_the_numbers(fake_llm: FakeOpenAI, make_settings: Any) -> None:
+    fake_llm.add(
+        intent(),
+        calls(tool_call("rayleigh_timestep", ARGS, "call_r1")),
+        Reply(status=503, body={"error": {"message": "overloaded", "code": 503}}),
+    )
+    turn = await run(Session(settings=make_settings(max_retries=0)))
+    assert turn.status == "answered"
+    assert turn.tool_results[0]["result"]["rayleigh_timestep"] == pytest.approx(DT_R, rel=1e-9)
+    errors = [e.data for e in turn.events if e.kind == "error"]
+    assert errors and errors[0]["kind"] == "upstream"
