@@ -32,8 +32,9 @@ def _takes(p: Phrasing) -> set[str]:
 def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
     """Phrasings with a positive score, best first (ties keep table order).
 
-    Keywords score first (a tool's own name counts 20); a query of `name=value` pairs with no
-    keyword goes to the tool that takes every named input and lacks the fewest required ones.
+    A tool scores its keyword weights (its own name counts 20), plus one point per input typed
+    by name that it takes. A query of `name=value` pairs with no keyword goes to the tool that
+    takes every named input, fills the most of its inputs and lacks the fewest required ones.
     """
     scored: list[tuple[int, int, Phrasing]] = []
     named = {r for q in parsed.quantities for r in q.roles[:1]}
