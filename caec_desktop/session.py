@@ -182,7 +182,10 @@ class Session:
         from caec_desktop.graph.context import GraphContext
 
         context = GraphContext(selector=selector or self.selector(), settings=self.settings)
-        inputs = {"messages": [*self.messages[-HISTORY_LIMIT:], {"role": "user", "content": text}]}
+        inputs = {
+            "messages": [{"role": "user", "content": text}],
+            "history": self.messages[-HISTORY_LIMIT:],
+        }
         state: dict[str, Any] = {}
         async for part in compiled_graph().astream(
             inputs, context=context, stream_mode=STREAM_MODES, version="v2"

@@ -8,11 +8,10 @@ final state). Seq, time and redaction are applied here and nowhere else.
 
 from __future__ import annotations
 
-import json
 import time
-from typing import Any
+from typing import Any, cast
 
-from caec_desktop.trace import EVENT_KINDS, TraceEvent, redact
+from caec_desktop.trace import EVENT_KINDS, EventKind, TraceEvent, redact
 
 STREAM_MODES = ["tasks", "custom", "values"]
 
@@ -29,18 +28,29 @@ class TraceRecorder:
         self.events: list[TraceEvent] = []
 
     def make(
-        self, kind: str, node: str | None = None, data: dict[str, Any] | None = None
+        self,
+        kind: str,
+        node: str | None = None,
+        data: dict[str, Any] | None = None,
+        at: float | None = None,
     ) -> TraceEvent:
-        """A new event of `kind` (data made JSON-safe and redacted), appended to `events`."""
+        """A new event of `kind` (data made JSON-safe and redacted), appended to `events`.
+
+        `at` is the `perf_counter()` time the event happened (default: now); times never go
+        backwards, so an event delivered late keeps its place in the sequence.
+        """
         if kind not in EVENT_KINDS:
             raise ValueError(f"unknown trace event kind {kind!r}")
-        safe = json.loads(json.dumps(data or {}, default=str))
-        event = TraceEvent(
+        t_ms = ((at if at is not None else time.perf_counter()) - self._t0) * 1000.0
+        if self.events:
+            t_ms = max(t_ms, self.events[-1].t_ms)
+        # Fields are checked above and built here, so skip pydantic's validation pass.
+        event = TraceEvent.model_construct(
             seq=len(self.events) + 1,
-            t_ms=(time.perf_counter() - self._t0) * 1000.0,
-            kind=kind,  # type: ignore[arg-type]
+            t_ms=max(t_ms, 0.0),
+            kind=cast(EventKind, kind),
             node=node,
-            data=redact(safe, self._secrets),
+            data=redact(json_safe(data or {}), self._secrets),
         )
         self.events.append(event)
         return event
@@ -50,7 +60,9 @@ class TraceRecorder:
         kind = part.get("type")
         payload = part.get("data")
         if kind == "custom" and isinstance(payload, dict):
-            return self.make(str(payload.get("kind")), payload.get("node"), payload.get("data"))
+            return self.make(
+                str(payload.get("kind")), payload.get("node"), payload.get("data"), payload.get("t")
+            )
         if kind == "tasks" and isinstance(payload, dict):
             name = payload.get("name")
             if "input" in payload:
@@ -62,3 +74,14 @@ class TraceRecorder:
                 data["error"] = str(payload["error"])
             return self.make("node_end", name, data)
         return None
+
+
+def json_safe(value: Any) -> Any:
+    """`value` with anything JSON cannot hold (tuples, numpy floats, objects) made plain."""
+    if isinstance(value, dict):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)

@@ -7,6 +7,7 @@ session turns into TraceEvents (seq and time are added there, at one boundary).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
@@ -39,7 +40,7 @@ def _emitter(runtime: Runtime[GraphContext], node: str) -> Emit:
     writer = runtime.stream_writer
 
     def emit(kind: str, data: dict[str, Any]) -> None:
-        writer({"kind": kind, "node": node, "data": data})
+        writer({"kind": kind, "node": node, "data": data, "t": time.perf_counter()})
 
     return emit
 

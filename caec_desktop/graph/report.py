@@ -6,6 +6,7 @@ result tables, never instead of them.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from caec_desktop.graph.guard import REFUSAL_NEXT_STEPS
@@ -53,15 +54,19 @@ def show_value(value: Any, unit: str) -> str:
     return str(value)
 
 
-def _units(schema: dict[str, Any]) -> dict[str, str]:
-    return {k: p.get("x-unit", "") for k, p in schema.get("properties", {}).items()}
+@lru_cache(maxsize=64)
+def _units(tool: str) -> tuple[dict[str, str], dict[str, str]]:
+    """(input units, result units) of a tool; schemas are rebuilt on each call, so cache them."""
+    return tuple(  # type: ignore[return-value]
+        {k: p.get("x-unit", "") for k, p in schema.get("properties", {}).items()}
+        for schema in (tool_schema(tool), result_schema(tool))
+    )
 
 
 def result_markdown(entry: dict[str, Any]) -> str:
     """One tool result: verdict, result table, inputs with their sources, calc sheet."""
     tool = entry["tool"]
-    out_units = _units(result_schema(tool))
-    in_units = _units(tool_schema(tool))
+    in_units, out_units = _units(tool)
     result = entry.get("result") or {}
     lines = [f"### `{tool}`", ""]
     if "verdict" in result:
