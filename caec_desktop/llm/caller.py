@@ -121,8 +121,9 @@ class ModelCaller:
         full: AIMessageChunk | None = None
         async for chunk in runnable.astream(messages):
             full = chunk if full is None else full + chunk
-        if full is None:
-            raise InStreamError("the stream ended without any data")
+        if full is None or not full.response_metadata.get("finish_reason"):
+            # Every server ends a reply with a finish_reason: without one the stream was cut.
+            raise InStreamError("the stream ended before the reply was complete")
         msg = AIMessage(
             content=full.content,
             additional_kwargs=full.additional_kwargs,

@@ -309,3 +309,19 @@ async def test_repeated_identical_invalid_call_stops_early(
     assert second.calls == []
     assert second.reply is not None and "diameter: field required" in second.reply
     assert first.calls and any(e["kind"] == "repeated_invalid_call" for e in events.of("error"))
+
+
+async def test_stream_cut_before_the_end_is_retried(
+    fake_llm: FakeOpenAI, make_settings: Any, events: Events
+) -> None:
+    partial: list[dict[str, Any] | str] = [
+        {"choices": [{"index": 0, "delta": {"role": "assistant", "content": "The answ"}}]},
+        {"choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "id": "c1", "type": "function",
+             "function": {"name": "particle_mass", "arguments": '{"diam'}}]}}]},
+    ]  # fmt: skip
+    fake_llm.add(Reply(chunks=partial, done=False), OK)
+    selection = await make_selector(make_settings(stream=True)).select(events.request())
+    assert selection.reply == "Which radius?" and selection.calls == []
+    (e,) = events.of("error")
+    assert e["kind"] == "upstream" and "before the reply was complete" in e["message"]
