@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from caec_desktop.graph.offline import RegexSelector, select_text
-from caec_desktop.graph.offline.help import help_text
+from caec_desktop.graph.offline.help import example_pairs, help_text
 from caec_desktop.graph.offline.phrasings import BY_TOOL
 from caec_desktop.graph.selector import AttemptError, ProposedCall, SelectionRequest
-from caec_desktop.tools import execute, tool_names, validate
+from caec_desktop.tools import execute, get_tool, tool_names, validate
 from tests.graph.corpus import CORPUS
 
 
@@ -83,10 +83,25 @@ def test_help_lists_every_tool_and_each_example_runs() -> None:
     text = help_text()
     for tool in tool_names():
         assert f"- {tool}:" in text
+        assert BY_TOOL[tool].example in text
         selection = select_text(BY_TOOL[tool].example)
         assert [c.name for c in selection.calls] == [tool], selection.reply
         call = selection.calls[0]
         assert execute(call.name, call.args).ok
+
+
+def test_registry_examples_typed_as_pairs_give_the_same_call() -> None:
+    for tool in tool_names():
+        pairs = f"{tool} {example_pairs(tool)}"
+        assert pairs in help_text()
+        selection = select_text(pairs)
+        assert [c.name for c in selection.calls] == [tool], selection.reply
+        typed, _ = validate(tool, selection.calls[0].args)
+        expected, _ = validate(tool, get_tool(tool).example)
+        assert typed is not None and expected is not None
+        for name, value in expected.model_dump().items():
+            got = typed.model_dump()[name]
+            assert got == (value if isinstance(value, str) else pytest.approx(value)), name
 
 
 def test_non_calculation_gets_help_reply() -> None:

@@ -28,7 +28,8 @@ def is_help(text: str) -> bool:
     return bool(HELP_RE.match(text))
 
 
-def _example_pairs(tool: str) -> str:
+def example_pairs(tool: str) -> str:
+    """The registry's example call as `name=value` pairs (`particle_radius=1 mm density=2500`)."""
     parts = []
     for name, value in get_tool(tool).example.items():
         if isinstance(value, list):
@@ -46,8 +47,9 @@ def help_text() -> str:
     ]
     for tool in tool_names():
         first = get_tool(tool).description.split(". ")[0].rstrip(".")
-        phrase = BY_TOOL[tool].example if tool in BY_TOOL else _example_pairs(tool)
-        lines.append(f'- {tool}: {first}. Try: "{phrase}"')
+        lines.append(
+            f'- {tool}: {first}. Try: "{BY_TOOL[tool].example}" or "{tool} {example_pairs(tool)}"'
+        )
     return "\n".join(lines)
 
 

@@ -31,7 +31,8 @@ _SEPARATOR_RE = re.compile(r"^[\s,;x]*(?:and\s*)?$")
 _KEY_NEXT_RE = re.compile(r"\s*=")
 """After a would-be unit: `2500 E=70 GPa` — the E is the next key, not a unit."""
 _WORD_PAIR_RE = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*([A-Za-z][\w-]*)")
-_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]{4,}")
+_WORD_RE = re.compile(r"(?<![\w'-])[A-Za-z][A-Za-z'-]{4,}(?![\w'-])")
+"""A word of 5+ letters that may be a typo (not part of an identifier like `neighbor_cell_size`)."""
 
 _UNICODE = {
     "ρ": "rho ",

@@ -288,36 +288,14 @@ PHRASINGS: tuple[Phrasing, ...] = (
 )
 BY_TOOL = {p.tool: p for p in PHRASINGS}
 
-_KNOWN = {
-    "sphere",
-    "grain",
-    "grains",
-    "beads",
-    "balls",
-    "weigh",
-    "weight",
-    "total",
-    "steel",
-    "times",
-    "steps",
-    "stress",
-    "modulus",
-    "mixture",
-}
-"""Ordinary words that look like typos of keywords ("weigh" is not "weighs")."""
-
-VOCABULARY: tuple[str, ...] = tuple(
-    sorted(
-        {
-            word
-            for p in PHRASINGS
-            for pattern, _ in p.keywords
-            for word in re.findall(r"[a-z]{5,}", re.sub(r"\\[a-zA-Z]", " ", pattern))
-        }
-        | {"timestep", "timesteps", "rayleigh", "restitution", "poisson", "youngs", "diameter"}
-        | {"radius", "density", "velocity", "stiffness", "duration", "fraction", "fractions"}
-        | {"sphericity", "particle", "particles", "cylinder", "convert", "packing", "spheres"}
-        | _KNOWN
-    )
-)
+_KEYWORDS = """
+    rayleigh timestep timesteps critical pwave p-wave hertz hertzian contact collision impact
+    duration damping restitution linear spring hooke dashpot stiffness porosity voidage packing
+    fraction fractions density steps iterations polydisperse distribution classes number convert
+    particle particles cylinder container neighbor neighbour effect sphericity stress yield safety
+    factor break crack plastic yielding radius diameter velocity modulus poisson youngs weigh
+    weighs weight heavy count sphere spheres beads grains grain balls total times mixture check
+    acceptable stable enough okay steel glass
+"""
+VOCABULARY: tuple[str, ...] = tuple(sorted(set(_KEYWORDS.split())))
 """Keywords that typos are corrected towards (words of 5+ letters)."""

@@ -32,7 +32,8 @@ HOW_MANY_RE = re.compile(
     re.IGNORECASE,
 )
 """`how many mm in 3 inch?`."""
-_VALUE_UNIT_RE = re.compile(rf"(?P<num>{_NUMBER})(?:\s*(?P<from>{_UNIT_WORD}))?")
+_VALUE_UNIT_RE = re.compile(rf"(?P<num>{_NUMBER})(?:\s*(?P<from>{_UNIT_WORD})(?![\w°µ/^*.]*\s*=))?")
+"""`convert 3 inch` (to_unit missing) or `value=3 from_unit=inch` (a key, not a unit, follows)."""
 _BOX_RE = re.compile(r"\b(?:box|cuboid|cube|bin|rectangular|hopper|chamber|domain)\b", re.I)
 _CYLINDER_RE = re.compile(r"\b(?:cylinder|cylindrical|pipe|tube|column|drum|silo|tank)\b", re.I)
 _WALL_FIX_RE = re.compile(r"\bwall[\s_-]*(?:correction|corrected|effect)\b", re.I)
@@ -57,7 +58,7 @@ def convert(f: Filler) -> Missing:
         if part is None:
             return [("value",), ("from_unit",), ("to_unit",)]
         f.put("value", float(part.group("num")))
-        if part.group("from"):
+        if part.group("from") and "from_unit" not in f.args:
             f.put("from_unit", normalize_unit(part.group("from")))
         return [("from_unit",), ("to_unit",)]
     f.put("value", float(match.group("num")))
