@@ -137,8 +137,9 @@ async def run_app(app: Any, ns: argparse.Namespace) -> int:
 
     window = MainWindow()
     window.show()
-    await asyncio.sleep(0)  # paint first; the imports below take a few hundred ms
-    await asyncio.to_thread(_import_domain)
+    await asyncio.sleep(0)  # paint first, then fill in: panels, domain, session, graph
+    window.build_panels()
+    await asyncio.to_thread(_import_domain)  # a few hundred ms, off the UI thread
     overrides = {"mode": "offline"} if ns.self_test else {}
     settings, problem = _load_settings(overrides)
     sink = ErrorSink(window, (settings.api_key(),))

@@ -27,16 +27,16 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.ui.chat_pane import ChatPane
-from caec_desktop.ui.graph_view import GraphView
 from caec_desktop.ui.result_card import sheet_of
-from caec_desktop.ui.trace_panel import TracePanel
 
 if TYPE_CHECKING:
     from caec_desktop.settings import Settings
     from caec_desktop.trace import TraceEvent
     from caec_desktop.ui.form_panel import FormPanel
+    from caec_desktop.ui.graph_view import GraphView
     from caec_desktop.ui.session_runner import SessionRunner
     from caec_desktop.ui.settings_dialog import SettingsDialog
+    from caec_desktop.ui.trace_panel import TracePanel
 
 log = logging.getLogger(__name__)
 APP_TITLE = "CAEC Desktop"
@@ -72,12 +72,11 @@ class MainWindow(QMainWindow):
         """Called with the new Settings after OK (app.py saves them and swaps the session)."""
 
         self.chat = ChatPane()
-        self.trace = TracePanel()
-        self.graph = GraphView()
+        self.trace: TracePanel
+        self.graph: GraphView
         self.side = QTabWidget()
-        self.side.addTab(self.trace, "Trace")
-        self.side.addTab(self.graph, "Graph")
-        self.side.addTab(QLabel("Loading the tools…"), "Tool form")
+        for title in ("Trace", "Graph", "Tool form"):
+            self.side.addTab(QLabel("Loading…"), title)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.chat)
         split.addWidget(self.side)
@@ -114,20 +113,38 @@ class MainWindow(QMainWindow):
         if runner is not None and settings is not None:
             self.attach(runner, settings)
 
-    def attach(self, runner: SessionRunner, settings: Settings) -> None:
-        """Bind to the session's runner and build the parts that need the tools."""
-        from caec_desktop.ui.form_panel import FormPanel
+    def build_panels(self) -> None:
+        """Put the trace and graph panels in their tabs (right after the first paint)."""
+        if hasattr(self, "trace"):
+            return
+        from caec_desktop.ui.graph_view import GraphView
+        from caec_desktop.ui.trace_panel import TracePanel
 
-        self.runner = runner
-        self.set_settings(settings)
-        self.trace.load_kinds()
-        self.form = FormPanel()
-        index = self.side.count() - 1
+        self.trace = TracePanel()
+        self.graph = GraphView()
+        self._replace_tab(0, self.trace)
+        self._replace_tab(1, self.graph)
+        self.side.setCurrentIndex(0)
+
+    def _replace_tab(self, index: int, widget: QWidget) -> None:
+        title = self.side.tabText(index)
         placeholder = self.side.widget(index)
         self.side.removeTab(index)
         if placeholder is not None:
             placeholder.deleteLater()
-        self.side.addTab(self.form, "Tool form")
+        self.side.insertTab(index, widget, title)
+
+    def attach(self, runner: SessionRunner, settings: Settings) -> None:
+        """Bind to the session's runner and build the parts that need the tools."""
+        from caec_desktop.ui.form_panel import FormPanel
+
+        self.build_panels()
+        self.runner = runner
+        self.set_settings(settings)
+        self.trace.load_kinds()
+        self.form = FormPanel()
+        self._replace_tab(2, self.form)
+        self.side.setCurrentIndex(0)
         self.chat.setEnabled(True)
         self.chat.sendRequested.connect(self._on_chat_send_requested)
         self.chat.stopRequested.connect(self.runner.cancel)

@@ -51,6 +51,8 @@ class TraceModel(QAbstractTableModel):
         super().__init__(parent)
         self._rows: list[TraceEvent] = []
         self._summaries: list[str] = []
+        self.kinds: list[str] = []
+        """Kind of each row (read by the filter proxy without a model call per row)."""
         self._pending: list[TraceEvent] = []
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
@@ -80,6 +82,7 @@ class TraceModel(QAbstractTableModel):
         self.beginInsertRows(QModelIndex(), first, first + len(batch) - 1)
         self._rows.extend(batch)
         self._summaries.extend(summarize(ev) for ev in batch)
+        self.kinds.extend(ev.kind for ev in batch)
         self.endInsertRows()
 
     def clear(self) -> None:
@@ -88,6 +91,7 @@ class TraceModel(QAbstractTableModel):
         self.beginResetModel()
         self._rows.clear()
         self._summaries.clear()
+        self.kinds.clear()
         self.endResetModel()
 
     def events(self) -> list[TraceEvent]:

@@ -1,0 +1,234 @@
+"""Window start-up and event-loop smoothness. Prints JSON.
+
+Run: `QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_startup.py [--runs 5]`.
+
+- `window_shown_s`: process start → CAEC main window shown, next to `bare_window_shown_s`, a bare
+  QMainWindow measured the same way in the same run (target ratio ≤ 1.5). Each is a fresh process;
+  the parent takes the wall clock just before spawning, the child prints it once the window is
+  shown and painted. Medians over `--runs`, after one warm-up run that compiles the bytecode.
+- `first_offline_answer_s`: `caec-desktop --self-test` from a cold process to the answer on stdout
+  (window shown, domain and LangGraph imported, one offline turn run). Target ≤ 1.0 s.
+- `max_stall_ms_*`: the longest gap between ticks of a 1 ms heartbeat timer while the live trace
+  fills to 10,000 rows (events arriving in bursts, as runs of a dozen events each) and then, with
+  10,000 rows held, while more events arrive, the kind filter changes and the table scrolls.
+  Target ≤ 16 ms (one frame at 60 Hz).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG_DIR = tempfile.mkdtemp(prefix="caec-bench-")
+PYCACHE_DIR = tempfile.mkdtemp(prefix="caec-bench-pycache-")
+
+BARE = """
+import sys, time
+from PySide6.QtWidgets import QApplication, QMainWindow
+app = QApplication(sys.argv[:1])
+w = QMainWindow(); w.setWindowTitle("bare"); w.resize(1180, 760); w.show()
+app.processEvents()
+print(time.time(), flush=True)
+"""
+
+# What `caec_desktop.app.run_app` does before it awaits anything: the same imports and window.
+APP = """
+import sys, time
+import qasync
+from PySide6.QtWidgets import QApplication
+app = QApplication(sys.argv[:1])
+from caec_desktop.ui.main_window import MainWindow
+w = MainWindow(); w.show()
+app.processEvents()
+print(time.time(), flush=True)
+"""
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CAEC_", "OPENROUTER"))}
+    env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    env["CAEC_CONFIG_DIR"] = CONFIG_DIR  # an empty config: offline, no key, no real profile
+    # Cached bytecode, as an installed app has (a dev shell may set PYTHONDONTWRITEBYTECODE and
+    # then every start recompiles the app's modules); kept out of the source tree.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = PYCACHE_DIR
+    return env
+
+
+def _shown_after(code: str) -> float:
+    start = time.time()
+    cmd = [sys.executable, "-c", code]
+    out = subprocess.run(cmd, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=60)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr[-2000:])
+    return float(out.stdout.split()[0]) - start
+
+
+def _first_answer() -> float:
+    start = time.time()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "caec_desktop.app", "--self-test"],
+        cwd=ROOT,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert proc.stdout is not None
+    first = proc.stdout.readline()  # the answer's first line
+    elapsed = time.time() - start
+    proc.stdout.read()
+    if proc.wait(timeout=60) != 0 or not first.strip():
+        raise RuntimeError("self-test failed")
+    return elapsed
+
+
+def _run_events(first_seq: int) -> list[Any]:
+    """One realistic run (a dozen events, one retry) as TraceEvents."""
+    from caec_desktop.trace import TraceEvent
+
+    specs: list[tuple[str, str | None, dict[str, Any]]] = [
+        ("run_start", None, {"text": "rayleigh r=1 mm", "source": "ask"}),
+        ("node_start", "intent", {}),
+        ("node_end", "intent", {"intent": "calculation"}),
+        ("node_start", "tools", {}),
+        ("tool_call", "tools", {"name": "rayleigh_timestep", "args": {"particle_radius": "-1 mm"}}),
+        ("validation_error", "tools", {"tool": "rayleigh_timestep", "messages": ["r: > 0 m"]}),
+        ("node_end", "tools", {"attempts": 1}),
+        ("node_start", "tools", {}),
+        ("retry", "tools", {"attempt": 2}),
+        ("tool_call", "tools", {"name": "rayleigh_timestep", "args": {"particle_radius": "1 mm"}}),
+        ("node_end", "tools", {"attempts": 2}),
+        ("run_end", None, {"status": "answered"}),
+    ]
+    return [
+        TraceEvent(seq=first_seq + i, t_ms=float(i), kind=k, node=n, data=d)  # type: ignore[arg-type]
+        for i, (k, n, d) in enumerate(specs)
+    ]
+
+
+def _stalls(rows: int) -> dict[str, float]:
+    """Heartbeat gaps while filling the trace to `rows`, then while working with it full."""
+    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from caec_desktop.ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    window = MainWindow()
+    window.build_panels()
+    window.trace.load_kinds()
+    window.resize(1180, 760)
+    window.show()
+    app.processEvents()
+    events: list[Any] = []
+    while len(events) < rows + 1200:
+        events += _run_events(len(events) + 1)
+
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def beat() -> None:
+        now = time.perf_counter()
+        gaps.append((now - last[0]) * 1000.0)
+        last[0] = now
+
+    def run_steps(steps: list[Callable[[], None]]) -> list[float]:
+        """Run one step per event-loop tick, with the heartbeat on; return the gaps seen."""
+        gaps.clear()
+        loop = QEventLoop()
+        queue = list(steps)
+
+        def step() -> None:
+            if not queue:
+                loop.quit()
+                return
+            queue.pop(0)()
+            QTimer.singleShot(0, step)
+
+        heart = QTimer()
+        heart.setInterval(1)
+        heart.timeout.connect(beat)
+        last[0] = time.perf_counter()
+        heart.start()
+        QTimer.singleShot(0, step)
+        loop.exec()
+        heart.stop()
+        return list(gaps)
+
+    def feed(batch: list[Any]) -> Callable[[], None]:
+        def _feed() -> None:
+            for ev in batch:
+                window.trace.add_event(ev)
+                window.graph.on_event(ev)
+
+        return _feed
+
+    burst = 60  # events per loop tick: 5 runs' worth arriving at once
+    fill = [feed(events[i : min(i + burst, rows)]) for i in range(0, rows, burst)]
+    fill_gaps = run_steps(fill)
+    assert window.trace.model.rowCount() == rows, window.trace.model.rowCount()
+
+    more = [feed(events[i : i + burst]) for i in range(rows, rows + 1200, burst)]
+    kinds = window.trace.kind_filter
+    full_steps: list[Callable[[], None]] = [
+        *more,
+        lambda: kinds.setCurrentText("problems only"),
+        lambda: kinds.setCurrentText("tool_call"),
+        lambda: kinds.setCurrentText("all kinds"),
+        window.trace.table.scrollToTop,
+        lambda: window.trace.table.selectRow(5000),
+        window.trace.table.scrollToBottom,
+    ]
+    full_gaps = run_steps(full_steps)
+    window.close()
+    return {
+        "max_stall_ms_filling_to_10k": round(max(fill_gaps), 2),
+        "p99_gap_ms_filling": round(statistics.quantiles(fill_gaps, n=100)[98], 2),
+        "max_stall_ms_with_10k_rows": round(max(full_gaps), 2),
+        "rows_at_end": window.trace.model.rowCount(),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--rows", type=int, default=10_000)
+    ns = parser.parse_args()
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    _shown_after(BARE), _shown_after(APP), _first_answer()  # warm-up: compile bytecode once
+    bare, app = [], []
+    for _ in range(ns.runs):  # interleaved, so machine load hits both alike
+        bare.append(_shown_after(BARE))
+        app.append(_shown_after(APP))
+    answers = [_first_answer() for _ in range(max(1, ns.runs // 2))]
+    result: dict[str, Any] = {
+        "runs": ns.runs,
+        "bare_window_shown_s": round(statistics.median(bare), 3),
+        "window_shown_s": round(statistics.median(app), 3),
+    }
+    result["window_vs_bare_ratio"] = round(
+        result["window_shown_s"] / result["bare_window_shown_s"], 2
+    )
+    result["first_offline_answer_s"] = round(statistics.median(answers), 3)
+    result |= _stalls(ns.rows)
+    result["targets"] = {
+        "window_vs_bare_ratio": 1.5,
+        "first_offline_answer_s": 1.0,
+        "max_stall_ms": 16,
+    }
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
