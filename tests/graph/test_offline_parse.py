@@ -95,3 +95,13 @@ def test_dimension_mismatch_drops_the_key() -> None:
     """`contact time 1 mm`: a length cannot be a collision time, so it stays unkeyed."""
     (q,) = read("hertz contact time 1 mm").quantities
     assert q.roles == ()
+
+
+def test_ordinary_words_are_not_typos() -> None:
+    """Near-misses with another first letter are English words, not typos ("table", "field")."""
+    assert read("a table of the flow field on the track").corrections == {}
+    assert read("yeild dampng hetrz").corrections == {
+        "yeild": "yield",
+        "dampng": "damping",
+        "hetrz": "hertz",
+    }

@@ -158,8 +158,16 @@ def unit_dimension(unit: str) -> str | None:
 
 @lru_cache(maxsize=2048)
 def _closest(word: str, vocabulary: tuple[str, ...]) -> str | None:
-    match = difflib.get_close_matches(word, vocabulary, n=1, cutoff=0.8)
-    return match[0] if match else None
+    """The keyword `word` is a typo of: same first letter, and either very close (ratio ≥ 0.85)
+    or the same letters swapped ("yeild"). Stricter than difflib's default so that ordinary
+    words stay ("table" is not "stable", "field" is not "yield")."""
+    for candidate in difflib.get_close_matches(word, vocabulary, n=3, cutoff=0.8):
+        if candidate[0] != word[0]:
+            continue
+        close = difflib.SequenceMatcher(None, word, candidate).ratio() >= 0.85
+        if close or sorted(word) == sorted(candidate):
+            return candidate
+    return None
 
 
 def correct_typos(text: str, vocabulary: tuple[str, ...]) -> tuple[str, dict[str, str]]:
