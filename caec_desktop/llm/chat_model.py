@@ -9,6 +9,7 @@ class do the rest. Importing this module imports langchain-openai (~1 s): only t
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from langchain_core.messages import AIMessage
@@ -24,6 +25,12 @@ from caec_desktop.llm.normalize import (
 )
 from caec_desktop.llm.textcalls import split_think
 from caec_desktop.settings import Settings
+
+# Servers that send a tool-call id as a JSON number (LM Studio) make the SDK's chunk model warn on
+# every dump; the id is made a string right after (normalize.py), so the warning is noise.
+warnings.filterwarnings(
+    "ignore", message=r"(?s)Pydantic serializer warnings:.*field_name='id'", category=UserWarning
+)
 
 DUMMY_KEY = "not-needed"
 """Local servers usually need no key, but the OpenAI client insists on one."""

@@ -44,6 +44,7 @@ def msg(
         ("", tool_call("rayleigh_timestep", ARGS, "3sniiMddS", index=0), "openrouter"),
         ("absent", tool_call("rayleigh_timestep", ARGS, "fc_1"), "groq: content key absent"),
         ("", tool_call("rayleigh_timestep", ARGS, "193629320"), "lm studio numeric id"),
+        (None, tool_call("rayleigh_timestep", ARGS, 193629321), "id sent as a JSON number"),
     ],
 )
 async def test_native_call_dialects(
@@ -54,7 +55,7 @@ async def test_native_call_dialects(
     sel = make_selector(make_settings(stream=stream))
     selection = await sel.select(events.request())
     assert [(c.name, c.args, c.id, c.source) for c in selection.calls] == [
-        ("rayleigh_timestep", ARGS, call["id"], "llm")
+        ("rayleigh_timestep", ARGS, str(call["id"]), "llm")
     ], label
     assert selection.usage == {"prompt_tokens": 120, "completion_tokens": 30, "total_tokens": 150}
     sent = fake_llm.chat_requests[0]
