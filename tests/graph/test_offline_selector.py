@@ -120,7 +120,7 @@ def test_parses_well_under_a_millisecond() -> None:
         start = time.perf_counter()
         select_text(text)
         timings.append(time.perf_counter() - start)
-    assert statistics.median(timings) < 0.5e-3, statistics.median(timings)
+    assert statistics.median(timings) < 1e-3, statistics.median(timings)  # ~0.15 ms measured
 
 
 def test_imports_without_qt() -> None:
