@@ -39,11 +39,12 @@ def example_pairs(tool: str) -> str:
 
 
 def help_text() -> str:
-    """What can be computed offline, one example phrasing per tool."""
+    """What can be computed offline, with a phrasing and the `name=value` form for each tool."""
     lines = [
         "I work offline: name a calculation and give the inputs with units (any spelling: "
-        "2 mm, 70 GPa, 2.5 g/cm^3). Material names (glass, steel, sand, …) fill density, "
-        "E and ν; anything you type overrides them. What I can compute:",
+        "2 mm, 70 GPa, 2.5 g/cm^3). A size without a name is a diameter. Material names "
+        "(glass, steel, sand, …) fill density, E and ν; anything you type overrides them. "
+        'Follow-ups such as "and for 2 mm?" rerun your last calculation. What I can compute:',
     ]
     for tool in tool_names():
         first = get_tool(tool).description.split(". ")[0].rstrip(".")
