@@ -100,7 +100,7 @@ async def main() -> None:
     window.chat.input.setPlainText("Rayleigh time step for 1 mm glass beads")
     window.chat.input.submit()
     await finished(runner)
-    window.trace.model.flush()
+    window.trace.flush()
     window.trace.tabs.setCurrentIndex(1)
     save(window, "retry.png")
     window.trace.tabs.setCurrentIndex(0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QItemSelection, Qt
+from PySide6.QtCore import QItemSelection, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -85,6 +85,11 @@ class TracePanel(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.tabs)
 
+        # The retry view is redrawn at most once per event-loop tick, however many events came.
+        self._retry_timer = QTimer(self)
+        self._retry_timer.setSingleShot(True)
+        self._retry_timer.setInterval(0)
+        self._retry_timer.timeout.connect(self._refresh_retries)
         self.model.rowsInserted.connect(self._on_model_rows_inserted)
         self.model.modelReset.connect(self._on_model_rows_inserted)
         self._refresh_retries()
@@ -105,6 +110,13 @@ class TracePanel(QWidget):
         self._run_events.append(event)
         self.model.append(event)
         if event.kind in ("tool_call", "validation_error", "retry", "run_end"):
+            self._retry_timer.start()
+
+    def flush(self) -> None:
+        """Show queued events and the retry view now instead of on the next tick."""
+        self.model.flush()
+        if self._retry_timer.isActive():
+            self._retry_timer.stop()
             self._refresh_retries()
 
     def selected_event(self) -> TraceEvent | None:

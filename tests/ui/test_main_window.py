@@ -84,7 +84,7 @@ def test_fake_session_run_fills_chat_trace_and_graph(
         await wait_signal(runner.runFinished)
 
     qloop.run_until_complete(scenario())
-    window.trace.model.flush()
+    window.trace.flush()
     assert session.calls == [("ask", "compute it")]
     assert [e.seq for e in window.trace.model.events()] == list(range(1, 11))
     assert len(window.chat.cards()) == 1
@@ -140,7 +140,7 @@ def test_real_session_offline_answer_with_calc_sheet_then_form_run(
     qloop.run_until_complete(scenario())
     second = window.chat.cards()[1]
     assert math.isclose(second.result["recommended_timestep"], 0.1 * expected, rel_tol=1e-9)
-    window.trace.model.flush()
+    window.trace.flush()
     starts = [e for e in window.trace.model.events() if e.kind == "run_start"]
     assert [e.data.get("source") for e in starts] == ["ask", "form"]
     answer = window.chat.items()[-1]
@@ -158,7 +158,7 @@ def test_real_session_retry_is_visible_in_trace_and_retry_view(
         await wait_signal(runner.runFinished, timeout=30)
 
     qloop.run_until_complete(scenario())
-    window.trace.model.flush()
+    window.trace.flush()
     kinds = [e.kind for e in window.trace.model.events()]
     assert kinds.index("validation_error") < kinds.index("retry") < kinds.index("tool_result")
     assert window.trace.tabs.tabText(1) == "Retries (1)"

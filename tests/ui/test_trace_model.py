@@ -84,7 +84,7 @@ def test_panel_filter_detail_and_retry_view(qtbot: QtBot) -> None:
     qtbot.addWidget(panel)
     for ev in RETRY_RUN:
         panel.add_event(ev)
-    panel.model.flush()
+    panel.flush()
     assert panel.proxy.rowCount() == len(RETRY_RUN)
     panel.kind_filter.setCurrentText(PROBLEMS)
     kinds = [panel.proxy.index(r, 2).data() for r in range(panel.proxy.rowCount())]

@@ -1,0 +1,110 @@
+"""The window in local-LLM mode against the loopback OpenAI-compatible server (no internet):
+a corrected tool call shows in the trace and retry view, the key shows nowhere, and the settings
+dialog's Test connection runs the real `probe`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import qasync
+from pytestqt.qtbot import QtBot
+
+from caec_desktop.session import Session
+from caec_desktop.settings import Settings
+from caec_desktop.ui.main_window import MainWindow
+from caec_desktop.ui.session_runner import SessionRunner
+from caec_desktop.ui.settings_dialog import SettingsDialog
+from tests.llm.fake_server import FakeOpenAI, Reply, tool_call
+from tests.ui.helpers import wait_signal
+
+KEY = "sk-test-0123456789abcdefWINDOW"
+ARGS = {"particle_radius": "1 mm", "density": "2500 kg/m^3", "youngs_modulus": "70 GPa",
+        "poisson_ratio": 0.25}  # fmt: skip
+
+
+@pytest.fixture
+def server() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as fake:
+        yield fake
+
+
+def _settings(server: FakeOpenAI) -> Settings:
+    values: dict[str, Any] = {
+        "mode": "local",
+        "base_url": server.base_url,
+        "model": "fake-model",
+        "llm_api_key": KEY,
+        "request_timeout_s": 5.0,
+        "max_retries": 1,
+    }
+    return Settings(**values)
+
+
+def _calls(*entries: dict[str, Any]) -> Reply:
+    return Reply(
+        message={"role": "assistant", "content": "", "tool_calls": list(entries)},
+        finish_reason="tool_calls",
+    )
+
+
+def test_llm_retry_is_traced_and_the_key_is_shown_nowhere(
+    qtbot: QtBot, qloop: qasync.QEventLoop, server: FakeOpenAI
+) -> None:
+    intent = _calls(tool_call("respond", {"intent": "calculation"}, "c0"))
+    bad = {**ARGS, "density": "-2500 kg/m^3"}
+    server.add(
+        intent,
+        _calls(tool_call("rayleigh_timestep", bad, "c1")),
+        _calls(tool_call("rayleigh_timestep", ARGS, "c2")),
+        Reply(message={"role": "assistant", "content": "The Rayleigh step is about 1.02 µs."}),
+    )
+    settings = _settings(server)
+    runner = SessionRunner(Session(settings))
+    window = MainWindow(runner, settings)
+    qtbot.addWidget(window)
+    assert window.badge.text() == "local model at 127.0.0.1 — nothing leaves this machine"
+
+    async def scenario() -> Any:
+        runner.ask("Rayleigh step for 1 mm glass beads")
+        (turn,) = await wait_signal(runner.runFinished, timeout=30)
+        return turn
+
+    turn = qloop.run_until_complete(scenario())
+    assert turn.status == "answered" and turn.attempts == 2
+    window.trace.flush()
+    events = window.trace.model.events()
+    kinds = [e.kind for e in events]
+    assert {"llm_request", "llm_response", "validation_error", "retry"} <= set(kinds)
+    assert "density: -2500 kg/m^3 → 2500 kg/m^3" in window.trace.retry_view.toPlainText()
+    # G = E/(2(1+ν)), dt_R = πR·sqrt(ρ/G)/(0.1631ν+0.8766) (DEM_REFERENCE §1.2), written out again
+    g = 70e9 / 2.5
+    dt_r = math.pi * 1e-3 * math.sqrt(2500 / g) / (0.1631 * 0.25 + 0.8766)
+    (card,) = window.chat.cards()
+    assert math.isclose(card.result["rayleigh_timestep"], dt_r, rel_tol=1e-9)
+    assert all(KEY not in e.to_json() for e in events)
+    shown = [w.text() for w in window.chat.items() if hasattr(w, "text")]
+    assert all(KEY not in str(t) for t in shown) and KEY not in window.trace.detail.toPlainText()
+
+
+def test_settings_dialog_test_connection_uses_the_doctor_probe(
+    qtbot: QtBot, qloop: qasync.QEventLoop, server: FakeOpenAI
+) -> None:
+    server.add(
+        _calls(tool_call("rayleigh_timestep", ARGS, "c1")),
+        Reply(message={"role": "assistant", "content": "TOOL_CALL: rayleigh_timestep {}"}),
+    )
+    dialog = SettingsDialog(_settings(server))
+    qtbot.addWidget(dialog)
+
+    async def scenario() -> None:
+        dialog.test_button.click()
+        assert dialog._probe_task is not None
+        await dialog._probe_task
+
+    qloop.run_until_complete(scenario())
+    text = dialog.test_result.text()
+    assert f"local at {server.base_url}" in text and "reachable" in text
+    assert KEY not in text
