@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import sys
 import types
 from contextlib import aclosing
@@ -158,3 +159,15 @@ async def test_a_bug_in_a_selector_ends_the_run_with_status_error() -> None:
     error = next(e for e in turn.events if e.kind == "error")
     assert "ZeroDivisionError: boom" in error.data["message"]
     assert turn.events[-1].data["status"] == "error"
+
+
+def test_importing_the_session_loads_neither_qt_nor_langgraph() -> None:
+    code = (
+        "import sys, caec_desktop.session, caec_desktop.cli;"
+        "heavy = ('PySide6', 'langgraph', 'langchain_core', 'pint');"
+        "print([m for m in heavy if m in sys.modules])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=30
+    )
+    assert out.stdout.strip() == "[]"
