@@ -56,6 +56,20 @@ def _save_settings(settings: Any) -> None:
         store.delete_api_key()
 
 
+def apply_settings(runner: Any, sink: ErrorSink, new: Any) -> None:
+    """Save `new` settings and go on with the same conversation in a session that uses them."""
+    from caec_desktop.session import Session
+
+    try:
+        _save_settings(new)
+    except Exception as exc:  # a failed save must not lose the conversation
+        sink.report(f"Settings not saved: {exc}", exc)
+    sink.secrets = (*sink.secrets, new.api_key())
+    fresh = Session(new)
+    fresh.messages = runner.session.messages
+    runner.session = fresh
+
+
 class ErrorSink:
     """Where every unhandled error goes: the log and the window's banner (key redacted)."""
 
@@ -146,19 +160,7 @@ async def run_app(app: Any, ns: argparse.Namespace) -> int:
     sink.install(asyncio.get_running_loop())
     window, runner = build(settings, window=window)
 
-    def _on_settings_saved(new: Any) -> None:
-        from caec_desktop.session import Session
-
-        try:
-            _save_settings(new)
-        except Exception as exc:  # a failed save must not lose the session
-            sink.report(f"Settings not saved: {exc}", exc)
-        sink.secrets = (new.api_key(),)
-        fresh = Session(new)
-        fresh.messages = runner.session.messages
-        runner.session = fresh
-
-    window.on_settings_saved = _on_settings_saved
+    window.on_settings_saved = lambda new: apply_settings(runner, sink, new)
     if problem:
         window.show_error(problem)
     await asyncio.to_thread(importlib.import_module, "caec_desktop.graph.build")  # LangGraph

@@ -15,9 +15,11 @@ import pytest
 import qasync
 from pytestqt.qtbot import QtBot
 
-from caec_desktop.app import ErrorSink, _save_settings
+from caec_desktop.app import ErrorSink, _load_settings, _save_settings, apply_settings, build
 from caec_desktop.settings import Settings
 from caec_desktop.ui.main_window import MainWindow
+from caec_desktop.ui.session_runner import SessionRunner
+from tests.ui.helpers import FakeSession, events, wait_signal
 
 KEY = "sk-or-v1-secret0123456789abcdef"
 ROOT = Path(__file__).resolve().parents[2]
@@ -113,3 +115,55 @@ def test_window_module_loads_without_pydantic_pint_or_langgraph(tmp_path: Path) 
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "[]"
+
+
+def test_settings_ok_saves_and_continues_the_conversation(qtbot: QtBot) -> None:
+    from caec_desktop.config import read_config
+    from caec_desktop.session import Session
+
+    session = Session(Settings(mode="offline"))
+    session.messages = [{"role": "user", "content": "earlier"}]
+    window, runner = build(Settings(mode="offline"), session)
+    qtbot.addWidget(window)
+    sink = ErrorSink(window)
+    window.on_settings_saved = lambda new: apply_settings(runner, sink, new)
+    window.open_settings()
+    dialog = window.settings_dialog
+    assert dialog is not None
+    dialog.mode_box.setCurrentText("local")
+    dialog.base_url_edit.setText("http://127.0.0.1:11434/v1")
+    dialog.key_edit.setText(KEY)
+    with qtbot.waitSignal(dialog.finished):
+        dialog.buttons.accepted.emit()
+    assert runner.session is not session
+    assert runner.session.settings.effective_mode == "local"
+    assert runner.session.messages == [{"role": "user", "content": "earlier"}]
+    assert window.badge.text() == "local model at 127.0.0.1 — nothing leaves this machine"
+    assert read_config()["base_url"] == "http://127.0.0.1:11434/v1"
+    assert KEY in sink.secrets and sink.count == 0
+
+
+def test_a_broken_config_file_gives_defaults_and_says_why(tmp_path: Path) -> None:
+    from caec_desktop.config import config_path
+
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"mode": "telepathy"}', encoding="utf-8")
+    settings, problem = _load_settings({})
+    assert settings.effective_mode == "offline"
+    assert str(path) in problem and "mode" in problem
+
+
+def test_shutdown_cancels_a_running_turn(qtbot: QtBot, qloop: qasync.QEventLoop) -> None:
+    script = events(("run_start", None, {}), ("run_end", None, {"status": "cancelled"}))
+    session = FakeSession(script)
+    runner = SessionRunner(session)
+
+    async def scenario() -> None:
+        session.gate = asyncio.Event()
+        runner.ask("long")
+        await wait_signal(runner.eventReceived)
+        await runner.shutdown()
+
+    qloop.run_until_complete(scenario())
+    assert session.cancelled and not runner.running
