@@ -171,3 +171,14 @@ def test_importing_the_session_loads_neither_qt_nor_langgraph() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=30
     )
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.asyncio
+async def test_a_follow_up_reaches_the_regex_selector_with_its_history() -> None:
+    session = Session(OFFLINE)
+    first = await drain(session, "rayleigh time step for 1 mm glass beads")
+    follow = await drain(session, "and for 2 mm?")
+    assert first.tool_results[0]["args"]["particle_radius"] == pytest.approx(0.0005)
+    assert follow.status == "answered"
+    assert follow.tool_results[0]["tool"] == "rayleigh_timestep"
+    assert follow.tool_results[0]["args"]["particle_radius"] == pytest.approx(0.001)  # d/2
