@@ -88,6 +88,9 @@ class Session:
         self.turns: list[TurnResult] = []
         self.last_turn: TurnResult | None = None
         self._task: asyncio.Task[dict[str, Any]] | None = None
+        self._open_runs = 0
+        """Runs of this session started or waiting for their turn."""
+        self._cancel_requested = False
 
     @property
     def mode(self) -> str:
@@ -109,7 +112,10 @@ class Session:
         return self._task is not None and not self._task.done()
 
     def cancel(self) -> None:
-        """Stop the current run now; its stream ends with run_end status "cancelled"."""
+        """Stop the current run now (and runs of this session still waiting for their turn);
+        each stream ends with run_end status "cancelled". Does nothing when idle."""
+        if self._open_runs:
+            self._cancel_requested = True
         if self._task is not None and not self._task.done():
             self._task.cancel()
 
@@ -141,35 +147,44 @@ class Session:
     async def _run(
         self, text: str, selector: ToolSelector | None, source: str
     ) -> AsyncGenerator[TraceEvent, None]:
-        async with self._lock():
-            recorder = TraceRecorder(secrets=(self.settings.api_key(),))
-            yield recorder.make(
-                "run_start",
-                None,
-                {"text": text, "mode": self.mode, "model": self.model, "source": source},
-            )
-            queue: asyncio.Queue[TraceEvent | None] = asyncio.Queue()
-            task = asyncio.create_task(self._drive(text, selector, recorder, queue))
-            self._task = task
-            task.add_done_callback(lambda _: queue.put_nowait(None))
-            try:
-                while (event := await queue.get()) is not None:
-                    yield event
-            finally:
-                if not task.done():  # the consumer stopped listening: stop the run too
+        self._open_runs += 1
+        try:
+            async with self._lock():
+                recorder = TraceRecorder(secrets=(self.settings.api_key(),))
+                start = recorder.make(
+                    "run_start",
+                    None,
+                    {"text": text, "mode": self.mode, "model": self.model, "source": source},
+                )
+                queue: asyncio.Queue[TraceEvent | None] = asyncio.Queue()
+                task = asyncio.create_task(self._drive(text, selector, recorder, queue))
+                task.add_done_callback(lambda _: queue.put_nowait(None))
+                self._task = task
+                if self._cancel_requested:  # cancelled while waiting for its turn
                     task.cancel()
-                    await asyncio.gather(task, return_exceptions=True)
-                self._task = None
-            state, status, extra = self._outcome(task, recorder)
-            for event in extra:
-                yield event
-            turn = self._record(text, state, status, recorder)
-            yield recorder.make(
-                "run_end",
-                None,
-                {"status": status, "attempts": turn.attempts, "usage": turn.usage},
-            )
-            turn.events = list(recorder.events)
+                try:
+                    yield start
+                    while (event := await queue.get()) is not None:
+                        yield event
+                finally:
+                    if not task.done():  # the consumer stopped listening: stop the run too
+                        task.cancel()
+                        await asyncio.gather(task, return_exceptions=True)
+                    self._task = None
+                state, status, extra = self._outcome(task, recorder)
+                for event in extra:
+                    yield event
+                turn = self._record(text, state, status, recorder)
+                yield recorder.make(
+                    "run_end",
+                    None,
+                    {"status": status, "attempts": turn.attempts, "usage": turn.usage},
+                )
+                turn.events = list(recorder.events)
+        finally:
+            self._open_runs -= 1
+            if not self._open_runs:
+                self._cancel_requested = False
 
     async def _drive(
         self,

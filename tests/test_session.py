@@ -182,3 +182,36 @@ async def test_a_follow_up_reaches_the_regex_selector_with_its_history() -> None
     assert follow.status == "answered"
     assert follow.tool_results[0]["tool"] == "rayleigh_timestep"
     assert follow.tool_results[0]["args"]["particle_radius"] == pytest.approx(0.001)  # d/2
+
+
+@pytest.mark.asyncio
+async def test_cancel_at_run_start_and_while_queued_and_when_idle() -> None:
+    session = Session(OFFLINE, selector=ScriptedSelector())
+    session.cancel()  # idle: nothing to stop, the next run is not affected
+    assert (await drain(session, "rayleigh")).status == "answered"
+
+    kinds = []
+    async for event in session.ask("rayleigh"):
+        kinds.append(event.kind)
+        if event.kind == "run_start":
+            session.cancel()
+    assert kinds == ["run_start", "run_end"]
+    assert session.last_turn is not None and session.last_turn.status == "cancelled"
+
+    gate = asyncio.Event()
+    busy = ScriptedSelector(block=gate)
+    first, second = Session(OFFLINE, selector=busy), Session(OFFLINE, selector=ScriptedSelector())
+
+    async def second_run() -> list[str]:
+        return [e.kind async for e in second.ask("rayleigh")]
+
+    first_run = asyncio.ensure_future(drain(first, "rayleigh"))
+    await busy.started.wait()  # the first run holds the loop's turn
+    waiting = asyncio.ensure_future(second_run())
+    while not second._open_runs:  # until the second run is queued behind the first
+        await asyncio.sleep(0)
+    second.cancel()
+    gate.set()
+    assert (await first_run).status == "answered"
+    assert await waiting == ["run_start", "run_end"]
+    assert second.last_turn is not None and second.last_turn.status == "cancelled"
