@@ -119,6 +119,16 @@ class Session:
         if self._task is not None and not self._task.done():
             self._task.cancel()
 
+    async def aclose(self) -> None:
+        """Stop the current run and wait for it; close the selector's clients if it has any."""
+        task = self._task
+        self.cancel()
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+        closer = getattr(self._selector, "aclose", None)
+        if closer is not None:
+            await closer()
+
     async def ask(self, text: str) -> AsyncGenerator[TraceEvent, None]:
         """One turn: route, select, validate, run tools, report. Yields events as they happen."""
         async with aclosing(self._run(text.strip(), None, "ask")) as events:

@@ -215,3 +215,24 @@ async def test_cancel_at_run_start_and_while_queued_and_when_idle() -> None:
     assert (await first_run).status == "answered"
     assert await waiting == ["run_start", "run_end"]
     assert second.last_turn is not None and second.last_turn.status == "cancelled"
+
+
+@pytest.mark.asyncio
+async def test_aclose_stops_the_run_and_closes_the_selector() -> None:
+    closed: list[bool] = []
+
+    class Closable(ScriptedSelector):
+        async def aclose(self) -> None:
+            closed.append(True)
+
+    selector = Closable(block=asyncio.Event())
+    session = Session(OFFLINE, selector=selector)
+    stream = session.ask("rayleigh")
+    assert (await anext(stream)).kind == "run_start"
+    consumer = asyncio.ensure_future(anext(stream))  # drives the run until it blocks in select()
+    await selector.started.wait()
+    await session.aclose()
+    assert not session.running and closed == [True]
+    rest = [await consumer] + [e async for e in stream]
+    assert [e.kind for e in rest][-1] == "run_end"
+    assert rest[-1].data["status"] == "cancelled"
