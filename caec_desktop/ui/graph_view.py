@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QGraphicsPathItem,
     QGraphicsRectItem,
@@ -103,11 +104,22 @@ class GraphView(QGraphicsView):
         item = QGraphicsPathItem(path)
         item.setPen(pen)
         self.scene().addItem(item)
+        self._arrowhead(path)
         label = self.scene().addSimpleText("0")
         label.setBrush(QBrush(QColor("#1a5fb4")))
         label.setPos(mid + QPointF(4, -8))
         label.setZValue(3)
         self._labels[(e.source, e.target)] = label
+
+    def _arrowhead(self, path: QPainterPath) -> None:
+        """A small filled triangle at the end of `path`, pointing along it."""
+        tip = path.pointAtPercent(1.0)
+        angle = math.radians(path.angleAtPercent(1.0))
+        back = QPointF(math.cos(angle), -math.sin(angle)) * 9.0  # Qt angles run anticlockwise
+        side = QPointF(-back.y(), back.x()) * 0.45
+        head = QPolygonF([tip, tip - back + side, tip - back - side])
+        arrow = self.scene().addPolygon(head, QPen(QColor("#555")), QBrush(QColor("#555")))
+        arrow.setZValue(2)
 
     def _count(self, source: str | None, target: str) -> None:
         key = (source or START, target)
