@@ -207,10 +207,7 @@ class Session:
         from caec_desktop.graph.context import GraphContext
 
         context = GraphContext(selector=selector or self.selector(), settings=self.settings)
-        inputs = {
-            "messages": [{"role": "user", "content": text}],
-            "history": self.messages[-HISTORY_LIMIT:],
-        }
+        inputs = {"messages": [{"role": "user", "content": text}], "history": self._history()}
         state: dict[str, Any] = {}
         async for part in compiled_graph().astream(
             inputs, context=context, stream_mode=STREAM_MODES, version="v2"
@@ -220,6 +217,16 @@ class Session:
             elif (event := recorder.from_part(part)) is not None:
                 queue.put_nowait(event)
         return state
+
+    def _history(self) -> list[dict[str, str]]:
+        """The last HISTORY_LIMIT messages, answers without their calc sheets (tokens per turn
+        stay small and flat; the sheets are in the conversation for people)."""
+        from caec_desktop.graph.report import brief
+
+        return [
+            {"role": m["role"], "content": brief(m["content"])} if m["role"] == "assistant" else m
+            for m in self.messages[-HISTORY_LIMIT:]
+        ]
 
     def _outcome(
         self, task: asyncio.Task[dict[str, Any]], recorder: TraceRecorder

@@ -62,7 +62,16 @@ async def test_conversation_is_kept_but_each_turn_sees_only_recent_history() -> 
     text, history = selector.classified[-1]
     assert text == "question 9"
     assert len(history) == HISTORY_LIMIT  # not the whole thread: cost stays flat per turn
-    assert history == session.messages[-2 - HISTORY_LIMIT : -2]
+    earlier = session.messages[-2 - HISTORY_LIMIT : -2]
+    assert [m["role"] for m in history] == [m["role"] for m in earlier]
+    assert [m for m in history if m["role"] == "user"] == [
+        m for m in earlier if m["role"] == "user"
+    ]
+    # answers reach the selector without their calc sheets (those stay in the conversation)
+    for sent, kept in zip(history, earlier, strict=True):
+        if sent["role"] == "assistant":
+            assert "Calc sheet" in kept["content"] and "Calc sheet" not in sent["content"]
+            assert "| rayleigh_timestep | 1.023 µs |" in sent["content"]
     assert selector.requests[-1].history == history
 
 

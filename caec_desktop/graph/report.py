@@ -14,6 +14,8 @@ from caec_desktop.graph.state import AgentState, Status
 from caec_desktop.tools import CalcSheet, result_schema, tool_schema
 from caec_desktop.tools.units import fmt, pretty_unit
 
+CALC_SHEET_HEADING = "**Calc sheet"
+"""How `CalcSheet.markdown()` starts; `brief` drops from there to the next section."""
 NO_CALCULATION = (
     "I could not find a calculation in this request. Ask for one with its inputs, e.g. "
     "`rayleigh time step r=1 mm rho=2500 kg/m^3 E=70 GPa nu=0.25`, or open a tool's form."
@@ -129,3 +131,18 @@ def build_report(state: AgentState, status: Status, prose: str | None = None) ->
     if status == "invalid":
         parts.append(NEXT_INVALID)
     return "\n\n".join(parts)
+
+
+def brief(answer: str) -> str:
+    """`answer` without its calc sheets: what later turns need as context (a model reads the
+    results and verdicts; the step-by-step sheets would only cost tokens on every turn)."""
+    kept: list[str] = []
+    in_sheet = False
+    for line in answer.splitlines():
+        if line.startswith(CALC_SHEET_HEADING):
+            in_sheet = True
+        elif in_sheet and line.startswith(("### ", "**")):
+            in_sheet = False
+        if not in_sheet:
+            kept.append(line)
+    return "\n".join(kept).strip()

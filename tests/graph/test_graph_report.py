@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from caec_desktop.graph.report import build_report, final_status, show_value
+from caec_desktop.graph.report import brief, build_report, final_status, show_value
 from caec_desktop.graph.state import AgentState
 from caec_desktop.tools import execute
 
@@ -59,3 +59,42 @@ def test_report_names_missing_inputs_and_the_way_forward() -> None:
     assert "I need the density." in answer
     assert "- density [kg/m³], e.g. density=2500 kg/m^3" in answer
     assert "What to do next" in answer
+
+
+def test_brief_drops_calc_sheets_and_keeps_results_and_next_steps() -> None:
+    results = []
+    for radius in (0.001, 0.002):
+        outcome = execute(
+            "rayleigh_timestep",
+            {
+                "particle_radius": radius,
+                "density": 2500,
+                "youngs_modulus": 70e9,
+                "poisson_ratio": 0.25,
+            },
+        )
+        assert outcome.calc_sheet is not None
+        results.append(
+            {
+                "tool": outcome.tool,
+                "args": outcome.args,
+                "result": outcome.result or {},
+                "calc_sheet": outcome.calc_sheet.model_dump(),
+                "source": "regex",
+                "arg_sources": {},
+            }
+        )
+    state: AgentState = {
+        "attempts": 2,
+        "tool_results": results,  # type: ignore[typeddict-item]
+        "errors": [{"attempt": 1, "tool": "rayleigh_timestep", "args": {}, "messages": ["x: bad"]}],
+    }
+    full = build_report(state, "answered")
+    short = brief(full)
+    assert full.count("Calc sheet") == 2 and "Calc sheet" not in short
+    assert "References" not in short and "dt_R = π R" not in short
+    assert short.count("### `rayleigh_timestep`") == 2
+    assert (
+        "| rayleigh_timestep | 1.023 µs |" in short and "| rayleigh_timestep | 2.047 µs |" in short
+    )
+    assert "**Rejected inputs:**" in short
