@@ -170,8 +170,12 @@ def cmd_ask(ns: argparse.Namespace) -> int:
     if result is None:  # pragma: no cover - a run always records its turn
         return EXIT_BUG
     if ns.trace:
-        with open(ns.trace, "w", encoding="utf-8") as fh:
-            fh.writelines(e.to_json() + "\n" for e in result.events)
+        try:
+            with open(ns.trace, "w", encoding="utf-8") as fh:
+                fh.writelines(e.to_json() + "\n" for e in result.events)
+        except OSError as exc:
+            print(f"caec ask: --trace: cannot write {ns.trace!r} ({exc.strerror})", file=sys.stderr)
+            return EXIT_INVALID
     if ns.json:
         print(result.model_dump_json(indent=2))
     else:

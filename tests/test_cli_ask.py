@@ -133,3 +133,12 @@ def test_subprocess_exit_codes(tmp_path: Path) -> None:
     refused = _caec("ask", "contact stress F=10 N r=1 mm steel", config=tmp_path)
     assert refused.returncode == 2, refused.stderr
     assert "Refused" in refused.stdout
+
+
+def test_unwritable_trace_file_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    target = tmp_path / "missing-dir" / "run.jsonl"
+    assert cli.main(["ask", MASS_QUERY, "--trace", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert "--trace: cannot write" in err and "No such file or directory" in err
