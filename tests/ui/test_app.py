@@ -26,8 +26,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_loop_errors_reach_the_banner_without_the_key(
-    qtbot: QtBot, qloop: qasync.QEventLoop, caplog: pytest.LogCaptureFixture
+    qtbot: QtBot,
+    qloop: qasync.QEventLoop,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # restored after the test
     window = MainWindow()
     qtbot.addWidget(window)
     window.show()
@@ -45,7 +49,6 @@ def test_loop_errors_reach_the_banner_without_the_key(
     assert sink.count == 1
     assert window.banner.text() == "Unexpected error: RuntimeError: server said no to ***"
     assert KEY not in caplog.text and "server said no to ***" in caplog.text
-    sys.excepthook = sys.__excepthook__
 
 
 def test_excepthook_shows_the_error(qtbot: QtBot) -> None:
