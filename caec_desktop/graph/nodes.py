@@ -7,6 +7,7 @@ session turns into TraceEvents (seq and time are added there, at one boundary).
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Callable
 from dataclasses import asdict
@@ -23,6 +24,7 @@ from caec_desktop.graph.selector import (
     Selection,
     SelectionRequest,
     SelectorError,
+    ToolSelector,
 )
 from caec_desktop.graph.state import (
     AgentState,
@@ -50,11 +52,25 @@ def _model_error(emit: Emit, exc: SelectorError) -> dict[str, Any]:
     return {"status": "model_error", "error_message": exc.user_message}
 
 
+_TAKES_EMIT: dict[type, bool] = {}
+
+
+def _classify_takes_emit(selector: ToolSelector) -> bool:
+    """Whether the selector's classify() takes an optional `emit` (the LLM selector's does: its
+    request/response events then join the trace like those of select()). Cached per class."""
+    kind = type(selector)
+    if kind not in _TAKES_EMIT:
+        _TAKES_EMIT[kind] = "emit" in inspect.signature(selector.classify).parameters
+    return _TAKES_EMIT[kind]
+
+
 async def intent_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
     """Classify the request (calculation, conversion, help, other) with the selector."""
     emit = _emitter(runtime, "intent")
+    selector = runtime.context.selector
+    extra = {"emit": emit} if _classify_takes_emit(selector) else {}
     try:
-        intent = await runtime.context.selector.classify(request_text(state), history(state))
+        intent = await selector.classify(request_text(state), history(state), **extra)
     except SelectorError as exc:
         return _model_error(emit, exc)
     return {"intent": intent}

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from caec_desktop.graph.selector import Intent
 from caec_desktop.graph.state import MAX_ATTEMPTS
 from caec_desktop.session import Session, TurnResult
 from caec_desktop.settings import Settings
@@ -208,3 +209,24 @@ async def test_selector_events_join_the_trace_redacted() -> None:
     assert kinds[4:6] == [("llm_request", "tools"), ("llm_response", "tools")]
     dumped = json.dumps([e.model_dump() for e in events])
     assert key not in dumped and "***" in dumped
+
+
+@pytest.mark.asyncio
+async def test_classify_events_join_the_trace_when_the_selector_takes_emit() -> None:
+    class Traced(ScriptedSelector):
+        async def classify(
+            self, text: str, history: list[dict[str, Any]], emit: Any = None
+        ) -> Intent:
+            emit("llm_request", {"purpose": "classify"})
+            emit("llm_response", {"usage": {"total_tokens": 7}})
+            return "help"
+
+    events, turn = await run(Traced(intent="help"), "hello")
+    assert shape(events)[:5] == [
+        ("run_start", None),
+        ("node_start", "intent"),
+        ("llm_request", "intent"),
+        ("llm_response", "intent"),
+        ("node_end", "intent"),
+    ]
+    assert turn.status == "answered"
