@@ -63,6 +63,7 @@ def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CAEC_", "OPENROUTER"))}
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     env["CAEC_CONFIG_DIR"] = CONFIG_DIR  # an empty config: offline, no key, no real profile
+    env["CAEC_DATA_DIR"] = CONFIG_DIR
     # Cached bytecode, as an installed app has (a dev shell may set PYTHONDONTWRITEBYTECODE and
     # then every start recompiles the app's modules); kept out of the source tree.
     env.pop("PYTHONDONTWRITEBYTECODE", None)

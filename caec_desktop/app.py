@@ -181,6 +181,24 @@ async def run_app(app: Any, ns: argparse.Namespace) -> int:
     return 0
 
 
+def _setup_logging() -> None:
+    """Log to stderr and to `caec-desktop.log` in the data dir (a GUI start has no console)."""
+    from caec_desktop.paths import data_dir
+
+    handlers: list[logging.Handler] = [logging.StreamHandler()]
+    try:
+        folder = data_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        handlers.append(logging.FileHandler(folder / "caec-desktop.log", encoding="utf-8"))
+    except OSError:
+        pass  # an unwritable profile must not stop the app; stderr still gets everything
+    logging.basicConfig(
+        level=logging.INFO,
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+        handlers=handlers,
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Start the desktop app (`caec-desktop [--self-test [--query TEXT]]`)."""
     parser = argparse.ArgumentParser(prog="caec-desktop", description=__doc__.splitlines()[0])
@@ -189,7 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--query", help="the query --self-test answers")
     ns = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    _setup_logging()
     if ns.self_test:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 

@@ -77,7 +77,11 @@ def test_saved_settings_keep_the_key_out_of_the_config_file(tmp_path: Path) -> N
 
 def _env(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CAEC_", "OPENROUTER"))}
-    env |= {"CAEC_CONFIG_DIR": str(tmp_path), "QT_QPA_PLATFORM": "offscreen"}
+    env |= {
+        "CAEC_CONFIG_DIR": str(tmp_path / "config"),
+        "CAEC_DATA_DIR": str(tmp_path / "data"),
+        "QT_QPA_PLATFORM": "offscreen",
+    }
     return env
 
 
@@ -96,6 +100,8 @@ def test_self_test_answers_offline_and_exits_zero(tmp_path: Path) -> None:
     dt = math.pi * 1e-3 * math.sqrt(2500 / g) / (0.1631 * 0.25 + 0.8766)
     assert f"{dt * 1e6:.4g} µs" == "1.023 µs"
     assert "rayleigh_timestep" in proc.stdout and "1.023 µs" in proc.stdout
+    log = (tmp_path / "data" / "caec-desktop.log").read_text(encoding="utf-8")
+    assert "ERROR" not in log
 
 
 def test_window_module_loads_without_pydantic_pint_or_langgraph(tmp_path: Path) -> None:
