@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import traceback
 import weakref
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
@@ -21,7 +22,7 @@ from pydantic import BaseModel, Field
 from caec_desktop.graph.events import STREAM_MODES, TraceRecorder
 from caec_desktop.graph.selector import SelectorError, ToolSelector
 from caec_desktop.settings import Settings
-from caec_desktop.trace import TraceEvent
+from caec_desktop.trace import TraceEvent, redact
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ def default_selector(settings: Settings) -> ToolSelector:
 
         return RegexSelector()
     try:
-        from caec_desktop.llm import make_selector  # type: ignore[attr-defined]
+        from caec_desktop.llm import make_selector
     except ImportError as exc:
         raise SelectorError(
             "unavailable",
@@ -130,7 +131,11 @@ class Session:
             await closer()
 
     async def ask(self, text: str) -> AsyncGenerator[TraceEvent, None]:
-        """One turn: route, select, validate, run tools, report. Yields events as they happen."""
+        """One turn: route, select, validate, run tools, report. Yields events as they happen.
+
+        The last event is always run_end. To stop early, call `cancel()` (the stream still ends
+        with run_end "cancelled") or close the stream (`contextlib.aclosing`), which stops the run.
+        """
         async with aclosing(self._run(text.strip(), None, "ask")) as events:
             async for event in events:
                 yield event
@@ -185,12 +190,13 @@ class Session:
                 for event in extra:
                     yield event
                 turn = self._record(text, state, status, recorder)
-                yield recorder.make(
+                end = recorder.make(
                     "run_end",
                     None,
                     {"status": status, "attempts": turn.attempts, "usage": turn.usage},
                 )
-                turn.events = list(recorder.events)
+                turn.events = list(recorder.events)  # complete before the consumer sees run_end
+                yield end
         finally:
             self._open_runs -= 1
             if not self._open_runs:
@@ -242,9 +248,10 @@ class Session:
             answer = build_report({"error_message": exc.user_message}, "model_error")
             return {"error_message": exc.user_message, "answer": answer}, "model_error", [event]
         if exc is not None:
-            log.error("run failed", exc_info=exc)
+            trace_text = "".join(traceback.format_exception(exc))
+            log.error("run failed:\n%s", redact(trace_text, (self.settings.api_key(),)))
             message = f"internal error ({type(exc).__name__}: {exc})"
-            event = recorder.make("error", None, {"message": message})
+            event = recorder.make("error", None, {"message": message})  # redacted there
             return (
                 {"answer": f"**Something went wrong:** {event.data['message']}"},
                 "error",

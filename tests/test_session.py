@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import subprocess
 import sys
 import types
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from caec_desktop.graph.selector import Intent
+from caec_desktop.graph.selector import Intent, Selection, SelectionRequest
 from caec_desktop.session import HISTORY_LIMIT, Session, TurnResult
 from caec_desktop.settings import Settings
 from tests.scripted_selector import GOOD_RAYLEIGH, ScriptedSelector
@@ -245,3 +246,34 @@ async def test_aclose_stops_the_run_and_closes_the_selector() -> None:
     rest = [await consumer] + [e async for e in stream]
     assert [e.kind for e in rest][-1] == "run_end"
     assert rest[-1].data["status"] == "cancelled"
+
+
+@pytest.mark.asyncio
+async def test_a_bug_mentioning_the_key_is_logged_and_traced_redacted(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    key = "sk-or-v1-feedfacefeedface0001"
+
+    class Leaky(ScriptedSelector):
+        async def select(self, request: SelectionRequest) -> Selection:
+            raise RuntimeError(f"client built with api_key={key}")
+
+    settings = Settings(mode="offline", llm_api_key=key)
+    with caplog.at_level(logging.ERROR, logger="caec_desktop.session"):
+        turn = await drain(Session(settings, selector=Leaky()), "rayleigh")
+    assert turn.status == "error"
+    assert "RuntimeError" in caplog.text and key not in caplog.text
+    assert key not in turn.model_dump_json()
+
+
+@pytest.mark.asyncio
+async def test_last_turn_is_complete_when_run_end_arrives() -> None:
+    session = Session(OFFLINE, selector=ScriptedSelector())
+    stream = session.ask("rayleigh")
+    event = await anext(stream)
+    while event.kind != "run_end":
+        event = await anext(stream)
+    # the consumer has not asked for more: the turn already holds every event
+    assert session.last_turn is not None
+    assert session.last_turn.events[-1] == event
+    await stream.aclose()
