@@ -8,6 +8,7 @@ session turns into TraceEvents (seq and time are added there, at one boundary).
 from __future__ import annotations
 
 import inspect
+import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict
@@ -83,6 +84,10 @@ def _attempt_errors(state: AgentState) -> list[AttemptError]:
     ]
 
 
+def _key(tool: str, args: dict[str, Any]) -> str:
+    return tool + json.dumps(args, sort_keys=True, default=str)
+
+
 async def tools_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
     """One attempt: guard (first attempt only), select, then validate and run each call."""
     emit = _emitter(runtime, "tools")
@@ -109,6 +114,7 @@ async def tools_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict[
         return {"attempts": attempt, **_model_error(emit, exc)}
     results: list[ToolResultEntry] = []
     errors: list[ErrorEntry] = []
+    done = {_key(r["tool"], r["args"]) for r in state.get("tool_results") or []}
     for call in selection.calls:
         emit("tool_call", {"name": call.name, "args": call.args, "source": call.source})
         outcome = execute(call.name, call.args)
@@ -131,7 +137,9 @@ async def tools_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict[
             arg_sources=dict(call.arg_sources),
         )
         emit("tool_result", dict(entry))
-        results.append(entry)
+        if _key(entry["tool"], entry["args"]) not in done:  # a retry may repeat a good call
+            done.add(_key(entry["tool"], entry["args"]))
+            results.append(entry)
     return {
         "attempts": attempt,
         "proposed": [asdict(c) for c in selection.calls],
@@ -151,7 +159,7 @@ async def report_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict
     request = SelectionRequest(
         text=request_text(state),
         history=history(state),
-        attempt=state.get("attempts", 0),
+        attempt=max(state.get("attempts", 0), 1),
         errors=_attempt_errors(state),
         emit=emit,
     )

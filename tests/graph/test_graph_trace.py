@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from caec_desktop.graph.selector import Intent
+from caec_desktop.graph.selector import Intent, ProposedCall, Selection, SelectionRequest
 from caec_desktop.graph.state import MAX_ATTEMPTS
 from caec_desktop.session import Session, TurnResult
 from caec_desktop.settings import Settings
@@ -230,3 +230,26 @@ async def test_classify_events_join_the_trace_when_the_selector_takes_emit() -> 
         ("node_end", "intent"),
     ]
     assert turn.status == "answered"
+
+
+@pytest.mark.asyncio
+async def test_a_retry_repeating_a_good_call_does_not_duplicate_its_result() -> None:
+    other = {**GOOD_RAYLEIGH, "particle_radius": "2 mm"}
+
+    class TwoCalls(ScriptedSelector):
+        async def select(self, request: SelectionRequest) -> Selection:
+            self.requests.append(request)
+            second = BAD_RAYLEIGH if request.attempt == 1 else other
+            return Selection(
+                calls=[
+                    ProposedCall("rayleigh_timestep", dict(GOOD_RAYLEIGH), source="llm"),
+                    ProposedCall("rayleigh_timestep", dict(second), source="llm"),
+                ]
+            )
+
+    events, turn = await run(TwoCalls())
+    kinds = [e.kind for e in events]
+    assert kinds.count("tool_result") == 3 and kinds.count("validation_error") == 1
+    radii = [r["args"]["particle_radius"] for r in turn.tool_results]
+    assert radii == pytest.approx([0.001, 0.002])  # the repeated 1 mm call is listed once
+    assert turn.status == "answered" and turn.attempts == 2
