@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from caec_desktop.history.recorder import ConversationRecorder
+from caec_desktop.history.recorder import ConversationRecorder, record_runner
 from caec_desktop.history.store import (
     Conversation,
     HistoryStore,
@@ -18,4 +18,5 @@ __all__ = [
     "LoadedConversation",
     "StoredTurn",
     "default_path",
+    "record_runner",
 ]

@@ -7,12 +7,20 @@ not inside the turn's JSON, so each is stored once.
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
 from pydantic import BaseModel
 
 from caec_desktop.history.store import HistoryStore
 from caec_desktop.trace import TraceEvent
 
 NAME_LENGTH = 60
+
+log = logging.getLogger(__name__)
 
 
 def asked_text(events: list[TraceEvent]) -> str:
@@ -46,3 +54,36 @@ class ConversationRecorder:
             self.conversation_id = self.store.create_conversation(name or "Conversation")
         data = turn.model_dump(mode="json", exclude={"events"})
         return self.store.save_turn(self.conversation_id, text, data, events)
+
+
+def record_runner(
+    runner: Any, report: Callable[[str, BaseException], None], path: Path | None = None
+) -> ConversationRecorder | None:
+    """Save every turn that `runner.runFinished` emits into a new conversation of the history.
+
+    Never raises: a history that cannot be opened or written is passed to `report` (the window's
+    error banner) and the app goes on without it.
+
+    Args:
+        runner: anything with a `runFinished` signal carrying a TurnResult (or None).
+        report: `ErrorSink.report(message, exc)`.
+        path: database file (default: the user data dir).
+    """
+    try:
+        recorder = ConversationRecorder(HistoryStore(path))
+    except (OSError, sqlite3.Error) as exc:
+        report(f"History unavailable, turns are not saved: {exc}", exc)
+        return None
+
+    def _on_run_finished(turn: BaseModel | None) -> None:
+        if turn is None:
+            return
+        try:
+            idx = recorder.record(turn)
+        except (OSError, sqlite3.Error, ValueError) as exc:
+            report(f"Turn not saved to history: {exc}", exc)
+        else:
+            log.info("turn %d saved to conversation %s", idx, recorder.conversation_id)
+
+    runner.runFinished.connect(_on_run_finished)
+    return recorder
