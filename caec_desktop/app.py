@@ -159,6 +159,10 @@ async def run_app(app: Any, ns: argparse.Namespace) -> int:
     sink = ErrorSink(window, (settings.api_key(),))
     sink.install(asyncio.get_running_loop())
     window, runner = build(settings, window=window)
+    if not ns.self_test:  # history: every finished turn saved (the self-test leaves it alone)
+        from caec_desktop.history import record_runner
+
+        window.history = record_runner(runner, sink.report)
 
     window.on_settings_saved = lambda new: apply_settings(runner, sink, new)
     if problem:
