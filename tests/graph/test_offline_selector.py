@@ -168,6 +168,27 @@ def test_follow_up_material_replaces_presets_but_not_typed_values() -> None:
     assert call.arg_sources["youngs_modulus"] == "typed"
 
 
+def test_follow_ups_chain_on_the_latest_calculation_not_the_first() -> None:
+    """1 mm glass, then "and for 2 mm?", then "what about steel?": 2 mm steel (R = 1 mm)."""
+    history = [
+        {"role": "user", "content": "rayleigh time step for 1 mm glass beads"},
+        {"role": "assistant", "content": "(report)"},
+        {"role": "user", "content": "and for 2 mm?"},
+        {"role": "assistant", "content": "(report)"},
+        {"role": "user", "content": "thanks, that helps"},  # no input: not in the chain
+        {"role": "assistant", "content": "(help)"},
+    ]
+    (call,) = select_text("what about steel?", history).calls
+    model, _ = validate(call.name, call.args)
+    assert call.name == "rayleigh_timestep" and model is not None
+    assert model.model_dump()["particle_radius"] == pytest.approx(0.002 / 2)
+    assert call.arg_sources["density"] == "preset:steel"
+    (again,) = select_text("and E=100 GPa", [*history, {"role": "user", "content": "steel"}]).calls
+    assert again.args["particle_radius"] == call.args["particle_radius"]
+    assert again.arg_sources["density"] == "preset:steel"
+    assert again.args["youngs_modulus"] == "100 GPa"
+
+
 def test_values_no_earlier_calculation_takes_are_not_a_follow_up() -> None:
     selection = select_text("e=0.5", _EARLIER)
     assert selection.calls == []

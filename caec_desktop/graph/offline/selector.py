@@ -53,7 +53,7 @@ def select_text(text: str, history: list[dict[str, Any]] | None = None) -> Selec
     """One call for the best-matching tool, or a reply (help, or which inputs are missing).
 
     A follow-up that names values or a material but no calculation ("and for 2 mm?", "what
-    about steel?") reruns the last request that named one, with the new values winning.
+    about steel?") reruns the latest calculation (follow-ups included), the new values winning.
     """
     parsed = read(text)
     ranked = rank(parsed)
@@ -78,23 +78,34 @@ def select_text(text: str, history: list[dict[str, Any]] | None = None) -> Selec
 
 
 def _follow_up(parsed: Parsed, history: list[dict[str, Any]]) -> Built | None:
-    """`parsed` as a follow-up to the last user request in `history` that named a calculation;
-    None when there is none, or `parsed` gives that calculation no input."""
+    """`parsed` as a follow-up to the latest calculation in `history`; None when there is none,
+    or `parsed` gives that calculation no input.
+
+    The latest calculation is the last user request that named one with every follow-up since
+    applied in order, so "and for 2 mm?" then "what about steel?" gives 2 mm steel, not the
+    first request's size.
+    """
     if not parsed.quantities and find_material(parsed.text) is None:
         return None
-    for turn in reversed(history):
-        content = turn.get("content")
-        if turn.get("role") != "user" or not isinstance(content, str):
-            continue
-        before = read(content)
-        ranked = rank(before)
+    requests = [
+        t["content"]
+        for t in history
+        if t.get("role") == "user" and isinstance(t.get("content"), str)
+    ]
+    for start in range(len(requests) - 1, -1, -1):
+        anchor = read(requests[start])
+        ranked = rank(anchor)
         if not ranked:
             continue
         phrasing = ranked[0][1]
+        built = build(phrasing, anchor, find_material(anchor.text))
+        for text in requests[start + 1 :]:
+            later = read(text)
+            if later.quantities or find_material(later.text) is not None:
+                step = build(phrasing, later, find_material(later.text))
+                built = _merge(phrasing, built, step) if step.args else built
         now = build(phrasing, parsed, find_material(parsed.text))
-        if not now.args:
-            return None
-        return _merge(phrasing, build(phrasing, before, find_material(before.text)), now)
+        return _merge(phrasing, built, now) if now.args else None
     return None
 
 
