@@ -118,11 +118,12 @@ def build_report(state: AgentState, status: Status, prose: str | None = None) ->
     if prose:
         parts.append(prose.strip())
     parts += [result_markdown(dict(r)) for r in results]
+    if state.get("reply") and (results or status == "invalid"):
+        # Under results: the selector's notes on how it read the request; else why nothing ran.
+        parts.append(state["reply"])
     rejected = _rejections(state)
     if status == "invalid":
         parts.insert(0, "**The calculation could not be run.**")
-        if state.get("reply"):
-            parts.append(state["reply"])
     if rejected:
         parts.append("**Rejected inputs:**\n" + "\n".join(rejected))
     missing = [m for m in state.get("missing") or [] if m not in (state.get("reply") or "")]

@@ -59,7 +59,9 @@ class Selection:
 
     calls: list[ProposedCall] = field(default_factory=list)
     reply: str | None = None
-    """Text for the user when no call is made (help, missing inputs, the model's own words)."""
+    """Text for the user when no call is made (help, missing inputs, the model's own words);
+    with calls, notes on how the request was read (typos fixed, values not used), shown under
+    the results."""
     missing: list[str] = field(default_factory=list)
     """Inputs the selector could not find, each as 'name [unit], e.g. name=1 mm'."""
     usage: dict[str, float] = field(default_factory=dict)

@@ -193,3 +193,39 @@ def test_values_no_earlier_calculation_takes_are_not_a_follow_up() -> None:
     selection = select_text("e=0.5", _EARLIER)
     assert selection.calls == []
     assert selection.reply is not None and "not which calculation" in selection.reply
+
+
+def test_typo_corrections_and_unused_values_are_told_not_silent() -> None:
+    fixed = select_text("raleigh time step for 1 mm glass beads")
+    assert [c.name for c in fixed.calls] == ["rayleigh_timestep"]
+    assert fixed.reply == "**Read as:** raleigh → rayleigh"
+    dropped = select_text("p-wave time step for r=1 mm glass G=30 GPa")
+    assert [c.name for c in dropped.calls] == ["pwave_timestep"]
+    assert "shear_modulus" not in dropped.calls[0].args
+    assert dropped.reply is not None and dropped.reply.startswith("**Not used:** G = 30 GPa")
+    assert select_text("rayleigh time step for 1 mm glass beads").reply is None
+    plural = select_text("polydisperse counts diameters 1, 2 and 3 mm number fractions 0.5 0.3 0.2")
+    assert plural.calls and plural.reply is None  # "counts" read as "count" is no news
+    missing = select_text("raleigh time step for glass")
+    assert missing.calls == [] and missing.reply is not None
+    assert missing.reply.endswith("**Read as:** raleigh → rayleigh")
+
+
+def test_the_answer_shows_the_notes_under_the_result() -> None:
+    from caec_desktop.session import Session
+    from caec_desktop.settings import Settings
+
+    async def answer(text: str) -> str:
+        session = Session(Settings(mode="offline"))
+        async for _ in session.ask(text):
+            pass
+        assert session.last_turn is not None and session.last_turn.status == "answered"
+        return session.last_turn.answer
+
+    text = asyncio.run(answer("raleigh time step for 1 mm glass beads G=30 GPa"))
+    table = text.index("| rayleigh_timestep |")
+    assert table < text.index("**Read as:** raleigh → rayleigh")
+    # rayleigh_timestep takes G: it is used (typed beats the glass preset), not reported unused
+    assert "shear_modulus = 30 GPa (typed)" in text and "Not used" not in text
+    text = asyncio.run(answer("pwave timestep for r=1 mm glass G=30 GPa"))
+    assert text.index("| pwave_timestep |") < text.index("**Not used:** G = 30 GPa")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from caec_desktop.graph.offline import steps
 from caec_desktop.graph.offline.fill import Filler
-from caec_desktop.graph.offline.parse import Parsed
+from caec_desktop.graph.offline.parse import Parsed, Quantity
 from caec_desktop.graph.offline.phrasings import PHRASINGS, Phrasing
 from caec_desktop.tools import get_tool
 from caec_desktop.tools.materials import Material
@@ -23,6 +23,8 @@ class Built:
     args: dict[str, Any]
     sources: dict[str, str]
     missing: list[tuple[str, ...]]
+    unused: list[str] = field(default_factory=list)
+    """Values of the query that fill no argument, as typed ("G = 30 GPa"), for the report."""
 
 
 def _takes(p: Phrasing) -> set[str]:
@@ -89,4 +91,11 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     filler.presets()
     missing = [g for g in p.required if not any(n in filler.args for n in g)]
     missing += [g for g in extra if not any(n in filler.args for n in g) and g not in missing]
-    return Built(p.tool, filler.args, filler.sources, missing)
+    unused = [typed(parsed, q) for i, q in enumerate(parsed.quantities) if i not in filler.used]
+    return Built(p.tool, filler.args, filler.sources, missing, unused)
+
+
+def typed(parsed: Parsed, q: Quantity) -> str:
+    """Quantity `q` as the user typed it, with its key ("G = 30 GPa", "2 mm")."""
+    value = parsed.text[q.start : q.end]
+    return f"{q.key} = {value}" if q.key else value

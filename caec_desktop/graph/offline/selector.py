@@ -68,13 +68,31 @@ def select_text(text: str, history: list[dict[str, Any]] | None = None) -> Selec
         )
     else:
         return Selection(reply=help_text())
+    notes = reading_notes(parsed, built)
     if built.missing:
         reply, missing = missing_reply(built.tool, built.missing, built.args, built.sources)
-        return Selection(reply=reply, missing=missing)
+        return Selection(reply="\n\n".join([reply, *notes]), missing=missing)
     call = ProposedCall(
         name=built.tool, args=built.args, id="regex-1", source="regex", arg_sources=built.sources
     )
-    return Selection(calls=[call])
+    return Selection(calls=[call], reply="\n\n".join(notes) or None)
+
+
+def reading_notes(parsed: Parsed, built: Built) -> list[str]:
+    """What the user should know about how the query was read: typos corrected ("Read as") and
+    values typed that no argument of the chosen tool takes ("Not used"), so nothing is silently
+    changed or dropped. Shown under the result."""
+    notes = []
+    fixes = [
+        f"{typo} → {word}"
+        for typo, word in parsed.corrections.items()
+        if typo.lower() not in (word + "s", word + "es")  # a plural is no news
+    ]
+    if fixes:
+        notes.append(f"**Read as:** {', '.join(fixes)}")
+    if built.unused:
+        notes.append(f"**Not used:** {', '.join(built.unused)} (not an input of `{built.tool}`)")
+    return notes
 
 
 def _follow_up(parsed: Parsed, history: list[dict[str, Any]]) -> Built | None:
@@ -119,7 +137,7 @@ def _merge(phrasing: Phrasing, before: Built, now: Built) -> Built:
         args[name], sources[name] = value, now.sources[name]
     groups = [*phrasing.required, *before.missing, *now.missing]
     missing = [g for i, g in enumerate(groups) if g not in groups[:i] and not set(g) & set(args)]
-    return Built(now.tool, args, sources, missing)
+    return Built(now.tool, args, sources, missing, now.unused)
 
 
 class RegexSelector:
