@@ -6,6 +6,7 @@ records each step on the calc sheet, and returns a Pydantic result model. No I/O
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -117,6 +118,14 @@ class ToolResult(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+_MD_SPECIAL = re.compile(r"([\\*_`\[\]<>#|])")
+
+
+def md_escape(text: str) -> str:
+    """Escape Markdown syntax in formulas and citations ("PI*r*sqrt" must not turn italic)."""
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
 class CalcStep(BaseModel):
     """One line of a calc sheet: formula → values substituted → result with unit."""
 
@@ -152,13 +161,14 @@ class CalcSheet(BaseModel):
     def markdown(self) -> str:
         """The sheet as Markdown (chat pane, exports)."""
         lines = [f"**Calc sheet — `{self.tool}`**", ""]
-        lines += [f"{i}. {s.text()}" for i, s in enumerate(self.steps, 1)]
-        if self.thresholds:
-            lines += ["", "*Thresholds:*"] + [f"- {t}" for t in self.thresholds]
-        if self.notes:
-            lines += ["", "*Notes:*"] + [f"- {n}" for n in self.notes]
-        if self.references:
-            lines += ["", "*References:*"] + [f"- {r}" for r in self.references]
+        lines += [f"{i}. {md_escape(s.text())}" for i, s in enumerate(self.steps, 1)]
+        for title, items in (
+            ("Thresholds", self.thresholds),
+            ("Notes", self.notes),
+            ("References", self.references),
+        ):
+            if items:
+                lines += ["", f"*{title}:*"] + [f"- {md_escape(x)}" for x in items]
         return "\n".join(lines)
 
     def text(self) -> str:
