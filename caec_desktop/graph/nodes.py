@@ -179,6 +179,7 @@ async def report_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict
         except SelectorError as exc:
             # The numbers stand without the model's wording: report them, note the failure.
             emit("error", {"message": exc.user_message, "kind": exc.kind})
+        update["usage"] = request.usage
     merged: AgentState = {**state, **update}  # type: ignore[typeddict-item]
     status = final_status(merged)
     answer = build_report(merged, status, prose)

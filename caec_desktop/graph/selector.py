@@ -51,6 +51,9 @@ class SelectionRequest:
     """Validation errors of earlier attempts in this turn (empty on the first)."""
     emit: Callable[[str, dict[str, Any]], None] = lambda kind, data: None
     """Emit a TraceEvent of `kind` with `data` (the graph adds seq, time and node)."""
+    usage: dict[str, float] = field(default_factory=dict)
+    """Token usage spent outside a Selection: summarize() adds its reply's here, and the graph
+    adds it to the turn's usage (so totals match the llm_response events)."""
 
 
 @dataclass
@@ -91,5 +94,6 @@ class ToolSelector(Protocol):
     async def summarize(
         self, request: SelectionRequest, results: list[dict[str, Any]]
     ) -> str | None:
-        """Optional final wording from a model after tools ran; None keeps the report's own text."""
+        """Optional final wording from a model after tools ran; None keeps the report's own text.
+        Tokens it spends go to `request.usage`."""
         ...

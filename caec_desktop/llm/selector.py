@@ -249,7 +249,8 @@ class LLMSelector:
             msg = await self._invoke(self._messages, self._tool_defs, request.emit, "summarize")
         except SelectorError:
             return None
-        self._messages.append(msg)  # its usage is in the llm_response event only (no channel)
+        self._messages.append(msg)
+        add_usage(request.usage, usage_of(msg))
         _, visible = split_think(str(msg.content))
         _, rest = parse_text_calls(visible, self.tool_names)
         return rest or None

@@ -48,6 +48,37 @@ def calls(*entries: dict[str, Any], n: int = 2) -> Reply:
     )
 
 
+def traced_usage(turn: Any) -> dict[str, float]:
+    """Token counts summed over every llm_response event of the turn."""
+    total: dict[str, float] = {}
+    for event in turn.events:
+        if event.kind == "llm_response":
+            for key, value in (event.data.get("usage") or {}).items():
+                total[key] = total.get(key, 0) + value
+    return total
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("stream", [False, True])
+async def test_turn_usage_is_the_sum_of_every_model_reply(
+    fake_llm: FakeOpenAI, make_settings: Any, stream: bool
+) -> None:
+    bad = {**ARGS, "density": "-2500 kg/m^3"}
+    fake_llm.add(
+        intent(),
+        calls(tool_call("rayleigh_timestep", bad, "call_1"), n=2),
+        calls(tool_call("rayleigh_timestep", ARGS, "call_2"), n=3),
+        Reply(message={"role": "assistant", "content": "Fine."}, usage=usage(5)),
+    )
+    turn = await run(Session(settings=make_settings(stream=stream)))
+    assert turn.status == "answered" and turn.attempts == 2
+    n = 1 + 2 + 3 + 5
+    assert turn.usage == {"prompt_tokens": 10 * n, "completion_tokens": n, "total_tokens": 11 * n}
+    assert turn.usage == traced_usage(turn)
+    purposes = [e.data["purpose"] for e in turn.events if e.kind == "llm_response"]
+    assert purposes == ["classify", "select", "select", "summarize"]
+
+
 async def run(session: Session, text: str = QUERY) -> Any:
     async for _ in session.ask(text):
         pass
@@ -73,8 +104,9 @@ async def test_ask_gives_a_validated_result_and_the_models_words(
     assert result["source"] == "llm"
     assert result["result"]["rayleigh_timestep"] == pytest.approx(DT_R, rel=1e-9)
     assert "1.02 µs" in turn.answer
-    # classify + select are counted in the turn (the summary's usage is only in its trace event)
-    assert turn.usage == {"prompt_tokens": 30, "completion_tokens": 3, "total_tokens": 33}
+    # classify (1) + select (2) + summarize (4): every reply's tokens count in the turn
+    assert turn.usage == {"prompt_tokens": 70, "completion_tokens": 7, "total_tokens": 77}
+    assert turn.usage == traced_usage(turn)
     summary_request = fake_llm.chat_requests[2]["messages"]
     (tool_msg,) = [m for m in summary_request if m["role"] == "tool"]
     assert tool_msg["tool_call_id"] == "call_r1"
