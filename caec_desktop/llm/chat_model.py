@@ -9,12 +9,13 @@ class do the rest. Importing this module imports langchain-openai (~1 s): only t
 
 from __future__ import annotations
 
-import warnings
+from collections.abc import AsyncIterator
 from typing import Any
 
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_openai import ChatOpenAI
+from pydantic import model_validator
 
 from caec_desktop.llm.errors import InStreamError
 from caec_desktop.llm.normalize import (
@@ -26,18 +27,67 @@ from caec_desktop.llm.normalize import (
 from caec_desktop.llm.textcalls import split_think
 from caec_desktop.settings import Settings
 
-# Servers that send a tool-call id as a JSON number (LM Studio) make the SDK's chunk model warn on
-# every dump; the id is made a string right after (normalize.py), so the warning is noise.
-warnings.filterwarnings(
-    "ignore", message=r"(?s)Pydantic serializer warnings:.*field_name='id'", category=UserWarning
-)
-
 DUMMY_KEY = "not-needed"
 """Local servers usually need no key, but the OpenAI client insists on one."""
 
 
+def _string_ids(reply: Any) -> Any:
+    """`reply` (an SDK completion or stream chunk) with every tool-call id a string.
+
+    LM Studio sends ids as JSON numbers; the SDK builds its objects without validation, so the
+    number stays and every later `model_dump()` of the object warns (langchain dumps each chunk).
+    """
+    for choice in getattr(reply, "choices", None) or []:
+        part = getattr(choice, "delta", None) or getattr(choice, "message", None)
+        for call in getattr(part, "tool_calls", None) or []:
+            if getattr(call, "id", None) is not None and not isinstance(call.id, str):
+                call.id = str(call.id)
+    return reply
+
+
+class _StringIdStream:
+    """An SDK chunk stream whose chunks pass through `_string_ids`."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    async def __aenter__(self) -> _StringIdStream:
+        await self._stream.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: object) -> Any:
+        return await self._stream.__aexit__(*exc)
+
+    async def __aiter__(self) -> AsyncIterator[Any]:
+        async for chunk in self._stream:
+            yield _string_ids(chunk)
+
+
+class _StringIdCompletions:
+    """The SDK's async `chat.completions` resource, with string tool-call ids in every reply: the
+    boundary where server JSON becomes objects. (The app calls models only asynchronously.)"""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def create(self, **kwargs: Any) -> Any:
+        reply = await self._inner.create(**kwargs)
+        return _StringIdStream(reply) if kwargs.get("stream") else _string_ids(reply)
+
+
 class CaecChatOpenAI(ChatOpenAI):
     """`ChatOpenAI` that tolerates the dialects of OpenAI-compatible servers."""
+
+    @model_validator(mode="after")
+    def _string_tool_call_ids(self) -> CaecChatOpenAI:
+        if self.async_client is not None and not isinstance(
+            self.async_client, _StringIdCompletions
+        ):
+            self.async_client = _StringIdCompletions(self.async_client)
+        return self
 
     def _get_request_payload(
         self, input_: Any, *, stop: list[str] | None = None, **kwargs: Any
