@@ -9,6 +9,7 @@ validation errors instead of proposing a call again.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from caec_desktop.graph.offline.help import errors_reply, help_text, is_help, missing_reply
@@ -31,15 +32,26 @@ _VOCABULARY = tuple(
 )
 
 
+@lru_cache(maxsize=64)
 def read(text: str) -> Parsed:
-    """The parsed query (typos corrected towards tool keywords and material names)."""
+    """The parsed query (typos corrected towards tool keywords and material names).
+
+    Cached: classify() and select() read the same text in one turn, and follow-ups reread the
+    earlier requests on every turn. Nothing modifies a `Parsed` after parsing.
+    """
     return parse(text, _VOCABULARY)
+
+
+@lru_cache(maxsize=64)
+def ranked_phrasings(text: str) -> tuple[tuple[int, Phrasing], ...]:
+    """`rank(read(text))`, cached like `read` (scoring runs every tool's keyword patterns)."""
+    return tuple(rank(read(text)))
 
 
 def classify_text(text: str, history: list[dict[str, Any]] | None = None) -> Intent:
     """Conversion, calculation (a tool matched, values were typed, or a follow-up), help, other."""
     parsed = read(text)
-    ranked = rank(parsed)
+    ranked = ranked_phrasings(text)
     if ranked:
         return "conversion" if ranked[0][1].tool == "convert_units" else "calculation"
     if is_help(text):
@@ -56,7 +68,7 @@ def select_text(text: str, history: list[dict[str, Any]] | None = None) -> Selec
     about steel?") reruns the latest calculation (follow-ups included), the new values winning.
     """
     parsed = read(text)
-    ranked = rank(parsed)
+    ranked = ranked_phrasings(text)
     if ranked:
         phrasing = ranked[0][1]
         built = build(phrasing, parsed, find_material(parsed.text))
@@ -112,7 +124,7 @@ def _follow_up(parsed: Parsed, history: list[dict[str, Any]]) -> Built | None:
     ]
     for start in range(len(requests) - 1, -1, -1):
         anchor = read(requests[start])
-        ranked = rank(anchor)
+        ranked = ranked_phrasings(requests[start])
         if not ranked:
             continue
         phrasing = ranked[0][1]
