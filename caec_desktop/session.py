@@ -13,7 +13,7 @@ import asyncio
 import logging
 import traceback
 import weakref
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Iterable, Mapping
 from contextlib import aclosing
 from typing import Any, ClassVar
 
@@ -49,7 +49,9 @@ class TurnResult(BaseModel):
     status: str = "error"
     """answered | invalid | refused | model_error | cancelled | error"""
     mode: str = "offline"
+    """offline | local | openrouter, or the call's source ("form") when no selector chose it."""
     model: str = ""
+    """The model that chose the call ("regex" offline); "" when none did (form runs)."""
 
 
 def default_selector(settings: Settings) -> ToolSelector:
@@ -112,6 +114,25 @@ class Session:
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
 
+    def restore(self, turns: Iterable[tuple[str, Mapping[str, Any]]]) -> None:
+        """Continue a saved conversation: its turns become this session's history.
+
+        Args:
+            turns: `(user text, TurnResult dict)` pairs in order, as the history store keeps
+                them; follow-up questions then see the same messages as before the app closed.
+        """
+        pairs = [(text, TurnResult.model_validate(dict(result))) for text, result in turns]
+        self.turns = [turn for _, turn in pairs]
+        self.messages = [
+            message
+            for text, turn in pairs
+            for message in (
+                {"role": "user", "content": text},
+                {"role": "assistant", "content": turn.answer},
+            )
+        ]
+        self.last_turn = self.turns[-1] if self.turns else None
+
     def cancel(self) -> None:
         """Stop the current run now (and runs of this session still waiting for their turn);
         each stream ends with run_end status "cancelled". Does nothing when idle."""
@@ -166,10 +187,12 @@ class Session:
         try:
             async with self._lock():
                 recorder = TraceRecorder(secrets=(self.settings.api_key(),))
+                # A direct call (form) is chosen by no selector: its mode is its source, no model.
+                mode, model = (self.mode, self.model) if selector is None else (source, "")
                 start = recorder.make(
                     "run_start",
                     None,
-                    {"text": text, "mode": self.mode, "model": self.model, "source": source},
+                    {"text": text, "mode": mode, "model": model, "source": source},
                 )
                 queue: asyncio.Queue[TraceEvent | None] = asyncio.Queue()
                 task = asyncio.create_task(self._drive(text, selector, recorder, queue))
@@ -189,7 +212,7 @@ class Session:
                 state, status, extra = self._outcome(task, recorder)
                 for event in extra:
                     yield event
-                turn = self._record(text, state, status, recorder)
+                turn = self._record(text, state, status, mode, model)
                 end = recorder.make(
                     "run_end",
                     None,
@@ -213,7 +236,7 @@ class Session:
         from caec_desktop.graph.context import GraphContext
 
         context = GraphContext(selector=selector or self.selector(), settings=self.settings)
-        inputs = {"messages": [{"role": "user", "content": text}], "history": self._history()}
+        inputs = {"request": text, "history": self._history()}
         state: dict[str, Any] = {}
         async for part in compiled_graph().astream(
             inputs, context=context, stream_mode=STREAM_MODES, version="v2"
@@ -261,7 +284,7 @@ class Session:
         return state, str(state.get("status") or "error"), []
 
     def _record(
-        self, text: str, state: dict[str, Any], status: str, recorder: TraceRecorder
+        self, text: str, state: dict[str, Any], status: str, mode: str, model: str
     ) -> TurnResult:
         turn = TurnResult(
             answer=str(state.get("answer", "")),
@@ -275,8 +298,8 @@ class Session:
             refusal_reason=state.get("refusal_reason"),
             usage=dict(state.get("usage") or {}),
             status=status,
-            mode=self.mode,
-            model=self.model,
+            mode=mode,
+            model=model,
         )
         self.messages += [
             {"role": "user", "content": text},
