@@ -50,7 +50,7 @@ class TraceRecorder:
             t_ms=max(t_ms, 0.0),
             kind=cast(EventKind, kind),
             node=node,
-            data=redact(json_safe(data or {}), self._secrets),
+            data=redact(json_safe(data), self._secrets) if data else {},
         )
         self.events.append(event)
         return event

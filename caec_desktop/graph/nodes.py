@@ -142,8 +142,9 @@ async def tools_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict[
             arg_sources=dict(call.arg_sources),
         )
         emit("tool_result", dict(entry))
-        if _key(entry["tool"], entry["args"]) not in done:  # a retry may repeat a good call
-            done.add(_key(entry["tool"], entry["args"]))
+        key = _key(entry["tool"], entry["args"])
+        if key not in done:  # a retry may repeat a good call
+            done.add(key)
             results.append(entry)
     return {
         "attempts": attempt,
