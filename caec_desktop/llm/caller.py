@@ -17,11 +17,13 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 
 from caec_desktop.graph.selector import SelectorError
 from caec_desktop.llm.chat_model import CaecChatOpenAI, make_chat_model, move_think
 from caec_desktop.llm.errors import ErrorInfo, InStreamError, classify_error, user_message
+from caec_desktop.llm.models import list_models, shown
 from caec_desktop.settings import Settings
 from caec_desktop.trace import redact
 
@@ -155,6 +157,8 @@ class ModelCaller:
         purpose: str,
     ) -> AIMessage:
         """The model's reply; SelectorError (kind, actionable message) when every attempt failed."""
+        if not self.model:
+            self.model = await self._pick_model(emit)
         names = [self.model]
         if self.settings.fallback_model and self.settings.fallback_model != self.model:
             names.append(self.settings.fallback_model)
@@ -202,6 +206,34 @@ class ModelCaller:
             if info.kind in _NO_FALLBACK:
                 break
         raise SelectorError(info.kind, user_message(info, name, self.base_url, total))
+
+    async def _pick_model(self, emit: Emit) -> str:
+        """The server's first listed model when none is set (what `caec doctor` probes), with a
+        trace note; SelectorError naming the setting when the server lists none."""
+        try:
+            status, ids = await list_models(self.settings)
+        except httpx.HTTPError as exc:
+            ids, kind = [], "connection"
+            found = f"could not be reached to list its models ({type(exc).__name__}: {exc})"
+        else:
+            kind, found = "model_not_found", f"lists no model (HTTP {status} from /models)"
+        if ids:
+            note = (
+                f"no model set (CAEC_MODEL / --model); using {ids[0]}, the first of the "
+                f"{len(ids)} model(s) the server lists: {shown(ids)}"
+            )
+            log.info("%s", note)
+            self._emit(emit, "llm_response", {
+                "purpose": "list_models", "model": ids[0], "content": note, "models": ids[:50],
+            })  # fmt: skip
+            return ids[0]
+        message = str(redact(
+            f"No model is set (CAEC_MODEL, `--model`, or the model in Settings) and the server "
+            f"at {self.base_url} {found}. Set the model name the server offers. Meanwhile you "
+            "can switch to offline mode (regex dispatcher) or fill the tool's form by hand.",
+            self.secrets,
+        ))  # fmt: skip
+        raise SelectorError(kind, message)
 
     def _emit(self, emit: Emit, kind: str, data: dict[str, Any]) -> None:
         emit(kind, redact(data, self.secrets))

@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 
 from caec_desktop.graph.selector import Selection, SelectionRequest, SelectorError
+from caec_desktop.llm.models import list_models, shown
 from caec_desktop.settings import Settings
 from caec_desktop.trace import redact
 
@@ -70,21 +71,14 @@ class DoctorReport:
 
 async def _list_models(settings: Settings, report: DoctorReport) -> bool:
     """Adds the reachable / model-listed checks; False when the server cannot be reached."""
-    headers = {"Authorization": f"Bearer {settings.api_key()}"} if settings.api_key() else {}
-    secrets = (settings.api_key(),)
     try:
-        async with httpx.AsyncClient(timeout=settings.request_timeout_s) as client:
-            resp = await client.get(f"{report.base_url.rstrip('/')}/models", headers=headers)
+        status, ids = await list_models(settings)
     except httpx.HTTPError as exc:
-        detail = str(redact(f"{type(exc).__name__}: {exc}", secrets))
+        detail = str(redact(f"{type(exc).__name__}: {exc}", (settings.api_key(),)))
         report.checks.append(Check("reachable", False, detail))
         return False
-    report.checks.append(Check("reachable", True, f"HTTP {resp.status_code} from /models"))
-    try:
-        ids = [str(m.get("id")) for m in resp.json().get("data", []) if isinstance(m, dict)]
-    except (ValueError, AttributeError):
-        ids = []
-    if resp.status_code in (401, 403):
+    report.checks.append(Check("reachable", True, f"HTTP {status} from /models"))
+    if status in (401, 403):
         report.checks.append(Check("model listed", False, "the key was refused (check it)"))
     elif not ids:
         report.checks.append(Check("model listed", False, "/models lists nothing (not fatal)"))
@@ -93,8 +87,7 @@ async def _list_models(settings: Settings, report: DoctorReport) -> bool:
         report.checks.append(Check("model listed", True, f"no model set; using {ids[0]}"))
     else:
         listed = report.model in ids
-        shown = ", ".join(ids[:8]) + (" …" if len(ids) > 8 else "")
-        report.checks.append(Check("model listed", listed, f"server offers: {shown}"))
+        report.checks.append(Check("model listed", listed, f"server offers: {shown(ids)}"))
     return True
 
 
