@@ -292,7 +292,9 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("-v", "--verbose", action="store_true", help="trace events on stderr")
         p.add_argument("--mode", choices=["offline", "local", "openrouter"])
         p.add_argument("--base-url", help="OpenAI-compatible endpoint (local mode)")
-        p.add_argument("--model", help="model name")
+        p.add_argument(
+            "--model", help="model name (CAEC_MODEL; local mode default: the server's first listed)"
+        )
         p.set_defaults(func=func)
 
     p = sub.add_parser("doctor", help="probe an LLM endpoint; print what works and the mode to use")
