@@ -163,6 +163,10 @@ async def run_app(app: Any, ns: argparse.Namespace) -> int:
         from caec_desktop.history import record_runner
 
         window.history = record_runner(runner, sink.report)
+        if window.history is not None:  # the conversation list, reopen, export actions
+            from caec_desktop.ui.history_controller import HistoryController
+
+            window.conversations = HistoryController(window, runner, window.history, sink.report)
 
     window.on_settings_saved = lambda new: apply_settings(runner, sink, new)
     if problem:

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.ui.chat_pane import ChatPane
-from caec_desktop.ui.result_card import sheet_of
+from caec_desktop.ui.chat_replay import answer_bubble
 
 if TYPE_CHECKING:
     from caec_desktop.settings import Settings
@@ -163,6 +163,11 @@ class MainWindow(QMainWindow):
     def _update_title(self) -> None:
         self.setWindowTitle(f"{APP_TITLE} — {self.conversation_name}")
 
+    def set_conversation_name(self, name: str) -> None:
+        """Name the conversation shown (window title "CAEC Desktop — <name>")."""
+        self.conversation_name = name
+        self._update_title()
+
     def show_error(self, message: str) -> None:
         """The error banner (the app's error sink also lands here)."""
         self.banner.setText(message)
@@ -229,13 +234,7 @@ class MainWindow(QMainWindow):
     def _on_runner_run_finished(self, turn: Any) -> None:
         self.chat.set_running(False)
         if turn is not None:
-            role = "error" if turn.status in ("model_error", "error") else "answer"
-            answer = turn.answer or f"(no answer; status {turn.status})"
-            for res in turn.tool_results:  # the card above already holds each calc sheet
-                sheet = sheet_of(res.get("calc_sheet"))
-                if sheet is not None:
-                    answer = answer.replace(sheet.markdown(), "*Calc sheet: on the card above.*")
-            self.chat.add_message(role, answer)
+            self.chat.add_message(*answer_bubble(turn.answer, turn.status, turn.tool_results))
             self.statusBar().showMessage(f"{turn.status} · {turn.mode}", 8000)
         else:
             self.statusBar().clearMessage()

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from caec_desktop.secrets import FileStore, SecretStore, open_secret_store
 from caec_desktop.settings import Mode, Settings, ToolCallStyle
 from caec_desktop.trace import redact
 from caec_desktop.ui.field_widgets import ERROR_STYLE
@@ -46,10 +47,28 @@ def _probe_function() -> Any:
     return None
 
 
-class SettingsDialog(QDialog):
-    """Edits a snapshot of `Settings`."""
+def key_store_text(store: SecretStore) -> str:
+    """Where OK puts the API key, in the user's words (the key never goes to config.json)."""
+    if isinstance(store, FileStore):
+        return f"Kept in a file readable only by you: {store.path}"
+    return f"Kept in the {store.where}"
 
-    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+
+class SettingsDialog(QDialog):
+    """Edits a snapshot of `Settings`.
+
+    Args:
+        settings: the snapshot to edit.
+        parent: the window.
+        secret_store: where the key is saved (default: `open_secret_store()`), shown to the user.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        parent: QWidget | None = None,
+        secret_store: SecretStore | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
         self.original = settings
@@ -59,7 +78,9 @@ class SettingsDialog(QDialog):
         self.mode_box.addItems(list(get_args(Mode)))
         self.key_edit = QLineEdit()
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key_edit.setPlaceholderText("sk-or-… (kept in the OS keyring, never in a log)")
+        self.key_edit.setPlaceholderText("sk-or-… (never written to a log or config.json)")
+        self.key_store_label = QLabel(key_store_text(secret_store or open_secret_store()))
+        self.key_store_label.setWordWrap(True)
         self.base_url_edit = QLineEdit()
         self.model_edit = QLineEdit()
         self.style_box = QComboBox()
@@ -76,6 +97,7 @@ class SettingsDialog(QDialog):
         form = QFormLayout()
         form.addRow("Mode", self.mode_box)
         form.addRow("API key", self.key_edit)
+        form.addRow("", self.key_store_label)
         form.addRow("Base URL", self.base_url_edit)
         form.addRow("Model", self.model_edit)
         form.addRow("Tool-call style", self.style_box)

@@ -1,0 +1,229 @@
+"""The window with its saved conversations, on a qasync loop with the real offline Session and a
+history store in tmp_path: switch between conversations (chat, cards and trace come back), a
+follow-up continues the reopened one, rename, delete, and every export from the window."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import qasync
+from PySide6.QtWidgets import QFileDialog, QLabel
+from pytestqt.qtbot import QtBot
+
+from caec_desktop.app import ErrorSink
+from caec_desktop.history import HistoryStore, record_runner
+from caec_desktop.session import Session
+from caec_desktop.settings import Settings
+from caec_desktop.ui.history_controller import HistoryController
+from caec_desktop.ui.main_window import MainWindow
+from caec_desktop.ui.session_runner import SessionRunner
+from tests.ui.helpers import wait_signal
+
+PLAIN_SECRET = "hunter2-correct-horse"  # not key-shaped: only the window's settings know it
+SETTINGS = Settings(mode="offline", llm_api_key=PLAIN_SECRET)  # type: ignore[arg-type]
+FIRST = "rayleigh time step for 1 mm glass beads"
+FOLLOW_UP = "and for 2 mm?"
+MASS = {"particle_diameter": "2 mm", "density": "2500 kg/m^3"}
+
+
+class Harness:
+    """The window as app.py wires it: runner, recorder, conversation list, error sink."""
+
+    def __init__(self, qtbot: QtBot) -> None:
+        self.runner = SessionRunner(Session(SETTINGS))
+        self.window = MainWindow(self.runner, SETTINGS)
+        qtbot.addWidget(self.window)
+        self.sink = ErrorSink(self.window, (PLAIN_SECRET,))
+        recorder = record_runner(self.runner, self.sink.report)
+        assert recorder is not None
+        self.recorder = recorder
+        self.history = HistoryController(self.window, self.runner, recorder, self.sink.report)
+        self.store: HistoryStore = recorder.store
+
+    async def ask(self, text: str) -> Any:
+        assert self.runner.ask(text)
+        (turn,) = await wait_signal(self.runner.runFinished, timeout=30)
+        return turn
+
+    async def form(self, tool: str, args: dict[str, Any]) -> Any:
+        assert self.runner.run_tool(tool, args)
+        (turn,) = await wait_signal(self.runner.runFinished, timeout=30)
+        return turn
+
+    def chat(self) -> list[tuple[str, str]]:
+        """(role, text) of each chat item; result cards as ("card", tool)."""
+        out = []
+        for w in self.window.chat.items():
+            if isinstance(w, QLabel):
+                out.append((str(w.property("role")), w.text()))
+            else:
+                out.append(("card", getattr(w, "tool", "")))
+        return out
+
+    def trace_kinds(self) -> list[str]:
+        self.window.trace.flush()
+        return [e.kind for e in self.window.trace.model.events()]
+
+
+@pytest.fixture
+def h(qtbot: QtBot, qloop: qasync.QEventLoop) -> Iterator[Harness]:
+    harness = Harness(qtbot)
+    yield harness
+    qloop.run_until_complete(harness.runner.shutdown())
+    harness.store.close()
+
+
+def test_two_conversations_switch_restore_and_continue(
+    h: Harness, qloop: qasync.QEventLoop
+) -> None:
+    async def two_conversations() -> None:
+        await h.ask(FIRST)
+        h.history.new_action.trigger()
+        await h.form("particle_mass", MASS)
+
+    qloop.run_until_complete(two_conversations())
+    first, second = sorted(c.id for c in h.store.list_conversations())
+    assert h.history.list.model.rowCount() == 2
+    assert h.recorder.conversation_id == second
+    form_name = "particle_mass particle_diameter=2 mm density=2500 kg/m^3"
+    assert h.window.windowTitle() == f"CAEC Desktop — {form_name}"
+
+    # Reopen the first by selecting it in the list, as a click does.
+    view = h.history.list.view
+    view.setCurrentIndex(h.history.list.model.index(h.history.list.model.row_of(first)))
+    assert h.recorder.conversation_id == first
+    assert h.window.windowTitle() == f"CAEC Desktop — {FIRST}"
+    chat = h.chat()
+    assert chat[0] == ("user", FIRST) and chat[1] == ("card", "rayleigh_timestep")
+    assert chat[2][0] == "answer" and "Calc sheet: on the card above" in chat[2][1]
+    card = h.window.chat.cards()[0]
+    saved = h.store.load(first).turns[0].result["tool_results"][0]
+    assert card.result == saved["result"] and card.sheet is not None and card.sheet.steps
+    assert h.trace_kinds() == [e.kind for e in h.store.load(first).events]
+    assert h.trace_kinds()[0] == "run_start" and h.trace_kinds()[-1] == "run_end"
+
+    # A follow-up continues the reopened conversation with its restored history.
+    follow = qloop.run_until_complete(h.ask(FOLLOW_UP))
+    assert follow.status == "answered"
+    assert follow.tool_results[0]["args"]["particle_radius"] == pytest.approx(0.002 / 2)
+    assert h.store.turn_count(first) == 2 and h.store.turn_count(second) == 1
+    assert h.history.list.model.conversation(0).id == first  # answered last: on top
+    assert [k for k in h.trace_kinds() if k == "run_start"] == ["run_start"] * 2
+
+    # Back to the form conversation: its request shows as a form run, its card comes back.
+    view.setCurrentIndex(h.history.list.model.index(h.history.list.model.row_of(second)))
+    chat = h.chat()
+    assert chat[0] == ("user", f"[form] {form_name}")
+    assert chat[1] == ("card", "particle_mass") and len(chat) == 3
+    assert h.sink.count == 0
+
+
+def test_rename_and_delete_from_the_window(h: Harness, qloop: qasync.QEventLoop) -> None:
+    qloop.run_until_complete(h.ask(FIRST))
+    (conv,) = h.store.list_conversations()
+    model = h.history.list.model
+    assert model.setData(model.index(0), "Glass bead step")
+    assert h.window.windowTitle() == "CAEC Desktop — Glass bead step"
+    assert h.store.get_conversation(conv.id).name == "Glass bead step"
+
+    h.history.list.delete_button.click()
+    assert h.history.list.confirm is not None
+    h.history.list.confirm.accept()  # Yes is not the default: accept() alone must not delete
+    assert h.store.list_conversations() != []
+    h.history.list.delete_button.click()
+    assert h.history.list.confirm is not None
+    yes = h.history.list.confirm.button(h.history.list.confirm.StandardButton.Yes)
+    yes.click()
+    assert h.store.list_conversations() == []
+    assert h.recorder.conversation_id is None and h.window.chat.items() == []
+    assert h.window.windowTitle() == "CAEC Desktop — New conversation"
+    assert h.trace_kinds() == []
+    assert h.runner.session.messages == []  # the next question starts afresh
+
+
+def test_search_in_the_window_finds_by_request(h: Harness, qloop: qasync.QEventLoop) -> None:
+    async def two() -> None:
+        await h.ask(FIRST)
+        h.history.new_conversation()
+        await h.form("particle_mass", MASS)
+
+    qloop.run_until_complete(two())
+    panel = h.history.list
+    panel.search.setText("glass beads")
+    panel.apply_search()
+    assert [panel.model.conversation(r).name for r in range(panel.model.rowCount())] == [FIRST]
+
+
+def test_exports_from_the_window_in_every_format(
+    h: Harness, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    assert h.history.export_report(tmp_path / "none.md") is None  # nothing saved yet
+    assert "no saved turns" in h.window.statusBar().currentMessage()
+    assert not (tmp_path / "none.md").exists()
+
+    conv = h.store.create_conversation("Beads")
+    turn = {"answer": f"used key {PLAIN_SECRET}", "status": "answered", "mode": "offline"}
+    h.store.save_turn(conv, f"dt for beads, my key is {PLAIN_SECRET}", turn)
+    qloop.run_until_complete(h.ask(FIRST))  # a first live conversation…
+    assert h.history.open_conversation(conv)  # …then the one holding the secret
+    qloop.run_until_complete(h.ask(FIRST))  # a real turn with a calc sheet, in "Beads"
+
+    md = h.history.export_report(tmp_path / "r.md")
+    html = h.history.export_report(str(tmp_path / "r.html"))
+    pdf = h.history.export_report(tmp_path / "r.pdf")
+    jsonl = h.history.export_trace(tmp_path / "t")  # the suffix is added
+    assert md and html and pdf and jsonl and jsonl.name == "t.jsonl"
+    assert f"saved to {jsonl}" in h.window.statusBar().currentMessage()
+
+    md_text = md.read_text(encoding="utf-8")
+    assert md_text.startswith("# Calculation report — Beads")
+    assert "rayleigh_timestep" in md_text and "## 2. " + FIRST in md_text
+    html_text = html.read_text(encoding="utf-8")
+    assert "<h1>Calculation report — Beads</h1>" in html_text
+    assert pdf.read_bytes().startswith(b"%PDF")
+    lines = jsonl.read_text(encoding="utf-8").splitlines()
+    stored = h.store.load(conv).events
+    assert [json.loads(line)["kind"] for line in lines] == [e.kind for e in stored]
+    for path in (md, html, jsonl):
+        assert PLAIN_SECRET not in path.read_text(encoding="utf-8")
+    assert h.sink.count == 0
+
+
+def test_export_failure_goes_to_the_banner(
+    h: Harness, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    qloop.run_until_complete(h.ask(FIRST))
+    assert h.history.export_report(tmp_path / "missing" / "r.md") is None
+    assert h.sink.count == 1
+    assert h.window.banner.text().startswith(f"Report not exported to {tmp_path / 'missing'}")
+
+
+def test_export_dialog_opens_without_blocking_and_exports_the_chosen_file(
+    h: Harness, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    qloop.run_until_complete(h.ask(FIRST))
+    dialog = h.history.open_export_dialog("report")
+    assert isinstance(dialog, QFileDialog) and dialog.isVisible()  # open(), not exec()
+    assert dialog.nameFilters() == ["Markdown (*.md)", "HTML (*.html)", "PDF (*.pdf)"]
+    assert dialog.acceptMode() == QFileDialog.AcceptMode.AcceptSave
+    dialog.fileSelected.emit(str(tmp_path / "chosen.html"))  # what choosing a file emits
+    dialog.reject()
+    assert (tmp_path / "chosen.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    menu = [a.text() for a in h.history.file_menu.actions()]
+    assert menu == ["New conversation", "Export report…", "Export trace (JSONL)…"]
+    assert h.window.menuBar().actions()[0].menu() is h.history.file_menu
+
+
+def test_list_is_locked_while_a_run_goes(h: Harness, qloop: qasync.QEventLoop) -> None:
+    async def scenario() -> tuple[bool, bool]:
+        assert h.runner.ask(FIRST)
+        during = (h.history.list.isEnabled(), h.history.new_action.isEnabled())
+        await wait_signal(h.runner.runFinished, timeout=30)
+        return during
+
+    assert qloop.run_until_complete(scenario()) == (False, False)
+    assert h.history.list.isEnabled() and h.history.new_action.isEnabled()
