@@ -5,6 +5,13 @@ Precedence, highest first: explicit arguments, environment (`CAEC_…`, `OPENROU
 holds everything in `Settings` except the key; `save_config` refuses the key so it can never land in
 a plain file. `Settings` itself (settings.py) is not changed: this module only adds a source below
 the environment.
+
+The file also records where the key was saved (`"api_key_store": "keyring" | "file" | "none"`,
+written by the secret stores), so loading asks the OS keyring only when a key is there: keyring
+backend discovery costs ~0.1 s, a tenth of a cold `caec ask`. With no record, a config file
+written before records existed makes loading probe the keyring as it always did; no config file
+means nothing was ever saved (the app writes the file before the key), so only a 0600 secrets file
+is looked for.
 """
 
 from __future__ import annotations
@@ -19,11 +26,20 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_settings import BaseSettings, InitSettingsSource, PydanticBaseSettingsSource
 
 from caec_desktop.paths import config_dir
-from caec_desktop.secrets import SecretStore, open_secret_store
+from caec_desktop.secrets import (
+    SECRETS_FILE,
+    FileStore,
+    KeyStoreKind,
+    SecretStore,
+    open_secret_store,
+)
 from caec_desktop.settings import Settings
 
 CONFIG_FILE = "config.json"
 SECRET_FIELD = "llm_api_key"
+KEY_STORE_FIELD = "api_key_store"
+"""Where the key was saved: not a setting, kept in the file beside them."""
+KEY_STORES: tuple[KeyStoreKind, ...] = ("keyring", "file", "none")
 
 PlainConfig: type[BaseModel] = create_model(  # type: ignore[call-overload]
     "PlainConfig",
@@ -62,27 +78,91 @@ def _check(values: Any, where: str) -> dict[str, Any]:
     return model.model_dump(mode="json", exclude_unset=True)
 
 
-def read_config(directory: Path | None = None) -> dict[str, Any]:
-    """The settings stored in the config file ({} when there is none)."""
-    path = config_path(directory)
+def _read_file(path: Path) -> Any:
+    """The file's JSON (None when there is no file)."""
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return {}
+        return None
     except (OSError, json.JSONDecodeError) as exc:
         raise ConfigError(f"{path}: not readable as JSON ({exc})") from None
-    return _check(raw, str(path))
+
+
+def _read(directory: Path | None) -> tuple[dict[str, Any], KeyStoreKind | None]:
+    """The stored settings and the key-store record (None when the file has none)."""
+    path = config_path(directory)
+    raw = _read_file(path)
+    if raw is None:
+        return {}, None
+    store = raw.get(KEY_STORE_FIELD) if isinstance(raw, Mapping) else None
+    if store is not None and store not in KEY_STORES:
+        raise ConfigError(
+            f"{path}: {KEY_STORE_FIELD}: must be one of {', '.join(KEY_STORES)}, got {store!r}"
+        )
+    if isinstance(raw, Mapping):
+        raw = {k: v for k, v in raw.items() if k != KEY_STORE_FIELD}
+    return _check(raw, str(path)), store
+
+
+def _write(path: Path, data: Mapping[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def read_config(directory: Path | None = None) -> dict[str, Any]:
+    """The settings stored in the config file ({} when there is none)."""
+    return _read(directory)[0]
 
 
 def save_config(values: Mapping[str, Any], directory: Path | None = None) -> Path:
-    """Validate and write `values` (plain settings only) atomically; returns the file path."""
+    """Validate and write `values` (plain settings only) atomically; returns the file path.
+
+    The file's record of where the key is saved is kept (the key is not changed here).
+    """
     path = config_path(directory)
     clean = _check(values, "settings to save")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(clean, indent=2, ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        store = _read(directory)[1]
+    except ConfigError:  # a broken file is replaced; loading probes the keyring again
+        store = None
+    _write(path, clean if store is None else {**clean, KEY_STORE_FIELD: store})
     return path
+
+
+def record_key_store(kind: KeyStoreKind, directory: Path | None = None) -> None:
+    """Record in the config file where the key was just saved (or that none is).
+
+    An unreadable config file is left as it is: loading it reports the problem, and without a
+    record the keyring is probed, so the key is still found.
+    """
+    path = config_path(directory)
+    try:
+        raw = _read_file(path)
+    except ConfigError:
+        return
+    if raw is not None and not isinstance(raw, Mapping):
+        return
+    _write(path, {**(raw or {}), KEY_STORE_FIELD: kind})
+
+
+def saved_key_store(directory: Path | None = None) -> SecretStore | None:
+    """The store holding the saved key, opened without touching the keyring unless the key is
+    there; None when no key was saved. Raises ConfigError for an unreadable config file."""
+    return _saved_store(directory, _read(directory)[1])
+
+
+def _saved_store(directory: Path | None, store: KeyStoreKind | None) -> SecretStore | None:
+    path = config_path(directory)
+    secrets_file = path.parent / SECRETS_FILE
+    if store == "none":
+        return None
+    if store == "file":
+        return FileStore(secrets_file)
+    if store == "keyring" or path.exists():  # recorded, or a file older than the records
+        return open_secret_store(directory)
+    return FileStore(secrets_file) if secrets_file.exists() else None
 
 
 def load_settings(
@@ -92,11 +172,13 @@ def load_settings(
 
     Args:
         directory: config dir (default: user config dir, or `CAEC_CONFIG_DIR`).
-        store: where the API key is kept (default: `open_secret_store(directory)`).
+        store: where the API key is kept (default: `saved_key_store(directory)`).
         **overrides: explicit values (e.g. `mode` from a command-line flag).
     """
-    lower: dict[str, Any] = read_config(directory)
-    key = (store or open_secret_store(directory)).get_api_key()
+    lower, recorded = _read(directory)
+    if store is None:
+        store = _saved_store(directory, recorded)
+    key = store.get_api_key() if store is not None else ""
     if key:
         lower["CAEC_LLM_API_KEY"] = key  # the field is validated by its alias
 

@@ -90,16 +90,18 @@ def test_no_usable_keyring_falls_back_to_private_file(backend, clean_env: Path, 
 
 
 @pytest.mark.parametrize("backend", [MemoryKeyring], indirect=True)
-def test_working_keyring_is_used_and_no_file_written(backend, clean_env: Path) -> None:  # type: ignore[no-untyped-def]
+def test_working_keyring_is_used_and_no_secrets_file_written(backend, clean_env: Path) -> None:  # type: ignore[no-untyped-def]
     store = open_secret_store(clean_env)
     assert isinstance(store, KeyringStore) and "MemoryKeyring" in store.where
     store.set_api_key(KEY)
     assert backend.store == {("caec-desktop", "llm_api_key"): KEY}
     assert store.get_api_key() == KEY
+    assert json.loads(config_path(clean_env).read_text()) == {"api_key_store": "keyring"}
     store.delete_api_key()
     store.delete_api_key()  # deleting twice is not an error
     assert backend.store == {}
-    assert not clean_env.exists()
+    assert json.loads(config_path(clean_env).read_text()) == {"api_key_store": "none"}
+    assert not (clean_env / "secrets.json").exists()
 
 
 def test_backend_usability_rules() -> None:
