@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pypdf
 import pytest
 import qasync
 from PySide6.QtWidgets import QFileDialog, QLabel
@@ -184,7 +185,10 @@ def test_exports_from_the_window_in_every_format(
     assert "rayleigh_timestep" in md_text and "## 2. " + FIRST in md_text
     html_text = html.read_text(encoding="utf-8")
     assert "<h1>Calculation report — Beads</h1>" in html_text
-    assert pdf.read_bytes().startswith(b"%PDF")
+    pages = pypdf.PdfReader(pdf).pages
+    pdf_text = " ".join(" ".join(page.extract_text() for page in pages).split())
+    assert "Calculation report — Beads" in pdf_text and "rayleigh_timestep" in pdf_text
+    assert PLAIN_SECRET not in pdf_text
     lines = jsonl.read_text(encoding="utf-8").splitlines()
     stored = h.store.load(conv).events
     assert [json.loads(line)["kind"] for line in lines] == [e.kind for e in stored]
