@@ -6,11 +6,17 @@ Run: `.venv/bin/python bench/bench_offline.py [--runs 300] [--cold 5]`. Prints J
 - `offline_query_ms`: median of a warm `Session.ask` over the RegexSelector, end to end (parse →
   graph → validate → tool → report → TraceEvents);
 - `ratio` = offline / bare (target ≤ 2.2);
-- `cold_ask_s`: median wall time of `caec ask "..."` as a fresh subprocess (target ≤ 1.2 s).
+- `cold_ask_s`: median wall time of `caec ask "..."` as a fresh subprocess (target ≤ 1.2 s);
+- `targets`: each target with its figures and whether it is met.
 
-Each run is timed in wall time and in CPU time of the thread (`time.thread_time`). On a shared
-2-core machine wall times of the ~3 ms query include preemption by other processes, which the
-~1 ms bare run mostly escapes; the CPU-time ratio is the one that compares the work done.
+Each warm run is timed in wall time and in CPU time of the thread (`time.thread_time`). On a
+shared 2-core machine wall times of the ~2 ms query include preemption by other processes, which
+the ~1 ms bare run mostly escapes; the CPU-time ratio is the one that compares the work done.
+
+The cold runs use a bytecode cache, as an installed app has: `PYTHONDONTWRITEBYTECODE` is dropped
+and `PYTHONPYCACHEPREFIX` points at a fresh temporary folder (the working tree stays clean), filled
+by one unmeasured run first. Each run gets the same fresh, empty config dir (no saved key: the
+keyring is never asked). Wall and CPU time (user + system, from `getrusage`) are both reported.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -84,15 +91,24 @@ async def time_offline(runs: int, session: Session) -> Timings:
     return wall, cpu
 
 
-def time_cold(runs: int) -> list[float]:
-    env = {**os.environ, "CAEC_CONFIG_DIR": tempfile.mkdtemp(prefix="caec-bench-")}
+def time_cold(runs: int) -> tuple[list[float], list[float]]:
+    """(wall s, CPU s) of `runs` fresh `caec ask` processes, after one unmeasured warm-up."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    for name in ("CAEC_LLM_API_KEY", "OPENROUTER_API_KEY", "CAEC_MODE"):
+        env.pop(name, None)
     caec = [sys.executable, "-m", "caec_desktop.cli", "ask", QUERY]
-    out = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run(caec, env=env, check=True, capture_output=True)
-        out.append(time.perf_counter() - t0)
-    return out
+    wall, cpu = [], []
+    with tempfile.TemporaryDirectory() as config, tempfile.TemporaryDirectory() as pycache:
+        env["CAEC_CONFIG_DIR"], env["PYTHONPYCACHEPREFIX"] = config, pycache
+        subprocess.run(caec, env=env, check=True, capture_output=True)  # fills the cache
+        for _ in range(runs):
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            subprocess.run(caec, env=env, check=True, capture_output=True)
+            wall.append(time.perf_counter() - t0)
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu.append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
+    return wall, cpu
 
 
 async def warm_and_measure(runs: int) -> dict[str, Any]:
@@ -125,11 +141,32 @@ def main() -> None:
     parser.add_argument("--cold", type=int, default=5)
     ns = parser.parse_args()
     report = asyncio.run(warm_and_measure(ns.runs))
+    targets: dict[str, Any] = {
+        "warm_ratio": {
+            "target": RATIO_TARGET,
+            "cpu": report["ratio_cpu"],
+            "wall": report["ratio_wall"],
+            "met_cpu": report["ratio_cpu"] <= RATIO_TARGET,
+            "met_wall": report["ratio_wall"] <= RATIO_TARGET,
+        }
+    }
     if ns.cold:
-        cold = time_cold(ns.cold)
-        report["cold_ask_s"] = round(statistics.median(cold), 3)
-        report["cold_ask_all_s"] = [round(c, 3) for c in cold]
+        wall, cpu = time_cold(ns.cold)
+        report["cold_ask_s"] = round(statistics.median(wall), 3)
+        report["cold_ask_all_s"] = [round(c, 3) for c in wall]
+        report["cold_ask_cpu_s"] = round(statistics.median(cpu), 3)
         report["cold_target_s"] = COLD_TARGET_S
+        report["cold_measured"] = (
+            f"median of {ns.cold} subprocess runs, bytecode cache (PYTHONPYCACHEPREFIX) warmed by "
+            "1 unmeasured run, empty config dir"
+        )
+        targets["cold_ask"] = {
+            "target_s": COLD_TARGET_S,
+            "wall_s": report["cold_ask_s"],
+            "cpu_s": report["cold_ask_cpu_s"],
+            "met": report["cold_ask_s"] <= COLD_TARGET_S,
+        }
+    report["targets"] = targets
     report["load_avg_1min"] = os.getloadavg()[0]
     print(json.dumps(report, indent=2))
 
