@@ -231,3 +231,17 @@ def test_list_is_locked_while_a_run_goes(h: Harness, qloop: qasync.QEventLoop) -
 
     assert qloop.run_until_complete(scenario()) == (False, False)
     assert h.history.list.isEnabled() and h.history.new_action.isEnabled()
+
+
+def test_a_conversation_gone_from_the_store_is_a_message_not_a_crash(h: Harness) -> None:
+    gone = h.store.create_conversation("Deleted elsewhere")
+    h.history.list.refresh()
+    h.store.delete_conversation(gone)  # e.g. by a second window on the same history
+    view = h.history.list.view
+    view.setCurrentIndex(h.history.list.model.index(0))
+    assert h.sink.count == 1
+    assert h.window.banner.text() == (
+        f"Conversation {gone} not opened: 'no conversation with id {gone}'"
+    )
+    assert h.recorder.conversation_id is None
+    assert h.window.windowTitle() == "CAEC Desktop — New conversation"
