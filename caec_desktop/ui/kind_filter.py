@@ -1,45 +1,119 @@
-"""KindFilterProxy: shows only the trace rows whose kind is in a chosen set."""
+"""KindFilterProxy: the trace rows whose kind is in a chosen set, as a table model.
+
+Not a QSortFilterProxyModel: that one asks a Python `filterAcceptsRow` once per row, ~15 ms
+for 10,000 rows on each filter change, longer than a frame. This model keeps the list of
+accepted source rows itself: a filter change is one pass over the source's `kinds` list and a
+model reset (~1 ms for 10,000 rows); rows appended to the source are filtered as they arrive and
+inserted with the usual begin/endInsertRows.
+"""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
-from caec_desktop.ui.trace_model import KIND_ROLE, TraceModel
+from caec_desktop.ui.trace_model import TraceModel
+
+_Index = QModelIndex | QPersistentModelIndex
 
 
-class KindFilterProxy(QSortFilterProxyModel):
-    """Filter a TraceModel by event kind; `None` shows every kind.
-
-    With a TraceModel source the kind is read from its `kinds` list: one Python call per row
-    instead of three (index, data, role) keeps a filter change on 10,000 rows short.
-    """
+class KindFilterProxy(QAbstractTableModel):
+    """The rows of an append-only TraceModel whose kind is in `kinds()`; `None` shows all."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
+        self._source: TraceModel | None = None
         self._kinds: frozenset[str] | None = None
-        self._row_kinds: list[str] | None = None
+        self._rows: list[int] = []
+        """Source row of each row shown, ascending."""
+        self._seen = 0
+        """Source rows already filtered."""
 
-    def setSourceModel(self, model: Any) -> None:
-        self._row_kinds = model.kinds if isinstance(model, TraceModel) else None
-        super().setSourceModel(model)
+    def setSourceModel(self, model: TraceModel) -> None:
+        """Filter `model` (its rows are read through `model.kinds` and `model.cell`)."""
+        if self._source is not None:
+            self._source.rowsInserted.disconnect(self._on_source_rows_inserted)
+            self._source.modelReset.disconnect(self._refilter)
+        self._source = model
+        model.rowsInserted.connect(self._on_source_rows_inserted)
+        model.modelReset.connect(self._refilter)
+        self._refilter()
+
+    def sourceModel(self) -> TraceModel | None:
+        return self._source
 
     def set_kinds(self, kinds: set[str] | frozenset[str] | None) -> None:
         """Show only `kinds` (None = all)."""
-        self.beginFilterChange()
         self._kinds = frozenset(kinds) if kinds is not None else None
-        self.endFilterChange()
+        self._refilter()
 
     def kinds(self) -> frozenset[str] | None:
         return self._kinds
 
-    def filterAcceptsRow(
-        self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex
-    ) -> bool:
+    def mapToSource(self, index: _Index) -> QModelIndex:
+        """The source index of a row shown here."""
+        if self._source is None or not index.isValid():
+            return QModelIndex()
+        return self._source.index(self._rows[index.row()], index.column())
+
+    def mapFromSource(self, index: _Index) -> QModelIndex:
+        """The index shown here for a source index (invalid when filtered out)."""
+        if not index.isValid():
+            return QModelIndex()
+        row = bisect_left(self._rows, index.row())
+        if row < len(self._rows) and self._rows[row] == index.row():
+            return self.index(row, index.column())
+        return QModelIndex()
+
+    # --- keeping the row list --------------------------------------------------------------------
+    def _accepted(self, first: int, stop: int) -> list[int]:
+        """Source rows in [first, stop) whose kind passes the filter (one pass, no Qt calls)."""
+        if self._source is None:
+            return []
         if self._kinds is None:
-            return True
-        if self._row_kinds is not None:
-            return self._row_kinds[source_row] in self._kinds
-        src = self.sourceModel()
-        return src.data(src.index(source_row, 0, source_parent), KIND_ROLE) in self._kinds
+            return list(range(first, stop))
+        wanted = self._kinds
+        kinds = self._source.kinds
+        return [i for i in range(first, stop) if kinds[i] in wanted]
+
+    def _refilter(self) -> None:
+        self.beginResetModel()
+        self._seen = len(self._source.kinds) if self._source is not None else 0
+        self._rows = self._accepted(0, self._seen)
+        self.endResetModel()
+
+    def _on_source_rows_inserted(self, _parent: _Index, first: int, last: int) -> None:
+        if first != self._seen:  # not an append (the trace model only appends): start over
+            self._refilter()
+            return
+        self._seen = last + 1
+        new = self._accepted(first, last + 1)
+        if not new:
+            return
+        start = len(self._rows)
+        self.beginInsertRows(QModelIndex(), start, start + len(new) - 1)
+        self._rows.extend(new)
+        self.endInsertRows()
+
+    # --- Qt model API ----------------------------------------------------------------------------
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        if parent.isValid() or self._source is None:
+            return 0
+        return self._source.columnCount()
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if self._source is None or orientation != Qt.Orientation.Horizontal:
+            return None
+        return self._source.headerData(section, orientation, role)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if self._source is None or not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        return self._source.cell(self._rows[index.row()], index.column(), role)

@@ -52,7 +52,7 @@ class TraceModel(QAbstractTableModel):
         self._rows: list[TraceEvent] = []
         self._summaries: list[str] = []
         self.kinds: list[str] = []
-        """Kind of each row (read by the filter proxy without a model call per row)."""
+        """Kind of each row (the kind filter reads it without a model call per row)."""
         self._pending: list[TraceEvent] = []
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
@@ -122,8 +122,11 @@ class TraceModel(QAbstractTableModel):
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
-        ev = self._rows[index.row()]
-        col = index.column()
+        return self.cell(index.row(), index.column(), role)
+
+    def cell(self, row: int, col: int, role: int) -> Any:
+        """`data()` of a cell without building a QModelIndex (the kind filter reads through it)."""
+        ev = self._rows[row]
         if role == Qt.ItemDataRole.DisplayRole:
             if col == 0:
                 return f"{ev.t_ms:.1f} ms"
@@ -131,9 +134,9 @@ class TraceModel(QAbstractTableModel):
                 return ev.node or ""
             if col == COL_KIND:
                 return ev.kind
-            return self._summaries[index.row()]
+            return self._summaries[row]
         if role == Qt.ItemDataRole.ToolTipRole and col == 3:
-            return self._summaries[index.row()]
+            return self._summaries[row]
         if role == Qt.ItemDataRole.BackgroundRole:
             return self._brushes.get(ev.kind)
         if role == Qt.ItemDataRole.DecorationRole and col == COL_KIND and ev.kind in _ICONS:

@@ -56,7 +56,10 @@ class TracePanel(QWidget):
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(20)
         self.table.horizontalHeader().setStretchLastSection(True)
-        self._show(self.model)
+        self.table.setModel(self.proxy)
+        for col, width in enumerate((80, 90, 130)):
+            self.table.setColumnWidth(col, width)
+        self.table.selectionModel().selectionChanged.connect(self._on_table_selection_changed)
 
         self.detail = QPlainTextEdit()
         self.detail.setReadOnly(True)
@@ -129,22 +132,11 @@ class TracePanel(QWidget):
         label = f"Retries ({len(items) - 1})" if len(items) > 1 else "Retries"
         self.tabs.setTabText(1, label)
 
-    def _show(self, model: TraceModel | KindFilterProxy) -> None:
-        """Put `model` in the table. "All kinds" shows the trace model itself: with 10,000 rows
-        that is ~5 ms, where refiltering the proxy to accept every row takes ~20 ms."""
-        if self.table.model() is model:
-            return
-        self.table.setModel(model)
-        for col, width in enumerate((80, 90, 130)):
-            self.table.setColumnWidth(col, width)
-        self.table.selectionModel().selectionChanged.connect(self._on_table_selection_changed)
-
     def _on_kind_filter_changed(self, text: str) -> None:
         if text == ALL:
-            self._show(self.model)
-            return
-        self.proxy.set_kinds(PROBLEM_KINDS if text == PROBLEMS else {text})
-        self._show(self.proxy)
+            self.proxy.set_kinds(None)
+        else:
+            self.proxy.set_kinds(PROBLEM_KINDS if text == PROBLEMS else {text})
 
     def _on_model_rows_inserted(self, *_: Any) -> None:
         self.count_label.setText(f"{self.model.rowCount()} events")
