@@ -1,24 +1,28 @@
 """`caec-desktop`: the window on a qasync loop. The only module that knows which event loop runs.
 
-`main()` → `qasync.run(run_app(...))`: show the window, then await an `asyncio.Event` set by
-`app.aboutToQuit`; on the way out cancel the run and close HTTP clients (qasync issue #60).
-One error sink (`sys.excepthook` + the loop's exception handler, where `asyncSlot` errors land,
-qasync PR #36) logs each failure and shows it in the window's banner. LangGraph is imported
-only after the window is shown. `--self-test` answers one offline query offscreen and exits 0.
+`main()` shows the window first (importing only Qt and the window), then sets up logging, imports
+qasync (and with it asyncio, ~20 ms) and runs `run_app`: the trace and graph tabs are built while
+a worker thread imports the domain and LangGraph and loads the settings; then the session is
+attached (a question sent meanwhile runs then). Closing the window ends `run_app`, which cancels
+the run and awaits `Session.aclose()` so HTTP clients close before the loop ends (qasync issue
+#60). One error sink (`sys.excepthook` + the loop's exception handler, where `asyncSlot` errors
+land, qasync PR #36) logs each failure and shows it in the window's banner. `--self-test` asks one
+offline query the moment the window is up, prints the answer once shown, and exits 0.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import importlib
 import logging
 import os
 import sys
 import traceback
 from collections.abc import Sequence
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import asyncio
 
 log = logging.getLogger("caec_desktop")
 
@@ -121,44 +125,56 @@ def build(settings: Any, session: Any = None, window: Any = None) -> tuple[Any, 
     return window, runner
 
 
-def _import_domain() -> None:
-    """Import what the session needs (pydantic, pint, tools; not LangGraph) off the UI thread."""
-    import caec_desktop.config
+def _prepare(overrides: dict[str, Any]) -> tuple[Any, str]:
+    """Everything the first answer needs that is slow to load, for a worker thread: pydantic,
+    pint, the tool catalog, the settings (keyring discovery), LangGraph and the compiled graph."""
     import caec_desktop.session
-    import caec_desktop.tools  # noqa: F401
+    import caec_desktop.tools
+    from caec_desktop.graph.build import compiled_graph
+
+    caec_desktop.tools.tool_names()  # imports the catalog: every tool's models
+    loaded = _load_settings(overrides)
+    compiled_graph()
+    return loaded
 
 
-async def answer_once(runner: Any, text: str, timeout: float = 30.0) -> Any:
-    """Run one chat turn through the runner and return the session's TurnResult."""
+def next_turn(runner: Any) -> asyncio.Future[Any]:
+    """A future set to the TurnResult of the next run `runner` finishes (None if it had none)."""
+    import asyncio
+
     done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
     def _finished(turn: Any) -> None:
+        runner.runFinished.disconnect(_finished)
         if not done.done():
             done.set_result(turn)
 
     runner.runFinished.connect(_finished)
-    try:
-        if not runner.ask(text):
-            raise RuntimeError("a run is already going")
-        return await asyncio.wait_for(done, timeout)
-    finally:
-        runner.runFinished.disconnect(_finished)
+    return done
 
 
-async def run_app(app: Any, ns: argparse.Namespace) -> int:
-    """Show the window at once, attach the session, serve until the app quits, shut down."""
-    from caec_desktop.ui.main_window import MainWindow
+async def run_app(app: Any, window: Any, ns: argparse.Namespace) -> int:
+    """Fill in the shown `window`, serve until it is closed, then shut the session down."""
+    import asyncio
 
-    window = MainWindow()
-    window.show()
-    await asyncio.sleep(0)  # paint first, then fill in: panels, domain, session, graph
-    window.build_panels()
-    await asyncio.to_thread(_import_domain)  # a few hundred ms, off the UI thread
-    overrides = {"mode": "offline"} if ns.self_test else {}
-    settings, problem = _load_settings(overrides)
-    sink = ErrorSink(window, (settings.api_key(),))
+    if ns.self_test:  # asked the moment the window is up, as by a quick user
+        window.chat.input.setPlainText(ns.query or SELF_TEST_QUERY)
+        window.chat.input.submit()
+    app.setQuitOnLastWindowClosed(False)  # closing ends this coroutine, not the loop under it
+    closed = asyncio.Event()
+    window.closed.connect(closed.set)
+    app.aboutToQuit.connect(closed.set)
+    sink = ErrorSink(window)
     sink.install(asyncio.get_running_loop())
-    window, runner = build(settings, window=window)
+    await asyncio.sleep(0)  # paint first, then fill in
+    overrides = {"mode": "offline"} if ns.self_test else {}
+    loading = asyncio.ensure_future(asyncio.to_thread(_prepare, overrides))
+    window.build_panels()  # on the UI thread while the worker imports
+    settings, problem = await loading
+    sink.secrets = (settings.api_key(),)
+    window, runner = build(settings, window=window)  # asks the question sent while loading
+    answered = next_turn(runner) if runner.running else None
+    window.load_graph()
     if not ns.self_test:  # history: every finished turn saved (the self-test leaves it alone)
         from caec_desktop.history import record_runner
 
@@ -167,25 +183,21 @@ async def run_app(app: Any, ns: argparse.Namespace) -> int:
             from caec_desktop.ui.history_controller import HistoryController
 
             window.conversations = HistoryController(window, runner, window.history, sink.report)
-
     window.on_settings_saved = lambda new: apply_settings(runner, sink, new)
     if problem:
         window.show_error(problem)
-    await asyncio.to_thread(importlib.import_module, "caec_desktop.graph.build")  # LangGraph
-    window.load_graph()
+    turn = await answered if answered is not None else None
+    window.build_form()  # now the first answer is out
 
     if ns.self_test:
-        turn = await answer_once(runner, ns.query or SELF_TEST_QUERY)
-        print(turn.answer if turn else "(no answer)")
+        print(turn.answer if turn else "(no answer)", flush=True)
         ok = turn is not None and turn.status == "answered" and sink.count == 0
         await runner.shutdown()
         window.close()
         return 0 if ok else 1
 
-    quitting = asyncio.Event()
-    app.aboutToQuit.connect(quitting.set)
-    await quitting.wait()
-    await runner.shutdown()
+    await closed.wait()
+    await runner.shutdown()  # cancels the run, awaits Session.aclose(): HTTP clients closed
     return 0
 
 
@@ -215,16 +227,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--query", help="the query --self-test answers")
     ns = parser.parse_args(argv)
-    _setup_logging()
     if ns.self_test:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-    import qasync
     from PySide6.QtWidgets import QApplication
+
+    from caec_desktop.ui.main_window import MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("CAEC Desktop")
-    return int(qasync.run(run_app(app, ns)))
+    window = MainWindow()
+    window.show()  # before logging, asyncio and qasync load: the window is up ~30 ms sooner
+    _setup_logging()
+    import qasync
+
+    return int(qasync.run(run_app(app, window, ns)))
 
 
 if __name__ == "__main__":  # pragma: no cover

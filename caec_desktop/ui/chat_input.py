@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
@@ -24,18 +25,18 @@ class ChatInput(QPlainTextEdit):
 
     def keyPressEvent(self, e: QKeyEvent) -> None:
         key, mods = e.key(), e.modifiers()
-        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            if mods & Qt.KeyboardModifier.ShiftModifier:
+        if key in (QtCore.Qt.Key.Key_Return, QtCore.Qt.Key.Key_Enter):
+            if mods & QtCore.Qt.KeyboardModifier.ShiftModifier:
                 self.insertPlainText("\n")
             else:
                 self.submit()
             return
         cursor = self.textCursor()
-        if key == Qt.Key.Key_Up and cursor.blockNumber() == 0 and self.history:
+        if key == QtCore.Qt.Key.Key_Up and cursor.blockNumber() == 0 and self.history:
             self._recall(self._pos - 1)
             return
         last_block = self.document().blockCount() - 1
-        if key == Qt.Key.Key_Down and cursor.blockNumber() == last_block and self.history:
+        if key == QtCore.Qt.Key.Key_Down and cursor.blockNumber() == last_block and self.history:
             self._recall(self._pos + 1)
             return
         super().keyPressEvent(e)

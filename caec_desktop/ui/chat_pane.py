@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -72,11 +73,11 @@ class ChatPane(QWidget):
         """Append a user/answer/error bubble (Markdown)."""
         label = QLabel()
         label.setTextFormat(
-            Qt.TextFormat.PlainText if role == "user" else Qt.TextFormat.MarkdownText
+            QtCore.Qt.TextFormat.PlainText if role == "user" else QtCore.Qt.TextFormat.MarkdownText
         )
         label.setText(markdown)
         label.setWordWrap(True)
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         label.setStyleSheet(_STYLES.get(role, ""))
         label.setProperty("role", role)
         self._append(label)
@@ -96,7 +97,7 @@ class ChatPane(QWidget):
 
     def _append(self, widget: QWidget) -> None:
         self._list.insertWidget(self._list.count() - 1, widget)
-        QTimer.singleShot(0, self._scroll_to_end)
+        QTimer.singleShot(0, self, self._scroll_to_end)  # dropped if the pane is deleted first
 
     def _scroll_to_end(self) -> None:
         bar = self.scroll_area.verticalScrollBar()

@@ -1,9 +1,11 @@
 """MainWindow: chat on the left; live trace, graph and tool forms on the right; mode badge below.
 
 Wiring only: the window binds widgets to a `SessionRunner`'s signals. It does not know which
-event loop runs (app.py does). To show fast it is built in two steps: `MainWindow()` needs only
-Qt; `attach(runner, settings)` (after `show()`) adds what needs pydantic, pint and the tools, and
-`load_graph()` imports LangGraph.
+event loop runs (app.py does). To show fast it is built in steps: `MainWindow()` needs only Qt
+(not even the `Qt` namespace, whose enums take ~15 ms to build); after `show()`, `build_panels()`
+adds the trace and graph tabs, `attach(runner, settings)` the session, `load_graph()` draws the
+LangGraph graph, and the tool form is built the first time it is needed. A question sent before
+`attach` waits and runs as soon as the session is there.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ import logging
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -59,13 +61,18 @@ def mode_badge(settings: Settings) -> str:
 class MainWindow(QMainWindow):
     """The desktop window around one conversation."""
 
+    closed = Signal()
+    """The window was closed (app.py then shuts the session down and ends the loop)."""
+
     def __init__(
         self, runner: SessionRunner | None = None, settings: Settings | None = None
     ) -> None:
         super().__init__()
         self.runner: SessionRunner | None = None
         self.settings: Settings | None = None
-        self.form: FormPanel | None = None
+        self._form: FormPanel | None = None
+        self._early_question: str | None = None
+        """A question sent before a session was attached; asked by `attach`."""
         self.conversation_name = "New conversation"
         self.settings_dialog: SettingsDialog | None = None
         self.on_settings_saved: Any = None
@@ -77,7 +84,7 @@ class MainWindow(QMainWindow):
         self.side = QTabWidget()
         for title in ("Trace", "Graph", "Tool form"):
             self.side.addTab(QLabel("Loading…"), title)
-        split = QSplitter(Qt.Orientation.Horizontal)
+        split = QSplitter()  # horizontal
         split.addWidget(self.chat)
         split.addWidget(self.side)
         split.setSizes([560, 520])
@@ -104,12 +111,16 @@ class MainWindow(QMainWindow):
         self.badge = QLabel("starting…")
         self.statusBar().addPermanentWidget(self.badge)
         settings_action = QAction("Settings…", self)
-        settings_action.setShortcut(QKeySequence.StandardKey.Preferences)
+        # setShortcuts, not setShortcut: resolving that one's overloads builds the Qt namespace.
+        settings_action.setShortcuts(QKeySequence.StandardKey.Preferences)
         settings_action.triggered.connect(self.open_settings)
         self.menuBar().addAction(settings_action)
         self._update_title()
         self.resize(1180, 760)
-        self.chat.setEnabled(False)  # until a session is attached
+        self.chat.sendRequested.connect(self._on_chat_send_requested)
+        self.chat.stopRequested.connect(self._on_chat_stop_requested)
+        self.chat.openInForm.connect(self.open_in_form)
+        self.side.currentChanged.connect(self._on_side_current_changed)
         if runner is not None and settings is not None:
             self.attach(runner, settings)
 
@@ -135,25 +146,37 @@ class MainWindow(QMainWindow):
         self.side.insertTab(index, widget, title)
 
     def attach(self, runner: SessionRunner, settings: Settings) -> None:
-        """Bind to the session's runner and build the parts that need the tools."""
-        from caec_desktop.ui.form_panel import FormPanel
-
+        """Bind to the session's runner; ask the question sent while it was loading, if any."""
         self.build_panels()
         self.runner = runner
         self.set_settings(settings)
         self.trace.load_kinds()
-        self.form = FormPanel()
-        self._replace_tab(2, self.form)
-        self.side.setCurrentIndex(0)
-        self.chat.setEnabled(True)
-        self.chat.sendRequested.connect(self._on_chat_send_requested)
-        self.chat.stopRequested.connect(self.runner.cancel)
-        self.chat.openInForm.connect(self.open_in_form)
-        self.form.runRequested.connect(self._on_form_run_requested)
         runner.runStarted.connect(self._on_runner_run_started)
         runner.eventReceived.connect(self._on_runner_event_received)
         runner.runFinished.connect(self._on_runner_run_finished)
         runner.failed.connect(self.show_error)
+        if self._early_question is not None:
+            text, self._early_question = self._early_question, None
+            runner.ask(text)
+
+    @property
+    def form(self) -> FormPanel:
+        """The tool-form panel, built on first use (its tab opened, "Open in form", or app.py once
+        the first answer is out): it loads every tool's schema, too slow for start-up."""
+        return self.build_form()
+
+    def build_form(self) -> FormPanel:
+        """Put the tool form in its tab unless it is there already; return it."""
+        from caec_desktop.ui.form_panel import FormPanel
+
+        if self._form is not None:
+            return self._form
+        self._form = FormPanel()
+        self._form.runRequested.connect(self._on_form_run_requested)
+        current = self.side.currentIndex()
+        self._replace_tab(2, self._form)
+        self.side.setCurrentIndex(current)
+        return self._form
 
     # --- state shown -----------------------------------------------------------------------------
     def set_settings(self, settings: Settings) -> None:
@@ -183,8 +206,6 @@ class MainWindow(QMainWindow):
         self.graph.set_graph(compiled_graph())
 
     def open_in_form(self, tool: str, args: dict[str, Any]) -> None:
-        if self.form is None:
-            return
         self.form.fill(tool, args)
         self.side.setCurrentWidget(self.form)
 
@@ -198,7 +219,16 @@ class MainWindow(QMainWindow):
         self.settings_dialog.finished.connect(self._on_settings_dialog_finished)
         self.settings_dialog.open()
 
+    def closeEvent(self, event: QCloseEvent) -> None:
+        super().closeEvent(event)
+        if event.isAccepted():
+            self.closed.emit()
+
     # --- slots -----------------------------------------------------------------------------------
+    def _on_side_current_changed(self, index: int) -> None:
+        if index == 2:
+            self.build_form()
+
     def _on_settings_dialog_finished(self, result: int) -> None:
         dialog = self.settings_dialog
         if dialog is None or result != QDialog.DialogCode.Accepted:
@@ -212,8 +242,20 @@ class MainWindow(QMainWindow):
         if self.conversation_name == "New conversation":
             self.conversation_name = text if len(text) <= 40 else text[:39] + "…"
             self._update_title()
-        if self.runner is None or not self.runner.ask(text):
+        if self.runner is None:  # still loading: ask as soon as the session is attached
+            self._early_question = text
+            self.chat.set_running(True)
+            self.statusBar().showMessage("loading the calculator… your question runs next")
+        elif not self.runner.ask(text):
             self.chat.add_message("error", "A run is still going: stop it or wait for it.")
+
+    def _on_chat_stop_requested(self) -> None:
+        if self.runner is not None:
+            self.runner.cancel()
+        elif self._early_question is not None:  # not asked yet: drop it
+            self._early_question = None
+            self.chat.set_running(False)
+            self.statusBar().showMessage("not asked", 8000)
 
     def _on_form_run_requested(self, tool: str, args: dict[str, Any]) -> None:
         shown = ", ".join(f"{k}={v}" for k, v in args.items())

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -63,11 +64,15 @@ class ResultCard(QFrame):
 
         title = QLabel(f"<b>{self.tool}</b>")
         self.result_label = QLabel("\n".join(result_lines(self.tool, self.result)))
-        self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.result_label.setTextInteractionFlags(
+            QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
+        )
         self.sheet_label = QLabel()
-        self.sheet_label.setTextFormat(Qt.TextFormat.MarkdownText)
+        self.sheet_label.setTextFormat(QtCore.Qt.TextFormat.MarkdownText)
         self.sheet_label.setWordWrap(True)
-        self.sheet_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.sheet_label.setTextInteractionFlags(
+            QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
+        )
         self.sheet_label.setText(self.sheet.markdown() if self.sheet else "")
         self.sheet_label.hide()
 

@@ -3,6 +3,7 @@ window that shows before the heavy libraries load."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import math
@@ -10,12 +11,22 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 import qasync
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from caec_desktop.app import ErrorSink, _load_settings, _save_settings, apply_settings, build
+from caec_desktop.app import (
+    ErrorSink,
+    _load_settings,
+    _save_settings,
+    apply_settings,
+    build,
+    run_app,
+)
+from caec_desktop.session import Session
 from caec_desktop.settings import Settings
 from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.session_runner import SessionRunner
@@ -161,6 +172,67 @@ def test_a_broken_config_file_gives_defaults_and_says_why(tmp_path: Path) -> Non
     settings, problem = _load_settings({})
     assert settings.effective_mode == "offline"
     assert str(path) in problem and "mode" in problem
+
+
+class _SlowCloseSession(Session):
+    """A Session whose aclose() takes several loop turns, as HTTP clients closing their pools."""
+
+    closed: ClassVar[list[str]] = []
+
+    async def aclose(self) -> None:
+        for _ in range(5):
+            await asyncio.sleep(0)
+        await super().aclose()
+        self.closed.append("closed")
+
+
+def test_closing_the_window_awaits_session_aclose_before_run_app_ends(
+    qapp: QApplication,
+    qloop: qasync.QEventLoop,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # run_app installs the error sink
+    monkeypatch.setattr("caec_desktop.session.Session", _SlowCloseSession)
+    _SlowCloseSession.closed.clear()
+    window = MainWindow()
+    window.show()
+
+    async def scenario() -> int:
+        task = asyncio.ensure_future(run_app(qapp, window, argparse.Namespace(self_test=False)))
+        await asyncio.sleep(0)  # run_app has started and listens for the window closing
+        window.close()  # closed while still loading: it loads, then shuts down
+        return await task
+
+    try:
+        assert qloop.run_until_complete(scenario()) == 0
+    finally:
+        qapp.setQuitOnLastWindowClosed(True)
+    assert _SlowCloseSession.closed == ["closed"]  # before the loop stopped, not cancelled
+    assert window.runner is not None and isinstance(window.runner.session, _SlowCloseSession)
+
+
+def test_the_window_is_shown_before_asyncio_qasync_or_the_domain_load(tmp_path: Path) -> None:
+    code = (
+        "import os, sys\n"
+        "import caec_desktop.ui.main_window as mw\n"
+        "def show(self):\n"
+        "    heavy = ('asyncio', 'qasync', 'pydantic', 'pint', 'langgraph', 'keyring')\n"
+        "    print(sorted(m for m in heavy if m in sys.modules), flush=True)\n"
+        "    os._exit(0)\n"
+        "mw.MainWindow.show = show\n"
+        "from caec_desktop.app import main\n"
+        "main(['--self-test'])\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=50,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "[]"
 
 
 def test_shutdown_cancels_a_running_turn(qtbot: QtBot, qloop: qasync.QEventLoop) -> None:

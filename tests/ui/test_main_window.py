@@ -185,3 +185,47 @@ def test_form_run_errors_stay_in_the_form(qtbot: QtBot) -> None:
     qtbot.mouseClick(form.run_button, Qt.MouseButton.LeftButton)
     assert session.calls == []  # nothing ran: required fields are flagged inline
     assert "required" in form.editors["particle_radius"].error()
+
+
+def test_a_question_sent_while_loading_runs_once_the_session_is_attached(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    window = MainWindow()  # as app.py shows it: no session yet
+    qtbot.addWidget(window)
+    window.show()
+    _send(window, qtbot, "early bird")
+    assert window.chat.send_button.text() == "Stop"
+    assert window.statusBar().currentMessage().startswith("loading the calculator")
+    session = FakeSession(events(("run_start", None, {}), ("run_end", None, {})), answer="ok")
+    runner = SessionRunner(session)
+
+    async def scenario() -> None:
+        window.attach(runner, OFFLINE)
+        assert runner.running  # asked at once, not waiting for another Send
+        await wait_signal(runner.runFinished)
+
+    qloop.run_until_complete(scenario())
+    assert session.calls == [("ask", "early bird")]
+    assert window.chat.items()[-1].text() == "ok"
+    assert window.chat.send_button.text() == "Send"
+
+
+def test_stop_before_the_session_is_attached_drops_the_question(qtbot: QtBot) -> None:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    _send(window, qtbot, "never mind")
+    qtbot.mouseClick(window.chat.send_button, Qt.MouseButton.LeftButton)  # Stop
+    assert window.chat.send_button.text() == "Send"
+    session = FakeSession([])
+    window.attach(SessionRunner(session), OFFLINE)
+    assert session.calls == []
+
+
+def test_the_tool_form_is_built_when_its_tab_is_first_opened(qtbot: QtBot) -> None:
+    window = MainWindow(SessionRunner(FakeSession([])), OFFLINE)
+    qtbot.addWidget(window)
+    assert not isinstance(window.side.widget(2), FormPanel)  # not needed for the first paint
+    window.side.setCurrentIndex(2)
+    form = window.side.widget(2)
+    assert isinstance(form, FormPanel) and window.side.currentWidget() is form
+    assert window.form is form and form.tool_box.count() > 0
