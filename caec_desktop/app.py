@@ -13,6 +13,9 @@ offline query the moment the window is up, prints the answer once shown, and exi
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
+import importlib
 import logging
 import os
 import sys
@@ -23,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import asyncio
+    from concurrent.futures import Future
 
 log = logging.getLogger("caec_desktop")
 
@@ -127,15 +131,37 @@ def build(settings: Any, session: Any = None, window: Any = None) -> tuple[Any, 
 
 def _prepare(overrides: dict[str, Any]) -> tuple[Any, str]:
     """Everything the first answer needs that is slow to load, for a worker thread: pydantic,
-    pint, the tool catalog, the settings (keyring discovery), LangGraph and the compiled graph."""
+    pint and its unit registry, the tool catalog, the settings, LangGraph and the compiled graph,
+    and the selector's modules (the regex tables offline, langchain-openai's ~1 s otherwise).
+    Left to the first run, the last two would block the UI thread."""
     import caec_desktop.session
     import caec_desktop.tools
     from caec_desktop.graph.build import compiled_graph
+    from caec_desktop.tools.units import ureg
 
     caec_desktop.tools.tool_names()  # imports the catalog: every tool's models
-    loaded = _load_settings(overrides)
+    settings, problem = _load_settings(overrides)
     compiled_graph()
-    return loaded
+    ureg()
+    offline = settings.effective_mode == "offline"
+    with contextlib.suppress(ImportError):  # the session reports a missing LLM stack itself
+        importlib.import_module(
+            "caec_desktop.graph.offline" if offline else "caec_desktop.llm.selector"
+        )
+    return settings, problem
+
+
+def _end_start_up_gc_pause() -> None:
+    """Turn the cyclic GC back on if `main()` paused it for start-up.
+
+    Start-up creates ~1 M long-lived objects (module, class and schema objects) and no garbage
+    worth collecting; without the pause, collections traverse them over and over, ~0.1 s of
+    the cold start. `gc.freeze()` moves them to the permanent generation, so later collections
+    (during runs, trace filling) no longer walk them either.
+    """
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 def next_turn(runner: Any) -> asyncio.Future[Any]:
@@ -153,8 +179,25 @@ def next_turn(runner: Any) -> asyncio.Future[Any]:
     return done
 
 
-async def run_app(app: Any, window: Any, ns: argparse.Namespace) -> int:
-    """Fill in the shown `window`, serve until it is closed, then shut the session down."""
+def _start_loading(ns: argparse.Namespace) -> Future[tuple[Any, str]]:
+    """Run `_prepare` on a worker thread now (no event loop needed yet)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    overrides = {"mode": "offline"} if ns.self_test else {}
+    pool = ThreadPoolExecutor(1, thread_name_prefix="caec-start-up")
+    loading = pool.submit(_prepare, overrides)
+    pool.shutdown(wait=False)  # the thread ends when _prepare returns
+    return loading
+
+
+async def run_app(
+    app: Any,
+    window: Any,
+    ns: argparse.Namespace,
+    loading: Future[tuple[Any, str]] | None = None,
+) -> int:
+    """Fill in the shown `window` (with what `loading` prepares, started now if None), serve
+    until the window is closed, then shut the session down."""
     import asyncio
 
     if ns.self_test:  # asked the moment the window is up, as by a quick user
@@ -167,14 +210,14 @@ async def run_app(app: Any, window: Any, ns: argparse.Namespace) -> int:
     sink = ErrorSink(window)
     sink.install(asyncio.get_running_loop())
     await asyncio.sleep(0)  # paint first, then fill in
-    overrides = {"mode": "offline"} if ns.self_test else {}
-    loading = asyncio.ensure_future(asyncio.to_thread(_prepare, overrides))
+    loading = loading or _start_loading(ns)
     window.build_panels()  # on the UI thread while the worker imports
-    settings, problem = await loading
+    settings, problem = await asyncio.wrap_future(loading)
     sink.secrets = (settings.api_key(),)
     window, runner = build(settings, window=window)  # asks the question sent while loading
     answered = next_turn(runner) if runner.running else None
     window.load_graph()
+    _end_start_up_gc_pause()
     if not ns.self_test:  # history: every finished turn saved (the self-test leaves it alone)
         from caec_desktop.history import record_runner
 
@@ -229,6 +272,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = parser.parse_args(argv)
     if ns.self_test:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    gc.disable()  # until start-up is done: see _end_start_up_gc_pause
 
     from PySide6.QtWidgets import QApplication
 
@@ -239,9 +283,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     window = MainWindow()
     window.show()  # before logging, asyncio and qasync load: the window is up ~30 ms sooner
     _setup_logging()
+    loading = _start_loading(ns)  # overlaps qasync's import and the first paint
     import qasync
 
-    return int(qasync.run(run_app(app, window, ns)))
+    return int(qasync.run(run_app(app, window, ns, loading)))
 
 
 if __name__ == "__main__":  # pragma: no cover
