@@ -4,15 +4,25 @@
 START ─► intent ──route_after_intent──► tools ──route_after_tools──► report ─► END
                  └──────────────────────► report      └─(retry)─► tools
 ```
+
+The two routes are conditional edges taken by the node that ends there: each routed node returns a
+`Command(update=..., goto=route(state after the update))`, and `destinations` declares the
+possible targets, so the drawn graph (`get_graph()`) has the same conditional edges. LangGraph
+runs an `add_conditional_edges` branch by copying every state channel and reading the whole state
+afresh (`local_read`), ~0.1 ms per edge, a fifth of a bare 3-node run; the routing functions
+themselves (routing.py) stay pure and unchanged.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import typing
+from collections.abc import Awaitable, Callable
 from functools import lru_cache, wraps
 from typing import Any
 
 from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+from langgraph.types import Command
 
 from caec_desktop.graph.context import GraphContext
 from caec_desktop.graph.nodes import intent_node, report_node, tools_node
@@ -21,37 +31,52 @@ from caec_desktop.graph.state import AgentState
 
 NODES = ("intent", "tools", "report")
 
+Node = Callable[[AgentState, Runtime[GraphContext]], Awaitable[dict[str, Any]]]
 
-def _on_loop(route: Callable[[AgentState], str]) -> Any:
-    """A pure routing function as an edge LangGraph runs on the loop, untraced.
+_REDUCERS: dict[str, Callable[[Any, Any], Any]] = {
+    name: hint.__metadata__[0]
+    for name, hint in typing.get_type_hints(AgentState, include_extras=True).items()
+    if typing.get_origin(hint) is typing.Annotated
+}
+"""The state's reducers by field (`tool_results`, `errors`, `usage`)."""
 
-    Given a plain sync function, `astream` runs it in a worker thread (`run_in_executor`) with
-    callback tracing and a task per call: a thread hop per edge that cost milliseconds on a busy
-    2-core machine. Routing is pure and instant, so it runs inline. `RunnableCallable` is
-    LangGraph's own (internal) wrapper with `trace=False`, what it uses for its nodes; if a
-    LangGraph release moves it, a plain async wrapper keeps the behaviour at ~0.06 ms more per edge.
+
+def state_after(state: AgentState, update: dict[str, Any]) -> AgentState:
+    """`state` with a node's `update` applied as LangGraph applies it (reducers for the
+    annotated fields, replacement for the rest): what a conditional edge reads."""
+    merged: dict[str, Any] = dict(state)
+    for key, value in update.items():
+        reducer = _REDUCERS.get(key)
+        old = merged.get(key)
+        merged[key] = reducer(old, value) if reducer is not None and old is not None else value
+    return merged  # type: ignore[return-value]
+
+
+def _routed(node: Node, route: Callable[[AgentState], str]) -> Any:
+    """`node`, ending with a `Command` to the node `route` picks for the state after its update.
+
+    (Typed `Any`: LangGraph's node protocols do not cover a wrapper returning a Command.)
     """
 
-    @wraps(route)
-    async def run(state: AgentState) -> str:
-        return route(state)
+    @wraps(node)
+    async def run(state: AgentState, runtime: Runtime[GraphContext]) -> Command[str]:
+        update = await node(state, runtime)
+        return Command(update=update, goto=route(state_after(state, update)))
 
-    try:
-        from langgraph._internal._runnable import RunnableCallable
-    except ImportError:  # pragma: no cover - depends on the LangGraph release
-        return run
-    return RunnableCallable(route, run, name=route.__name__, trace=False)
+    return run
 
 
 @lru_cache(maxsize=1)
 def compiled_graph() -> Any:
     """The agent graph, compiled without a checkpointer (the session keeps the conversation)."""
     graph = StateGraph(AgentState, context_schema=GraphContext)
-    graph.add_node("intent", intent_node)
-    graph.add_node("tools", tools_node)
+    graph.add_node(
+        "intent", _routed(intent_node, route_after_intent), destinations=("tools", "report")
+    )
+    graph.add_node(
+        "tools", _routed(tools_node, route_after_tools), destinations=("tools", "report")
+    )
     graph.add_node("report", report_node)
     graph.add_edge(START, "intent")
-    graph.add_conditional_edges("intent", _on_loop(route_after_intent), ["tools", "report"])
-    graph.add_conditional_edges("tools", _on_loop(route_after_tools), ["tools", "report"])
     graph.add_edge("report", END)
     return graph.compile(name="caec")
