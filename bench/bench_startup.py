@@ -7,12 +7,17 @@ Run: `QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_startup.py [--runs 
   the parent takes the wall clock just before spawning, the child prints it once the window is
   shown and painted (the app child runs the real `main()`, stopped right after `show()`).
   Medians over `--runs`, after one warm-up run that compiles the bytecode.
-- `first_offline_answer_s`: `caec-desktop --self-test` from a cold process to the answer on stdout
-  (window shown, domain and LangGraph imported, one offline turn run). Target ≤ 1.0 s.
+- `first_offline_answer_s`: `caec-desktop --self-test` from a cold process to the answer on stdout.
+  The self-test types its query into the chat the moment the window is shown (before the domain
+  and LangGraph are loaded, as a quick user would) and prints the answer once the window shows it:
+  the real graph run, with its trace. Target ≤ 1.0 s.
 - `max_stall_ms_*`: the longest gap between ticks of a 1 ms heartbeat timer while the live trace
   fills to 10,000 rows (events arriving in bursts, as runs of a dozen events each) and then, with
-  10,000 rows held, while more events arrive and the table scrolls and selects. Target ≤ 16 ms (one
-  frame at 60 Hz). A kind-filter change (one click) is reported on its own.
+  10,000 rows held, while more events arrive and the table scrolls and selects. Each step runs
+  right after a heartbeat tick, so every gap holds exactly one step and the repaint it causes.
+  Target ≤ 16 ms (one frame at 60 Hz). Kind-filter changes (one click each, 12 clicks) are
+  reported on their own.
+`targets` gives each target, the value measured and whether it is met.
 """
 
 from __future__ import annotations
@@ -125,7 +130,7 @@ def _run_events(first_seq: int) -> list[Any]:
 
 def _stalls(rows: int) -> dict[str, float]:
     """Heartbeat gaps while filling the trace to `rows`, then while working with it full."""
-    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
     from caec_desktop.ui.main_window import MainWindow
@@ -144,33 +149,31 @@ def _stalls(rows: int) -> dict[str, float]:
     gaps: list[float] = []
     last = [time.perf_counter()]
 
-    def beat() -> None:
-        now = time.perf_counter()
-        gaps.append((now - last[0]) * 1000.0)
-        last[0] = now
-
     def run_steps(steps: list[Callable[[], None]]) -> list[float]:
-        """Run one step per event-loop tick, with the heartbeat on; return the gaps seen."""
-        gaps.clear()
-        loop = QEventLoop()
+        """Run the steps one per heartbeat tick; return the gaps between ticks (the first gap
+        is the start-up of the loop, the next each hold one step and its repaint)."""
         queue = list(steps)
+        loop = QEventLoop()
 
-        def step() -> None:
-            if not queue:
+        def beat() -> None:
+            now = time.perf_counter()
+            gaps.append((now - last[0]) * 1000.0)
+            last[0] = now
+            if queue:
+                queue.pop(0)()
+            else:
                 loop.quit()
-                return
-            queue.pop(0)()
-            QTimer.singleShot(0, step)
 
+        gaps.clear()
         heart = QTimer()
+        heart.setTimerType(Qt.TimerType.PreciseTimer)
         heart.setInterval(1)
         heart.timeout.connect(beat)
         last[0] = time.perf_counter()
         heart.start()
-        QTimer.singleShot(0, step)
         loop.exec()
         heart.stop()
-        return list(gaps)
+        return gaps[1:]
 
     def feed(batch: list[Any]) -> Callable[[], None]:
         def _feed() -> None:
@@ -194,13 +197,8 @@ def _stalls(rows: int) -> dict[str, float]:
         window.trace.table.scrollToBottom,
     ]
     full_gaps = run_steps(full_steps)
-    filter_gaps = run_steps(
-        [
-            lambda: kinds.setCurrentText("problems only"),
-            lambda: kinds.setCurrentText("tool_call"),
-            lambda: kinds.setCurrentText("all kinds"),
-        ]
-    )
+    clicks = ["problems only", "tool_call", "all kinds", "validation_error"] * 3
+    filter_gaps = run_steps([lambda text=text: kinds.setCurrentText(text) for text in clicks])
     window.close()
     return {
         "max_stall_ms_filling_to_10k": round(max(fill_gaps), 2),
@@ -233,10 +231,15 @@ def main() -> None:
     )
     result["first_offline_answer_s"] = round(statistics.median(answers), 3)
     result |= _stalls(ns.rows)
+    stalls = [v for k, v in result.items() if k.startswith("max_stall_ms")]
+    measured = {
+        "window_vs_bare_ratio": (result["window_vs_bare_ratio"], 1.5),
+        "first_offline_answer_s": (result["first_offline_answer_s"], 1.0),
+        "max_stall_ms": (max(stalls), 16),
+    }
     result["targets"] = {
-        "window_vs_bare_ratio": 1.5,
-        "first_offline_answer_s": 1.0,
-        "max_stall_ms": 16,
+        name: {"target": f"<= {limit}", "measured": value, "met": value <= limit}
+        for name, (value, limit) in measured.items()
     }
     print(json.dumps(result, indent=2))
 
