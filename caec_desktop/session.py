@@ -14,7 +14,6 @@ import logging
 import traceback
 import weakref
 from collections.abc import AsyncGenerator, Iterable, Mapping
-from contextlib import aclosing
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
@@ -151,17 +150,16 @@ class Session:
         if closer is not None:
             await closer()
 
-    async def ask(self, text: str) -> AsyncGenerator[TraceEvent, None]:
+    def ask(self, text: str) -> AsyncGenerator[TraceEvent, None]:
         """One turn: route, select, validate, run tools, report. Yields events as they happen.
 
         The last event is always run_end. To stop early, call `cancel()` (the stream still ends
         with run_end "cancelled") or close the stream (`contextlib.aclosing`), which stops the run.
+        The stream is the run's own generator (no wrapper passing each event on).
         """
-        async with aclosing(self._run(text.strip(), None, "ask")) as events:
-            async for event in events:
-                yield event
+        return self._run(text.strip(), None, "ask")
 
-    async def run_tool(
+    def run_tool(
         self, name: str, args: dict[str, Any], source: str = "form"
     ) -> AsyncGenerator[TraceEvent, None]:
         """Run one tool as given (no regex, no model): same events, calc sheet and conversation."""
@@ -169,9 +167,7 @@ class Session:
 
         selector = DirectCallSelector(name, args, source)  # type: ignore[arg-type]
         text = " ".join([name, *(f"{k}={v}" for k, v in args.items())])
-        async with aclosing(self._run(text, selector, source)) as events:
-            async for event in events:
-                yield event
+        return self._run(text, selector, source)
 
     def _lock(self) -> asyncio.Lock:
         loop = asyncio.get_running_loop()
