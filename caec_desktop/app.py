@@ -75,7 +75,7 @@ def apply_settings(runner: Any, sink: ErrorSink, new: Any) -> None:
     sink.secrets = (*sink.secrets, new.api_key())
     fresh = Session(new)
     fresh.messages = runner.session.messages
-    runner.session = fresh
+    runner.replace_session(fresh)
 
 
 class ErrorSink:

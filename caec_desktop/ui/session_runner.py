@@ -2,7 +2,8 @@
 
 The view binds only to these signals (qasync's service pattern). The runner keeps its own
 reference to the run task (qasync issue #98: tasks made by `asyncSlot` are not kept alive) and
-`shutdown()` cancels and awaits it before the loop closes (issue #60).
+`shutdown()` cancels and awaits it before the loop closes (issue #60), then closes every session it
+has run (the current one and those replaced after a settings change) so their HTTP clients close.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ class SessionRunner(QObject):
         super().__init__(parent)
         self.session = session
         self.task: asyncio.Task[None] | None = None
+        self._replaced: list[Any] = []
+        """Sessions swapped out by `replace_session`, closed by `shutdown`."""
 
     @property
     def running(self) -> bool:
@@ -50,15 +53,23 @@ class SessionRunner(QObject):
         if self.running:
             self.session.cancel()
 
+    def replace_session(self, session: Any) -> None:
+        """Run the next turns in `session`; a run already going finishes in the old one, which is
+        closed at `shutdown()` (its HTTP clients may still be in use until then)."""
+        self._replaced.append(self.session)
+        self.session = session
+
     async def shutdown(self) -> None:
-        """Cancel the run, wait for it, close the session's HTTP clients if it has any."""
+        """Cancel the run, wait for it, close the HTTP clients of every session run here."""
         if self.task is not None and not self.task.done():
             self.session.cancel()
             self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
-        closer = getattr(self.session, "aclose", None)
-        if closer is not None:
-            await closer()
+        sessions, self._replaced = [*self._replaced, self.session], []
+        for session in sessions:
+            closer = getattr(session, "aclose", None)
+            if closer is not None:
+                await closer()
 
     def _start(self, kind: str, stream: Any) -> bool:
         if self.running:

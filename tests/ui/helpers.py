@@ -38,7 +38,7 @@ def events(*specs: tuple[str, str | None, dict[str, Any]]) -> list[TraceEvent]:
 
 
 class FakeSession:
-    """The Session API (ask, run_tool, cancel, messages, last_turn) replaying given events."""
+    """The Session API (ask, run_tool, cancel, aclose, messages, last_turn) replaying events."""
 
     def __init__(self, script: list[TraceEvent], answer: str = "done") -> None:
         self.script = script
@@ -49,6 +49,10 @@ class FakeSession:
         self.gate: asyncio.Event | None = None
         """When set, the stream pauses after run_start until the gate opens or cancel()."""
         self.cancelled = False
+        self.closed = False
+
+    async def aclose(self) -> None:
+        self.closed = True
 
     def cancel(self) -> None:
         self.cancelled = True

@@ -247,4 +247,15 @@ def test_shutdown_cancels_a_running_turn(qtbot: QtBot, qloop: qasync.QEventLoop)
         await runner.shutdown()
 
     qloop.run_until_complete(scenario())
-    assert session.cancelled and not runner.running
+    assert session.cancelled and not runner.running and session.closed
+
+
+def test_shutdown_also_closes_sessions_replaced_after_a_settings_change(
+    qloop: qasync.QEventLoop,
+) -> None:
+    first, second = FakeSession([]), FakeSession([])
+    runner = SessionRunner(first)
+    runner.replace_session(second)
+    assert runner.session is second and not first.closed  # a run may still be using it
+    qloop.run_until_complete(runner.shutdown())
+    assert first.closed and second.closed
