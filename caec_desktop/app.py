@@ -230,18 +230,22 @@ async def run_app(
     if problem:
         window.show_error(problem)
     turn = await answered if answered is not None else None
-    window.build_form()  # now the first answer is out
-
     if ns.self_test:
-        print(turn.answer if turn else "(no answer)", flush=True)
-        ok = turn is not None and turn.status == "answered" and sink.count == 0
-        await runner.shutdown()
-        window.close()
-        return 0 if ok else 1
-
+        return await _finish_self_test(window, runner, sink, turn)
+    window.build_form()  # now the first answer is out
     await closed.wait()
     await runner.shutdown()  # cancels the run, awaits Session.aclose(): HTTP clients closed
     return 0
+
+
+async def _finish_self_test(window: Any, runner: Any, sink: ErrorSink, turn: Any) -> int:
+    """Print the answer shown, check that the tool form builds, shut down; 0 if all went well."""
+    print(turn.answer if turn else "(no answer)", flush=True)
+    window.build_form()
+    ok = turn is not None and turn.status == "answered" and sink.count == 0
+    await runner.shutdown()
+    window.close()
+    return 0 if ok else 1
 
 
 def _setup_logging() -> None:

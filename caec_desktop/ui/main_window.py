@@ -226,7 +226,9 @@ class MainWindow(QMainWindow):
 
     # --- slots -----------------------------------------------------------------------------------
     def _on_side_current_changed(self, index: int) -> None:
-        if index == 2:
+        # Not before attach: the start-up worker may still be importing the tools (app.py builds
+        # the form, and so replaces the "Loading…" tab, once the session is there).
+        if index == 2 and self.runner is not None:
             self.build_form()
 
     def _on_settings_dialog_finished(self, result: int) -> None:

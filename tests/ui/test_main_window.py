@@ -222,9 +222,13 @@ def test_stop_before_the_session_is_attached_drops_the_question(qtbot: QtBot) ->
 
 
 def test_the_tool_form_is_built_when_its_tab_is_first_opened(qtbot: QtBot) -> None:
-    window = MainWindow(SessionRunner(FakeSession([])), OFFLINE)
+    window = MainWindow()
     qtbot.addWidget(window)
-    assert not isinstance(window.side.widget(2), FormPanel)  # not needed for the first paint
+    window.side.setCurrentIndex(2)  # still loading: the placeholder stays
+    assert not isinstance(window.side.widget(2), FormPanel)
+    window.side.setCurrentIndex(0)
+    window.attach(SessionRunner(FakeSession([])), OFFLINE)
+    assert not isinstance(window.side.widget(2), FormPanel)  # not needed until opened
     window.side.setCurrentIndex(2)
     form = window.side.widget(2)
     assert isinstance(form, FormPanel) and window.side.currentWidget() is form
