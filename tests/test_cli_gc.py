@@ -1,0 +1,52 @@
+"""`caec` runs a command with the cyclic garbage collector off and restores it afterwards."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+
+import pytest
+
+from caec_desktop import cli
+
+
+def test_collector_off_during_a_command_and_restored_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[bool] = []
+
+    def tools(ns: argparse.Namespace) -> int:
+        seen.append(gc.isenabled())
+        return cli.EXIT_OK
+
+    monkeypatch.setattr(cli, "cmd_tools", tools)
+    assert gc.isenabled()
+    assert cli.main(["tools"]) == cli.EXIT_OK
+    assert seen == [False]
+    assert gc.isenabled()
+
+
+def test_collector_restored_when_a_command_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(ns: argparse.Namespace) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "cmd_tools", broken)
+    assert cli.main(["tools"]) == 130
+    assert gc.isenabled()
+
+
+def test_real_command_output_unchanged(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        cli.main(
+            [
+                "run",
+                "rayleigh_timestep",
+                "particle_radius=1 mm",
+                "density=2500",
+                "youngs_modulus=70 GPa",
+                "poisson_ratio=0.25",
+                "--json",
+            ]
+        )
+        == cli.EXIT_OK
+    )
+    assert '"ok": true' in capsys.readouterr().out
+    assert gc.isenabled()
