@@ -9,7 +9,6 @@ inserted with the usual begin/endInsertRows.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -41,31 +40,10 @@ class KindFilterProxy(QAbstractTableModel):
         model.modelReset.connect(self._refilter)
         self._refilter()
 
-    def sourceModel(self) -> TraceModel | None:
-        return self._source
-
     def set_kinds(self, kinds: set[str] | frozenset[str] | None) -> None:
         """Show only `kinds` (None = all)."""
         self._kinds = frozenset(kinds) if kinds is not None else None
         self._refilter()
-
-    def kinds(self) -> frozenset[str] | None:
-        return self._kinds
-
-    def mapToSource(self, index: _Index) -> QModelIndex:
-        """The source index of a row shown here."""
-        if self._source is None or not index.isValid():
-            return QModelIndex()
-        return self._source.index(self._rows[index.row()], index.column())
-
-    def mapFromSource(self, index: _Index) -> QModelIndex:
-        """The index shown here for a source index (invalid when filtered out)."""
-        if not index.isValid():
-            return QModelIndex()
-        row = bisect_left(self._rows, index.row())
-        if row < len(self._rows) and self._rows[row] == index.row():
-            return self.index(row, index.column())
-        return QModelIndex()
 
     # --- keeping the row list --------------------------------------------------------------------
     def _accepted(self, first: int, stop: int) -> list[int]:
