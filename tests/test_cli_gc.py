@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import sys
 
 import pytest
 
@@ -50,3 +51,20 @@ def test_real_command_output_unchanged(capsys: pytest.CaptureFixture[str]) -> No
     )
     assert '"ok": true' in capsys.readouterr().out
     assert gc.isenabled()
+
+
+def test_as_process_entry_the_collector_stays_off_and_freezes_at_exit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`caec` / `python -m caec_desktop.cli` (no argv given): paused to the end, and the objects
+    are frozen at exit so interpreter shutdown does not walk them."""
+    at_exit: list[object] = []
+    monkeypatch.setattr(cli.atexit, "register", at_exit.append)
+    monkeypatch.setattr(cli, "cmd_tools", lambda ns: cli.EXIT_OK)
+    monkeypatch.setattr(sys, "argv", ["caec", "tools"])
+    try:
+        assert cli.main() == cli.EXIT_OK
+        assert not gc.isenabled()
+        assert at_exit == [gc.freeze]
+    finally:
+        gc.enable()
