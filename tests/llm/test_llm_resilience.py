@@ -238,11 +238,11 @@ async def test_error_inside_http_200_is_a_failure(
 async def test_slow_reply_times_out_then_retries(
     fake_llm: FakeOpenAI, make_settings: Any, events: Events
 ) -> None:
-    fake_llm.add(Reply(message={"role": "assistant", "content": "late"}, delay_s=3), OK)
+    fake_llm.add(Reply(message={"role": "assistant", "content": "late"}, delay_s=20), OK)
     started = time.monotonic()
     selection = await make_selector(make_settings(request_timeout_s=0.3)).select(events.request())
     assert selection.reply == "Which radius?"
-    assert time.monotonic() - started < 2.5
+    assert time.monotonic() - started < 10  # did not wait for the 20 s reply
     assert events.of("error")[0]["kind"] == "timeout"
 
 
@@ -276,7 +276,7 @@ async def test_cancel_stops_the_request_promptly(
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert time.monotonic() - started < 0.5
+    assert time.monotonic() - started < 5  # not the 20 s the reply would take
     assert len(fake_llm.chat_requests) == 1  # no retry after a cancel
 
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import statistics
-import time
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QBrush
@@ -74,8 +72,8 @@ def test_kind_filter_follows_appends_with_the_insert_protocol(qtmodeltester, qtb
     assert proxy.rowCount() == 0
 
 
-def test_a_kind_filter_change_on_ten_thousand_rows_takes_under_a_frame(qtbot: QtBot) -> None:
-    """A QSortFilterProxyModel with a Python filterAcceptsRow took ~15 ms here; this ~1 ms."""
+def test_kind_filter_changes_on_ten_thousand_rows(qtbot: QtBot) -> None:
+    """Each filter change gives the right rows (bench/bench_startup.py measures its speed)."""
     model = TraceModel()
     kinds = ["node_start", "tool_call", "node_end", "retry"]
     model.extend(
@@ -84,13 +82,13 @@ def test_a_kind_filter_change_on_ten_thousand_rows_takes_under_a_frame(qtbot: Qt
     model.flush()
     proxy = KindFilterProxy()
     proxy.setSourceModel(model)
-    took = []
+    expected = {"tool_call": 2_500, "node_end": 2_500, "retry": 2_500, "node_start": 2_500}
     for chosen in ({"tool_call"}, PROBLEM_KINDS, None, {"node_end"}, {"retry", "tool_call"}):
-        start = time.perf_counter()
         proxy.set_kinds(chosen)
-        took.append(time.perf_counter() - start)
-    assert proxy.rowCount() == 5_000  # retry + tool_call: every second row
-    assert statistics.median(took) < 0.008  # a frame is 16 ms; a loaded 2-core CI keeps margin
+        wanted = set(expected) if chosen is None else set(chosen)
+        assert proxy.rowCount() == sum(n for k, n in expected.items() if k in wanted)
+        last = proxy.index(proxy.rowCount() - 1, 2)
+        assert proxy.data(last) in wanted
 
 
 def test_appends_are_batched_into_one_insert_per_tick(qtbot: QtBot) -> None:
