@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from caec_desktop.graph.events import STREAM_MODES, TraceRecorder
+from caec_desktop.graph.events import STREAM_MODES, TraceRecorder, node_update
 from caec_desktop.graph.selector import SelectorError, ToolSelector
 from caec_desktop.settings import Settings
 from caec_desktop.trace import TraceEvent, redact
@@ -230,18 +230,22 @@ class Session:
     ) -> dict[str, Any]:
         from caec_desktop.graph.build import compiled_graph
         from caec_desktop.graph.context import GraphContext
+        from caec_desktop.graph.state import start_state, state_after
 
         context = GraphContext(selector=selector or self.selector(), settings=self.settings)
-        inputs = {"request": text, "history": self._history()}
-        state: dict[str, Any] = {}
+        history = self._history()
+        state = start_state(text, history)
         async for part in compiled_graph().astream(
-            inputs, context=context, stream_mode=STREAM_MODES, version="v2"
+            {"request": text, "history": history},
+            context=context,
+            stream_mode=STREAM_MODES,
+            version="v2",
         ):
-            if part["type"] == "values":
-                state = part["data"]
-            elif (event := recorder.from_part(part)) is not None:
+            if (update := node_update(part)) is not None:
+                state = state_after(state, update)
+            if (event := recorder.from_part(part)) is not None:
                 queue.put_nowait(event)
-        return state
+        return dict(state)
 
     def _history(self) -> list[dict[str, str]]:
         """The last HISTORY_LIMIT messages, answers without their calc sheets (tokens per turn

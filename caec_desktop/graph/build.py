@@ -15,7 +15,6 @@ themselves (routing.py) stay pure and unchanged.
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Awaitable, Callable
 from functools import lru_cache, wraps
 from typing import Any
@@ -27,29 +26,11 @@ from langgraph.types import Command
 from caec_desktop.graph.context import GraphContext
 from caec_desktop.graph.nodes import intent_node, report_node, tools_node
 from caec_desktop.graph.routing import route_after_intent, route_after_tools
-from caec_desktop.graph.state import AgentState
+from caec_desktop.graph.state import AgentState, state_after
 
 NODES = ("intent", "tools", "report")
 
 Node = Callable[[AgentState, Runtime[GraphContext]], Awaitable[dict[str, Any]]]
-
-_REDUCERS: dict[str, Callable[[Any, Any], Any]] = {
-    name: hint.__metadata__[0]
-    for name, hint in typing.get_type_hints(AgentState, include_extras=True).items()
-    if typing.get_origin(hint) is typing.Annotated
-}
-"""The state's reducers by field (`tool_results`, `errors`, `usage`)."""
-
-
-def state_after(state: AgentState, update: dict[str, Any]) -> AgentState:
-    """`state` with a node's `update` applied as LangGraph applies it (reducers for the
-    annotated fields, replacement for the rest): what a conditional edge reads."""
-    merged: dict[str, Any] = dict(state)
-    for key, value in update.items():
-        reducer = _REDUCERS.get(key)
-        old = merged.get(key)
-        merged[key] = reducer(old, value) if reducer is not None and old is not None else value
-    return merged  # type: ignore[return-value]
 
 
 def _routed(node: Node, route: Callable[[AgentState], str]) -> Any:

@@ -1,9 +1,11 @@
 """The one boundary where LangGraph stream parts become TraceEvents.
 
-`graph.astream(..., stream_mode=["tasks", "custom", "values"], version="v2")` yields typed parts:
-`tasks` parts mark a node's start (with `input`) and end (with `result`/`error`), `custom` parts are
-the nodes' own `{"kind", "node", "data"}` events, `values` carry the state (the last one is the
-final state). Seq, time and redaction are applied here and nowhere else.
+`graph.astream(..., stream_mode=["tasks", "custom"], version="v2")` yields typed parts: `tasks`
+parts mark a node's start (with `input`) and end (with `result`, the node's update, or `error`),
+`custom` parts are the nodes' own `{"kind", "node", "data"}` events. Seq, time and redaction are
+applied here and nowhere else. The final state is the input with every node's update applied in
+order (`node_update` + `state.state_after`); a `values` stream would build the whole state after
+every step only for the session to keep the last one (~0.04 ms per offline query).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any, cast
 from caec_desktop.trace import _SECRET_FIELDS as SECRET_FIELDS
 from caec_desktop.trace import EVENT_KINDS, EventKind, TraceEvent, redact
 
-STREAM_MODES = ["tasks", "custom", "values"]
+STREAM_MODES = ["tasks", "custom"]
 
 _SUMMARY_KEYS = ("intent", "attempts", "status", "refused")
 """Scalar fields of a node's update shown in its node_end event."""
@@ -75,6 +77,15 @@ class TraceRecorder:
                 data["error"] = str(payload["error"])
             return self.make("node_end", name, data)
         return None
+
+
+def node_update(part: dict[str, Any]) -> dict[str, Any] | None:
+    """The update a node returned, from its `tasks` end part (None for any other part)."""
+    payload = part.get("data")
+    if part.get("type") != "tasks" or not isinstance(payload, dict):
+        return None
+    result = payload.get("result")
+    return result if isinstance(result, dict) and "input" not in payload else None
 
 
 def safe_data(value: Any, secrets: tuple[str, ...] = ()) -> Any:

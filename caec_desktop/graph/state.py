@@ -8,7 +8,8 @@ turns into a `TurnResult` without conversion.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal, TypedDict
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypedDict, get_origin, get_type_hints
 
 Status = Literal["answered", "invalid", "refused", "model_error", "cancelled", "error"]
 
@@ -71,6 +72,36 @@ class AgentState(TypedDict, total=False):
     usage: Annotated[dict[str, float], add_usage]
     answer: str
     status: Status
+
+
+_REDUCED = {
+    name: hint
+    for name, hint in get_type_hints(AgentState, include_extras=True).items()
+    if get_origin(hint) is Annotated
+}
+_REDUCERS: dict[str, Callable[[Any, Any], Any]] = {
+    n: h.__metadata__[0] for n, h in _REDUCED.items()
+}
+"""The state's reducers by field (`tool_results`, `errors`, `usage`)."""
+
+
+def start_state(request: str, history: list[dict[str, Any]]) -> AgentState:
+    """The state a run starts from as LangGraph holds it: the input, and the reduced fields empty
+    (a reducer's channel starts as an empty list or dict)."""
+    state: dict[str, Any] = {n: get_origin(h.__origin__)() for n, h in _REDUCED.items()}
+    return {**state, "request": request, "history": history}  # type: ignore[typeddict-item]
+
+
+def state_after(state: AgentState, update: dict[str, Any]) -> AgentState:
+    """`state` with a node's `update` applied as LangGraph applies it (reducers for the
+    annotated fields, replacement for the rest): what a route reads after a node, and how the
+    session folds the nodes' updates into the final state."""
+    merged: dict[str, Any] = dict(state)
+    for key, value in update.items():
+        reducer = _REDUCERS.get(key)
+        old = merged.get(key)
+        merged[key] = reducer(old, value) if reducer is not None and old is not None else value
+    return merged  # type: ignore[return-value]
 
 
 def request_text(state: AgentState) -> str:

@@ -1,9 +1,20 @@
-"""The compiled graph: its drawn edges, and the state its routes read after a node's update."""
+"""The compiled graph: its drawn edges, and the state after a node's update (what its routes
+read, and how the session builds the final state)."""
 
 from __future__ import annotations
 
-from caec_desktop.graph.build import compiled_graph, state_after
-from caec_desktop.graph.state import AgentState, ErrorEntry
+import asyncio
+from typing import Any
+
+import pytest
+
+from caec_desktop.graph.build import compiled_graph
+from caec_desktop.graph.context import GraphContext
+from caec_desktop.graph.events import node_update
+from caec_desktop.graph.offline import RegexSelector
+from caec_desktop.graph.state import AgentState, ErrorEntry, start_state, state_after
+from caec_desktop.settings import Settings
+from tests.graph.corpus import CORPUS
 
 
 def test_edges_are_the_designed_ones() -> None:
@@ -48,3 +59,41 @@ def test_state_after_applies_reducers_like_langgraph() -> None:
         "status": "invalid",
     }
     assert state["errors"] == [_error(1)] and state["attempts"] == 1
+
+
+async def _fold_and_values(text: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the session's fold of the node updates, LangGraph's own final `values`) for one run."""
+    context = GraphContext(selector=RegexSelector(), settings=Settings(mode="offline"))
+    folded, final = start_state(text, HISTORY), {}
+    async for part in compiled_graph().astream(
+        {"request": text, "history": HISTORY},
+        context=context,
+        stream_mode=["tasks", "values"],
+        version="v2",
+    ):
+        if part["type"] == "values":
+            final = part["data"]
+        elif (update := node_update(part)) is not None:
+            folded = state_after(folded, update)
+    return dict(folded), final
+
+
+HISTORY = [
+    {"role": "user", "content": "rayleigh time step for 1 mm glass beads"},
+    {"role": "assistant", "content": "..."},
+]
+EXTRA = [
+    "rayleigh time step particle_radius=-1 mm density=2500 kg/m^3 youngs_modulus=70 GPa "
+    "poisson_ratio=0.25",  # rejected, retried
+    "what stress can this steel shaft take",  # refused by the guard
+    "help",
+    "and for 2 mm?",  # a follow-up
+]
+
+
+@pytest.mark.parametrize("text", [row.text for row in CORPUS] + EXTRA)
+def test_folded_updates_equal_langgraphs_final_state(text: str) -> None:
+    """The session builds the final state from the nodes' updates (no `values` stream)."""
+    folded, final = asyncio.run(_fold_and_values(text))
+    assert final.get("status") and final.get("answer")
+    assert folded == final
