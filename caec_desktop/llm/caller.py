@@ -3,8 +3,10 @@
 Retries (exponential back-off + jitter, or the server's Retry-After) on 429, 5xx, timeouts and
 dropped connections; none on 401/403/404/400. After the retries, or at once on an unknown model,
 the optional fallback model gets the same treatment. Every attempt emits `llm_request` and then
-`llm_response` or `error`; keys are redacted from everything emitted or raised. Cancelling the
-awaiting task cancels the HTTP request (httpx closes the connection).
+`llm_response` or `error`; keys are redacted from everything emitted or raised. A streamed
+select/summarize reply also emits its prose while it arrives, as coalesced `llm_response` delta
+events before the final one (`streaming.py`). Cancelling the awaiting task cancels the HTTP
+request (httpx closes the connection).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from caec_desktop.graph.selector import SelectorError
 from caec_desktop.llm.chat_model import CaecChatOpenAI, make_chat_model, move_think
 from caec_desktop.llm.errors import ErrorInfo, InStreamError, classify_error, user_message
 from caec_desktop.llm.models import list_models, shown
+from caec_desktop.llm.streaming import TextDeltas
 from caec_desktop.settings import Settings
 from caec_desktop.trace import redact
 
@@ -32,6 +35,9 @@ log = logging.getLogger(__name__)
 Emit = Callable[[str, dict[str, Any]], None]
 _NO_FALLBACK = frozenset({"auth", "quota", "tools_unsupported", "bad_request"})
 """A second model cannot fix these."""
+_TEXT_PURPOSES = {"select": "reply", "summarize": "summary"}
+"""Calls whose streamed prose is shown as it arrives, and the `purpose` its deltas carry (a
+classify reply is an intent, never text for the user)."""
 
 
 def usage_of(msg: AIMessage) -> dict[str, float]:
@@ -111,7 +117,11 @@ class ModelCaller:
         return self._models[key]
 
     async def _once(
-        self, name: str, messages: list[BaseMessage], tools: list[dict[str, Any]] | None
+        self,
+        name: str,
+        messages: list[BaseMessage],
+        tools: list[dict[str, Any]] | None,
+        deltas: TextDeltas | None = None,
     ) -> AIMessage:
         chat = self._chat(name)
         runnable: Any = chat.bind_tools(tools) if tools else chat
@@ -123,9 +133,13 @@ class ModelCaller:
         full: AIMessageChunk | None = None
         async for chunk in runnable.astream(messages):
             full = chunk if full is None else full + chunk
+            if deltas is not None and isinstance(chunk.content, str):
+                deltas.feed(chunk.content)
         if full is None or not full.response_metadata.get("finish_reason"):
             # Every server ends a reply with a finish_reason: without one the stream was cut.
             raise InStreamError("the stream ended before the reply was complete")
+        if deltas is not None:
+            deltas.close()
         msg = AIMessage(
             content=full.content,
             additional_kwargs=full.additional_kwargs,
@@ -175,8 +189,9 @@ class ModelCaller:
                     "tools": [t["function"]["name"] for t in tools or []],
                 })  # fmt: skip
                 started = time.perf_counter()
+                deltas = self._deltas(emit, purpose)
                 try:
-                    msg = await self._once(name, messages, tools)
+                    msg = await self._once(name, messages, tools, deltas)
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:
@@ -234,6 +249,13 @@ class ModelCaller:
             self.secrets,
         ))  # fmt: skip
         raise SelectorError(kind, message)
+
+    def _deltas(self, emit: Emit, purpose: str) -> TextDeltas | None:
+        """Streams the prose of this reply as it arrives, when it is streamed and may be prose."""
+        shown_as = _TEXT_PURPOSES.get(purpose)
+        if not self.stream or shown_as is None:
+            return None
+        return TextDeltas(lambda kind, data: self._emit(emit, kind, data), shown_as)
 
     def _emit(self, emit: Emit, kind: str, data: dict[str, Any]) -> None:
         emit(kind, redact(data, self.secrets))

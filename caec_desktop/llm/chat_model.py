@@ -187,7 +187,10 @@ def move_think(message: AIMessage) -> None:
 def make_chat_model(settings: Settings, model: str) -> CaecChatOpenAI:
     """A chat model for the settings' mode: OpenRouter (key required) or a local endpoint.
 
-    SDK retries are off: `caller.py` retries itself so every attempt is a trace event.
+    SDK retries are off: `caller.py` retries itself so every attempt is a trace event. The
+    per-chunk stream timeout is off too: it awaits each chunk in a separate task, and a Stop
+    arriving there was sometimes lost (the read went on to its timeout); the HTTP read timeout
+    (`request_timeout_s`) still bounds every wait for data.
     """
     mode = settings.effective_mode
     extra_body: dict[str, Any] | None = None
@@ -201,6 +204,7 @@ def make_chat_model(settings: Settings, model: str) -> CaecChatOpenAI:
         max_retries=0,
         streaming=settings.stream,
         stream_usage=True,
+        stream_chunk_timeout=None,
         extra_body=extra_body,
         temperature=0,
     )

@@ -54,6 +54,14 @@ class Events:
     def of(self, kind: str) -> list[dict[str, Any]]:
         return [d for k, d in self.items if k == kind]
 
+    def responses(self) -> list[dict[str, Any]]:
+        """The replies' llm_response events, without the streamed text deltas."""
+        return [d for d in self.of("llm_response") if d.get("stream") != "delta"]
+
+    def shown_text(self) -> str:
+        """The text deltas joined: what the window shows while the model writes."""
+        return "".join(d["text"] for d in self.of("llm_response") if d.get("stream") == "delta")
+
     def request(
         self, text: str = "rayleigh timestep", attempt: int = 1, errors: Any = ()
     ) -> SelectionRequest:

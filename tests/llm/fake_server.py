@@ -9,6 +9,7 @@ the client sent. GET /v1/models lists `models`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -37,6 +38,12 @@ class Reply:
     """Close the connection without answering."""
     done: bool = True
     """Send `data: [DONE]` after the chunks."""
+    content_pieces: int = 3
+    """How many SSE chunks a streamed `message` content is split into."""
+    chunk_delay_s: float = 0.0
+    """Pause before each SSE chunk after the first (a model writing at a given pace)."""
+    hold: threading.Event | None = None
+    """When given, the stream stops before its last chunk until this event is set."""
 
 
 @dataclass
@@ -77,7 +84,7 @@ def stream_chunks(reply: Reply, include_usage: bool) -> list[dict[str, Any] | st
         if msg.get(key):
             out += [chunk({key: piece}) for piece in _split(msg[key])]
     if msg.get("content"):
-        out += [chunk({"content": piece}) for piece in _split(msg["content"])]
+        out += [chunk({"content": p}) for p in _split(msg["content"], reply.content_pieces)]
     for i, tc in enumerate(msg.get("tool_calls") or []):
         fn = tc["function"]
         first = {"index": i, "id": tc.get("id"), "type": "function"}
@@ -150,7 +157,9 @@ class FakeOpenAI:
                     chunks = (
                         reply.chunks if reply.chunks is not None else stream_chunks(reply, include)
                     )
-                    self._sse(chunks, reply.done)
+                    # The client may stop listening (a cancelled run).
+                    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                        self._sse(chunks, reply)
                 else:
                     self._json(200, completion(reply), reply.headers)
 
@@ -166,17 +175,23 @@ class FakeOpenAI:
                 self.end_headers()
                 self.wfile.write(data)
 
-            def _sse(self, chunks: list[dict[str, Any] | str], done: bool) -> None:
+            def _sse(self, chunks: list[dict[str, Any] | str], reply: Reply) -> None:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Connection", "close")
                 self.end_headers()
                 self.close_connection = True
-                for c in chunks:
+                for i, c in enumerate(chunks):
+                    if i and reply.chunk_delay_s and server.release.wait(reply.chunk_delay_s):
+                        return  # shutting down
+                    if reply.hold is not None and i == len(chunks) - 1:
+                        while not reply.hold.wait(0.02):
+                            if server.release.is_set():
+                                return
                     text = c if isinstance(c, str) else f"data: {json.dumps(c)}\n\n"
                     self.wfile.write(text.encode())
                     self.wfile.flush()
-                if done:
+                if reply.done:
                     self.wfile.write(b"data: [DONE]\n\n")
                 self.wfile.flush()
 

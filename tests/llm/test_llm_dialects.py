@@ -107,7 +107,7 @@ async def test_missing_and_empty_ids_are_made_up_and_reused(
     first = await sel.select(events.request())
     ids = [c.id for c in first.calls]
     assert all(i.startswith("call_") and len(i) > 10 for i in ids) and len(set(ids)) == 2
-    assert [c["id"] for c in events.of("llm_response")[0]["tool_calls"]] == ids  # trace agrees
+    assert [c["id"] for c in events.responses()[0]["tool_calls"]] == ids  # trace agrees
     from caec_desktop.graph.selector import AttemptError, ProposedCall
 
     errors = [AttemptError(ProposedCall("rayleigh_timestep", bad), ["density: must be > 0 kg/m³"])]
@@ -292,8 +292,9 @@ async def test_reasoning_goes_to_trace_not_answer(
     fake_llm.add(Reply(message=msg("\n\nNeed the density first.", **fields)))
     selection = await make_selector(make_settings(stream=stream)).select(events.request())
     assert selection.reply == "Need the density first."
-    (resp,) = events.of("llm_response")
+    (resp,) = events.responses()
     assert resp["reasoning"] == expected
+    assert events.shown_text() == (selection.reply if stream else "")  # no reasoning in it
 
 
 @pytest.mark.parametrize("stream", [False, True])
@@ -303,7 +304,8 @@ async def test_think_tags_in_content_are_reasoning(
     fake_llm.add(Reply(message=msg("<think>The user wants dt.</think>\nPlease give the radius.")))
     selection = await make_selector(make_settings(stream=stream)).select(events.request())
     assert selection.reply == "Please give the radius."
-    assert events.of("llm_response")[0]["reasoning"] == "The user wants dt."
+    assert events.responses()[0]["reasoning"] == "The user wants dt."
+    assert events.shown_text() == ("Please give the radius." if stream else "")
 
 
 @pytest.mark.parametrize("stream", [False, True])
@@ -394,4 +396,4 @@ async def test_stream_reasoning_details_only(
     fake_llm.add(Reply(chunks=chunks))
     selection = await make_selector(make_settings(stream=True)).select(events.request())
     assert selection.reply == "Answer."
-    assert events.of("llm_response")[0]["reasoning"] == "Step one. Step two."
+    assert events.responses()[0]["reasoning"] == "Step one. Step two."

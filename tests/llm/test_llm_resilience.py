@@ -188,7 +188,7 @@ async def test_auto_switches_to_prompt_style(
     assert "tools" in first and "tools" not in second
     assert "TOOL_CALL:" in second["messages"][0]["content"]
     assert any("prompt-style" in e.get("action", "") for e in events.of("error"))
-    assert any(e.get("note") == "tool calls recovered from text" for e in events.of("llm_response"))
+    assert any(e.get("note") == "tool calls recovered from text" for e in events.responses())
 
 
 async def test_native_style_reports_tools_unsupported(
