@@ -1,4 +1,9 @@
-"""ChatPane: the conversation (user turns, answers, tool result cards) and the message box."""
+"""ChatPane: the conversation (user turns, answers, tool result cards) and the message box.
+
+While a model writes its answer, a "model is writing…" bubble grows with the streamed text; it is
+re-rendered at most once per `RENDER_INTERVAL_MS` (a Markdown layout per delta at 100 tokens/s
+would cost frames), and removed when the model call ends, where the final answer takes its place.
+"""
 
 from __future__ import annotations
 
@@ -23,7 +28,11 @@ _STYLES = {
     "user": "background: #e8f0fe; border-radius: 6px; padding: 6px;",
     "answer": "background: #f6f6f6; border-radius: 6px; padding: 6px;",
     "error": "background: #fdecea; color: #8a1c1c; border-radius: 6px; padding: 6px;",
+    "writing": "background: #f6f6f6; border: 1px dashed #b0b0b0; border-radius: 6px; padding: 6px;",
 }
+WRITING_NOTE = "*model is writing…*"
+RENDER_INTERVAL_MS = 50
+"""Least time between two renders of the growing bubble (~3 frames)."""
 
 
 class ChatPane(QWidget):
@@ -32,6 +41,8 @@ class ChatPane(QWidget):
     sendRequested = Signal(str)
     stopRequested = Signal()
     openInForm = Signal(str, dict)
+    writingShown = Signal(str)
+    """The "model is writing…" bubble was rendered with this text (the model's words so far)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -54,6 +65,12 @@ class ChatPane(QWidget):
         lay = QVBoxLayout(self)
         lay.addWidget(self.scroll_area, 1)
         lay.addLayout(row)
+        self._writing: QLabel | None = None
+        self._written: list[str] = []
+        self._render_timer = QTimer(self)
+        self._render_timer.setSingleShot(True)
+        self._render_timer.setInterval(RENDER_INTERVAL_MS)
+        self._render_timer.timeout.connect(self._render_writing)
 
     # --- content ---------------------------------------------------------------------------------
     def items(self) -> list[QWidget]:
@@ -90,7 +107,42 @@ class ChatPane(QWidget):
         self._append(card)
         return card
 
+    def stream_text(self, delta: str) -> None:
+        """Add text the model is writing to the "model is writing…" bubble (made on first use)."""
+        if not delta:
+            return
+        if self._writing is None:
+            self._writing = self.add_message("writing", WRITING_NOTE)
+        self._written.append(delta)
+        if not self._render_timer.isActive():
+            self._render_timer.start()
+
+    def writing_text(self) -> str | None:
+        """The text streamed into the writing bubble so far; None when there is no bubble."""
+        return "".join(self._written) if self._writing is not None else None
+
+    def end_stream(self) -> None:
+        """Remove the writing bubble: the model call ended (its answer or the next call follows)."""
+        self._render_timer.stop()
+        self._written = []
+        if self._writing is not None:
+            self._list.removeWidget(self._writing)
+            self._writing.deleteLater()
+            self._writing = None
+
+    def _render_writing(self) -> None:
+        if self._writing is None:
+            return
+        bar = self.scroll_area.verticalScrollBar()
+        following = bar.value() >= bar.maximum() - 8  # the reader is at the end: stay there
+        text = "".join(self._written)
+        self._writing.setText(f"{WRITING_NOTE}\n\n{text}")
+        if following:
+            QTimer.singleShot(0, self, self._scroll_to_end)
+        self.writingShown.emit(text)
+
     def clear(self) -> None:
+        self.end_stream()
         for w in self.items():
             self._list.removeWidget(w)
             w.deleteLater()

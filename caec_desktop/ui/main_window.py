@@ -274,9 +274,14 @@ class MainWindow(QMainWindow):
         self.graph.on_event(event)
         if event.kind == "tool_result":
             self.chat.add_result(event.data)
+        elif event.kind == "llm_response" and event.data.get("stream") == "delta":
+            self.chat.stream_text(str(event.data.get("text") or ""))
+        elif event.kind == "llm_request":  # a new model call: earlier streamed text is done
+            self.chat.end_stream()
 
     def _on_runner_run_finished(self, turn: Any) -> None:
         self.chat.set_running(False)
+        self.chat.end_stream()  # the answer (or the stop) takes the writing bubble's place
         if turn is not None:
             self.chat.add_message(*answer_bubble(turn.answer, turn.status, turn.tool_results))
             self.statusBar().showMessage(f"{turn.status} · {turn.mode}", 8000)

@@ -51,6 +51,9 @@ def summarize(event: TraceEvent) -> str:
     if kind == "run_start":
         return _short(d.get("text") or d.get("query") or d.get("mode") or "")
     if kind == "llm_response":
+        if d.get("stream") == "delta":  # a chunk of the model's prose, as it was written
+            text = " ".join(str(d.get("text", "")).split())  # one line in the table
+            return f"{d.get('purpose', 'text')} ▸ {_short(text, 80)}"
         usage = d.get("usage") or {}
         tokens = usage.get("total_tokens")
         return f"{tokens} tokens" if tokens is not None else _short(d.get("content", ""))

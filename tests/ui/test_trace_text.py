@@ -41,3 +41,13 @@ def test_attempts_group_by_retry_and_list_what_changed() -> None:
 def test_no_attempts_without_tool_events() -> None:
     assert attempts(events(("run_start", None, {}), ("run_end", None, {}))) == []
     assert "No tool attempts" in attempts_markdown([])
+
+
+def test_a_streamed_text_chunk_is_one_line_naming_what_is_written() -> None:
+    text = "The step is\n1.02 µs."
+    delta, final = events(
+        ("llm_response", "report", {"stream": "delta", "text": text, "purpose": "summary"}),
+        ("llm_response", "report", {"purpose": "summarize", "usage": {"total_tokens": 7}}),
+    )
+    assert summarize(delta) == "summary ▸ The step is 1.02 µs."
+    assert summarize(final) == "7 tokens"

@@ -1,0 +1,94 @@
+"""The "model is writing…" bubble: grows with streamed text, renders at most once per interval,
+and gives way to the final answer. Driven through the runner's signals (no event loop needed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QLabel
+from pytestqt.qtbot import QtBot
+
+from caec_desktop.session import TurnResult
+from caec_desktop.settings import Settings
+from caec_desktop.ui.chat_pane import WRITING_NOTE, ChatPane
+from caec_desktop.ui.main_window import MainWindow
+from caec_desktop.ui.session_runner import SessionRunner
+from tests.ui.helpers import FakeSession, events
+
+
+def _bubbles(pane: ChatPane, role: str) -> list[QLabel]:
+    return [w for w in pane.items() if isinstance(w, QLabel) and w.property("role") == role]
+
+
+def _delta(text: str, purpose: str = "summary") -> tuple[str, str, dict[str, Any]]:
+    return ("llm_response", "report", {"stream": "delta", "text": text, "purpose": purpose})
+
+
+def test_deltas_arriving_together_render_once(qtbot: QtBot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    renders: list[str] = []
+    pane.writingShown.connect(renders.append)
+    for word in ("The ", "step ", "is ", "1.02 µs."):
+        pane.stream_text(word)
+    (bubble,) = _bubbles(pane, "writing")
+    assert bubble.text() == WRITING_NOTE  # nothing rendered yet: one render per interval
+    qtbot.waitUntil(lambda: renders == ["The step is 1.02 µs."])
+    assert bubble.text() == f"{WRITING_NOTE}\n\nThe step is 1.02 µs."
+    pane.stream_text(" More.")
+    qtbot.waitUntil(lambda: len(renders) == 2)
+    assert renders[-1] == "The step is 1.02 µs. More." and pane.writing_text() == renders[-1]
+    pane.end_stream()
+    assert pane.writing_text() is None and not _bubbles(pane, "writing")
+
+
+def test_window_grows_the_bubble_then_shows_the_answer_in_its_place(qtbot: QtBot) -> None:
+    runner = SessionRunner(FakeSession([]))
+    window = MainWindow(runner, Settings(mode="local", base_url="http://127.0.0.1:1/v1"))
+    qtbot.addWidget(window)
+    chat = window.chat
+    run = events(
+        ("run_start", None, {"text": "q"}),
+        ("llm_request", "tools", {"purpose": "select"}),
+        _delta("Let me check", "reply"),
+        ("llm_request", "report", {"purpose": "summarize"}),  # a new call: old text goes
+        _delta("The Rayleigh step"),
+        _delta(" is about 1.02 µs."),
+    )
+    runner.runStarted.emit("ask")
+    for event in run[:3]:
+        runner.eventReceived.emit(event)
+    qtbot.waitUntil(lambda: chat.writing_text() == "Let me check")
+    runner.eventReceived.emit(run[3])
+    assert chat.writing_text() is None
+    runner.eventReceived.emit(run[4])
+    qtbot.waitUntil(lambda: "The Rayleigh step" in _bubbles(chat, "writing")[0].text())
+    runner.eventReceived.emit(run[5])
+    qtbot.waitUntil(lambda: "is about 1.02 µs." in _bubbles(chat, "writing")[0].text())
+    assert chat.send_button.text() == "Stop"  # Stop stays available while the model writes
+    answer = "The Rayleigh step is about 1.02 µs.\n\n### `rayleigh_timestep`"
+    runner.runFinished.emit(TurnResult(answer=answer, status="answered", mode="local"))
+    assert not _bubbles(chat, "writing")
+    assert chat.items()[-1].property("role") == "answer"
+    assert "The Rayleigh step is about 1.02 µs." in chat.items()[-1].text()  # type: ignore[attr-defined]
+    window.trace.flush()
+    summaries = [
+        window.trace.model.index(r, 3).data() for r in range(window.trace.model.rowCount())
+    ]
+    assert "summary ▸ is about 1.02 µs." in summaries
+
+
+def test_a_stopped_run_removes_the_bubble(qtbot: QtBot) -> None:
+    runner = SessionRunner(FakeSession([]))
+    window = MainWindow(runner, Settings(mode="local", base_url="http://127.0.0.1:1/v1"))
+    qtbot.addWidget(window)
+    (start, delta) = events(("run_start", None, {}), _delta("Half a sent"))
+    runner.runStarted.emit("ask")
+    runner.eventReceived.emit(start)
+    runner.eventReceived.emit(delta)
+    qtbot.waitUntil(lambda: window.chat.writing_text() == "Half a sent")
+    runner.runFinished.emit(
+        TurnResult(answer="Cancelled: the run was stopped.", status="cancelled")
+    )
+    assert not _bubbles(window.chat, "writing")
+    assert window.chat.send_button.text() == "Send"
