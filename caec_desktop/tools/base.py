@@ -6,7 +6,6 @@ records each step on the calc sheet, and returns a Pydantic result model. No I/O
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -118,12 +117,12 @@ class ToolResult(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-_MD_SPECIAL = re.compile(r"([\\*_`\[\]<>#|])")
+_MD_ESCAPES = str.maketrans({c: "\\" + c for c in "\\*_`[]<>#|"})
 
 
 def md_escape(text: str) -> str:
     """Escape Markdown syntax in formulas and citations ("PI*r*sqrt" must not turn italic)."""
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    return text.translate(_MD_ESCAPES)
 
 
 class CalcStep(BaseModel):

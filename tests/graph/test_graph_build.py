@@ -30,6 +30,15 @@ def test_edges_are_the_designed_ones() -> None:
     }
 
 
+def test_routers_are_conditional_edges_not_nodes() -> None:
+    """`route_after_intent` / `route_after_tools` are LangGraph branches, never graph nodes."""
+    graph = compiled_graph()
+    branches = graph.builder.branches
+    assert set(branches["intent"]) == {"route_after_intent"}
+    assert set(branches["tools"]) == {"route_after_tools"}
+    assert set(graph.builder.nodes) == {"intent", "tools", "report"}
+
+
 def _error(attempt: int) -> ErrorEntry:
     return ErrorEntry(attempt=attempt, tool="t", args={}, messages=[f"x: bad {attempt}"])
 
