@@ -20,7 +20,7 @@ from typing import Any
 from caec_desktop import __version__
 from caec_desktop.history import LoadedConversation
 from caec_desktop.tools import CalcSheet, result_schema, tool_schema
-from caec_desktop.tools.units import fmt, pretty_unit
+from caec_desktop.tools.units import show_value
 from caec_desktop.trace import TraceEvent, redact
 
 CALL_SOURCE_AS_PROVENANCE = {"regex": "typed", "llm": "model", "llm_text": "model"}
@@ -28,19 +28,6 @@ CALL_SOURCE_AS_PROVENANCE = {"regex": "typed", "llm": "model", "llm_text": "mode
 
 Block = tuple[str, Any]
 """(h2|h3|p|pre, text) · (table, (headers, rows)) · (ul|ol, items) · (sheet, CalcSheet)"""
-
-
-def show(value: Any, unit: str) -> str:
-    """A value for people (~4 significant figures with its unit), as the chat pane shows it."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return fmt(value, unit)
-    if isinstance(value, list):
-        return ", ".join(show(v, unit) for v in value)
-    if isinstance(value, int) and unit:
-        return f"{value} {pretty_unit(unit)}"
-    return str(value)
 
 
 def _schema(tool: str, kind: str) -> dict[str, Any]:
@@ -74,14 +61,16 @@ def _tool_blocks(entry: Mapping[str, Any], references: dict[str, None]) -> list[
     inputs = [
         [
             name,
-            show(value, arg_props.get(name, {}).get("x-unit", "")),
+            show_value(value, arg_props.get(name, {}).get("x-unit", "")),
             provenance(entry, name, value, arg_props.get(name, {})),
         ]
         for name, value in (entry.get("args") or {}).items()
         if value is not None
     ]
     blocks.append(("table", (["Input", "Value", "From"], inputs)))
-    outputs = [[k, show(v, res_props.get(k, {}).get("x-unit", ""))] for k, v in result.items()]
+    outputs = [
+        [k, show_value(v, res_props.get(k, {}).get("x-unit", ""))] for k, v in result.items()
+    ]
     blocks.append(("table", (["Result", "Value"], outputs)))
     if entry.get("calc_sheet"):
         sheet = CalcSheet.model_validate(entry["calc_sheet"])

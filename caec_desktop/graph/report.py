@@ -12,7 +12,7 @@ from typing import Any
 from caec_desktop.graph.guard import REFUSAL_NEXT_STEPS
 from caec_desktop.graph.state import AgentState, Status
 from caec_desktop.tools import CalcSheet, result_schema, tool_schema
-from caec_desktop.tools.units import fmt, pretty_unit
+from caec_desktop.tools.units import show_value
 
 CALC_SHEET_HEADING = "**Calc sheet"
 """How `CalcSheet.markdown()` starts; `brief` drops from there to the next section."""
@@ -41,19 +41,6 @@ def final_status(state: AgentState) -> Status:
     if state.get("errors") or state.get("missing") or not state.get("reply"):
         return "invalid"
     return "answered"
-
-
-def show_value(value: Any, unit: str) -> str:
-    """A result or input value for people: ~4 significant figures with its unit."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return fmt(value, unit)
-    if isinstance(value, list):
-        return ", ".join(show_value(v, unit) for v in value)
-    if isinstance(value, int) and unit:
-        return f"{value} {pretty_unit(unit)}"
-    return str(value)
 
 
 @lru_cache(maxsize=64)

@@ -186,6 +186,20 @@ def _compact_unit(unit: str, decade: int) -> tuple[float, str]:
     return float(reg.Quantity(1.0, unit).to(target).magnitude), f"{target:~P}"
 
 
+def show_value(value: Any, unit: str) -> str:
+    """A result or input value for people (chat, reports): ~4 significant figures with its unit;
+    booleans as yes/no, lists item by item."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return fmt(value, unit)
+    if isinstance(value, list):
+        return ", ".join(show_value(v, unit) for v in value)
+    if isinstance(value, int) and unit:
+        return f"{value} {pretty_unit(unit)}"
+    return str(value)
+
+
 @lru_cache(maxsize=256)
 def pretty_unit(unit: str) -> str:
     """Short display form of a unit string ("kg/m^3" → "kg/m³")."""

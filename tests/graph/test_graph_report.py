@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from caec_desktop.graph.report import brief, build_report, final_status, show_value
+from caec_desktop.graph.report import brief, build_report, final_status
 from caec_desktop.graph.state import AgentState
 from caec_desktop.tools import execute
+from caec_desktop.tools.units import show_value
 
 
 def test_values_are_shown_with_units_and_four_significant_figures() -> None:
