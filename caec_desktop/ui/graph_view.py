@@ -68,6 +68,16 @@ class GraphView(QGraphicsView):
         self.fitInView(scene.itemsBoundingRect().adjusted(-20, -20, 20, 20),
                        Qt.AspectRatioMode.KeepAspectRatio)  # fmt: skip
 
+    def reset_counts(self) -> None:
+        """Back to an unvisited graph (another conversation): counts 0, every node idle."""
+        for key, label in self._labels.items():
+            self.edge_counts[key] = 0
+            label.setText("0")
+        for node in self._boxes:
+            self._paint(node, IDLE)
+        self.active = None
+        self._previous = None
+
     def nodes(self) -> list[str]:
         return list(self._boxes)
 

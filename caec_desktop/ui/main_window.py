@@ -133,6 +133,7 @@ class MainWindow(QMainWindow):
 
         self.trace = TracePanel()
         self.graph = GraphView()
+        self.trace.model.modelReset.connect(self.graph.reset_counts)
         self._replace_tab(0, self.trace)
         self._replace_tab(1, self.graph)
         self.side.setCurrentIndex(0)

@@ -95,6 +95,7 @@ class TracePanel(QWidget):
         self._retry_timer.timeout.connect(self._refresh_retries)
         self.model.rowsInserted.connect(self._on_model_rows_inserted)
         self.model.modelReset.connect(self._on_model_rows_inserted)
+        self.model.modelReset.connect(self._on_model_model_reset)
         self._refresh_retries()
 
     def load_kinds(self) -> None:
@@ -143,6 +144,11 @@ class TracePanel(QWidget):
         bar = self.table.verticalScrollBar()
         if bar.value() >= bar.maximum() - 2:  # follow the tail unless the user scrolled up
             self.table.scrollToBottom()
+
+    def _on_model_model_reset(self) -> None:
+        """Another conversation: the retry view forgets the previous one's run."""
+        self._run_events = []
+        self._refresh_retries()
 
     def _on_table_selection_changed(self, *_: QItemSelection) -> None:
         ev = self.selected_event()

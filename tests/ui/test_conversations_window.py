@@ -245,3 +245,19 @@ def test_a_conversation_gone_from_the_store_is_a_message_not_a_crash(h: Harness)
     )
     assert h.recorder.conversation_id is None
     assert h.window.windowTitle() == "CAEC Desktop — New conversation"
+
+
+def test_new_conversation_forgets_the_last_runs_attempts_and_edge_counts(
+    h: Harness, qloop: qasync.QEventLoop
+) -> None:
+    h.window.build_panels()
+    h.window.load_graph()
+    qloop.run_until_complete(h.ask(FIRST))
+    h.window.trace._refresh_retries()
+    assert h.window.graph.edge_counts[("intent", "tools")] == 1
+    assert "rayleigh_timestep" in h.window.trace.retry_view.toPlainText()
+
+    h.history.new_action.trigger()
+    assert set(h.window.graph.edge_counts.values()) == {0}
+    assert "rayleigh_timestep" not in h.window.trace.retry_view.toPlainText()
+    assert h.window.trace.tabs.tabText(1) == "Retries"
