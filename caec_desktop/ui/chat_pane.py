@@ -1,8 +1,8 @@
 """ChatPane: the conversation (user turns, answers, tool result cards) and the message box.
 
 While a model writes its answer, a "model is writing…" bubble grows with the streamed text; it is
-re-rendered at most once per `RENDER_INTERVAL_MS` (a Markdown layout per delta at 100 tokens/s
-would cost frames), and removed when the model call ends, where the final answer takes its place.
+re-rendered at most once per `RENDER_INTERVAL_MS` however fast text arrives, and removed when the
+model call ends, where the final answer takes its place.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QEvent, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -31,8 +31,58 @@ _STYLES = {
     "writing": "background: #f6f6f6; border: 1px dashed #b0b0b0; border-radius: 6px; padding: 6px;",
 }
 WRITING_NOTE = "*model is writing…*"
-RENDER_INTERVAL_MS = 50
-"""Least time between two renders of the growing bubble (~3 frames)."""
+RENDER_INTERVAL_MS = 25
+"""Delay from streamed text to its render, and the least time between two renders. Half the
+LLM layer's 50 ms between delta events, so a render falls between two trace-table updates (each
+delta is also a trace row) instead of in the same frame: measured by bench/bench_streaming.py, the
+longest stall was 14–25 ms at 50 ms (the two in step) and 10–14 ms at 25 ms."""
+
+
+_RELAYOUT_EVENTS = frozenset(
+    {
+        QEvent.Type.Polish,
+        QEvent.Type.StyleChange,
+        QEvent.Type.FontChange,
+        QEvent.Type.ContentsRectChange,
+    }
+)
+
+
+class Bubble(QLabel):
+    """A chat bubble: a word-wrapped label that remembers its height for each width.
+
+    QLabel lays its text out again on every `heightForWidth` call, and the chat's layout asks every
+    bubble about three times whenever any bubble changes size: ~1 ms per call for an answer, so
+    each re-render of the growing bubble cost ~3 ms per earlier bubble. The cache is dropped when
+    the text, font, style or margins change.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._heights: dict[int, int] = {}
+
+    def setText(self, text: str) -> None:
+        self._heights.clear()
+        super().setText(text)
+
+    def setTextFormat(self, fmt: QtCore.Qt.TextFormat) -> None:
+        self._heights.clear()
+        super().setTextFormat(fmt)
+
+    def setWordWrap(self, on: bool) -> None:
+        self._heights.clear()
+        super().setWordWrap(on)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() in _RELAYOUT_EVENTS:  # a new style sheet's padding counts once polished
+            self._heights.clear()
+        return super().event(event)
+
+    def heightForWidth(self, width: int) -> int:
+        height = self._heights.get(width)
+        if height is None:
+            height = self._heights[width] = super().heightForWidth(width)
+        return height
 
 
 class ChatPane(QWidget):
@@ -88,7 +138,7 @@ class ChatPane(QWidget):
 
     def add_message(self, role: str, markdown: str) -> QLabel:
         """Append a user/answer/error bubble (Markdown)."""
-        label = QLabel()
+        label = Bubble()
         label.setTextFormat(
             QtCore.Qt.TextFormat.PlainText if role == "user" else QtCore.Qt.TextFormat.MarkdownText
         )

@@ -92,3 +92,18 @@ def test_a_stopped_run_removes_the_bubble(qtbot: QtBot) -> None:
     )
     assert not _bubbles(window.chat, "writing")
     assert window.chat.send_button.text() == "Send"
+
+
+def test_a_bubble_height_follows_its_text_and_width(qtbot: QtBot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    bubble = pane.add_message("answer", "short")
+    one_line = bubble.heightForWidth(300)
+    assert bubble.heightForWidth(300) == one_line  # remembered, same answer
+    bubble.setText("a longer answer " * 60)
+    tall = bubble.heightForWidth(300)
+    assert tall > 3 * one_line  # the new text wraps over many lines
+    assert bubble.heightForWidth(600) < tall  # wider: fewer lines
+    bubble.setStyleSheet("padding: 40px;")
+    bubble.ensurePolished()  # as the layout does before it asks
+    assert bubble.heightForWidth(300) > tall  # the style's padding counts
