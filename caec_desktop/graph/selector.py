@@ -50,7 +50,9 @@ class SelectionRequest:
     errors: list[AttemptError]
     """Validation errors of earlier attempts in this turn (empty on the first)."""
     emit: Callable[[str, dict[str, Any]], None] = lambda kind, data: None
-    """Emit a TraceEvent of `kind` with `data` (the graph adds seq, time and node)."""
+    """Emit a TraceEvent of `kind` with `data` (the graph adds seq, time and node). A selector
+    whose model streams also passes its prose on here while it is written, in `select` and
+    `summarize`: `llm_response` events with {"stream": "delta", "text", "purpose"}."""
     usage: dict[str, float] = field(default_factory=dict)
     """Token usage spent outside a Selection: summarize() adds its reply's here, and the graph
     adds it to the turn's usage (so totals match the llm_response events)."""
