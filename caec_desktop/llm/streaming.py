@@ -8,8 +8,9 @@ only whitespace). It only grows as chunks arrive, so the difference is the delta
 
 `TextDeltas` emits those deltas as `llm_response` events `{"stream": "delta", "text", "purpose"}`,
 coalesced (at most one per `interval_s` unless `max_chars` are waiting) so a long answer makes tens
-of trace rows, not thousands. Their concatenation is the reply's visible text, stripped: exactly
-the prose the selector hands back when the reply holds no tool call.
+of trace rows, not thousands, and in whole words until the reply ends. Their concatenation is the
+reply's visible text, stripped: exactly the prose the selector hands back when the reply holds no
+tool call.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ def _may_start_marker(tail: str) -> bool:
 def shown_text(content: str) -> tuple[str, bool]:
     """`(prose safe to show, stopped)` for the content received so far.
 
-    `stopped` is True once a tool-call marker appeared: nothing after it is ever shown.
+    `stopped` is True once a tool-call marker appeared: nothing after it is ever shown, and the
+    prose before it is complete (stripped). Otherwise the prose may end in whitespace.
     """
     text = content.lstrip()
     if text.startswith(_THINK_OPEN):
@@ -50,7 +52,12 @@ def shown_text(content: str) -> tuple[str, bool]:
     tail = _PARTIAL_TAIL.search(text)
     if tail is not None and _may_start_marker(tail.group(0)):
         text = text[: tail.start()]
-    return text.rstrip(), False
+    return text, False
+
+
+def _last_space(text: str) -> int:
+    """Index just after the last whitespace character of `text` (0 when it has none)."""
+    return max((text.rfind(c) + 1 for c in " \n\t\r"), default=0)
 
 
 class TextDeltas:
@@ -81,6 +88,8 @@ class TextDeltas:
         self._sent = 0
         """Characters of the shown text already emitted."""
         self._last = float("-inf")
+        self._waiting = 0
+        """Characters received since the last event."""
         self._stopped = False
 
     def feed(self, chunk: str) -> None:
@@ -88,23 +97,29 @@ class TextDeltas:
         if not chunk or self._stopped:
             return
         self._content.append(chunk)
+        self._waiting += len(chunk)
         now = self._clock()
-        waiting = sum(map(len, self._content)) - self._sent
-        if now - self._last >= self._interval or waiting >= self._max_chars:
+        if now - self._last >= self._interval or self._waiting >= self._max_chars:
             self._send(now)
 
     def close(self) -> None:
         """The reply is complete: emit whatever visible text is still waiting."""
         if not self._stopped:
-            self._send(self._clock())
+            self._send(self._clock(), final=True)
         self._stopped = True
 
-    def _send(self, now: float) -> None:
+    def _send(self, now: float, final: bool = False) -> None:
         content = "".join(self._content)
         self._content = [content]
         shown, self._stopped = shown_text(content)
+        if not (final or self._stopped):
+            # Whole words only: a key the model echoes is never split over two events, so the
+            # caller's redaction of each event catches it.
+            shown = shown[: _last_space(shown)]
+        shown = shown.rstrip()  # trailing whitespace waits for the next word
         delta = shown[self._sent :]
         if delta:
             self._sent = len(shown)
             self._last = now
+            self._waiting = 0
             self._emit("llm_response", {"stream": "delta", "text": delta, "purpose": self.purpose})

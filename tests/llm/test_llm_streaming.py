@@ -19,7 +19,7 @@ import pytest
 from caec_desktop.llm.streaming import TextDeltas, shown_text
 from caec_desktop.session import Session
 from caec_desktop.trace import TraceEvent
-from tests.llm.conftest import Events
+from tests.llm.conftest import TEST_KEY, Events
 from tests.llm.fake_server import FakeOpenAI, Reply, tool_call
 
 ARGS = {"particle_radius": "1 mm", "density": "2500 kg/m^3", "youngs_modulus": "70 GPa",
@@ -54,8 +54,9 @@ def test_deltas_are_coalesced_per_interval_and_join_to_the_stripped_text() -> No
     stream.close()
     sent = deltas_of(events.items)
     assert "".join(sent) == "".join(words).strip()
-    assert sent[0] == "Hello"  # the first chunk goes out at once (the bubble appears)
-    assert len(sent) == 3  # t=0, t=0.06, then the rest on close, instead of 7
+    # The first word as soon as it is complete (t=0.02: the bubble appears), the next 50 ms
+    # later (t=0.08), the rest on close: 3 events instead of 7.
+    assert sent == ["Hello", " there, engineer.", " Bye!"]
     assert all(d["purpose"] == "summary" for d in events.of("llm_response"))
 
 
@@ -63,11 +64,21 @@ def test_a_long_wait_is_cut_by_max_chars() -> None:
     events, clock = Events(), Clock()
     stream = TextDeltas(events, "reply", interval_s=10.0, max_chars=20, clock=clock)
     for _ in range(10):
-        stream.feed("abcdefghij")  # same instant: only the size bound lets text out
+        stream.feed("abcdefghi ")  # same instant: only the size bound lets text out
     stream.close()
     sent = deltas_of(events.items)
-    assert "".join(sent) == "abcdefghij" * 10
+    assert "".join(sent) == ("abcdefghi " * 10).strip()
     assert 4 <= len(sent) <= 6 and all(len(s) <= 30 for s in sent[1:-1])
+
+
+def test_words_are_never_split_over_two_events() -> None:
+    events = Events()
+    stream = TextDeltas(events, "reply", interval_s=0.0)
+    for piece in ("Your key is sk-te", "st-0123456789abc", "defSECRET, keep ", "it safe"):
+        stream.feed(piece)
+    stream.close()
+    words = ["Your key is", " sk-test-0123456789abcdefSECRET, keep", " it", " safe"]
+    assert deltas_of(events.items) == words  # each piece waited for its word to end
 
 
 @pytest.mark.parametrize(
@@ -79,9 +90,9 @@ def test_a_long_wait_is_cut_by_max_chars() -> None:
         ('Computing.\n<tool_call>{"name"', "Computing.", True),
         ("Sure. TOOL_CALL: rayleigh_timestep {", "Sure.", True),
         ('Here: {"name": "particle_mass"', "Here:", True),
-        ("Sure. TOOL_C", "Sure.", False),  # a tail that may become a marker waits
+        ("Sure. TOOL_C", "Sure. ", False),  # a tail that may become a marker waits
         ("Ratio {1, 2} ok", "Ratio {1, 2} ok", False),  # braces in prose are prose
-        ("a <b> c  ", "a <b> c", False),
+        ("a <b> c  ", "a <b> c  ", False),
     ],
 )
 def test_shown_text_keeps_reasoning_and_tool_calls_out(
@@ -209,3 +220,21 @@ async def test_stop_mid_stream_ends_the_run_and_the_request(
     assert seen[-1].kind == "run_end" and seen[-1].data["status"] == "cancelled"
     assert any(_is_delta(e) for e in seen)
     assert len(fake_llm.chat_requests) == 3  # no retry after the stop
+
+
+@pytest.mark.asyncio
+async def test_a_key_the_model_echoes_is_redacted_in_every_streamed_event(
+    fake_llm: FakeOpenAI, make_settings: Any
+) -> None:
+    other = tool_call("respond", {"intent": "other"}, "c0")
+    text = f"Your key {TEST_KEY} is set; ask me for a time step."
+    fake_llm.add(
+        Reply(message={"role": "assistant", "content": None, "tool_calls": [other]}),
+        Reply(message={"role": "assistant", "content": text}, content_pieces=len(text) // 3),
+    )
+    session = Session(settings=make_settings(stream=True))
+    seen = [event async for event in session.ask("hello")]
+    deltas = [e for e in seen if _is_delta(e)]
+    assert len(deltas) > 1
+    assert "".join(e.data["text"] for e in deltas) == "Your key *** is set; ask me for a time step."
+    assert all(TEST_KEY[:8] not in e.to_json() for e in deltas)  # no piece of it either
