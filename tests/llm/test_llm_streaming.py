@@ -230,7 +230,11 @@ async def test_a_key_the_model_echoes_is_redacted_in_every_streamed_event(
     text = f"Your key {TEST_KEY} is set; ask me for a time step."
     fake_llm.add(
         Reply(message={"role": "assistant", "content": None, "tool_calls": [other]}),
-        Reply(message={"role": "assistant", "content": text}, content_pieces=len(text) // 3),
+        Reply(
+            message={"role": "assistant", "content": text},
+            content_pieces=len(text) // 3,
+            chunk_delay_s=0.02,  # an event every ~3 chunks: boundaries fall inside the key
+        ),
     )
     session = Session(settings=make_settings(stream=True))
     seen = [event async for event in session.ask("hello")]
