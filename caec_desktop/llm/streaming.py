@@ -23,17 +23,13 @@ from typing import Any
 _THINK_OPEN, _THINK_CLOSE = "<think>", "</think>"
 _MARKER = re.compile(r"<tool_call>|TOOL_CALL:|\{\s*[\"']")
 """Where text-written tool calls start (a bare-JSON call opens with `{"name"`)."""
-_PARTIAL_TAIL = re.compile(r"(\{\s*|<[a-z_]*|T[A-Z_]*:?)\Z")
-"""A tail that may be the start of a marker: held back until the next chunk decides."""
-_MARKER_WORDS = ("<tool_call>", "TOOL_CALL:")
+_OPEN_BRACE = re.compile(r"\{\s*\Z")
+"""A tail that may still become a bare-JSON call (the other markers are single words, which
+`TextDeltas` holds back until they end anyway)."""
 
 
-def _may_start_marker(tail: str) -> bool:
-    return tail.startswith("{") or any(w.startswith(tail) for w in _MARKER_WORDS)
-
-
-def shown_text(content: str) -> tuple[str, bool]:
-    """`(prose safe to show, stopped)` for the content received so far.
+def shown_text(content: str, final: bool = False) -> tuple[str, bool]:
+    """`(prose safe to show, stopped)` for the content received so far (`final`: all of it).
 
     `stopped` is True once a tool-call marker appeared: nothing after it is ever shown, and the
     prose before it is complete (stripped). Otherwise the prose may end in whitespace.
@@ -44,15 +40,13 @@ def shown_text(content: str) -> tuple[str, bool]:
         if end < 0:
             return "", False
         text = text[end + len(_THINK_CLOSE) :].lstrip()
-    elif _THINK_OPEN.startswith(text):  # "" or "<thi…": may still open a think block
+    elif not final and _THINK_OPEN.startswith(text):  # "" or "<thi…": may still open a block
         return "", False
     marker = _MARKER.search(text)
     if marker is not None:
         return text[: marker.start()].rstrip(), True
-    tail = _PARTIAL_TAIL.search(text)
-    if tail is not None and _may_start_marker(tail.group(0)):
-        text = text[: tail.start()]
-    return text, False
+    tail = None if final else _OPEN_BRACE.search(text)
+    return (text if tail is None else text[: tail.start()]), False
 
 
 def _last_space(text: str) -> int:
@@ -111,7 +105,7 @@ class TextDeltas:
     def _send(self, now: float, final: bool = False) -> None:
         content = "".join(self._content)
         self._content = [content]
-        shown, self._stopped = shown_text(content)
+        shown, self._stopped = shown_text(content, final)
         if not (final or self._stopped):
             # Whole words only: a key the model echoes is never split over two events, so the
             # caller's redaction of each event catches it.

@@ -81,6 +81,12 @@ def test_words_are_never_split_over_two_events() -> None:
     assert deltas_of(events.items) == words  # each piece waited for its word to end
 
 
+def test_at_the_end_nothing_waits_for_more_text() -> None:
+    assert shown_text("Use a step of {dt} ", final=True) == ("Use a step of {dt} ", False)
+    assert shown_text("Ends with {", final=True) == ("Ends with {", False)
+    assert shown_text("<b", final=True) == ("<b", False)
+
+
 @pytest.mark.parametrize(
     ("content", "shown", "stopped"),
     [
@@ -90,7 +96,7 @@ def test_words_are_never_split_over_two_events() -> None:
         ('Computing.\n<tool_call>{"name"', "Computing.", True),
         ("Sure. TOOL_CALL: rayleigh_timestep {", "Sure.", True),
         ('Here: {"name": "particle_mass"', "Here:", True),
-        ("Sure. TOOL_C", "Sure. ", False),  # a tail that may become a marker waits
+        ("Hi {", "Hi ", False),  # a brace that may open a bare-JSON call waits
         ("Ratio {1, 2} ok", "Ratio {1, 2} ok", False),  # braces in prose are prose
         ("a <b> c  ", "a <b> c  ", False),
     ],
@@ -101,14 +107,22 @@ def test_shown_text_keeps_reasoning_and_tool_calls_out(
     assert shown_text(content) == (shown, stopped)
 
 
-def test_a_text_tool_call_is_never_streamed_even_split_anywhere() -> None:
-    events = Events()
-    stream = TextDeltas(events, "reply", interval_s=0.0)
-    call = 'Let me run it.\nTOOL_CALL: rayleigh_timestep {"particle_radius": "1 mm"}\nDone.'
-    for i in range(0, len(call), 3):
-        stream.feed(call[i : i + 3])
-    stream.close()
-    assert "".join(deltas_of(events.items)) == "Let me run it."
+@pytest.mark.parametrize(
+    "call",
+    [
+        'Let me run it.\nTOOL_CALL: rayleigh_timestep {"particle_radius": "1 mm"}\nDone.',
+        'Let me run it. <tool_call>{"name": "rayleigh_timestep"}</tool_call>',
+        'Let me run it. { "name": "rayleigh_timestep", "arguments": {}}',
+    ],
+)
+def test_a_text_tool_call_is_never_streamed_even_split_anywhere(call: str) -> None:
+    for size in (1, 2, 3, 5):
+        events = Events()
+        stream = TextDeltas(events, "reply", interval_s=0.0)
+        for i in range(0, len(call), size):
+            stream.feed(call[i : i + size])
+        stream.close()
+        assert "".join(deltas_of(events.items)) == "Let me run it."
 
 
 def _intent() -> Reply:
