@@ -168,20 +168,22 @@ def _stream_reasoning(found: dict[str, Any]) -> dict[str, Any]:
 
 
 def _move_think(message: AIMessage, extra: dict[str, Any]) -> None:
-    """A leading `<think>…</think>` in content is reasoning, never part of the answer."""
+    """A leading `<think>…</think>` in content is reasoning, never part of the answer.
+
+    It goes to `extra["reasoning_content"]`, after any reasoning the server already sent there
+    (a reasoning parser may leave a second block in the content): the trace keeps both.
+    """
     if isinstance(message.content, str):
         thought, visible = split_think(message.content)
         if thought:
             message.content = visible
-            extra.setdefault("reasoning_content", thought)
+            earlier = extra.get("reasoning_content")
+            extra["reasoning_content"] = f"{earlier}\n{thought}" if earlier else thought
 
 
 def move_think(message: AIMessage) -> None:
     """Same as the non-streamed fix, for a message assembled from stream chunks."""
-    extra: dict[str, Any] = {}
-    _move_think(message, extra)
-    for key, value in extra.items():
-        message.additional_kwargs.setdefault(key, value)
+    _move_think(message, message.additional_kwargs)
 
 
 def make_chat_model(settings: Settings, model: str) -> CaecChatOpenAI:

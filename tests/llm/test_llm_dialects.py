@@ -309,6 +309,19 @@ async def test_think_tags_in_content_are_reasoning(
 
 
 @pytest.mark.parametrize("stream", [False, True])
+async def test_think_tags_and_reasoning_content_both_reach_the_trace(
+    fake_llm: FakeOpenAI, make_settings: Any, events: Events, stream: bool
+) -> None:
+    # A server with a reasoning parser that still leaves a <think> block in the content.
+    content = "<think>Check the units first.</think>\nPlease give the radius."
+    fake_llm.add(Reply(message=msg(content, reasoning_content="The user wants dt.")))
+    selection = await make_selector(make_settings(stream=stream)).select(events.request())
+    assert selection.reply == "Please give the radius."
+    assert events.responses()[0]["reasoning"] == "The user wants dt.\nCheck the units first."
+    assert "Check the units" not in events.shown_text()
+
+
+@pytest.mark.parametrize("stream", [False, True])
 async def test_openrouter_cost_in_usage(
     fake_llm: FakeOpenAI, make_settings: Any, events: Events, stream: bool
 ) -> None:
