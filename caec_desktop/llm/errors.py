@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 from caec_desktop.trace import redact
@@ -83,7 +85,25 @@ def _code_of(body: Any) -> int | None:
     return None
 
 
+def _utcnow() -> datetime:
+    """The client's clock, in UTC (one place, so tests can fix it)."""
+    return datetime.now(UTC)
+
+
+def _seconds_until(raw: Any) -> float | None:
+    """Seconds from now until the HTTP-date `raw` (0 when past), or None when it is no date."""
+    try:
+        when = parsedate_to_datetime(str(raw))
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:  # "-0000" or no zone: RFC 9110 dates are always UTC
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - _utcnow()).total_seconds())
+
+
 def _retry_after(headers: Any) -> float | None:
+    """The server's requested wait in seconds: `retry-after-ms`, or `Retry-After` given as
+    delay-seconds or as an HTTP-date (RFC 9110 §10.2.3). The caller caps it."""
     if headers is None:
         return None
     for name, divisor in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
@@ -91,10 +111,10 @@ def _retry_after(headers: Any) -> float | None:
         if raw is None:
             continue
         try:
-            value = float(raw) / divisor
+            value: float | None = float(raw) / divisor
         except (TypeError, ValueError):
-            continue  # an HTTP date: rare on these APIs, treat as absent
-        if math.isfinite(value) and value >= 0:
+            value = _seconds_until(raw) if name == "retry-after" else None
+        if value is not None and math.isfinite(value) and value >= 0:
             return value
     return None
 

@@ -7,12 +7,13 @@ import asyncio
 import json
 import logging
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from caec_desktop.graph.selector import AttemptError, ProposedCall, SelectorError
-from caec_desktop.llm import make_selector
+from caec_desktop.llm import errors, make_selector
 from tests.llm.conftest import TEST_KEY, Events
 from tests.llm.fake_server import FakeOpenAI, Reply, tool_call
 
@@ -55,6 +56,41 @@ async def test_retry_after_longer_than_the_cap_ends_retries(
         await make_selector(make_settings(retry_max_delay_s=1)).select(events.request())
     assert exc.value.kind == "rate_limit"
     assert len(fake_llm.chat_requests) == 1
+
+
+SENT_AT = datetime(2026, 11, 29, 19, 59, 59, 750_000, tzinfo=UTC)
+"""The client's clock when the 429 arrives (patched, so the wait is exact)."""
+
+
+@pytest.mark.parametrize(
+    ("header", "wait", "requests"),
+    [
+        ("Sun, 29 Nov 2026 20:00:00 GMT", 0.25, 2),  # a quarter second after SENT_AT
+        ("Sun, 29 Nov 2026 19:59:00 GMT", 0.0, 2),  # already past: retry at once
+        ("Sun, 29 Nov 2026 20:02:00 GMT", None, 1),  # 120 s: over the 2 s cap, no retry
+    ],
+)
+async def test_retry_after_as_an_http_date(
+    fake_llm: FakeOpenAI,
+    make_settings: Any,
+    events: Events,
+    monkeypatch: pytest.MonkeyPatch,
+    header: str,
+    wait: float | None,
+    requests: int,
+) -> None:
+    # RFC 9110 §10.2.3: Retry-After is delay-seconds or an HTTP-date.
+    monkeypatch.setattr(errors, "_utcnow", lambda: SENT_AT)
+    fake_llm.add(err(429, "Rate limit exceeded", **{"Retry-After": header}), OK)
+    selector = make_selector(make_settings(retry_max_delay_s=2))
+    if requests == 1:
+        with pytest.raises(SelectorError):
+            await selector.select(events.request())
+    else:
+        assert (await selector.select(events.request())).reply == "Which radius?"
+    (error,) = events.of("error")
+    assert error["kind"] == "rate_limit" and error["retry_in_s"] == wait
+    assert len(fake_llm.chat_requests) == requests
 
 
 async def test_server_errors_are_retried_then_reported(
