@@ -98,6 +98,10 @@ class ModelCaller:
         self.model = settings.effective_model()
         self.base_url = settings.effective_base_url()
         self.stream = settings.stream
+        self.stream_summary = True
+        """The final answer's prose always streams (the user watches it being written) unless the
+        server refused streaming; tool-selection calls stream only with `settings.stream`,
+        because several servers corrupt streamed tool-call arguments (LLM_SERVERS.md §2)."""
         self.secrets = (settings.api_key(),) if settings.api_key() else ()
         if settings.effective_mode == "openrouter" and not self.secrets:
             raise SelectorError(
@@ -108,11 +112,14 @@ class ModelCaller:
             )
         self._models: dict[tuple[str, bool], CaecChatOpenAI] = {}
 
-    def _chat(self, name: str) -> CaecChatOpenAI:
-        key = (name, self.stream)
+    def _streams(self, purpose: str) -> bool:
+        return self.stream_summary if purpose == "summarize" else self.stream
+
+    def _chat(self, name: str, stream: bool) -> CaecChatOpenAI:
+        key = (name, stream)
         if key not in self._models:
             self._models[key] = make_chat_model(
-                self.settings.model_copy(update={"stream": self.stream}), name
+                self.settings.model_copy(update={"stream": stream}), name
             )
         return self._models[key]
 
@@ -121,11 +128,12 @@ class ModelCaller:
         name: str,
         messages: list[BaseMessage],
         tools: list[dict[str, Any]] | None,
+        stream: bool,
         deltas: TextDeltas | None = None,
     ) -> AIMessage:
-        chat = self._chat(name)
+        chat = self._chat(name, stream)
         runnable: Any = chat.bind_tools(tools) if tools else chat
-        if not self.stream:
+        if not stream:
             msg = await runnable.ainvoke(messages)
             if not isinstance(msg, AIMessage):
                 raise InStreamError("the server's reply was not an assistant message")
@@ -183,21 +191,22 @@ class ModelCaller:
             while True:
                 attempt += 1
                 total += 1
+                stream = self._streams(purpose)
                 self._emit(emit, "llm_request", {
                     "purpose": purpose, "model": name, "base_url": self.base_url,
-                    "attempt": attempt, "stream": self.stream, "messages": len(messages),
+                    "attempt": attempt, "stream": stream, "messages": len(messages),
                     "tools": [t["function"]["name"] for t in tools or []],
                 })  # fmt: skip
                 started = time.perf_counter()
-                deltas = self._deltas(emit, purpose)
+                deltas = self._deltas(emit, purpose, stream)
                 try:
-                    msg = await self._once(name, messages, tools, deltas)
+                    msg = await self._once(name, messages, tools, stream, deltas)
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:
                     info = classify_error(exc, self.secrets)
-                    if info.kind == "stream_unsupported" and self.stream:
-                        self.stream = False
+                    if info.kind == "stream_unsupported" and stream:
+                        self.stream = self.stream_summary = False
                         self._emit(emit, "error", {
                             "kind": info.kind, "message": info.message, "status": info.status,
                             "action": "retrying without streaming",
@@ -250,10 +259,10 @@ class ModelCaller:
         ))  # fmt: skip
         raise SelectorError(kind, message)
 
-    def _deltas(self, emit: Emit, purpose: str) -> TextDeltas | None:
+    def _deltas(self, emit: Emit, purpose: str, stream: bool) -> TextDeltas | None:
         """Streams the prose of this reply as it arrives, when it is streamed and may be prose."""
         shown_as = _TEXT_PURPOSES.get(purpose)
-        if not self.stream or shown_as is None:
+        if not stream or shown_as is None:
             return None
         return TextDeltas(lambda kind, data: self._emit(emit, kind, data), shown_as)
 

@@ -182,6 +182,22 @@ async def test_session_yields_the_summary_while_it_is_written(
 
 
 @pytest.mark.asyncio
+async def test_by_default_only_the_summary_streams(
+    fake_llm: FakeOpenAI, make_settings: Any
+) -> None:
+    """Without CAEC_STREAM the tool-selection calls are not streamed (servers corrupt streamed
+    arguments), but the final answer still is: the user watches it being written."""
+    summary = Reply(message={"role": "assistant", "content": PROSE}, content_pieces=20)
+    fake_llm.add(_intent(), _calls(), summary)
+    session = Session(settings=make_settings())
+    seen = [event async for event in session.ask("Rayleigh step for 1 mm glass beads")]
+    asked = {e.data["purpose"]: e.data["stream"] for e in seen if e.kind == "llm_request"}
+    assert asked == {"classify": False, "select": False, "summarize": True}
+    assert [r.get("stream", False) for r in fake_llm.chat_requests] == [False, False, True]
+    assert "".join(e.data["text"] for e in seen if _is_delta(e)) == PROSE
+
+
+@pytest.mark.asyncio
 async def test_a_reply_without_calls_streams_as_reply(
     fake_llm: FakeOpenAI, make_settings: Any
 ) -> None:
