@@ -50,7 +50,8 @@ class Settings(BaseSettings):
     retry_max_delay_s: float = Field(default=30.0, ge=0, le=600)
     """Longest wait between attempts; a Retry-After above it ends the retries."""
     stream: bool = False
-    """Ask the server for SSE streaming (off by default: several servers have stream-only bugs)."""
+    """Stream the tool-selection calls too (off by default: several servers corrupt streamed
+    tool-call arguments). The final answer's prose streams either way."""
     refuse_unsafe_calculations: bool = True
 
     @field_validator("base_url")
