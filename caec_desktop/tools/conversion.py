@@ -7,6 +7,7 @@ field error on `to_unit` that names both dimensions.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pint
@@ -14,7 +15,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from caec_desktop.tools.base import ArgError, CalcSheet, CalcStep, R, ToolArgs, ToolResult, ToolSpec
 from caec_desktop.tools.registry import register
-from caec_desktop.tools.units import dimension_name, sig, ureg
+from caec_desktop.tools.units import dimensionality_name, sig, ureg
 
 REF_PINT = "pint unit registry (SI 2019 definitions; offset units such as °C via Quantity)"
 
@@ -24,13 +25,23 @@ def _clean(text: str) -> str:
 
 
 def parse_unit(field_name: str, text: str) -> pint.Unit:
-    """The pint unit named by `text`; ArgError on `field_name` when pint does not know it."""
+    """The pint unit named by `text`; ArgError on `field_name` when pint does not know it, or
+    when an exponent is not finite ("m**1e400" parses as meter ** inf, which no value can have)."""
     try:
-        return ureg().parse_units(_clean(text))
+        unit = ureg().parse_units(_clean(text))
     except Exception:  # pint raises UndefinedUnitError, AssertionError, ValueError, ...
         raise ArgError(
             field_name, f"unknown unit {text!r} (examples: mm, inch, g/cm^3, MPa, degC, km/h)"
         ) from None
+    powers = ureg().Quantity(1.0, unit).unit_items()
+    bad = [f"{n} ** {p}" for n, p in powers if isinstance(p, float) and not math.isfinite(p)]
+    if bad:
+        raise ArgError(
+            field_name,
+            f"unit {text!r} has an exponent that is not a finite number ({', '.join(bad)}); "
+            "use a finite exponent such as m**3",
+        )
+    return unit
 
 
 def _has_offset(unit: Any) -> bool:
@@ -66,8 +77,8 @@ class ConvertArgs(ToolArgs):
         if source.dimensionality != target.dimensionality:
             raise ArgError(
                 "to_unit",
-                f"{self.to_unit!r} is a {dimension_name(str(target))}, from_unit "
-                f"{self.from_unit!r} is a {dimension_name(str(source))}; "
+                f"{self.to_unit!r} is a {dimensionality_name(target.dimensionality)}, from_unit "
+                f"{self.from_unit!r} is a {dimensionality_name(source.dimensionality)}; "
                 "choose a to_unit of the same dimension",
             )
         return self

@@ -13,7 +13,6 @@ from typing import Any
 
 import pint
 
-# Human names for pint dimensionalities, used in error messages.
 # Human names for dimensions, keyed by a unit of that dimension (pint computes the dimensionality,
 # so the key never depends on how pint orders "[mass] * [length]").
 _DIMENSION_UNITS: dict[str, str] = {
@@ -44,7 +43,9 @@ def _dimension_names() -> dict[str, str]:
     return names
 
 
-def _name_of(dimensionality: object) -> str:
+def dimensionality_name(dimensionality: object) -> str:
+    """A readable name for a pint dimensionality ("length" for {[length]: 1}); unnamed ones as
+    pint writes them ("[length] ** 2.5")."""
     return _dimension_names().get(str(dimensionality), str(dimensionality))
 
 
@@ -63,7 +64,7 @@ def ureg() -> pint.UnitRegistry:
 def dimension_name(unit: str) -> str:
     """A readable name for the dimension of `unit` ("pressure/stress" for "Pa")."""
     dim = str(ureg().parse_units(unit).dimensionality) if unit else "dimensionless"
-    return _name_of(dim)
+    return dimensionality_name(dim)
 
 
 class UnitParseError(ValueError):
@@ -108,7 +109,7 @@ def to_si(value: Any, unit: str) -> float:
         return float(q.to(unit or "dimensionless").magnitude)
     except pint.DimensionalityError:
         expected = dimension_name(unit)
-        got = _name_of(q.dimensionality)
+        got = dimensionality_name(q.dimensionality)
         raise UnitParseError(
             f"expected a {expected} (in {unit or 'no unit'}), got {value!r} which is a {got}"
         ) from None
