@@ -230,13 +230,13 @@ class Session:
     ) -> dict[str, Any]:
         from caec_desktop.graph.build import compiled_graph
         from caec_desktop.graph.context import GraphContext
-        from caec_desktop.graph.state import start_state, state_after
+        from caec_desktop.graph.state import start_state, state_after, turn_input
 
         context = GraphContext(selector=selector or self.selector(), settings=self.settings)
-        history = self._history()
-        state = start_state(text, history)
+        graph_input = turn_input(text, self._history())
+        state = start_state(graph_input)
         async for part in compiled_graph().astream(
-            {"request": text, "history": history},
+            graph_input,
             context=context,
             stream_mode=STREAM_MODES,
             version="v2",

@@ -30,6 +30,7 @@ from caec_desktop.graph.state import (
     AgentState,
     ErrorEntry,
     ToolResultEntry,
+    answer_message,
     history,
     request_text,
 )
@@ -189,4 +190,4 @@ async def report_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict
     merged: AgentState = {**state, **update}  # type: ignore[typeddict-item]
     status = final_status(merged)
     answer = build_report(merged, status, prose)
-    return {**update, "status": status, "answer": answer}
+    return {**update, "status": status, "answer": answer, "messages": [answer_message(answer)]}

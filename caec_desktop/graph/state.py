@@ -1,8 +1,9 @@
 """The agent graph's state: what each node reads and the deltas it returns.
 
-Lists that grow during a turn (`tool_results`, `errors`) and `usage` have reducers, so nodes
-return only what they add. Everything is plain JSON-like data, so the final state
-turns into a `TurnResult` without conversion.
+Lists that grow during a turn (`messages`, `tool_results`, `errors`) and `usage` have reducers,
+so nodes return only what they add. `messages` holds this turn's HumanMessage (the request) and the
+report's AIMessage (the answer); everything else is plain JSON-like data, so the final state turns
+into a `TurnResult` without conversion.
 """
 
 from __future__ import annotations
@@ -10,6 +11,9 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypedDict, get_origin, get_type_hints
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
+from langgraph.graph.message import add_messages
 
 Status = Literal["answered", "invalid", "refused", "model_error", "cancelled", "error"]
 
@@ -47,12 +51,11 @@ def add_usage(left: dict[str, float] | None, right: dict[str, float] | None) -> 
 
 
 class AgentState(TypedDict, total=False):
-    """State of one turn. Input: `request` (the user's text) and `history`."""
+    """State of one turn. Input: `messages` (the request) and `history` (see `turn_input`)."""
 
-    request: str
-    """The user's request of this turn. Plain text, not a LangChain message list: the
-    `add_messages` reducer built message objects for the request and the answer on every turn
-    (~0.1 ms, a tenth of a bare 3-node graph run) and no node needs them."""
+    messages: Annotated[list[AnyMessage], add_messages]
+    """This turn's messages: the user's request, then the answer once `report` has run. Each is
+    built once with its id set, so `add_messages` neither converts nor assigns ids."""
     history: list[dict[str, Any]]
     """Recent earlier messages as `{"role", "content"}`, the shape selectors take (plain dicts:
     converting a dozen long answers to message objects on every turn cost ~0.3 ms)."""
@@ -85,11 +88,26 @@ _REDUCERS: dict[str, Callable[[Any, Any], Any]] = {
 """The state's reducers by field (`tool_results`, `errors`, `usage`)."""
 
 
-def start_state(request: str, history: list[dict[str, Any]]) -> AgentState:
-    """The state a run starts from as LangGraph holds it: the input, and the reduced fields empty
-    (a reducer's channel starts as an empty list or dict)."""
-    state: dict[str, Any] = {n: get_origin(h.__origin__)() for n, h in _REDUCED.items()}
-    return {**state, "request": request, "history": history}  # type: ignore[typeddict-item]
+REQUEST_ID = "request"
+ANSWER_ID = "answer"
+"""Message ids within a turn (each turn's state is new: no checkpointer keeps earlier ones)."""
+
+
+def turn_input(request: str, history: list[dict[str, Any]]) -> AgentState:
+    """The graph's input for one turn: the request as a HumanMessage, and the earlier messages."""
+    return {"messages": [HumanMessage(content=request, id=REQUEST_ID)], "history": history}
+
+
+def answer_message(answer: str) -> AIMessage:
+    """The report's answer as the turn's AIMessage."""
+    return AIMessage(content=answer, id=ANSWER_ID)
+
+
+def start_state(graph_input: AgentState) -> AgentState:
+    """The state a run starts from as LangGraph holds it: the reduced fields empty (a reducer's
+    channel starts as an empty list or dict), then the input applied through their reducers."""
+    empty: dict[str, Any] = {n: get_origin(h.__origin__)() for n, h in _REDUCED.items()}
+    return state_after(empty, dict(graph_input))  # type: ignore[arg-type]
 
 
 def state_after(state: AgentState, update: dict[str, Any]) -> AgentState:
@@ -105,8 +123,11 @@ def state_after(state: AgentState, update: dict[str, Any]) -> AgentState:
 
 
 def request_text(state: AgentState) -> str:
-    """The user's request of this turn ("" when none was given)."""
-    return state.get("request") or ""
+    """The user's request of this turn: the latest HumanMessage ("" when none was given)."""
+    for message in reversed(state.get("messages") or []):
+        if isinstance(message, HumanMessage):
+            return message.content if isinstance(message.content, str) else message.text
+    return ""
 
 
 def history(state: AgentState) -> list[dict[str, Any]]:

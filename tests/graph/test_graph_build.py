@@ -12,7 +12,14 @@ from caec_desktop.graph.build import compiled_graph
 from caec_desktop.graph.context import GraphContext
 from caec_desktop.graph.events import node_update
 from caec_desktop.graph.offline import RegexSelector
-from caec_desktop.graph.state import AgentState, ErrorEntry, start_state, state_after
+from caec_desktop.graph.state import (
+    AgentState,
+    ErrorEntry,
+    request_text,
+    start_state,
+    state_after,
+    turn_input,
+)
 from caec_desktop.settings import Settings
 from tests.graph.corpus import CORPUS
 
@@ -73,9 +80,10 @@ def test_state_after_applies_reducers_like_langgraph() -> None:
 async def _fold_and_values(text: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the session's fold of the node updates, LangGraph's own final `values`) for one run."""
     context = GraphContext(selector=RegexSelector(), settings=Settings(mode="offline"))
-    folded, final = start_state(text, HISTORY), {}
+    graph_input = turn_input(text, HISTORY)
+    folded, final = start_state(graph_input), {}
     async for part in compiled_graph().astream(
-        {"request": text, "history": HISTORY},
+        graph_input,
         context=context,
         stream_mode=["tasks", "values"],
         version="v2",
@@ -106,3 +114,22 @@ def test_folded_updates_equal_langgraphs_final_state(text: str) -> None:
     folded, final = asyncio.run(_fold_and_values(text))
     assert final.get("status") and final.get("answer")
     assert folded == final
+
+
+def test_messages_carry_the_request_and_the_answer_through_add_messages() -> None:
+    """The state contract: `messages` (reduced by add_messages) holds this turn's HumanMessage
+    and the report's AIMessage; the nodes read the request from it."""
+    from langchain_core.messages import AIMessage, HumanMessage
+    from langgraph.graph.message import add_messages
+
+    from caec_desktop.graph.state import _REDUCERS
+
+    assert _REDUCERS["messages"] is add_messages
+    text = "rayleigh time step for 1 mm glass beads"
+    folded, final = asyncio.run(_fold_and_values(text))
+    human, ai = final["messages"]
+    assert isinstance(human, HumanMessage) and human.content == text
+    assert isinstance(ai, AIMessage) and ai.content == final["answer"]
+    assert "| rayleigh_timestep |" in ai.content  # the computed report, not an echo
+    assert request_text(final) == text
+    assert folded["messages"] == final["messages"]
