@@ -1,19 +1,25 @@
 """The `report` node's text: results with units, verdicts, calc sheets, and what to do next.
 
-The tool's numbers are authoritative: a model's summary (LLM mode) is shown as prose above the
-result tables, never instead of them.
+The tool's numbers are authoritative: the result tables come first, and a model's summary (LLM
+mode) follows them, labelled, with a warning for each number in it that matches no computed value.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
+
+from pint.errors import PintError
 
 from caec_desktop.graph.guard import REFUSAL_NEXT_STEPS
 from caec_desktop.graph.state import AgentState, Status
 from caec_desktop.tools import CalcSheet, result_schema, tool_schema
-from caec_desktop.tools.units import show_value
+from caec_desktop.tools.units import pretty_unit, show_value
 
+SUMMARY_LABEL = "**Model's summary:**"
+MATCH_TOLERANCE = 0.01
+"""A number in the model's summary matches a value when within 1 % of it (after unit conversion)."""
 CALC_SHEET_HEADING = "**Calc sheet"
 """How `CalcSheet.markdown()` starts; `brief` drops from there to the next section."""
 NO_CALCULATION = (
@@ -80,6 +86,64 @@ def result_markdown(entry: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _values_si(results: Iterable[dict[str, Any]]) -> list[tuple[float, Any]]:
+    """Every numeric result and input of `results` as (SI magnitude, dimensionality)."""
+    from caec_desktop.tools.units import ureg
+
+    reg = ureg()
+    out = []
+    for entry in results:
+        in_units, out_units = _units(entry["tool"])
+        for values, units in ((entry.get("result"), out_units), (entry.get("args"), in_units)):
+            for key, value in (values or {}).items():
+                if not isinstance(value, int | float) or isinstance(value, bool):
+                    continue
+                try:
+                    q = reg.Quantity(float(value), units.get(key) or "").to_base_units()
+                except (PintError, ValueError, TypeError):
+                    continue
+                out.append((float(q.magnitude), q.dimensionality))
+    return out
+
+
+def unmatched_numbers(prose: str, results: list[dict[str, Any]]) -> list[str]:
+    """Numbers with units in `prose` that match no result or input of `results` within 1 %.
+
+    The prose is read with the offline query parser (units normalised as for a request); bare
+    numbers are not checked, as they may be counts or ratios the tables do not list.
+    """
+    from caec_desktop.graph.offline.parse import parse
+    from caec_desktop.tools.units import ureg
+
+    reg = ureg()
+    known = _values_si(results)
+    unmatched = []
+    for q in parse(prose).quantities:
+        if not q.unit:
+            continue
+        try:
+            said = reg.Quantity(q.value, q.unit).to_base_units()
+        except (PintError, ValueError, TypeError):  # not a unit pint can convert: not checked
+            continue
+        value, dim = float(said.magnitude), said.dimensionality
+        if not any(
+            d == dim and abs(value - v) <= MATCH_TOLERANCE * max(abs(v), abs(value))
+            for v, d in known
+        ):
+            unmatched.append(f"{q.number or f'{q.value:g}'} {pretty_unit(q.unit)}")
+    return unmatched
+
+
+def summary_markdown(prose: str, results: list[dict[str, Any]]) -> str:
+    """The model's summary, labelled, with a warning per number that matches no computed value."""
+    lines = [f"{SUMMARY_LABEL} {prose.strip()}"]
+    lines += [
+        f"⚠ the summary's {n} does not match any computed value"
+        for n in unmatched_numbers(prose, results)
+    ]
+    return "\n\n".join(lines)
+
+
 def _rejections(state: AgentState) -> list[str]:
     """Rejected calls the selector's reply does not already explain, one line each."""
     reply = state.get("reply") or ""
@@ -91,7 +155,7 @@ def _rejections(state: AgentState) -> list[str]:
 
 
 def build_report(state: AgentState, status: Status, prose: str | None = None) -> str:
-    """The answer in Markdown for `status`; `prose` is a model's summary shown above the tables."""
+    """The answer in Markdown for `status`; `prose` is a model's summary shown under the tables."""
     if status == "refused":
         reason = state.get("refusal_reason", "")
         return f"**Refused.** {reason}\n\n**What to do next:** {REFUSAL_NEXT_STEPS}"
@@ -101,10 +165,9 @@ def build_report(state: AgentState, status: Status, prose: str | None = None) ->
     results = state.get("tool_results") or []
     if status == "answered" and not results:
         return state.get("reply") or NO_CALCULATION
-    parts: list[str] = []
-    if prose:
-        parts.append(prose.strip())
-    parts += [result_markdown(dict(r)) for r in results]
+    parts = [result_markdown(dict(r)) for r in results]
+    if prose and prose.strip():
+        parts.append(summary_markdown(prose, [dict(r) for r in results]))
     if state.get("reply") and (results or status == "invalid"):
         # Under results: the selector's notes on how it read the request; else why nothing ran.
         parts.append(state["reply"])

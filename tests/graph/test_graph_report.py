@@ -43,7 +43,8 @@ def test_report_keeps_tool_numbers_next_to_model_prose() -> None:
         ],
     }
     answer = build_report(state, "answered", prose="The step is fine.")
-    assert answer.startswith("The step is fine.")
+    assert answer.startswith("### `rayleigh_timestep`")
+    assert "**Model's summary:** The step is fine." in answer
     # dt_R = π R sqrt(ρ/G)/(0.1631 ν + 0.8766) = π·0.002·sqrt(7800/79e9)/(0.92553) = 2.1331e-6 s
     assert "| rayleigh_timestep | 2.133 µs |" in answer
     assert "density = 7800 kg/m³ (preset:steel)" in answer
@@ -99,3 +100,42 @@ def test_brief_drops_calc_sheets_and_keeps_results_and_next_steps() -> None:
         "| rayleigh_timestep | 1.023 µs |" in short and "| rayleigh_timestep | 2.047 µs |" in short
     )
     assert "**Rejected inputs:**" in short
+
+
+def _rayleigh_state() -> AgentState:
+    outcome = execute(
+        "rayleigh_timestep",
+        {"particle_radius": 0.001, "density": 2500, "youngs_modulus": 70e9, "poisson_ratio": 0.25},
+    )
+    assert outcome.ok
+    entry = {
+        "tool": outcome.tool,
+        "args": outcome.args,
+        "result": outcome.result or {},
+        "calc_sheet": None,
+        "source": "llm",
+        "arg_sources": {},
+    }
+    return {"attempts": 1, "tool_results": [entry]}  # type: ignore[list-item]
+
+
+def test_model_summary_comes_after_the_table_and_wrong_numbers_are_flagged() -> None:
+    """A model's prose never sits above the tool's numbers, and a number in it that no tool
+    computed is pointed out (the 5 s here is not the Rayleigh step)."""
+    answer = build_report(_rayleigh_state(), "answered", "The Rayleigh time step is 5 seconds.")
+    # G = E/(2(1+ν)) = 28 GPa; dt_R = π·1e-3·sqrt(2500/28e9)/(0.1631·0.25 + 0.8766) = 1.0233e-6 s
+    table = answer.index("| rayleigh_timestep | 1.023 µs |")
+    summary = answer.index("**Model's summary:** The Rayleigh time step is 5 seconds.")
+    assert table < summary
+    assert "⚠ the summary's 5 s does not match any computed value" in answer
+
+
+def test_summary_numbers_matching_a_result_or_input_within_one_percent_are_not_flagged() -> None:
+    prose = (
+        "For 1 mm beads the step is 1.02 µs (0.001023 ms), with G = 28 GPa; 5 % of it is "
+        "about 0.05 µs."
+    )
+    answer = build_report(_rayleigh_state(), "answered", prose)
+    warnings = [line for line in answer.splitlines() if line.startswith("⚠")]
+    # 1.02 µs is 0.3 % from 1.0233 µs (kept); 0.05 µs matches nothing computed (flagged)
+    assert warnings == ["⚠ the summary's 0.05 µs does not match any computed value"]
