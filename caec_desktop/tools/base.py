@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Annotated, Any, Generic, TypeVar, cast
+from typing import Annotated, Any, ClassVar, Generic, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
@@ -109,6 +109,8 @@ class ToolArgs(BaseModel):
     """Base for argument models: unknown parameters are errors, not silently dropped."""
 
     model_config = ConfigDict(extra="forbid")
+    range_hints: ClassVar[dict[str, str]] = {}
+    """Why a field's bound is there, added to its out-of-range message (field → reason)."""
 
 
 class ToolResult(BaseModel):

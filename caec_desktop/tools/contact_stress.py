@@ -31,7 +31,8 @@ from caec_desktop.tools.units import fmt
 FIRST_YIELD_FACTOR = 1.6
 """p0 at first yield / σ_y for sphere contact (Johnson 1985 §6.2: 1.60 for ν = 0.3, von Mises)."""
 STRESS_CAUTION = 0.8
-"""Utilisation above which contact_stress_check says caution (our margin, not from a source)."""
+"""Utilisation above which contact_stress_check says caution: CAEC's own margin, from no source
+(the sheet and the tool description say so)."""
 REF_JOHNSON = (
     "K. L. Johnson, Contact Mechanics, Cambridge University Press, 1985: Hertz sphere contact "
     "(§4.2) and onset of yield p0 ≈ 1.60 σ_y (§6.2)"
@@ -65,7 +66,7 @@ class StressResult(ToolResult):
     max_contact_pressure: Pressure = R("Peak Hertz pressure p0")
     allowable_pressure: Pressure = R("1.6 σ_y / safety factor")
     utilization: Ratio = R("p0 / allowable")
-    verdict: Verdict = R("ok ≤ 0.8 < caution ≤ 1 < fail")
+    verdict: Verdict = R("ok ≤ 0.8 < caution ≤ 1 < fail (0.8: CAEC's own margin)")
 
 
 def contact_stress_check(args: StressArgs, sheet: CalcSheet) -> StressResult:
@@ -110,10 +111,11 @@ def contact_stress_check(args: StressArgs, sheet: CalcSheet) -> StressResult:
     verdict: Verdict = (
         "fail" if utilization > 1.0 else "caution" if utilization > STRESS_CAUTION else "ok"
     )
-    sheet.thresholds.append(
-        f"ok if U ≤ {STRESS_CAUTION:g}, caution if {STRESS_CAUTION:g} < U ≤ 1, fail if U > 1 "
-        f"(first yield at p0 ≈ {FIRST_YIELD_FACTOR} σ_y, Johnson 1985 §6.2)"
-    )
+    sheet.thresholds += [
+        f"fail if U > 1: first yield at p0 ≈ {FIRST_YIELD_FACTOR} σ_y (Johnson 1985 §6.2)",
+        f"caution if {STRESS_CAUTION:g} < U ≤ 1, ok if U ≤ {STRESS_CAUTION:g}: the "
+        f"{STRESS_CAUTION:g} is CAEC's own margin, not from Johnson 1985 or any other source",
+    ]
     sheet.notes.append(
         "Elastic Hertz theory: valid for small contact radius (a ≪ R) and frictionless, smooth "
         "surfaces. Past first yield the plastic zone grows until the mean pressure nears 3 σ_y "
@@ -134,7 +136,8 @@ register(
         name="contact_stress_check",
         description=(
             "Peak Hertz contact pressure p0 of a sphere pressed on an equal sphere (or a wall) by "
-            "force F, checked against first yield p0 = 1.6·σ_y divided by a safety factor."
+            "force F, checked against first yield p0 = 1.6·σ_y (Johnson 1985) divided by a safety "
+            "factor; utilization above 0.8 is flagged 'caution' (CAEC's own margin, uncited)."
         ),
         args_model=StressArgs,
         result_model=StressResult,

@@ -11,6 +11,7 @@ Sources (DEM_REFERENCE.md §1.5):
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 from caec_desktop.tools.base import (
     ArgError,
@@ -101,7 +102,11 @@ register(
 class SpringArgs(ToolArgs):
     effective_mass: Mass = Q("Effective mass m_eff = m_i m_j/(m_i + m_j)", gt=0, example="5 mg")
     restitution: Ratio = Q(
-        "Coefficient of restitution e (0 < e ≤ 1; e = 0 never separates)", gt=0, le=1, example=0.9
+        "Coefficient of restitution e (0 < e ≤ 1; at e = 0 the contact is critically damped and "
+        "never separates, t_c → ∞)",
+        gt=0,
+        le=1,
+        example=0.9,
     )
     stiffness: Stiffness | None = Q(
         "Normal spring stiffness k (give this or collision_time)", default=None, gt=0
@@ -109,6 +114,13 @@ class SpringArgs(ToolArgs):
     collision_time: Time | None = Q(
         "Collision duration t_c (give this or stiffness)", default=None, gt=0
     )
+
+    range_hints: ClassVar[dict[str, str]] = {
+        "restitution": (
+            "at e = 0 the contact is critically damped and never separates: t_c = "
+            "sqrt(m/k)·sqrt(π² + ln² e) → ∞ (DEM_REFERENCE §1.5); use restitution_to_damping for ζ"
+        )
+    }
 
 
 class SpringResult(ToolResult):

@@ -131,8 +131,8 @@ class CountArgs(ToolArgs):
     wall_correction: bool = Field(
         default=False,
         description=(
-            "Cylinder only: replace packing_fraction by the Benyahia & O'Neill (2005) "
-            "wall-effect packing fraction for this D/d"
+            "Cylinder only: compute φ from D/d with the Benyahia & O'Neill (2005) wall-effect "
+            "correlation (do not give packing_fraction then)"
         ),
     )
 
@@ -159,6 +159,12 @@ class CountArgs(ToolArgs):
             raise ArgError(
                 "wall_correction",
                 f"only for container_shape='cylinder', got {self.container_shape!r}",
+            )
+        if self.wall_correction and "packing_fraction" in self.model_fields_set:
+            raise ArgError(
+                "wall_correction",
+                "wall_correction computes φ from D/d; remove "
+                f"packing_fraction={sig(self.packing_fraction)} or wall_correction",
             )
         return self
 
@@ -232,10 +238,9 @@ def estimate_particle_count(args: CountArgs, sheet: CalcSheet) -> CountResult:
         check_wall_ratio(ratio, "diameter")
         eps = wall_porosity(sheet, ratio, None)
         phi = sheet.step("φ", "1 − ε (wall-corrected)", f"1 − {sig(eps)}", 1.0 - eps)
-        replaced = " (the given packing_fraction was not used)"
-        if "packing_fraction" not in args.model_fields_set:
-            replaced = f" instead of the default {DEFAULT_PACKING:g}"
-        sheet.notes.append(f"Wall correction applied: φ = {sig(phi)}{replaced}")
+        sheet.notes.append(
+            f"Wall correction applied: φ = {sig(phi)} instead of the default {DEFAULT_PACKING:g}"
+        )
     else:
         sheet.notes.append(f"Packing fraction φ = {sig(phi)}: {packing_preset(phi)}")
         if narrow and narrow[1] / d < SMALL_RATIO:

@@ -194,6 +194,8 @@ def _messages(exc: ValidationError, spec: ToolSpec[Any, Any]) -> list[FieldMessa
             msg = f"unknown parameter; allowed: {', '.join(props)}"
         elif kind in _BOUND_WORDS or kind == "finite_number":
             msg = _range_message(kind, err, props.get(str(err["loc"][0]), {}))
+            if kind in _BOUND_WORDS and loc in spec.args_model.range_hints:
+                msg += f"; {spec.args_model.range_hints[loc]}"
         elif kind == "literal_error":
             msg = f"must be one of {err['ctx']['expected']}, got {err['input']!r}"
         else:

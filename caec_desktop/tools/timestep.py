@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from caec_desktop.tools.base import (
     ArgError,
@@ -65,6 +65,8 @@ REF_STEPS = (
 
 # Poisson ratio policy: -1 < ν <= 0.5 (MFiX accepts 0.5; the Rayleigh formula is finite there).
 POISSON: dict[str, float] = {"gt": -1.0, "le": 0.5}
+MODULI_TOLERANCE = 0.01
+"""Relative gap between a given G and E/(2(1+ν)) beyond which the two contradict each other."""
 
 Verdict = Literal["ok", "caution", "fail"]
 _SEVERITY: dict[str, int] = {"ok": 0, "caution": 1, "fail": 2}
@@ -114,7 +116,9 @@ class RayleighArgs(ToolArgs):
         "Young's modulus E (give this or shear_modulus)", default=None, gt=0, example="70 GPa"
     )
     shear_modulus: Pressure | None = Q(
-        "Shear modulus G (overrides E when given)", default=None, gt=0
+        "Shear modulus G (give this or youngs_modulus; both must agree with ν within 1 %)",
+        default=None,
+        gt=0,
     )
     poisson_ratio: Ratio = Q("Poisson ratio ν (-1 < ν ≤ 0.5)", **POISSON, example=0.25)
     fraction: Ratio = Q(
@@ -123,6 +127,25 @@ class RayleighArgs(ToolArgs):
         gt=0,
         le=1,
     )
+
+    @model_validator(mode="after")
+    def _moduli_agree(self) -> RayleighArgs:
+        check_moduli(self.youngs_modulus, self.shear_modulus, self.poisson_ratio)
+        return self
+
+
+def check_moduli(youngs: float | None, shear: float | None, poisson_ratio: float) -> None:
+    """ArgError on shear_modulus when both moduli are given and G ≠ E/(2(1+ν)) within 1 %."""
+    if youngs is None or shear is None:
+        return
+    implied = youngs / (2.0 * (1.0 + poisson_ratio))
+    if abs(shear - implied) > MODULI_TOLERANCE * implied:
+        raise ArgError(
+            "shear_modulus",
+            f"{fmt(shear, 'Pa')} contradicts youngs_modulus={fmt(youngs, 'Pa')} and "
+            f"poisson_ratio={poisson_ratio:g} (G = E/(2(1+ν)) = {fmt(implied, 'Pa')}); "
+            "give one of them",
+        )
 
 
 class RayleighResult(ToolResult):
@@ -136,6 +159,12 @@ def rayleigh_timestep(args: RayleighArgs, sheet: CalcSheet) -> RayleighResult:
     if args.shear_modulus is not None:
         g = args.shear_modulus
         sheet.notes.append(f"Shear modulus given directly: G = {fmt(g, 'Pa')}")
+        if args.youngs_modulus is not None:  # the validator checked that they agree
+            implied = args.youngs_modulus / (2.0 * (1.0 + args.poisson_ratio))
+            sheet.notes.append(
+                f"youngs_modulus={fmt(args.youngs_modulus, 'Pa')} was given too: E/(2(1+ν)) = "
+                f"{fmt(implied, 'Pa')} agrees with G within {MODULI_TOLERANCE * 100:g} %; G is used"
+            )
     elif args.youngs_modulus is not None:
         g = shear_modulus(sheet, args.youngs_modulus, args.poisson_ratio)
         sheet.references.append(REF_SHEAR)

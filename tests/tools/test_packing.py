@@ -198,7 +198,6 @@ def test_wall_correction_replaces_phi_with_benyahia_oneil() -> None:
         diameter=d_tube,
         height=h,
         particle_diameter=d,
-        packing_fraction=0.64,
         wall_correction=True,
     )
     assert outcome.result is not None and outcome.calc_sheet is not None
@@ -207,7 +206,7 @@ def test_wall_correction_replaces_phi_with_benyahia_oneil() -> None:
     v = math.pi * d_tube**2 * h / 4
     assert outcome.result["particle_count"] == math.floor((1 - eps) * v / sphere_volume(d))
     assert any("Wall correction applied" in n for n in outcome.calc_sheet.notes)
-    assert any("not used" in n for n in outcome.calc_sheet.notes)  # the 0.64 given was replaced
+    assert any("instead of the default 0.6" in n for n in outcome.calc_sheet.notes)
 
 
 def test_narrow_container_warns_of_uncertainty() -> None:

@@ -121,10 +121,16 @@ class Filler:
                 self.put(p.name, q.scaled(p.bare_factor), _LABELS.get(p.bare_factor, "typed"))
 
     def presets(self) -> None:
-        """Fill material properties the user did not type from the named material."""
+        """Fill material properties the user did not type from the named material.
+
+        A typed shear modulus replaces the preset Young's modulus: both together must agree with
+        ν within 1 % (rayleigh_timestep), which a typed G next to a handbook E rarely does.
+        """
         if self.material is None:
             return
         values = self.material.as_args()
         for p in self.params:
+            if p.name == "youngs_modulus" and self.sources.get("shear_modulus") == "typed":
+                continue
             if p.preset and p.name not in self.args and p.preset in values:
                 self.put(p.name, values[p.preset], f"preset:{self.material.key}")
