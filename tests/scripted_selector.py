@@ -27,11 +27,12 @@ BAD_RAYLEIGH = {**GOOD_RAYLEIGH, "particle_radius": "-1 mm"}
 
 
 class ScriptedSelector:
-    """Proposes `rayleigh_timestep` with `script[attempt - 1]` (clamped to the last entry)."""
+    """Proposes `rayleigh_timestep` with `script[attempt - 1]` (clamped to the last entry); a
+    `None` entry replies `reply` in prose with no call, as a model computing by itself would."""
 
     def __init__(
         self,
-        script: list[dict[str, Any]] | None = None,
+        script: list[dict[str, Any] | None] | None = None,
         *,
         intent: Intent = "calculation",
         reply: str = "I compute DEM set-up values.",
@@ -70,9 +71,9 @@ class ScriptedSelector:
             raise SelectorError("auth", "the API key was rejected (401)")
         if self.block is not None:
             await self.block.wait()
-        if self.intent not in ("calculation", "conversion"):
-            return Selection(reply=self.reply)
         args = self.script[min(request.attempt, len(self.script)) - 1]
+        if self.intent not in ("calculation", "conversion") or args is None:
+            return Selection(reply=self.reply, usage={"total_tokens": 7} if args is None else {})
         return Selection(
             calls=[ProposedCall(name=self.tool, args=dict(args), source="llm")],
             usage={"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},

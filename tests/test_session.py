@@ -277,3 +277,60 @@ async def test_last_turn_is_complete_when_run_end_arrives() -> None:
     assert session.last_turn is not None
     assert session.last_turn.events[-1] == event
     await stream.aclose()
+
+
+@pytest.mark.asyncio
+async def test_a_model_answering_a_calculation_in_prose_is_told_once_then_the_turn_is_invalid() -> (
+    None
+):
+    selector = ScriptedSelector([None], reply="The Rayleigh time step is 5 s.")
+    turn = await drain(Session(OFFLINE, selector=selector), "rayleigh for 1 mm glass")
+    assert turn.status == "invalid" and not turn.tool_results
+    assert turn.attempts == 2
+    (fed_back,) = selector.requests[1].errors
+    assert "Call a tool; do not compute numbers yourself" in fed_back.messages[0]
+    assert "5 s" not in turn.answer  # the model's own number is not the answer
+    assert "offline mode" in turn.answer and "form" in turn.answer
+    assert turn.usage == {"total_tokens": 14}  # both prose replies counted
+
+
+@pytest.mark.asyncio
+async def test_a_model_that_calls_a_tool_after_the_reminder_is_answered() -> None:
+    selector = ScriptedSelector([None, GOOD_RAYLEIGH], reply="It is about 5 s.")
+    turn = await drain(Session(OFFLINE, selector=selector), "rayleigh for 1 mm glass")
+    assert turn.status == "answered" and turn.attempts == 2
+    assert [r["tool"] for r in turn.tool_results] == ["rayleigh_timestep"]
+    assert "Rejected inputs" not in turn.answer
+
+
+@pytest.mark.asyncio
+async def test_offline_replies_without_a_call_are_not_treated_as_model_prose() -> None:
+    session = Session(OFFLINE)
+    missing = await drain(session, "rayleigh time step for glass beads")
+    assert missing.status == "invalid" and missing.attempts == 1
+    assert "particle_radius" in missing.answer
+    values = await drain(Session(OFFLINE), "what about 3 mm and 5 kg")
+    assert values.attempts == 1 and values.status == "answered"
+    assert "I found values but not which calculation" in values.answer
+
+
+@pytest.mark.asyncio
+async def test_a_confining_stress_in_another_calculation_is_not_refused() -> None:
+    text = "rayleigh time step for 1 mm glass beads under a confining stress of 100 kPa"
+    turn = await drain(Session(OFFLINE), text)
+    assert not turn.refused and turn.status == "answered"
+    assert turn.tool_results[0]["tool"] == "rayleigh_timestep"
+
+
+@pytest.mark.asyncio
+async def test_a_selected_stress_check_without_a_stated_limit_is_refused() -> None:
+    """The request names no stress, but the model picked the stress check (and would have
+    supplied a yield stress the engineer never gave)."""
+    args = {"normal_force": "10 N", "particle_radius": "1 mm", "yield_stress": "250 MPa"}
+    selector = ScriptedSelector([args], tool="contact_stress_check")
+    turn = await drain(Session(OFFLINE, selector=selector), "is 10 N on 1 mm steel beads ok")
+    assert turn.refused and turn.status == "refused" and not turn.tool_results
+    assert "turning off “Refuse unsafe calculations” does not change that" in turn.answer
+    allowed = Session(Settings(mode="offline", refuse_unsafe_calculations=False), selector=selector)
+    turn = await drain(allowed, "is 10 N on 1 mm steel beads ok")
+    assert not turn.refused

@@ -18,6 +18,7 @@ from langgraph.runtime import Runtime
 from caec_desktop.graph.context import GraphContext
 from caec_desktop.graph.guard import unsafe_reason
 from caec_desktop.graph.report import build_report, final_status
+from caec_desktop.graph.routing import TOOL_INTENTS
 from caec_desktop.graph.selector import (
     AttemptError,
     ProposedCall,
@@ -27,6 +28,8 @@ from caec_desktop.graph.selector import (
     ToolSelector,
 )
 from caec_desktop.graph.state import (
+    MAX_ATTEMPTS,
+    NO_CALL,
     AgentState,
     ErrorEntry,
     ToolResultEntry,
@@ -94,17 +97,56 @@ def _key(tool: str, args: dict[str, Any]) -> str:
     return tool + json.dumps(args, sort_keys=True, default=str)
 
 
+CALL_A_TOOL = (
+    "You answered without calling a tool. Call a tool; do not compute numbers yourself "
+    "(or ask the user for a missing input)."
+)
+NO_TOOL_REPLY = (
+    "The model answered this calculation in its own words twice instead of calling a tool, so "
+    "nothing was computed (numbers a model works out itself are not checked, so they are not "
+    "shown). Ask again, or use offline mode (`--mode offline`) or the tool's form (`caec run "
+    "TOOL key=value …`): both compute with the tools directly."
+)
+
+
+def _refusal(emit: Emit, reason: str) -> dict[str, Any]:
+    emit("refusal", {"reason": reason})
+    return {"refused": True, "refusal_reason": reason, "status": "refused"}
+
+
+def _answered_in_prose(state: AgentState, selector: ToolSelector) -> bool:
+    """Whether a selection without calls is a model's reply to a calculation that no call has
+    been tried for yet (the offline selector's replies, help and missing inputs, are not)."""
+    if state.get("intent") not in TOOL_INTENTS or not getattr(selector, "answers_in_prose", True):
+        return False
+    return all(e["tool"] == NO_CALL for e in state.get("errors") or [])
+
+
+def _no_tool_call(emit: Emit, state: AgentState, attempt: int) -> dict[str, Any]:
+    """Feed 'call a tool' back once (a rejected attempt, so the route retries); then end invalid."""
+    if not state.get("errors") and attempt < MAX_ATTEMPTS:
+        emit("validation_error", {"tool": NO_CALL, "messages": [CALL_A_TOOL], "attempt": attempt})
+        error = ErrorEntry(attempt=attempt, tool=NO_CALL, args={}, messages=[CALL_A_TOOL])
+        return {"proposed": [], "errors": [error], "reply": ""}
+    emit("error", {"kind": "no_tool_call", "message": NO_TOOL_REPLY})
+    return {"proposed": [], "reply": NO_TOOL_REPLY, "status": "invalid"}
+
+
 async def tools_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
-    """One attempt: guard (first attempt only), select, then validate and run each call."""
+    """One attempt: guard, select, then validate and run each call.
+
+    The guard reads the request before the first selection, and the selected tools after each
+    (a `contact_stress_check` call makes it a stress question). A model that answers a
+    calculation in prose instead of calling a tool is told once to call one; if it still does
+    not, the turn ends `invalid` (a number the model worked out itself is never the answer).
+    """
     emit = _emitter(runtime, "tools")
     ctx = runtime.context
     text = request_text(state)
     attempt = state.get("attempts", 0) + 1
-    if attempt == 1 and ctx.settings.refuse_unsafe_calculations:
-        reason = unsafe_reason(text)
-        if reason:
-            emit("refusal", {"reason": reason})
-            return {"refused": True, "refusal_reason": reason, "status": "refused"}
+    guard = ctx.settings.refuse_unsafe_calculations
+    if attempt == 1 and guard and (reason := unsafe_reason(text)):
+        return _refusal(emit, reason)
     if attempt > 1:
         emit("retry", {"attempt": attempt})
     request = SelectionRequest(
@@ -118,6 +160,12 @@ async def tools_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict[
         selection: Selection = await ctx.selector.select(request)
     except SelectorError as exc:
         return {"attempts": attempt, **_model_error(emit, exc)}
+    tools = tuple(c.name for c in selection.calls)
+    if guard and (reason := unsafe_reason(text, tools)):  # the stress check was selected
+        return {"attempts": attempt, "usage": selection.usage, **_refusal(emit, reason)}
+    if not selection.calls and _answered_in_prose(state, ctx.selector):
+        ended = _no_tool_call(emit, state, attempt)
+        return {"attempts": attempt, "usage": selection.usage, **ended}
     results: list[ToolResultEntry] = []
     errors: list[ErrorEntry] = []
     done = {_key(r["tool"], r["args"]) for r in state.get("tool_results") or []}

@@ -13,7 +13,7 @@ from typing import Any
 from pint.errors import PintError
 
 from caec_desktop.graph.guard import REFUSAL_NEXT_STEPS
-from caec_desktop.graph.state import AgentState, Status
+from caec_desktop.graph.state import NO_CALL, AgentState, Status
 from caec_desktop.tools import CalcSheet, result_schema, tool_schema
 from caec_desktop.tools.units import pretty_unit, show_value
 
@@ -150,7 +150,7 @@ def _rejections(state: AgentState) -> list[str]:
     return [
         f"- attempt {e['attempt']}, `{e['tool']}`: " + "; ".join(e["messages"])
         for e in state.get("errors") or []
-        if not all(m.partition(": ")[2] in reply for m in e["messages"])
+        if e["tool"] != NO_CALL and not all(m.partition(": ")[2] in reply for m in e["messages"])
     ]
 
 

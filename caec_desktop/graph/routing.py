@@ -34,7 +34,8 @@ def route_after_tools(state: AgentState) -> Literal["tools", "report"]:
         return "report"
     attempt = state.get("attempts", 0)
     failed_now = any(e["attempt"] == attempt for e in state.get("errors") or [])
-    manual = all(c.get("source") in MANUAL_SOURCES for c in state.get("proposed") or [])
+    proposed = state.get("proposed") or []
+    manual = bool(proposed) and all(c.get("source") in MANUAL_SOURCES for c in proposed)
     if failed_now and attempt < MAX_ATTEMPTS and not manual:
         return "tools"
     return "report"

@@ -21,6 +21,11 @@ MAX_ATTEMPTS = 3
 """Selections per turn: the first plus two retries that see the earlier validation errors."""
 
 
+NO_CALL = "(no tool call)"
+"""The `tool` of the error entry recorded when a model answered a calculation without calling a
+tool (fed back to it like a rejected call; not a rejected input in the report)."""
+
+
 class ToolResultEntry(TypedDict):
     """One successful tool run (args are the validated SI values)."""
 

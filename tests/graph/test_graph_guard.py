@@ -53,3 +53,29 @@ def test_stress_with_a_limit_passes(text: str) -> None:
 )
 def test_other_requests_are_not_stress_questions(text: str) -> None:
     assert unsafe_reason(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rayleigh time step for 1 mm glass beads under a confining stress of 100 kPa",
+        "hertz contact time 1 mm glass at 2 m/s, normal stress 50 kPa on the bed",
+        "packing of 2 mm beads at a consolidation stress of 5 kPa",
+    ],
+)
+def test_a_stress_given_as_a_condition_is_not_a_stress_question(text: str) -> None:
+    assert unsafe_reason(text) is None
+
+
+def test_the_stress_check_tool_makes_it_a_stress_question() -> None:
+    text = "is 10 N on 1 mm steel beads ok"
+    assert unsafe_reason(text) is None
+    assert unsafe_reason(text, ("contact_stress_check",)) is not None
+    assert unsafe_reason(text + " yield 250 MPa SF 1.5", ("contact_stress_check",)) is None
+
+
+def test_the_advice_does_not_promise_a_stress_without_a_limit() -> None:
+    from caec_desktop.graph.guard import REFUSAL_NEXT_STEPS
+
+    assert "To compute without this check" not in REFUSAL_NEXT_STEPS
+    assert "does not change that" in REFUSAL_NEXT_STEPS

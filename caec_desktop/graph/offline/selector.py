@@ -155,6 +155,9 @@ def _merge(phrasing: Phrasing, before: Built, now: Built) -> Built:
 class RegexSelector:
     """The offline `ToolSelector`: pure Python, no model, a query parses in well under 1 ms."""
 
+    answers_in_prose = False
+    """Its replies without a call are help or missing inputs, never a number it worked out."""
+
     async def classify(self, text: str, history: list[dict[str, Any]]) -> Intent:
         """The intent of `text` (history only to recognise follow-ups)."""
         return classify_text(text, history)
