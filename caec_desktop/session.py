@@ -160,12 +160,20 @@ class Session:
         return self._run(text.strip(), None, "ask")
 
     def run_tool(
-        self, name: str, args: dict[str, Any], source: str = "form"
+        self,
+        name: str,
+        args: dict[str, Any],
+        source: str = "form",
+        arg_sources: dict[str, str] | None = None,
     ) -> AsyncGenerator[TraceEvent, None]:
-        """Run one tool as given (no regex, no model): same events, calc sheet and conversation."""
+        """Run one tool as given (no regex, no model): same events, calc sheet and conversation.
+
+        `arg_sources` says where each argument came from (default, preset:<material>, …) for the
+        report; an argument it does not name counts as `source`.
+        """
         from caec_desktop.graph.direct import DirectCallSelector
 
-        selector = DirectCallSelector(name, args, source)  # type: ignore[arg-type]
+        selector = DirectCallSelector(name, args, source, arg_sources)  # type: ignore[arg-type]
         text = " ".join([name, *(f"{k}={v}" for k, v in args.items())])
         return self._run(text, selector, source)
 

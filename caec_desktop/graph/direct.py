@@ -1,7 +1,8 @@
 """A selector for calls the user made by hand (the form's Run button, replays): no regex, no model.
 
 It proposes exactly the given call; a rejected call is reported with its field messages and not
-retried (`route_after_tools` does not retry calls from the form or a replay).
+retried (`route_after_tools` does not retry calls from the form or a replay). Each argument keeps
+the origin the caller gives (the form knows defaults and presets); the rest count as `source`.
 """
 
 from __future__ import annotations
@@ -20,9 +21,19 @@ from caec_desktop.graph.selector import (
 class DirectCallSelector:
     """Implements ToolSelector for one fixed call."""
 
-    def __init__(self, name: str, args: dict[str, Any], source: CallSource = "form") -> None:
+    def __init__(
+        self,
+        name: str,
+        args: dict[str, Any],
+        source: CallSource = "form",
+        arg_sources: dict[str, str] | None = None,
+    ) -> None:
+        given = arg_sources or {}
         self.call = ProposedCall(
-            name=name, args=dict(args), source=source, arg_sources={k: source for k in args}
+            name=name,
+            args=dict(args),
+            source=source,
+            arg_sources={k: given.get(k, source) for k in args},
         )
 
     async def classify(self, text: str, history: list[dict[str, Any]]) -> Intent:

@@ -90,7 +90,7 @@ class ChatPane(QWidget):
 
     sendRequested = Signal(str)
     stopRequested = Signal()
-    openInForm = Signal(str, dict)
+    openInForm = Signal(str, dict, dict)
     writingShown = Signal(str)
     """The "model is writing…" bubble was rendered with this text (the model's words so far)."""
 

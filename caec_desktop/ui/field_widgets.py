@@ -31,6 +31,8 @@ class FieldEditor(QWidget):
 
     edited = Signal()
     """The user finished editing (focus left or Enter)."""
+    userChanged = Signal()
+    """The user changed the value (typing, a choice, a unit); never emitted by `set_value`."""
 
     def __init__(self, field: FormField, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -79,6 +81,7 @@ class FieldEditor(QWidget):
         edit = QLineEdit()
         edit.setPlaceholderText(self._hint())
         edit.editingFinished.connect(self.edited)
+        edit.textEdited.connect(self.userChanged)
         self._input_row.addWidget(edit, 1)
         return edit
 
@@ -132,6 +135,7 @@ class QuantityEditor(FieldEditor):
         for unit in field.units:
             self.unit_box.addItem(pretty_unit(unit), unit)
         self.unit_box.currentIndexChanged.connect(self.edited)
+        self.unit_box.activated.connect(self.userChanged)
         self._input_row.addWidget(self.unit_box)
 
     def unit(self) -> str:
@@ -164,6 +168,7 @@ class BoolEditor(FieldEditor):
         super().__init__(field, parent)
         self.check = QCheckBox()
         self.check.toggled.connect(self.edited)
+        self.check.clicked.connect(self.userChanged)
         self._input_row.addWidget(self.check)
 
     def value(self) -> Any:
@@ -182,6 +187,7 @@ class EnumEditor(FieldEditor):
         for option in field.enum:
             self.combo.addItem(str(option), option)
         self.combo.currentIndexChanged.connect(self.edited)
+        self.combo.activated.connect(self.userChanged)
         self._input_row.addWidget(self.combo, 1)
 
     def value(self) -> Any:
@@ -201,6 +207,7 @@ class ListEditor(FieldEditor):
         for unit in field.units if field.unit else ():
             self.unit_box.addItem(pretty_unit(unit), unit)
         self.unit_box.setVisible(bool(field.unit))
+        self.unit_box.activated.connect(self.userChanged)
         self._input_row.addWidget(self.unit_box)
 
     def value(self) -> Any:

@@ -1,8 +1,12 @@
 """FormPanel: pick a tool, fill the form generated from its JSON Schema, run it without an LLM.
 
 Validation is the tool registry's own (`caec_desktop.tools.validate`); each message is shown under
-the field it names. Run emits `runRequested(tool, args)`; the window hands it to
+the field it names. Run emits `runRequested(tool, args, arg_sources)`; the window hands it to
 `Session.run_tool`, so form runs write the same trace events and calc sheets as chat runs.
+
+Each field remembers where its value came from, for the report: "default" (the schema's),
+"preset:<material>", the source a chat call gave it ("Open in form"), or "form" once the user
+changes it.
 """
 
 from __future__ import annotations
@@ -26,23 +30,26 @@ from caec_desktop.tools import get_tool, tool_names, tool_schema, validate
 from caec_desktop.ui.field_widgets import ERROR_STYLE, FieldEditor, make_editor
 
 
-def _materials() -> dict[str, dict[str, Any]]:
-    """Material presets as {display name: {argument: SI value}}."""
+def _materials() -> dict[str, tuple[str, dict[str, Any]]]:
+    """Material presets as {key: (display name, {argument: SI value})}."""
     from caec_desktop.tools.materials import MATERIALS
 
-    return {m.name: m.as_args() for m in MATERIALS.values()}
+    return {m.key: (m.name, m.as_args()) for m in MATERIALS.values()}
 
 
 class FormPanel(QWidget):
     """A generated form for one tool at a time."""
 
-    runRequested = Signal(str, dict)
+    runRequested = Signal(str, dict, dict)
+    """(tool, args, arg_sources): the arguments as typed and where each came from."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.editors: dict[str, FieldEditor] = {}
         self.fields: list[FormField] = []
         self.tool = ""
+        self.sources: dict[str, str] = {}
+        """Where each field's value came from (default, preset:<material>, form, a call's)."""
         self._presets = _materials()
 
         self.tool_box = QComboBox()
@@ -50,8 +57,8 @@ class FormPanel(QWidget):
         self.tool_box.currentTextChanged.connect(self.set_tool)
         self.preset_box = QComboBox()
         self.preset_box.addItem("Material preset…", None)
-        for name in self._presets:
-            self.preset_box.addItem(name, name)
+        for key, (name, _) in self._presets.items():
+            self.preset_box.addItem(name, key)
         self.preset_box.activated.connect(self._on_preset_box_activated)
         self.description = QLabel()
         self.description.setWordWrap(True)
@@ -110,6 +117,7 @@ class FormPanel(QWidget):
         for f in self.fields:
             editor = make_editor(f)
             editor.edited.connect(lambda n=f.name: self._check_one(n))
+            editor.userChanged.connect(lambda n=f.name: self.sources.update({n: "form"}))
             label = QLabel(f"{f.name}{' *' if f.required else ''}")
             label.setToolTip(f.description)
             self._form.addRow(label, editor)
@@ -120,26 +128,34 @@ class FormPanel(QWidget):
         """Back to the schema defaults, no messages."""
         for f in self.fields:
             self.editors[f.name].set_value(f.default)
+        self.sources = {f.name: "default" for f in self.fields}
         self._show_errors({})
 
-    def fill(self, name: str, args: dict[str, Any]) -> None:
-        """Show tool `name` pre-filled with `args` ("Open in form" from the chat)."""
+    def fill(self, name: str, args: dict[str, Any], sources: dict[str, str] | None = None) -> None:
+        """Show tool `name` pre-filled with `args` ("Open in form" from the chat).
+
+        `sources` says where each argument came from in the original call; an argument it does
+        not name counts as entered in the form.
+        """
         self.set_tool(name)
         self.reset()
         for key, value in args.items():
             if key in self.editors:
                 self.editors[key].set_value(value)
+                self.sources[key] = (sources or {}).get(key, "form")
 
     def fill_example(self) -> None:
         """Fill the tool's documented example (a valid argument set)."""
         self.fill(self.tool, get_tool(self.tool).example)
 
     def apply_preset(self, material: str) -> list[str]:
-        """Fill the fields a material preset knows; returns the names filled."""
-        values = self._presets.get(material, {})
+        """Fill the fields material preset `material` (a MATERIALS key) knows; returns the names
+        filled."""
+        values = self._presets[material][1] if material in self._presets else {}
         filled = [k for k in values if k in self.editors and values[k] is not None]
         for key in filled:
             self.editors[key].set_value(values[key])
+            self.sources[key] = f"preset:{material}"
         return filled
 
     # --- values and validation -------------------------------------------------------------------
@@ -164,7 +180,9 @@ class FormPanel(QWidget):
     def run(self) -> None:
         """Validate; when valid, ask the window to run the tool."""
         if self.check():
-            self.runRequested.emit(self.tool, self.collect())
+            args = self.collect()
+            sources = {k: self.sources.get(k, "form") for k in args}
+            self.runRequested.emit(self.tool, args, sources)
 
     def _check_one(self, name: str) -> None:
         """Inline check as the user leaves a field: only that field's message is updated."""

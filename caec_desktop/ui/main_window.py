@@ -206,8 +206,8 @@ class MainWindow(QMainWindow):
 
         self.graph.set_graph(compiled_graph())
 
-    def open_in_form(self, tool: str, args: dict[str, Any]) -> None:
-        self.form.fill(tool, args)
+    def open_in_form(self, tool: str, args: dict[str, Any], sources: dict[str, str]) -> None:
+        self.form.fill(tool, args, sources)
         self.side.setCurrentWidget(self.form)
 
     def open_settings(self) -> None:
@@ -260,10 +260,12 @@ class MainWindow(QMainWindow):
             self.chat.set_running(False)
             self.statusBar().showMessage("not asked", 8000)
 
-    def _on_form_run_requested(self, tool: str, args: dict[str, Any]) -> None:
+    def _on_form_run_requested(
+        self, tool: str, args: dict[str, Any], sources: dict[str, str]
+    ) -> None:
         shown = ", ".join(f"{k}={v}" for k, v in args.items())
         self.chat.add_message("user", f"[form] {tool}({shown})")
-        if self.runner is None or not self.runner.run_tool(tool, args):
+        if self.runner is None or not self.runner.run_tool(tool, args, sources):
             self.chat.add_message("error", "A run is still going: stop it or wait for it.")
 
     def _on_runner_run_started(self, _kind: str) -> None:

@@ -1,4 +1,8 @@
-"""ResultCard: one tool result in the chat; calc sheet folded away, Copy, Open in form."""
+"""ResultCard: one tool result in the chat; calc sheet folded away, Copy, Open in form.
+
+Open in form carries each argument's origin as the report states it (`export.provenance`), so a
+form run of the same call keeps "typed", "model", "preset:…" for the inputs left unchanged.
+"""
 
 from __future__ import annotations
 
@@ -32,6 +36,20 @@ def sheet_of(raw: Any) -> CalcSheet | None:
     return None
 
 
+def arg_sources(data: dict[str, Any]) -> dict[str, str]:
+    """Where each argument of a reported call came from, as the calculation report says it."""
+    from caec_desktop.export import provenance
+    from caec_desktop.tools import tool_schema
+
+    tool = str(data.get("tool") or data.get("name") or "")
+    try:
+        props = tool_schema(tool).get("properties", {})
+    except KeyError:
+        props = {}
+    args = data.get("args") or {}
+    return {k: provenance(data, k, v, props.get(k, {})) for k, v in args.items()}
+
+
 def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
     """`name = value unit` for each result field, units from the tool's result schema."""
     from caec_desktop.tools import result_schema
@@ -52,13 +70,15 @@ def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
 class ResultCard(QFrame):
     """A tool call that ran: results in plain words, the calc sheet one click away."""
 
-    openInForm = Signal(str, dict)
+    openInForm = Signal(str, dict, dict)
+    """(tool, args, arg_sources)"""
 
     def __init__(self, data: dict[str, Any], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.tool = str(data.get("tool") or data.get("name") or "")
         self.args: dict[str, Any] = dict(data.get("args") or {})
+        self.arg_sources = arg_sources(data)
         self.result: dict[str, Any] = dict(data.get("result") or {})
         self.sheet = sheet_of(data.get("calc_sheet"))
 
@@ -84,7 +104,9 @@ class ResultCard(QFrame):
         self.copy_button = QPushButton("Copy")
         self.copy_button.clicked.connect(self.copy)
         self.form_button = QPushButton("Open in form")
-        self.form_button.clicked.connect(lambda: self.openInForm.emit(self.tool, self.args))
+        self.form_button.clicked.connect(
+            lambda: self.openInForm.emit(self.tool, self.args, self.arg_sources)
+        )
 
         row = QHBoxLayout()
         row.addWidget(title)

@@ -44,9 +44,14 @@ class SessionRunner(QObject):
         """Start a chat turn; False when a run is already going."""
         return self._start("ask", lambda: self.session.ask(text))
 
-    def run_tool(self, name: str, args: dict[str, Any]) -> bool:
+    def run_tool(
+        self, name: str, args: dict[str, Any], arg_sources: dict[str, str] | None = None
+    ) -> bool:
         """Start a form run of tool `name` (no LLM); False when a run is already going."""
-        return self._start("form", lambda: self.session.run_tool(name, args, source="form"))
+        return self._start(
+            "form",
+            lambda: self.session.run_tool(name, args, source="form", arg_sources=arg_sources),
+        )
 
     def cancel(self) -> None:
         """Ask the session to stop; its stream still ends with a run_end event."""

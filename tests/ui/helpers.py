@@ -65,7 +65,11 @@ class FakeSession:
             yield ev
 
     async def run_tool(
-        self, name: str, args: dict[str, Any], source: str = "form"
+        self,
+        name: str,
+        args: dict[str, Any],
+        source: str = "form",
+        arg_sources: dict[str, str] | None = None,
     ) -> AsyncIterator[TraceEvent]:
         self.calls.append(("run_tool", (name, args, source)))
         async for ev in self._play():

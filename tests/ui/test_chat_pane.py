@@ -26,6 +26,8 @@ def _result_data() -> dict:
         "args": ARGS,
         "result": outcome.result,
         "calc_sheet": outcome.calc_sheet.model_dump(),
+        "source": "llm",
+        "arg_sources": {"density": "preset:glass"},
     }
 
 
@@ -95,4 +97,6 @@ def test_open_in_form_carries_the_call_arguments(qtbot: QtBot) -> None:
     card = pane.add_result(_result_data())
     with qtbot.waitSignal(pane.openInForm) as opened:
         qtbot.mouseClick(card.form_button, Qt.MouseButton.LeftButton)
-    assert opened.args == ["rayleigh_timestep", ARGS]
+    # Each argument keeps its origin: the recorded one, else the call's (a model's call).
+    sources = {**dict.fromkeys(ARGS, "model"), "density": "preset:glass"}
+    assert opened.args == ["rayleigh_timestep", ARGS, sources]

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import math
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from caec_desktop.export import build_report
+from caec_desktop.session import Session
+from caec_desktop.settings import Settings
 from caec_desktop.tools import execute, get_tool, tool_names, validate
-from caec_desktop.ui.field_widgets import ListEditor, QuantityEditor
+from caec_desktop.ui.field_widgets import ListEditor, QuantityEditor, TextEditor
 from caec_desktop.ui.form_panel import FormPanel
 
 
@@ -27,8 +32,8 @@ def test_example_fills_the_form_and_runs(panel: FormPanel, qtbot: QtBot, tool: s
     assert panel.check(), [e.error() for e in panel.editors.values()]
     with qtbot.waitSignal(panel.runRequested) as run:
         qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
-    name, args = run.args
-    assert name == tool
+    name, args, sources = run.args
+    assert name == tool and set(sources) == set(args)
     # The form's arguments give the same result as the tool's own example.
     assert execute(tool, args).result == execute(tool, get_tool(tool).example).result
 
@@ -119,7 +124,7 @@ def test_material_preset_fills_density_modulus_and_poisson(panel: FormPanel) -> 
 
     glass = MATERIALS["glass"]
     panel.set_tool("rayleigh_timestep")
-    index = panel.preset_box.findData(glass.name)
+    index = panel.preset_box.findData(glass.key)
     assert index > 0
     panel.preset_box.activated.emit(index)
     shown = {n: panel.editors[n].edit.text() for n in ("density", "youngs_modulus")}  # type: ignore[attr-defined]
@@ -132,3 +137,71 @@ def test_material_preset_fills_density_modulus_and_poisson(panel: FormPanel) -> 
     assert math.isclose(values["youngs_modulus"], glass.youngs_modulus, rel_tol=1e-12)
     assert values["poisson_ratio"] == glass.poisson_ratio
     assert panel.preset_box.currentIndex() == 0  # the picker is ready for the next preset
+
+
+def _run(panel: FormPanel, qtbot: QtBot) -> tuple[dict[str, Any], dict[str, str]]:
+    with qtbot.waitSignal(panel.runRequested) as run:
+        qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    _, args, sources = run.args
+    return args, sources
+
+
+def test_each_input_keeps_its_origin_through_the_run_to_the_report(
+    panel: FormPanel, qtbot: QtBot
+) -> None:
+    panel.set_tool("rayleigh_timestep")
+    panel.preset_box.activated.emit(panel.preset_box.findData("glass"))
+    radius = panel.editors["particle_radius"]
+    assert isinstance(radius, QuantityEditor)
+    qtbot.keyClicks(radius.edit, "0.001")  # the user types the one value the preset lacks
+    args, sources = _run(panel, qtbot)
+    assert sources == {
+        "particle_radius": "form",
+        "density": "preset:glass",
+        "youngs_modulus": "preset:glass",
+        "poisson_ratio": "preset:glass",
+        "fraction": "default",
+    }
+
+    session = Session(Settings(mode="offline"))
+
+    async def run_tool() -> list[Any]:
+        return [e async for e in session.run_tool("rayleigh_timestep", args, arg_sources=sources)]
+
+    (result,) = [e for e in asyncio.run(run_tool()) if e.kind == "tool_result"]
+    assert result.data["arg_sources"] == sources
+    turn = session.last_turn
+    assert turn is not None
+    report = build_report("form run", [("form", turn.model_dump())]).markdown()
+    rows = {line.split("|")[1].strip(): line for line in report.splitlines() if "|" in line}
+    for name, origin in sources.items():
+        assert rows[name].rstrip(" |").endswith(origin), rows[name]
+
+
+def test_open_in_form_keeps_the_call_sources_until_the_user_edits(
+    panel: FormPanel, qtbot: QtBot
+) -> None:
+    args = {"particle_radius": 0.001, "density": 7850.0, "youngs_modulus": 210e9}
+    original = {"particle_radius": "typed", "density": "preset:steel", "youngs_modulus": "model"}
+    panel.fill("rayleigh_timestep", {**args, "poisson_ratio": 0.3}, original)
+    poisson = panel.editors["poisson_ratio"]
+    assert isinstance(poisson, TextEditor)
+    poisson.edit.clear()
+    qtbot.keyClicks(poisson.edit, "0.29")
+    density = panel.editors["density"]
+    assert isinstance(density, QuantityEditor)
+    density.edit.setText("7.85")
+    unit = density.unit_box.findData("g/cm^3")
+    density.unit_box.setCurrentIndex(unit)
+    density.unit_box.activated.emit(unit)  # the user picked another unit: an edit
+    _, sources = _run(panel, qtbot)
+    assert sources == {
+        "particle_radius": "typed",
+        "density": "form",
+        "youngs_modulus": "model",
+        "poisson_ratio": "form",  # given with the call but without a source, then edited
+        "fraction": "default",
+    }
+    panel.fill_example()  # the documented example, entered through the form
+    _, sources = _run(panel, qtbot)
+    assert set(sources.values()) <= {"form", "default"}

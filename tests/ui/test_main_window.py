@@ -15,6 +15,7 @@ from pytestqt.qtbot import QtBot
 from caec_desktop.session import Session
 from caec_desktop.settings import Settings
 from caec_desktop.trace import TraceEvent
+from caec_desktop.ui.field_widgets import TextEditor
 from caec_desktop.ui.form_panel import FormPanel
 from caec_desktop.ui.main_window import MainWindow, mode_badge
 from caec_desktop.ui.session_runner import SessionRunner
@@ -132,10 +133,18 @@ def test_real_session_offline_answer_with_calc_sheet_then_form_run(
         qtbot.mouseClick(card.form_button, Qt.MouseButton.LeftButton)
         assert window.side.currentWidget() is form
         assert form.tool == "rayleigh_timestep" and form.check()
-        form.editors["fraction"].set_value(0.1)
+        fraction = form.editors["fraction"]
+        assert isinstance(fraction, TextEditor)
+        fraction.edit.clear()
+        qtbot.keyClicks(fraction.edit, "0.1")
         qtbot.mouseClick(form.run_button, Qt.MouseButton.LeftButton)
         (turn2,) = await wait_signal(runner.runFinished, timeout=30)
         assert turn2.status == "answered"
+        # The inputs keep their origin through the form: typed in the chat, edited in the form.
+        assert turn2.tool_results[0]["arg_sources"] == {
+            **turn.tool_results[0]["arg_sources"],
+            "fraction": "form",
+        }
 
     qloop.run_until_complete(scenario())
     second = window.chat.cards()[1]
