@@ -7,7 +7,6 @@ react-jsonschema-form's resolution pass: resolve `anyOf`/nullable and units firs
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -69,16 +68,6 @@ class FormField:
             if limit is not None:
                 parts.append(f"{word} {limit:g}{shown}")
         return " and ".join(parts)
-
-    def in_range(self, value: float) -> bool:
-        """Whether `value` (in `unit`) lies within the schema's bounds."""
-        checks = (
-            (self.exclusive_minimum, lambda lim: value > lim),
-            (self.minimum, lambda lim: value >= lim),
-            (self.exclusive_maximum, lambda lim: value < lim),
-            (self.maximum, lambda lim: value <= lim),
-        )
-        return math.isfinite(value) and all(lim is None or ok(lim) for lim, ok in checks)
 
 
 def compatible_units(unit: str) -> tuple[str, ...]:
