@@ -223,8 +223,17 @@ def cmd_chat(ns: argparse.Namespace) -> int:
             if session.last_turn is not None:
                 print()
                 print(session.last_turn.answer)
+                if session.last_turn.conversation_usage:
+                    print(f"(tokens: {_usage_text(session.last_turn.usage)} this turn, "
+                          f"{_usage_text(session.usage_total)} in this conversation)")  # fmt: skip
                 print()
     return EXIT_OK
+
+
+def _usage_text(usage: dict[str, float]) -> str:
+    """`usage` in a few words: total tokens, and the cost when the server reported one."""
+    text = f"{int(usage.get('total_tokens', 0))}"
+    return text + (f", ${usage['cost']:.4f}" if usage.get("cost") else "")
 
 
 def cmd_doctor(ns: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ import logging
 import traceback
 import weakref
 from collections.abc import AsyncGenerator, Iterable, Mapping
+from functools import reduce
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
@@ -44,6 +45,9 @@ class TurnResult(BaseModel):
     refused: bool = False
     refusal_reason: str | None = None
     usage: dict[str, float] = Field(default_factory=dict)
+    """Tokens (and cost) this turn spent."""
+    conversation_usage: dict[str, float] = Field(default_factory=dict)
+    """Tokens (and cost) of the whole conversation up to and including this turn."""
     events: list[TraceEvent] = Field(default_factory=list)
     status: str = "error"
     """answered | invalid | refused | model_error | cancelled | error"""
@@ -108,6 +112,13 @@ class Session:
         if self._selector is None:
             self._selector = default_selector(self.settings)
         return self._selector
+
+    @property
+    def usage_total(self) -> dict[str, float]:
+        """Tokens (and cost) of every turn of this conversation, restored ones included."""
+        from caec_desktop.graph.state import add_usage
+
+        return reduce(add_usage, (turn.usage for turn in self.turns), {})
 
     @property
     def running(self) -> bool:
@@ -314,5 +325,6 @@ class Session:
             {"role": "assistant", "content": turn.answer},
         ]
         self.turns.append(turn)
+        turn.conversation_usage = self.usage_total
         self.last_turn = turn
         return turn

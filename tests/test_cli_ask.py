@@ -142,3 +142,20 @@ def test_unwritable_trace_file_is_a_clear_error(
     assert cli.main(["ask", MASS_QUERY, "--trace", str(target)]) == 2
     err = capsys.readouterr().err
     assert "--trace: cannot write" in err and "No such file or directory" in err
+
+
+def test_chat_and_ask_json_show_the_conversations_token_usage(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each selection of the scripted model spends 120 tokens: the chat shows the turn's 120
+    and the conversation's running total."""
+    monkeypatch.setattr(session, "default_selector", lambda settings: ScriptedSelector())
+    monkeypatch.setattr(sys, "stdin", io.StringIO("rayleigh\nrayleigh again\nquit\n"))
+    assert cli.main(["chat"]) == 0
+    out = capsys.readouterr().out
+    assert "(tokens: 120 this turn, 120 in this conversation)" in out
+    assert "(tokens: 120 this turn, 240 in this conversation)" in out
+    assert cli.main(["ask", "--json", "rayleigh"]) == 0
+    turn = json.loads(capsys.readouterr().out)
+    assert turn["usage"]["total_tokens"] == 120
+    assert turn["conversation_usage"]["total_tokens"] == 120

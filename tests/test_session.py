@@ -27,6 +27,7 @@ TURN_FIELDS = {
     "refused",
     "refusal_reason",
     "usage",
+    "conversation_usage",
     "events",
     "status",
     "mode",
@@ -334,3 +335,41 @@ async def test_a_selected_stress_check_without_a_stated_limit_is_refused() -> No
     allowed = Session(Settings(mode="offline", refuse_unsafe_calculations=False), selector=selector)
     turn = await drain(allowed, "is 10 N on 1 mm steel beads ok")
     assert not turn.refused
+
+
+@pytest.mark.asyncio
+async def test_usage_adds_up_over_the_conversation_and_survives_a_restore() -> None:
+    session = Session(OFFLINE, selector=ScriptedSelector())
+    first = await drain(session, "rayleigh")
+    second = await drain(session, "rayleigh again")
+    # one selection of 100 + 20 tokens per turn (the scripted model's usage)
+    assert (
+        first.usage
+        == second.usage
+        == {
+            "prompt_tokens": 100,
+            "completion_tokens": 20,
+            "total_tokens": 120,
+        }
+    )
+    assert first.conversation_usage["total_tokens"] == 120
+    assert second.conversation_usage["total_tokens"] == 240
+    assert session.usage_total == second.conversation_usage
+    restored = Session(OFFLINE, selector=ScriptedSelector())
+    restored.restore([(t, turn.model_dump()) for t, turn in zip("ab", session.turns, strict=True)])
+    assert restored.usage_total == {
+        "prompt_tokens": 200,
+        "completion_tokens": 40,
+        "total_tokens": 240,
+    }
+    third = await drain(restored, "rayleigh once more")
+    assert third.conversation_usage["total_tokens"] == 360
+
+
+@pytest.mark.asyncio
+async def test_invalid_form_input_is_traced_as_a_validation_error() -> None:
+    args = {**GOOD_RAYLEIGH, "poisson_ratio": 0.7}
+    events = [e async for e in Session(OFFLINE).run_tool("rayleigh_timestep", args)]
+    (error,) = [e for e in events if e.kind == "validation_error"]
+    assert error.data["tool"] == "rayleigh_timestep"
+    assert error.data["messages"] == ["poisson_ratio: must be <= 0.5, got 0.7"]
