@@ -57,6 +57,14 @@ class TurnResult(BaseModel):
     """The model that chose the call ("regex" offline); "" when none did (form runs)."""
 
 
+def _exchange(text: str, turn: TurnResult) -> list[dict[str, Any]]:
+    """The user's request and the answer as history messages (see `Session.messages`)."""
+    user: dict[str, Any] = {"role": "user", "content": text}
+    if turn.errors and not turn.tool_results:
+        user["rejected"] = True
+    return [user, {"role": "assistant", "content": turn.answer}]
+
+
 def default_selector(settings: Settings) -> ToolSelector:
     """The selector for the settings' mode: regex offline, else the LLM selector.
 
@@ -90,7 +98,9 @@ class Session:
     def __init__(self, settings: Settings | None = None, selector: ToolSelector | None = None):
         self.settings = settings if settings is not None else Settings()
         self._selector = selector
-        self.messages: list[dict[str, str]] = []
+        self.messages: list[dict[str, Any]] = []
+        """The conversation as `{"role", "content"}`; a user message whose calls were all
+        rejected also has `"rejected": True`, so a follow-up builds on the last accepted call."""
         self.turns: list[TurnResult] = []
         self.last_turn: TurnResult | None = None
         self._task: asyncio.Task[dict[str, Any]] | None = None
@@ -133,14 +143,7 @@ class Session:
         """
         pairs = [(text, TurnResult.model_validate(dict(result))) for text, result in turns]
         self.turns = [turn for _, turn in pairs]
-        self.messages = [
-            message
-            for text, turn in pairs
-            for message in (
-                {"role": "user", "content": text},
-                {"role": "assistant", "content": turn.answer},
-            )
-        ]
+        self.messages = [message for text, turn in pairs for message in _exchange(text, turn)]
         self.last_turn = self.turns[-1] if self.turns else None
 
     def cancel(self) -> None:
@@ -266,7 +269,7 @@ class Session:
                 queue.put_nowait(event)
         return dict(state)
 
-    def _history(self) -> list[dict[str, str]]:
+    def _history(self) -> list[dict[str, Any]]:
         """The last HISTORY_LIMIT messages, answers without their calc sheets (tokens per turn
         stay small and flat; the sheets are in the conversation for people)."""
         from caec_desktop.graph.report import brief
@@ -320,10 +323,7 @@ class Session:
             mode=mode,
             model=model,
         )
-        self.messages += [
-            {"role": "user", "content": text},
-            {"role": "assistant", "content": turn.answer},
-        ]
+        self.messages += _exchange(text, turn)
         self.turns.append(turn)
         turn.conversation_usage = self.usage_total
         self.last_turn = turn

@@ -373,3 +373,22 @@ async def test_invalid_form_input_is_traced_as_a_validation_error() -> None:
     (error,) = [e for e in events if e.kind == "validation_error"]
     assert error.data["tool"] == "rayleigh_timestep"
     assert error.data["messages"] == ["poisson_ratio: must be <= 0.5, got 0.7"]
+
+
+@pytest.mark.asyncio
+async def test_a_follow_up_builds_on_the_last_accepted_call_not_a_rejected_one() -> None:
+    session = Session(OFFLINE)
+    first = await drain(session, "rayleigh for r=1mm glass")
+    rejected = await drain(session, "and nu=0.6?")
+    assert rejected.status == "invalid" and not rejected.tool_results
+    third = await drain(session, "and for 3 mm?")
+    assert third.status == "answered", third.answer
+    (result,) = third.tool_results
+    assert result["args"]["poisson_ratio"] == first.tool_results[0]["args"]["poisson_ratio"]
+    assert result["args"]["particle_radius"] == pytest.approx(0.0015)  # 3 mm read as a diameter
+    # the same holds for a conversation restored from the history store
+    restored = Session(OFFLINE)
+    restored.restore([("rayleigh for r=1mm glass", first.model_dump()),
+                      ("and nu=0.6?", rejected.model_dump())])  # fmt: skip
+    again = await drain(restored, "and for 3 mm?")
+    assert again.status == "answered" and again.tool_results[0]["args"] == result["args"]

@@ -113,23 +113,26 @@ def _follow_up(parsed: Parsed, history: list[dict[str, Any]]) -> Built | None:
 
     The latest calculation is the last user request that named one with every follow-up since
     applied in order, so "and for 2 mm?" then "what about steel?" gives 2 mm steel, not the
-    first request's size.
+    first request's size. A follow-up whose call was rejected (marked `"rejected"` in the
+    history) is skipped: "and nu=0.6?" refused, "and for 3 mm?" builds on the accepted call.
     """
     if not parsed.quantities and find_material(parsed.text) is None:
         return None
     requests = [
-        t["content"]
+        (t["content"], bool(t.get("rejected")))
         for t in history
         if t.get("role") == "user" and isinstance(t.get("content"), str)
     ]
     for start in range(len(requests) - 1, -1, -1):
-        anchor = read(requests[start])
-        ranked = ranked_phrasings(requests[start])
+        anchor = read(requests[start][0])
+        ranked = ranked_phrasings(requests[start][0])
         if not ranked:
             continue
         phrasing = ranked[0][1]
         built = build(phrasing, anchor, find_material(anchor.text))
-        for text in requests[start + 1 :]:
+        for text, rejected in requests[start + 1 :]:
+            if rejected:  # its values were refused: build on the last accepted call
+                continue
             later = read(text)
             if later.quantities or find_material(later.text) is not None:
                 step = build(phrasing, later, find_material(later.text))
