@@ -160,3 +160,22 @@ def find_material(text: str) -> Material | None:
         if best is None or rank < best[:2]:
             best = (*rank, material)
     return None if best is None else best[2]
+
+
+def mentions(text: str) -> list[tuple[int, int, Material]]:
+    """Every mention of a material in `text`, in text order: (start, end, material).
+
+    At one position the longest alias wins, and an alias inside a longer one is no mention of
+    its own ("quartz sand" is quartz sand only). "glass beads against a steel wall" gives glass
+    at 0 and steel after it; the first mention is always `find_material(text)`.
+    """
+    hits = sorted(
+        (hit.start(), -length, hit.end(), material)
+        for pattern, length, material in _matchers()
+        for hit in pattern.finditer(text)
+    )
+    found: list[tuple[int, int, Material]] = []
+    for start, _, stop, material in hits:
+        if not found or start >= found[-1][1]:
+            found.append((start, stop, material))
+    return found

@@ -26,11 +26,20 @@ class Row:
     sources: dict[str, str] = field(default_factory=dict)
     """Expected `arg_sources` entries."""
     intent: str | None = None
+    notes: tuple[str, ...] = ()
+    """Text the reply (notes under the result, or the 'missing' reply) must contain."""
+    absent: tuple[str, ...] = ()
+    """Text the reply must not contain (a value reported as dropped that was in fact used)."""
 
 
 GLASS = {"density": 2500.0, "youngs_modulus": 70e9, "poisson_ratio": 0.25}
 STEEL = {"density": 7850.0, "youngs_modulus": 210e9, "poisson_ratio": 0.30}
 PRESET_GLASS = {k: "preset:glass" for k in GLASS}
+STEEL_WALL = {
+    "wall_youngs_modulus": "preset:steel (wall)",
+    "wall_poisson_ratio": "preset:steel (wall)",
+}
+GLASS_NOTE = "**Preset glass** (Soda-lime glass): density 2500 kg/m³, E 70 GPa, ν 0.25 — source: "
 
 CORPUS: list[Row] = [
     # --- convert_units
@@ -149,6 +158,7 @@ CORPUS: list[Row] = [
         "rayleigh_timestep",
         {"particle_radius": 0.0005, **GLASS},
         sources={"particle_radius": "typed (d/2)", **PRESET_GLASS},
+        notes=(GLASS_NOTE + "Soda-lime glass: ρ ≈ 2500", "typed values override it"),
     ),
     Row("raleigh timestpe r=1mm glass", "rayleigh_timestep", {"particle_radius": 0.001, **GLASS}),
     Row(
@@ -162,6 +172,7 @@ CORPUS: list[Row] = [
         "rayleigh_timestep",
         {"particle_radius": 0.0005, "density": 2500.0, "youngs_modulus": 1e7},
         sources={"youngs_modulus": "typed", "density": "preset:glass"},
+        notes=("**Preset glass** (Soda-lime glass): density 2500 kg/m³, ν 0.25 — source: ",),
     ),
     Row(
         "Rayleigh timestep R=2 mm ρ=7.8 g/cm³ G=80 GPa ν=0.3",
@@ -552,6 +563,85 @@ CORPUS: list[Row] = [
         "rayleigh_timestep",
         {"particle_radius": 0.0015, "density": 905.0},
         sources={"density": "preset:polypropylene"},
+    ),
+    # --- review fixes: container radius, second material, wrong units, preset sources
+    Row(
+        "how many 2 mm beads in a cylinder of radius 50 mm and height 200 mm",
+        "estimate_particle_count",
+        {"container_shape": "cylinder", "diameter": 0.1, "height": 0.2, "particle_diameter": 0.002},
+        sources={"diameter": "typed (2r)", "particle_diameter": "typed"},
+    ),
+    Row(
+        "how many 1 mm beads fit in a drum radius 0.2 m, 0.5 m long",
+        "estimate_particle_count",
+        {"container_shape": "cylinder", "diameter": 0.4, "height": 0.5, "particle_diameter": 0.001},
+        sources={"diameter": "typed (2r)"},
+    ),
+    Row(
+        "wall effect in a pipe with radius 25 mm for 5 mm spheres",
+        "wall_effect_porosity",
+        {"container_diameter": 0.05, "particle_diameter": 0.005},
+        sources={"container_diameter": "typed (2r)"},
+    ),
+    Row(
+        "hertz contact time r=1mm glass v=2 m/s against a steel wall",
+        "hertz_contact_time",
+        {
+            "particle_radius": 0.001,
+            "impact_velocity": 2.0,
+            "wall": True,
+            "wall_youngs_modulus": 210e9,
+            "wall_poisson_ratio": 0.3,
+            **GLASS,
+        },
+        sources={**STEEL_WALL, **PRESET_GLASS},
+        notes=("**Preset steel (wall)** (Steel (carbon / low-alloy)): wall E 210 GPa, wall ν 0.3",),
+    ),
+    Row(
+        "hertz contact time for a steel plate hit by 1 mm glass beads at 2 m/s",
+        "hertz_contact_time",
+        {"particle_radius": 0.0005, "wall": True, "wall_youngs_modulus": 210e9, **GLASS},
+        sources={**STEEL_WALL, **PRESET_GLASS},
+    ),
+    Row(
+        "hertz contact time 1 mm glass against a steel wall with wall E=200 GPa at 1 m/s",
+        "hertz_contact_time",
+        {"wall_youngs_modulus": 200e9, "wall_poisson_ratio": 0.3, **GLASS},
+        sources={"wall_youngs_modulus": "typed", "wall_poisson_ratio": "preset:steel (wall)"},
+    ),
+    Row(
+        "contact stress F=10 N r=1 mm glass on a steel plate yield 100 MPa SF 2",
+        "contact_stress_check",
+        {"wall": True, "wall_youngs_modulus": 210e9, "youngs_modulus": 70e9},
+        sources=STEEL_WALL,
+    ),
+    Row(
+        "rayleigh for 1mm glass and 2mm steel",
+        "rayleigh_timestep",
+        {"particle_radius": 0.0005, **GLASS},
+        notes=("**Not used:** steel, 2mm — one material per calculation",),
+        absent=("not an input of",),
+    ),
+    Row(
+        "rayleigh timestep for r=1 kg glass",
+        None,
+        missing=("particle_radius",),
+        notes=("r: expected a length (in m), got 1 kg which is a mass",),
+        absent=("Not used",),
+    ),
+    Row(
+        "convert 100 F to C",
+        "convert_units",
+        {"value": 100, "from_unit": "degF", "to_unit": "degC"},
+        notes=("F → degF", "C → degC"),
+    ),
+    Row("convert 300 K to F", "convert_units", {"from_unit": "K", "to_unit": "degF"}),
+    Row("convert 2 F to uF", "convert_units", {"from_unit": "F", "to_unit": "uF"}),
+    Row(
+        "rayleigh dt r=0.5 mm rho=2500 kg/m3 E=70 GPa nu=0.25 glass",
+        "rayleigh_timestep",
+        {"particle_radius": 0.0005, **GLASS},
+        absent=("Preset",),
     ),
     Row("convert 3 inch", None, missing=("to_unit",), intent="conversion"),
     # --- not a calculation

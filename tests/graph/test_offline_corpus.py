@@ -22,6 +22,11 @@ def _same(expected: Any, got: Any) -> bool:
 @pytest.mark.parametrize("row", CORPUS, ids=[r.text for r in CORPUS])
 def test_row(row: Row) -> None:
     selection = select_text(row.text)
+    reply = selection.reply or ""
+    for text in row.notes:
+        assert text in reply, reply
+    for text in row.absent:
+        assert text not in reply, reply
     if row.tool is None:
         assert selection.calls == []
         assert selection.reply

@@ -183,17 +183,19 @@ def test_values_no_earlier_calculation_takes_are_not_a_follow_up() -> None:
 def test_typo_corrections_and_unused_values_are_told_not_silent() -> None:
     fixed = select_text("raleigh time step for 1 mm glass beads")
     assert [c.name for c in fixed.calls] == ["rayleigh_timestep"]
-    assert fixed.reply == "**Read as:** raleigh → rayleigh"
+    assert fixed.reply is not None
+    assert fixed.reply.split("\n\n")[0] == "**Read as:** raleigh → rayleigh"
     dropped = select_text("p-wave time step for r=1 mm glass G=30 GPa")
     assert [c.name for c in dropped.calls] == ["pwave_timestep"]
     assert "shear_modulus" not in dropped.calls[0].args
     assert dropped.reply is not None and dropped.reply.startswith("**Not used:** G = 30 GPa")
-    assert select_text("rayleigh time step for 1 mm glass beads").reply is None
+    plain = select_text("rayleigh time step for 1 mm glass beads").reply  # only the preset's source
+    assert plain is not None and plain.startswith("**Preset glass**") and "\n" not in plain
     plural = select_text("polydisperse counts diameters 1, 2 and 3 mm number fractions 0.5 0.3 0.2")
     assert plural.calls and plural.reply is None  # "counts" read as "count" is no news
     missing = select_text("raleigh time step for glass")
     assert missing.calls == [] and missing.reply is not None
-    assert missing.reply.endswith("**Read as:** raleigh → rayleigh")
+    assert "\n\n**Read as:** raleigh → rayleigh\n\n**Preset glass**" in missing.reply
 
 
 def test_the_answer_shows_the_notes_under_the_result() -> None:

@@ -18,6 +18,7 @@ ROLE_DIM: dict[str, str] = {
     "particle_radius": LENGTH,
     "particle_diameter": LENGTH,
     "container_diameter": LENGTH,
+    "container_radius": LENGTH,
     "other_radius": LENGTH,
     "wall_youngs_modulus": PRESSURE,
     "wall_poisson_ratio": NONE,
@@ -111,6 +112,7 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
         "inner diameter",
         "id",
     ): ("container_diameter",),
+    ("container radius", "inner radius", "internal radius"): ("container_radius",),
     ("density", "rho", "ro", "particle density", "material density", "rho p"): (
         "density",
         "solid_density",
@@ -270,6 +272,28 @@ CONTAINER_WORDS = (
     "cylinder|cylindrical|pipe|tube|column|drum|silo|vessel|container|bed|box|bin|hopper|tank|"
     "cube|cuboid|chamber|domain"
 )
+
+
+CONTAINER_KEY_BEFORE_RE = re.compile(
+    rf"\b(?:{CONTAINER_WORDS})s?\s*(?:(?:of|with|having|whose|and)\s+)?(?:(?:a|an|the|its)\s+)?$",
+    re.IGNORECASE,
+)
+"""Before a size key that belongs to the container: `cylinder of radius`, `pipe with a diameter`."""
+CONTAINER_KEY_AFTER_RE = re.compile(rf"\s*(?:{CONTAINER_WORDS})\b", re.IGNORECASE)
+"""After a size key typed behind its value, the container it belongs to (`50 mm radius drum`);
+used with `match(text, pos)`, so no `^`."""
+_CONTAINER_ROLE = {
+    "particle_radius": "container_radius",
+    "particle_diameter": "container_diameter",
+    "container_diameter": "container_diameter",
+}
+
+
+def container_roles(roles: tuple[str, ...]) -> tuple[str, ...]:
+    """The container's size roles for a radius or diameter key said of a container (`cylinder of
+    radius 50 mm` is the cylinder's radius, not a particle's); () when the key is no size."""
+    mapped = [_CONTAINER_ROLE[r] for r in roles if r in _CONTAINER_ROLE]
+    return tuple(dict.fromkeys(mapped))
 
 
 def key_roles(key: str) -> tuple[str, ...]:

@@ -53,6 +53,12 @@ def diameter(name: str = "particle_diameter", *, dim: str | None = LENGTH) -> Pa
     return Param(name, ((name, 1.0), ("particle_diameter", 1.0), ("particle_radius", 2.0)), dim)
 
 
+def container_diameter(name: str) -> Param:
+    """A container's diameter: typed D, or a typed container radius doubled."""
+    roles = ((name, 1.0), ("container_diameter", 1.0), ("container_radius", 2.0))
+    return Param(name, tuple(dict.fromkeys(roles)))
+
+
 @dataclass
 class Filler:
     """Assigns quantities of one query to one tool's parameters."""
@@ -64,6 +70,10 @@ class Filler:
     sources: dict[str, str] = field(default_factory=dict)
     used: set[int] = field(default_factory=set)
     """Indices of quantities already assigned."""
+    wall_material: Material | None = None
+    """The material named for the wall (`against a steel wall`), set by the tool's step."""
+    notes: list[str] = field(default_factory=list)
+    """What a step read differently from what was typed (`F → degF`), for the report."""
 
     def __post_init__(self) -> None:
         accepted = {role for p in self.params for role, _ in p.roles} | _STEP_ROLES
@@ -88,13 +98,14 @@ class Filler:
     def free(self, dim: str) -> list[int]:
         """Indices of unused, unkeyed quantities of dimension `dim`, in text order.
 
-        A quantity keyed to an input this tool does not take (`G=30 GPa` for the P-wave step)
-        is not free: it is never reused as some other input of the same dimension.
+        A quantity keyed to an input this tool does not take (`G=30 GPa` for the P-wave step),
+        or keyed with a unit its key cannot have (`r=1 kg`), is not free: it is never reused as
+        some other input of the same dimension.
         """
         return [
             i
             for i, q in enumerate(self.quantities)
-            if i not in self.used and not q.roles and q.dim == dim
+            if i not in self.used and not q.roles and not q.misfit and q.dim == dim
         ]
 
     def keyed(self) -> None:

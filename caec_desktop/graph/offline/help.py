@@ -13,7 +13,8 @@ from caec_desktop.graph.offline.aliases import HINTS
 from caec_desktop.graph.offline.phrasings import BY_TOOL
 from caec_desktop.graph.selector import AttemptError
 from caec_desktop.tools import get_tool, tool_names, tool_schema
-from caec_desktop.tools.units import pretty_unit
+from caec_desktop.tools.materials import MATERIALS
+from caec_desktop.tools.units import dimension_name, fmt, pretty_unit
 
 HELP_RE = re.compile(
     r"^\s*(?:hi|hello|hey|help|\?+|what can you do|what do you do|what can i ask|commands|"
@@ -87,6 +88,37 @@ def missing_reply(
     return "\n".join(lines), missing
 
 
+_PRESET_LABELS = {
+    "density": ("density", "kg/m^3"),
+    "solid_density": ("density", "kg/m^3"),
+    "youngs_modulus": ("E", "Pa"),
+    "poisson_ratio": ("ν", ""),
+    "wall_youngs_modulus": ("wall E", "Pa"),
+    "wall_poisson_ratio": ("wall ν", ""),
+}
+
+
+def preset_notes(args: dict[str, Any], sources: dict[str, str]) -> list[str]:
+    """For each named material that filled inputs: the values it filled and where they come
+    from, so a default is never taken for a measured value ("**Preset glass** (Soda-lime glass):
+    density 2500 kg/m³, E 70 GPa, ν 0.25 — source: …; typed values override it")."""
+    filled: dict[str, list[str]] = {}
+    for name, source in sources.items():
+        if source.startswith("preset:") and name in _PRESET_LABELS:
+            label, unit = _PRESET_LABELS[name]
+            filled.setdefault(source.removeprefix("preset:"), []).append(
+                f"{label} {fmt(float(args[name]), unit)}"
+            )
+    notes = []
+    for preset, values in filled.items():
+        material = MATERIALS[preset.split(" ")[0]]
+        notes.append(
+            f"**Preset {preset}** ({material.name}): {', '.join(values)} — source: "
+            f"{material.source.rstrip('.')}; typed values override it."
+        )
+    return notes
+
+
 def errors_reply(errors: list[AttemptError]) -> str:
     """Validation errors in plain words, each with the input's unit, range and an example."""
     lines = ["The inputs I read were not accepted:"]
@@ -98,11 +130,47 @@ def errors_reply(errors: list[AttemptError]) -> str:
             if known and why:
                 typed = err.call.args.get(name)
                 got = f" (I read {_show(typed)})" if typed is not None else ""
-                lines.append(f"- {name}{got}: {why}. Type it as {input_hint(tool, name)}.")
+                hint = _unit_hint(err.call.args, name) if tool == "convert_units" else None
+                lines.append(
+                    f"- {name}{got}: {why}. Type {hint or 'it as ' + input_hint(tool, name)}."
+                )
             else:
                 lines.append(f"- {message}")
     lines.append("Correct the value and ask again; I cannot guess a better one offline.")
     return "\n".join(lines)
+
+
+_UNIT_EXAMPLES = {
+    "length": ("mm", "m", "inch", "ft"),
+    "mass": ("g", "kg", "lb", "t"),
+    "time": ("s", "ms", "min", "h"),
+    "density": ("kg/m^3", "g/cm^3", "lb/ft^3"),
+    "pressure/stress": ("MPa", "GPa", "psi", "bar"),
+    "velocity": ("m/s", "km/h", "ft/s"),
+    "force": ("N", "kN", "lbf"),
+    "stiffness (force per length)": ("N/m", "kN/m", "lbf/inch"),
+    "volume": ("L", "mL", "m^3", "ft^3"),
+    "area": ("mm^2", "m^2", "ft^2"),
+    "temperature": ("degC", "degF", "K"),
+    "energy/torque": ("J", "kJ", "N*m"),
+    "power": ("W", "kW", "hp"),
+}
+"""Units people convert between, by `units.dimension_name`, to suggest a unit that fits."""
+
+
+def _unit_hint(args: dict[str, Any], name: str) -> str | None:
+    """For a rejected unit of `convert_units`: units of the other side's dimension (`3 kg to
+    mm` → "a mass unit, e.g. to_unit=g (or kg, lb, t)"), never the unit just rejected."""
+    other_name = "to_unit" if name == "from_unit" else "from_unit"
+    other = args.get(other_name)
+    try:
+        dim = dimension_name(str(other))
+    except Exception:  # pint raises several types for text that is not a unit
+        return None
+    examples = [u for u in _UNIT_EXAMPLES.get(dim, ()) if u != args.get(name)]
+    if not examples:
+        return f"a unit of the same dimension as {other_name} {other!r}"
+    return f"a {dim} unit, e.g. {name}={examples[0]} (or {', '.join(examples[1:])})"
 
 
 def _show(value: Any) -> str:

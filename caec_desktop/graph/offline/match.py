@@ -6,11 +6,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from caec_desktop.graph.offline import steps
+from caec_desktop.graph.offline.aliases import ROLE_DIM
 from caec_desktop.graph.offline.fill import Filler
-from caec_desktop.graph.offline.parse import Parsed, Quantity
+from caec_desktop.graph.offline.parse import REFERENCE_UNITS, Parsed, Quantity
 from caec_desktop.graph.offline.phrasings import PHRASINGS, Phrasing
 from caec_desktop.tools import get_tool
-from caec_desktop.tools.materials import Material
+from caec_desktop.tools.materials import Material, mentions
+from caec_desktop.tools.units import pretty_unit
 
 _BOOLS = {"true": True, "yes": True, "false": False, "no": False}
 
@@ -25,6 +27,12 @@ class Built:
     missing: list[tuple[str, ...]]
     unused: list[str] = field(default_factory=list)
     """Values of the query that fill no argument, as typed ("G = 30 GPa"), for the report."""
+    notes: list[str] = field(default_factory=list)
+    """How the query was read where that differs from what was typed (`F → degF`), or what of
+    it was left out and why (a second material), for the report."""
+    wrong: list[str] = field(default_factory=list)
+    """Values typed with a unit their key cannot have ("r: expected a length (in m), got 1 kg
+    which is a mass"): shown first, they are why an input is missing."""
 
 
 def _takes(p: Phrasing) -> set[str]:
@@ -91,8 +99,34 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     filler.presets()
     missing = [g for g in p.required if not any(n in filler.args for n in g)]
     missing += [g for g in extra if not any(n in filler.args for n in g) and g not in missing]
-    unused = [typed(parsed, q) for i, q in enumerate(parsed.quantities) if i not in filler.used]
-    return Built(p.tool, filler.args, filler.sources, missing, unused)
+    left = [q for i, q in enumerate(parsed.quantities) if i not in filler.used]
+    wrong = [_wrong_unit(parsed, q, _takes(p)) for q in left if q.misfit]
+    unused = [typed(parsed, q) for q in left if not q.misfit]
+    notes = list(filler.notes)
+    used = {m.key for m in (filler.material, filler.wall_material) if m is not None}
+    dropped = [m.key for _, _, m in mentions(parsed.text) if m.key not in used]
+    if dropped and filler.material is not None and any(param.preset for param in p.params):
+        left_out = ", ".join([*dict.fromkeys(dropped), *unused])
+        notes.append(
+            f"**Not used:** {left_out} — one material per calculation: this one is for "
+            f"{filler.material.key}; ask again for {dropped[0]} and keep the more conservative "
+            "result"
+        )
+        unused = []
+    return Built(p.tool, filler.args, filler.sources, missing, unused, notes, wrong)
+
+
+def _wrong_unit(parsed: Parsed, q: Quantity, takes: set[str]) -> str:
+    """`r: expected a length (in m), got 1 kg which is a mass`, naming what the key means for
+    this tool first (`V` is a velocity for a contact, a volume for a container)."""
+    roles = [r for r in q.misfit if r in takes] or list(q.misfit)
+    dims = dict.fromkeys(ROLE_DIM[r] for r in roles if r in ROLE_DIM)
+    wanted = " or ".join(
+        f"{d} (in {pretty_unit(REFERENCE_UNITS[d])})" if d in REFERENCE_UNITS else "plain number"
+        for d in dims
+    )
+    value = parsed.text[q.start : q.end]
+    return f"{q.key}: expected a {wanted or 'different unit'}, got {value} which is a {q.dim}"
 
 
 def typed(parsed: Parsed, q: Quantity) -> str:

@@ -14,10 +14,13 @@ from functools import lru_cache
 from typing import Any
 
 from caec_desktop.graph.offline.aliases import (
+    CONTAINER_KEY_AFTER_RE,
+    CONTAINER_KEY_BEFORE_RE,
     POST_KEY_RE,
     POST_ROLES,
     PRE_KEY_RE,
     ROLE_DIM,
+    container_roles,
     key_roles,
 )
 from caec_desktop.tools.units import ureg
@@ -75,6 +78,9 @@ class Quantity:
     """The alias as typed ("E", "yield", "tall"), "" when unkeyed."""
     roles: tuple[str, ...] = ()
     """What the key can mean, filtered by dimension; empty when unkeyed."""
+    misfit: tuple[str, ...] = ()
+    """What the key typed before it means when none of that fits its unit (`r=1 kg`): such a
+    quantity fills nothing, and the reply says which dimension the key wanted."""
     before: str = ""
     """Text between the previous quantity and this one, as typed."""
     after: str = ""
@@ -124,7 +130,7 @@ def normalize_unit(unit: str) -> str:
     return "".join(_CASE_FIX.get(p.lower(), p) if p not in "/*" else p for p in parts)
 
 
-_REFERENCE_UNITS = {
+REFERENCE_UNITS = {
     "length": "m",
     "time": "s",
     "mass": "kg",
@@ -141,7 +147,7 @@ _REFERENCE_UNITS = {
 @lru_cache(maxsize=1)
 def _dimensionalities() -> dict[Any, str]:
     reg = ureg()
-    return {reg.parse_units(unit).dimensionality: name for name, unit in _REFERENCE_UNITS.items()}
+    return {reg.parse_units(unit).dimensionality: name for name, unit in REFERENCE_UNITS.items()}
 
 
 @lru_cache(maxsize=512)
@@ -203,6 +209,12 @@ def _read_unit(text: str, match: re.Match[str]) -> tuple[str, str, bool, int]:
     return unit, dim, False, match.end("unit") - (len(raw) - len(raw.rstrip(".")))
 
 
+def _explicit(key_text: str) -> bool:
+    """A key joined to its value by `=`, `:` or `is` (`r=1 kg`) surely names it; a bare key
+    before an unfitting value is often part of a phrase (`contact time 1 mm glass`)."""
+    return re.search(r"(?:[=:~≈]|\bis\b|\bequals?\b)\s*$", key_text) is not None
+
+
 def _fits(role: str, dim: str) -> bool:
     return dim == "dimensionless" or ROLE_DIM.get(role, dim) == dim
 
@@ -216,17 +228,25 @@ def _attach_keys(quantities: list[Quantity]) -> None:
         post = POST_KEY_RE.match(q.after)
         candidates: list[tuple[str, tuple[str, ...], int]] = []
         if pre:
-            candidates.append((pre.group("key"), key_roles(pre.group("key")), 0))
+            roles = key_roles(pre.group("key"))
+            if CONTAINER_KEY_BEFORE_RE.search(q.before, 0, pre.start()):
+                roles = container_roles(roles) or roles
+            candidates.append((pre.group("key"), roles, 0))
         if post:
             key = post.group("key")
-            norm = re.sub(r"[\s_-]", " ", key.lower())
-            candidates.append((key, POST_ROLES[norm], post.end()))
+            roles = POST_ROLES[re.sub(r"[\s_-]", " ", key.lower())]
+            if CONTAINER_KEY_AFTER_RE.match(q.after, post.end()):
+                roles = container_roles(roles) or roles
+            candidates.append((key, roles, post.end()))
         claimed = 0
         for key, roles, used in candidates:
             fitting = tuple(r for r in roles if _fits(r, q.dim))
             if fitting:
                 q.key, q.roles, claimed = key, fitting, used
                 break
+        else:
+            if pre and candidates[0][1] and _explicit(pre.group(0)):
+                q.key, q.misfit = pre.group("key"), candidates[0][1]
 
 
 def parse(raw: str, vocabulary: tuple[str, ...] = ()) -> Parsed:

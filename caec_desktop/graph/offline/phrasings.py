@@ -22,7 +22,14 @@ from caec_desktop.graph.offline.aliases import (
     VELOCITY,
     VOLUME,
 )
-from caec_desktop.graph.offline.fill import Filler, Param, diameter, radius, simple
+from caec_desktop.graph.offline.fill import (
+    Filler,
+    Param,
+    container_diameter,
+    diameter,
+    radius,
+    simple,
+)
 
 Step = Callable[[Filler], list[tuple[str, ...]]]
 
@@ -90,7 +97,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
         ),
         (
             diameter(dim=None),
-            simple("diameter", also="container_diameter"),
+            container_diameter("diameter"),
             simple("height"),
             simple("container_volume", also="volume"),
             simple("packing_fraction"),
@@ -249,7 +256,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
             (r"\bporosity\b", 2),
         ),
         (
-            simple("container_diameter"),
+            container_diameter("container_diameter"),
             diameter(dim=None),
             simple("sphericity"),
         ),

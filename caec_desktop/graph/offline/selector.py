@@ -12,7 +12,13 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from caec_desktop.graph.offline.help import errors_reply, help_text, is_help, missing_reply
+from caec_desktop.graph.offline.help import (
+    errors_reply,
+    help_text,
+    is_help,
+    missing_reply,
+    preset_notes,
+)
 from caec_desktop.graph.offline.match import Built, build, rank
 from caec_desktop.graph.offline.parse import Parsed, parse
 from caec_desktop.graph.offline.phrasings import VOCABULARY, Phrasing
@@ -83,7 +89,8 @@ def select_text(text: str, history: list[dict[str, Any]] | None = None) -> Selec
     notes = reading_notes(parsed, built)
     if built.missing:
         reply, missing = missing_reply(built.tool, built.missing, built.args, built.sources)
-        return Selection(reply="\n\n".join([reply, *notes]), missing=missing)
+        wrong = [f"**Wrong unit:** {w}." for w in built.wrong]
+        return Selection(reply="\n\n".join([*wrong, reply, *notes]), missing=missing)
     call = ProposedCall(
         name=built.tool, args=built.args, id="regex-1", source="regex", arg_sources=built.sources
     )
@@ -91,9 +98,10 @@ def select_text(text: str, history: list[dict[str, Any]] | None = None) -> Selec
 
 
 def reading_notes(parsed: Parsed, built: Built) -> list[str]:
-    """What the user should know about how the query was read: typos corrected ("Read as") and
-    values typed that no argument of the chosen tool takes ("Not used"), so nothing is silently
-    changed or dropped. Shown under the result."""
+    """What the user should know about how the query was read: typos corrected ("Read as"),
+    values typed that no argument of the chosen tool takes ("Not used"), what the tool's step
+    read or left out (a second material), and the named materials' values with their sources,
+    so nothing is silently changed, dropped or assumed. Shown under the result."""
     notes = []
     fixes = [
         f"{typo} → {word}"
@@ -104,7 +112,9 @@ def reading_notes(parsed: Parsed, built: Built) -> list[str]:
         notes.append(f"**Read as:** {', '.join(fixes)}")
     if built.unused:
         notes.append(f"**Not used:** {', '.join(built.unused)} (not an input of `{built.tool}`)")
-    return notes
+    if built.wrong and not built.missing:
+        notes.append(f"**Not used (wrong unit):** {'; '.join(built.wrong)}")
+    return [*notes, *built.notes, *preset_notes(built.args, built.sources)]
 
 
 def _follow_up(parsed: Parsed, history: list[dict[str, Any]]) -> Built | None:
@@ -152,7 +162,7 @@ def _merge(phrasing: Phrasing, before: Built, now: Built) -> Built:
         args[name], sources[name] = value, now.sources[name]
     groups = [*phrasing.required, *before.missing, *now.missing]
     missing = [g for i, g in enumerate(groups) if g not in groups[:i] and not set(g) & set(args)]
-    return Built(now.tool, args, sources, missing, now.unused)
+    return Built(now.tool, args, sources, missing, now.unused, now.notes, now.wrong)
 
 
 class RegexSelector:

@@ -13,7 +13,9 @@ from functools import lru_cache
 from caec_desktop.graph.offline.aliases import CONTAINER_WORDS, LENGTH, NONE, TIME
 from caec_desktop.graph.offline.fill import Filler
 from caec_desktop.graph.offline.parse import normalize_unit
+from caec_desktop.tools.materials import mentions
 from caec_desktop.tools.units import convert as convert_value
+from caec_desktop.tools.units import ureg
 
 Missing = list[tuple[str, ...]]
 
@@ -38,6 +40,8 @@ _BOX_RE = re.compile(r"\b(?:box|cuboid|cube|bin|rectangular|hopper|chamber|domai
 _CYLINDER_RE = re.compile(r"\b(?:cylinder|cylindrical|pipe|tube|column|drum|silo|tank)\b", re.I)
 _WALL_FIX_RE = re.compile(r"\bwall[\s_-]*(?:correction|corrected|effect)\b", re.I)
 _WALL_HIT_RE = re.compile(r"\b(?:wall|plate|flat)\b", re.I)
+_WALL_AFTER_RE = re.compile(r"\s*(?:wall|plate|flat|surface|liner|floor)s?\b", re.I)
+"""Right after a material's name: the wall is made of it (`a steel wall`)."""
 _STEP_WORD_RE = re.compile(r"\b(?:at|with|every|using)\s*$", re.I)
 _RUN_GAP_RE = re.compile(r"^[\s,;]*(?:and\s*)?$")
 _CONTAINER_BEFORE_RE = re.compile(rf"\b(?:{CONTAINER_WORDS})s?\W*$", re.I)
@@ -62,9 +66,27 @@ def convert(f: Filler) -> Missing:
             f.put("from_unit", normalize_unit(part.group("from")))
         return [("from_unit",), ("to_unit",)]
     f.put("value", float(match.group("num")))
-    f.put("from_unit", normalize_unit(match.group("from")))
-    f.put("to_unit", normalize_unit(match.group("to")))
+    units = [normalize_unit(match.group(side)) for side in ("from", "to")]
+    read = [_TEMPERATURES.get(u, u) for u in units]
+    if all(u in _TEMPERATURES or _is_temperature(r) for u, r in zip(units, read, strict=True)):
+        fixes = [f"{u} → {r}" for u, r in zip(units, read, strict=True) if u != r]
+        if fixes:
+            f.notes.append(f"**Read as:** {', '.join(fixes)} (temperatures, not farad or coulomb)")
+        units = read
+    f.put("from_unit", units[0])
+    f.put("to_unit", units[1])
     return []
+
+
+_TEMPERATURES = {"F": "degF", "C": "degC", "°F": "degF", "°C": "degC"}
+"""Letters pint reads as farad and coulomb, meant as temperature scales in `100 F to C`."""
+
+
+def _is_temperature(unit: str) -> bool:
+    try:
+        return dict(ureg().parse_units(unit).dimensionality) == {"[temperature]": 1}
+    except Exception:  # pint raises several types for text that is not a unit
+        return False
 
 
 def two_times(f: Filler) -> Missing:
@@ -204,9 +226,29 @@ def bulk(f: Filler) -> Missing:
 
 
 def hertz_partner(f: Filler) -> Missing:
-    """hertz_contact_time / contact_stress_check: `against a wall` makes it a wall contact."""
-    if _WALL_HIT_RE.search(f.parsed.text):
-        f.put("wall", True)
+    """hertz_contact_time / contact_stress_check: `against a wall` makes it a wall contact; a
+    material named for the wall (`a steel wall`, `a steel plate hit by glass beads`, else the
+    second material named) fills the wall's E and ν, the other one the particle's."""
+    text = f.parsed.text
+    if _WALL_HIT_RE.search(text) and "wall" not in f.args:
+        f.put("wall", True, "inferred")
+    named = mentions(text)
+    if f.args.get("wall") is not True or not named:
+        return []
+    wall = next((n for n in named if _WALL_AFTER_RE.match(text, n[1])), None)
+    if wall is None:
+        wall = next((n for n in named if n[2].key != named[0][2].key), None)
+    if wall is None:
+        return []
+    f.wall_material = wall[2]
+    f.material = next((n[2] for n in named if n is not wall), None)
+    values = wall[2].as_args()
+    for name, prop in (
+        ("wall_youngs_modulus", "youngs_modulus"),
+        ("wall_poisson_ratio", "poisson_ratio"),
+    ):
+        if name not in f.args:
+            f.put(name, values[prop], f"preset:{wall[2].key} (wall)")
     return []
 
 
