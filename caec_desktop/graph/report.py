@@ -19,7 +19,8 @@ from caec_desktop.tools.units import pretty_unit, show_value
 
 SUMMARY_LABEL = "**Model's summary:**"
 MATCH_TOLERANCE = 0.01
-"""A number in the model's summary matches a value when within 1 % of it (after unit conversion)."""
+"""A number in the model's summary matches a value within 1 % of it (after unit conversion), or
+one it is a rounding of."""
 CALC_SHEET_HEADING = "**Calc sheet"
 """How `CalcSheet.markdown()` starts; `brief` drops from there to the next section."""
 NO_CALCULATION = (
@@ -106,8 +107,21 @@ def _values_si(results: Iterable[dict[str, Any]]) -> list[tuple[float, Any]]:
     return out
 
 
+def _half_last_digit(number: str) -> float:
+    """Half a unit in the last digit typed ("0.2" → 0.05, "5" → 0.5, "2.5e-7" → 5e-9; "" → 0)."""
+    if not number:
+        return 0.0
+    mantissa, _, exponent = number.lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    try:
+        return 0.5 * 10.0 ** (int(exponent or 0) - decimals)
+    except ValueError:
+        return 0.0
+
+
 def unmatched_numbers(prose: str, results: list[dict[str, Any]]) -> list[str]:
-    """Numbers with units in `prose` that match no result or input of `results` within 1 %.
+    """Numbers with units in `prose` that match no result or input of `results`: within 1 %, or
+    within the rounding of the number as written ("0.2 µs" for 0.2047 µs).
 
     The prose is read with the offline query parser (units normalised as for a request); bare
     numbers are not checked, as they may be counts or ratios the tables do not list.
@@ -126,9 +140,10 @@ def unmatched_numbers(prose: str, results: list[dict[str, Any]]) -> list[str]:
         except (PintError, ValueError, TypeError):  # not a unit pint can convert: not checked
             continue
         value, dim = float(said.magnitude), said.dimensionality
+        # "roughly 0.2 µs" for 0.2047 µs: a rounded number matches what rounds to it
+        rounding = abs(value / q.value) * _half_last_digit(q.number) if q.value else 0.0
         if not any(
-            d == dim and abs(value - v) <= MATCH_TOLERANCE * max(abs(v), abs(value))
-            for v, d in known
+            d == dim and abs(value - v) <= max(MATCH_TOLERANCE * abs(v), rounding) for v, d in known
         ):
             unmatched.append(f"{q.number or f'{q.value:g}'} {pretty_unit(q.unit)}")
     return unmatched

@@ -172,7 +172,7 @@ async def test_session_yields_the_summary_while_it_is_written(
     final = [e for e in seen if e.kind == "llm_response" and e.data.get("purpose") == "summarize"]
     assert deltas and len(deltas) < 40  # coalesced, not one row per chunk
     assert "".join(e.data["text"] for e in deltas) == PROSE == final[0].data["content"]
-    assert turn.answer.startswith(PROSE)  # the prose above the result table
+    assert "**Model's summary:** " + PROSE in turn.answer  # under the result table
     assert {e.data["purpose"] for e in deltas} == {"summary"}
     # In order: after the tool's result, before the summary's final event and run_end.
     assert kinds.index("tool_result") < seen.index(deltas[0])

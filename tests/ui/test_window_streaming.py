@@ -73,7 +73,7 @@ def test_the_summary_grows_while_streamed_then_the_answer_replaces_it(
 
     shown, turn = qloop.run_until_complete(scenario())
     assert shown and PROSE.startswith(shown)
-    assert turn.status == "answered" and turn.answer.startswith(PROSE)
+    assert turn.status == "answered" and "**Model's summary:** " + PROSE in turn.answer
     chat = window.chat
     assert chat.writing_text() is None
     assert [w.property("role") for w in chat.items()][-1] == "answer"
