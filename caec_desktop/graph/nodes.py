@@ -17,7 +17,7 @@ from langgraph.runtime import Runtime
 
 from caec_desktop.graph.context import GraphContext
 from caec_desktop.graph.guard import unsafe_reason
-from caec_desktop.graph.report import build_report, final_status
+from caec_desktop.graph.report import CALL_A_TOOL, NO_TOOL_REPLY, build_report, final_status
 from caec_desktop.graph.routing import TOOL_INTENTS
 from caec_desktop.graph.selector import (
     AttemptError,
@@ -95,18 +95,6 @@ def _call_dict(call: ProposedCall) -> dict[str, Any]:
 
 def _key(tool: str, args: dict[str, Any]) -> str:
     return tool + json.dumps(args, sort_keys=True, default=str)
-
-
-CALL_A_TOOL = (
-    "You answered without calling a tool. Call a tool; do not compute numbers yourself "
-    "(or ask the user for a missing input)."
-)
-NO_TOOL_REPLY = (
-    "The model answered this calculation in its own words twice instead of calling a tool, so "
-    "nothing was computed (numbers a model works out itself are not checked, so they are not "
-    "shown). Ask again, or use offline mode (`--mode offline`) or the tool's form (`caec run "
-    "TOOL key=value …`): both compute with the tools directly."
-)
 
 
 def _refusal(emit: Emit, reason: str) -> dict[str, Any]:

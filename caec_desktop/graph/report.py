@@ -31,6 +31,17 @@ NEXT_INVALID = (
     "**What to do next:** give the inputs named above (with units, inside the allowed ranges) "
     "and ask again, or fill the tool's form (`caec run TOOL key=value …`)."
 )
+CALL_A_TOOL = (
+    "You answered without calling a tool. Call a tool; do not compute numbers yourself "
+    "(or ask the user for a missing input)."
+)
+NO_TOOL_REPLY = (
+    "The model answered this calculation in its own words twice instead of calling a tool, so "
+    "nothing was computed (numbers a model works out itself are not checked, so they are not "
+    "shown).\n\n**What to do next:** ask again, or use offline mode (`--mode offline`) or the "
+    "tool's form (`caec run TOOL key=value …`): both compute with the tools directly."
+)
+"""Why a turn ended when the model would not call a tool; it names the way forward itself."""
 NEXT_MODEL_ERROR = (
     "**What to do next:** check the server address, model and API key in the settings, or switch "
     "to offline mode (`--mode offline`) or the tool's form: both work without a model."
@@ -194,7 +205,7 @@ def build_report(state: AgentState, status: Status, prose: str | None = None) ->
     missing = [m for m in state.get("missing") or [] if m not in (state.get("reply") or "")]
     if missing:
         parts.append("**Missing inputs:**\n" + "\n".join(f"- {m}" for m in missing))
-    if status == "invalid":
+    if status == "invalid" and state.get("reply") != NO_TOOL_REPLY:
         parts.append(NEXT_INVALID)
     return "\n\n".join(parts)
 
