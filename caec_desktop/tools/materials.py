@@ -129,19 +129,23 @@ MATERIALS: dict[str, Material] = {m.key: m for m in _ALL}
 """Named materials by key ("glass", "steel", "quartz_sand", ...)."""
 
 
-def _alias_pattern(alias: str) -> str:
-    # Whole words; inside an alias, spaces or hyphens match each other ("soda lime" = "soda-lime").
-    words = re.split(r"[\s-]+", alias.strip())
-    return r"(?<!\w)" + r"[\s-]+".join(re.escape(w) for w in words) + r"(?!\w)"
+def _words_pattern(alias: str) -> str:
+    # Inside an alias, spaces or hyphens match each other ("soda lime" = "soda-lime").
+    return r"[\s-]+".join(re.escape(w) for w in re.split(r"[\s-]+", alias.strip()))
+
+
+def _key(alias: str) -> str:
+    return re.sub(r"[\s-]+", " ", alias.strip().lower())
 
 
 @lru_cache(maxsize=1)
-def _matchers() -> tuple[tuple[re.Pattern[str], int, Material], ...]:
-    return tuple(
-        (re.compile(_alias_pattern(alias), re.IGNORECASE), len(alias), material)
-        for material in _ALL
-        for alias in material.aliases
-    )
+def _matcher() -> tuple[re.Pattern[str], dict[str, Material]]:
+    """One pattern for every alias as whole words, longest first (so at one position the longest
+    alias wins), and the material of each alias as matched (lower case, spaces for hyphens)."""
+    aliases = sorted(((a, m) for m in _ALL for a in m.aliases), key=lambda am: -len(am[0]))
+    alternatives = "|".join(_words_pattern(a) for a, _ in aliases)
+    pattern = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+    return pattern, {_key(a): m for a, m in aliases}
 
 
 def find_material(text: str) -> Material | None:
@@ -151,15 +155,9 @@ def find_material(text: str) -> Material | None:
     mentioned first wins ("glass beads on a steel plate" → glass); at one position the longest
     alias wins ("quartz sand" over "quartz").
     """
-    best: tuple[int, int, Material] | None = None
-    for pattern, length, material in _matchers():
-        hit = pattern.search(text)
-        if hit is None:
-            continue
-        rank = (hit.start(), -length)
-        if best is None or rank < best[:2]:
-            best = (*rank, material)
-    return None if best is None else best[2]
+    pattern, materials = _matcher()
+    hit = pattern.search(text)
+    return None if hit is None else materials[_key(hit.group())]
 
 
 def mentions(text: str) -> list[tuple[int, int, Material]]:
@@ -169,13 +167,5 @@ def mentions(text: str) -> list[tuple[int, int, Material]]:
     its own ("quartz sand" is quartz sand only). "glass beads against a steel wall" gives glass
     at 0 and steel after it; the first mention is always `find_material(text)`.
     """
-    hits = sorted(
-        (hit.start(), -length, hit.end(), material)
-        for pattern, length, material in _matchers()
-        for hit in pattern.finditer(text)
-    )
-    found: list[tuple[int, int, Material]] = []
-    for start, _, stop, material in hits:
-        if not found or start >= found[-1][1]:
-            found.append((start, stop, material))
-    return found
+    pattern, materials = _matcher()
+    return [(h.start(), h.end(), materials[_key(h.group())]) for h in pattern.finditer(text)]

@@ -578,6 +578,18 @@ CORPUS: list[Row] = [
         sources={"diameter": "typed (2r)"},
     ),
     Row(
+        "how many 2 mm beads in a 50 mm radius cylinder 200 mm tall",
+        "estimate_particle_count",
+        {"container_shape": "cylinder", "diameter": 0.1, "height": 0.2, "particle_diameter": 0.002},
+        sources={"diameter": "typed (2r)"},
+    ),
+    Row(
+        "hertz contact time 1 mm glass at 1 m/s, r=2 mm/s",
+        "hertz_contact_time",
+        {"particle_radius": 0.0005, "impact_velocity": 1.0},
+        notes=("r: expected a length (in m), got 2 mm/s which is a velocity",),
+    ),
+    Row(
         "wall effect in a pipe with radius 25 mm for 5 mm spheres",
         "wall_effect_porosity",
         {"container_diameter": 0.05, "particle_diameter": 0.005},

@@ -13,7 +13,7 @@ import pytest
 
 from caec_desktop.session import Session, TurnResult
 from caec_desktop.settings import Settings
-from caec_desktop.tools.materials import MATERIALS
+from caec_desktop.tools.materials import MATERIALS, find_material, mentions
 
 GLASS_NOTE = "**Preset glass** (Soda-lime glass): density 2500 kg/m³, E 70 GPa, ν 0.25 — source: "
 
@@ -106,3 +106,17 @@ async def test_a_unit_of_the_wrong_dimension_gets_units_that_fit() -> None:
     assert turn.status == "invalid"
     assert "Type a mass unit, e.g. to_unit=g (or kg, lb, t)" in turn.answer
     assert "to_unit=mm" not in turn.answer
+
+
+def test_mentions_lists_every_material_in_order_longest_alias_first() -> None:
+    text = "quartz sand on a soda lime glass plate, then steel balls"
+    found = [(text[a:b], m.key) for a, b, m in mentions(text)]
+    assert found == [
+        ("quartz sand", "quartz_sand"),
+        ("soda lime glass", "glass"),
+        ("steel balls", "steel"),
+    ]
+    for words in ("glassy steelwork", "PP and glass", "a Soda-Lime Glass bead", "nothing"):
+        first = mentions(words)
+        assert find_material(words) == (first[0][2] if first else None)
+    assert mentions("glassy steelwork") == []
