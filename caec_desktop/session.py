@@ -14,7 +14,6 @@ import logging
 import traceback
 import weakref
 from collections.abc import AsyncGenerator, Iterable, Mapping
-from functools import reduce
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
@@ -102,6 +101,8 @@ class Session:
         """The conversation as `{"role", "content"}`; a user message whose calls were all
         rejected also has `"rejected": True`, so a follow-up builds on the last accepted call."""
         self.turns: list[TurnResult] = []
+        self._usage_total: dict[str, float] | None = {}
+        """Sum of the turns' usage; None until computed after a restore."""
         self.last_turn: TurnResult | None = None
         self._task: asyncio.Task[dict[str, Any]] | None = None
         self._open_runs = 0
@@ -125,10 +126,15 @@ class Session:
 
     @property
     def usage_total(self) -> dict[str, float]:
-        """Tokens (and cost) of every turn of this conversation, restored ones included."""
-        from caec_desktop.graph.state import add_usage
+        """Tokens (and cost) of every turn of this conversation, restored ones included (kept
+        as a running sum: summing every turn again would grow the cost of each turn)."""
+        from caec_desktop.graph.state import add_usage  # not at restore: it loads LangGraph
 
-        return reduce(add_usage, (turn.usage for turn in self.turns), {})
+        if self._usage_total is None:
+            self._usage_total = {}
+            for turn in self.turns:
+                self._usage_total = add_usage(self._usage_total, turn.usage)
+        return dict(self._usage_total)
 
     @property
     def running(self) -> bool:
@@ -145,6 +151,7 @@ class Session:
         self.turns = [turn for _, turn in pairs]
         self.messages = [message for text, turn in pairs for message in _exchange(text, turn)]
         self.last_turn = self.turns[-1] if self.turns else None
+        self._usage_total = None
 
     def cancel(self) -> None:
         """Stop the current run now (and runs of this session still waiting for their turn);
@@ -323,8 +330,11 @@ class Session:
             mode=mode,
             model=model,
         )
+        from caec_desktop.graph.state import add_usage
+
+        self._usage_total = add_usage(self.usage_total, turn.usage)  # earlier turns + this one
+        turn.conversation_usage = dict(self._usage_total)
         self.messages += _exchange(text, turn)
         self.turns.append(turn)
-        turn.conversation_usage = self.usage_total
         self.last_turn = turn
         return turn
