@@ -16,7 +16,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from caec_desktop.graph.context import GraphContext
-from caec_desktop.graph.guard import unsafe_reason
+from caec_desktop.graph.guard import STRESS_TOOL, unsafe_reason
 from caec_desktop.graph.report import CALL_A_TOOL, NO_TOOL_REPLY, build_report, final_status
 from caec_desktop.graph.routing import TOOL_INTENTS
 from caec_desktop.graph.selector import (
@@ -149,7 +149,7 @@ async def tools_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict[
     except SelectorError as exc:
         return {"attempts": attempt, **_model_error(emit, exc)}
     tools = tuple(c.name for c in selection.calls)
-    if guard and (reason := unsafe_reason(text, tools)):  # the stress check was selected
+    if guard and STRESS_TOOL in tools and (reason := unsafe_reason(text, tools)):
         return {"attempts": attempt, "usage": selection.usage, **_refusal(emit, reason)}
     if not selection.calls and _answered_in_prose(state, ctx.selector):
         ended = _no_tool_call(emit, state, attempt)

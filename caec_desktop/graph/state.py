@@ -110,9 +110,10 @@ def answer_message(answer: str) -> AIMessage:
 
 def start_state(graph_input: AgentState) -> AgentState:
     """The state a run starts from as LangGraph holds it: the reduced fields empty (a reducer's
-    channel starts as an empty list or dict), then the input applied through their reducers."""
-    empty: dict[str, Any] = {n: get_origin(h.__origin__)() for n, h in _REDUCED.items()}
-    return state_after(empty, dict(graph_input))  # type: ignore[arg-type]
+    channel starts as an empty list or dict), then the input. The input's messages already
+    have ids, so `add_messages` would return them as they are: they are taken directly."""
+    state: dict[str, Any] = {n: get_origin(h.__origin__)() for n, h in _REDUCED.items()}
+    return {**state, **graph_input}  # type: ignore[typeddict-item]
 
 
 def state_after(state: AgentState, update: dict[str, Any]) -> AgentState:
