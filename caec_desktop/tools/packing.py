@@ -121,10 +121,11 @@ class CountArgs(ToolArgs):
     diameter: Length | None = Q("Cylinder inner diameter (cylinder only)", default=None, gt=0)
     container_volume: Volume | None = Q("Container volume (volume only)", default=None, gt=0)
     particle_diameter: Length = Q("Particle diameter (equal spheres)", gt=0, example="2 mm")
-    packing_fraction: Ratio = Q(
-        "Solid volume fraction φ: loose 0.58, dense 0.62-0.64, crystalline 0.7405; at most "
-        "π/(3√2) = 0.74048 for equal spheres",
-        default=DEFAULT_PACKING,
+    packing_fraction: Ratio | None = Q(
+        f"Solid volume fraction φ (default {DEFAULT_PACKING:g}, or from D/d with wall_correction):"
+        " loose 0.58, dense 0.62-0.64, crystalline 0.7405; at most π/(3√2) = 0.74048 for equal"
+        " spheres",
+        default=None,
         gt=0,
         le=KEPLER,
     )
@@ -160,7 +161,9 @@ class CountArgs(ToolArgs):
                 "wall_correction",
                 f"only for container_shape='cylinder', got {self.container_shape!r}",
             )
-        if self.wall_correction and "packing_fraction" in self.model_fields_set:
+        # None (not 0.6) when not given, so validated args dumped and run again (the graph,
+        # `caec replay`) keep meaning the same thing.
+        if self.wall_correction and self.packing_fraction is not None:
             raise ArgError(
                 "wall_correction",
                 "wall_correction computes φ from D/d; remove "
@@ -229,7 +232,7 @@ def estimate_particle_count(args: CountArgs, sheet: CalcSheet) -> CountResult:
             "particle_diameter",
             f"one particle ({fmt(v_p, 'm^3')}) is larger than the container ({fmt(volume, 'm^3')})",
         )
-    phi = args.packing_fraction
+    phi = DEFAULT_PACKING if args.packing_fraction is None else args.packing_fraction
     if args.wall_correction:
         assert args.diameter
         ratio = sheet.step(
