@@ -7,6 +7,7 @@ Typed values always beat presets, and every argument records where it came from 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +16,24 @@ from caec_desktop.graph.offline.parse import Parsed, Quantity
 from caec_desktop.tools.materials import Material
 
 _LABELS = {1.0: "typed", 0.5: "typed (d/2)", 2.0: "typed (2r)"}
+
+_MODULI = frozenset({"youngs_modulus", "shear_modulus", "wall_youngs_modulus"})
+# A pressure typed after one of these words is a load on the packing ("under a confining stress
+# of 100 kPa"), never the material's stiffness, though both are pressures.
+_LOAD_BEFORE = re.compile(
+    r"\b(stress|pressure|load(ing)?|confin\w*|overburden|vacuum|atmospher\w*)\b\W*(\w+\W+){0,3}$",
+    re.IGNORECASE,
+)
+_LOAD_AFTER = re.compile(
+    r"^\W*(\w+\W+)?(stress|pressure|load(ing)?|overburden|vacuum)\b", re.IGNORECASE
+)
+
+
+def _is_load(q: Quantity) -> bool:
+    """Whether `q` is named as a load on the packing, before or right after the number."""
+    return bool(_LOAD_BEFORE.search(q.before) or _LOAD_AFTER.search(q.after))
+
+
 _STEP_ROLES = frozenset(
     {"mass_fractions", "number_fractions", "diameters", "length", "width", "height"}
 )
@@ -127,6 +146,8 @@ class Filler:
             if p.name in self.args or p.dim is None:
                 continue
             free = self.free(p.dim)
+            if p.name in _MODULI:
+                free = [i for i in free if not _is_load(self.quantities[i])]
             if free:
                 q = self.use(free[0])
                 self.put(p.name, q.scaled(p.bare_factor), _LABELS.get(p.bare_factor, "typed"))
