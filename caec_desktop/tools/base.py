@@ -119,7 +119,10 @@ class ToolResult(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-_MD_ESCAPES = str.maketrans({c: "\\" + c for c in "\\*_`[]<>#|"})
+# Only what turns formulas into formatting: `*` (emphasis even inside a word: PI*r*sqrt) and code
+# spans. Underscores inside words (dt_R, check_solids_dem.f) stay as typed: CommonMark does not
+# emphasise them, and a terminal shows the Markdown too.
+_MD_ESCAPES = str.maketrans({"\\": "\\\\", "*": "\\*", "`": "\\`"})
 
 
 def md_escape(text: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from caec_desktop.tools import execute
+from caec_desktop.tools import execute, get_tool, tool_names
 from caec_desktop.tools.base import CalcSheet, md_escape
 
 
@@ -32,6 +32,20 @@ def test_markdown_renders_citations_verbatim_in_qt() -> None:
     shown = doc.toPlainText()
     assert "dt_r = PI*r*sqrt(rho/G)/(0.1631*nu+0.8766)" in shown
     assert "dt_R = π R sqrt(ρ / G)" in shown
+
+
+@pytest.mark.parametrize("name", tool_names())
+def test_every_sheet_shows_in_qt_exactly_as_written(name: str) -> None:
+    """Steps, thresholds, notes and references read the same in the chat pane as in the sheet."""
+    gui = pytest.importorskip("PySide6.QtGui")
+    outcome = execute(name, get_tool(name).example)
+    assert outcome.calc_sheet is not None
+    sheet = outcome.calc_sheet
+    doc = gui.QTextDocument()
+    doc.setMarkdown(sheet.markdown())
+    shown = doc.toPlainText()
+    for line in [s.text() for s in sheet.steps] + sheet.thresholds + sheet.notes + sheet.references:
+        assert line in shown
 
 
 def test_plain_text_is_not_escaped() -> None:
