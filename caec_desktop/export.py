@@ -11,6 +11,7 @@ inside `write_pdf` only: this module imports without PySide6.
 from __future__ import annotations
 
 import html
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -198,6 +199,33 @@ def _html_sheet(sheet: CalcSheet) -> str:
     return "".join(parts)
 
 
+def _numbers(usage: Mapping[str, Any]) -> dict[str, float]:
+    """The numeric entries of a usage dict, with total_tokens filled in from prompt + completion
+    for a server that reports only the parts (so sums over turns stay consistent)."""
+    out = {k: v for k, v in usage.items() if isinstance(v, int | float) and not isinstance(v, bool)}
+    if out and "total_tokens" not in out:
+        out["total_tokens"] = out.get("prompt_tokens", 0) + out.get("completion_tokens", 0)
+    return out
+
+
+def usage_text(usage: Mapping[str, Any]) -> str:
+    """Token usage in a few words ("1234 tokens", plus ", $0.0012" when the server reported a
+    cost); "" when there is none (offline and form runs spend no tokens)."""
+    numbers = _numbers(usage)
+    if not numbers:
+        return ""
+    cost = numbers.get("cost")
+    return f"{int(numbers['total_tokens'])} tokens" + (f", ${cost:.4f}" if cost else "")
+
+
+def total_usage(usages: Iterable[Mapping[str, Any]]) -> dict[str, float]:
+    """Several turns' usage summed key by key."""
+    total: Counter[str] = Counter()
+    for usage in usages:
+        total.update(_numbers(usage))
+    return dict(total)
+
+
 def _turn_blocks(
     i: int, user_text: str, turn: Mapping[str, Any], refs: dict[str, None]
 ) -> list[Block]:
@@ -208,6 +236,7 @@ def _turn_blocks(
             "p",
             f"Status: {status} · mode: {turn.get('mode', '?')} · model: {turn.get('model') or '—'}"
             f" · attempts: {turn.get('attempts', 0)}"
+            + (f" · tokens: {used}" if (used := usage_text(turn.get("usage") or {})) else "")
             + (f" · asked: {turn['created']}" if turn.get("created") else ""),
         ),
     ]
@@ -260,6 +289,9 @@ def build_report(
         ["Model", ", ".join(models)],
         ["Turns", str(len(clean))],
     ]
+    used = usage_text(total_usage(t.get("usage") or {} for _, t in clean))
+    if used:
+        meta.append(["Tokens (conversation)", used])
     title = str(redact(f"Calculation report — {title}", known))  # also goes into PDF metadata
     return Report(title=title, meta=meta, blocks=blocks, secrets=known)
 

@@ -224,3 +224,26 @@ def test_domain_modules_import_without_pyside6() -> None:
     modules = "caec_desktop.export, caec_desktop.history, caec_desktop.replay, caec_desktop.config"
     code = f"import sys, {modules}; assert 'PySide6' not in sys.modules, 'PySide6 imported'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_each_turn_and_the_header_show_token_usage(tmp_path: Path) -> None:
+    first = {
+        **rayleigh_turn(),
+        "usage": {"prompt_tokens": 900, "total_tokens": 1000, "cost": 0.002},
+    }
+    second = {**rayleigh_turn(), "usage": {"prompt_tokens": 400, "completion_tokens": 100}}
+    offline = {**rayleigh_turn(), "mode": "offline", "model": "regex", "usage": {}}
+    with HistoryStore(tmp_path / "h.sqlite3") as store:
+        cid = store.create_conversation("Usage")
+        for turn in (first, second, offline):
+            store.save_turn(cid, ASKED, turn, [])
+        md = export_conversation(store.load(cid), tmp_path / "r.md").read_text(encoding="utf-8")
+    status = [line for line in md.splitlines() if line.startswith("Status:")]
+    assert len(status) == 3
+    assert "· tokens: 1000 tokens, $0.0020 ·" in status[0]
+    assert "· tokens: 500 tokens ·" in status[1]  # no total from the server: prompt + completion
+    assert "tokens" not in status[2]  # offline: nothing spent, nothing shown
+    # header: the saved turns summed (1000 + 500 tokens, only the first reported a cost)
+    assert "| Tokens (conversation) | 1500 tokens, $0.0020 |" in md
+    offline_only = build_report("t", [(ASKED, offline)]).markdown()
+    assert "Tokens" not in offline_only and "tokens:" not in offline_only

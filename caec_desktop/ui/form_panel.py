@@ -1,8 +1,10 @@
 """FormPanel: pick a tool, fill the form generated from its JSON Schema, run it without an LLM.
 
 Validation is the tool registry's own (`caec_desktop.tools.validate`); each message is shown under
-the field it names. Run emits `runRequested(tool, args, arg_sources)`; the window hands it to
-`Session.run_tool`, so form runs write the same trace events and calc sheets as chat runs.
+the field it names. Run emits `runRequested(tool, args, arg_sources)` whether or not the input is
+valid; the window hands it to `Session.run_tool`, so form runs write the same trace events and calc
+sheets as chat runs, and invalid input also reaches the trace (validation_error) and the chat (the
+report saying what to fix), not only the messages under the fields.
 
 Each field remembers where its value came from, for the report: "default" (the schema's),
 "preset:<material>", the source a chat call gave it ("Open in form"), or "form" once the user
@@ -178,11 +180,12 @@ class FormPanel(QWidget):
         return not errors
 
     def run(self) -> None:
-        """Validate; when valid, ask the window to run the tool."""
-        if self.check():
-            args = self.collect()
-            sources = {k: self.sources.get(k, "form") for k in args}
-            self.runRequested.emit(self.tool, args, sources)
+        """Show the field messages, then ask the window to run the tool, valid or not: the
+        session records invalid input as a validation_error and reports what to fix."""
+        self.check()
+        args = self.collect()
+        sources = {k: self.sources.get(k, "form") for k in args}
+        self.runRequested.emit(self.tool, args, sources)
 
     def _check_one(self, name: str) -> None:
         """Inline check as the user leaves a field: only that field's message is updated."""

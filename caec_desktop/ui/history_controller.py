@@ -109,6 +109,7 @@ class HistoryController(QObject):
             self.list.set_current(self.recorder.conversation_id)
             return False
         self._show(loaded)
+        self.window.show_usage({}, self.runner.session.usage_total)
         return True
 
     def new_conversation(self) -> None:
@@ -121,6 +122,7 @@ class HistoryController(QObject):
         self.window.chat.clear()
         self.window.trace.model.clear()
         self.window.set_conversation_name(NEW_NAME)
+        self.window.show_usage({}, {})
         self.list.set_current(None)
 
     def _show(self, loaded: LoadedConversation) -> None:

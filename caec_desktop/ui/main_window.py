@@ -108,7 +108,11 @@ class MainWindow(QMainWindow):
         lay.addWidget(split, 1)
         self.setCentralWidget(central)
 
+        self.usage = QLabel()
+        """Tokens spent (this turn and the conversation); hidden while there is no usage."""
+        self.usage.hide()
         self.badge = QLabel("starting…")
+        self.statusBar().addPermanentWidget(self.usage)
         self.statusBar().addPermanentWidget(self.badge)
         settings_action = QAction("Settings…", self)
         # setShortcuts, not setShortcut: resolving that one's overloads builds the Qt namespace.
@@ -191,6 +195,17 @@ class MainWindow(QMainWindow):
         """Name the conversation shown (window title "CAEC Desktop — <name>")."""
         self.conversation_name = name
         self._update_title()
+
+    def show_usage(self, turn: dict[str, float], conversation: dict[str, float]) -> None:
+        """Show the tokens (and cost) the last turn and the whole conversation spent in the status
+        bar; nothing when neither spent any (offline and form runs, a new conversation)."""
+        from caec_desktop.export import usage_text  # loaded by now: a session has run
+
+        this_turn, in_total = usage_text(turn), usage_text(conversation)
+        parts = [f"{this_turn} this turn"] if this_turn else []
+        parts += [f"{in_total} in this conversation"] if in_total else []
+        self.usage.setText(" · ".join(parts))
+        self.usage.setVisible(bool(parts))
 
     def show_error(self, message: str) -> None:
         """The error banner (the app's error sink also lands here)."""
@@ -288,5 +303,6 @@ class MainWindow(QMainWindow):
         if turn is not None:
             self.chat.add_message(*answer_bubble(turn.answer, turn.status, turn.tool_results))
             self.statusBar().showMessage(f"{turn.status} · {turn.mode}", 8000)
+            self.show_usage(turn.usage, turn.conversation_usage)
         else:
             self.statusBar().clearMessage()

@@ -50,6 +50,9 @@ class FakeSession:
         """When set, the stream pauses after run_start until the gate opens or cancel()."""
         self.cancelled = False
         self.closed = False
+        self.usage: dict[str, float] = {}
+        """Tokens each turn reports spending (as a model's turn does; offline turns: none)."""
+        self.usage_total: dict[str, float] = {}
 
     async def aclose(self) -> None:
         self.closed = True
@@ -84,4 +87,12 @@ class FakeSession:
             if ev.kind == "run_start" and self.gate is not None:
                 await self.gate.wait()
         status = "cancelled" if self.cancelled else "answered"
-        self.last_turn = TurnResult(answer=self.answer, status=status, events=self.script)
+        for key, value in self.usage.items():
+            self.usage_total[key] = self.usage_total.get(key, 0) + value
+        self.last_turn = TurnResult(
+            answer=self.answer,
+            status=status,
+            events=self.script,
+            usage=dict(self.usage),
+            conversation_usage=dict(self.usage_total),
+        )

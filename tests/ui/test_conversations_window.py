@@ -22,6 +22,7 @@ from caec_desktop.settings import Settings
 from caec_desktop.ui.history_controller import HistoryController
 from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.session_runner import SessionRunner
+from tests.scripted_selector import ScriptedSelector
 from tests.ui.helpers import wait_signal
 
 PLAIN_SECRET = "hunter2-correct-horse"  # not key-shaped: only the window's settings know it
@@ -34,8 +35,8 @@ MASS = {"particle_diameter": "2 mm", "density": "2500 kg/m^3"}
 class Harness:
     """The window as app.py wires it: runner, recorder, conversation list, error sink."""
 
-    def __init__(self, qtbot: QtBot) -> None:
-        self.runner = SessionRunner(Session(SETTINGS))
+    def __init__(self, qtbot: QtBot, selector: Any = None) -> None:
+        self.runner = SessionRunner(Session(SETTINGS, selector=selector))
         self.window = MainWindow(self.runner, SETTINGS)
         qtbot.addWidget(self.window)
         self.sink = ErrorSink(self.window, (PLAIN_SECRET,))
@@ -261,3 +262,32 @@ def test_new_conversation_forgets_the_last_runs_attempts_and_edge_counts(
     assert set(h.window.graph.edge_counts.values()) == {0}
     assert "rayleigh_timestep" not in h.window.trace.retry_view.toPlainText()
     assert h.window.trace.tabs.tabText(1) == "Retries"
+
+
+def test_reopening_shows_the_conversation_token_total_and_new_clears_it(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    h = Harness(qtbot, selector=ScriptedSelector())  # a model-like selector: 120 tokens a call
+    usage = h.window.usage
+
+    async def scenario() -> None:
+        await h.ask("rayleigh please")
+        await h.ask("rayleigh again")
+        assert usage.text() == "120 tokens this turn · 240 tokens in this conversation"
+        h.history.new_action.trigger()
+        assert usage.isHidden()  # a new conversation has spent nothing
+        await h.form("particle_mass", MASS)  # a form run spends no tokens either
+        assert usage.isHidden()
+
+    try:
+        qloop.run_until_complete(scenario())
+        first = min(c.id for c in h.store.list_conversations())
+        assert h.history.open_conversation(first)
+        # 100 prompt + 20 completion tokens per turn (tests/scripted_selector.py), two turns
+        assert usage.text() == f"{2 * (100 + 20)} tokens in this conversation"
+        assert not usage.isHidden()
+        h.history.new_action.trigger()
+        assert usage.isHidden() and usage.text() == ""
+    finally:
+        qloop.run_until_complete(h.runner.shutdown())
+        h.store.close()

@@ -14,8 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from caec_desktop.session import Session
 from caec_desktop.settings import Settings
-from caec_desktop.trace import TraceEvent
-from caec_desktop.ui.field_widgets import TextEditor
+from caec_desktop.ui.field_widgets import QuantityEditor, TextEditor
 from caec_desktop.ui.form_panel import FormPanel
 from caec_desktop.ui.main_window import MainWindow, mode_badge
 from caec_desktop.ui.session_runner import SessionRunner
@@ -187,13 +186,62 @@ def test_badge_says_whether_anything_leaves_the_machine() -> None:
     assert mode_badge(remote) == "local-mode server — queries sent to gpu-box.lan"
 
 
-def test_form_run_errors_stay_in_the_form(qtbot: QtBot) -> None:
-    session = FakeSession([TraceEvent(seq=1, t_ms=0, kind="run_start")])
-    _win, _, form = _window(qtbot, session)  # keep the window alive
+def test_invalid_form_input_is_flagged_inline_and_reaches_trace_and_chat(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    window, runner, form = _window(qtbot, Session(OFFLINE))
     form.set_tool("rayleigh_timestep")
-    qtbot.mouseClick(form.run_button, Qt.MouseButton.LeftButton)
-    assert session.calls == []  # nothing ran: required fields are flagged inline
-    assert "required" in form.editors["particle_radius"].error()
+    form.fill_example()
+    radius = form.editors["particle_radius"]
+    assert isinstance(radius, QuantityEditor)
+    radius.edit.setText("-1")  # out of range (> 0); the other fields are the valid example
+
+    async def scenario() -> None:
+        qtbot.mouseClick(form.run_button, Qt.MouseButton.LeftButton)
+        (turn,) = await wait_signal(runner.runFinished, timeout=30)
+        assert turn.status == "invalid" and not turn.tool_results
+
+    qloop.run_until_complete(scenario())
+    # The message stays under the field …
+    assert "must be > 0" in radius.error()
+    # … and the run went to the session: traced as a validation_error naming the field and range,
+    window.trace.flush()
+    (error,) = [e for e in window.trace.model.events() if e.kind == "validation_error"]
+    assert error.data["tool"] == "rayleigh_timestep"
+    assert any(m.startswith("particle_radius: must be > 0") for m in error.data["messages"])
+    # and the chat shows the form request and the report saying what to fix.
+    texts = [w.text() for w in window.chat.items() if isinstance(w, QLabel)]
+    assert texts[0].startswith("[form] rayleigh_timestep(") and "particle_radius=-1 mm" in texts[0]
+    assert "could not be run" in texts[-1] and "particle_radius: must be > 0" in texts[-1]
+    assert window.chat.cards() == []
+
+
+def test_status_bar_shows_the_turn_and_conversation_token_usage(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    session = FakeSession(events(("run_start", None, {}), ("run_end", None, {})))
+    window, runner, _form = _window(qtbot, session)
+    assert window.usage.isHidden()  # nothing spent yet
+    session.usage = {"prompt_tokens": 900, "completion_tokens": 300, "total_tokens": 1200}
+
+    async def turn(runner: SessionRunner) -> None:
+        assert runner.ask("rayleigh for glass")
+        await wait_signal(runner.runFinished)
+
+    qloop.run_until_complete(turn(runner))
+    assert window.usage.text() == "1200 tokens this turn · 1200 tokens in this conversation"
+    session.usage = {"total_tokens": 800, "cost": 0.0015}
+    qloop.run_until_complete(turn(runner))
+    assert not window.usage.isHidden()
+    # 1200 + 800 tokens; only the second turn reported a cost
+    assert window.usage.text() == (
+        "800 tokens, $0.0015 this turn · 2000 tokens, $0.0015 in this conversation"
+    )
+    # An offline session spends nothing: no usage is shown.
+    offline = FakeSession(events(("run_start", None, {}), ("run_end", None, {})))
+    window2, runner2, _ = _window(qtbot, offline)
+    qloop.run_until_complete(turn(runner2))
+    assert window2.usage.isHidden() and window2.usage.text() == ""
 
 
 def test_a_question_sent_while_loading_runs_once_the_session_is_attached(
@@ -215,7 +263,8 @@ def test_a_question_sent_while_loading_runs_once_the_session_is_attached(
 
     qloop.run_until_complete(scenario())
     assert session.calls == [("ask", "early bird")]
-    assert window.chat.items()[-1].text() == "ok"
+    last = window.chat.items()[-1]
+    assert isinstance(last, QLabel) and last.text() == "ok"
     assert window.chat.send_button.text() == "Send"
 
 
