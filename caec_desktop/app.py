@@ -151,17 +151,19 @@ def _prepare(overrides: dict[str, Any]) -> tuple[Any, str]:
     return settings, problem
 
 
-def _end_start_up_gc_pause() -> None:
-    """Turn the cyclic GC back on if `main()` paused it for start-up.
+def _end_start_up_gc_pause(parent: Any) -> None:
+    """Hand the cyclic GC, paused by `main()` for start-up, to a collector on the GUI thread.
 
     Start-up creates ~190,000 long-lived objects (modules, classes, schemas) and little garbage
     worth collecting; without the pause, collections traverse them over and over, ~0.1 s of
     the cold start. `gc.freeze()` moves them to the permanent generation, so later collections
-    (during runs, trace filling) no longer walk them either.
+    (during runs, trace filling) no longer walk them either. From then on collections run from
+    a timer on the GUI thread, never in a worker thread (see ui/main_thread_gc.py).
     """
-    if not gc.isenabled():
-        gc.freeze()
-        gc.enable()
+    from caec_desktop.ui.main_thread_gc import MainThreadGC
+
+    gc.freeze()
+    parent.main_thread_gc = MainThreadGC(parent)
 
 
 def next_turn(runner: Any) -> asyncio.Future[Any]:
@@ -217,7 +219,7 @@ async def run_app(
     window, runner = build(settings, window=window)  # asks the question sent while loading
     answered = next_turn(runner) if runner.running else None
     window.load_graph()
-    _end_start_up_gc_pause()
+    _end_start_up_gc_pause(window)
     if not ns.self_test:  # history: every finished turn saved (the self-test leaves it alone)
         from caec_desktop.history import record_runner
 

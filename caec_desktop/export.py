@@ -130,11 +130,14 @@ class Report:
 
     def write_pdf(self, path: Path | str) -> Path:
         """Render the HTML with Qt's text engine as an A4 PDF (makes a headless Qt app if none)."""
-        from PySide6.QtCore import QMarginsF
-        from PySide6.QtGui import QGuiApplication, QPageLayout, QPageSize, QPdfWriter, QTextDocument
+        from PySide6.QtCore import QCoreApplication, QMarginsF
+        from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
+        from PySide6.QtWidgets import QApplication
 
-        if QGuiApplication.instance() is None:  # the CLI has no window; fonts need an app
-            _APP.append(QGuiApplication(["caec-export", "-platform", "offscreen"]))
+        if QCoreApplication.instance() is None:  # the CLI has no window; fonts need an app
+            # A QApplication, not a QGuiApplication: Qt allows one application object per
+            # process, and widgets made later in the same process need the QApplication kind.
+            _APP.append(QApplication(["caec-export", "-platform", "offscreen"]))
         path = Path(path)
         writer = QPdfWriter(str(path))
         writer.setTitle(self.title)
@@ -154,7 +157,7 @@ class Report:
         return path
 
 
-_APP: list[Any] = []  # keeps a QGuiApplication made by write_pdf alive for the process
+_APP: list[Any] = []  # keeps a QApplication made by write_pdf alive for the process
 
 _CSS = (
     "body{font-family:sans-serif;font-size:10pt} table{border-collapse:collapse;margin:4px 0}"

@@ -1,0 +1,47 @@
+"""The app's collector: automatic collection off, cycles collected from the GUI thread's timer."""
+
+from __future__ import annotations
+
+import gc
+import threading
+import weakref
+
+from pytestqt.qtbot import QtBot
+
+from caec_desktop.ui.main_thread_gc import MainThreadGC
+
+
+class Node:
+    def __init__(self) -> None:
+        self.me = self  # a reference cycle: only the cyclic collector frees it
+
+
+def test_cycles_are_freed_on_the_gui_thread_not_where_they_were_made(qtbot: QtBot) -> None:
+    collector = MainThreadGC(interval_ms=10)
+    assert not gc.isenabled()
+    refs: list[weakref.ref[Node]] = []
+    collected_in: list[str] = []
+
+    def make_garbage() -> None:
+        for _ in range(5 * gc.get_threshold()[0]):
+            node = Node()
+            refs.append(
+                weakref.ref(node, lambda _r: collected_in.append(threading.current_thread().name))
+            )
+
+    worker = threading.Thread(target=make_garbage, name="worker")
+    worker.start()
+    worker.join()
+    assert refs and all(r() is not None for r in refs)  # nothing collected in the worker
+    qtbot.waitUntil(lambda: all(r() is None for r in refs), timeout=5000)
+    assert set(collected_in) == {threading.main_thread().name}
+    collector.timer.stop()
+
+
+def test_check_collects_the_generation_past_its_threshold(qtbot: QtBot) -> None:
+    collector = MainThreadGC(interval_ms=60_000)
+    collector.thresholds = (10, 10**9, 10**9)
+    for _ in range(20):
+        Node()
+    assert collector.check() == 0
+    assert collector.check() is None  # counts were reset by the collection
