@@ -14,6 +14,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from caec_desktop.usage import usage_text
+
 EXIT_OK = 0
 EXIT_BUG = 1
 EXIT_INVALID = 2
@@ -224,16 +226,10 @@ def cmd_chat(ns: argparse.Namespace) -> int:
                 print()
                 print(session.last_turn.answer)
                 if session.last_turn.conversation_usage:
-                    print(f"(tokens: {_usage_text(session.last_turn.usage)} this turn, "
-                          f"{_usage_text(session.usage_total)} in this conversation)")  # fmt: skip
+                    print(f"({usage_text(session.last_turn.usage)} this turn, "
+                          f"{usage_text(session.usage_total)} in this conversation)")  # fmt: skip
                 print()
     return EXIT_OK
-
-
-def _usage_text(usage: dict[str, float]) -> str:
-    """`usage` in a few words: total tokens, and the cost when the server reported one."""
-    text = f"{int(usage.get('total_tokens', 0))}"
-    return text + (f", ${usage['cost']:.4f}" if usage.get("cost") else "")
 
 
 def cmd_doctor(ns: argparse.Namespace) -> int:

@@ -11,7 +11,6 @@ inside `write_pdf` only: this module imports without PySide6.
 from __future__ import annotations
 
 import html
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -23,6 +22,7 @@ from caec_desktop.history import LoadedConversation
 from caec_desktop.tools import CalcSheet, result_schema, tool_schema
 from caec_desktop.tools.units import show_value
 from caec_desktop.trace import TraceEvent, redact
+from caec_desktop.usage import total_usage, usage_text
 
 CALL_SOURCE_AS_PROVENANCE = {"regex": "typed", "llm": "model", "llm_text": "model"}
 """Where an input came from when the call gives no per-argument source (see ProposedCall)."""
@@ -200,33 +200,6 @@ def _html_sheet(sheet: CalcSheet) -> str:
             + "</ul>"
         )
     return "".join(parts)
-
-
-def _numbers(usage: Mapping[str, Any]) -> dict[str, float]:
-    """The numeric entries of a usage dict, with total_tokens filled in from prompt + completion
-    for a server that reports only the parts (so sums over turns stay consistent)."""
-    out = {k: v for k, v in usage.items() if isinstance(v, int | float) and not isinstance(v, bool)}
-    if out and "total_tokens" not in out:
-        out["total_tokens"] = out.get("prompt_tokens", 0) + out.get("completion_tokens", 0)
-    return out
-
-
-def usage_text(usage: Mapping[str, Any]) -> str:
-    """Token usage in a few words ("1234 tokens", plus ", $0.0012" when the server reported a
-    cost); "" when there is none (offline and form runs spend no tokens)."""
-    numbers = _numbers(usage)
-    if not numbers:
-        return ""
-    cost = numbers.get("cost")
-    return f"{int(numbers['total_tokens'])} tokens" + (f", ${cost:.4f}" if cost else "")
-
-
-def total_usage(usages: Iterable[Mapping[str, Any]]) -> dict[str, float]:
-    """Several turns' usage summed key by key."""
-    total: Counter[str] = Counter()
-    for usage in usages:
-        total.update(_numbers(usage))
-    return dict(total)
 
 
 def _turn_blocks(

@@ -22,6 +22,7 @@ from caec_desktop.graph.events import STREAM_MODES, TraceRecorder, node_update
 from caec_desktop.graph.selector import SelectorError, ToolSelector
 from caec_desktop.settings import Settings
 from caec_desktop.trace import TraceEvent, redact
+from caec_desktop.usage import add_usage
 
 log = logging.getLogger(__name__)
 
@@ -128,8 +129,6 @@ class Session:
     def usage_total(self) -> dict[str, float]:
         """Tokens (and cost) of every turn of this conversation, restored ones included (kept
         as a running sum: summing every turn again would grow the cost of each turn)."""
-        from caec_desktop.graph.state import add_usage  # not at restore: it loads LangGraph
-
         if self._usage_total is None:
             self._usage_total = {}
             for turn in self.turns:
@@ -330,8 +329,6 @@ class Session:
             mode=mode,
             model=model,
         )
-        from caec_desktop.graph.state import add_usage
-
         self._usage_total = add_usage(self.usage_total, turn.usage)  # earlier turns + this one
         turn.conversation_usage = dict(self._usage_total)
         self.messages += _exchange(text, turn)

@@ -153,8 +153,8 @@ def test_chat_and_ask_json_show_the_conversations_token_usage(
     monkeypatch.setattr(sys, "stdin", io.StringIO("rayleigh\nrayleigh again\nquit\n"))
     assert cli.main(["chat"]) == 0
     out = capsys.readouterr().out
-    assert "(tokens: 120 this turn, 120 in this conversation)" in out
-    assert "(tokens: 120 this turn, 240 in this conversation)" in out
+    assert "(120 tokens this turn, 120 tokens in this conversation)" in out
+    assert "(120 tokens this turn, 240 tokens in this conversation)" in out
     assert cli.main(["ask", "--json", "rayleigh"]) == 0
     turn = json.loads(capsys.readouterr().out)
     assert turn["usage"]["total_tokens"] == 120

@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal, TypedDict, get_origin, get_type_hint
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 from langgraph.graph.message import add_messages
 
+from caec_desktop.usage import add_usage
+
 Status = Literal["answered", "invalid", "refused", "model_error", "cancelled", "error"]
 
 MAX_ATTEMPTS = 3
@@ -44,15 +46,6 @@ class ErrorEntry(TypedDict):
     tool: str
     args: dict[str, Any]
     messages: list[str]
-
-
-def add_usage(left: dict[str, float] | None, right: dict[str, float] | None) -> dict[str, float]:
-    """Reducer: token counts and cost summed key by key."""
-    out = dict(left or {})
-    for key, value in (right or {}).items():
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            out[key] = out.get(key, 0) + value
-    return out
 
 
 class AgentState(TypedDict, total=False):

@@ -56,12 +56,6 @@ def usage_of(msg: AIMessage) -> dict[str, float]:
     return out
 
 
-def add_usage(total: dict[str, float], more: dict[str, float]) -> dict[str, float]:
-    for k, v in more.items():
-        total[k] = total.get(k, 0) + v
-    return total
-
-
 def reasoning_of(msg: AIMessage) -> str:
     """All reasoning text a reply carried (any server's field), for the trace only."""
     kw = msg.additional_kwargs

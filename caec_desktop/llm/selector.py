@@ -30,10 +30,11 @@ from caec_desktop.graph.selector import (
     SelectorError,
 )
 from caec_desktop.llm import prompts
-from caec_desktop.llm.caller import Emit, ModelCaller, add_usage, new_call_id, usage_of
+from caec_desktop.llm.caller import Emit, ModelCaller, new_call_id, usage_of
 from caec_desktop.llm.textcalls import parse_text_calls, split_think
 from caec_desktop.settings import Settings
 from caec_desktop.tools import tool_list
+from caec_desktop.usage import add_usage
 
 
 def _noop(kind: str, data: dict[str, Any]) -> None:
@@ -170,7 +171,7 @@ class LLMSelector:
         if request.errors:
             self._messages.extend(self._feedback(request.errors))
         msg = await self._invoke(self._messages, self._tool_defs, emit, "select")
-        add_usage(usage, usage_of(msg))
+        usage.update(add_usage(usage, usage_of(msg)))
         if msg.invalid_tool_calls and not msg.tool_calls:
             # Unreadable arguments: tell the model once, inside this attempt.
             self._messages.append(msg)
@@ -180,7 +181,7 @@ class LLMSelector:
                 )
                 self._messages.append(ToolMessage(note, tool_call_id=c["id"] or "", status="error"))
             msg = await self._invoke(self._messages, self._tool_defs, emit, "select")
-            add_usage(usage, usage_of(msg))
+            usage.update(add_usage(usage, usage_of(msg)))
         self._messages.append(msg)
         calls = self._calls_of(msg, emit)
         repeated = [self._invalid[s] for s in _signature(calls) if s in self._invalid]
@@ -250,7 +251,7 @@ class LLMSelector:
         except SelectorError:
             return None
         self._messages.append(msg)
-        add_usage(request.usage, usage_of(msg))
+        request.usage.update(add_usage(request.usage, usage_of(msg)))
         _, visible = split_think(str(msg.content))
         _, rest = parse_text_calls(visible, self.tool_names)
         return rest or None

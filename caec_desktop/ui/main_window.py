@@ -199,7 +199,7 @@ class MainWindow(QMainWindow):
     def show_usage(self, turn: dict[str, float], conversation: dict[str, float]) -> None:
         """Show the tokens (and cost) the last turn and the whole conversation spent in the status
         bar; nothing when neither spent any (offline and form runs, a new conversation)."""
-        from caec_desktop.export import usage_text  # loaded by now: a session has run
+        from caec_desktop.usage import usage_text
 
         this_turn, in_total = usage_text(turn), usage_text(conversation)
         parts = [f"{this_turn} this turn"] if this_turn else []

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from caec_desktop.graph.routing import route_after_intent, route_after_tools
-from caec_desktop.graph.state import MAX_ATTEMPTS, AgentState, ErrorEntry, add_usage
+from caec_desktop.graph.state import MAX_ATTEMPTS, AgentState, ErrorEntry
+from caec_desktop.usage import add_usage
 
 
 def error(attempt: int) -> ErrorEntry:
