@@ -2,9 +2,10 @@
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/screenshots.py
 
-States: an offline answer with its calc sheet open; a retry in the trace (a scripted selector
-proposes a bad radius first); the graph after that run; the tool form with a validation error;
-the settings dialog. The real Session and tools produce every number shown.
+States: an offline answer with its calc sheet open (an earlier conversation in the list); a
+retry in the trace (a scripted selector proposes a bad radius first); the graph after that run;
+the tool form with a validation error; the settings dialog. The real Session and tools produce
+every number shown.
 """
 
 from __future__ import annotations
@@ -12,10 +13,15 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, ClassVar
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# A throw-away profile: the shots' conversations never reach the user's history or settings.
+_PROFILE = tempfile.mkdtemp(prefix="caec-shots-")
+os.environ["CAEC_DATA_DIR"] = os.path.join(_PROFILE, "data")
+os.environ["CAEC_CONFIG_DIR"] = os.path.join(_PROFILE, "config")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 OUT = ROOT / "docs" / "screenshots"
@@ -27,6 +33,9 @@ QUERY = (
     "rayleigh timestep particle_radius=1 mm density=2500 kg/m^3 youngs_modulus=70 GPa "
     "poisson_ratio=0.25"
 )
+
+
+EARLIER = "how many 2 mm particles fit in a cylinder 100 mm across and 200 mm tall"
 
 
 class RetrySelector:
@@ -86,6 +95,15 @@ async def main() -> None:
     window.resize(1280, 800)
     window.show()
     window.load_graph()
+    from caec_desktop.history import record_runner
+    from caec_desktop.ui.history_controller import HistoryController
+
+    window.history = record_runner(runner, print)
+    window.conversations = HistoryController(window, runner, window.history, print)
+    window.chat.input.setPlainText(EARLIER)
+    window.chat.input.submit()
+    await finished(runner)
+    window.conversations.new_conversation()
 
     window.chat.input.setPlainText(QUERY)
     window.chat.input.submit()
