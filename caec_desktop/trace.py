@@ -47,7 +47,7 @@ class TraceEvent(BaseModel):
         return cls.model_validate_json(line)
 
 
-# Things that look like API keys: OpenRouter `sk-or-v1-…`, OpenAI `sk-…`, bearer tokens.
+# Things that look like API keys: OpenRouter and OpenAI keys (`sk-…`), bearer tokens.
 _KEY_PATTERN = re.compile(r"(sk-[A-Za-z0-9_\-]{8,}|Bearer\s+[A-Za-z0-9_\-\.]{8,})")
 _SECRET_FIELDS = {"api_key", "apikey", "authorization", "openai_api_key", "llm_api_key", "key"}
 

@@ -141,7 +141,7 @@ async def main() -> None:
     dialog = window.settings_dialog
     assert dialog is not None
     dialog.mode_box.setCurrentText("openrouter")
-    dialog.key_edit.setText("sk-or-v1-not-a-real-key-0000")
+    dialog.key_edit.setText("not-a-real-key-" + "0" * 16)  # shown masked
     await asyncio.sleep(0.05)
     save(dialog, "settings.png")
     dialog.reject()

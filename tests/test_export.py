@@ -20,8 +20,9 @@ from caec_desktop.export import build_report, export_conversation, trace_jsonl
 from caec_desktop.history import HistoryStore
 from caec_desktop.tools import execute
 from caec_desktop.trace import TraceEvent
+from tests.keys import fake_key
 
-KEY = "sk-or-v1-" + "4f2a9c" * 8
+KEY = fake_key("4f2a9c" * 8)
 PLAIN_SECRET = "hunter2-correct-horse"  # not key-shaped: only redacted because it is passed in
 WHEN = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 ARGS = {

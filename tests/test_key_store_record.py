@@ -25,8 +25,9 @@ from caec_desktop.config import (
     saved_key_store,
 )
 from caec_desktop.secrets import FileStore, KeyringStore, open_secret_store
+from tests.keys import fake_key
 
-KEY = "sk-or-v1-" + "fedcba9876543210" * 4
+KEY = fake_key("fedcba9876543210" * 4)
 
 
 class MemoryKeyring(KeyringBackend):

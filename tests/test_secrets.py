@@ -15,8 +15,9 @@ from keyring.backends import chainer, fail
 
 from caec_desktop.config import ConfigError, config_path, load_settings, read_config, save_config
 from caec_desktop.secrets import FileStore, KeyringStore, open_secret_store, usable_backend
+from tests.keys import fake_key
 
-KEY = "sk-or-v1-" + "0123456789abcdef" * 4
+KEY = fake_key("0123456789abcdef" * 4)
 
 
 class MemoryKeyring(KeyringBackend):

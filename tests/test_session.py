@@ -15,6 +15,7 @@ import pytest
 from caec_desktop.graph.selector import Intent, Selection, SelectionRequest
 from caec_desktop.session import HISTORY_LIMIT, Session, TurnResult
 from caec_desktop.settings import Settings
+from tests.keys import fake_key
 from tests.scripted_selector import GOOD_RAYLEIGH, ScriptedSelector
 
 OFFLINE = Settings(mode="offline")
@@ -253,7 +254,7 @@ async def test_aclose_stops_the_run_and_closes_the_selector() -> None:
 async def test_a_bug_mentioning_the_key_is_logged_and_traced_redacted(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    key = "sk-or-v1-feedfacefeedface0001"
+    key = fake_key("feedfacefeedface0001")
 
     class Leaky(ScriptedSelector):
         async def select(self, request: SelectionRequest) -> Selection:

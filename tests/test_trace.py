@@ -8,8 +8,9 @@ import pytest
 from pydantic import ValidationError
 
 from caec_desktop.trace import EVENT_KINDS, TraceEvent, redact
+from tests.keys import fake_key
 
-KEY = "sk-or-v1-0123456789abcdef0123456789abcdef"
+KEY = fake_key("0123456789abcdef0123456789abcdef")
 
 
 def test_event_round_trips_through_jsonl() -> None:

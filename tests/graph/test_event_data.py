@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from caec_desktop.graph.events import TraceRecorder, safe_data
 from caec_desktop.trace import redact
+from tests.keys import fake_key
 
-KEY = "sk-or-v1-" + "a1b2c3d4" * 6
+KEY = fake_key("a1b2c3d4" * 6)
 
 
 def two_walks(value: Any, secrets: tuple[str, ...]) -> Any:

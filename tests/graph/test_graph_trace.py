@@ -15,6 +15,7 @@ from caec_desktop.graph.state import MAX_ATTEMPTS
 from caec_desktop.session import Session, TurnResult
 from caec_desktop.settings import Settings
 from caec_desktop.trace import TraceEvent
+from tests.keys import fake_key
 from tests.scripted_selector import BAD_RAYLEIGH, GOOD_RAYLEIGH, ScriptedSelector
 
 START = [("run_start", None), ("node_start", "intent"), ("node_end", "intent")]
@@ -198,7 +199,7 @@ async def test_cancel_stops_a_run_waiting_on_the_selector() -> None:
 
 @pytest.mark.asyncio
 async def test_selector_events_join_the_trace_redacted() -> None:
-    key = "sk-or-v1-0123456789abcdef0123"
+    key = fake_key("0123456789abcdef0123")
     emitted: list[tuple[str, dict[str, Any]]] = [
         ("llm_request", {"model": "m", "api_key": key, "note": f"sent with {key}"}),
         ("llm_response", {"usage": {"total_tokens": 120}}),

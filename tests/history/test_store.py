@@ -10,8 +10,9 @@ import pytest
 
 from caec_desktop.history import HistoryStore
 from caec_desktop.trace import TraceEvent
+from tests.keys import fake_key
 
-KEY = "sk-or-v1-" + "f" * 48
+KEY = fake_key("f" * 48)
 
 
 def turn(answer: str, value: float = 1.0) -> dict[str, Any]:

@@ -30,9 +30,10 @@ from caec_desktop.session import Session
 from caec_desktop.settings import Settings
 from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.session_runner import SessionRunner
+from tests.keys import fake_key
 from tests.ui.helpers import FakeSession, events, wait_signal
 
-KEY = "sk-or-v1-secret0123456789abcdef"
+KEY = fake_key("secret0123456789abcdef")
 ROOT = Path(__file__).resolve().parents[2]
 
 

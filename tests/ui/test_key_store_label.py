@@ -16,8 +16,9 @@ from caec_desktop.paths import config_dir
 from caec_desktop.secrets import FileStore, KeyringStore
 from caec_desktop.settings import Settings
 from caec_desktop.ui.settings_dialog import SettingsDialog
+from tests.keys import fake_key
 
-KEY = "sk-or-v1-" + "0a1b2c" * 8
+KEY = fake_key("0a1b2c" * 8)
 
 
 class _MemoryKeyring(keyring.backend.KeyringBackend):

@@ -18,6 +18,7 @@ from caec_desktop.ui.field_widgets import QuantityEditor, TextEditor
 from caec_desktop.ui.form_panel import FormPanel
 from caec_desktop.ui.main_window import MainWindow, mode_badge
 from caec_desktop.ui.session_runner import SessionRunner
+from tests.keys import fake_key
 from tests.scripted_selector import BAD_RAYLEIGH, GOOD_RAYLEIGH, ScriptedSelector
 from tests.ui.helpers import FakeSession, events, wait_signal
 
@@ -178,7 +179,7 @@ def test_real_session_retry_is_visible_in_trace_and_retry_view(
 
 def test_badge_says_whether_anything_leaves_the_machine() -> None:
     assert mode_badge(OFFLINE) == "offline — nothing leaves this machine"
-    key = Settings(mode="openrouter", llm_api_key="sk-or-v1-0123456789abcdef")  # type: ignore[arg-type]
+    key = Settings(mode="openrouter", llm_api_key=fake_key("0123456789abcdef"))  # type: ignore[arg-type]
     assert mode_badge(key) == "OpenRouter — queries sent to openrouter.ai"
     local = Settings(mode="local", base_url="http://localhost:11434/v1")
     assert "nothing leaves this machine" in mode_badge(local)

@@ -12,8 +12,9 @@ from pytestqt.qtbot import QtBot
 from caec_desktop.settings import Settings
 from caec_desktop.ui import settings_dialog
 from caec_desktop.ui.settings_dialog import SettingsDialog
+from tests.keys import fake_key
 
-KEY = "sk-or-v1-abcdef0123456789abcdef"
+KEY = fake_key("abcdef0123456789abcdef")
 
 
 @pytest.fixture
