@@ -13,7 +13,6 @@ from pathlib import Path
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
 
 from caec_desktop.config import (
     ConfigError,
@@ -25,28 +24,9 @@ from caec_desktop.config import (
     saved_key_store,
 )
 from caec_desktop.secrets import FileStore, KeyringStore, open_secret_store
-from tests.keys import fake_key
+from tests.keys import MemoryKeyring, fake_key
 
 KEY = fake_key("fedcba9876543210" * 4)
-
-
-class MemoryKeyring(KeyringBackend):
-    """A working keyring backend keeping passwords in a dict."""
-
-    priority = 5  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.store.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.store[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.store.pop((service, username), None)
 
 
 @pytest.fixture

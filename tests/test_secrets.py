@@ -10,35 +10,13 @@ from pathlib import Path
 import keyring
 import keyring.errors
 import pytest
-from keyring.backend import KeyringBackend
 from keyring.backends import chainer, fail
 
 from caec_desktop.config import ConfigError, config_path, load_settings, read_config, save_config
 from caec_desktop.secrets import FileStore, KeyringStore, open_secret_store, usable_backend
-from tests.keys import fake_key
+from tests.keys import MemoryKeyring, fake_key
 
 KEY = fake_key("0123456789abcdef" * 4)
-
-
-class MemoryKeyring(KeyringBackend):
-    """A working backend keeping passwords in a dict (a desktop keyring, minus the disk)."""
-
-    priority = 5  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.store.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.store[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        if (service, username) not in self.store:
-            raise keyring.errors.PasswordDeleteError("not set")
-        del self.store[(service, username)]
 
 
 class EmptyChainer(chainer.ChainerBackend):
