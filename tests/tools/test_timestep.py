@@ -14,8 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from caec_desktop.tools import execute
-
-NAN, INF = float("nan"), float("inf")
+from tests.tools.cases import INF, poisson, positive
 
 GLASS: dict[str, Any] = {
     "particle_radius": "1 mm",
@@ -276,37 +275,6 @@ def test_check_calc_sheet_lists_thresholds_and_hertz_note() -> None:
 
 
 # --- bad input, every field of every tool ------------------------------------------------------
-
-
-def positive(tool: str, field: str, unit: str, wrong: str, dimension: str) -> list[Any]:
-    """Cases for a field that must be > 0: negative, zero, NaN, inf, wrong dimension."""
-    shown = f" {unit}" if unit else ""
-    return [
-        pytest.param(tool, field, -1.0, f"{field}: must be > 0{shown}", id=f"{tool}-{field}-neg"),
-        pytest.param(tool, field, 0, f"{field}: must be > 0{shown}", id=f"{tool}-{field}-zero"),
-        pytest.param(
-            tool, field, NAN, f"{field}: must be a finite number", id=f"{tool}-{field}-nan"
-        ),
-        pytest.param(
-            tool, field, INF, f"{field}: must be a finite number", id=f"{tool}-{field}-inf"
-        ),
-        pytest.param(
-            tool, field, wrong, f"{field}: expected a {dimension}", id=f"{tool}-{field}-dim"
-        ),
-    ]
-
-
-def poisson(tool: str, field: str = "poisson_ratio") -> list[Any]:
-    return [
-        pytest.param(tool, field, -1.0, f"{field}: must be > -1", id=f"{tool}-{field}-low"),
-        pytest.param(tool, field, 0.51, f"{field}: must be <= 0.5", id=f"{tool}-{field}-high"),
-        pytest.param(
-            tool, field, NAN, f"{field}: must be a finite number", id=f"{tool}-{field}-nan"
-        ),
-        pytest.param(
-            tool, field, "2 kg", f"{field}: expected a dimensionless", id=f"{tool}-{field}-dim"
-        ),
-    ]
 
 
 def fraction_cases(tool: str, field: str) -> list[Any]:

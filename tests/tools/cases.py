@@ -1,0 +1,40 @@
+"""Bad-input cases shared by the tool tests: each is (tool, field, value, expected message)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+NAN, INF = float("nan"), float("inf")
+
+
+def positive(tool: str, field: str, unit: str, wrong: str, dimension: str) -> list[Any]:
+    """Cases for a field that must be > 0: negative, zero, NaN, inf, wrong dimension."""
+    shown = f" {unit}" if unit else ""
+    return [
+        pytest.param(tool, field, -1.0, f"{field}: must be > 0{shown}", id=f"{tool}-{field}-neg"),
+        pytest.param(tool, field, 0, f"{field}: must be > 0{shown}", id=f"{tool}-{field}-zero"),
+        pytest.param(
+            tool, field, NAN, f"{field}: must be a finite number", id=f"{tool}-{field}-nan"
+        ),
+        pytest.param(
+            tool, field, INF, f"{field}: must be a finite number", id=f"{tool}-{field}-inf"
+        ),
+        pytest.param(
+            tool, field, wrong, f"{field}: expected a {dimension}", id=f"{tool}-{field}-dim"
+        ),
+    ]
+
+
+def poisson(tool: str, field: str = "poisson_ratio") -> list[Any]:
+    return [
+        pytest.param(tool, field, -1.0, f"{field}: must be > -1", id=f"{tool}-{field}-low"),
+        pytest.param(tool, field, 0.51, f"{field}: must be <= 0.5", id=f"{tool}-{field}-high"),
+        pytest.param(
+            tool, field, NAN, f"{field}: must be a finite number", id=f"{tool}-{field}-nan"
+        ),
+        pytest.param(
+            tool, field, "2 kg", f"{field}: expected a dimensionless", id=f"{tool}-{field}-dim"
+        ),
+    ]
