@@ -2,9 +2,42 @@
 
 from __future__ import annotations
 
+import gc
 import os
+import sys
+from collections.abc import Iterator
+
+import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Settings must not pick up a developer's real key or .env during tests.
 for _var in ("CAEC_LLM_API_KEY", "OPENROUTER_API_KEY", "CAEC_MODE"):
     os.environ.pop(_var, None)
+
+
+@pytest.fixture(autouse=True)
+def _collect_on_the_main_thread(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Once Qt is in use, collect each test's garbage here, on the main thread.
+
+    Python's cyclic collector runs in whichever thread allocates when a threshold is reached:
+    the loopback server's or an executor thread. Collecting a cycle that holds a Qt object there
+    deletes the object off the GUI thread, which crashed Qt at random in long test runs (also in
+    non-Qt tests run after the window tests). So automatic collection is off during such a test
+    and its garbage is collected at teardown; `gc.freeze()` then keeps what survived out of later
+    collections, so each one walks only the next test's objects. The app does the same thing
+    with a timer (ui/main_thread_gc.py).
+    """
+    widgets = sys.modules.get("PySide6.QtWidgets")
+    qt_in_use = "tests/ui/" in request.path.as_posix() or (
+        widgets is not None and widgets.QApplication.instance() is not None
+    )
+    if not qt_in_use:
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.collect()
+        gc.freeze()
+        gc.enable()

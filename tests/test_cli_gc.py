@@ -5,10 +5,21 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
+from collections.abc import Iterator
 
 import pytest
 
 from caec_desktop import cli
+
+
+@pytest.fixture(autouse=True)
+def _collector_on() -> Iterator[None]:
+    """These tests start with automatic collection on, whatever the suite's fixtures chose."""
+    was_on = gc.isenabled()
+    gc.enable()
+    yield
+    if not was_on:
+        gc.disable()
 
 
 def test_collector_off_during_a_command_and_restored_after(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,7 +4,6 @@ fake session and event builders)."""
 from __future__ import annotations
 
 import asyncio
-import gc
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,23 +23,6 @@ def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
         asyncio.set_event_loop(None)
-
-
-@pytest.fixture(autouse=True)
-def _collect_on_the_main_thread() -> Iterator[None]:
-    """Collect a test's garbage here, on the main thread, with automatic collection off.
-
-    Python's cyclic collector runs in whichever thread allocates when a threshold is reached:
-    the loopback server's or an executor thread. Collecting a cycle that holds a Qt object there
-    deletes the object off the GUI thread, which crashed Qt at random in long test runs. The app
-    itself pauses collection the same way at start-up (app.py).
-    """
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.collect()
-        gc.enable()
 
 
 @pytest.fixture(autouse=True)
