@@ -1,10 +1,12 @@
-"""Bad-input cases shared by the tool tests: each is (tool, field, value, expected message)."""
+"""Shared by the tool tests: run/error helpers and bad-input cases (tool, field, value, message)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+
+from caec_desktop.tools import execute
 
 NAN, INF = float("nan"), float("inf")
 
@@ -38,3 +40,18 @@ def poisson(tool: str, field: str = "poisson_ratio") -> list[Any]:
             tool, field, "2 kg", f"{field}: expected a dimensionless", id=f"{tool}-{field}-dim"
         ),
     ]
+
+
+def run(tool: str, **args: Any) -> dict[str, Any]:
+    """The result of a call that must succeed."""
+    outcome = execute(tool, args)
+    assert outcome.ok, outcome.error_text()
+    assert outcome.result is not None
+    return outcome.result
+
+
+def error(tool: str, **args: Any) -> str:
+    """The messages of a call that must be rejected."""
+    outcome = execute(tool, args)
+    assert not outcome.ok, f"{tool} accepted {args}"
+    return outcome.error_text()

@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from caec_desktop.tools import execute
-from tests.tools.cases import INF, NAN, poisson, positive
+from tests.tools.cases import INF, NAN, error, poisson, positive, run
 
 GLASS_IMPACT: dict[str, Any] = {
     "particle_radius": "1 mm",
@@ -46,19 +46,6 @@ def hertz_time(m_eff: float, r_eff: float, e_eff: float, v: float) -> float:
 
 def mass(radius: float, density: float = 2500.0) -> float:
     return 4 / 3 * math.pi * radius**3 * density
-
-
-def run(tool: str, **args: Any) -> dict[str, Any]:
-    outcome = execute(tool, args)
-    assert outcome.ok, outcome.error_text()
-    assert outcome.result is not None
-    return outcome.result
-
-
-def error(tool: str, **args: Any) -> str:
-    outcome = execute(tool, args)
-    assert not outcome.ok, f"{tool} accepted {args}"
-    return outcome.error_text()
 
 
 # --- hertz_contact_time ------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from caec_desktop.tools import execute
-from tests.tools.cases import INF, poisson, positive
+from tests.tools.cases import INF, error, poisson, positive, run
 
 GLASS: dict[str, Any] = {
     "particle_radius": "1 mm",
@@ -43,19 +43,6 @@ def hertz_equal_spheres(
     m_eff = 4 / 3 * math.pi * radius**3 * density / 2
     e_eff = youngs / (2 * (1 - poisson**2))
     return c * (m_eff**2 / (radius / 2 * e_eff**2 * v)) ** 0.2
-
-
-def run(tool: str, **args: Any) -> dict[str, Any]:
-    outcome = execute(tool, args)
-    assert outcome.ok, outcome.error_text()
-    assert outcome.result is not None
-    return outcome.result
-
-
-def error(tool: str, **args: Any) -> str:
-    outcome = execute(tool, args)
-    assert not outcome.ok, f"{tool} accepted {args}"
-    return outcome.error_text()
 
 
 # --- rayleigh_timestep -------------------------------------------------------------------------

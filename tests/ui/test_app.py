@@ -118,6 +118,18 @@ def test_self_test_answers_offline_and_exits_zero(tmp_path: Path) -> None:
     assert "ERROR" not in log
 
 
+def _python(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """`code` run by a fresh interpreter in the repo, with a private profile."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=50,
+    )
+
+
 def test_window_module_loads_without_pydantic_pint_or_langgraph(tmp_path: Path) -> None:
     code = (
         "import sys\n"
@@ -128,14 +140,7 @@ def test_window_module_loads_without_pydantic_pint_or_langgraph(tmp_path: Path) 
         "print(sorted(m for m in ('pydantic', 'pint', 'langgraph', 'langchain_openai')"
         " if m in sys.modules))\n"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=_env(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=50,
-    )
+    proc = _python(code, tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "[]"
 
@@ -228,14 +233,7 @@ def test_the_window_is_shown_before_asyncio_qasync_or_the_domain_load(tmp_path: 
         "from caec_desktop.app import main\n"
         "main(['--self-test'])\n"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=_env(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=50,
-    )
+    proc = _python(code, tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     # PySide6 builds the Qt enum namespace on first use, ~15 ms: not before the first paint.
     assert proc.stdout.split("\n")[:2] == ["[]", "Qt namespace built: False"]
