@@ -18,10 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from caec_desktop.history import HistoryStore
-from caec_desktop.history.recorder import ConversationRecorder
-from caec_desktop.session import Session
-from caec_desktop.settings import Settings
+from caec_desktop.services.history import HistoryStore
+from caec_desktop.services.history.recorder import ConversationRecorder
+from caec_desktop.services.session import Session
+from caec_desktop.settings.model import Settings
 
 WINDOW = 10  # turns on either side of the one measured
 TARGET_RATIO = 1.5

@@ -20,10 +20,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import httpx
 
-from caec_desktop.graph.selector import SelectionRequest
-from caec_desktop.llm import make_selector
-from caec_desktop.llm.prompts import SYSTEM, openai_tools
-from caec_desktop.settings import Settings
+from caec_desktop.agent.selection.llm import make_selector
+from caec_desktop.agent.selection.llm.prompts import SYSTEM, openai_tools
+from caec_desktop.agent.selection.protocol import SelectionRequest
+from caec_desktop.settings.model import Settings
 from caec_desktop.tools import tool_list
 from tests.llm.fake_server import FakeOpenAI, Reply, tool_call
 

@@ -36,9 +36,9 @@ from typing import Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
-from caec_desktop.graph.events import STREAM_MODES
-from caec_desktop.session import Session
-from caec_desktop.settings import Settings
+from caec_desktop.agent.events import STREAM_MODES
+from caec_desktop.services.session import Session
+from caec_desktop.settings.model import Settings
 
 QUERY = "rayleigh time step for 1 mm glass beads"
 _sizes = itertools.count(1)

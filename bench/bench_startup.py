@@ -106,7 +106,7 @@ def _first_answer() -> float:
 
 def _run_events(first_seq: int) -> list[Any]:
     """One realistic run (a dozen events, one retry) as TraceEvents."""
-    from caec_desktop.trace import TraceEvent
+    from caec_desktop.agent.trace import TraceEvent
 
     specs: list[tuple[str, str | None, dict[str, Any]]] = [
         ("run_start", None, {"text": "rayleigh r=1 mm", "source": "ask"}),

@@ -77,7 +77,7 @@ def _script(server: Any, tokens: int, rate: float) -> None:
 
 def _trace_rows(rows: int) -> list[Any]:
     """`rows` TraceEvents of past runs (a dozen per run, tool calls and results)."""
-    from caec_desktop.trace import TraceEvent
+    from caec_desktop.agent.trace import TraceEvent
 
     kinds = [
         ("run_start", None, {"text": "rayleigh r=1 mm"}),
@@ -105,14 +105,16 @@ def measure(tokens: int, rate: float, rows: int, n_runs: int) -> list[dict[str, 
     from PySide6.QtCore import Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from caec_desktop.session import Session
-    from caec_desktop.settings import Settings
+    from caec_desktop.services.session import Session
+    from caec_desktop.settings.model import Settings
     from caec_desktop.ui.main_window import MainWindow
     from caec_desktop.ui.session_runner import SessionRunner
     from tests.llm.fake_server import FakeOpenAI
     from tests.ui.helpers import wait_signal
 
-    importlib.import_module("caec_desktop.llm.selector")  # app.py imports it at start-up too
+    importlib.import_module(
+        "caec_desktop.agent.selection.llm.llm_selector"
+    )  # app.py imports it at start-up too
 
     gc.freeze()  # as app.py does once start-up is done: start-up objects are never walked again
     gc.enable()

@@ -38,10 +38,10 @@ SELF_TEST_QUERY = (
 
 def _load_settings(overrides: dict[str, Any]) -> tuple[Any, str]:
     """Settings from config/env/keyring; on a bad config file, defaults and the reason."""
-    from caec_desktop.settings import Settings
+    from caec_desktop.settings.model import Settings
 
     try:
-        from caec_desktop.config import ConfigError, load_settings
+        from caec_desktop.settings.config import ConfigError, load_settings
     except ImportError:
         return Settings(**overrides), ""
     try:
@@ -52,8 +52,8 @@ def _load_settings(overrides: dict[str, Any]) -> tuple[Any, str]:
 
 def _save_settings(settings: Any) -> None:
     """Plain values to config.json, the key to the secret store (never the plain file)."""
-    from caec_desktop.config import PLAIN_FIELDS, save_config
-    from caec_desktop.secrets import open_secret_store
+    from caec_desktop.settings.config import PLAIN_FIELDS, save_config
+    from caec_desktop.settings.keystore import open_secret_store
 
     values = settings.model_dump(include=set(PLAIN_FIELDS), exclude_unset=False)
     save_config(values)
@@ -66,7 +66,7 @@ def _save_settings(settings: Any) -> None:
 
 def apply_settings(runner: Any, sink: ErrorSink, new: Any) -> None:
     """Save `new` settings and go on with the same conversation in a session that uses them."""
-    from caec_desktop.session import Session
+    from caec_desktop.services.session import Session
 
     try:
         _save_settings(new)
@@ -87,7 +87,7 @@ class ErrorSink:
         self.count = 0
 
     def report(self, message: str, exc: BaseException | None = None) -> None:
-        from caec_desktop.trace import redact
+        from caec_desktop.agent.trace import redact
 
         self.count += 1
         text = str(redact(message, self.secrets))
@@ -120,7 +120,7 @@ def build(settings: Any, session: Any = None, window: Any = None) -> tuple[Any, 
     from caec_desktop.ui.session_runner import SessionRunner
 
     if session is None:
-        from caec_desktop.session import Session
+        from caec_desktop.services.session import Session
 
         session = Session(settings)
     runner = SessionRunner(session)
@@ -134,9 +134,9 @@ def _prepare(overrides: dict[str, Any]) -> tuple[Any, str]:
     pint and its unit registry, the tool catalog, the settings, LangGraph and the compiled graph,
     and the selector's modules (the regex tables offline, langchain-openai's ~1 s otherwise).
     Left to the first run, the last two would block the UI thread."""
-    import caec_desktop.session
+    import caec_desktop.services.session
     import caec_desktop.tools
-    from caec_desktop.graph.build import compiled_graph
+    from caec_desktop.agent.build import compiled_graph
     from caec_desktop.tools.units import ureg
 
     caec_desktop.tools.tool_names()  # imports the catalog: every tool's models
@@ -146,7 +146,9 @@ def _prepare(overrides: dict[str, Any]) -> tuple[Any, str]:
     offline = settings.effective_mode == "offline"
     with contextlib.suppress(ImportError):  # the session reports a missing LLM stack itself
         importlib.import_module(
-            "caec_desktop.graph.offline" if offline else "caec_desktop.llm.selector"
+            "caec_desktop.agent.selection.offline"
+            if offline
+            else "caec_desktop.agent.selection.llm.llm_selector"
         )
     return settings, problem
 
@@ -218,10 +220,12 @@ async def run_app(
     sink.secrets = (settings.api_key(),)
     window, runner = build(settings, window=window)  # asks the question sent while loading
     answered = next_turn(runner) if runner.running else None
-    window.load_graph()
+    from caec_desktop.services.session import graph_shape
+
+    window.load_graph(graph_shape())
     _end_start_up_gc_pause(window)
     if not ns.self_test:  # history: every finished turn saved (the self-test leaves it alone)
-        from caec_desktop.history import record_runner
+        from caec_desktop.services.history import record_runner
 
         window.history = record_runner(runner, sink.report)
         if window.history is not None:  # the conversation list, reopen, export actions
@@ -252,7 +256,7 @@ async def _finish_self_test(window: Any, runner: Any, sink: ErrorSink, turn: Any
 
 def _setup_logging() -> None:
     """Log to stderr and to `caec-desktop.log` in the data dir (a GUI start has no console)."""
-    from caec_desktop.paths import data_dir
+    from caec_desktop.settings.paths import data_dir
 
     handlers: list[logging.Handler] = [logging.StreamHandler()]
     try:

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from caec_desktop.usage import usage_text
+from caec_desktop.agent.usage import usage_text
 
 EXIT_OK = 0
 EXIT_BUG = 1
@@ -130,7 +130,7 @@ STATUS_EXIT = {
 
 def _session_settings(ns: argparse.Namespace) -> Any:
     """Settings from config file, env and the command-line flags (flags win)."""
-    from caec_desktop.config import load_settings
+    from caec_desktop.settings.config import load_settings
 
     flags = {"mode": ns.mode, "base_url": ns.base_url, "model": ns.model}
     return load_settings(**{k: v for k, v in flags.items() if v})
@@ -155,8 +155,8 @@ def format_event(event: Any) -> str:
 def cmd_ask(ns: argparse.Namespace) -> int:
     import asyncio
 
-    from caec_desktop.config import ConfigError
-    from caec_desktop.session import Session
+    from caec_desktop.services.session import Session
+    from caec_desktop.settings.config import ConfigError
 
     try:
         session = Session(_session_settings(ns))
@@ -192,8 +192,8 @@ def cmd_chat(ns: argparse.Namespace) -> int:
 
     gc.enable()  # a conversation runs for long (see main)
 
-    from caec_desktop.config import ConfigError
-    from caec_desktop.session import Session
+    from caec_desktop.services.session import Session
+    from caec_desktop.settings.config import ConfigError
 
     try:
         session = Session(_session_settings(ns))
@@ -236,7 +236,7 @@ def cmd_doctor(ns: argparse.Namespace) -> int:
     """Probe an LLM endpoint: 0 when some tool-call style works there, 3 when none does."""
     import asyncio
 
-    from caec_desktop.config import ConfigError
+    from caec_desktop.settings.config import ConfigError
 
     try:
         settings = _session_settings(ns)
@@ -249,7 +249,7 @@ def cmd_doctor(ns: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_INVALID
-    from caec_desktop.llm.doctor import probe
+    from caec_desktop.agent.selection.llm.doctor import probe
 
     report = asyncio.run(probe(settings))
     if ns.json:
@@ -261,7 +261,7 @@ def cmd_doctor(ns: argparse.Namespace) -> int:
 
 def cmd_replay(ns: argparse.Namespace) -> int:
     """Re-run a trace's tool calls with no model: 0 all reproduce, 2 otherwise or unreadable."""
-    from caec_desktop.replay import TraceFileError, replay_file, report_json, report_text
+    from caec_desktop.services.replay import TraceFileError, replay_file, report_json, report_text
 
     try:
         report = replay_file(ns.trace)

@@ -52,7 +52,7 @@ class RetrySelector:
         return "calculation"
 
     async def select(self, request: Any) -> Any:
-        from caec_desktop.graph.selector import ProposedCall, Selection
+        from caec_desktop.agent.selection.protocol import ProposedCall, Selection
 
         args = dict(self.good)
         if request.attempt == 1:
@@ -86,16 +86,18 @@ async def finished(runner: Any) -> Any:
 
 async def main() -> None:
     from caec_desktop.app import build
-    from caec_desktop.session import Session
-    from caec_desktop.settings import Settings
+    from caec_desktop.services.session import Session
+    from caec_desktop.settings.model import Settings
 
     OUT.mkdir(parents=True, exist_ok=True)
     settings = Settings(mode="offline")
     window, runner = build(settings, Session(settings))
     window.resize(1280, 800)
     window.show()
-    window.load_graph()
-    from caec_desktop.history import record_runner
+    from caec_desktop.services.session import graph_shape
+
+    window.load_graph(graph_shape())
+    from caec_desktop.services.history import record_runner
     from caec_desktop.ui.history_controller import HistoryController
 
     window.history = record_runner(runner, print)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from caec_desktop.graph.selector import (
+from caec_desktop.agent.selection.protocol import (
     Intent,
     ProposedCall,
     Selection,

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from caec_desktop import cli, session
-from caec_desktop.trace import TraceEvent
+from caec_desktop import cli
+from caec_desktop.agent.trace import TraceEvent
+from caec_desktop.services import session
 from tests.scripted_selector import ScriptedSelector
 
 MASS_QUERY = "mass of a 2 mm particle rho=7800 kg/m3"
@@ -69,7 +70,11 @@ def test_refused_invalid_and_missing_exit_2(
 def test_model_failure_exits_3(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "caec_desktop.llm", types.ModuleType("caec_desktop.llm"))
+    monkeypatch.setitem(
+        sys.modules,
+        "caec_desktop.agent.selection.llm",
+        types.ModuleType("caec_desktop.agent.selection.llm"),
+    )
     code, out = ask_json(
         capsys, MASS_QUERY, "--mode", "local", "--base-url", "http://127.0.0.1:9/v1"
     )

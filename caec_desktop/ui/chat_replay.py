@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from caec_desktop.ui.result_card import sheet_of
 
 if TYPE_CHECKING:
-    from caec_desktop.history import StoredTurn
+    from caec_desktop.services.history import StoredTurn
     from caec_desktop.ui.chat_pane import ChatPane
 
 FORM_PREFIX = "[form] "

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from caec_desktop.history import HistoryStore
+from caec_desktop.services.history import HistoryStore
 from caec_desktop.ui.conversation_model import ConversationListModel
 
 SEARCH_DELAY_MS = 150

@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
-from caec_desktop.history import Conversation, HistoryStore
+from caec_desktop.services.history import Conversation, HistoryStore
 
 CONVERSATION_ROLE = Qt.ItemDataRole.UserRole
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from caec_desktop.forms import FormField, join_value, split_value
+from caec_desktop.services.forms import FormField, join_value, split_value
 from caec_desktop.tools.units import convert, pretty_unit
 
 ERROR_STYLE = "color: #b00020;"

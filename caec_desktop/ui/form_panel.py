@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from caec_desktop.forms import FormField, form_fields
+from caec_desktop.services.forms import FormField, form_fields
 from caec_desktop.tools import get_tool, tool_names, tool_schema, validate
 from caec_desktop.ui.field_widgets import ERROR_STYLE, FieldEditor, make_editor
 

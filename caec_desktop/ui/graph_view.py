@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from caec_desktop.ui.graph_layout import Edge, graph_shape, positions
 
 if TYPE_CHECKING:
-    from caec_desktop.trace import TraceEvent
+    from caec_desktop.agent.trace import TraceEvent
 
 NODE_W, NODE_H = 120.0, 36.0
 SKIP_GAP = 60.0

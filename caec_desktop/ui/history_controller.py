@@ -26,7 +26,7 @@ from caec_desktop.ui.conversation_list import ConversationList
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from caec_desktop.history import ConversationRecorder, LoadedConversation
+    from caec_desktop.services.history import ConversationRecorder, LoadedConversation
     from caec_desktop.ui.main_window import MainWindow
     from caec_desktop.ui.session_runner import SessionRunner
 
@@ -173,7 +173,8 @@ class HistoryController(QObject):
         return self._export(target, "Trace")
 
     def _export(self, path: Path, what: str) -> Path | None:
-        from caec_desktop.export import export_conversation
+        from caec_desktop.services.export import export_conversation
+        from caec_desktop.ui.pdf import write_pdf
 
         conversation_id = self.recorder.conversation_id
         if conversation_id is None:
@@ -185,7 +186,7 @@ class HistoryController(QObject):
         secrets = (settings.api_key(),) if settings is not None else ()
         try:
             loaded = self.recorder.store.load(conversation_id)
-            written = export_conversation(loaded, path, secrets=secrets)
+            written = export_conversation(loaded, path, secrets=secrets, pdf_writer=write_pdf)
         except (OSError, *_STORE_ERRORS) as exc:
             self.report(f"{what} not exported to {path}: {exc}", exc)
             return None

@@ -32,8 +32,8 @@ from caec_desktop.ui.chat_pane import ChatPane
 from caec_desktop.ui.chat_replay import answer_bubble
 
 if TYPE_CHECKING:
-    from caec_desktop.settings import Settings
-    from caec_desktop.trace import TraceEvent
+    from caec_desktop.agent.trace import TraceEvent
+    from caec_desktop.settings.model import Settings
     from caec_desktop.ui.form_panel import FormPanel
     from caec_desktop.ui.graph_view import GraphView
     from caec_desktop.ui.session_runner import SessionRunner
@@ -199,7 +199,7 @@ class MainWindow(QMainWindow):
     def show_usage(self, turn: dict[str, float], conversation: dict[str, float]) -> None:
         """Show the tokens (and cost) the last turn and the whole conversation spent in the status
         bar; nothing when neither spent any (offline and form runs, a new conversation)."""
-        from caec_desktop.usage import usage_text
+        from caec_desktop.agent.usage import usage_text
 
         this_turn, in_total = usage_text(turn), usage_text(conversation)
         parts = [f"{this_turn} this turn"] if this_turn else []
@@ -215,11 +215,9 @@ class MainWindow(QMainWindow):
     def hide_error(self) -> None:
         self._banner_row.hide()
 
-    def load_graph(self) -> None:
-        """Draw the agent graph (imports LangGraph: call after the window is shown)."""
-        from caec_desktop.graph.build import compiled_graph
-
-        self.graph.set_graph(compiled_graph())
+    def load_graph(self, shape: tuple[list[str], list[tuple[str, str, bool]]]) -> None:
+        """Draw the agent graph from its plain shape (`services.session.graph_shape()`)."""
+        self.graph.set_graph(shape)
 
     def open_in_form(self, tool: str, args: dict[str, Any], sources: dict[str, str]) -> None:
         self.form.fill(tool, args, sources)

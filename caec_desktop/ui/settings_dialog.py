@@ -1,7 +1,8 @@
 """SettingsDialog: mode, key, endpoint, model, tool-call style, refusal toggle, Test connection.
 
 The dialog edits a copy: Cancel restores the widgets from the snapshot and changes nothing; OK
-makes `result_settings()` the new settings (the window saves them through `caec_desktop.config`).
+makes `result_settings()` the new settings (the window saves them through
+`caec_desktop.settings.config`).
 The key field is masked and never written to a log or the plain config file. Open it with
 `open()` + `finished`, never `exec()` inside a coroutine (qasync issue #59).
 """
@@ -27,9 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from caec_desktop.secrets import FileStore, SecretStore, open_secret_store
-from caec_desktop.settings import Mode, Settings, ToolCallStyle
-from caec_desktop.trace import redact
+from caec_desktop.agent.trace import redact
+from caec_desktop.settings.keystore import FileStore, SecretStore, open_secret_store
+from caec_desktop.settings.model import Mode, Settings, ToolCallStyle
 from caec_desktop.ui.field_widgets import ERROR_STYLE
 
 log = logging.getLogger(__name__)
@@ -37,7 +38,7 @@ log = logging.getLogger(__name__)
 
 def _probe_function() -> Any:
     """The LLM helper's `async probe(settings)`, or None while it does not exist."""
-    for module in ("caec_desktop.llm.doctor", "caec_desktop.llm"):
+    for module in ("caec_desktop.agent.selection.llm.doctor", "caec_desktop.agent.selection.llm"):
         try:
             mod = __import__(module, fromlist=["probe"])
         except ImportError:

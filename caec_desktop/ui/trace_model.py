@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication, QStyle
 from caec_desktop.ui.trace_text import summarize
 
 if TYPE_CHECKING:
-    from caec_desktop.trace import TraceEvent
+    from caec_desktop.agent.trace import TraceEvent
 
 EVENT_ROLE = Qt.ItemDataRole.UserRole
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -26,7 +26,7 @@ from caec_desktop.ui.trace_model import EVENT_ROLE, TraceModel
 from caec_desktop.ui.trace_text import PROBLEM_KINDS, attempts, attempts_markdown
 
 if TYPE_CHECKING:
-    from caec_desktop.trace import TraceEvent
+    from caec_desktop.agent.trace import TraceEvent
 
 ALL = "all kinds"
 PROBLEMS = "problems only"
@@ -102,7 +102,7 @@ class TracePanel(QWidget):
         """Offer each event kind in the filter (deferred: the trace schema imports pydantic)."""
         if self.kind_filter.count() > 2:
             return
-        from caec_desktop.trace import EVENT_KINDS
+        from caec_desktop.agent.trace import EVENT_KINDS
 
         self.kind_filter.addItems(list(EVENT_KINDS))
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from caec_desktop.trace import TraceEvent
+    from caec_desktop.agent.trace import TraceEvent
 
 PROBLEM_KINDS: frozenset[str] = frozenset({"validation_error", "retry", "refusal", "error"})
 """Kinds that must stand out in the trace (colour, icon, the "problems only" filter)."""

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from caec_desktop.graph.selector import SelectionRequest
-from caec_desktop.settings import Settings
+from caec_desktop.agent.selection.protocol import SelectionRequest
+from caec_desktop.settings.model import Settings
 from tests.llm.fake_server import FakeOpenAI
 
 TEST_KEY = "sk-test-0123456789abcdefSECRET"

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from caec_desktop.graph.offline import classify_text
-from caec_desktop.llm import make_selector
+from caec_desktop.agent.selection.llm import make_selector
+from caec_desktop.agent.selection.offline import classify_text
 from tests.llm.conftest import Events
 from tests.llm.fake_server import FakeOpenAI, Reply, tool_call
 

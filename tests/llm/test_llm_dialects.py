@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from caec_desktop.llm import make_selector
+from caec_desktop.agent.selection.llm import make_selector
 from tests.llm.conftest import Events
 from tests.llm.fake_server import FakeOpenAI, Reply, tool_call
 
@@ -108,7 +108,7 @@ async def test_missing_and_empty_ids_are_made_up_and_reused(
     ids = [c.id for c in first.calls]
     assert all(i.startswith("call_") and len(i) > 10 for i in ids) and len(set(ids)) == 2
     assert [c["id"] for c in events.responses()[0]["tool_calls"]] == ids  # trace agrees
-    from caec_desktop.graph.selector import AttemptError, ProposedCall
+    from caec_desktop.agent.selection.protocol import AttemptError, ProposedCall
 
     errors = [AttemptError(ProposedCall("rayleigh_timestep", bad), ["density: must be > 0 kg/m³"])]
     second = await sel.select(events.request(attempt=2, errors=errors))
@@ -382,7 +382,7 @@ async def test_reasoning_details_echoed_back_on_the_next_request(
     fake_llm.add(
         Reply(message=msg("", [call], reasoning_details=details)), Reply(message=msg("Fixed?"))
     )
-    from caec_desktop.graph.selector import AttemptError, ProposedCall
+    from caec_desktop.agent.selection.protocol import AttemptError, ProposedCall
 
     sel = make_selector(make_settings())
     await sel.select(events.request())

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from caec_desktop.agent.selection.llm.doctor import probe
 from caec_desktop.cli import main
-from caec_desktop.llm.doctor import probe
 from tests.llm.fake_server import FakeOpenAI, Reply, tool_call
 
 ARGS = {

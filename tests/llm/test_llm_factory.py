@@ -10,15 +10,15 @@ from typing import Any
 import pytest
 from pydantic import SecretStr, ValidationError
 
-from caec_desktop.graph.selector import AttemptError, ProposedCall, SelectorError
-from caec_desktop.llm import make_selector
-from caec_desktop.settings import DEFAULT_OPENROUTER_MODEL, OPENROUTER_BASE_URL, Settings
+from caec_desktop.agent.selection.llm import make_selector
+from caec_desktop.agent.selection.protocol import AttemptError, ProposedCall, SelectorError
+from caec_desktop.settings.model import DEFAULT_OPENROUTER_MODEL, OPENROUTER_BASE_URL, Settings
 from tests.llm.conftest import TEST_KEY, Events
 from tests.llm.fake_server import FakeOpenAI, Reply
 
 
 def test_openrouter_model_defaults_and_provider_routing(monkeypatch: Any) -> None:
-    from caec_desktop.llm.chat_model import make_chat_model
+    from caec_desktop.agent.selection.llm.chat_model import make_chat_model
 
     monkeypatch.setenv("OPENROUTER_API_KEY", TEST_KEY)
     settings = Settings(mode="openrouter")
@@ -47,9 +47,9 @@ def test_base_url_must_be_http() -> None:
 def test_offline_never_imports_langchain_openai() -> None:
     code = (
         "import asyncio, sys\n"
-        "import caec_desktop.llm, caec_desktop.cli\n"
-        "from caec_desktop.session import Session\n"
-        "from caec_desktop.settings import Settings\n"
+        "import caec_desktop.agent.selection.llm, caec_desktop.cli\n"
+        "from caec_desktop.services.session import Session\n"
+        "from caec_desktop.settings.model import Settings\n"
         "async def main():\n"
         "    async for _ in Session(Settings(mode='offline')).ask('rayleigh time step'):\n"
         "        pass\n"

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from caec_desktop.graph.selector import AttemptError, ProposedCall, SelectorError
-from caec_desktop.llm import errors, make_selector
+from caec_desktop.agent.selection.llm import errors, make_selector
+from caec_desktop.agent.selection.protocol import AttemptError, ProposedCall, SelectorError
 from tests.llm.conftest import TEST_KEY, Events
 from tests.llm.fake_server import FakeOpenAI, Reply, tool_call
 

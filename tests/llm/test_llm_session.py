@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from caec_desktop.cli import main
-from caec_desktop.session import Session
+from caec_desktop.services.session import Session
 from tests.llm.conftest import TEST_KEY
 from tests.llm.fake_server import FakeOpenAI, Reply, tool_call
 

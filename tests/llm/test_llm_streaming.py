@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from caec_desktop.llm.streaming import TextDeltas, shown_text
-from caec_desktop.session import Session
-from caec_desktop.trace import TraceEvent
+from caec_desktop.agent.selection.llm.streaming import TextDeltas, shown_text
+from caec_desktop.agent.trace import TraceEvent
+from caec_desktop.services.session import Session
 from tests.llm.conftest import TEST_KEY, Events
 from tests.llm.fake_server import FakeOpenAI, Reply, tool_call
 

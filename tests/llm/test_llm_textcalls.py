@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from caec_desktop.llm.textcalls import coerce_args, parse_text_calls, split_think
+from caec_desktop.agent.selection.llm.textcalls import coerce_args, parse_text_calls, split_think
 
 KNOWN = {"rayleigh_timestep"}
 ARGS = {"particle_radius": "1 mm", "density": 2500}

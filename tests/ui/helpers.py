@@ -10,8 +10,8 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
-from caec_desktop.session import TurnResult
-from caec_desktop.trace import TraceEvent
+from caec_desktop.agent.trace import TraceEvent
+from caec_desktop.services.session import TurnResult
 
 
 async def wait_signal(signal: Any, timeout: float = 5.0) -> tuple[Any, ...]:

@@ -26,8 +26,8 @@ from caec_desktop.app import (
     build,
     run_app,
 )
-from caec_desktop.session import Session
-from caec_desktop.settings import Settings
+from caec_desktop.services.session import Session
+from caec_desktop.settings.model import Settings
 from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.session_runner import SessionRunner
 from tests.keys import fake_key
@@ -79,7 +79,7 @@ def test_excepthook_shows_the_error(qtbot: QtBot) -> None:
 
 
 def test_saved_settings_keep_the_key_out_of_the_config_file(tmp_path: Path) -> None:
-    from caec_desktop.config import config_path, load_settings
+    from caec_desktop.settings.config import config_path, load_settings
 
     settings = Settings(mode="openrouter", llm_api_key=KEY, model="m1")  # type: ignore[arg-type]
     _save_settings(settings)
@@ -146,8 +146,8 @@ def test_window_module_loads_without_pydantic_pint_or_langgraph(tmp_path: Path) 
 
 
 def test_settings_ok_saves_and_continues_the_conversation(qtbot: QtBot) -> None:
-    from caec_desktop.config import read_config
-    from caec_desktop.session import Session
+    from caec_desktop.services.session import Session
+    from caec_desktop.settings.config import read_config
 
     session = Session(Settings(mode="offline"))
     session.messages = [{"role": "user", "content": "earlier"}]
@@ -172,7 +172,7 @@ def test_settings_ok_saves_and_continues_the_conversation(qtbot: QtBot) -> None:
 
 
 def test_a_broken_config_file_gives_defaults_and_says_why(tmp_path: Path) -> None:
-    from caec_desktop.config import config_path
+    from caec_desktop.settings.config import config_path
 
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -200,7 +200,7 @@ def test_closing_the_window_awaits_session_aclose_before_run_app_ends(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # run_app installs the error sink
-    monkeypatch.setattr("caec_desktop.session.Session", _SlowCloseSession)
+    monkeypatch.setattr("caec_desktop.services.session.Session", _SlowCloseSession)
     _SlowCloseSession.closed.clear()
     window = MainWindow()
     window.show()

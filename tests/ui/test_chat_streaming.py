@@ -8,8 +8,8 @@ from typing import Any
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
-from caec_desktop.session import TurnResult
-from caec_desktop.settings import Settings
+from caec_desktop.services.session import TurnResult
+from caec_desktop.settings.model import Settings
 from caec_desktop.ui.chat_pane import WRITING_NOTE, ChatPane
 from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.session_runner import SessionRunner

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from caec_desktop.history import HistoryStore
+from caec_desktop.services.history import HistoryStore
 from caec_desktop.ui.conversation_list import ConversationList
 from caec_desktop.ui.conversation_model import CONVERSATION_ROLE, ConversationListModel
 

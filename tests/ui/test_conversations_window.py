@@ -16,9 +16,9 @@ from PySide6.QtWidgets import QFileDialog, QLabel
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.app import ErrorSink
-from caec_desktop.history import HistoryStore, record_runner
-from caec_desktop.session import Session
-from caec_desktop.settings import Settings
+from caec_desktop.services.history import HistoryStore, record_runner
+from caec_desktop.services.session import Session, graph_shape
+from caec_desktop.settings.model import Settings
 from caec_desktop.ui.history_controller import HistoryController
 from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.session_runner import SessionRunner
@@ -252,7 +252,7 @@ def test_new_conversation_forgets_the_last_runs_attempts_and_edge_counts(
     h: Harness, qloop: qasync.QEventLoop
 ) -> None:
     h.window.build_panels()
-    h.window.load_graph()
+    h.window.load_graph(graph_shape())
     qloop.run_until_complete(h.ask(FIRST))
     h.window.trace._refresh_retries()
     assert h.window.graph.edge_counts[("intent", "tools")] == 1

@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from caec_desktop.export import build_report
-from caec_desktop.session import Session
-from caec_desktop.settings import Settings
+from caec_desktop.services.export import build_report
+from caec_desktop.services.session import Session
+from caec_desktop.settings.model import Settings
 from caec_desktop.tools import execute, get_tool, tool_names, validate
 from caec_desktop.ui.field_widgets import ListEditor, QuantityEditor, TextEditor
 from caec_desktop.ui.form_panel import FormPanel

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from caec_desktop.forms import compatible_units, form_fields, join_value, split_value
+from caec_desktop.services.forms import compatible_units, form_fields, join_value, split_value
 from caec_desktop.tools import get_tool, tool_names, tool_schema
 from caec_desktop.tools.units import ureg
 

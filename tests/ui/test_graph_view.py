@@ -38,7 +38,7 @@ def test_layers_follow_the_longest_path_and_ignore_cycles() -> None:
 
 
 def test_shape_of_the_real_compiled_graph() -> None:
-    from caec_desktop.graph.build import compiled_graph
+    from caec_desktop.agent.build import compiled_graph
 
     nodes, edges = graph_shape(compiled_graph())
     assert {"intent", "tools", "report"} <= set(nodes)

@@ -11,10 +11,10 @@ from keyring.backends import fail
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.app import _save_settings
-from caec_desktop.config import config_path
-from caec_desktop.paths import config_dir
-from caec_desktop.secrets import FileStore, KeyringStore
-from caec_desktop.settings import Settings
+from caec_desktop.settings.config import config_path
+from caec_desktop.settings.keystore import FileStore, KeyringStore
+from caec_desktop.settings.model import Settings
+from caec_desktop.settings.paths import config_dir
 from caec_desktop.ui.settings_dialog import SettingsDialog
 from tests.keys import fake_key
 

@@ -12,8 +12,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
-from caec_desktop.session import Session
-from caec_desktop.settings import Settings
+from caec_desktop.services.session import Session
+from caec_desktop.settings.model import Settings
 from caec_desktop.ui.field_widgets import QuantityEditor, TextEditor
 from caec_desktop.ui.form_panel import FormPanel
 from caec_desktop.ui.main_window import MainWindow, mode_badge

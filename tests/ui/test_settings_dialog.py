@@ -9,7 +9,7 @@ import qasync
 from PySide6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
-from caec_desktop.settings import Settings
+from caec_desktop.settings.model import Settings
 from caec_desktop.ui import settings_dialog
 from caec_desktop.ui.settings_dialog import SettingsDialog
 from tests.keys import fake_key

@@ -8,7 +8,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QBrush
 from pytestqt.qtbot import QtBot
 
-from caec_desktop.trace import TraceEvent
+from caec_desktop.agent.trace import TraceEvent
 from caec_desktop.ui.kind_filter import KindFilterProxy
 from caec_desktop.ui.trace_model import EVENT_ROLE, KIND_COLOURS, TraceModel
 from caec_desktop.ui.trace_panel import PROBLEMS, TracePanel

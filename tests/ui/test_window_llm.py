@@ -12,8 +12,8 @@ import pytest
 import qasync
 from pytestqt.qtbot import QtBot
 
-from caec_desktop.session import Session
-from caec_desktop.settings import Settings
+from caec_desktop.services.session import Session
+from caec_desktop.settings.model import Settings
 from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.session_runner import SessionRunner
 from caec_desktop.ui.settings_dialog import SettingsDialog

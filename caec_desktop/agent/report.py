@@ -1,0 +1,229 @@
+"""The `report` node's text: results with units, verdicts, calc sheets, and what to do next.
+
+The tool's numbers are authoritative: the result tables come first, and a model's summary (LLM
+mode) follows them, labelled, with a warning for each number in it that matches no computed value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+from pint.errors import PintError
+
+from caec_desktop.agent.guard import REFUSAL_NEXT_STEPS
+from caec_desktop.agent.state import NO_CALL, AgentState, Status
+from caec_desktop.tools import CalcSheet, result_schema, tool_schema
+from caec_desktop.tools.units import pretty_unit, show_value
+
+SUMMARY_LABEL = "**Model's summary:**"
+MATCH_TOLERANCE = 0.01
+"""A number in the model's summary matches a value within 1 % of it (after unit conversion), or
+one it is a rounding of."""
+CALC_SHEET_HEADING = "**Calc sheet"
+"""How `CalcSheet.markdown()` starts; `brief` drops from there to the next section."""
+NO_CALCULATION = (
+    "I could not find a calculation in this request. Ask for one with its inputs, e.g. "
+    "`rayleigh time step r=1 mm rho=2500 kg/m^3 E=70 GPa nu=0.25`, or open a tool's form."
+)
+NEXT_INVALID = (
+    "**What to do next:** give the inputs named above (with units, inside the allowed ranges) "
+    "and ask again, or fill the tool's form (`caec run TOOL key=value …`)."
+)
+CALL_A_TOOL = (
+    "You answered without calling a tool. Call a tool; do not compute numbers yourself "
+    "(or ask the user for a missing input)."
+)
+NO_TOOL_REPLY = (
+    "The model answered this calculation in its own words twice instead of calling a tool, so "
+    "nothing was computed (numbers a model works out itself are not checked, so they are not "
+    "shown).\n\n**What to do next:** ask again, or use offline mode (`--mode offline`) or the "
+    "tool's form (`caec run TOOL key=value …`): both compute with the tools directly."
+)
+"""Why a turn ended when the model would not call a tool; it names the way forward itself."""
+NEXT_MODEL_ERROR = (
+    "**What to do next:** check the server address, model and API key in the settings, or switch "
+    "to offline mode (`--mode offline`) or the tool's form: both work without a model."
+)
+
+
+def final_status(state: AgentState) -> Status:
+    """The turn's status from its state (see DESIGN.md: answered, invalid, refused, …)."""
+    if state.get("status"):
+        return state["status"]
+    if state.get("tool_results"):
+        return "answered"
+    if state.get("attempts", 0) == 0:
+        return "answered"  # help or conversation: the selector's reply is the answer
+    if state.get("errors") or state.get("missing") or not state.get("reply"):
+        return "invalid"
+    return "answered"
+
+
+@lru_cache(maxsize=64)
+def _units(tool: str) -> tuple[dict[str, str], dict[str, str]]:
+    """(input units, result units) of a tool; schemas are rebuilt on each call, so cache them."""
+    return tuple(  # type: ignore[return-value]
+        {k: p.get("x-unit", "") for k, p in schema.get("properties", {}).items()}
+        for schema in (tool_schema(tool), result_schema(tool))
+    )
+
+
+def result_markdown(entry: dict[str, Any]) -> str:
+    """One tool result: verdict, result table, inputs with their sources, calc sheet."""
+    tool = entry["tool"]
+    in_units, out_units = _units(tool)
+    result = entry.get("result") or {}
+    lines = [f"### `{tool}`", ""]
+    if "verdict" in result:
+        lines += [f"**Verdict: {str(result['verdict']).upper()}**", ""]
+    lines += ["| Result | Value |", "| --- | --- |"]
+    lines += [
+        f"| {k} | {show_value(v, out_units.get(k, ''))} |"
+        for k, v in result.items()
+        if v is not None
+    ]
+    sources = entry.get("arg_sources") or {}
+    inputs = []
+    for key, value in (entry.get("args") or {}).items():
+        if value is None:
+            continue
+        shown = show_value(value, in_units.get(key, ""))
+        inputs.append(f"{key} = {shown}" + (f" ({sources[key]})" if key in sources else ""))
+    if inputs:
+        lines += ["", "Inputs: " + "; ".join(inputs)]
+    if entry.get("calc_sheet"):
+        lines += ["", CalcSheet.model_validate(entry["calc_sheet"]).markdown()]
+    return "\n".join(lines)
+
+
+def _values_si(results: Iterable[dict[str, Any]]) -> list[tuple[float, Any]]:
+    """Every numeric result and input of `results` as (SI magnitude, dimensionality)."""
+    from caec_desktop.tools.units import ureg
+
+    reg = ureg()
+    out = []
+    for entry in results:
+        in_units, out_units = _units(entry["tool"])
+        for values, units in ((entry.get("result"), out_units), (entry.get("args"), in_units)):
+            for key, value in (values or {}).items():
+                if not isinstance(value, int | float) or isinstance(value, bool):
+                    continue
+                try:
+                    q = reg.Quantity(float(value), units.get(key) or "").to_base_units()
+                except (PintError, ValueError, TypeError):
+                    continue
+                out.append((float(q.magnitude), q.dimensionality))
+    return out
+
+
+def _half_last_digit(number: str) -> float:
+    """Half a unit in the last digit typed ("0.2" → 0.05, "5" → 0.5, "2.5e-7" → 5e-9; "" → 0)."""
+    if not number:
+        return 0.0
+    mantissa, _, exponent = number.lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    try:
+        return 0.5 * 10.0 ** (int(exponent or 0) - decimals)
+    except ValueError:
+        return 0.0
+
+
+def unmatched_numbers(prose: str, results: list[dict[str, Any]]) -> list[str]:
+    """Numbers with units in `prose` that match no result or input of `results`: within 1 %, or
+    within the rounding of the number as written ("0.2 µs" for 0.2047 µs).
+
+    The prose is read with the offline query parser (units normalised as for a request); bare
+    numbers are not checked, as they may be counts or ratios the tables do not list.
+    """
+    from caec_desktop.agent.selection.offline.parse import parse
+    from caec_desktop.tools.units import ureg
+
+    reg = ureg()
+    known = _values_si(results)
+    unmatched = []
+    for q in parse(prose).quantities:
+        if not q.unit:
+            continue
+        try:
+            said = reg.Quantity(q.value, q.unit).to_base_units()
+        except (PintError, ValueError, TypeError):  # not a unit pint can convert: not checked
+            continue
+        value, dim = float(said.magnitude), said.dimensionality
+        # "roughly 0.2 µs" for 0.2047 µs: a rounded number matches what rounds to it
+        rounding = abs(value / q.value) * _half_last_digit(q.number) if q.value else 0.0
+        if not any(
+            d == dim and abs(value - v) <= max(MATCH_TOLERANCE * abs(v), rounding) for v, d in known
+        ):
+            unmatched.append(f"{q.number or f'{q.value:g}'} {pretty_unit(q.unit)}")
+    return unmatched
+
+
+def summary_markdown(prose: str, results: list[dict[str, Any]]) -> str:
+    """The model's summary, labelled, with a warning per number that matches no computed value."""
+    lines = [f"{SUMMARY_LABEL} {prose.strip()}"]
+    lines += [
+        f"⚠ the summary's {n} does not match any computed value"
+        for n in unmatched_numbers(prose, results)
+    ]
+    return "\n\n".join(lines)
+
+
+def _rejections(state: AgentState) -> list[str]:
+    """Rejected calls the selector's reply does not already explain, one line each."""
+    reply = state.get("reply") or ""
+    return [
+        f"- attempt {e['attempt']}, `{e['tool']}`: " + "; ".join(e["messages"])
+        for e in state.get("errors") or []
+        if e["tool"] != NO_CALL and not all(m.partition(": ")[2] in reply for m in e["messages"])
+    ]
+
+
+def build_report(state: AgentState, status: Status, prose: str | None = None) -> str:
+    """The answer in Markdown for `status`; `prose` is a model's summary shown under the tables."""
+    if status == "refused":
+        reason = state.get("refusal_reason", "")
+        return f"**Refused.** {reason}\n\n**What to do next:** {REFUSAL_NEXT_STEPS}"
+    if status == "model_error":
+        message = state.get("error_message", "")
+        return f"**The model or server failed:** {message}\n\n{NEXT_MODEL_ERROR}"
+    results = state.get("tool_results") or []
+    if status == "answered" and not results:
+        return state.get("reply") or NO_CALCULATION
+    parts = [result_markdown(dict(r)) for r in results]
+    if prose and prose.strip():
+        parts.append(summary_markdown(prose, [dict(r) for r in results]))
+    if state.get("reply") and (results or status == "invalid"):
+        # Under results: the selector's notes on how it read the request; else why nothing ran.
+        parts.append(state["reply"])
+    rejected = _rejections(state)
+    if status == "invalid":
+        parts.insert(0, "**The calculation could not be run.**")
+    if rejected:
+        parts.append("**Rejected inputs:**\n" + "\n".join(rejected))
+    missing = [m for m in state.get("missing") or [] if m not in (state.get("reply") or "")]
+    if missing:
+        parts.append("**Missing inputs:**\n" + "\n".join(f"- {m}" for m in missing))
+    if status == "invalid" and state.get("reply") != NO_TOOL_REPLY:
+        parts.append(NEXT_INVALID)
+    return "\n\n".join(parts)
+
+
+@lru_cache(maxsize=64)
+def brief(answer: str) -> str:
+    """`answer` without its calc sheets: what later turns need as context (a model reads the
+    results and verdicts; the step-by-step sheets would only cost tokens on every turn).
+
+    Cached: every turn passes the last dozen answers again (~0.04 ms saved per turn).
+    """
+    kept: list[str] = []
+    in_sheet = False
+    for line in answer.splitlines():
+        if line.startswith(CALC_SHEET_HEADING):
+            in_sheet = True
+        elif in_sheet and line.startswith(("### ", "**")):
+            in_sheet = False
+        if not in_sheet:
+            kept.append(line)
+    return "\n".join(kept).strip()

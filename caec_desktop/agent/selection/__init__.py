@@ -1,0 +1,1 @@
+"""Tool selection: the selector protocol, direct calls (forms), offline (regex), LLM selectors."""

@@ -1,0 +1,289 @@
+"""One model call, made resilient: retries with back-off, Retry-After, fallback model, tracing.
+
+Retries (exponential back-off + jitter, or the server's Retry-After) on 429, 5xx, timeouts and
+dropped connections; none on 401/403/404/400. After the retries, or at once on an unknown model,
+the optional fallback model gets the same treatment. Every attempt emits `llm_request` and then
+`llm_response` or `error`; keys are redacted from everything emitted or raised. A streamed
+select/summarize reply also emits its prose while it arrives, as coalesced `llm_response` delta
+events before the final one (`streaming.py`). Cancelling the awaiting task cancels the HTTP
+request (httpx closes the connection).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+
+from caec_desktop.agent.selection.llm.chat_model import CaecChatOpenAI, make_chat_model, move_think
+from caec_desktop.agent.selection.llm.errors import (
+    ErrorInfo,
+    InStreamError,
+    classify_error,
+    user_message,
+)
+from caec_desktop.agent.selection.llm.models import list_models, shown
+from caec_desktop.agent.selection.llm.streaming import TextDeltas
+from caec_desktop.agent.selection.protocol import SelectorError
+from caec_desktop.agent.trace import redact
+from caec_desktop.settings.model import Settings
+
+log = logging.getLogger(__name__)
+
+Emit = Callable[[str, dict[str, Any]], None]
+_NO_FALLBACK = frozenset({"auth", "quota", "tools_unsupported", "bad_request"})
+"""A second model cannot fix these."""
+_TEXT_PURPOSES = {"select": "reply", "summarize": "summary"}
+"""Calls whose streamed prose is shown as it arrives, and the `purpose` its deltas carry (a
+classify reply is an intent, never text for the user)."""
+
+
+def usage_of(msg: AIMessage) -> dict[str, float]:
+    """prompt/completion/total tokens (and OpenRouter `cost`) of one reply; {} when unreported."""
+    out: dict[str, float] = {}
+    um = msg.usage_metadata
+    if um:
+        out = {
+            "prompt_tokens": um.get("input_tokens", 0),
+            "completion_tokens": um.get("output_tokens", 0),
+            "total_tokens": um.get("total_tokens", 0),
+        }
+    cost = msg.response_metadata.get("cost")
+    if isinstance(cost, int | float):
+        out["cost"] = float(cost)
+    return out
+
+
+def reasoning_of(msg: AIMessage) -> str:
+    """All reasoning text a reply carried (any server's field), for the trace only."""
+    kw = msg.additional_kwargs
+    parts = [kw.get("reasoning_content"), kw.get("reasoning")]
+    for d in kw.get("reasoning_details") or []:
+        if isinstance(d, dict):
+            parts.append(d.get("text") or d.get("summary"))
+    seen: list[str] = []
+    for p in parts:
+        if isinstance(p, str) and p.strip() and p.strip() not in seen:
+            seen.append(p.strip())
+    return "\n".join(seen)
+
+
+def _with_ids(msg: AIMessage) -> AIMessage:
+    """The reply with every tool call (valid or not) given a non-empty id, used from then on:
+    some servers send none or `""`, and LM Studio rejects an empty id echoed back."""
+    if all(c.get("id") for c in [*msg.tool_calls, *msg.invalid_tool_calls]):
+        return msg
+    calls = [{**c, "id": c.get("id") or new_call_id()} for c in msg.tool_calls]
+    bad = [{**c, "id": c.get("id") or new_call_id()} for c in msg.invalid_tool_calls]
+    return msg.model_copy(update={"tool_calls": calls, "invalid_tool_calls": bad})
+
+
+def new_call_id() -> str:
+    return f"call_{uuid.uuid4().hex[:24]}"
+
+
+class ModelCaller:
+    """Calls the configured model (and its fallback) for one selector."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.model = settings.effective_model()
+        self.base_url = settings.effective_base_url()
+        self.stream = settings.stream
+        self.stream_summary = True
+        """The final answer's prose always streams (the user watches it being written) unless the
+        server refused streaming; tool-selection calls stream only with `settings.stream`,
+        because several servers corrupt streamed tool-call arguments (LLM_SERVERS.md §2)."""
+        self.secrets = (settings.api_key(),) if settings.api_key() else ()
+        if settings.effective_mode == "openrouter" and not self.secrets:
+            raise SelectorError(
+                "auth",
+                "OpenRouter mode needs an API key: set it in Settings (or CAEC_LLM_API_KEY / "
+                "OPENROUTER_API_KEY). Meanwhile you can switch to offline mode or fill the "
+                "tool's form by hand.",
+            )
+        self._models: dict[tuple[str, bool], CaecChatOpenAI] = {}
+
+    def _streams(self, purpose: str) -> bool:
+        return self.stream_summary if purpose == "summarize" else self.stream
+
+    def _chat(self, name: str, stream: bool) -> CaecChatOpenAI:
+        key = (name, stream)
+        if key not in self._models:
+            self._models[key] = make_chat_model(
+                self.settings.model_copy(update={"stream": stream}), name
+            )
+        return self._models[key]
+
+    async def _once(
+        self,
+        name: str,
+        messages: list[BaseMessage],
+        tools: list[dict[str, Any]] | None,
+        stream: bool,
+        deltas: TextDeltas | None = None,
+    ) -> AIMessage:
+        chat = self._chat(name, stream)
+        runnable: Any = chat.bind_tools(tools) if tools else chat
+        if not stream:
+            msg = await runnable.ainvoke(messages)
+            if not isinstance(msg, AIMessage):
+                raise InStreamError("the server's reply was not an assistant message")
+            return _with_ids(msg)
+        full: AIMessageChunk | None = None
+        async for chunk in runnable.astream(messages):
+            full = chunk if full is None else full + chunk
+            if deltas is not None and isinstance(chunk.content, str):
+                deltas.feed(chunk.content)
+        if full is None or not full.response_metadata.get("finish_reason"):
+            # Every server ends a reply with a finish_reason: without one the stream was cut.
+            raise InStreamError("the stream ended before the reply was complete")
+        if deltas is not None:
+            deltas.close()
+        msg = AIMessage(
+            content=full.content,
+            additional_kwargs=full.additional_kwargs,
+            response_metadata=full.response_metadata,
+            tool_calls=full.tool_calls,
+            invalid_tool_calls=full.invalid_tool_calls,
+            usage_metadata=full.usage_metadata,
+            id=full.id,
+        )
+        move_think(msg)
+        return _with_ids(msg)
+
+    def _delay(self, info: ErrorInfo, attempt: int) -> float | None:
+        """Seconds to wait before the next attempt, or None when there is none."""
+        s = self.settings
+        if not info.retryable or attempt > s.max_retries:
+            return None
+        if info.retry_after is not None:
+            return info.retry_after if info.retry_after <= s.retry_max_delay_s else None
+        base = min(s.retry_base_delay_s * 2 ** (attempt - 1), s.retry_max_delay_s)
+        return base * (1 + 0.25 * random.random())
+
+    async def invoke(
+        self,
+        messages: list[BaseMessage],
+        *,
+        tools: list[dict[str, Any]] | None,
+        emit: Emit,
+        purpose: str,
+    ) -> AIMessage:
+        """The model's reply; SelectorError (kind, actionable message) when every attempt failed."""
+        if not self.model:
+            self.model = await self._pick_model(emit)
+        names = [self.model]
+        if self.settings.fallback_model and self.settings.fallback_model != self.model:
+            names.append(self.settings.fallback_model)
+        total = 0
+        info = ErrorInfo("invalid_reply", None, "no attempt made")
+        for name in names:
+            attempt = 0
+            while True:
+                attempt += 1
+                total += 1
+                stream = self._streams(purpose)
+                self._emit(emit, "llm_request", {
+                    "purpose": purpose, "model": name, "base_url": self.base_url,
+                    "attempt": attempt, "stream": stream, "messages": len(messages),
+                    "tools": [t["function"]["name"] for t in tools or []],
+                })  # fmt: skip
+                started = time.perf_counter()
+                deltas = self._deltas(emit, purpose, stream)
+                try:
+                    msg = await self._once(name, messages, tools, stream, deltas)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    info = classify_error(exc, self.secrets)
+                    if info.kind == "stream_unsupported" and stream:
+                        self.stream = self.stream_summary = False
+                        self._emit(emit, "error", {
+                            "kind": info.kind, "message": info.message, "status": info.status,
+                            "action": "retrying without streaming",
+                        })  # fmt: skip
+                        attempt -= 1
+                        continue
+                    delay = self._delay(info, attempt)
+                    self._emit(emit, "error", {
+                        "kind": info.kind, "message": info.message, "status": info.status,
+                        "model": name, "attempt": attempt, "retry_in_s": delay,
+                    })  # fmt: skip
+                    log.warning(
+                        "model %s attempt %d: %s: %s", name, attempt, info.kind, info.message
+                    )
+                    if delay is None:
+                        break
+                    await asyncio.sleep(delay)
+                    continue
+                self._emit(emit, "llm_response", self._describe(msg, purpose, name, started))
+                return msg
+            if info.kind in _NO_FALLBACK:
+                break
+        raise SelectorError(info.kind, user_message(info, name, self.base_url, total))
+
+    async def _pick_model(self, emit: Emit) -> str:
+        """The server's first listed model when none is set (what `caec doctor` probes), with a
+        trace note; SelectorError naming the setting when the server lists none."""
+        try:
+            status, ids = await list_models(self.settings)
+        except httpx.HTTPError as exc:
+            ids, kind = [], "connection"
+            found = f"could not be reached to list its models ({type(exc).__name__}: {exc})"
+        else:
+            kind, found = "model_not_found", f"lists no model (HTTP {status} from /models)"
+        if ids:
+            note = (
+                f"no model set (CAEC_MODEL / --model); using {ids[0]}, the first of the "
+                f"{len(ids)} model(s) the server lists: {shown(ids)}"
+            )
+            log.info("%s", note)
+            self._emit(emit, "llm_response", {
+                "purpose": "list_models", "model": ids[0], "content": note, "models": ids[:50],
+            })  # fmt: skip
+            return ids[0]
+        message = str(redact(
+            f"No model is set (CAEC_MODEL, `--model`, or the model in Settings) and the server "
+            f"at {self.base_url} {found}. Set the model name the server offers. Meanwhile you "
+            "can switch to offline mode (regex dispatcher) or fill the tool's form by hand.",
+            self.secrets,
+        ))  # fmt: skip
+        raise SelectorError(kind, message)
+
+    def _deltas(self, emit: Emit, purpose: str, stream: bool) -> TextDeltas | None:
+        """Streams the prose of this reply as it arrives, when it is streamed and may be prose."""
+        shown_as = _TEXT_PURPOSES.get(purpose)
+        if not stream or shown_as is None:
+            return None
+        return TextDeltas(lambda kind, data: self._emit(emit, kind, data), shown_as)
+
+    def _emit(self, emit: Emit, kind: str, data: dict[str, Any]) -> None:
+        emit(kind, redact(data, self.secrets))
+
+    @staticmethod
+    def _describe(msg: AIMessage, purpose: str, name: str, started: float) -> dict[str, Any]:
+        content = msg.content if isinstance(msg.content, str) else str(msg.content)
+        return {
+            "purpose": purpose,
+            "model": name,
+            "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+            "finish_reason": msg.response_metadata.get("finish_reason"),
+            "content": content[:2000],
+            "tool_calls": [
+                {"id": c.get("id"), "name": c["name"], "args": c["args"]} for c in msg.tool_calls
+            ],
+            "invalid_tool_calls": [
+                {"name": c.get("name"), "args": c.get("args"), "error": c.get("error")}
+                for c in msg.invalid_tool_calls
+            ],
+            "reasoning": reasoning_of(msg)[:4000] or None,
+            "usage": usage_of(msg),
+        }

@@ -1,0 +1,212 @@
+"""Chat model factory: a small `ChatOpenAI` subclass for OpenRouter and local servers.
+
+LLM_SERVERS.md §5 advises a subclass rather than provider packages: the base class drops
+`reasoning` / `reasoning_content` / `reasoning_details`, chokes on `arguments` objects and on a
+missing delta `index`, and reads an in-band `error` of an HTTP 200 reply as a ValueError (or, in a
+stream, not at all). The hooks below fix the raw dicts first (`normalize.py`), then let the base
+class do the rest. Importing this module imports langchain-openai (~1 s): only the LLM modes do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from langchain_core.messages import AIMessage
+from langchain_core.outputs import ChatGenerationChunk, ChatResult
+from langchain_openai import ChatOpenAI
+from pydantic import model_validator
+
+from caec_desktop.agent.selection.llm.errors import InStreamError
+from caec_desktop.agent.selection.llm.normalize import (
+    normalize_delta,
+    normalize_message,
+    pop_reasoning,
+    usage_cost,
+)
+from caec_desktop.agent.selection.llm.textcalls import split_think
+from caec_desktop.settings.model import Settings
+
+DUMMY_KEY = "not-needed"
+"""Local servers usually need no key, but the OpenAI client insists on one."""
+
+
+def _string_ids(reply: Any) -> Any:
+    """`reply` (an SDK completion or stream chunk) with every tool-call id a string.
+
+    LM Studio sends ids as JSON numbers; the SDK builds its objects without validation, so the
+    number stays and every later `model_dump()` of the object warns (langchain dumps each chunk).
+    """
+    for choice in getattr(reply, "choices", None) or []:
+        part = getattr(choice, "delta", None) or getattr(choice, "message", None)
+        for call in getattr(part, "tool_calls", None) or []:
+            if getattr(call, "id", None) is not None and not isinstance(call.id, str):
+                call.id = str(call.id)
+    return reply
+
+
+class _StringIdStream:
+    """An SDK chunk stream whose chunks pass through `_string_ids`."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    async def __aenter__(self) -> _StringIdStream:
+        await self._stream.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: object) -> Any:
+        return await self._stream.__aexit__(*exc)
+
+    async def __aiter__(self) -> AsyncIterator[Any]:
+        async for chunk in self._stream:
+            yield _string_ids(chunk)
+
+
+class _StringIdCompletions:
+    """The SDK's async `chat.completions` resource, with string tool-call ids in every reply: the
+    boundary where server JSON becomes objects. (The app calls models only asynchronously.)"""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def create(self, **kwargs: Any) -> Any:
+        reply = await self._inner.create(**kwargs)
+        return _StringIdStream(reply) if kwargs.get("stream") else _string_ids(reply)
+
+
+class CaecChatOpenAI(ChatOpenAI):
+    """`ChatOpenAI` that tolerates the dialects of OpenAI-compatible servers."""
+
+    @model_validator(mode="after")
+    def _string_tool_call_ids(self) -> CaecChatOpenAI:
+        if self.async_client is not None and not isinstance(
+            self.async_client, _StringIdCompletions
+        ):
+            self.async_client = _StringIdCompletions(self.async_client)
+        return self
+
+    def _get_request_payload(
+        self, input_: Any, *, stop: list[str] | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        """Echo `reasoning_details` on earlier assistant messages, as OpenRouter asks, so the
+        model keeps its reasoning across tool turns."""
+        payload = super()._get_request_payload(input_, stop=stop, **kwargs)
+        messages = self._convert_input(input_).to_messages()
+        for sent, msg in zip(payload.get("messages") or [], messages, strict=False):
+            details = msg.additional_kwargs.get("reasoning_details")
+            if isinstance(msg, AIMessage) and details and isinstance(sent, dict):
+                sent["reasoning_details"] = details
+        return payload
+
+    def _create_chat_result(
+        self, response: Any, generation_info: dict[str, Any] | None = None
+    ) -> ChatResult:
+        data = response if isinstance(response, dict) else response.model_dump(warnings=False)
+        if data.get("error"):
+            raise InStreamError(data)
+        reasoning: list[dict[str, Any]] = []
+        for choice in data.get("choices") or []:
+            msg = choice.get("message") or {}
+            reasoning.append(pop_reasoning(msg))
+            choice["message"] = normalize_message(msg)
+        result = super()._create_chat_result(data, generation_info)
+        cost = usage_cost(data.get("usage"))
+        for gen, extra in zip(result.generations, reasoning, strict=False):
+            message = gen.message
+            if isinstance(message, AIMessage):
+                _move_think(message, extra)
+                message.additional_kwargs.update(extra)
+                if cost is not None:
+                    message.response_metadata["cost"] = cost
+        return result
+
+    def _convert_chunk_to_generation_chunk(
+        self,
+        chunk: dict[str, Any],
+        default_chunk_class: type,
+        base_generation_info: dict[str, Any] | None,
+    ) -> ChatGenerationChunk | None:
+        if chunk.get("error"):
+            raise InStreamError(chunk)
+        extra: dict[str, Any] = {}
+        for choice in chunk.get("choices") or []:
+            if choice.get("finish_reason") == "error":
+                raise InStreamError("the stream ended with finish_reason 'error'")
+            if isinstance(choice.get("delta"), dict):
+                extra = _stream_reasoning(pop_reasoning(choice["delta"]))
+                normalize_delta(choice["delta"])
+        gen = super()._convert_chunk_to_generation_chunk(
+            chunk, default_chunk_class, base_generation_info
+        )
+        if gen is not None:
+            gen.message.additional_kwargs.update(extra)
+            cost = usage_cost(chunk.get("usage"))
+            if cost is not None:
+                gen.message.response_metadata["cost"] = cost
+        return gen
+
+
+def _stream_reasoning(found: dict[str, Any]) -> dict[str, Any]:
+    """Reasoning of one delta as plain strings (they concatenate across chunks).
+
+    Streamed `reasoning_details` are fragments; merging them by index would also concatenate
+    repeated fields such as `format`, so only their text is kept (for the trace), and only when
+    the delta has no `reasoning` text of its own. They are not echoed back.
+    """
+    details = found.pop("reasoning_details", None) or []
+    if "reasoning" not in found and "reasoning_content" not in found:
+        text = "".join(
+            str(d.get("text") or d.get("summary") or "") for d in details if isinstance(d, dict)
+        )
+        if text:
+            found["reasoning"] = text
+    return found
+
+
+def _move_think(message: AIMessage, extra: dict[str, Any]) -> None:
+    """A leading `<think>…</think>` in content is reasoning, never part of the answer.
+
+    It goes to `extra["reasoning_content"]`, after any reasoning the server already sent there
+    (a reasoning parser may leave a second block in the content): the trace keeps both.
+    """
+    if isinstance(message.content, str):
+        thought, visible = split_think(message.content)
+        if thought:
+            message.content = visible
+            earlier = extra.get("reasoning_content")
+            extra["reasoning_content"] = f"{earlier}\n{thought}" if earlier else thought
+
+
+def move_think(message: AIMessage) -> None:
+    """Same as the non-streamed fix, for a message assembled from stream chunks."""
+    _move_think(message, message.additional_kwargs)
+
+
+def make_chat_model(settings: Settings, model: str) -> CaecChatOpenAI:
+    """A chat model for the settings' mode: OpenRouter (key required) or a local endpoint.
+
+    SDK retries are off: `caller.py` retries itself so every attempt is a trace event. The
+    per-chunk stream timeout is off too: it awaits each chunk in a separate task, and a Stop
+    arriving there was sometimes lost (the read went on to its timeout); the HTTP read timeout
+    (`request_timeout_s`) still bounds every wait for data.
+    """
+    mode = settings.effective_mode
+    extra_body: dict[str, Any] | None = None
+    if mode == "openrouter" and settings.provider_require_tools:
+        extra_body = {"provider": {"require_parameters": True}}
+    return CaecChatOpenAI(
+        model=model,
+        base_url=settings.effective_base_url(),
+        api_key=settings.api_key() or DUMMY_KEY,  # type: ignore[arg-type]
+        timeout=settings.request_timeout_s,
+        max_retries=0,
+        streaming=settings.stream,
+        stream_usage=True,
+        stream_chunk_timeout=None,
+        extra_body=extra_body,
+        temperature=0,
+    )

@@ -1,0 +1,148 @@
+"""`caec doctor`: probe an endpoint and say which mode and tool-call style will work.
+
+The probes go through the same selector as real questions (one attempt each, no fallback), so a
+pass here means the app's own path works: reachable, model listed (`/models`), native tool calls,
+calls written as text (prompt style), reasoning fields, usage. The settings dialog can reuse
+`probe()`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import httpx
+
+from caec_desktop.agent.selection.llm.models import list_models, shown
+from caec_desktop.agent.selection.protocol import Selection, SelectionRequest, SelectorError
+from caec_desktop.agent.trace import redact
+from caec_desktop.settings.model import Settings
+
+PROBE_TEXT = (
+    "Use the rayleigh_timestep tool now: particle_radius = 1 mm, density = 2500 kg/m^3, "
+    "youngs_modulus = 70 GPa, poisson_ratio = 0.25."
+)
+PROBE_TOOL = "rayleigh_timestep"
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+
+@dataclass
+class DoctorReport:
+    """What works at one endpoint, and the settings to use."""
+
+    mode: str
+    base_url: str
+    model: str
+    checks: list[Check] = field(default_factory=list)
+    recommended_mode: str = "offline"
+    recommended_style: str | None = None
+    """native or prompt (the `tool_call_style` setting) when an LLM mode works."""
+
+    @property
+    def ok(self) -> bool:
+        return self.recommended_mode != "offline"
+
+    @property
+    def summary(self) -> str:
+        """The report as text (what the settings dialog's connection test shows)."""
+        return self.text()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "ok": self.ok}
+
+    def text(self) -> str:
+        lines = [f"caec doctor: {self.mode} at {self.base_url}, model {self.model or '(none)'}"]
+        lines += [f"  [{'ok' if c.ok else '--'}] {c.name}: {c.detail}" for c in self.checks]
+        if self.ok:
+            lines.append(
+                f"Recommended: mode={self.recommended_mode}, "
+                f"tool_call_style={self.recommended_style}"
+            )
+        else:
+            lines.append("Recommended: offline mode (regex dispatcher) or the tool forms.")
+        return "\n".join(lines)
+
+
+async def _list_models(settings: Settings, report: DoctorReport) -> bool:
+    """Adds the reachable / model-listed checks; False when the server cannot be reached."""
+    try:
+        status, ids = await list_models(settings)
+    except httpx.HTTPError as exc:
+        detail = str(redact(f"{type(exc).__name__}: {exc}", (settings.api_key(),)))
+        report.checks.append(Check("reachable", False, detail))
+        return False
+    report.checks.append(Check("reachable", True, f"HTTP {status} from /models"))
+    if status in (401, 403):
+        report.checks.append(Check("model listed", False, "the key was refused (check it)"))
+    elif not ids:
+        report.checks.append(Check("model listed", False, "/models lists nothing (not fatal)"))
+    elif not report.model:
+        report.model = ids[0]
+        report.checks.append(Check("model listed", True, f"no model set; using {ids[0]}"))
+    else:
+        listed = report.model in ids
+        report.checks.append(Check("model listed", listed, f"server offers: {shown(ids)}"))
+    return True
+
+
+async def _try_style(
+    settings: Settings, style: str, events: list[tuple[str, dict[str, Any]]]
+) -> tuple[Selection | None, str]:
+    from caec_desktop.agent.selection.llm import make_selector
+
+    probe_settings = settings.model_copy(
+        update={"tool_call_style": style, "max_retries": 0, "fallback_model": None}
+    )
+    selector = make_selector(probe_settings)
+    request = SelectionRequest(
+        text=PROBE_TEXT, history=[], attempt=1, errors=[], emit=lambda k, d: events.append((k, d))
+    )
+    try:
+        return await selector.select(request), ""
+    except SelectorError as exc:
+        return None, f"{exc.kind}: {exc.user_message[:200]}"
+
+
+async def probe(settings: Settings) -> DoctorReport:
+    """Probe the endpoint of `settings` (local or openrouter mode) and recommend a set-up."""
+    report = DoctorReport(
+        mode=settings.effective_mode,
+        base_url=settings.effective_base_url(),
+        model=settings.effective_model(),
+    )
+    if not await _list_models(settings, report):
+        return report
+    settings = settings.model_copy(update={"model": report.model})
+    events: list[tuple[str, dict[str, Any]]] = []
+    usage: dict[str, float] = {}
+    works: dict[str, bool] = {}
+    for style, source, label in (("native", "llm", "native tool calls"),
+                                 ("prompt", "llm_text", "text-parsed tool calls")):  # fmt: skip
+        selection, problem = await _try_style(settings, style, events)
+        calls = selection.calls if selection else []
+        works[style] = any(c.name == PROBE_TOOL and c.source == source for c in calls)
+        if selection is not None:
+            usage = usage or selection.usage
+            detail = (
+                f"{calls[0].name} {calls[0].args}"
+                if calls
+                else f"no call; replied {(selection.reply or '')[:120]!r}"
+            )
+        else:
+            detail = problem
+        report.checks.append(Check(label, works[style], detail))
+    reasoning = [d["reasoning"] for k, d in events if k == "llm_response" and d.get("reasoning")]
+    report.checks.append(
+        Check("reasoning fields", bool(reasoning), "present" if reasoning else "none seen")
+    )
+    report.checks.append(Check("usage reported", bool(usage), str(usage) if usage else "none"))
+    if works["native"] or works["prompt"]:
+        report.recommended_mode = settings.effective_mode
+        report.recommended_style = "native" if works["native"] else "prompt"
+    return report

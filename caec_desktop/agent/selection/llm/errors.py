@@ -1,0 +1,195 @@
+"""Sorting server failures into kinds a person can act on (LLM_SERVERS.md §3).
+
+Works from the HTTP status, the error body (wrapped `{"error": {...}}`, flat old-vLLM, or a bare
+string) and the message text, not from the SDK's exception class alone. No openai import needed at
+module load: classes are matched by name so offline mode never pays for the SDK.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+from caec_desktop.agent.trace import redact
+
+RETRYABLE = frozenset({"rate_limit", "upstream", "timeout", "connection"})
+
+_TOOLS_UNSUPPORTED = (
+    "does not support tools",
+    "enable-auto-tool-choice",
+    "jinja exception",
+    "template does not support tools",
+    "tools are not supported",
+    "tool use is not supported",
+)
+_NO_TOOLS_WITH_STREAM = "cannot use tools with stream"
+_AUTH_TEXT = ("incorrect api key", "no auth credentials", "user not found", "invalid api key")
+_NOT_FOUND_TEXT = ("does not exist", "not found, try pulling", "model not found")
+
+
+class InStreamError(Exception):
+    """An error object inside an HTTP 200 reply or SSE stream (OpenRouter): a failure, not text."""
+
+    def __init__(self, body: Any) -> None:
+        self.body = body
+        super().__init__(_message_of(body) or "error inside the server's reply")
+
+
+@dataclass
+class ErrorInfo:
+    """One failed request, classified."""
+
+    kind: str
+    """auth, quota, rate_limit, tools_unsupported, stream_unsupported, model_not_found, upstream,
+    timeout, connection, bad_request, invalid_reply."""
+    status: int | None
+    message: str
+    retry_after: float | None = None
+
+    @property
+    def retryable(self) -> bool:
+        return self.kind in RETRYABLE
+
+
+def _message_of(body: Any) -> str:
+    if isinstance(body, str):
+        return body
+    if not isinstance(body, dict):
+        return ""
+    err = body.get("error")
+    if isinstance(err, dict):
+        msg = str(err.get("message") or "")
+        raw = (
+            (err.get("metadata") or {}).get("raw")
+            if isinstance(err.get("metadata"), dict)
+            else None
+        )
+        return f"{msg} ({raw})" if raw else msg
+    if isinstance(err, str):
+        return err
+    return str(body.get("message") or "")
+
+
+def _code_of(body: Any) -> int | None:
+    if not isinstance(body, dict):
+        return None
+    err = body.get("error")
+    for code in ((err or {}).get("code") if isinstance(err, dict) else None, body.get("code")):
+        if isinstance(code, int) and not isinstance(code, bool):
+            return code
+        if isinstance(code, str) and code.isdigit():
+            return int(code)
+    return None
+
+
+def _utcnow() -> datetime:
+    """The client's clock, in UTC (one place, so tests can fix it)."""
+    return datetime.now(UTC)
+
+
+def _seconds_until(raw: Any) -> float | None:
+    """Seconds from now until the HTTP-date `raw` (0 when past), or None when it is no date."""
+    try:
+        when = parsedate_to_datetime(str(raw))
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:  # "-0000" or no zone: RFC 9110 dates are always UTC
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - _utcnow()).total_seconds())
+
+
+def _retry_after(headers: Any) -> float | None:
+    """The server's requested wait in seconds: `retry-after-ms`, or `Retry-After` given as
+    delay-seconds or as an HTTP-date (RFC 9110 §10.2.3). The caller caps it."""
+    if headers is None:
+        return None
+    for name, divisor in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        raw = headers.get(name)
+        if raw is None:
+            continue
+        try:
+            value: float | None = float(raw) / divisor
+        except (TypeError, ValueError):
+            value = _seconds_until(raw) if name == "retry-after" else None
+        if value is not None and math.isfinite(value) and value >= 0:
+            return value
+    return None
+
+
+def _class_names(exc: BaseException) -> set[str]:
+    return {cls.__name__ for cls in type(exc).__mro__}
+
+
+def classify_error(exc: BaseException, secrets: tuple[str, ...] = ()) -> ErrorInfo:
+    """Kind, status, message (keys redacted) and Retry-After of a failed request."""
+    names = _class_names(exc)
+    body = getattr(exc, "body", None)
+    response = getattr(exc, "response", None)
+    status = getattr(exc, "status_code", None)
+    code = _code_of(body)
+    if status is None:
+        status = code or (502 if isinstance(exc, InStreamError) else None)
+    message = _message_of(body) or str(getattr(exc, "message", "") or exc) or type(exc).__name__
+    message = str(redact(message, secrets))
+    low = message.lower()
+    retry_after = _retry_after(getattr(response, "headers", None))
+
+    if "APITimeoutError" in names or "TimeoutException" in names or isinstance(exc, TimeoutError):
+        kind = "timeout"
+    elif "APIConnectionError" in names or "ConnectError" in names:
+        kind = "connection"
+    elif _NO_TOOLS_WITH_STREAM in low:
+        kind = "stream_unsupported"
+    elif any(t in low for t in _TOOLS_UNSUPPORTED) and status in (400, 500, None):
+        kind = "tools_unsupported"
+    elif status in (401, 403) or any(t in low for t in _AUTH_TEXT):
+        kind = "auth"
+    elif status == 402:
+        kind = "quota"
+    elif status == 429:
+        kind = "rate_limit"
+    elif status == 404 or any(t in low for t in _NOT_FOUND_TEXT):
+        kind = "model_not_found"
+    elif status == 408:
+        kind = "timeout"
+    elif status is not None and status >= 500:
+        kind = "upstream"
+    elif status is not None and 400 <= status < 500:
+        kind = "bad_request"
+    elif names & {"InStreamError", "APIError"}:
+        kind = "upstream"
+    else:
+        kind = "invalid_reply"
+    return ErrorInfo(kind=kind, status=status, message=message, retry_after=retry_after)
+
+
+_ADVICE = {
+    "auth": "The server refused the API key. Check the key in Settings "
+    "(or CAEC_LLM_API_KEY / OPENROUTER_API_KEY).",
+    "quota": "The account has no credits left for this request.",
+    "rate_limit": "The server is rate-limiting requests; wait a minute and try again.",
+    "tools_unsupported": "This model or server does not accept tool calls. Set the tool-call "
+    "style to 'prompt' or pick a model with tool support.",
+    "stream_unsupported": "The server cannot stream with tools; turn streaming off.",
+    "model_not_found": "The server does not know this model. Check the model name (`caec doctor` "
+    "lists the models the server offers).",
+    "upstream": "The model server (or its upstream provider) failed.",
+    "timeout": "The server did not answer in time; raise the request timeout or try again.",
+    "connection": "Could not reach the server; check the base URL and that the server runs.",
+    "bad_request": "The server rejected the request.",
+    "invalid_reply": "The server's reply could not be read.",
+}
+
+
+def user_message(info: ErrorInfo, model: str, base_url: str, attempts: int) -> str:
+    """What to tell the user: what failed, what to do, and the ways that need no model."""
+    status = f"HTTP {info.status}: " if info.status else ""
+    tries = f" after {attempts} attempts" if attempts > 1 else ""
+    return (
+        f"Model {model or '(default)'} at {base_url} failed{tries} ({info.kind}; "
+        f"{status}{info.message[:300]}). {_ADVICE.get(info.kind, '')} Meanwhile you can switch "
+        "to offline mode (regex dispatcher) or fill the tool's form by hand."
+    )

@@ -1,0 +1,275 @@
+"""LLMSelector: the graph's ToolSelector backed by a chat model (OpenRouter or a local server).
+
+One turn is one conversation kept here between `select` attempts: on a retry the model sees its own
+calls answered by ToolMessages carrying the validation errors (same ids; ids made up when the
+server sent none), and `summarize` answers them with the results so the model writes the final
+words. Calls come from native `tool_calls`, else from text (`textcalls.py`, source "llm_text").
+`auto` style starts native and switches to prompt style for good when the server says it has no
+tool support.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
+
+from caec_desktop.agent.selection.llm import prompts
+from caec_desktop.agent.selection.llm.caller import Emit, ModelCaller, new_call_id, usage_of
+from caec_desktop.agent.selection.llm.textcalls import parse_text_calls, split_think
+from caec_desktop.agent.selection.protocol import (
+    AttemptError,
+    Intent,
+    ProposedCall,
+    Selection,
+    SelectionRequest,
+    SelectorError,
+)
+from caec_desktop.agent.usage import add_usage
+from caec_desktop.settings.model import Settings
+from caec_desktop.tools import tool_list
+
+
+def _noop(kind: str, data: dict[str, Any]) -> None:
+    return None
+
+
+def _signature(calls: list[ProposedCall]) -> list[str]:
+    return sorted(f"{c.name}:{json.dumps(c.args, sort_keys=True, default=str)}" for c in calls)
+
+
+def _history(history: list[dict[str, Any]]) -> list[BaseMessage]:
+    out: list[BaseMessage] = []
+    for h in history:
+        text = str(h.get("content") or "")
+        out.append(AIMessage(content=text) if h.get("role") == "assistant" else HumanMessage(text))
+    return out
+
+
+class LLMSelector:
+    """ToolSelector for the `local` and `openrouter` modes."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.caller = ModelCaller(settings)
+        self.style = "prompt" if settings.tool_call_style == "prompt" else "native"
+        self.tools = tool_list()
+        self.tool_names = {t["name"] for t in self.tools}
+        self._tool_defs = prompts.openai_tools(self.tools)
+        self._messages: list[BaseMessage] = []
+        self._calls: list[ProposedCall] = []
+        self._pending_usage: dict[str, float] = {}
+        self._invalid: dict[str, list[str]] = {}
+        """Signatures of this turn's rejected calls → their messages (to stop repeats early)."""
+
+    # --- plumbing --------------------------------------------------------------------------
+
+    def _system(self, purpose: str = "select") -> SystemMessage:
+        if purpose == "classify":
+            return SystemMessage(prompts.CLASSIFY)
+        if self.style == "prompt":
+            return SystemMessage(prompts.prompt_style_system(self.tools))
+        return SystemMessage(prompts.SYSTEM)
+
+    async def _invoke(
+        self,
+        messages: list[BaseMessage],
+        tools: list[dict[str, Any]] | None,
+        emit: Emit,
+        purpose: str,
+    ) -> AIMessage:
+        """One reply; in `auto` style, a 'no tool support' answer switches to prompt style."""
+        try:
+            return await self.caller.invoke(
+                messages,
+                tools=tools if self.style == "native" else None,
+                emit=emit,
+                purpose=purpose,
+            )
+        except SelectorError as exc:
+            if not (exc.kind == "tools_unsupported" and self.style == "native"):
+                raise
+            if self.settings.tool_call_style != "auto":
+                raise
+        self.style = "prompt"
+        emit("error", {
+            "kind": "tools_unsupported",
+            "action": "switched to prompt-style tool calls (tools described in the system prompt)",
+        })  # fmt: skip
+        if messages and isinstance(messages[0], SystemMessage):
+            messages[0] = self._system(purpose)
+        return await self.caller.invoke(messages, tools=None, emit=emit, purpose=purpose)
+
+    # --- classify --------------------------------------------------------------------------
+
+    async def classify(
+        self, text: str, history: list[dict[str, Any]], emit: Emit | None = None
+    ) -> Intent:
+        """Intent via the synthetic `respond` tool, else JSON in the text, else the regex rules."""
+        emit = emit or _noop
+        messages = [self._system("classify"), *_history(history), HumanMessage(text)]
+        msg = await self._invoke(messages, [prompts.RESPOND_TOOL], emit, "classify")
+        self._pending_usage = usage_of(msg)  # reported with this turn's first selection
+        for call in msg.tool_calls:
+            if call["name"] == "respond" and call["args"].get("intent") in prompts.INTENTS:
+                return call["args"]["intent"]  # type: ignore[no-any-return]
+        intent = _intent_from_text(str(msg.content))
+        if intent is not None:
+            return intent
+        emit("error", {"kind": "classify", "message": "model gave no intent; using regex rules"})
+        from caec_desktop.agent.selection.offline import RegexSelector
+
+        return await RegexSelector().classify(text, history)
+
+    # --- select ----------------------------------------------------------------------------
+
+    def _feedback(self, errors: list[AttemptError]) -> list[BaseMessage]:
+        """The previous attempt's errors as the model should see them.
+
+        The graph keeps errors without ids (and from every attempt), so they are matched to the
+        model's last calls by tool name and arguments.
+        """
+        by_sig: dict[str, list[str]] = {}
+        for e in errors:
+            by_sig.setdefault(_signature([e.call])[0], []).extend(e.messages)
+        self._invalid.update(by_sig)
+        last = self._messages[-1] if self._messages else None
+        if isinstance(last, AIMessage) and last.tool_calls:
+            out: list[BaseMessage] = []
+            for c in last.tool_calls:
+                msgs = by_sig.get(_signature([ProposedCall(c["name"], dict(c["args"]))])[0])
+                text = (
+                    prompts.INVALID_CALL_NOTE.format(errors="; ".join(dict.fromkeys(msgs)))
+                    if msgs
+                    else prompts.RAN_NOTE
+                )
+                out.append(ToolMessage(text, tool_call_id=c["id"] or ""))
+            return out
+        latest = [(c.name, c.args, by_sig.get(_signature([c])[0], [])) for c in self._calls]
+        return [HumanMessage(prompts.feedback_text([x for x in latest if x[2]] or [
+            (e.call.name, e.call.args, e.messages) for e in errors
+        ]))]  # fmt: skip
+
+    async def select(self, request: SelectionRequest) -> Selection:
+        """Calls the model proposes for this attempt (or its reply when it proposes none)."""
+        emit = request.emit
+        usage, self._pending_usage = self._pending_usage, {}
+        if request.attempt <= 1 or not self._messages:
+            self._messages = [
+                self._system(),
+                *_history(request.history),
+                HumanMessage(request.text),
+            ]
+            self._invalid = {}
+        if request.errors:
+            self._messages.extend(self._feedback(request.errors))
+        msg = await self._invoke(self._messages, self._tool_defs, emit, "select")
+        usage.update(add_usage(usage, usage_of(msg)))
+        if msg.invalid_tool_calls and not msg.tool_calls:
+            # Unreadable arguments: tell the model once, inside this attempt.
+            self._messages.append(msg)
+            for c in msg.invalid_tool_calls:
+                note = (
+                    f"Error: the arguments are not valid JSON ({c.get('error') or c.get('args')})."
+                )
+                self._messages.append(ToolMessage(note, tool_call_id=c["id"] or "", status="error"))
+            msg = await self._invoke(self._messages, self._tool_defs, emit, "select")
+            usage.update(add_usage(usage, usage_of(msg)))
+        self._messages.append(msg)
+        calls = self._calls_of(msg, emit)
+        repeated = [self._invalid[s] for s in _signature(calls) if s in self._invalid]
+        if calls and len(repeated) == len(calls):
+            problems = "; ".join(dict.fromkeys(m for msgs in repeated for m in msgs))
+            emit("error", {"kind": "repeated_invalid_call", "message": problems})
+            self._calls = []
+            return Selection(
+                reply=f"The model repeated the same invalid call ({problems}). Please give the "
+                "missing or corrected values, or fill the tool's form.",
+                usage=usage,
+            )
+        self._calls = calls
+        if calls:
+            return Selection(calls=calls, usage=usage)
+        _, visible = split_think(str(msg.content))
+        return Selection(reply=visible.strip() or None, usage=usage)
+
+    def _calls_of(self, msg: AIMessage, emit: Emit) -> list[ProposedCall]:
+        if msg.tool_calls:
+            return [
+                ProposedCall(name=c["name"], args=dict(c["args"]), id=c["id"] or "", source="llm")
+                for c in msg.tool_calls
+            ]
+        _, visible = split_think(str(msg.content))
+        found, _rest = parse_text_calls(visible, self.tool_names)
+        if not found:
+            return []
+        calls = [
+            ProposedCall(name=f.name, args=f.args, id=new_call_id(), source="llm_text")
+            for f in found
+        ]
+        emit("llm_response", {
+            "note": "tool calls recovered from text",
+            "variants": sorted({f.variant for f in found}),
+            "calls": [{"id": c.id, "name": c.name, "args": c.args} for c in calls],
+            "problems": [n for f in found for n in f.notes],
+        })  # fmt: skip
+        return calls
+
+    # --- summarize -------------------------------------------------------------------------
+
+    async def summarize(
+        self, request: SelectionRequest, results: list[dict[str, Any]]
+    ) -> str | None:
+        """The model's final answer from the tool results; None (keep the report) if it fails."""
+        last = self._messages[-1] if self._messages else None
+        if not self._calls or not isinstance(last, AIMessage):
+            return None
+        if last.tool_calls:
+            # Results carry validated args, not the model's: pair by tool name, newest first.
+            pool = list(reversed(results))
+            for c in last.tool_calls:
+                r = next((r for r in pool if r.get("tool") == c["name"]), None)
+                if r is not None:
+                    pool.remove(r)
+                text = json.dumps(r.get("result"), default=str) if r else prompts.NOT_RUN_NOTE
+                self._messages.append(ToolMessage(text, tool_call_id=c["id"] or ""))
+        else:
+            lines = [f"- {r.get('tool')} {json.dumps(r.get('args'), default=str)} → "
+                     f"{json.dumps(r.get('result'), default=str)}" for r in results]  # fmt: skip
+            self._messages.append(
+                HumanMessage("Tool results:\n" + "\n".join(lines) + "\nAnswer the user briefly.")
+            )
+        try:
+            msg = await self._invoke(self._messages, self._tool_defs, request.emit, "summarize")
+        except SelectorError:
+            return None
+        self._messages.append(msg)
+        request.usage.update(add_usage(request.usage, usage_of(msg)))
+        _, visible = split_think(str(msg.content))
+        _, rest = parse_text_calls(visible, self.tool_names)
+        return rest or None
+
+
+def _intent_from_text(content: str) -> Intent | None:
+    _, visible = split_think(content)
+    found, _ = parse_text_calls(visible, {"respond"})
+    for f in found:
+        if f.args.get("intent") in prompts.INTENTS:
+            return f.args["intent"]  # type: ignore[no-any-return]
+    start = visible.find("{")
+    if start >= 0:
+        try:
+            obj, _ = json.JSONDecoder().raw_decode(visible, start)
+        except json.JSONDecodeError:
+            obj = None
+        if isinstance(obj, dict) and obj.get("intent") in prompts.INTENTS:
+            return obj["intent"]  # type: ignore[no-any-return]
+    word = visible.strip().strip('."').lower()
+    return word if word in prompts.INTENTS else None  # type: ignore[return-value]

@@ -1,0 +1,168 @@
+"""Filling one tool's arguments from a parsed query: keyed values, then unkeyed by dimension,
+then material presets.
+
+Typed values always beat presets, and every argument records where it came from (`typed`,
+`typed (d/2)` when a diameter was given for a radius, `preset:glass`), so reports can show it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from caec_desktop.agent.selection.offline.aliases import LENGTH
+from caec_desktop.agent.selection.offline.parse import Parsed, Quantity
+from caec_desktop.tools.materials import Material
+
+_LABELS = {1.0: "typed", 0.5: "typed (d/2)", 2.0: "typed (2r)"}
+
+_MODULI = frozenset({"youngs_modulus", "shear_modulus", "wall_youngs_modulus"})
+# A pressure typed after one of these words is a load on the packing ("under a confining stress
+# of 100 kPa"), never the material's stiffness, though both are pressures.
+_LOAD_BEFORE = re.compile(
+    r"\b(stress|pressure|load(ing)?|confin\w*|overburden|vacuum|atmospher\w*)\b\W*(\w+\W+){0,3}$",
+    re.IGNORECASE,
+)
+_LOAD_AFTER = re.compile(
+    r"^\W*(\w+\W+)?(stress|pressure|load(ing)?|overburden|vacuum)\b", re.IGNORECASE
+)
+
+
+def _is_load(q: Quantity) -> bool:
+    """Whether `q` is named as a load on the packing, before or right after the number."""
+    return bool(_LOAD_BEFORE.search(q.before) or _LOAD_AFTER.search(q.after))
+
+
+_STEP_ROLES = frozenset(
+    {"mass_fractions", "number_fractions", "diameters", "length", "width", "height"}
+)
+"""Roles read by a tool's own step (lists, box sides), never by the generic unkeyed pass."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """How one tool parameter can be filled."""
+
+    name: str
+    roles: tuple[tuple[str, float], ...]
+    """Keyed roles that fill it, each with the factor applied to the typed value (d → r: 0.5)."""
+    dim: str | None = None
+    """Unkeyed quantities of this dimension fill it (in text order), if set."""
+    bare_factor: float = 1.0
+    """Factor for an unkeyed quantity (a bare size is read as a diameter: 0.5 for a radius)."""
+    preset: str = ""
+    """The named material's property that supplies it ("density", "youngs_modulus", …)."""
+
+
+def simple(name: str, dim: str | None = None, *, preset: str = "", also: str = "") -> Param:
+    """A parameter filled by its own role (and optionally one more role, `also`)."""
+    roles = ((name, 1.0), (also, 1.0)) if also else ((name, 1.0),)
+    return Param(name, roles, dim, preset=preset)
+
+
+def radius(name: str = "particle_radius", *, dim: str | None = LENGTH) -> Param:
+    """A radius: typed r, or a typed/unkeyed diameter halved."""
+    roles = ((name, 1.0), ("particle_radius", 1.0), ("particle_diameter", 0.5))
+    return Param(name, roles, dim, bare_factor=0.5)
+
+
+def diameter(name: str = "particle_diameter", *, dim: str | None = LENGTH) -> Param:
+    """A diameter: typed d, or a typed radius doubled."""
+    return Param(name, ((name, 1.0), ("particle_diameter", 1.0), ("particle_radius", 2.0)), dim)
+
+
+def container_diameter(name: str) -> Param:
+    """A container's diameter: typed D, or a typed container radius doubled."""
+    roles = ((name, 1.0), ("container_diameter", 1.0), ("container_radius", 2.0))
+    return Param(name, tuple(dict.fromkeys(roles)))
+
+
+@dataclass
+class Filler:
+    """Assigns quantities of one query to one tool's parameters."""
+
+    parsed: Parsed
+    material: Material | None
+    params: tuple[Param, ...]
+    args: dict[str, Any] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
+    used: set[int] = field(default_factory=set)
+    """Indices of quantities already assigned."""
+    wall_material: Material | None = None
+    """The material named for the wall (`against a steel wall`), set by the tool's step."""
+    notes: list[str] = field(default_factory=list)
+    """What a step read differently from what was typed (`F → degF`), for the report."""
+
+    def __post_init__(self) -> None:
+        accepted = {role for p in self.params for role, _ in p.roles} | _STEP_ROLES
+        self._role = [next((r for r in q.roles if r in accepted), None) for q in self.quantities]
+
+    @property
+    def quantities(self) -> list[Quantity]:
+        return self.parsed.quantities
+
+    def role(self, index: int) -> str | None:
+        """The role quantity `index` plays for this tool (None when unkeyed or foreign)."""
+        return self._role[index]
+
+    def put(self, name: str, value: Any, source: str = "typed") -> None:
+        self.args[name] = value
+        self.sources[name] = source
+
+    def use(self, index: int) -> Quantity:
+        self.used.add(index)
+        return self.quantities[index]
+
+    def free(self, dim: str) -> list[int]:
+        """Indices of unused, unkeyed quantities of dimension `dim`, in text order.
+
+        A quantity keyed to an input this tool does not take (`G=30 GPa` for the P-wave step),
+        or keyed with a unit its key cannot have (`r=1 kg`), is not free: it is never reused as
+        some other input of the same dimension.
+        """
+        return [
+            i
+            for i, q in enumerate(self.quantities)
+            if i not in self.used and not q.roles and not q.misfit and q.dim == dim
+        ]
+
+    def keyed(self) -> None:
+        """Fill parameters from quantities whose key names one of their roles."""
+        for p in self.params:
+            for role, factor in p.roles:
+                if p.name in self.args:
+                    break
+                index = next(
+                    (i for i, r in enumerate(self._role) if r == role and i not in self.used),
+                    None,
+                )
+                if index is not None:
+                    self.put(p.name, self.use(index).scaled(factor), _LABELS.get(factor, "typed"))
+
+    def unkeyed(self) -> None:
+        """Fill what is left from unkeyed quantities of the parameter's dimension."""
+        for p in self.params:
+            if p.name in self.args or p.dim is None:
+                continue
+            free = self.free(p.dim)
+            if p.name in _MODULI:
+                free = [i for i in free if not _is_load(self.quantities[i])]
+            if free:
+                q = self.use(free[0])
+                self.put(p.name, q.scaled(p.bare_factor), _LABELS.get(p.bare_factor, "typed"))
+
+    def presets(self) -> None:
+        """Fill material properties the user did not type from the named material.
+
+        A typed shear modulus replaces the preset Young's modulus: both together must agree with
+        ν within 1 % (rayleigh_timestep), which a typed G next to a handbook E rarely does.
+        """
+        if self.material is None:
+            return
+        values = self.material.as_args()
+        for p in self.params:
+            if p.name == "youngs_modulus" and self.sources.get("shear_modulus") == "typed":
+                continue
+            if p.preset and p.name not in self.args and p.preset in values:
+                self.put(p.name, values[p.preset], f"preset:{self.material.key}")

@@ -1,0 +1,181 @@
+"""Replies the offline dispatcher writes itself: help, missing inputs, validation errors.
+
+Everything is built from the tool registry (descriptions, units, examples), so the help never
+lists a tool that does not exist or an input spelled differently from its schema.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from caec_desktop.agent.selection.offline.aliases import HINTS
+from caec_desktop.agent.selection.offline.phrasings import BY_TOOL
+from caec_desktop.agent.selection.protocol import AttemptError
+from caec_desktop.tools import get_tool, tool_names, tool_schema
+from caec_desktop.tools.materials import MATERIALS
+from caec_desktop.tools.units import dimension_name, fmt, pretty_unit
+
+HELP_RE = re.compile(
+    r"^\s*(?:hi|hello|hey|help|\?+|what can you do|what do you do|what can i ask|commands|"
+    r"usage|tools|list(?: the| all)? tools|which tools|what tools|what (?:can|do) you (?:compute|"
+    r"calculate)|how does this work|how do i use (?:this|it)|examples?)\b",
+    re.IGNORECASE,
+)
+
+
+def is_help(text: str) -> bool:
+    """True for greetings and questions about what the app can do."""
+    return bool(HELP_RE.match(text))
+
+
+def example_pairs(tool: str) -> str:
+    """The registry's example call as `name=value` pairs (`particle_radius=1 mm density=2500`)."""
+    parts = []
+    for name, value in get_tool(tool).example.items():
+        if isinstance(value, list):
+            value = " ".join(str(v) for v in value)
+        parts.append(f"{name}={value}")
+    return " ".join(parts)
+
+
+def help_text() -> str:
+    """What can be computed offline, with a phrasing and the `name=value` form for each tool."""
+    lines = [
+        "I work offline: name a calculation and give the inputs with units (any spelling: "
+        "2 mm, 70 GPa, 2.5 g/cm^3). A size without a name is a diameter. Material names "
+        "(glass, steel, sand, …) fill density, E and ν; anything you type overrides them. "
+        'Follow-ups such as "and for 2 mm?" rerun your last calculation. What I can compute:',
+    ]
+    for tool in tool_names():
+        first = get_tool(tool).description.split(". ")[0].rstrip(".")
+        lines.append(
+            f'- {tool}: {first}. Try: "{BY_TOOL[tool].example}" or "{tool} {example_pairs(tool)}"'
+        )
+    return "\n".join(lines)
+
+
+def input_hint(tool: str, name: str) -> str:
+    """`density [kg/m³], e.g. density=2500 kg/m^3 or rho=2.5 g/cm^3 (…)` for one input."""
+    prop: dict[str, Any] = tool_schema(tool)["properties"].get(name, {})
+    unit = prop.get("x-unit")
+    shown = f" [{pretty_unit(unit) or 'dimensionless'}]" if unit is not None else ""
+    examples = prop.get("examples") or []
+    text = f"{name}{shown}"
+    alternatives = []
+    if examples and not isinstance(examples[0], list):
+        alternatives.append(f"{name}={examples[0]}")
+    if name in HINTS:
+        alternatives.append(HINTS[name])
+    if alternatives:
+        text += ", e.g. " + " or ".join(alternatives)
+    return text
+
+
+def missing_reply(
+    tool: str, groups: list[tuple[str, ...]], understood: dict[str, Any], sources: dict[str, str]
+) -> tuple[str, list[str]]:
+    """The reply and `missing` list when a tool was recognised but inputs are absent."""
+    missing = [" — or ".join(input_hint(tool, n) for n in group) for group in groups]
+    lines = [f"To run {tool} I still need:"] + [f"- {m}" for m in missing]
+    if understood:
+        got = ", ".join(
+            f"{k}={_show(v)}" + (f" ({sources[k]})" if sources.get(k, "typed") != "typed" else "")
+            for k, v in understood.items()
+        )
+        lines.append(f"I read so far: {got}.")
+    lines.append(f'Example: "{BY_TOOL[tool].example}".')
+    return "\n".join(lines), missing
+
+
+_PRESET_LABELS = {
+    "density": ("density", "kg/m^3"),
+    "solid_density": ("density", "kg/m^3"),
+    "youngs_modulus": ("E", "Pa"),
+    "poisson_ratio": ("ν", ""),
+    "wall_youngs_modulus": ("wall E", "Pa"),
+    "wall_poisson_ratio": ("wall ν", ""),
+}
+
+
+def preset_notes(args: dict[str, Any], sources: dict[str, str]) -> list[str]:
+    """For each named material that filled inputs: the values it filled and where they come
+    from, so a default is never taken for a measured value ("**Preset glass** (Soda-lime glass):
+    density 2500 kg/m³, E 70 GPa, ν 0.25 — source: …; typed values override it")."""
+    filled: dict[str, list[str]] = {}
+    for name, source in sources.items():
+        if source.startswith("preset:") and name in _PRESET_LABELS:
+            label, unit = _PRESET_LABELS[name]
+            filled.setdefault(source.removeprefix("preset:"), []).append(
+                f"{label} {fmt(float(args[name]), unit)}"
+            )
+    notes = []
+    for preset, values in filled.items():
+        material = MATERIALS[preset.split(" ")[0]]
+        notes.append(
+            f"**Preset {preset}** ({material.name}): {', '.join(values)} — source: "
+            f"{material.source.rstrip('.')}; typed values override it."
+        )
+    return notes
+
+
+def errors_reply(errors: list[AttemptError]) -> str:
+    """Validation errors in plain words, each with the input's unit, range and an example."""
+    lines = ["The inputs I read were not accepted:"]
+    for err in errors:
+        tool = err.call.name
+        for message in err.messages:
+            name, _, why = message.partition(": ")
+            known = name in tool_schema(tool)["properties"] if tool in tool_names() else False
+            if known and why:
+                typed = err.call.args.get(name)
+                got = f" (I read {_show(typed)})" if typed is not None else ""
+                hint = _unit_hint(err.call.args, name) if tool == "convert_units" else None
+                lines.append(
+                    f"- {name}{got}: {why}. Type {hint or 'it as ' + input_hint(tool, name)}."
+                )
+            else:
+                lines.append(f"- {message}")
+    lines.append("Correct the value and ask again; I cannot guess a better one offline.")
+    return "\n".join(lines)
+
+
+_UNIT_EXAMPLES = {
+    "length": ("mm", "m", "inch", "ft"),
+    "mass": ("g", "kg", "lb", "t"),
+    "time": ("s", "ms", "min", "h"),
+    "density": ("kg/m^3", "g/cm^3", "lb/ft^3"),
+    "pressure/stress": ("MPa", "GPa", "psi", "bar"),
+    "velocity": ("m/s", "km/h", "ft/s"),
+    "force": ("N", "kN", "lbf"),
+    "stiffness (force per length)": ("N/m", "kN/m", "lbf/inch"),
+    "volume": ("L", "mL", "m^3", "ft^3"),
+    "area": ("mm^2", "m^2", "ft^2"),
+    "temperature": ("degC", "degF", "K"),
+    "energy/torque": ("J", "kJ", "N*m"),
+    "power": ("W", "kW", "hp"),
+}
+"""Units people convert between, by `units.dimension_name`, to suggest a unit that fits."""
+
+
+def _unit_hint(args: dict[str, Any], name: str) -> str | None:
+    """For a rejected unit of `convert_units`: units of the other side's dimension (`3 kg to
+    mm` → "a mass unit, e.g. to_unit=g (or kg, lb, t)"), never the unit just rejected."""
+    other_name = "to_unit" if name == "from_unit" else "from_unit"
+    other = args.get(other_name)
+    try:
+        dim = dimension_name(str(other))
+    except Exception:  # pint raises several types for text that is not a unit
+        return None
+    examples = [u for u in _UNIT_EXAMPLES.get(dim, ()) if u != args.get(name)]
+    if not examples:
+        return f"a unit of the same dimension as {other_name} {other!r}"
+    return f"a {dim} unit, e.g. {name}={examples[0]} (or {', '.join(examples[1:])})"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)

@@ -1,0 +1,135 @@
+"""Choosing a tool for a parsed query and filling its arguments from the phrasing table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from caec_desktop.agent.selection.offline import steps
+from caec_desktop.agent.selection.offline.aliases import ROLE_DIM
+from caec_desktop.agent.selection.offline.fill import Filler
+from caec_desktop.agent.selection.offline.parse import REFERENCE_UNITS, Parsed, Quantity
+from caec_desktop.agent.selection.offline.phrasings import PHRASINGS, Phrasing
+from caec_desktop.tools import get_tool
+from caec_desktop.tools.materials import Material, mentions
+from caec_desktop.tools.units import pretty_unit
+
+_BOOLS = {"true": True, "yes": True, "false": False, "no": False}
+
+
+@dataclass
+class Built:
+    """A filled call, or what is still missing."""
+
+    tool: str
+    args: dict[str, Any]
+    sources: dict[str, str]
+    missing: list[tuple[str, ...]]
+    unused: list[str] = field(default_factory=list)
+    """Values of the query that fill no argument, as typed ("G = 30 GPa"), for the report."""
+    notes: list[str] = field(default_factory=list)
+    """How the query was read where that differs from what was typed (`F → degF`), or what of
+    it was left out and why (a second material), for the report."""
+    wrong: list[str] = field(default_factory=list)
+    """Values typed with a unit their key cannot have ("r: expected a length (in m), got 1 kg
+    which is a mass"): shown first, they are why an input is missing."""
+
+
+def _takes(p: Phrasing) -> set[str]:
+    return {role for param in p.params for role, _ in param.roles} | p.step_roles
+
+
+def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
+    """Phrasings with a positive score, best first (ties keep table order).
+
+    A tool scores its keyword weights (its own name counts 20), plus one point per input typed
+    by name that it takes. A query of `name=value` pairs with no keyword goes to the tool that
+    takes every named input, fills the most of its inputs and lacks the fewest required ones.
+    """
+    scored: list[tuple[int, int, Phrasing]] = []
+    named = {r for q in parsed.quantities for r in q.roles[:1]}
+    for order, p in enumerate(PHRASINGS):
+        score = sum(
+            w
+            for pat, (_, w) in zip(p.patterns, p.keywords, strict=True)
+            if pat.search(parsed.lower)
+        )
+        if p.tool in parsed.lower:
+            score += 20
+        if p.tool == "convert_units" and steps.convert_match(parsed.text):
+            score += 100
+        if score:
+            score += len(named & _takes(p))
+            scored.append((score, -order, p))
+    if not scored:
+        scored = _by_names(parsed)
+    scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
+    return [(s, p) for s, _, p in scored]
+
+
+def _by_names(parsed: Parsed) -> list[tuple[int, int, Phrasing]]:
+    keyed = [set(q.roles) for q in parsed.quantities if q.roles]
+    if len(keyed) < 2:
+        return []
+    named = set().union(*keyed)
+    out = []
+    for order, p in enumerate(PHRASINGS):
+        slots = [{r for r, _ in param.roles} for param in p.params] + [{r} for r in p.step_roles]
+        filled = {i for roles in keyed for i, slot in enumerate(slots) if roles & slot}
+        if not all(any(roles & slot for slot in slots) for roles in keyed):
+            continue
+        params = {param.name: {r for r, _ in param.roles} for param in p.params}
+        lacking = sum(
+            1 for group in p.required if not any(params.get(n, {n}) & named for n in group)
+        )
+        out.append((len(filled) - lacking, -order, p))
+    return [t for t in out if t[0] > 0]
+
+
+def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
+    """Fill `p.tool`'s arguments: keyed values, the tool's own step, unkeyed values, presets."""
+    filler = Filler(parsed, material, p.params)
+    fields = get_tool(p.tool).args_model.model_fields
+    for name, word in parsed.words.items():
+        if name in fields and name not in filler.args:
+            filler.put(name, _BOOLS.get(word.lower(), word))
+    filler.keyed()
+    extra = p.step(filler) if p.step else []
+    filler.unkeyed()
+    filler.presets()
+    missing = [g for g in p.required if not any(n in filler.args for n in g)]
+    missing += [g for g in extra if not any(n in filler.args for n in g) and g not in missing]
+    left = [q for i, q in enumerate(parsed.quantities) if i not in filler.used]
+    wrong = [_wrong_unit(parsed, q, _takes(p)) for q in left if q.misfit]
+    unused = [typed(parsed, q) for q in left if not q.misfit]
+    notes = list(filler.notes)
+    used = {m.key for m in (filler.material, filler.wall_material) if m is not None}
+    dropped = [m.key for _, _, m in mentions(parsed.text) if m.key not in used]
+    if dropped and filler.material is not None and any(param.preset for param in p.params):
+        left_out = ", ".join([*dict.fromkeys(dropped), *unused])
+        notes.append(
+            f"**Not used:** {left_out} — one material per calculation: this one is for "
+            f"{filler.material.key}; ask again for {dropped[0]} and keep the more conservative "
+            "result"
+        )
+        unused = []
+    return Built(p.tool, filler.args, filler.sources, missing, unused, notes, wrong)
+
+
+def _wrong_unit(parsed: Parsed, q: Quantity, takes: set[str]) -> str:
+    """`r: expected a length (in m), got 1 kg which is a mass`, naming what the key means for
+    this tool first (`V` is a velocity for a contact, a volume for a container)."""
+    roles = [r for r in q.misfit if r in takes] or list(q.misfit)
+    dims = dict.fromkeys(ROLE_DIM[r] for r in roles if r in ROLE_DIM)
+    wanted = " or ".join(
+        f"{d} (in {pretty_unit(REFERENCE_UNITS[d])})" if d in REFERENCE_UNITS else "plain number"
+        for d in dims
+    )
+    value = parsed.text[q.start : q.end]
+    return f"{q.key}: expected a {wanted or 'different unit'}, got {value} which is a {q.dim}"
+
+
+def typed(parsed: Parsed, q: Quantity) -> str:
+    """Quantity `q` as the user typed it, with its key ("G = 30 GPa", "2 mm")."""
+    value = parsed.text[q.start : q.end]
+    return f"{q.key} = {value}" if q.key else value

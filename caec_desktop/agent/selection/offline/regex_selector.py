@@ -1,0 +1,188 @@
+"""RegexSelector: tool selection with no model, for offline mode (the embedded default).
+
+It reads `name=value` pairs and natural phrasings ("rayleigh time step for 1 mm glass beads"),
+fills named-material defaults, and proposes one call; when inputs are missing it says which, with
+units and examples. On a retry it cannot do better than the first time, so it explains the
+validation errors instead of proposing a call again.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from caec_desktop.agent.selection.offline.help import (
+    errors_reply,
+    help_text,
+    is_help,
+    missing_reply,
+    preset_notes,
+)
+from caec_desktop.agent.selection.offline.match import Built, build, rank
+from caec_desktop.agent.selection.offline.parse import Parsed, parse
+from caec_desktop.agent.selection.offline.phrasings import VOCABULARY, Phrasing
+from caec_desktop.agent.selection.protocol import Intent, ProposedCall, Selection, SelectionRequest
+from caec_desktop.tools.materials import MATERIALS, find_material
+
+_VOCABULARY = tuple(
+    sorted(
+        set(VOCABULARY)
+        | {
+            word
+            for m in MATERIALS.values()
+            for alias in m.aliases
+            for word in re.findall(r"[a-z]{5,}", alias.lower())
+        }
+    )
+)
+
+
+@lru_cache(maxsize=64)
+def read(text: str) -> Parsed:
+    """The parsed query (typos corrected towards tool keywords and material names).
+
+    Cached: classify() and select() read the same text in one turn, and follow-ups reread the
+    earlier requests on every turn. Nothing modifies a `Parsed` after parsing.
+    """
+    return parse(text, _VOCABULARY)
+
+
+@lru_cache(maxsize=64)
+def ranked_phrasings(text: str) -> tuple[tuple[int, Phrasing], ...]:
+    """`rank(read(text))`, cached like `read` (scoring runs every tool's keyword patterns)."""
+    return tuple(rank(read(text)))
+
+
+def classify_text(text: str, history: list[dict[str, Any]] | None = None) -> Intent:
+    """Conversion, calculation (a tool matched, values were typed, or a follow-up), help, other."""
+    parsed = read(text)
+    ranked = ranked_phrasings(text)
+    if ranked:
+        return "conversion" if ranked[0][1].tool == "convert_units" else "calculation"
+    if is_help(text):
+        return "help"
+    if parsed.quantities or _follow_up(parsed, history or []):
+        return "calculation"
+    return "other"
+
+
+def select_text(text: str, history: list[dict[str, Any]] | None = None) -> Selection:
+    """One call for the best-matching tool, or a reply (help, or which inputs are missing).
+
+    A follow-up that names values or a material but no calculation ("and for 2 mm?", "what
+    about steel?") reruns the latest calculation (follow-ups included), the new values winning.
+    """
+    parsed = read(text)
+    ranked = ranked_phrasings(text)
+    if ranked:
+        phrasing = ranked[0][1]
+        built = build(phrasing, parsed, find_material(parsed.text))
+    elif follow_up := _follow_up(parsed, history or []):
+        built = follow_up
+    elif parsed.quantities and not is_help(text):
+        return Selection(
+            reply="I found values but not which calculation you want.\n\n" + help_text()
+        )
+    else:
+        return Selection(reply=help_text())
+    notes = reading_notes(parsed, built)
+    if built.missing:
+        reply, missing = missing_reply(built.tool, built.missing, built.args, built.sources)
+        wrong = [f"**Wrong unit:** {w}." for w in built.wrong]
+        return Selection(reply="\n\n".join([*wrong, reply, *notes]), missing=missing)
+    call = ProposedCall(
+        name=built.tool, args=built.args, id="regex-1", source="regex", arg_sources=built.sources
+    )
+    return Selection(calls=[call], reply="\n\n".join(notes) or None)
+
+
+def reading_notes(parsed: Parsed, built: Built) -> list[str]:
+    """What the user should know about how the query was read: typos corrected ("Read as"),
+    values typed that no argument of the chosen tool takes ("Not used"), what the tool's step
+    read or left out (a second material), and the named materials' values with their sources,
+    so nothing is silently changed, dropped or assumed. Shown under the result."""
+    notes = []
+    fixes = [
+        f"{typo} → {word}"
+        for typo, word in parsed.corrections.items()
+        if typo.lower() not in (word + "s", word + "es")  # a plural is no news
+    ]
+    if fixes:
+        notes.append(f"**Read as:** {', '.join(fixes)}")
+    if built.unused:
+        notes.append(f"**Not used:** {', '.join(built.unused)} (not an input of `{built.tool}`)")
+    if built.wrong and not built.missing:
+        notes.append(f"**Not used (wrong unit):** {'; '.join(built.wrong)}")
+    return [*notes, *built.notes, *preset_notes(built.args, built.sources)]
+
+
+def _follow_up(parsed: Parsed, history: list[dict[str, Any]]) -> Built | None:
+    """`parsed` as a follow-up to the latest calculation in `history`; None when there is none,
+    or `parsed` gives that calculation no input.
+
+    The latest calculation is the last user request that named one with every follow-up since
+    applied in order, so "and for 2 mm?" then "what about steel?" gives 2 mm steel, not the
+    first request's size. A follow-up whose call was rejected (marked `"rejected"` in the
+    history) is skipped: "and nu=0.6?" refused, "and for 3 mm?" builds on the accepted call.
+    """
+    if not parsed.quantities and find_material(parsed.text) is None:
+        return None
+    requests = [
+        (t["content"], bool(t.get("rejected")))
+        for t in history
+        if t.get("role") == "user" and isinstance(t.get("content"), str)
+    ]
+    for start in range(len(requests) - 1, -1, -1):
+        anchor = read(requests[start][0])
+        ranked = ranked_phrasings(requests[start][0])
+        if not ranked:
+            continue
+        phrasing = ranked[0][1]
+        built = build(phrasing, anchor, find_material(anchor.text))
+        for text, rejected in requests[start + 1 :]:
+            if rejected:  # its values were refused: build on the last accepted call
+                continue
+            later = read(text)
+            if later.quantities or find_material(later.text) is not None:
+                step = build(phrasing, later, find_material(later.text))
+                built = _merge(phrasing, built, step) if step.args else built
+        now = build(phrasing, parsed, find_material(parsed.text))
+        return _merge(phrasing, built, now) if now.args else None
+    return None
+
+
+def _merge(phrasing: Phrasing, before: Built, now: Built) -> Built:
+    """Earlier arguments overridden by the follow-up's; a preset never beats a typed value."""
+    args, sources = dict(before.args), dict(before.sources)
+    for name, value in now.args.items():
+        preset_now = now.sources[name].startswith("preset:")
+        if preset_now and not sources.get(name, "preset:").startswith("preset:"):
+            continue
+        args[name], sources[name] = value, now.sources[name]
+    groups = [*phrasing.required, *before.missing, *now.missing]
+    missing = [g for i, g in enumerate(groups) if g not in groups[:i] and not set(g) & set(args)]
+    return Built(now.tool, args, sources, missing, now.unused, now.notes, now.wrong)
+
+
+class RegexSelector:
+    """The offline `ToolSelector`: pure Python, no model, a query parses in well under 1 ms."""
+
+    answers_in_prose = False
+    """Its replies without a call are help or missing inputs, never a number it worked out."""
+
+    async def classify(self, text: str, history: list[dict[str, Any]]) -> Intent:
+        """The intent of `text` (history only to recognise follow-ups)."""
+        return classify_text(text, history)
+
+    async def select(self, request: SelectionRequest) -> Selection:
+        """A call for `request.text`; on a retry, the validation errors explained in words."""
+        if request.errors:
+            return Selection(reply=errors_reply(request.errors))
+        return select_text(request.text, request.history)
+
+    async def summarize(
+        self, request: SelectionRequest, results: list[dict[str, Any]]
+    ) -> str | None:
+        """Offline keeps the report's own text."""
+        return None

@@ -1,0 +1,318 @@
+"""Tool-specific reading that the generic keyed/unkeyed filling cannot do.
+
+Each step runs after keyed values are placed and before unkeyed ones, and returns extra missing
+inputs as groups of alternatives. Rules are physical, so they do not depend on word order: of
+two times the smaller is the time step; of two sizes in a pipe the smaller is the particle.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from caec_desktop.agent.selection.offline.aliases import CONTAINER_WORDS, LENGTH, NONE, TIME
+from caec_desktop.agent.selection.offline.fill import Filler
+from caec_desktop.agent.selection.offline.parse import normalize_unit
+from caec_desktop.tools.materials import mentions
+from caec_desktop.tools.units import convert as convert_value
+from caec_desktop.tools.units import ureg
+
+Missing = list[tuple[str, ...]]
+
+_UNIT_WORD = r"[A-Za-z°µ][\w°µ/^*.]*"
+_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+CONVERT_RE = re.compile(
+    rf"^\s*(?:please\s+)?(?:convert|change|express|what\s+is|what's|how\s+much\s+is)?\s*"
+    rf"(?P<num>{_NUMBER})\s*(?P<from>{_UNIT_WORD})\s+"
+    rf"(?:in|to|into|as|->|→)\s+(?P<to>{_UNIT_WORD})\s*[?.!]?\s*$",
+    re.IGNORECASE,
+)
+"""`convert 3 inch to mm`, `70 GPa in psi`, `what is 1 atm in kPa?`."""
+HOW_MANY_RE = re.compile(
+    rf"^\s*how\s+many\s+(?P<to>{_UNIT_WORD})\s+(?:are\s+)?(?:there\s+)?(?:in|is)\s+"
+    rf"(?P<num>{_NUMBER})\s*(?P<from>{_UNIT_WORD})\s*\??\s*$",
+    re.IGNORECASE,
+)
+"""`how many mm in 3 inch?`."""
+_VALUE_UNIT_RE = re.compile(rf"(?P<num>{_NUMBER})(?:\s*(?P<from>{_UNIT_WORD})(?![\w°µ/^*.]*\s*=))?")
+"""`convert 3 inch` (to_unit missing) or `value=3 from_unit=inch` (a key, not a unit, follows)."""
+_BOX_RE = re.compile(r"\b(?:box|cuboid|cube|bin|rectangular|hopper|chamber|domain)\b", re.I)
+_CYLINDER_RE = re.compile(r"\b(?:cylinder|cylindrical|pipe|tube|column|drum|silo|tank)\b", re.I)
+_WALL_FIX_RE = re.compile(r"\bwall[\s_-]*(?:correction|corrected|effect)\b", re.I)
+_WALL_HIT_RE = re.compile(r"\b(?:wall|plate|flat)\b", re.I)
+_WALL_AFTER_RE = re.compile(r"\s*(?:wall|plate|flat|surface|liner|floor)s?\b", re.I)
+"""Right after a material's name: the wall is made of it (`a steel wall`)."""
+_STEP_WORD_RE = re.compile(r"\b(?:at|with|every|using)\s*$", re.I)
+_RUN_GAP_RE = re.compile(r"^[\s,;]*(?:and\s*)?$")
+_CONTAINER_BEFORE_RE = re.compile(rf"\b(?:{CONTAINER_WORDS})s?\W*$", re.I)
+_CONTAINER_AFTER_RE = re.compile(rf"^\W*(?:{CONTAINER_WORDS})\b", re.I)
+
+
+def convert_match(text: str) -> re.Match[str] | None:
+    """The conversion phrasing in `text`, if the whole query is one."""
+    return CONVERT_RE.match(text) or HOW_MANY_RE.match(text)
+
+
+def convert(f: Filler) -> Missing:
+    """convert_units: the whole query is `number unit to unit` (else say what is missing)."""
+    match = convert_match(f.parsed.text)
+    f.used.update(range(len(f.quantities)))
+    if match is None:
+        part = _VALUE_UNIT_RE.search(f.parsed.text)
+        if part is None:
+            return [("value",), ("from_unit",), ("to_unit",)]
+        f.put("value", float(part.group("num")))
+        if part.group("from") and "from_unit" not in f.args:
+            f.put("from_unit", normalize_unit(part.group("from")))
+        return [("from_unit",), ("to_unit",)]
+    f.put("value", float(match.group("num")))
+    units = [normalize_unit(match.group(side)) for side in ("from", "to")]
+    read = [_TEMPERATURES.get(u, u) for u in units]
+    if all(u in _TEMPERATURES or _is_temperature(r) for u, r in zip(units, read, strict=True)):
+        fixes = [f"{u} → {r}" for u, r in zip(units, read, strict=True) if u != r]
+        if fixes:
+            f.notes.append(f"**Read as:** {', '.join(fixes)} (temperatures, not farad or coulomb)")
+        units = read
+    f.put("from_unit", units[0])
+    f.put("to_unit", units[1])
+    return []
+
+
+_TEMPERATURES = {"F": "degF", "C": "degC", "°F": "degF", "°C": "degC"}
+"""Letters pint reads as farad and coulomb, meant as temperature scales in `100 F to C`."""
+
+
+def _is_temperature(unit: str) -> bool:
+    try:
+        return dict(ureg().parse_units(unit).dimensionality) == {"[temperature]": 1}
+    except Exception:  # pint raises several types for text that is not a unit
+        return False
+
+
+def two_times(f: Filler) -> Missing:
+    """timesteps_for_duration: of two unkeyed times the smaller is dt, the larger the duration;
+    a single one is dt after `at`/`with`/`every`, else the duration (`steps for 3 s`)."""
+    free = sorted(f.free(TIME), key=lambda i: _si(f, i, "s"))
+    if len(free) == 1 and not {"timestep", "duration"} & set(f.args):
+        name = "timestep" if _STEP_WORD_RE.search(f.quantities[free[0]].before) else "duration"
+        f.put(name, f.use(free[0]).arg)
+        return []
+    for name in ("timestep", "duration"):
+        if name not in f.args and free:
+            index = free.pop(0) if name == "timestep" else free.pop()
+            f.put(name, f.use(index).arg)
+    return []
+
+
+def pipe_and_particle(f: Filler) -> Missing:
+    """wall_effect_porosity: the pipe's size is the container, the smaller one the particle."""
+    _sizes(f, "container_diameter")
+    return []
+
+
+def container(f: Filler) -> Missing:
+    """estimate_particle_count: shape from words, `a x b x c` box sides, sizes by magnitude."""
+    text = f.parsed.text
+    sides = _box_sides(f)
+    roles = {f.role(i) for i in range(len(f.quantities))}
+    typed = f.args.get("container_shape")
+    if typed in ("box", "cylinder", "volume"):
+        shape = str(typed)
+    elif "container_volume" in f.args:
+        shape = "volume"
+    elif f.free("volume") and not sides and not {"length", "width", "height"} & roles:
+        f.put("container_volume", f.use(f.free("volume")[0]).arg)
+        shape = "volume"
+    elif sides or _BOX_RE.search(text):
+        shape = "box"
+    elif _CYLINDER_RE.search(text) or "diameter" in f.args:
+        shape = "cylinder"
+    elif {"length", "width"} & roles:
+        shape = "box"
+    else:
+        _sizes(f)
+        return [("container_shape",)]
+    if shape != typed:
+        f.put("container_shape", shape, "inferred")
+    for name, index in zip(("length", "width", "height"), sides, strict=False):
+        f.put(name, f.use(index).arg)
+    for i in range(len(f.quantities)):
+        role = f.role(i)
+        if role in ("length", "width", "height") and role not in f.args and shape == "box":
+            f.put(role, f.use(i).arg)
+        elif role in ("height", "length") and shape == "cylinder" and "height" not in f.args:
+            f.put("height", f.use(i).arg)
+    if shape == "cylinder":
+        _sizes(f, "diameter", "height")
+        if _WALL_FIX_RE.search(text):
+            f.put("wall_correction", True)
+        return [(n,) for n in ("diameter", "height") if n not in f.args]
+    if shape == "box":
+        _sizes(f, "length", "width", "height")
+        return [(n,) for n in ("length", "width", "height") if n not in f.args]
+    _sizes(f)
+    return []
+
+
+_LIST_ROLES = (None, "diameters", "particle_diameter", "mass_fractions", "number_fractions")
+
+
+def size_lists(f: Filler) -> Missing:
+    """polydisperse_counts: a run of sizes is `diameters`, a run of bare numbers the fractions;
+    or size-fraction pairs (`0.5 mm 40%, 1 mm 60%`)."""
+    items = [i for i in range(len(f.quantities)) if f.role(i) in _LIST_ROLES]
+    items = [i for i in items if f.quantities[i].dim in (LENGTH, NONE)]
+    if not _pairs(f, items):
+        _runs(f, items)
+    missing: Missing = [] if "diameters" in f.args else [("diameters",)]
+    if not {"mass_fractions", "number_fractions"} & set(f.args):
+        missing.append(("mass_fractions", "number_fractions"))
+    return missing
+
+
+def _fraction_name(f: Filler, indices: list[int]) -> str:
+    kinds = {f.role(i) for i in indices} | {_post_role(f, i) for i in indices}
+    return "number_fractions" if "number_fractions" in kinds else "mass_fractions"
+
+
+def _pairs(f: Filler, items: list[int]) -> bool:
+    dims = [f.quantities[i].dim for i in items]
+    if len(items) < 4 or len(items) % 2 or dims != [LENGTH, NONE] * (len(items) // 2):
+        return False
+    sizes, fractions = items[::2], items[1::2]
+    f.used.update(items)
+    f.put("diameters", [f.quantities[i].arg for i in sizes])
+    f.put(_fraction_name(f, fractions), [f.quantities[i].value for i in fractions])
+    return True
+
+
+def _runs(f: Filler, items: list[int]) -> None:
+    runs: list[list[int]] = []
+    for i in items:
+        prev = f.quantities[i - 1] if i else None
+        if (
+            runs
+            and prev is not None
+            and runs[-1][-1] == i - 1
+            and prev.dim == f.quantities[i].dim
+            and _RUN_GAP_RE.match(prev.after)
+        ):
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    for run in runs:
+        quantities = [f.quantities[i] for i in run]
+        units = [q.unit for q in quantities if q.dim == LENGTH]
+        if units and "diameters" not in f.args:
+            values: list[str | float] = []
+            for j, q in enumerate(quantities):
+                unit = q.unit or next((p.unit for p in quantities[j:] if p.unit), units[-1])
+                values.append(f"{q.number or f'{q.value:.15g}'} {unit}")
+            f.used.update(run)
+            f.put("diameters", values)
+        elif all(q.dim == NONE for q in quantities) and len(quantities) > 1:
+            name = _fraction_name(f, [run[0], run[-1]])
+            if name not in f.args:
+                f.used.update(run)
+                f.put(name, [q.value for q in quantities])
+
+
+def bulk(f: Filler) -> Missing:
+    """bulk_properties: one of φ, ε or a bulk density; a bulk density also needs the solid one."""
+    missing: Missing = [("packing_fraction", "porosity", "bulk_density")]
+    if "bulk_density" in f.args:
+        missing.append(("solid_density",))
+    return missing
+
+
+def hertz_partner(f: Filler) -> Missing:
+    """hertz_contact_time / contact_stress_check: `against a wall` makes it a wall contact; a
+    material named for the wall (`a steel wall`, `a steel plate hit by glass beads`, else the
+    second material named) fills the wall's E and ν, the other one the particle's."""
+    text = f.parsed.text
+    if _WALL_HIT_RE.search(text) and "wall" not in f.args:
+        f.put("wall", True, "inferred")
+    named = mentions(text)
+    if f.args.get("wall") is not True or not named:
+        return []
+    wall = next((n for n in named if _WALL_AFTER_RE.match(text, n[1])), None)
+    if wall is None:
+        wall = next((n for n in named if n[2].key != named[0][2].key), None)
+    if wall is None:
+        return []
+    f.wall_material = wall[2]
+    f.material = next((n[2] for n in named if n is not wall), None)
+    values = wall[2].as_args()
+    for name, prop in (
+        ("wall_youngs_modulus", "youngs_modulus"),
+        ("wall_poisson_ratio", "poisson_ratio"),
+    ):
+        if name not in f.args:
+            f.put(name, values[prop], f"preset:{wall[2].key} (wall)")
+    return []
+
+
+def convention(f: Filler) -> Missing:
+    """neighbor_cell_size: the solver named in the query picks the convention."""
+    low = f.parsed.lower
+    if "convention" in f.args:
+        return []
+    if "mfix" in low:
+        f.put("convention", "mfix")
+    elif "liggghts" in low or "lammps" in low:
+        f.put("convention", "liggghts")
+    return []
+
+
+def _sizes(f: Filler, *slots: str) -> None:
+    """Unkeyed lengths: one next to a container word is the container; of the others the
+    smallest is the particle; what is left fills the container `slots` in text order."""
+    free = f.free(LENGTH)
+    near = [i for i in free if _near_container(f, i)]
+    others = [i for i in free if i not in near]
+    if "particle_diameter" not in f.args and others:
+        smallest = min(others, key=lambda i: _si(f, i, "m"))
+        f.put("particle_diameter", f.use(smallest).arg)
+        others.remove(smallest)
+    rest = sorted(near + others)
+    for name in slots:
+        if name not in f.args and rest:
+            f.put(name, f.use(rest.pop(0)).arg)
+
+
+def _near_container(f: Filler, index: int) -> bool:
+    """`50 mm pipe` or `cylinder 100 mm`, but in `50 mm pipe 5 mm` the pipe belongs to 50 mm."""
+    q = f.quantities[index]
+    claimed = index > 0 and _CONTAINER_AFTER_RE.match(q.before)
+    return bool(
+        _CONTAINER_AFTER_RE.match(q.after)
+        or (not claimed and _CONTAINER_BEFORE_RE.search(q.before))
+    )
+
+
+def _box_sides(f: Filler) -> list[int]:
+    """Indices of three lengths written `a x b x c`."""
+    for i in range(len(f.quantities) - 2):
+        trio = [i, i + 1, i + 2]
+        if all(f.quantities[j].dim == LENGTH and f.role(j) is None for j in trio) and all(
+            "x" in f.quantities[j].after.lower() and not f.quantities[j].after.strip(" x")
+            for j in trio[:2]
+        ):
+            return trio
+    return []
+
+
+def _post_role(f: Filler, index: int) -> str | None:
+    q = f.quantities[index]
+    return q.roles[0] if q.roles and q.key.lower().startswith("by") else None
+
+
+@lru_cache(maxsize=64)
+def _factor(unit: str, target: str) -> float:
+    return convert_value(1.0, unit, target) if unit else 1.0
+
+
+def _si(f: Filler, index: int, target: str) -> float:
+    """A quantity's value in `target` units, to compare sizes or times typed in different units."""
+    q = f.quantities[index]
+    return q.value * _factor(q.unit, target)

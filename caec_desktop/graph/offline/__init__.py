@@ -1,7 +1,0 @@
-"""Offline tool selection: a regex dispatcher over natural phrasings and `name=value` pairs."""
-
-from __future__ import annotations
-
-from caec_desktop.graph.offline.selector import RegexSelector, classify_text, select_text
-
-__all__ = ["RegexSelector", "classify_text", "select_text"]

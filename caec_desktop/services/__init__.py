@@ -1,0 +1,1 @@
+"""Services over the agent: session, history, export (text), replay, form field model. No Qt."""

@@ -1,0 +1,22 @@
+"""Conversation history: the SQLite store and the recorder that saves each finished turn."""
+
+from __future__ import annotations
+
+from caec_desktop.services.history.recorder import ConversationRecorder, record_runner
+from caec_desktop.services.history.store import (
+    Conversation,
+    HistoryStore,
+    LoadedConversation,
+    StoredTurn,
+    default_path,
+)
+
+__all__ = [
+    "Conversation",
+    "ConversationRecorder",
+    "HistoryStore",
+    "LoadedConversation",
+    "StoredTurn",
+    "default_path",
+    "record_runner",
+]

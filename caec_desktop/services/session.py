@@ -1,0 +1,344 @@
+"""One conversation, headless: runs the agent graph on the current asyncio loop and streams
+TraceEvents. The window and the `caec` command both drive it; nothing here imports Qt.
+
+Each turn passes only the recent history to the graph (no checkpointer replaying the whole
+thread), so the cost per turn stays flat however long the conversation gets. Runs are sequential
+per event loop (a class-level lock): a burst of requests queues instead of interleaving on the loop.
+LangGraph is imported on the first run, not at import, so showing the window stays cheap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import traceback
+import weakref
+from collections.abc import AsyncGenerator, Iterable, Mapping
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, Field
+
+from caec_desktop.agent.events import STREAM_MODES, TraceRecorder, node_update
+from caec_desktop.agent.selection.protocol import SelectorError, ToolSelector
+from caec_desktop.agent.trace import TraceEvent, redact
+from caec_desktop.agent.usage import add_usage
+from caec_desktop.settings.model import Settings
+
+log = logging.getLogger(__name__)
+
+HISTORY_LIMIT = 12
+"""Messages of earlier turns given to the selector (6 exchanges)."""
+
+RESULT_KEYS = ("tool", "args", "result", "calc_sheet", "source", "arg_sources")
+
+
+class TurnResult(BaseModel):
+    """One turn as data: exactly what `caec ask --json` prints."""
+
+    answer: str = ""
+    intent: str | None = None
+    tool_results: list[dict[str, Any]] = Field(default_factory=list)
+    """[{tool, args (validated, SI), result, calc_sheet, source, arg_sources}]"""
+    errors: list[dict[str, Any]] = Field(default_factory=list)
+    """[{attempt, tool, args, messages}] for every rejected call."""
+    attempts: int = 0
+    refused: bool = False
+    refusal_reason: str | None = None
+    usage: dict[str, float] = Field(default_factory=dict)
+    """Tokens (and cost) this turn spent."""
+    conversation_usage: dict[str, float] = Field(default_factory=dict)
+    """Tokens (and cost) of the whole conversation up to and including this turn."""
+    events: list[TraceEvent] = Field(default_factory=list)
+    status: str = "error"
+    """answered | invalid | refused | model_error | cancelled | error"""
+    mode: str = "offline"
+    """offline | local | openrouter, or the call's source ("form") when no selector chose it."""
+    model: str = ""
+    """The model that chose the call ("regex" offline); "" when none did (form runs)."""
+
+
+def _exchange(text: str, turn: TurnResult) -> list[dict[str, Any]]:
+    """The user's request and the answer as history messages (see `Session.messages`)."""
+    user: dict[str, Any] = {"role": "user", "content": text}
+    if turn.errors and not turn.tool_results:
+        user["rejected"] = True
+    return [user, {"role": "assistant", "content": turn.answer}]
+
+
+def default_selector(settings: Settings) -> ToolSelector:
+    """The selector for the settings' mode: regex offline, else the LLM selector.
+
+    Raises:
+        SelectorError: the LLM selector is not available or cannot be configured.
+    """
+    mode = settings.effective_mode
+    if mode == "offline":
+        from caec_desktop.agent.selection.offline import RegexSelector
+
+        return RegexSelector()
+    try:
+        from caec_desktop.agent.selection.llm import make_selector
+    except ImportError as exc:
+        raise SelectorError(
+            "unavailable",
+            f"{mode} mode is not available: the LLM selector could not be loaded ({exc}). "
+            "Use offline mode or the tool forms.",
+        ) from None
+    selector: ToolSelector = make_selector(settings)
+    return selector
+
+
+def graph_shape() -> tuple[list[str], list[tuple[str, str, bool]]]:
+    """The agent graph's nodes and edges as plain data (imports LangGraph), for the graph view."""
+    from caec_desktop.agent.build import graph_shape as shape
+
+    return shape()
+
+
+class Session:
+    """A conversation: `ask()` and `run_tool()` stream TraceEvents; `last_turn` holds the result."""
+
+    _locks: ClassVar[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock]] = (
+        weakref.WeakKeyDictionary()
+    )
+
+    def __init__(self, settings: Settings | None = None, selector: ToolSelector | None = None):
+        self.settings = settings if settings is not None else Settings()
+        self._selector = selector
+        self.messages: list[dict[str, Any]] = []
+        """The conversation as `{"role", "content"}`; a user message whose calls were all
+        rejected also has `"rejected": True`, so a follow-up builds on the last accepted call."""
+        self.turns: list[TurnResult] = []
+        self._usage_total: dict[str, float] | None = {}
+        """Sum of the turns' usage; None until computed after a restore."""
+        self.last_turn: TurnResult | None = None
+        self._task: asyncio.Task[dict[str, Any]] | None = None
+        self._open_runs = 0
+        """Runs of this session started or waiting for their turn."""
+        self._cancel_requested = False
+
+    @property
+    def mode(self) -> str:
+        return self.settings.effective_mode
+
+    @property
+    def model(self) -> str:
+        """The model answering ("regex" offline)."""
+        return "regex" if self.mode == "offline" else self.settings.effective_model()
+
+    def selector(self) -> ToolSelector:
+        """The selector of this session, created on first use (SelectorError if unavailable)."""
+        if self._selector is None:
+            self._selector = default_selector(self.settings)
+        return self._selector
+
+    @property
+    def usage_total(self) -> dict[str, float]:
+        """Tokens (and cost) of every turn of this conversation, restored ones included (kept
+        as a running sum: summing every turn again would grow the cost of each turn)."""
+        if self._usage_total is None:
+            self._usage_total = {}
+            for turn in self.turns:
+                self._usage_total = add_usage(self._usage_total, turn.usage)
+        return dict(self._usage_total)
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def restore(self, turns: Iterable[tuple[str, Mapping[str, Any]]]) -> None:
+        """Continue a saved conversation: its turns become this session's history.
+
+        Args:
+            turns: `(user text, TurnResult dict)` pairs in order, as the history store keeps
+                them; follow-up questions then see the same messages as before the app closed.
+        """
+        pairs = [(text, TurnResult.model_validate(dict(result))) for text, result in turns]
+        self.turns = [turn for _, turn in pairs]
+        self.messages = [message for text, turn in pairs for message in _exchange(text, turn)]
+        self.last_turn = self.turns[-1] if self.turns else None
+        self._usage_total = None
+
+    def cancel(self) -> None:
+        """Stop the current run now (and runs of this session still waiting for their turn);
+        each stream ends with run_end status "cancelled". Does nothing when idle."""
+        if self._open_runs:
+            self._cancel_requested = True
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    async def aclose(self) -> None:
+        """Stop the current run and wait for it; close the selector's clients if it has any."""
+        task = self._task
+        self.cancel()
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+        closer = getattr(self._selector, "aclose", None)
+        if closer is not None:
+            await closer()
+
+    def ask(self, text: str) -> AsyncGenerator[TraceEvent, None]:
+        """One turn: route, select, validate, run tools, report. Yields events as they happen.
+
+        The last event is always run_end. To stop early, call `cancel()` (the stream still ends
+        with run_end "cancelled") or close the stream (`contextlib.aclosing`), which stops the run.
+        The stream is the run's own generator (no wrapper passing each event on).
+        """
+        return self._run(text.strip(), None, "ask")
+
+    def run_tool(
+        self,
+        name: str,
+        args: dict[str, Any],
+        source: str = "form",
+        arg_sources: dict[str, str] | None = None,
+    ) -> AsyncGenerator[TraceEvent, None]:
+        """Run one tool as given (no regex, no model): same events, calc sheet and conversation.
+
+        `arg_sources` says where each argument came from (default, preset:<material>, …) for the
+        report; an argument it does not name counts as `source`.
+        """
+        from caec_desktop.agent.selection.direct import DirectCallSelector
+
+        selector = DirectCallSelector(name, args, source, arg_sources)  # type: ignore[arg-type]
+        text = " ".join([name, *(f"{k}={v}" for k, v in args.items())])
+        return self._run(text, selector, source)
+
+    def _lock(self) -> asyncio.Lock:
+        loop = asyncio.get_running_loop()
+        lock = self._locks.get(loop)
+        if lock is None:
+            lock = self._locks[loop] = asyncio.Lock()
+        return lock
+
+    async def _run(
+        self, text: str, selector: ToolSelector | None, source: str
+    ) -> AsyncGenerator[TraceEvent, None]:
+        self._open_runs += 1
+        try:
+            async with self._lock():
+                recorder = TraceRecorder(secrets=(self.settings.api_key(),))
+                # A direct call (form) is chosen by no selector: its mode is its source, no model.
+                mode, model = (self.mode, self.model) if selector is None else (source, "")
+                start = recorder.make(
+                    "run_start",
+                    None,
+                    {"text": text, "mode": mode, "model": model, "source": source},
+                )
+                queue: asyncio.Queue[TraceEvent | None] = asyncio.Queue()
+                task = asyncio.create_task(self._drive(text, selector, recorder, queue))
+                task.add_done_callback(lambda _: queue.put_nowait(None))
+                self._task = task
+                if self._cancel_requested:  # cancelled while waiting for its turn
+                    task.cancel()
+                try:
+                    yield start
+                    while (event := await queue.get()) is not None:
+                        yield event
+                finally:
+                    if not task.done():  # the consumer stopped listening: stop the run too
+                        task.cancel()
+                        await asyncio.gather(task, return_exceptions=True)
+                    self._task = None
+                state, status, extra = self._outcome(task, recorder)
+                for event in extra:
+                    yield event
+                turn = self._record(text, state, status, mode, model)
+                end = recorder.make(
+                    "run_end",
+                    None,
+                    {"status": status, "attempts": turn.attempts, "usage": turn.usage},
+                )
+                turn.events = list(recorder.events)  # complete before the consumer sees run_end
+                yield end
+        finally:
+            self._open_runs -= 1
+            if not self._open_runs:
+                self._cancel_requested = False
+
+    async def _drive(
+        self,
+        text: str,
+        selector: ToolSelector | None,
+        recorder: TraceRecorder,
+        queue: asyncio.Queue[TraceEvent | None],
+    ) -> dict[str, Any]:
+        from caec_desktop.agent.build import compiled_graph
+        from caec_desktop.agent.context import GraphContext
+        from caec_desktop.agent.state import start_state, state_after, turn_input
+
+        context = GraphContext(selector=selector or self.selector(), settings=self.settings)
+        graph_input = turn_input(text, self._history())
+        state = start_state(graph_input)
+        async for part in compiled_graph().astream(
+            graph_input,
+            context=context,
+            stream_mode=STREAM_MODES,
+            version="v2",
+        ):
+            if (update := node_update(part)) is not None:
+                state = state_after(state, update)
+            if (event := recorder.from_part(part)) is not None:
+                queue.put_nowait(event)
+        return dict(state)
+
+    def _history(self) -> list[dict[str, Any]]:
+        """The last HISTORY_LIMIT messages, answers without their calc sheets (tokens per turn
+        stay small and flat; the sheets are in the conversation for people)."""
+        from caec_desktop.agent.report import brief
+
+        return [
+            {"role": m["role"], "content": brief(m["content"])} if m["role"] == "assistant" else m
+            for m in self.messages[-HISTORY_LIMIT:]
+        ]
+
+    def _outcome(
+        self, task: asyncio.Task[dict[str, Any]], recorder: TraceRecorder
+    ) -> tuple[dict[str, Any], str, list[TraceEvent]]:
+        """Final state, status and any closing error events of a finished run task."""
+        from caec_desktop.agent.report import build_report
+
+        if task.cancelled():
+            return {"answer": "Cancelled: the run was stopped before it finished."}, "cancelled", []
+        exc = task.exception()
+        if isinstance(exc, SelectorError):
+            event = recorder.make("error", None, {"message": exc.user_message, "kind": exc.kind})
+            answer = build_report({"error_message": exc.user_message}, "model_error")
+            return {"error_message": exc.user_message, "answer": answer}, "model_error", [event]
+        if exc is not None:
+            trace_text = "".join(traceback.format_exception(exc))
+            log.error("run failed:\n%s", redact(trace_text, (self.settings.api_key(),)))
+            message = f"internal error ({type(exc).__name__}: {exc})"
+            event = recorder.make("error", None, {"message": message})  # redacted there
+            return (
+                {"answer": f"**Something went wrong:** {event.data['message']}"},
+                "error",
+                [event],
+            )
+        state = task.result()
+        return state, str(state.get("status") or "error"), []
+
+    def _record(
+        self, text: str, state: dict[str, Any], status: str, mode: str, model: str
+    ) -> TurnResult:
+        turn = TurnResult(
+            answer=str(state.get("answer", "")),
+            intent=state.get("intent"),
+            tool_results=[
+                {k: r.get(k) for k in RESULT_KEYS} for r in state.get("tool_results") or []
+            ],
+            errors=list(state.get("errors") or []),
+            attempts=int(state.get("attempts", 0)),
+            refused=bool(state.get("refused", False)),
+            refusal_reason=state.get("refusal_reason"),
+            usage=dict(state.get("usage") or {}),
+            status=status,
+            mode=mode,
+            model=model,
+        )
+        self._usage_total = add_usage(self.usage_total, turn.usage)  # earlier turns + this one
+        turn.conversation_usage = dict(self._usage_total)
+        self.messages += _exchange(text, turn)
+        self.turns.append(turn)
+        self.last_turn = turn
+        return turn

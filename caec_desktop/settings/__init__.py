@@ -1,0 +1,1 @@
+"""Settings model, config file, key store and per-user paths. No Qt, no LangChain."""

@@ -1,0 +1,206 @@
+"""Plain settings in `config.json` (user config dir), layered under env and `.env`.
+
+Precedence, highest first: explicit arguments, environment (`CAEC_…`, `OPENROUTER_API_KEY`), `.env`,
+`config.json`, the API key from the secret store (keyring or 0600 file), defaults. The config file
+holds everything in `Settings` except the key; `save_config` refuses the key so it can never land in
+a plain file. `Settings` itself (settings.py) is not changed: this module only adds a source below
+the environment.
+
+The file also records where the key was saved (`"api_key_store": "keyring" | "file" | "none"`,
+written by the secret stores), so loading asks the OS keyring only when a key is there: keyring
+backend discovery costs ~0.1 s, a tenth of a cold `caec ask`. With no record, a config file
+written before records existed makes loading probe the keyring as it always did; no config file
+means nothing was ever saved (the app writes the file before the key), so only a 0600 secrets file
+is looked for.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from pydantic_settings import BaseSettings, InitSettingsSource, PydanticBaseSettingsSource
+
+from caec_desktop.settings.keystore import (
+    SECRETS_FILE,
+    FileStore,
+    KeyStoreKind,
+    SecretStore,
+    open_secret_store,
+)
+from caec_desktop.settings.model import Settings
+from caec_desktop.settings.paths import config_dir
+
+CONFIG_FILE = "config.json"
+SECRET_FIELD = "llm_api_key"
+KEY_STORE_FIELD = "api_key_store"
+"""Where the key was saved: not a setting, kept in the file beside them."""
+KEY_STORES: tuple[KeyStoreKind, ...] = ("keyring", "file", "none")
+
+PlainConfig: type[BaseModel] = create_model(  # type: ignore[call-overload]
+    "PlainConfig",
+    __config__=ConfigDict(extra="forbid"),
+    **{n: (f.annotation, f) for n, f in Settings.model_fields.items() if n != SECRET_FIELD},
+)
+"""The config file's schema: the fields of `Settings` minus the key, unknown keys rejected."""
+PLAIN_FIELDS: tuple[str, ...] = tuple(PlainConfig.model_fields)
+
+
+class ConfigError(ValueError):
+    """The config file (or values to save) is invalid; the message names the file and field."""
+
+
+def config_path(directory: Path | None = None) -> Path:
+    return (directory or config_dir()) / CONFIG_FILE
+
+
+def _check(values: Any, where: str) -> dict[str, Any]:
+    if not isinstance(values, Mapping):
+        raise ConfigError(f"{where}: expected a JSON object of settings")
+    if SECRET_FIELD in values:
+        raise ConfigError(
+            f"{where}: {SECRET_FIELD}: the API key is kept in the secret store, not the config file"
+        )
+    try:
+        model = PlainConfig.model_validate(dict(values))
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors(include_url=False):
+            field = ".".join(str(p) for p in err["loc"])
+            msg = err["msg"] if err["type"] != "extra_forbidden" else "unknown setting"
+            problems.append(f"{field}: {msg}")
+        allowed = ", ".join(PLAIN_FIELDS)
+        raise ConfigError(f"{where}: {'; '.join(problems)} (settings: {allowed})") from None
+    return model.model_dump(mode="json", exclude_unset=True)
+
+
+def _read_file(path: Path) -> Any:
+    """The file's JSON (None when there is no file)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"{path}: not readable as JSON ({exc})") from None
+
+
+def _read(directory: Path | None) -> tuple[dict[str, Any], KeyStoreKind | None]:
+    """The stored settings and the key-store record (None when the file has none)."""
+    path = config_path(directory)
+    raw = _read_file(path)
+    if raw is None:
+        return {}, None
+    store = raw.get(KEY_STORE_FIELD) if isinstance(raw, Mapping) else None
+    if store is not None and store not in KEY_STORES:
+        raise ConfigError(
+            f"{path}: {KEY_STORE_FIELD}: must be one of {', '.join(KEY_STORES)}, got {store!r}"
+        )
+    if isinstance(raw, Mapping):
+        raw = {k: v for k, v in raw.items() if k != KEY_STORE_FIELD}
+    return _check(raw, str(path)), store
+
+
+def _write(path: Path, data: Mapping[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def read_config(directory: Path | None = None) -> dict[str, Any]:
+    """The settings stored in the config file ({} when there is none)."""
+    return _read(directory)[0]
+
+
+def save_config(values: Mapping[str, Any], directory: Path | None = None) -> Path:
+    """Validate and write `values` (plain settings only) atomically; returns the file path.
+
+    The file's record of where the key is saved is kept (the key is not changed here).
+    """
+    path = config_path(directory)
+    clean = _check(values, "settings to save")
+    try:
+        store = _read(directory)[1]
+    except ConfigError:  # a broken file is replaced; loading probes the keyring again
+        store = None
+    _write(path, clean if store is None else {**clean, KEY_STORE_FIELD: store})
+    return path
+
+
+def record_key_store(kind: KeyStoreKind, directory: Path | None = None) -> None:
+    """Record in the config file where the key was just saved (or that none is).
+
+    An unreadable config file is left as it is: loading it reports the problem, and without a
+    record the keyring is probed, so the key is still found.
+    """
+    path = config_path(directory)
+    try:
+        raw = _read_file(path)
+    except ConfigError:
+        return
+    if raw is not None and not isinstance(raw, Mapping):
+        return
+    _write(path, {**(raw or {}), KEY_STORE_FIELD: kind})
+
+
+def saved_key_store(directory: Path | None = None) -> SecretStore | None:
+    """The store holding the saved key, opened without touching the keyring unless the key is
+    there; None when no key was saved. Raises ConfigError for an unreadable config file."""
+    return _saved_store(directory, _read(directory)[1])
+
+
+def _saved_store(directory: Path | None, store: KeyStoreKind | None) -> SecretStore | None:
+    path = config_path(directory)
+    secrets_file = path.parent / SECRETS_FILE
+    if store == "none":
+        return None
+    if store == "file":
+        return FileStore(secrets_file)
+    if store == "keyring" or path.exists():  # recorded, or a file older than the records
+        return open_secret_store(directory)
+    return FileStore(secrets_file) if secrets_file.exists() else None
+
+
+def load_settings(
+    directory: Path | None = None, store: SecretStore | None = None, **overrides: Any
+) -> Settings:
+    """Settings from arguments > env > `.env` > config file > secret store > defaults.
+
+    Args:
+        directory: config dir (default: user config dir, or `CAEC_CONFIG_DIR`).
+        store: where the API key is kept (default: `saved_key_store(directory)`).
+        **overrides: explicit values (e.g. `mode` from a command-line flag).
+    """
+    lower, recorded = _read(directory)
+    if store is None:
+        store = _saved_store(directory, recorded)
+    key = store.get_api_key() if store is not None else ""
+    if key:
+        lower["CAEC_LLM_API_KEY"] = key  # the field is validated by its alias
+
+    class _Layered(Settings):
+        """Settings with the file/store values as a source just below `.env`."""
+
+        @classmethod
+        def settings_customise_sources(
+            cls,
+            settings_cls: type[BaseSettings],
+            init_settings: PydanticBaseSettingsSource,
+            env_settings: PydanticBaseSettingsSource,
+            dotenv_settings: PydanticBaseSettingsSource,
+            file_secret_settings: PydanticBaseSettingsSource,
+        ) -> tuple[PydanticBaseSettingsSource, ...]:
+            stored = InitSettingsSource(settings_cls, init_kwargs=lower)
+            return (init_settings, env_settings, dotenv_settings, stored, file_secret_settings)
+
+    try:
+        return _Layered(**overrides)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+        )
+        raise ConfigError(f"invalid settings: {problems}") from None

@@ -1,0 +1,103 @@
+"""The recorder saves real Session turns: one conversation, named after the first request."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from caec_desktop.services.history import ConversationRecorder, HistoryStore, record_runner
+from caec_desktop.services.session import Session, TurnResult
+
+MASS = {"particle_diameter": "2 mm", "density": "2500 kg/m^3"}
+DT = {"duration": "1.1 s", "timestep": "1 us"}
+
+
+def run_turns() -> list[TurnResult]:
+    async def run() -> list[TurnResult]:
+        session = Session()
+        turns = []
+        for name, args in (("particle_mass", MASS), ("timesteps_for_duration", DT)):
+            async for _ in session.run_tool(name, args):
+                pass
+            assert session.last_turn is not None
+            turns.append(session.last_turn)
+        return turns
+
+    return asyncio.run(run())
+
+
+def test_recorder_saves_each_turn_with_its_events(tmp_path: Path) -> None:
+    turns = run_turns()
+    with HistoryStore(tmp_path / "h.sqlite3") as store:
+        recorder = ConversationRecorder(store)
+        assert store.list_conversations() == []  # nothing until a turn finishes
+        assert [recorder.record(t) for t in turns] == [0, 1]
+        (conv,) = store.list_conversations()
+        loaded = store.load(conv.id)
+    assert conv.id == recorder.conversation_id
+    assert conv.name == "particle_mass particle_diameter=2 mm density=2500 kg/m^3"
+    assert [t.user_text for t in loaded.turns][1].startswith("timesteps_for_duration ")
+    for saved, turn in zip(loaded.turns, turns, strict=True):
+        assert saved.events == turn.events
+        assert "events" not in saved.result  # stored once, in the events table
+        assert saved.result["tool_results"][0]["result"] == turn.tool_results[0]["result"]
+        assert saved.result["answer"] == turn.answer
+    assert [m["role"] for m in loaded.messages] == ["user", "assistant"] * 2
+
+
+def test_long_first_request_gives_a_short_name(tmp_path: Path) -> None:
+    (turn, _) = run_turns()
+    with HistoryStore(tmp_path / "h.sqlite3") as store:
+        recorder = ConversationRecorder(store)
+        recorder.record(turn, user_text="rayleigh   time step " + "x" * 100)
+        (conv,) = store.list_conversations()
+    assert conv.name == ("rayleigh time step " + "x" * 100)[:59] + "…"
+
+
+class FakeSignal:
+    """Stands in for `SessionRunner.runFinished` (record_runner only calls `connect`)."""
+
+    def __init__(self) -> None:
+        self.slots: list[Any] = []
+
+    def connect(self, slot: Any) -> None:
+        self.slots.append(slot)
+
+    def emit(self, value: Any) -> None:
+        for slot in self.slots:
+            slot(value)
+
+
+class FakeRunner:
+    def __init__(self) -> None:
+        self.runFinished = FakeSignal()  # named like the Qt signal it stands in for
+
+
+def test_record_runner_saves_each_finished_turn(tmp_path: Path) -> None:
+    turns = run_turns()
+    runner, problems = FakeRunner(), []
+    recorder = record_runner(runner, lambda msg, exc: problems.append(msg), tmp_path / "h.db")
+    assert recorder is not None
+    runner.runFinished.emit(turns[0])
+    runner.runFinished.emit(None)  # a run that ended without a turn: nothing to save
+    runner.runFinished.emit(turns[1])
+    assert problems == []
+    assert recorder.conversation_id is not None
+    assert recorder.store.turn_count(recorder.conversation_id) == 2
+
+
+def test_record_runner_reports_instead_of_raising(tmp_path: Path) -> None:
+    (turn, _) = run_turns()
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    problems: list[str] = []
+    assert record_runner(FakeRunner(), lambda m, e: problems.append(m), blocker / "h.db") is None
+    assert problems[0].startswith("History unavailable, turns are not saved:")
+
+    runner = FakeRunner()
+    recorder = record_runner(runner, lambda m, e: problems.append(m), tmp_path / "h.db")
+    assert recorder is not None
+    recorder.store.close()  # e.g. the disk went away
+    runner.runFinished.emit(turn)
+    assert problems[1].startswith("Turn not saved to history:")
