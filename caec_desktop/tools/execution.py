@@ -90,8 +90,8 @@ def _run(spec: ToolSpec[Any, Any], args: ToolArgs, sheet: CalcSheet) -> ToolOutc
         kind = "division by zero" if isinstance(exc, ZeroDivisionError) else "overflow"
         after = f" after step {sheet.steps[-1].name}" if sheet.steps else ""
         raise _OutOfRange(f"{kind}{after}") from None
-    except ValidationError as exc:  # result models reject inf/NaN (Unit types)
-        bad = [e for e in exc.errors(include_url=False) if e["type"] == "finite_number"]
+    except ValidationError as exc:  # result models reject inf/NaN and subnormals (Unit types)
+        bad = [e for e in exc.errors(include_url=False) if e["type"] in ("finite_number", "unit")]
         if len(bad) != len(exc.errors()):
             raise
         raise _OutOfRange(_non_finite_text({str(e["loc"][0]): e["input"] for e in bad})) from None
@@ -99,9 +99,25 @@ def _run(spec: ToolSpec[Any, Any], args: ToolArgs, sheet: CalcSheet) -> ToolOutc
     non_finite = {k: v for k, v in dumped.items() if not _all_finite(v)}
     if non_finite:
         raise _OutOfRange(_non_finite_text(non_finite))
+    zero = _underflowed(spec, dumped)
+    if zero:
+        raise _OutOfRange(f"underflow: {_non_finite_text(zero)}")
     return ToolOutcome(
         tool=spec.name, ok=True, args=args.model_dump(), result=dumped, calc_sheet=sheet
     )
+
+
+def _underflowed(spec: ToolSpec[Any, Any], result: dict[str, Any]) -> dict[str, float]:
+    """Physical results (with a unit) that came out as exactly 0: from positive inputs, a time,
+    mass, size or stiffness of 0 is an underflow, not an answer (unless the result model lists
+    the field in `zero_allowed`)."""
+    units = spec.result_units()
+    allowed = spec.result_model.zero_allowed
+    return {
+        k: v
+        for k, v in result.items()
+        if v == 0.0 and isinstance(v, float) and units.get(k) and k not in allowed
+    }
 
 
 def _all_finite(value: Any) -> bool:
