@@ -26,22 +26,59 @@ def _print_json(obj: Any) -> None:
     print(json.dumps(obj, indent=2, ensure_ascii=False, default=str))
 
 
-def parse_pairs(pairs: Sequence[str]) -> dict[str, Any]:
-    """`key=value` words into a dict; values stay strings unless they read as JSON numbers/lists.
+MAX_JSON_DEPTH = 16
+"""Deepest nesting read from `--args` or a `key=[...]` value (tool arguments nest 2 levels)."""
 
-    Strings keep their units (`particle_diameter=2mm`); the tool's validation converts them.
+
+def _json_depth(text: str) -> int:
+    """How deep `[`/`{` nest in JSON text, outside strings (counted before parsing, so 2,000
+    nested brackets are refused instead of exhausting the parser's recursion)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            escaped = not escaped and ch == "\\"
+            in_string = escaped or ch != '"'
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def load_json(text: str, what: str) -> Any:
+    """`json.loads` for command-line input, with errors that name `what` (never a traceback)."""
+    if _json_depth(text) > MAX_JSON_DEPTH:
+        raise ValueError(f"{what}: nested deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        return json.loads(text)
+    except RecursionError:  # pragma: no cover - refused above
+        raise ValueError(f"{what}: nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, or an integer too long to convert
+        raise ValueError(f"{what}: not valid JSON ({exc})") from None
+
+
+_JSON_WORDS = frozenset({"true", "false", "null"})
+
+
+def parse_pairs(pairs: Sequence[str]) -> dict[str, Any]:
+    """`key=value` words into a dict. Lists (`[...]`), objects and true/false/null are JSON;
+    everything else stays a string (`particle_diameter=2mm`, `density=2500`) for the tool's value
+    reader, which reads numbers and units alike and names the field when it cannot.
     """
     out: dict[str, Any] = {}
     for pair in pairs:
         if "=" not in pair:
             raise ValueError(f"expected key=value, got {pair!r}")
         key, _, raw = pair.partition("=")
-        raw = raw.strip()
-        try:
-            value: Any = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        out[key.strip()] = value
+        key, raw = key.strip(), raw.strip()
+        value: Any = raw
+        if raw[:1] in ("[", "{") or raw in _JSON_WORDS:
+            value = load_json(raw, key)
+        out[key] = value
     return out
 
 
@@ -68,11 +105,11 @@ def cmd_run(ns: argparse.Namespace) -> int:
     try:
         args = parse_pairs(ns.pairs)
         if ns.args:
-            extra = json.loads(ns.args)
+            extra = load_json(ns.args, "--args")
             if not isinstance(extra, dict):
                 raise ValueError("--args must be a JSON object")
             args.update(extra)
-    except (ValueError, json.JSONDecodeError) as exc:
+    except ValueError as exc:
         msg = f"invalid arguments: {exc}"
         if ns.json:
             _print_json({"ok": False, "tool": ns.tool, "args": {}, "result": None, "errors": [msg]})

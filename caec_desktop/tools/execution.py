@@ -40,10 +40,41 @@ def validate(name: str, raw: dict[str, Any]) -> tuple[ToolArgs | None, list[Fiel
         return None, [FieldMessage(field="tool", message=str(exc.args[0]))]
     if not isinstance(raw, dict):
         return None, [FieldMessage(field="", message="arguments must be a JSON object")]
+    deep = [
+        FieldMessage(
+            field=str(key),
+            message=f"nested deeper than {MAX_DEPTH} levels; expected a number, a string with a "
+            "unit, or a list of them",
+        )
+        for key, value in raw.items()
+        if _too_deep(value)
+    ]
+    if deep:
+        return None, deep
     try:
         return spec.args_model.model_validate(raw), []
     except ValidationError as exc:
         return None, field_messages(exc, spec)
+
+
+MAX_DEPTH = 4
+"""Deepest nesting of lists/objects in one argument (tool arguments are at most a list)."""
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether `value` nests lists or dicts deeper than MAX_DEPTH (walked without recursion, so
+    a model's or a file's 2,000-deep list cannot exhaust the stack)."""
+    level: list[Any] = [value]
+    for _ in range(MAX_DEPTH + 1):
+        level = [
+            item
+            for v in level
+            if isinstance(v, list | tuple | dict)
+            for item in (v.values() if isinstance(v, dict) else v)
+        ]
+        if not level:
+            return False
+    return True
 
 
 def execute(name: str, raw: dict[str, Any]) -> ToolOutcome:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pint
 
-from caec_desktop.tools.values import TINY, ValueReadError, read_value
+from caec_desktop.tools.values import TINY, ValueReadError, read_unit, read_value
 
 # Human names for dimensions, keyed by a unit of that dimension (pint computes the dimensionality,
 # so the key never depends on how pint orders "[mass] * [length]").
@@ -84,8 +84,12 @@ def ureg() -> pint.UnitRegistry:
 
 
 def dimension_name(unit: str) -> str:
-    """A readable name for the dimension of `unit` ("pressure/stress" for "Pa")."""
-    dim = str(ureg().parse_units(unit).dimensionality) if unit else "dimensionless"
+    """A readable name for the dimension of `unit` ("pressure/stress" for "Pa"); the unit is
+    read by the value reader (it may be text a user or model typed).
+
+    Raises:
+        ValueReadError: `unit` is not a unit."""
+    dim = str(ureg().parse_units(read_unit(unit)).dimensionality) if unit else "dimensionless"
     return dimensionality_name(dim)
 
 

@@ -16,7 +16,7 @@ Grammar (the whole text, spaces around it ignored):
 
 `sign` includes the unicode minus. Names are pint's (with the spellings `units.ureg` adds), each
 checked on its own, so an unknown name gets the closest known spellings; exponents are small
-integers, so pint is only ever handed a plain unit expression (`g/cm**3`) - never a number, an
+integers, so pint is only ever handed a plain unit expression (`g/cm^3`) - never a number, an
 operator tower or arithmetic. Text is capped at `MAX_CHARS`, so reading takes microseconds
 whatever is typed.
 """
@@ -92,6 +92,17 @@ def quote(text: str, limit: int = 40) -> str:
     return f'"{shown}"'
 
 
+def e_notation(text: str) -> str:
+    """`text` with every `2×10^-3` / `2·10⁻³` written as `2e-3` (for readers of whole sentences,
+    which then find plain numbers)."""
+
+    def plain(match: re.Match[str]) -> str:
+        exponent = match.group("e") or match.group("s").translate(_SUPER)
+        return f"{match.group('m')}e{exponent}".replace("\u2212", "-")
+
+    return _TEN_POWER_RE.sub(plain, text)
+
+
 @dataclass(frozen=True)
 class Reading:
     """A value as read: its number, and its unit in pint syntax ("" when none was typed)."""
@@ -137,7 +148,7 @@ def _unit_tokens(text: str) -> list[tuple[str, str]]:
 
 @lru_cache(maxsize=1024)
 def read_unit(text: str) -> str:
-    """A unit expression in pint syntax (`"g/cm3"` → `"g/cm**3"`, `'"'` → `"inch"`).
+    """A unit expression in pint syntax (`"g/cm3"` → `"g/cm^3"`, `'"'` → `"inch"`).
 
     Raises:
         ValueReadError: with what was wrong (an unknown name with the closest known spellings,
@@ -175,9 +186,9 @@ def read_unit(text: str) -> str:
                     f'"{stripped}": one whole-number power after a unit (m^3, cm3, mm²)'
                 )
             if kind in ("glued", "super"):
-                out.append("**" + _power(tok, glued=kind == "glued"))
+                out.append("^" + _power(tok, glued=kind == "glued"))
             elif i < len(tokens) and tokens[i][0] == "power":
-                out.append("**" + _power(tokens[i][1]))
+                out.append("^" + _power(tokens[i][1]))
                 i += 1
             else:
                 raise ValueReadError(f'"{stripped}": a power must be a whole number after a unit')
@@ -218,7 +229,7 @@ def _power(text: str, glued: bool = False) -> str:
         raise ValueReadError(f"a unit with {text} glued to it (only 2 and 3 are read, as in cm3)")
     if number == 0 or abs(number) > MAX_POWER:
         raise ValueReadError(f"power {number} of a unit (allowed: ±1 to ±{MAX_POWER})")
-    return f"({number})" if number < 0 else str(number)
+    return str(number)
 
 
 @lru_cache(maxsize=2048)

@@ -38,14 +38,27 @@ def test_unit_spellings_become_pint_units(typed: str, unit: str, si: float, si_u
         ("psi", "pressure/stress"),
         ("km/h", "velocity"),
         ("L", "volume"),
-        ("in", None),  # "3 in" is too often the English word
-        ("at", None),  # pint: technical atmosphere
-        ("particles", None),  # pint: an amount of substance
-        ("steel", None),
+        ("Hz", "frequency"),  # a unit no input takes keeps its dimension (was dropped as bare)
+        ("m^4", "[length] ** 4"),
     ],
 )
 def test_unit_dimension(unit: str, dim: str | None) -> None:
     assert unit_dimension(unit) == dim
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [
+        ("3 at 2 m/s", ""),  # pint: technical atmosphere
+        ("500 particles", ""),  # pint: an amount of substance
+        ("2 steel balls", ""),
+        ("2 grains of sand", ""),  # pint: a mass (64.8 mg)
+        ("500 in a box", ""),
+    ],
+)
+def test_english_words_after_a_number_are_not_its_unit(text: str, unit: str) -> None:
+    q = read(text).quantities[0]
+    assert (q.unit, q.problem) == (unit, "")
 
 
 def test_scientific_notation_percent_and_keys() -> None:

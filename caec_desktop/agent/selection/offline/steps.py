@@ -16,6 +16,7 @@ from caec_desktop.agent.selection.offline.parse import normalize_unit
 from caec_desktop.tools.materials import mentions
 from caec_desktop.tools.units import convert as convert_value
 from caec_desktop.tools.units import ureg
+from caec_desktop.tools.values import read_unit
 
 Missing = list[tuple[str, ...]]
 
@@ -84,7 +85,7 @@ _TEMPERATURES = {"F": "degF", "C": "degC", "°F": "degF", "°C": "degC"}
 
 def _is_temperature(unit: str) -> bool:
     try:
-        return dict(ureg().parse_units(unit).dimensionality) == {"[temperature]": 1}
+        return dict(ureg().parse_units(read_unit(unit)).dimensionality) == {"[temperature]": 1}
     except Exception:  # pint raises several types for text that is not a unit
         return False
 
