@@ -134,6 +134,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
                 "args": outcome.args if outcome.ok else args,
                 "result": outcome.result,
                 "errors": [e.text() for e in outcome.errors],
+                "warnings": [{**w.model_dump(), "text": w.text()} for w in outcome.warnings],
                 "calc_sheet": outcome.calc_sheet.model_dump() if outcome.calc_sheet else None,
             }
         )
@@ -144,6 +145,8 @@ def cmd_run(ns: argparse.Namespace) -> int:
             print(f"  {err.text()}", file=sys.stderr)
         return EXIT_INVALID
     units = {k: v.get("x-unit", "") for k, v in result_schema(ns.tool)["properties"].items()}
+    for warning in outcome.warning_texts():
+        print(f"warning: {warning}")
     for key, value in (outcome.result or {}).items():
         shown = fmt(value, units.get(key, "")) if isinstance(value, float) else value
         print(f"{key} = {shown}")
@@ -182,6 +185,8 @@ def format_event(event: Any) -> str:
         brief = f"{data.get('tool')}: " + "; ".join(data.get("messages", []))
     elif event.kind == "tool_result":
         brief = f"{data.get('tool')} -> {json.dumps(data.get('result'), ensure_ascii=False)}"
+    elif event.kind == "warning":
+        brief = str(data.get("message", ""))
     else:
         brief = json.dumps(data, ensure_ascii=False, default=str) if data else ""
     if len(brief) > 160:

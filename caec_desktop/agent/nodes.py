@@ -177,7 +177,10 @@ async def tools_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict[
             calc_sheet=outcome.calc_sheet.model_dump() if outcome.calc_sheet else None,
             source=call.source,
             arg_sources=dict(call.arg_sources),
+            warnings=outcome.warning_texts(),
         )
+        for warning in outcome.warnings:
+            emit("warning", {"tool": call.name, **warning.model_dump(), "message": warning.text()})
         emit("tool_result", dict(entry))
         key = _key(entry["tool"], entry["args"])
         if key not in done:  # a retry may repeat a good call

@@ -78,6 +78,9 @@ def result_markdown(entry: dict[str, Any]) -> str:
     lines = [f"### `{tool}`", ""]
     if "verdict" in result:
         lines += [f"**Verdict: {str(result['verdict']).upper()}**", ""]
+    lines += [f"⚠ **Check:** {w}" for w in entry.get("warnings") or []]
+    if entry.get("warnings"):
+        lines.append("")
     lines += ["| Result | Value |", "| --- | --- |"]
     lines += [
         f"| {k} | {show_value(v, out_units.get(k, ''))} |"

@@ -37,6 +37,8 @@ class ToolResultEntry(TypedDict):
     calc_sheet: dict[str, Any] | None
     source: str
     arg_sources: dict[str, str]
+    warnings: list[str]
+    """Valid but unusual inputs, in words (`tools.plausibility`): shown with the result."""
 
 
 class ErrorEntry(TypedDict):

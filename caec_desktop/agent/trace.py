@@ -23,6 +23,7 @@ EventKind = Literal[
     "retry",
     "refusal",
     "tool_result",
+    "warning",
     "error",
     "run_end",
 ]

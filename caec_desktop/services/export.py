@@ -59,6 +59,8 @@ def _tool_blocks(entry: Mapping[str, Any], references: dict[str, None]) -> list[
     blocks: list[Block] = [("h3", f"{tool} (call source: {entry.get('source') or 'unknown'})")]
     if "verdict" in result:
         blocks.append(("p", f"Verdict: {str(result['verdict']).upper()}"))
+    if entry.get("warnings"):
+        blocks += [("p", "Check these inputs:"), ("ul", [str(w) for w in entry["warnings"]])]
     inputs = [
         [
             name,

@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 HISTORY_LIMIT = 12
 """Messages of earlier turns given to the selector (6 exchanges)."""
 
-RESULT_KEYS = ("tool", "args", "result", "calc_sheet", "source", "arg_sources")
+RESULT_KEYS = ("tool", "args", "result", "calc_sheet", "source", "arg_sources", "warnings")
 
 
 class TurnResult(BaseModel):

@@ -11,8 +11,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
+from caec_desktop.tools import plausibility
 from caec_desktop.tools.base import ArgError, CalcSheet, ToolArgs, ToolSpec
 from caec_desktop.tools.messages import FieldMessage, field_messages
+from caec_desktop.tools.plausibility import FieldWarning
 from caec_desktop.tools.registry import get_tool
 from caec_desktop.tools.schema import tool_schema
 from caec_desktop.tools.units import pretty_unit
@@ -27,6 +29,12 @@ class ToolOutcome(BaseModel):
     result: dict[str, Any] | None = None
     errors: list[FieldMessage] = Field(default_factory=list)
     calc_sheet: CalcSheet | None = None
+    warnings: list[FieldWarning] = Field(default_factory=list)
+    """Inputs that are valid but far outside the usual DEM range (`plausibility.RANGES`): the
+    run computed, and every entry point shows these next to the result."""
+
+    def warning_texts(self) -> list[str]:
+        return [w.text() for w in self.warnings]
 
     def error_text(self) -> str:
         return "; ".join(e.text() for e in self.errors)
@@ -133,8 +141,14 @@ def _run(spec: ToolSpec[Any, Any], args: ToolArgs, sheet: CalcSheet) -> ToolOutc
     zero = _underflowed(spec, dumped)
     if zero:
         raise _OutOfRange(f"underflow: {_non_finite_text(zero)}")
+    values = args.model_dump()
     return ToolOutcome(
-        tool=spec.name, ok=True, args=args.model_dump(), result=dumped, calc_sheet=sheet
+        tool=spec.name,
+        ok=True,
+        args=values,
+        result=dumped,
+        calc_sheet=sheet,
+        warnings=plausibility.check(values),
     )
 
 

@@ -67,6 +67,10 @@ def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
     return lines
 
 
+WARNING_STYLE = "color: #8a5300;"
+"""Valid but unusual inputs: amber, to stand out from the results without reading as an error."""
+
+
 class ResultCard(QFrame):
     """A tool call that ran: results in plain words, the calc sheet one click away."""
 
@@ -82,6 +86,11 @@ class ResultCard(QFrame):
         self.result: dict[str, Any] = dict(data.get("result") or {})
         self.sheet = sheet_of(data.get("calc_sheet"))
 
+        self.warnings = [str(w) for w in data.get("warnings") or []]
+        self.warning_label = QLabel("\n".join(f"⚠ {w}" for w in self.warnings))
+        self.warning_label.setStyleSheet(WARNING_STYLE)
+        self.warning_label.setWordWrap(True)
+        self.warning_label.setVisible(bool(self.warnings))
         title = QLabel(f"<b>{self.tool}</b>")
         self.result_label = QLabel("\n".join(result_lines(self.tool, self.result)))
         self.result_label.setTextInteractionFlags(
@@ -116,12 +125,14 @@ class ResultCard(QFrame):
         row.addWidget(self.form_button)
         lay = QVBoxLayout(self)
         lay.addLayout(row)
+        lay.addWidget(self.warning_label)
         lay.addWidget(self.result_label)
         lay.addWidget(self.sheet_label)
 
     def text(self) -> str:
         """What Copy puts on the clipboard: results, then the full calc sheet."""
-        parts = [f"{self.tool}", *result_lines(self.tool, self.result)]
+        parts = [f"{self.tool}", *(f"warning: {w}" for w in self.warnings)]
+        parts += result_lines(self.tool, self.result)
         if self.sheet:
             parts += ["", self.sheet.text()]
         return "\n".join(parts)
