@@ -160,6 +160,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
 
 STATUS_EXIT = {
     "answered": EXIT_OK,
+    "needs_input": EXIT_INVALID,
     "invalid": EXIT_INVALID,
     "refused": EXIT_INVALID,
     "model_error": EXIT_MODEL,

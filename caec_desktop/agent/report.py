@@ -49,13 +49,15 @@ NEXT_MODEL_ERROR = (
 
 
 def final_status(state: AgentState) -> Status:
-    """The turn's status from its state (see DESIGN.md: answered, invalid, refused, …)."""
+    """The turn's status from its state (see DESIGN.md: answered, needs_input, invalid, …)."""
     if state.get("status"):
         return state["status"]
     if state.get("tool_results"):
         return "answered"
     if state.get("attempts", 0) == 0:
         return "answered"  # help or conversation: the selector's reply is the answer
+    if state.get("missing") and not state.get("errors"):
+        return "needs_input"
     if state.get("errors") or state.get("missing") or not state.get("reply"):
         return "invalid"
     return "answered"
@@ -197,18 +199,20 @@ def build_report(state: AgentState, status: Status, prose: str | None = None) ->
     parts = [result_markdown(dict(r)) for r in results]
     if prose and prose.strip():
         parts.append(summary_markdown(prose, [dict(r) for r in results]))
-    if state.get("reply") and (results or status == "invalid"):
+    if state.get("reply") and (results or status in ("invalid", "needs_input")):
         # Under results: the selector's notes on how it read the request; else why nothing ran.
         parts.append(state["reply"])
     rejected = _rejections(state)
     if status == "invalid":
         parts.insert(0, "**The calculation could not be run.**")
+    elif status == "needs_input":
+        parts.insert(0, "**Nothing was computed yet: I need more input.**")
     if rejected:
         parts.append("**Rejected inputs:**\n" + "\n".join(rejected))
     missing = [m for m in state.get("missing") or [] if m not in (state.get("reply") or "")]
     if missing:
         parts.append("**Missing inputs:**\n" + "\n".join(f"- {m}" for m in missing))
-    if status == "invalid" and state.get("reply") != NO_TOOL_REPLY:
+    if status in ("invalid", "needs_input") and state.get("reply") != NO_TOOL_REPLY:
         parts.append(NEXT_INVALID)
     return "\n\n".join(parts)
 

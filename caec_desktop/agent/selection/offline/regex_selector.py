@@ -96,7 +96,8 @@ def select_text(text: str, history: list[dict[str, Any]] | None = None) -> Selec
         built = follow_up
     elif parsed.quantities and not is_help(text):
         return Selection(
-            reply="I found values but not which calculation you want.\n\n" + help_text()
+            reply="I found values but not which calculation you want.\n\n" + help_text(),
+            missing=[WHICH_CALCULATION],
         )
     else:
         return Selection(reply=help_text())
@@ -113,6 +114,8 @@ def select_text(text: str, history: list[dict[str, Any]] | None = None) -> Selec
     return Selection(calls=[call], reply="\n\n".join(notes) or None)
 
 
+WHICH_CALCULATION = "which calculation to run (e.g. rayleigh time step, particle mass)"
+"""The missing input when values were typed but no calculation named: nothing is computed."""
 UNREAD_NEXT = (
     "Nothing was computed: a value I cannot read is never guessed or skipped. Type each value as "
     "one number with its unit, e.g. r=0.25 in, d=2 mm, E=70 GPa, rho=2.5 g/cm^3."
