@@ -105,6 +105,10 @@ class Filler:
     def quantities(self) -> list[Quantity]:
         return self.parsed.quantities
 
+    def roles(self) -> set[str]:
+        """The roles typed (keyed) or unkeyed dimensions present: what a step may still use."""
+        return {r for r in self._role if r} | {q.dim for q in self.quantities if not q.roles}
+
     def role(self, index: int) -> str | None:
         """The role quantity `index` plays for this tool (None when unkeyed or foreign)."""
         return self._role[index]

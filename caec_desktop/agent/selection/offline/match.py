@@ -51,6 +51,7 @@ def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
     """
     scored: list[tuple[int, int, Phrasing]] = []
     named = {r for q in parsed.quantities for r in q.roles[:1]}
+    typed_dims = {q.dim for q in parsed.quantities}
     for order, p in enumerate(PHRASINGS):
         score = sum(
             w
@@ -63,6 +64,7 @@ def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
             score += 100
         if score:
             score += len(named & _takes(p))
+            score += sum(w for dim, w in p.dim_weights if dim in typed_dims)
             scored.append((score, -order, p))
     if not scored:
         scored = _by_names(parsed)

@@ -15,12 +15,14 @@ from functools import lru_cache
 from caec_desktop.agent.selection.offline.aliases import (
     CONTAINER_KEY_AFTER_RE,
     CONTAINER_KEY_BEFORE_RE,
+    PARTICLE_KEY_AFTER_RE,
     POST_KEY_RE,
     POST_ROLES,
     PRE_KEY_RE,
     ROLE_DIM,
     container_roles,
     key_roles,
+    particle_roles,
 )
 from caec_desktop.tools.units import dimensionality_name, ureg
 from caec_desktop.tools.values import (
@@ -351,6 +353,8 @@ def _attach_keys(quantities: list[Quantity]) -> None:
             roles = POST_ROLES[re.sub(r"[\s_-]", " ", key.lower())]
             if CONTAINER_KEY_AFTER_RE.match(q.after, post.end()):
                 roles = container_roles(roles) or roles
+            elif PARTICLE_KEY_AFTER_RE.match(q.after, post.end()):
+                roles = particle_roles(roles)
             candidates.append((key, roles, post.end()))
         claimed = 0
         for key, roles, used in candidates:
