@@ -107,7 +107,7 @@ def bulk_properties(args: BulkArgs, sheet: CalcSheet) -> BulkResult:
     rho_b, rho_s = args.bulk_density, args.solid_density
     if args.packing_fraction is None and args.porosity is None and rho_s is None:
         assert rho_b is not None and args.volume is not None  # checked by the model validator
-        mass = sheet.step(
+        bulk_mass = sheet.step(
             "M",
             "ρ_b V",
             f"{fmt(rho_b, 'kg/m^3')} · {fmt(args.volume, 'm^3')}",
@@ -125,7 +125,7 @@ def bulk_properties(args: BulkArgs, sheet: CalcSheet) -> BulkResult:
             void_ratio=None,
             bulk_density=rho_b,
             solid_density=None,
-            mass=mass,
+            mass=bulk_mass,
         )
     if args.packing_fraction is not None:
         phi = args.packing_fraction
