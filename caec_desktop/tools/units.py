@@ -38,16 +38,27 @@ _DIMENSION_UNITS: dict[str, str] = {
 
 
 @lru_cache(maxsize=1)
-def _dimension_names() -> dict[str, str]:
-    names = {str(ureg().parse_units(u).dimensionality): n for u, n in _DIMENSION_UNITS.items()}
+def _dimension_names() -> dict[object, str]:
+    """Names by pint dimensionality (compared as pint compares them: lbf and N are both forces,
+    though pint writes their dimensions in different orders), and by the text of each."""
+    names: dict[object, str] = {}
+    for unit, name in _DIMENSION_UNITS.items():
+        dimensionality = ureg().parse_units(unit).dimensionality
+        names[dimensionality] = names[str(dimensionality)] = name
     names["dimensionless"] = "dimensionless"
     return names
 
 
 def dimensionality_name(dimensionality: object) -> str:
     """A readable name for a pint dimensionality ("length" for {[length]: 1}); unnamed ones as
-    pint writes them ("[length] ** 2.5")."""
-    return _dimension_names().get(str(dimensionality), str(dimensionality))
+    pint writes them ("[length] ** 4")."""
+    names = _dimension_names()
+    try:
+        return names.get(dimensionality, None) or names.get(
+            str(dimensionality), str(dimensionality)
+        )
+    except TypeError:  # not hashable
+        return str(dimensionality)
 
 
 # Spellings engineers type that pint lacks, defined once here (each with its source); the value

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.agent.corpus_reader import READER_ROWS
+
 
 @dataclass(frozen=True)
 class Row:
@@ -664,3 +666,5 @@ CORPUS: list[Row] = [
     Row("tell me a joke", None, intent="other"),
     Row("1 mm glass beads", None, intent="calculation"),
 ]
+
+CORPUS += [Row(**fields) for fields in READER_ROWS]  # issue 10: units, bulk mass, durations, …

@@ -20,6 +20,7 @@ from caec_desktop.agent.selection.offline.aliases import (
     POST_ROLES,
     PRE_KEY_RE,
     ROLE_DIM,
+    WORD_ROLES,
     container_roles,
     key_roles,
     particle_roles,
@@ -277,8 +278,13 @@ def _is_word(token: str, known: frozenset[str]) -> bool:
         or low.rstrip("s") in _PLAIN_WORDS
         or low in known
         or low.rstrip("s") in known
+        or low in _ALIAS_WORDS
         or bool(key_roles(token))
     )
+
+
+_ALIAS_WORDS = frozenset(w for key in (*WORD_ROLES, *POST_ROLES) for w in key.split())
+"""The words of every key (`solid` of `solid density`, `allowable` of `allowable stress`)."""
 
 
 def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
