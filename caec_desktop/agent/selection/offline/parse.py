@@ -38,11 +38,11 @@ _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 """A number once `normalize` has turned `2×10^-3` into `2e-3` (the value reader's grammar)."""
 _UNIT = r"%|[A-Za-zµμ°Ω][A-Za-z0-9µμ°/^*·]*"
 QTY_RE = re.compile(
-    rf"(?<![\w.^])(?P<num>{_NUMBER})(?P<junk>(?:[.,]\d+)+)?"
+    rf"(?<![\w.^/])(?P<num>{_NUMBER})(?P<junk>(?:[.,]\d+)+|(?:/[\d.]+)+)?"
     rf"(?:(?P<mark>''|[\"″'′])(?![A-Za-z])|[ \t]*(?P<unit>{_UNIT}))?"
 )
-"""A number, anything glued to it that makes it malformed (`1.2.5`, `1,5`), then an inch or foot
-mark glued to it (`0.25"`, `3'`) or the word after it that may be its unit."""
+"""A number, anything glued to it that makes it malformed (`1.2.5`, `1,5`, `3/4`), then an inch
+or foot mark glued to it (`0.25"`, `3'`) or the word after it that may be its unit."""
 _SUPERSCRIPT_RE = re.compile("[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _TIMES_RE = re.compile(r"(?<=[\d.])\s*[x×*]\s*(?=[-+]?[\d.])")
