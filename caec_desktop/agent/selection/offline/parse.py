@@ -36,7 +36,8 @@ from caec_desktop.tools.values import (
 
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 """A number once `normalize` has turned `2×10^-3` into `2e-3` (the value reader's grammar)."""
-_UNIT = r"%|[A-Za-zµμ°Ω][A-Za-z0-9µμ°/^*·]*"
+_UNIT = r"%|[A-Za-zµμ°Ω][A-Za-z0-9µμ°/^*·]*|[^\x00-\x7f\s\w]+"
+"""A unit word, `%`, or symbols no unit has (`2 🦆`, `2 ±`): these are read, and refused."""
 QTY_RE = re.compile(
     rf"(?<![\w.^/])(?P<num>{_NUMBER})(?P<junk>(?:[.,]\d+)+|(?:/[\d.]+)+)?"
     rf"(?:(?P<mark>''|[\"″'′])(?![A-Za-z])|[ \t]*(?P<unit>{_UNIT}))?"
@@ -320,7 +321,7 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
             return _Unit("inch", "length", False, end)
         return _Unit("", _BARE, False, end_num)
     problem = f'could not read "{typed}": "{raw}" right after a number'
-    if raw in _NOT_UNITS or (len(raw) == 1 and raw not in _UNIT_LETTERS):
+    if raw in _NOT_UNITS or (len(raw) == 1 and raw.isalpha() and raw not in _UNIT_LETTERS):
         return _Unit("", "", False, end, problem) if glued else _Unit("", _BARE, False, end_num)
     try:
         unit = read_unit(normalize_unit(raw))
