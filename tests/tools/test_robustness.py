@@ -228,3 +228,91 @@ def test_contact_stress_caution_band_is_labelled_as_our_margin() -> None:
     band = next(t for t in outcome.calc_sheet.thresholds if "caution" in t)
     assert "CAEC" in band and "not from Johnson" in band
     assert "CAEC" in get_tool("contact_stress_check").description
+
+
+# --- hostile values of every kind, in every tool (issue 10) ------------------------------------
+
+
+def _deep(levels: int) -> Any:
+    value: Any = 1.0
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+HOSTILE = st.one_of(
+    st.sampled_from(
+        [
+            10**400,
+            -(10**400),
+            10**309,
+            1e308,
+            -1e308,
+            5e-324,
+            1e-320,
+            math.nan,
+            math.inf,
+            -math.inf,
+            0.0,
+            -0.0,
+            True,
+            None,
+            "10**10**10 m",
+            "10**400 m",
+            "1e999 m",
+            "1e-400 m",
+            "1e-320",
+            "x" * 100_000,
+            "1 " + "m" * 100_000,
+            "2 🦆",
+            "NaN",
+            "inf m",
+            "1.2.5 mm",
+            "2500 2",
+            "",
+            " ",
+            "2 m**1e400",
+            "\x00",
+            "2 mm" + "\u202e",
+            "−0.5 mm",
+            "2×10^-400 m",
+            "1e308 km",
+            {"value": 1},
+            [1, "2 mm", None],
+            _deep(50),
+            _deep(2000),
+        ]
+    ),
+    st.text(max_size=30),
+    st.integers(min_value=-(10**500), max_value=10**500),
+    st.floats(),
+)
+
+
+@pytest.mark.parametrize("name", tool_names())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_execute_with_hostile_values_never_raises_nor_answers_silently_wrong(
+    name: str, data: st.DataObject
+) -> None:
+    """Whatever a user, a file or a model puts into any field: `execute` returns (never raises),
+    a run that fails says why per field, and a run that succeeds has no non-finite result and no
+    physical result of exactly 0 (an underflow) unless the tool allows it."""
+    spec = get_tool(name)
+    fields = list(spec.args_model.model_fields)
+    chosen = data.draw(st.lists(st.sampled_from(fields), min_size=1, max_size=3, unique=True))
+    args = dict(spec.example)
+    for key in chosen:
+        args[key] = data.draw(HOSTILE)
+    outcome = execute(name, args)
+    if not outcome.ok:
+        assert outcome.errors and all(e.message for e in outcome.errors)
+        return
+    assert _finite(outcome.result), outcome.result
+    units = spec.result_units()
+    zero = [
+        k
+        for k, v in (outcome.result or {}).items()
+        if v == 0.0 and isinstance(v, float) and units.get(k)
+    ]
+    assert set(zero) <= spec.result_model.zero_allowed, (zero, args)

@@ -100,3 +100,18 @@ def test_open_in_form_carries_the_call_arguments(qtbot: QtBot) -> None:
     # Each argument keeps its origin: the recorded one, else the call's (a model's call).
     sources = {**dict.fromkeys(ARGS, "model"), "density": "preset:glass"}
     assert opened.args == ["rayleigh_timestep", ARGS, sources]
+
+
+def test_result_card_shows_plausibility_warnings(qtbot: QtBot) -> None:
+    args = {**ARGS, "particle_radius": 1.2}
+    outcome = execute("rayleigh_timestep", args)
+    assert outcome.ok and outcome.warnings
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    card = pane.add_result({**_result_data(), "args": args, "warnings": outcome.warning_texts()})
+    qtbot.waitUntil(card.warning_label.isVisible, timeout=2000)
+    assert "particle_radius = 1.2 m is unusually large" in card.warning_label.text()
+    assert "warning: particle_radius = 1.2 m" in card.text()
+    plain = pane.add_result(_result_data())
+    assert not plain.warning_label.isVisibleTo(plain)
