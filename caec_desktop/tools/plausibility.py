@@ -6,7 +6,7 @@ is not refused (an engineer may mean it), but every entry point shows the warnin
 result: `particle_radius = 1.2 m is unusually large for a DEM particle — did you mean 1.2 mm?`.
 
 All ranges are in `RANGES`, one row per quantity, with the reason for each limit (see
-docs/plausibility.md for the figures behind them).
+docs/values.md for the figures behind them).
 """
 
 from __future__ import annotations
