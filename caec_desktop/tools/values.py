@@ -293,6 +293,10 @@ _AFTER_NUMBER_PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = (
 )  # fmt: skip
 
 
+_FRACTION_RE = re.compile(r"(\d{1,6})\s*/\s*(\d{1,6})(?![\d.])(\s*\S.*)?$")
+"""`1/8 in`: refused, with the decimal to type instead (the reader does no arithmetic)."""
+
+
 def read_value(text: str) -> Reading:
     """One number, then at most one unit, then nothing (see the module docstring).
 
@@ -314,6 +318,13 @@ def read_value(text: str) -> Reading:
             "then its unit"
         )
     rest = stripped[number.end() :]
+    fraction = _FRACTION_RE.match(stripped)
+    if fraction is not None and float(fraction.group(2)) != 0:
+        decimal = float(fraction.group(1)) / float(fraction.group(2))
+        raise ValueReadError(
+            f'could not read "{stripped}": fractions are not read; write {decimal:.6g}'
+            f"{fraction.group(3) or ''}"
+        )
     for pattern, why in _AFTER_NUMBER_PROBLEMS:
         if pattern.match(rest):
             raise ValueReadError(f'could not read "{stripped}": {why}')

@@ -67,7 +67,7 @@ def test_in_after_a_number(text: str, number: str, inch: bool) -> None:
 def test_a_fraction_before_in_is_refused_not_split(text: str) -> None:
     """`3/4 in` was read as a bare 3 and a 4 inch: the whole value is refused instead."""
     (q,) = read(text).quantities
-    assert "arithmetic is not read" in q.problem and q.unit == ""
+    assert "fractions are not read; write 0." in q.problem and q.unit == ""
 
 
 def test_the_table_has_both_readings() -> None:

@@ -105,7 +105,7 @@ def test_number_notations(text: str, number: float) -> None:
         ("10**400 m", "powers are not read"),
         ("10^3 m", "powers are not read"),
         ("2*3 mm", "arithmetic is not read"),
-        ("1/2 in", "arithmetic is not read"),
+        ("1/2 in", "fractions are not read; write 0.5 in"),
         ("2+3", "arithmetic is not read"),
         ("2 🦆", '"🦆" cannot be part of a unit'),
         ("2 zorks", '"zorks" is not a unit I know'),

@@ -124,7 +124,7 @@ UNREAD_NEXT = (
 
 def _unread_reply(built: Built, notes: list[str]) -> Selection:
     """No call while a typed value could not be read: the reply names each one and why."""
-    parts = [f"**Could not read:** {u}." for u in built.unread] + [UNREAD_NEXT]
+    parts = [f"**Value not read:** {u}." for u in built.unread] + [UNREAD_NEXT]
     missing = list(built.unread)
     if built.missing:
         reply, still = missing_reply(built.tool, built.missing, built.args, built.sources)
