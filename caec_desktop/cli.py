@@ -26,32 +26,11 @@ def _print_json(obj: Any) -> None:
     print(json.dumps(obj, indent=2, ensure_ascii=False, default=str))
 
 
-MAX_JSON_DEPTH = 16
-"""Deepest nesting read from `--args` or a `key=[...]` value (tool arguments nest 2 levels)."""
-
-
-def _json_depth(text: str) -> int:
-    """How deep `[`/`{` nest in JSON text, outside strings (counted before parsing, so 2,000
-    nested brackets are refused instead of exhausting the parser's recursion)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            escaped = not escaped and ch == "\\"
-            in_string = escaped or ch != '"'
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
 def load_json(text: str, what: str) -> Any:
     """`json.loads` for command-line input, with errors that name `what` (never a traceback)."""
-    if _json_depth(text) > MAX_JSON_DEPTH:
+    from caec_desktop.tools.jsontext import MAX_JSON_DEPTH, too_deep
+
+    if too_deep(text):
         raise ValueError(f"{what}: nested deeper than {MAX_JSON_DEPTH} levels")
     try:
         return json.loads(text)

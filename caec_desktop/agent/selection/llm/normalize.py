@@ -14,6 +14,8 @@ import json
 import logging
 from typing import Any
 
+from caec_desktop.tools.jsontext import MAX_JSON_DEPTH, too_deep
+
 log = logging.getLogger(__name__)
 
 REASONING_KEYS = ("reasoning", "reasoning_content", "reasoning_details")
@@ -24,6 +26,8 @@ def _arguments(raw: Any) -> str:
         return "{}"
     if not isinstance(raw, str):
         return json.dumps(raw)
+    if too_deep(raw):  # json.loads here (and in langchain) would exhaust the recursion limit
+        return json.dumps({"arguments": f"nested deeper than {MAX_JSON_DEPTH} levels"})
     try:
         inner = json.loads(raw)
     except json.JSONDecodeError:
