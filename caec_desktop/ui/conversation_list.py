@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.services.history import HistoryStore
+from caec_desktop.ui.conversation_delegate import ConversationDelegate
 from caec_desktop.ui.conversation_model import ConversationListModel
 
 SEARCH_DELAY_MS = 150
@@ -55,6 +56,8 @@ class ConversationList(QWidget):
 
         self.view = QListView()
         self.view.setModel(self.model)
+        self.view.setItemDelegate(ConversationDelegate(self.view))
+        self.view.setUniformItemSizes(False)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked

@@ -40,6 +40,9 @@ class FieldEditor(QWidget):
         self.error_label = QLabel()
         self.error_label.setStyleSheet(ERROR_STYLE)
         self.error_label.setWordWrap(True)
+        policy = self.error_label.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)  # the rows below do not jump when a message shows
+        self.error_label.setSizePolicy(policy)
         self.error_label.hide()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)

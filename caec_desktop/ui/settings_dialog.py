@@ -15,6 +15,7 @@ from typing import Any, get_args
 from urllib.parse import urlparse
 
 from pydantic import SecretStr
+from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QLabel,
+    QLayout,
     QLineEdit,
     QPushButton,
     QVBoxLayout,
@@ -93,7 +95,13 @@ class SettingsDialog(QDialog):
         self.test_button = QPushButton("Test connection")
         self.test_button.clicked.connect(self._on_test_button_clicked)
         self.test_result = QLabel()
+        """The connection test's report: wraps, selectable, and the dialog grows to show it."""
         self.test_result.setWordWrap(True)
+        self.test_result.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.test_result.setTextInteractionFlags(
+            QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
+        )
+        self.test_result.setMinimumWidth(420)
 
         form = QFormLayout()
         form.addRow("Mode", self.mode_box)
@@ -103,13 +111,15 @@ class SettingsDialog(QDialog):
         form.addRow("Model", self.model_edit)
         form.addRow("Tool-call style", self.style_box)
         form.addRow("", self.refuse_check)
-        form.addRow(self.test_button, self.test_result)
+        form.addRow("", self.test_button)
+        form.addRow(self.test_result)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
         self.buttons.accepted.connect(self._on_buttons_accepted)
         self.buttons.rejected.connect(self.reject)
         lay = QVBoxLayout(self)
+        lay.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)  # grows with the test report
         lay.addLayout(form)
         lay.addWidget(self.error_label)
         lay.addWidget(self.buttons)
@@ -128,12 +138,18 @@ class SettingsDialog(QDialog):
         self.error_label.hide()
         self._on_mode_box_changed(self.mode_box.currentText())
 
-    def problem(self) -> str:
-        """What stops OK ("" when the values are usable), naming the field."""
+    def problem(self, need_model: bool = True) -> str:
+        """What stops OK ("" when the values are usable), naming the field. Test connection
+        passes `need_model=False`: it lists the models the server offers."""
         mode = self.mode_box.currentText()
         url = urlparse(self.base_url_edit.text().strip())
         if mode == "local" and (url.scheme not in ("http", "https") or not url.netloc):
             return "Base URL: must be an http(s) URL such as http://127.0.0.1:8000/v1"
+        if mode == "local" and need_model and not self.model_edit.text().strip():
+            return (
+                "Model: local mode needs the model name the server serves (e.g. qwen3:8b; "
+                "Test connection lists what it offers)"
+            )
         if mode == "openrouter" and not self.key_edit.text().strip():
             return "API key: OpenRouter mode needs a key (openrouter.ai → Keys)"
         return ""
@@ -181,7 +197,7 @@ class SettingsDialog(QDialog):
         if probe is None:
             self.test_result.setText("Connection test is not available in this build.")
             return
-        problem = self.problem()
+        problem = self.problem(need_model=False)
         if problem:
             self.test_result.setText(problem)
             return

@@ -110,17 +110,49 @@ def attempts(events: list[TraceEvent]) -> list[Attempt]:
     return out
 
 
-def attempts_markdown(items: list[Attempt]) -> str:
-    """The retry story as Markdown for the retry view."""
+def shown_args(tool: str, args: Any) -> str:
+    """A call's arguments for people: display units (`youngs_modulus = 70 GPa`, not
+    `70000000000.0`), text as it was given (`"-1 mm"`), left-out (None) arguments not named."""
+    if not isinstance(args, dict):
+        return _short(args, 200)
+    from caec_desktop.tools import tool_schema
+    from caec_desktop.tools.units import show_value
+
+    try:
+        props = tool_schema(tool).get("properties", {})
+    except KeyError:
+        props = {}
+    parts = [
+        f"{k} = {show_value(v, props.get(k, {}).get('x-unit', ''))}"
+        for k, v in args.items()
+        if v is not None
+    ]
+    return ", ".join(parts) or "no arguments"
+
+
+def is_offline(events: list[TraceEvent]) -> bool:
+    """Whether the run's calls come from the offline reader (run_start says mode offline)."""
+    return any(ev.kind == "run_start" and ev.data.get("mode") == "offline" for ev in events)
+
+
+def attempts_markdown(items: list[Attempt], offline: bool = False) -> str:
+    """The retry story as Markdown for the retry view; `offline` tells it in the offline reader's
+    words (it reads the request again; it never guesses a corrected value)."""
     if not items:
         return "*No tool attempts in this run yet.*"
     lines: list[str] = []
     for a in items:
         lines.append(f"### Attempt {a.number}")
         for c in a.calls:
-            lines.append(f"- proposed `{c['tool']}` with `{_short(c['args'], 200)}`")
+            verb = "the offline reader read" if offline else "proposed"
+            lines.append(f"- {verb} `{c['tool']}` with {shown_args(c['tool'], c['args'])}")
         if not a.calls:
-            lines.append("- no tool call proposed")
+            lines.append(
+                "- the offline reader read the request again and found no other reading, so it "
+                "stopped: offline, a rejected value is never guessed — correct it and ask again"
+                if offline
+                else "- no tool call proposed"
+            )
         for e in a.errors:
             lines.append(f"- **error fed back:** {e}")
         if a.changes:
