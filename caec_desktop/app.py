@@ -295,6 +295,7 @@ async def run_app(
             from caec_desktop.ui.history_controller import HistoryController
 
             window.conversations = HistoryController(window, runner, window.history, sink.report)
+    window.restore_layout()  # once the conversation dock exists: its state is part of it
     window.on_settings_saved = lambda new: apply_settings(runner, sink, new)
     if problem:
         window.show_error(problem)

@@ -44,6 +44,7 @@ class Harness:
         assert recorder is not None
         self.recorder = recorder
         self.history = HistoryController(self.window, self.runner, recorder, self.sink.report)
+        self.window.conversations = self.history  # as app.py does
         self.store: HistoryStore = recorder.store
 
     async def ask(self, text: str) -> Any:
