@@ -209,9 +209,9 @@ class ListEditor(FieldEditor):
         self.unit_box = QComboBox()
         for unit in field.units if field.unit else ():
             self.unit_box.addItem(pretty_unit(unit), unit)
-        self.unit_box.setVisible(bool(field.unit))
         self.unit_box.activated.connect(self.userChanged)
         self._input_row.addWidget(self.unit_box)
+        self.unit_box.setVisible(bool(field.unit))  # once parented: not a window of its own
 
     def value(self) -> Any:
         text = self.edit.text().strip()

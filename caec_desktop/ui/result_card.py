@@ -130,7 +130,8 @@ class ResultCard(QFrame):
         if verdict:
             self.verdict_label.setText(f"<b>Verdict: {escape(verdict.upper())}</b>")
             self.verdict_label.setStyleSheet(VERDICT_STYLES.get(verdict.lower(), ""))
-        self.verdict_label.setVisible(bool(verdict))
+        if not verdict:
+            self.verdict_label.hide()  # (setVisible(True) on a parentless label opens a window)
         rows = "".join(
             f"<tr><td>{escape(name)}</td><td style='padding-left: 12px'><b>{escape(shown)}</b>"
             "</td></tr>"
@@ -149,7 +150,8 @@ class ResultCard(QFrame):
         self.inputs_label.setTextInteractionFlags(
             QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
         )
-        self.inputs_label.setVisible(bool(self.inputs_label.text()))
+        if not self.inputs_label.text():
+            self.inputs_label.hide()
         self.sheet_label = QLabel()
         self.sheet_label.setTextFormat(QtCore.Qt.TextFormat.MarkdownText)
         self.sheet_label.setTextInteractionFlags(
