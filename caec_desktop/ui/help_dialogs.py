@@ -32,12 +32,19 @@ class TextDialog(QDialog):
         self.resize(720, 560)
 
 
-def offline_help_markdown() -> str:
-    """The offline dispatcher's help answer, as Markdown (a blank line before its list)."""
+def md(text: str) -> str:
+    """`text` as literal Markdown: `m*²/(R*·E*²)` must not turn into emphasis."""
+    return "".join(f"\\{c}" if c in _MARKDOWN_SPECIAL else c for c in text)
+
+
+_MARKDOWN_SPECIAL = frozenset("\\`*_[]<>#|")
+
+
+def offline_help_text() -> str:
+    """The offline dispatcher's help answer, word for word (shown as plain text)."""
     from caec_desktop.services.help import offline_help
 
-    first, _, rest = offline_help().partition("\n")
-    return f"{first}\n\n{rest}"
+    return offline_help()
 
 
 def tools_markdown() -> str:
@@ -51,19 +58,19 @@ def tools_markdown() -> str:
         lines.append(f"## {group}")
         for name in names:
             tool = by_name[name]
-            lines += [f"### `{tool.name}`", "", tool.description, "", "**Inputs:**", ""]
+            lines += [f"### `{tool.name}`", "", md(tool.description), "", "**Inputs:**", ""]
             lines += [
                 f"- `{key}`"
-                + (f" [{unit}]" if unit and f"[{unit}]" not in what else "")
-                + (f": {what}" if what else "")
+                + (f" [{md(unit)}]" if unit and f"[{unit}]" not in what else "")
+                + (f": {md(what)}" if what else "")
                 for key, unit, what in tool.inputs
             ]
             if tool.formulas:
                 lines += ["", "**Formulas** (from its calc sheet):", ""]
-                lines += [f"- {f}" for f in tool.formulas]
+                lines += [f"- {md(f)}" for f in tool.formulas]
             if tool.references:
                 lines += ["", "**References:**", ""]
-                lines += [f"- {r}" for r in tool.references]
+                lines += [f"- {md(r)}" for r in tool.references]
             lines.append("")
     return "\n".join(lines)
 

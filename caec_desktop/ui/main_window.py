@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from caec_desktop.settings.model import Settings
     from caec_desktop.ui.form_panel import FormPanel
     from caec_desktop.ui.graph_view import GraphView
+    from caec_desktop.ui.help_dialogs import TextDialog
     from caec_desktop.ui.session_runner import SessionRunner
     from caec_desktop.ui.settings_dialog import SettingsDialog
     from caec_desktop.ui.trace_panel import TracePanel
@@ -140,7 +141,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.usage)
         self.statusBar().addPermanentWidget(self.badge)
         self.menus = WindowMenus(self)
-        self.help_dialog: QDialog | None = None
+        self.help_dialog: TextDialog | None = None
         self._focused_once = False
         self._update_title()
         self.resize(1180, 760)
@@ -295,31 +296,31 @@ class MainWindow(QMainWindow):
         if self.chat.running:
             self._on_chat_stop_requested()
 
-    def _show_text(self, title: str, markdown: str) -> QDialog:
+    def _show_text(self, title: str, text: str, markdown: bool = True) -> TextDialog:
         from caec_desktop.ui.help_dialogs import TextDialog
 
         if self.help_dialog is not None:
             self.help_dialog.close()
-        self.help_dialog = TextDialog(title, markdown, self)
+        self.help_dialog = TextDialog(title, text, self, markdown=markdown)
         self.help_dialog.open()
         return self.help_dialog
 
-    def show_offline_help(self) -> QDialog:
-        from caec_desktop.ui.help_dialogs import offline_help_markdown
+    def show_offline_help(self) -> TextDialog:
+        from caec_desktop.ui.help_dialogs import offline_help_text
 
-        return self._show_text("Offline help", offline_help_markdown())
+        return self._show_text("Offline help", offline_help_text(), markdown=False)
 
-    def show_tools_help(self) -> QDialog:
+    def show_tools_help(self) -> TextDialog:
         from caec_desktop.ui.help_dialogs import tools_markdown
 
         return self._show_text("Tools and formulas", tools_markdown())
 
-    def show_shortcuts_help(self) -> QDialog:
+    def show_shortcuts_help(self) -> TextDialog:
         from caec_desktop.ui.window_menus import shortcuts_markdown
 
         return self._show_text("Keyboard shortcuts", shortcuts_markdown())
 
-    def show_about(self) -> QDialog:
+    def show_about(self) -> TextDialog:
         from caec_desktop.ui.help_dialogs import about_markdown
 
         return self._show_text("About CAEC Desktop", about_markdown())
