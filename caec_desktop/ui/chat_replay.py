@@ -17,6 +17,11 @@ if TYPE_CHECKING:
     from caec_desktop.ui.chat_pane import ChatPane
 
 FORM_PREFIX = "[form] "
+CLI_TO_GUI = {
+    "(`--mode offline`)": "(Settings → Mode: offline, or “Switch to offline” in the banner)",
+    " (`caec run TOOL key=value …`)": " (the Tool form tab on the right)",
+}
+"""The command-line advice in reports, as the window's own controls (GUI, not CLI flags)."""
 
 
 def answer_bubble(
@@ -30,6 +35,8 @@ def answer_bubble(
     """
     role = "error" if status in ("model_error", "error") else "answer"
     text = answer or f"(no answer; status {status})"
+    for cli, gui in CLI_TO_GUI.items():
+        text = text.replace(cli, gui)
     results = list(tool_results)
     for res in results:
         text = _without_section(text, res)

@@ -188,6 +188,13 @@ class SettingsDialog(QDialog):
         self.style_box.setEnabled(mode != "offline")
         self.test_button.setEnabled(mode != "offline")
 
+    def _show_test_result(self, text: str) -> None:
+        """Show the connection test's report whole: the label and the dialog grow to fit it."""
+        self.test_result.setText(text)
+        width = max(self.test_result.width(), self.test_result.minimumWidth())
+        self.test_result.setMinimumHeight(self.test_result.heightForWidth(width))
+        self.adjustSize()
+
     def _cancel_probe(self) -> None:
         if self._probe_task is not None and not self._probe_task.done():
             self._probe_task.cancel()
@@ -195,18 +202,18 @@ class SettingsDialog(QDialog):
     def _on_test_button_clicked(self) -> None:
         probe = _probe_function()
         if probe is None:
-            self.test_result.setText("Connection test is not available in this build.")
+            self._show_test_result("Connection test is not available in this build.")
             return
         problem = self.problem(need_model=False)
         if problem:
-            self.test_result.setText(problem)
+            self._show_test_result(problem)
             return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            self.test_result.setText("Connection test needs the app's event loop.")
+            self._show_test_result("Connection test needs the app's event loop.")
             return
-        self.test_result.setText("Testing…")
+        self._show_test_result("Testing…")
         self.test_button.setEnabled(False)
         self._probe_task = loop.create_task(self._probe(probe, self.result_settings()))
 
@@ -221,4 +228,4 @@ class SettingsDialog(QDialog):
             text = f"Failed: {type(exc).__name__}: {exc}"
         finally:
             self.test_button.setEnabled(True)
-        self.test_result.setText(str(redact(text if isinstance(text, str) else str(text), secrets)))
+        self._show_test_result(str(redact(text if isinstance(text, str) else str(text), secrets)))
