@@ -50,6 +50,7 @@ class ConversationDelegate(QStyledItemDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
         size = super().sizeHint(option, index)
+        size.setWidth(min(size.width(), 120))  # long names are elided, not scrolled sideways
         if heading_of(index):
             size.setHeight(size.height() + self._heading_height(option))
         return size

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -58,6 +58,8 @@ class ConversationList(QWidget):
         self.view.setModel(self.model)
         self.view.setItemDelegate(ConversationDelegate(self.view))
         self.view.setUniformItemSizes(False)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked

@@ -8,6 +8,10 @@ from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QWidget
 
 
+_SLACK = 4
+"""Pixels below the content: a rich-text label's size hint leaves its last line a little short."""
+
+
 class WideArea(QScrollArea):
     """A horizontal-only scroll area as tall as its content (plus the scroll bar when needed)."""
 
@@ -32,11 +36,11 @@ class WideArea(QScrollArea):
     def heightForWidth(self, width: int) -> int:
         content = self._content()
         bar = self.horizontalScrollBar().sizeHint().height() if content.width() > width else 0
-        return content.height() + bar
+        return content.height() + bar + _SLACK
 
     def sizeHint(self) -> QSize:
         content = self._content()
-        return QSize(content.width(), content.height())
+        return QSize(content.width(), content.height() + _SLACK)
 
     def minimumSizeHint(self) -> QSize:
         return QSize(40, self.heightForWidth(40))
