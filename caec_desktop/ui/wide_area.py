@@ -7,7 +7,6 @@ from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
 from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QWidget
 
-
 _SLACK = 4
 """Pixels below the content: a rich-text label's size hint leaves its last line a little short."""
 
