@@ -186,8 +186,11 @@ def build(settings: Any, session: Any = None, window: Any = None) -> tuple[Any, 
         from caec_desktop.services.session import Session
 
         session = Session(settings)
+    import caec_desktop.services.help as help_source
+
     runner = SessionRunner(session)
     window = window or MainWindow()
+    window.help_source = help_source  # type: ignore[assignment]
     window.attach(runner, settings)
     return window, runner
 

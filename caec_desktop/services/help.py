@@ -1,15 +1,11 @@
-"""What the window's welcome panel and Help menu show, from the offline reader and the registry.
+"""What the window's welcome panel and Help → Offline help show, from the offline reader.
 
-The UI does not import the agent's internals: it asks here for the offline help (the same text
-the offline dispatcher answers "what can you do?" with), one example question per kind of
-calculation, and each tool's description, inputs, formulas and references.
+The offline help is the same text the offline dispatcher answers "what can you do?" with; the
+examples are its own phrasings, one per kind of calculation. The window does not import the
+agent (an import contract): app.py hands this module to it as its `help_source`.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
-from importlib import metadata
-from typing import Any
 
 EXAMPLE_TOOLS = (
     ("Time step", "rayleigh_timestep"),
@@ -34,58 +30,3 @@ def example_questions() -> list[tuple[str, str]]:
     from caec_desktop.agent.selection.offline.phrasings import BY_TOOL
 
     return [(kind, BY_TOOL[tool].example) for kind, tool in EXAMPLE_TOOLS if tool in BY_TOOL]
-
-
-@dataclass
-class ToolHelp:
-    """One tool for the "Tools and formulas" page."""
-
-    name: str
-    description: str
-    inputs: list[tuple[str, str, str]] = field(default_factory=list)
-    """(name, unit, description) of each input."""
-    formulas: list[str] = field(default_factory=list)
-    """`name = formula` of each calc-sheet step, from a run of the registry's example."""
-    references: list[str] = field(default_factory=list)
-
-
-def tool_help() -> list[ToolHelp]:
-    """Every registered tool with its inputs, and the formulas and references its calc sheet shows
-    when it runs the registry's example arguments."""
-    from caec_desktop.tools import execute, get_tool, tool_names, tool_schema
-    from caec_desktop.tools.units import pretty_unit
-
-    out = []
-    for name in tool_names():
-        spec = get_tool(name)
-        props: dict[str, Any] = tool_schema(name).get("properties", {})
-        inputs = [
-            (key, pretty_unit(p.get("x-unit") or ""), str(p.get("description") or ""))
-            for key, p in props.items()
-        ]
-        outcome = execute(name, dict(spec.example))
-        sheet = outcome.calc_sheet
-        formulas = [f"{s.name} = {s.formula}" for s in sheet.steps] if sheet else []
-        references = list(sheet.references) if sheet else []
-        out.append(ToolHelp(name, spec.description, inputs, formulas, references))
-    return out
-
-
-def versions() -> dict[str, str]:
-    """Versions of the app and the libraries it rests on (as installed), for About."""
-    import platform
-
-    out = {}
-    for label, dist in (
-        ("CAEC Desktop", "caec-desktop"),
-        ("LangGraph", "langgraph"),
-        ("PySide6", "PySide6-Essentials"),
-        ("pydantic", "pydantic"),
-        ("pint", "pint"),
-    ):
-        try:
-            out[label] = metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            out[label] = "not installed"
-    out["Python"] = platform.python_version()
-    return out

@@ -40,16 +40,9 @@ def md(text: str) -> str:
 _MARKDOWN_SPECIAL = frozenset("\\`*_[]<>#|")
 
 
-def offline_help_text() -> str:
-    """The offline dispatcher's help answer, word for word (shown as plain text)."""
-    from caec_desktop.services.help import offline_help
-
-    return offline_help()
-
-
 def tools_markdown() -> str:
     """Every tool, grouped by what it computes: description, inputs, formulas, references."""
-    from caec_desktop.services.help import tool_help
+    from caec_desktop.services.tool_help import tool_help
     from caec_desktop.ui.tool_groups import grouped
 
     by_name = {t.name: t for t in tool_help()}
@@ -79,7 +72,7 @@ def about_markdown() -> str:
     """Versions (app, Qt, LangGraph, Python, …) and the data and config folders."""
     from PySide6.QtCore import qVersion
 
-    from caec_desktop.services.help import versions
+    from caec_desktop.services.tool_help import versions
     from caec_desktop.settings.paths import config_dir, data_dir
 
     found = versions()

@@ -11,7 +11,7 @@ LangGraph graph, and the tool form is built the first time it is needed. A quest
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlparse
 
 from PySide6.QtCore import QByteArray, QTimer, Signal
@@ -67,6 +67,14 @@ def mode_badge(settings: Settings) -> str:
     return f"local-mode server — queries sent to {host}"
 
 
+class HelpSource(Protocol):
+    """Where the offline reader's help comes from (`caec_desktop.services.help`)."""
+
+    def offline_help(self) -> str: ...
+
+    def example_questions(self) -> list[tuple[str, str]]: ...
+
+
 class MainWindow(QMainWindow):
     """The desktop window around one conversation."""
 
@@ -74,9 +82,14 @@ class MainWindow(QMainWindow):
     """The window was closed (app.py then shuts the session down and ends the loop)."""
 
     def __init__(
-        self, runner: SessionRunner | None = None, settings: Settings | None = None
+        self,
+        runner: SessionRunner | None = None,
+        settings: Settings | None = None,
+        help_source: HelpSource | None = None,
     ) -> None:
         super().__init__()
+        self.help_source = help_source
+        """The offline reader's help and examples (app.py passes `services.help`)."""
         self.runner: SessionRunner | None = None
         self.settings: Settings | None = None
         self._form: FormPanel | None = None
@@ -180,9 +193,8 @@ class MainWindow(QMainWindow):
         self.runner = runner
         self.set_settings(settings)
         self.trace.load_kinds()
-        from caec_desktop.services.help import example_questions
-
-        self.chat.welcome.set_examples(example_questions())
+        if self.help_source is not None:
+            self.chat.welcome.set_examples(self.help_source.example_questions())
         runner.runStarted.connect(self._on_runner_run_started)
         runner.eventReceived.connect(self._on_runner_event_received)
         runner.runFinished.connect(self._on_runner_run_finished)
@@ -306,9 +318,13 @@ class MainWindow(QMainWindow):
         return self.help_dialog
 
     def show_offline_help(self) -> TextDialog:
-        from caec_desktop.ui.help_dialogs import offline_help_text
-
-        return self._show_text("Offline help", offline_help_text(), markdown=False)
+        """The offline dispatcher's help answer, word for word."""
+        text = (
+            self.help_source.offline_help()
+            if self.help_source is not None
+            else "The offline help is not loaded yet."
+        )
+        return self._show_text("Offline help", text, markdown=False)
 
     def show_tools_help(self) -> TextDialog:
         from caec_desktop.ui.help_dialogs import tools_markdown

@@ -15,6 +15,7 @@ import qasync
 from PySide6.QtWidgets import QFileDialog, QLabel
 from pytestqt.qtbot import QtBot
 
+import caec_desktop.services.help as help_source
 from caec_desktop.app import ErrorSink
 from caec_desktop.services.history import HistoryStore, record_runner
 from caec_desktop.services.session import Session, graph_shape
@@ -37,7 +38,7 @@ class Harness:
 
     def __init__(self, qtbot: QtBot, selector: Any = None) -> None:
         self.runner = SessionRunner(Session(SETTINGS, selector=selector))
-        self.window = MainWindow(self.runner, SETTINGS)
+        self.window = MainWindow(self.runner, SETTINGS, help_source)
         qtbot.addWidget(self.window)
         self.sink = ErrorSink(self.window, (PLAIN_SECRET,))
         recorder = record_runner(self.runner, self.sink.report)

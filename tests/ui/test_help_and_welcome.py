@@ -11,7 +11,9 @@ from PySide6.QtCore import Qt, qVersion
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from caec_desktop.services.help import EXAMPLE_TOOLS, example_questions, offline_help, tool_help
+import caec_desktop.services.help as help_source
+from caec_desktop.services.help import EXAMPLE_TOOLS, example_questions, offline_help
+from caec_desktop.services.tool_help import tool_help
 from caec_desktop.settings.paths import config_dir, data_dir
 from caec_desktop.tools import execute, get_tool, tool_names
 from caec_desktop.ui.main_window import MainWindow
@@ -24,7 +26,7 @@ from tests.ui.test_conversations_window import SETTINGS
 def _window(qtbot: QtBot) -> tuple[MainWindow, FakeSession, SessionRunner]:
     session = FakeSession(events(("run_start", None, {}), ("run_end", None, {})), answer="ok")
     runner = SessionRunner(session)
-    window = MainWindow(runner, SETTINGS)
+    window = MainWindow(runner, SETTINGS, help_source)
     qtbot.addWidget(window)
     return window, session, runner
 
