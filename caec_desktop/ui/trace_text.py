@@ -7,6 +7,7 @@ messages)", "retry (attempt)") and fall back gracefully when a key is absent.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 from dataclasses import dataclass, field
@@ -115,19 +116,24 @@ def shown_args(tool: str, args: Any) -> str:
     `70000000000.0`), text as it was given (`"-1 mm"`), left-out (None) arguments not named."""
     if not isinstance(args, dict):
         return _short(args, 200)
-    from caec_desktop.tools import tool_schema
     from caec_desktop.tools.units import show_value
+
+    units = _input_units(tool)
+    parts = [f"{k} = {show_value(v, units.get(k, ''))}" for k, v in args.items() if v is not None]
+    return ", ".join(parts) or "no arguments"
+
+
+@functools.lru_cache(maxsize=64)
+def _input_units(tool: str) -> dict[str, str]:
+    """Each input's SI unit (the registry rebuilds a schema on every call: cached here, as the
+    retry view is redrawn while a run's events arrive)."""
+    from caec_desktop.tools import tool_schema
 
     try:
         props = tool_schema(tool).get("properties", {})
     except KeyError:
-        props = {}
-    parts = [
-        f"{k} = {show_value(v, props.get(k, {}).get('x-unit', ''))}"
-        for k, v in args.items()
-        if v is not None
-    ]
-    return ", ".join(parts) or "no arguments"
+        return {}
+    return {k: str(p.get("x-unit") or "") for k, p in props.items()}
 
 
 def is_offline(events: list[TraceEvent]) -> bool:
