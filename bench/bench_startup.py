@@ -133,10 +133,9 @@ def _stalls(rows: int) -> dict[str, float]:
     from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from caec_desktop.ui.main_window import MainWindow
-
     import caec_desktop.tools
     from caec_desktop.tools.units import ureg
+    from caec_desktop.ui.main_window import MainWindow
 
     # Events come from a session, and a session runs only once the start-up worker has loaded
     # the tool catalog and the unit registry (app._prepare): the trace (its retry view shows
