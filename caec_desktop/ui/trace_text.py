@@ -35,7 +35,7 @@ def summarize(event: TraceEvent) -> str:
     d = event.data
     kind = event.kind
     if kind == "tool_call":
-        return f"{tool_name(d)}({_short(d.get('args', {}), 70)})"
+        return f"{tool_name(d)}({_short(shown_args(tool_name(d), d.get('args', {})), 90)})"
     if kind == "validation_error":
         msgs = d.get("messages") or d.get("errors") or []
         return f"{tool_name(d)}: {'; '.join(str(m) for m in msgs)}" if msgs else tool_name(d)
@@ -44,7 +44,8 @@ def summarize(event: TraceEvent) -> str:
     if kind == "refusal":
         return str(d.get("reason", ""))
     if kind == "tool_result":
-        return f"{tool_name(d)} → {_short(d.get('result', {}), 70)}"
+        shown = shown_args(tool_name(d), d.get("result") or {}, "result")
+        return f"{tool_name(d)} → {_short(shown, 90)}"
     if kind == "error":
         return str(d.get("message", ""))
     if kind == "run_end":
@@ -73,16 +74,24 @@ class Attempt:
     changes: list[str] = field(default_factory=list)
 
 
-def _diff(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+def _diff(tool: str, before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """What changed between two attempts' arguments, values in display units."""
     out = []
     for key in sorted(set(before) | set(after)):
         if key not in after:
             out.append(f"removed {key}")
         elif key not in before:
-            out.append(f"added {key}={_short(after[key], 40)}")
+            out.append(f"added {key}={_shown_value(tool, key, after[key])}")
         elif before[key] != after[key]:
-            out.append(f"{key}: {_short(before[key], 30)} → {_short(after[key], 30)}")
+            old, new = _shown_value(tool, key, before[key]), _shown_value(tool, key, after[key])
+            out.append(f"{key}: {old} → {new}")
     return out
+
+
+def _shown_value(tool: str, key: str, value: Any) -> str:
+    from caec_desktop.tools.units import show_value
+
+    return _short(show_value(value, _units(tool, "args").get(key, "")), 40)
 
 
 def attempts(events: list[TraceEvent]) -> list[Attempt]:
@@ -105,35 +114,36 @@ def attempts(events: list[TraceEvent]) -> list[Attempt]:
         before = {c["tool"]: c["args"] for c in prev.calls}
         for call in nxt.calls:
             if call["tool"] in before:
-                nxt.changes += _diff(before[call["tool"]], call["args"] or {})
+                nxt.changes += _diff(call["tool"], before[call["tool"]], call["args"] or {})
             else:
                 nxt.changes.append(f"new tool {call['tool']}")
     return out
 
 
-def shown_args(tool: str, args: Any) -> str:
-    """A call's arguments for people: display units (`youngs_modulus = 70 GPa`, not
-    `70000000000.0`), text as it was given (`"-1 mm"`), left-out (None) arguments not named."""
+def shown_args(tool: str, args: Any, which: str = "args") -> str:
+    """A call's arguments (or, `which="result"`, its results) for people: display units
+    (`youngs_modulus = 70 GPa`, not `70000000000.0`), text as it was given (`"-1 mm"`),
+    booleans as yes/no, left-out (None) values not named."""
     if not isinstance(args, dict):
         return _short(args, 200)
     from caec_desktop.tools.units import show_value
 
-    units = _input_units(tool)
+    units = _units(tool, which)
     parts = [f"{k} = {show_value(v, units.get(k, ''))}" for k, v in args.items() if v is not None]
-    return ", ".join(parts) or "no arguments"
+    return ", ".join(parts) or "nothing"
 
 
-@functools.lru_cache(maxsize=64)
-def _input_units(tool: str) -> dict[str, str]:
-    """Each input's SI unit (the registry rebuilds a schema on every call: cached here, as the
-    retry view is redrawn while a run's events arrive)."""
-    from caec_desktop.tools import tool_schema
+@functools.lru_cache(maxsize=128)
+def _units(tool: str, which: str) -> dict[str, str]:
+    """Each input's (or result's) SI unit. The registry rebuilds a schema on every call: cached
+    here, as the trace summarises every event and the retry view is redrawn as events arrive."""
+    from caec_desktop.tools import result_schema, tool_schema
 
     try:
-        props = tool_schema(tool).get("properties", {})
+        schema = result_schema(tool) if which == "result" else tool_schema(tool)
     except KeyError:
         return {}
-    return {k: str(p.get("x-unit") or "") for k, p in props.items()}
+    return {k: str(p.get("x-unit") or "") for k, p in schema.get("properties", {}).items()}
 
 
 def is_offline(events: list[TraceEvent]) -> bool:

@@ -14,11 +14,15 @@ def test_summaries_name_the_tool_and_the_problem() -> None:
         ("tool_result", "tools", {"tool": "t", "result": {"x": 1.5}}),
         ("run_end", None, {"status": "answered"}),
     )
-    assert summarize(call) == 'rayleigh_timestep({"density": 2500})'
+    assert summarize(call) == "rayleigh_timestep(density = 2500 kg/m³)"  # display units
     assert summarize(err) == "t: density: must be > 0"
     assert summarize(refusal) == "stress without safety factor"
-    assert summarize(res) == 't → {"x": 1.5}'
+    assert summarize(res) == "t → x = 1.5"
     assert summarize(end) == "answered"
+    (big,) = events(
+        ("tool_call", "tools", {"name": "rayleigh_timestep", "args": {"youngs_modulus": 7e10}})
+    )
+    assert summarize(big) == "rayleigh_timestep(youngs_modulus = 70 GPa)"  # not 70000000000.0
 
 
 def test_attempts_group_by_retry_and_list_what_changed() -> None:
