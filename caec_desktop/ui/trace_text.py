@@ -147,7 +147,11 @@ def _units(tool: str, which: str) -> dict[str, str]:
 
 
 def is_offline(events: list[TraceEvent]) -> bool:
-    """Whether the run's calls come from the offline reader (run_start says mode offline)."""
+    """Whether the run's calls come from the offline reader: its calls say source "regex" (a
+    scripted or model selector's do not, whatever the mode); with no call yet, the run's mode."""
+    sources = {ev.data.get("source") for ev in events if ev.kind == "tool_call"}
+    if sources:
+        return sources == {"regex"}
     return any(ev.kind == "run_start" and ev.data.get("mode") == "offline" for ev in events)
 
 

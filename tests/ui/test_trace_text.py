@@ -55,3 +55,18 @@ def test_a_streamed_text_chunk_is_one_line_naming_what_is_written() -> None:
     )
     assert summarize(delta) == "summary ▸ The step is 1.02 µs."
     assert summarize(final) == "7 tokens"
+
+
+def test_offline_is_read_from_who_made_the_calls() -> None:
+    from caec_desktop.ui.trace_text import is_offline
+
+    reader = events(
+        ("run_start", None, {"mode": "offline"}),
+        ("tool_call", "tools", {"name": "a", "args": {}, "source": "regex"}),
+    )
+    scripted = events(
+        ("run_start", None, {"mode": "offline"}),
+        ("tool_call", "tools", {"name": "a", "args": {}, "source": "llm"}),
+    )
+    assert is_offline(reader) and not is_offline(scripted)
+    assert is_offline(reader[:1])  # no call yet: the run's mode
