@@ -202,6 +202,16 @@ def found_secrets(text: str, secrets: Iterable[str] = ()) -> list[str]:
     return [text[start:end] for start, end in spans]
 
 
+def pasted_key(text: str) -> str | None:
+    """The key-shaped string in `text` that could be saved as the API key (an `sk-…` key, or a
+    bearer token without its `Bearer`), or None: what the chat offers to store instead of
+    sending."""
+    for match in KEY_PATTERN.finditer(text):
+        found = match.group(0)
+        return found.split(None, 1)[1] if found[:1] in "Bb" else found
+    return None
+
+
 def key_problem(key: str) -> str:
     """Why `key` cannot be an API key ("" when it can): it goes into an HTTP header as is, so it
     must be printable ASCII without spaces. The message never quotes the key."""
