@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from caec_desktop.agent.trace import redact
 from caec_desktop.settings.keystore import FileStore, SecretStore, open_secret_store
 from caec_desktop.settings.model import OPENROUTER_HOST, Mode, Settings, ToolCallStyle, host_of
-from caec_desktop.settings.redact import key_problem
+from caec_desktop.settings.redact import key_problem, remember
 from caec_desktop.ui.field_widgets import ERROR_STYLE
 
 log = logging.getLogger(__name__)
@@ -197,6 +197,7 @@ class SettingsDialog(QDialog):
         super().reject()
 
     def _on_buttons_accepted(self) -> None:
+        remember(self.key_edit.text().strip())  # a key typed here is a key, even one refused
         problem = self.problem()
         self.error_label.setText(problem)
         self.error_label.setVisible(bool(problem))
