@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from caec_desktop.settings.redact import key_problem
+from caec_desktop.settings.redact import key_problem, pasted_key, redact_text
 from caec_desktop.ui.chat_pane import ChatPane
 from caec_desktop.ui.chat_replay import answer_bubble
 
@@ -212,8 +212,9 @@ class MainWindow(QMainWindow):
         self.usage.setVisible(bool(parts))
 
     def show_error(self, message: str) -> None:
-        """The error banner (the app's error sink also lands here)."""
-        self.banner.setText(message)
+        """The error banner (the app's error sink also lands here), keys redacted: a failed
+        run's exception text comes here as it is."""
+        self.banner.setText(redact_text(message))
         self._banner_row.show()
 
     def hide_error(self) -> None:
@@ -260,7 +261,6 @@ class MainWindow(QMainWindow):
 
     def _on_chat_input_key_pasted(self, text: str) -> None:
         """A message with an API key in it: ask whether to store the key or drop it."""
-        from caec_desktop.settings.redact import pasted_key
         from caec_desktop.ui.pasted_key_dialog import PastedKeyDialog
 
         key = pasted_key(text)
@@ -281,8 +281,6 @@ class MainWindow(QMainWindow):
         return self.settings.endpoint_host()
 
     def _on_pasted_key_dialog_finished(self, text: str, key: str | None, host: str) -> None:
-        from caec_desktop.settings.redact import redact_text
-
         dialog = self.pasted_key_dialog
         choice = dialog.choice if dialog is not None else "edit"
         without = redact_text(text, (key,) if key else ())

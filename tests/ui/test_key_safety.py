@@ -135,3 +135,11 @@ def test_ok_refuses_a_key_that_cannot_be_sent(qtbot: QtBot, key: str, words: str
     assert d.isVisible() and words in d.error_label.text()
     assert key not in d.error_label.text()
     assert redact_text(f"typed {key[3:]}") == "typed ***"  # the refused key is still known
+
+
+def test_the_error_banner_shows_no_key(window: MainWindow) -> None:
+    """A failed run's exception text reaches the banner as it is (SessionRunner.failed)."""
+    key = "LEAKCANARY" + secrets.token_hex(12)
+    window.set_settings(Settings(mode="local", llm_api_key=key))  # type: ignore[arg-type]
+    window.show_error(f"RuntimeError: client built with {key[2:30]}")
+    assert window.banner.text() == "RuntimeError: client built with ***"
