@@ -189,10 +189,10 @@ def _saved_store(directory: Path | None, store: KeyStoreKind | None) -> SecretSt
     return FileStore(secrets_file) if secrets_file.exists() else None
 
 
-def _legacy_host(stored: Mapping[str, Any]) -> str:
-    """The host a key saved without a host record is for: the endpoint config.json names."""
-    mode = stored.get("mode") or "openrouter"  # a saved key without a mode meant OpenRouter
-    if mode == "openrouter":
+def _legacy_host(key: str, stored: Mapping[str, Any]) -> str:
+    """The host a key saved without a host record is for: the local server config.json names
+    in local mode, else openrouter.ai (the one mode that needs a key; also an `sk-or-` key)."""
+    if stored.get("mode") != "local" or key.startswith("sk-or-"):
         return OPENROUTER_HOST
     return host_of(str(stored.get("base_url") or Settings.model_fields["base_url"].default))
 
@@ -269,7 +269,7 @@ def _key_host(
     if not key:
         return None
     if key == saved_key:
-        return recorded or _legacy_host(stored)
+        return recorded or _legacy_host(key, stored)
     if key == os.environ.get("OPENROUTER_API_KEY") and key != os.environ.get("CAEC_LLM_API_KEY"):
         return OPENROUTER_HOST
     return None

@@ -129,6 +129,8 @@ def test_a_key_saved_before_hosts_were_recorded_is_for_the_configured_endpoint(
     raw = json.loads(config_path(config).read_text())
     assert "api_key_host" not in raw
     assert load_settings().api_key_host == "openrouter.ai"
+    save_config({"mode": "offline"}, config)  # a key is needed by OpenRouter mode only
+    assert load_settings().api_key_host == "openrouter.ai"
     save_config({"mode": "local", "base_url": "http://10.1.2.3:8080/v1"}, config)
     assert load_settings().api_key_host == "10.1.2.3"
 
