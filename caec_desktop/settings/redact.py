@@ -32,10 +32,13 @@ MIN_FRAGMENT = 8
 """Shortest piece of a known key that is removed on its own (shorter pieces carry too little)."""
 _BLOCK = MIN_FRAGMENT // 2
 
+_TOKEN = r"[A-Za-z0-9_\-\.~+/=]"
 KEY_PATTERN = re.compile(
-    r"(?<![A-Za-z0-9_])sk-[A-Za-z0-9_\-]{8,}|\b[Bb]earer\s+[A-Za-z0-9_\-\.~+/=]{8,}"
+    rf"(?<![A-Za-z0-9_])sk-[A-Za-z0-9_\-]{{8,}}|\bBearer\s+{_TOKEN}{{8,}}"
+    rf"|\bbearer\s+(?={_TOKEN}*\d){_TOKEN}{{8,}}"
 )
-"""Strings shaped like API keys whoever typed them: `sk-…` keys and bearer tokens."""
+"""Strings shaped like API keys whoever typed them: `sk-…` keys and bearer tokens (after a
+lower-case "bearer" only a token with a digit: "load bearer capacity" is English)."""
 SECRET_FIELDS = frozenset(
     {"api_key", "apikey", "authorization", "openai_api_key", "llm_api_key", "key"}
 )

@@ -51,14 +51,14 @@ def test_escaped_spellings_of_a_key_go() -> None:
 
 
 def test_key_shaped_strings_go_without_being_known() -> None:
-    sk, token = fake_key(secrets.token_hex(20)), secrets.token_urlsafe(24)
+    sk, token = fake_key(secrets.token_hex(20)), secrets.token_urlsafe(24) + "0"
     out = r.redact_text(f"key {sk}; Authorization: Bearer {token}; bearer {token}")
     assert sk not in out and token not in out
     assert out == "key ***; Authorization: ***; ***"
 
 
-def test_words_that_only_contain_sk_dash_stay() -> None:
-    text = "a disk-based_scheme and task-oriented_work"
+def test_words_that_only_look_like_keys_stay() -> None:
+    text = "a disk-based_scheme and task-oriented_work; the bearer capacity of a wall"
     assert r.redact_text(text) == text
 
 
