@@ -297,8 +297,12 @@ class ChatPane(QWidget):
         text = text.strip()
         if not text:
             return
-        if self.running or len(self.queue):
+        if self.running:
             self.queue.add(text)
+            return
+        if len(self.queue):  # (left from a stopped run) older questions go first
+            self.queue.add(text)
+            self.ask_next_queued()
             return
         self.add_message("user", text)
         self.sendRequested.emit(text)

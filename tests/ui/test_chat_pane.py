@@ -119,3 +119,14 @@ def test_open_in_form_carries_the_call_arguments(qtbot: QtBot) -> None:
     # Each argument keeps its origin: the recorded one, else the call's (a model's call).
     sources = {**dict.fromkeys(ARGS, "model"), "density": "preset:glass"}
     assert opened.args == ["rayleigh_timestep", ARGS, sources]
+
+
+def test_a_question_sent_while_idle_with_a_queue_left_asks_the_oldest_first(qtbot: QtBot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.set_running(True)
+    pane.ask("older")
+    pane.set_running(False)  # e.g. stopped before the queue was asked
+    with qtbot.waitSignal(pane.sendRequested) as sent:
+        pane.ask("newer")
+    assert sent.args == ["older"] and pane.queue.texts() == ["newer"]
