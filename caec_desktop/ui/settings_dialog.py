@@ -3,8 +3,10 @@
 The dialog edits a copy: Cancel restores the widgets from the snapshot and changes nothing; OK
 makes `result_settings()` the new settings (the window saves them through
 `caec_desktop.settings.config`).
-The key field is masked and never written to a log or the plain config file. Open it with
-`open()` + `finished`, never `exec()` inside a coroutine (qasync issue #59).
+The key field is masked and never written to a log or the plain config file. A key is saved for
+the host of the endpoint in use; when the endpoint moves to another host and the key stays, the
+key is not sent there unless the user ticks "also send the key to <host>" (`share_check`).
+Open it with `open()` + `finished`, never `exec()` inside a coroutine (qasync issue #59).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any, get_args
 from urllib.parse import urlparse
 
 from pydantic import SecretStr
+from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -22,6 +25,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QLabel,
+    QLayout,
     QLineEdit,
     QPushButton,
     QVBoxLayout,
@@ -30,7 +34,8 @@ from PySide6.QtWidgets import (
 
 from caec_desktop.agent.trace import redact
 from caec_desktop.settings.keystore import FileStore, SecretStore, open_secret_store
-from caec_desktop.settings.model import Mode, Settings, ToolCallStyle
+from caec_desktop.settings.model import OPENROUTER_HOST, Mode, Settings, ToolCallStyle, host_of
+from caec_desktop.settings.redact import key_problem, remember
 from caec_desktop.ui.field_widgets import ERROR_STYLE
 
 log = logging.getLogger(__name__)
@@ -86,6 +91,10 @@ class SettingsDialog(QDialog):
         self.model_edit = QLineEdit()
         self.style_box = QComboBox()
         self.style_box.addItems(list(get_args(ToolCallStyle)))
+        self.share_check = QCheckBox()
+        """Shown when the saved key is for another host than the endpoint's: ticked, the key
+        may go there too."""
+        self.share_check.hide()
         self.refuse_check = QCheckBox("Refuse unsafe calculations (stress without a safety factor)")
         self.error_label = QLabel()
         self.error_label.setStyleSheet(ERROR_STYLE)
@@ -93,27 +102,38 @@ class SettingsDialog(QDialog):
         self.test_button = QPushButton("Test connection")
         self.test_button.clicked.connect(self._on_test_button_clicked)
         self.test_result = QLabel()
+        """The connection test's report: wraps, selectable, and the dialog grows to show it."""
         self.test_result.setWordWrap(True)
+        self.test_result.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.test_result.setTextInteractionFlags(
+            QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
+        )
+        self.test_result.setMinimumWidth(420)
 
         form = QFormLayout()
         form.addRow("Mode", self.mode_box)
         form.addRow("API key", self.key_edit)
         form.addRow("", self.key_store_label)
         form.addRow("Base URL", self.base_url_edit)
+        form.addRow("", self.share_check)
         form.addRow("Model", self.model_edit)
         form.addRow("Tool-call style", self.style_box)
         form.addRow("", self.refuse_check)
-        form.addRow(self.test_button, self.test_result)
+        form.addRow("", self.test_button)
+        form.addRow(self.test_result)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
         self.buttons.accepted.connect(self._on_buttons_accepted)
         self.buttons.rejected.connect(self.reject)
         lay = QVBoxLayout(self)
+        lay.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)  # grows with the test report
         lay.addLayout(form)
         lay.addWidget(self.error_label)
         lay.addWidget(self.buttons)
         self.mode_box.currentTextChanged.connect(self._on_mode_box_changed)
+        self.key_edit.textChanged.connect(self._update_share_check)
+        self.base_url_edit.textChanged.connect(self._update_share_check)
         self.restore()
 
     def restore(self) -> None:
@@ -125,26 +145,61 @@ class SettingsDialog(QDialog):
         self.model_edit.setText(s.model)
         self.style_box.setCurrentText(s.tool_call_style)
         self.refuse_check.setChecked(s.refuse_unsafe_calculations)
+        self.share_check.setChecked(False)
         self.error_label.hide()
         self._on_mode_box_changed(self.mode_box.currentText())
 
-    def problem(self) -> str:
-        """What stops OK ("" when the values are usable), naming the field."""
+    def problem(self, need_model: bool = True) -> str:
+        """What stops OK ("" when the values are usable), naming the field. Test connection
+        passes `need_model=False`: it lists the models the server offers."""
         mode = self.mode_box.currentText()
         url = urlparse(self.base_url_edit.text().strip())
         if mode == "local" and (url.scheme not in ("http", "https") or not url.netloc):
             return "Base URL: must be an http(s) URL such as http://127.0.0.1:8000/v1"
-        if mode == "openrouter" and not self.key_edit.text().strip():
+        if mode == "local" and need_model and not self.model_edit.text().strip():
+            return (
+                "Model: local mode needs the model name the server serves (e.g. qwen3:8b; "
+                "Test connection lists what it offers)"
+            )
+        key = self.key_edit.text().strip()
+        if mode == "openrouter" and not key:
             return "API key: OpenRouter mode needs a key (openrouter.ai → Keys)"
+        if key and (problem := key_problem(key)):
+            return f"API key: {problem}"
+        bound = self.key_host()
+        if mode == "openrouter" and bound and bound != OPENROUTER_HOST:
+            return f"API key: the saved key is for {bound}; enter your OpenRouter key"
         return ""
+
+    def target_host(self) -> str:
+        """The host the endpoint chosen in the dialog is on."""
+        if self.mode_box.currentText() == "openrouter":
+            return OPENROUTER_HOST
+        return host_of(self.base_url_edit.text())
+
+    def key_host(self) -> str | None:
+        """The host the key in the field is for: the saved key keeps its host, a new key is
+        for the endpoint chosen (None: no key, or a key from the environment kept unbound)."""
+        key = self.key_edit.text().strip()
+        if not key:
+            return None
+        if key == self.original.api_key() and self.original.api_key_host:
+            return self.original.api_key_host
+        return self.target_host() or None
 
     def result_settings(self) -> Settings:
         """The settings as edited (validated by pydantic)."""
         key = self.key_edit.text().strip()
         values = self.original.model_dump()
+        host = self.key_host()
+        others = [h for h in self.original.api_key_other_hosts if key == self.original.api_key()]
+        if not self.share_check.isHidden() and self.share_check.isChecked():
+            others.append(self.target_host())
         values.update(
             mode=self.mode_box.currentText(),
             llm_api_key=SecretStr(key) if key else None,
+            api_key_host=host,
+            api_key_other_hosts=sorted(set(others)),
             base_url=self.base_url_edit.text().strip() or self.original.base_url,
             model=self.model_edit.text().strip(),
             tool_call_style=self.style_box.currentText(),
@@ -158,6 +213,7 @@ class SettingsDialog(QDialog):
         super().reject()
 
     def _on_buttons_accepted(self) -> None:
+        remember(self.key_edit.text().strip())  # a key typed here is a key, even one refused
         problem = self.problem()
         self.error_label.setText(problem)
         self.error_label.setVisible(bool(problem))
@@ -171,6 +227,33 @@ class SettingsDialog(QDialog):
         self.model_edit.setEnabled(mode != "offline")
         self.style_box.setEnabled(mode != "offline")
         self.test_button.setEnabled(mode != "offline")
+        self._update_share_check()
+
+    def _update_share_check(self) -> None:
+        """Offer to send the saved key to the endpoint's host when it is not the key's own."""
+        key, host = self.key_edit.text().strip(), self.target_host()
+        bound = self.key_host()
+        offer = bool(
+            key
+            and self.mode_box.currentText() == "local"
+            and host
+            and bound
+            and host != bound
+            and host not in self.original.api_key_other_hosts
+        )
+        if offer:
+            self.share_check.setText(
+                f"Also send the API key saved for {bound} to {host} (unticked: requests to "
+                f"{host} go without a key)"
+            )
+        self.share_check.setVisible(offer)
+
+    def _show_test_result(self, text: str) -> None:
+        """Show the connection test's report whole: the label and the dialog grow to fit it."""
+        self.test_result.setText(text)
+        width = max(self.test_result.width(), self.test_result.minimumWidth())
+        self.test_result.setMinimumHeight(self.test_result.heightForWidth(width))
+        self.adjustSize()
 
     def _cancel_probe(self) -> None:
         if self._probe_task is not None and not self._probe_task.done():
@@ -179,18 +262,18 @@ class SettingsDialog(QDialog):
     def _on_test_button_clicked(self) -> None:
         probe = _probe_function()
         if probe is None:
-            self.test_result.setText("Connection test is not available in this build.")
+            self._show_test_result("Connection test is not available in this build.")
             return
-        problem = self.problem()
+        problem = self.problem(need_model=False)
         if problem:
-            self.test_result.setText(problem)
+            self._show_test_result(problem)
             return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            self.test_result.setText("Connection test needs the app's event loop.")
+            self._show_test_result("Connection test needs the app's event loop.")
             return
-        self.test_result.setText("Testing…")
+        self._show_test_result("Testing…")
         self.test_button.setEnabled(False)
         self._probe_task = loop.create_task(self._probe(probe, self.result_settings()))
 
@@ -205,4 +288,4 @@ class SettingsDialog(QDialog):
             text = f"Failed: {type(exc).__name__}: {exc}"
         finally:
             self.test_button.setEnabled(True)
-        self.test_result.setText(str(redact(text if isinstance(text, str) else str(text), secrets)))
+        self._show_test_result(str(redact(text if isinstance(text, str) else str(text), secrets)))
