@@ -56,8 +56,8 @@ NUMBER_PATTERN = (
 )
 """A number as the grammar reads it (no anchors), shared with the offline chat reader."""
 _NUMBER_RE = re.compile(NUMBER_PATTERN)
-_TEN_POWER_RE = re.compile(
-    rf"(?P<m>{_SIGN}?{_MANTISSA})[ \t]*{_TIMES}[ \t]*10"
+_TEN_POWER_RE = re.compile(  # starts only where a number starts: linear on long digit runs
+    rf"(?<![\d.])(?P<m>{_SIGN}?{_MANTISSA})[ \t]*{_TIMES}[ \t]*10"
     rf"(?:[ \t]*\^[ \t]*(?P<e>{_SIGN}?\d+)|(?P<s>[{_SUPER_SIGN}]?[{_SUPER_DIGITS}]+))"
 )
 _SUPER = str.maketrans(_SUPER_DIGITS + _SUPER_SIGN, "0123456789-+")
@@ -77,11 +77,12 @@ def number_value(text: str) -> float:
         plain = f"{ten.group('m')}e{exponent}"
     value = float(plain)
     mantissa = plain.lower().partition("e")[0]
+    shown = text if len(text) <= 24 else text[:23] + "…"
     if not math.isfinite(value):
-        raise ValueReadError(f"{text} is outside the range of numbers that can be computed with")
+        raise ValueReadError(f"{shown} is outside the range of numbers that can be computed with")
     if (value == 0.0 and mantissa.strip("+-.0")) or 0.0 < abs(value) < TINY:
         raise ValueReadError(
-            f"{text} is too small to compute with (below {TINY:.1e}); check the exponent"
+            f"{shown} is too small to compute with (below {TINY:.1e}); check the exponent"
         )
     return value
 

@@ -118,3 +118,19 @@ def test_ordinary_words_are_not_typos() -> None:
         "dampng": "damping",
         "hetrz": "hertz",
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("rayleigh r=10**10**10 m glass", "powers are not read"),
+        ("rayleigh r=2^3 mm glass", "powers are not read"),
+        ("rayleigh r=" + "1" * 100_000 + " mm glass", "outside the range of numbers"),
+        ("rayleigh r=2 ±", "could not read"),
+    ],
+)
+def test_hostile_numbers_in_a_query_are_refused_whole(text: str, problem: str) -> None:
+    """Each once misread (`10**10**10 m` as 10, 10 and 10 m) or took quadratic time on a long
+    digit run (100,000 digits: minutes; now linear)."""
+    (q, *_rest) = read(text).quantities
+    assert problem in q.problem and len(q.problem) < 200

@@ -30,6 +30,7 @@ from caec_desktop.tools.values import (
     ValueReadError,
     e_notation,
     number_value,
+    quote,
     read_unit,
     read_value,
 )
@@ -39,7 +40,7 @@ _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _UNIT = r"%|[A-Za-zµμ°Ω][A-Za-z0-9µμ°/^*·]*|[^\x00-\x7f\s\w]+"
 """A unit word, `%`, or symbols no unit has (`2 🦆`, `2 ±`): these are read, and refused."""
 QTY_RE = re.compile(
-    rf"(?<![\w.^/])(?P<num>{_NUMBER})(?P<junk>(?:[.,]\d+)+|(?:/[\d.]+)+)?"
+    rf"(?<![\w.^/*])(?P<num>{_NUMBER})(?P<junk>(?:[.,]\d+)+|(?:(?:/|\*\*?|\^)[-+]?[\d.]+)+)?"
     rf"(?:(?P<mark>''|[\"″'′])(?![A-Za-z])|[ \t]*(?P<unit>{_UNIT}))?"
 )
 """A number, anything glued to it that makes it malformed (`1.2.5`, `1,5`, `3/4`), then an inch
@@ -320,7 +321,7 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         if _is_inch(text, end, glued):
             return _Unit("inch", "length", False, end)
         return _Unit("", _BARE, False, end_num)
-    problem = f'could not read "{typed}": "{raw}" right after a number'
+    problem = f'could not read {quote(typed)}: "{raw}" right after a number'
     if raw in _NOT_UNITS or (len(raw) == 1 and raw.isalpha() and raw not in _UNIT_LETTERS):
         return _Unit("", "", False, end, problem) if glued else _Unit("", _BARE, False, end_num)
     try:
@@ -328,7 +329,7 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     except ValueReadError as exc:
         if _is_word(raw, known) and not glued:
             return _Unit("", _BARE, False, end_num)
-        return _Unit("", "", False, end, f'could not read "{typed}": {exc}')
+        return _Unit("", "", False, end, f"could not read {quote(typed)}: {exc}")
     return _Unit(unit, unit_dimension(unit), False, end)
 
 
@@ -390,7 +391,7 @@ def parse(
             try:
                 value = number_value(number) / (100.0 if read.percent else 1.0)
             except ValueReadError as exc:
-                problem = f'could not read "{text[match.start() : read.end]}": {exc}'
+                problem = f"could not read {quote(text[match.start() : read.end])}: {exc}"
         quantities.append(
             Quantity(
                 value,
