@@ -29,7 +29,7 @@ def test_normalised_arguments_of_a_deep_call_are_shallow() -> None:
     }
     (call,) = normalize_message(message)["tool_calls"]
     args = json.loads(call["function"]["arguments"])
-    assert args == {"arguments": f"nested deeper than {MAX_JSON_DEPTH} levels"}
+    assert args == {"particle_radius": f"nested deeper than {MAX_JSON_DEPTH} levels"}
 
 
 def test_text_tool_calls_refuse_deep_arguments() -> None:
