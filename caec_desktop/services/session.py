@@ -159,6 +159,13 @@ class Session:
         self.last_turn = self.turns[-1] if self.turns else None
         self._usage_total = None
 
+    def continued(self, settings: Settings) -> Session:
+        """A new session with `settings` that goes on with this conversation (after the user
+        changed the settings: the next question sees the same earlier messages)."""
+        fresh = Session(settings)
+        fresh.messages = self.messages
+        return fresh
+
     def cancel(self) -> None:
         """Stop the current run now (and runs of this session still waiting for their turn);
         each stream ends with run_end status "cancelled". Does nothing when idle."""

@@ -3,7 +3,7 @@
 Precedence, highest first: explicit arguments, environment (`CAEC_…`, `OPENROUTER_API_KEY`), `.env`,
 `config.json`, the API key from the secret store (keyring or 0600 file), defaults. The config file
 holds everything in `Settings` except the key; `save_config` refuses the key so it can never land in
-a plain file. `Settings` itself (settings.py) is not changed: this module only adds a source below
+a plain file. `Settings` itself (model.py) is not changed: this module only adds a source below
 the environment.
 
 The file also records where the key was saved (`"api_key_store": "keyring" | "file" | "none"`,
@@ -16,8 +16,6 @@ is looked for.
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -25,21 +23,39 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_settings import BaseSettings, InitSettingsSource, PydanticBaseSettingsSource
 
+from caec_desktop.settings.files import (
+    CONFIG_FILE,
+    KEY_STORE_FIELD,
+    KEY_STORES,
+    ConfigError,
+    KeyStoreKind,
+    config_path,
+    read_json,
+    record_key_store,
+    write_json,
+)
 from caec_desktop.settings.keystore import (
     SECRETS_FILE,
     FileStore,
-    KeyStoreKind,
     SecretStore,
     open_secret_store,
 )
 from caec_desktop.settings.model import Settings
-from caec_desktop.settings.paths import config_dir
 
-CONFIG_FILE = "config.json"
+__all__ = [
+    "CONFIG_FILE",
+    "PLAIN_FIELDS",
+    "ConfigError",
+    "config_path",
+    "load_settings",
+    "read_config",
+    "record_key_store",
+    "save_config",
+    "save_settings",
+    "saved_key_store",
+]
+
 SECRET_FIELD = "llm_api_key"
-KEY_STORE_FIELD = "api_key_store"
-"""Where the key was saved: not a setting, kept in the file beside them."""
-KEY_STORES: tuple[KeyStoreKind, ...] = ("keyring", "file", "none")
 
 PlainConfig: type[BaseModel] = create_model(  # type: ignore[call-overload]
     "PlainConfig",
@@ -48,14 +64,6 @@ PlainConfig: type[BaseModel] = create_model(  # type: ignore[call-overload]
 )
 """The config file's schema: the fields of `Settings` minus the key, unknown keys rejected."""
 PLAIN_FIELDS: tuple[str, ...] = tuple(PlainConfig.model_fields)
-
-
-class ConfigError(ValueError):
-    """The config file (or values to save) is invalid; the message names the file and field."""
-
-
-def config_path(directory: Path | None = None) -> Path:
-    return (directory or config_dir()) / CONFIG_FILE
 
 
 def _check(values: Any, where: str) -> dict[str, Any]:
@@ -78,20 +86,10 @@ def _check(values: Any, where: str) -> dict[str, Any]:
     return model.model_dump(mode="json", exclude_unset=True)
 
 
-def _read_file(path: Path) -> Any:
-    """The file's JSON (None when there is no file)."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"{path}: not readable as JSON ({exc})") from None
-
-
 def _read(directory: Path | None) -> tuple[dict[str, Any], KeyStoreKind | None]:
     """The stored settings and the key-store record (None when the file has none)."""
     path = config_path(directory)
-    raw = _read_file(path)
+    raw = read_json(path)
     if raw is None:
         return {}, None
     store = raw.get(KEY_STORE_FIELD) if isinstance(raw, Mapping) else None
@@ -102,13 +100,6 @@ def _read(directory: Path | None) -> tuple[dict[str, Any], KeyStoreKind | None]:
     if isinstance(raw, Mapping):
         raw = {k: v for k, v in raw.items() if k != KEY_STORE_FIELD}
     return _check(raw, str(path)), store
-
-
-def _write(path: Path, data: Mapping[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def read_config(directory: Path | None = None) -> dict[str, Any]:
@@ -127,24 +118,8 @@ def save_config(values: Mapping[str, Any], directory: Path | None = None) -> Pat
         store = _read(directory)[1]
     except ConfigError:  # a broken file is replaced; loading probes the keyring again
         store = None
-    _write(path, clean if store is None else {**clean, KEY_STORE_FIELD: store})
+    write_json(path, clean if store is None else {**clean, KEY_STORE_FIELD: store})
     return path
-
-
-def record_key_store(kind: KeyStoreKind, directory: Path | None = None) -> None:
-    """Record in the config file where the key was just saved (or that none is).
-
-    An unreadable config file is left as it is: loading it reports the problem, and without a
-    record the keyring is probed, so the key is still found.
-    """
-    path = config_path(directory)
-    try:
-        raw = _read_file(path)
-    except ConfigError:
-        return
-    if raw is not None and not isinstance(raw, Mapping):
-        return
-    _write(path, {**(raw or {}), KEY_STORE_FIELD: kind})
 
 
 def saved_key_store(directory: Path | None = None) -> SecretStore | None:
@@ -204,3 +179,22 @@ def load_settings(
             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
         )
         raise ConfigError(f"invalid settings: {problems}") from None
+
+
+def save_settings(
+    settings: Settings, directory: Path | None = None, store: SecretStore | None = None
+) -> None:
+    """Save `settings`: the plain values to config.json, the key to the secret store (never the
+    plain file); an empty key deletes the saved one.
+
+    Args:
+        settings: the settings to keep.
+        directory: config dir (default: the user config dir, or `CAEC_CONFIG_DIR`).
+        store: where the key goes (default: `open_secret_store(directory)`).
+    """
+    save_config(settings.model_dump(include=set(PLAIN_FIELDS), exclude_unset=False), directory)
+    store = store if store is not None else open_secret_store(directory)
+    if settings.api_key():
+        store.set_api_key(settings.api_key())
+    else:
+        store.delete_api_key()

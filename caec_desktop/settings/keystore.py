@@ -21,6 +21,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from caec_desktop.settings.files import KeyStoreKind, record_key_store
 from caec_desktop.settings.paths import config_dir
 
 if TYPE_CHECKING:
@@ -32,9 +33,6 @@ SERVICE = "caec-desktop"
 KEY_NAME = "llm_api_key"
 SECRETS_FILE = "secrets.json"
 FILE_MODE = 0o600
-
-KeyStoreKind = Literal["keyring", "file", "none"]
-"""Where the saved key is, as recorded in config.json ("none": no key saved)."""
 
 
 class SecretStore(Protocol):
@@ -54,8 +52,6 @@ class SecretStore(Protocol):
 
 def _record(kind: KeyStoreKind, directory: Path | None) -> None:
     """Note in config.json where the key now is (see the module docstring)."""
-    from caec_desktop.settings.config import record_key_store
-
     record_key_store(kind, directory)
 
 

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QLabel
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.app import ErrorSink
-from caec_desktop.services.history import HistoryStore, record_runner
+from caec_desktop.services.history import HistoryStore, open_recorder
 from caec_desktop.services.session import Session, graph_shape
 from caec_desktop.settings.model import Settings
 from caec_desktop.ui.history_controller import HistoryController
@@ -40,8 +40,9 @@ class Harness:
         self.window = MainWindow(self.runner, SETTINGS)
         qtbot.addWidget(self.window)
         self.sink = ErrorSink(self.window, (PLAIN_SECRET,))
-        recorder = record_runner(self.runner, self.sink.report)
+        recorder = open_recorder(self.sink.report)
         assert recorder is not None
+        self.runner.runFinished.connect(recorder.turn_finished)
         self.recorder = recorder
         self.history = HistoryController(self.window, self.runner, recorder, self.sink.report)
         self.store: HistoryStore = recorder.store

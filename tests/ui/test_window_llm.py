@@ -12,6 +12,7 @@ import pytest
 import qasync
 from pytestqt.qtbot import QtBot
 
+from caec_desktop.services.connection import check_connection
 from caec_desktop.services.session import Session
 from caec_desktop.settings.model import Settings
 from caec_desktop.ui.main_window import MainWindow
@@ -96,7 +97,7 @@ def test_settings_dialog_test_connection_uses_the_doctor_probe(
         _calls(tool_call("rayleigh_timestep", ARGS, "c1")),
         Reply(message={"role": "assistant", "content": "TOOL_CALL: rayleigh_timestep {}"}),
     )
-    dialog = SettingsDialog(_settings(server))
+    dialog = SettingsDialog(_settings(server), probe=check_connection)  # as app.py wires it
     qtbot.addWidget(dialog)
 
     async def scenario() -> None:

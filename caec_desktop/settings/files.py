@@ -1,0 +1,66 @@
+"""The config folder's `config.json` on disk: its path, JSON reading, atomic writing, and the
+record of where the API key was saved.
+
+Both `config.py` (the settings in the file) and `keystore.py` (which records where it saved the
+key) build on this module, so neither imports the other (contract in pyproject.toml).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from caec_desktop.settings.paths import config_dir
+
+CONFIG_FILE = "config.json"
+KEY_STORE_FIELD = "api_key_store"
+"""Where the key was saved: not a setting, kept in the file beside them."""
+
+KeyStoreKind = Literal["keyring", "file", "none"]
+"""Where the saved key is, as recorded in config.json ("none": no key saved)."""
+KEY_STORES: tuple[KeyStoreKind, ...] = ("keyring", "file", "none")
+
+
+class ConfigError(ValueError):
+    """The config file (or values to save) is invalid; the message names the file and field."""
+
+
+def config_path(directory: Path | None = None) -> Path:
+    return (directory or config_dir()) / CONFIG_FILE
+
+
+def read_json(path: Path) -> Any:
+    """The file's JSON (None when there is no file)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"{path}: not readable as JSON ({exc})") from None
+
+
+def write_json(path: Path, data: Mapping[str, Any]) -> None:
+    """Write `data` to `path` atomically (a temporary file, then a rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def record_key_store(kind: KeyStoreKind, directory: Path | None = None) -> None:
+    """Record in the config file where the key was just saved (or that none is).
+
+    An unreadable config file is left as it is: loading it reports the problem, and without a
+    record the keyring is probed, so the key is still found.
+    """
+    path = config_path(directory)
+    try:
+        raw = read_json(path)
+    except ConfigError:
+        return
+    if raw is not None and not isinstance(raw, Mapping):
+        return
+    write_json(path, {**(raw or {}), KEY_STORE_FIELD: kind})
