@@ -6,13 +6,14 @@ START ─► intent ──route_after_intent──► tools ──route_after_to
 ```
 
 `route_after_intent` and `route_after_tools` are conditional edges (pure functions in routing.py),
-not nodes. LangGraph runs a plain sync edge function in a worker thread with callback tracing;
-routing is pure and instant, so each edge is an untraced async callable that runs on the loop.
+not nodes. LangGraph runs a plain sync edge function in a worker thread; routing is pure and
+instant, so each edge is given as an async function, which runs on the loop. Only LangGraph's
+public API is used here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import lru_cache, wraps
 from typing import Any
 
@@ -26,24 +27,15 @@ from caec_desktop.agent.state import AgentState
 NODES = ("intent", "tools", "report")
 
 
-def _on_loop(route: Callable[[AgentState], str]) -> Any:
-    """A pure routing function as an edge LangGraph runs inline on the loop, untraced.
-
-    Given a plain sync function, `astream` runs it in a worker thread with callback tracing: a
-    thread hop per edge. `RunnableCallable(..., trace=False)` is LangGraph's own wrapper for its
-    nodes (internal: if a release moves it, the plain async wrapper keeps the behaviour for
-    ~0.06 ms more per edge; the test suite runs either way).
-    """
+def _on_loop(route: Callable[[AgentState], str]) -> Callable[[AgentState], Awaitable[str]]:
+    """A pure routing function as an async edge, so LangGraph runs it on the loop (a plain sync
+    function would run in a worker thread: a thread hop per edge)."""
 
     @wraps(route)
     async def run(state: AgentState) -> str:
         return route(state)
 
-    try:
-        from langgraph._internal._runnable import RunnableCallable
-    except ImportError:  # pragma: no cover - depends on the LangGraph release
-        return run
-    return RunnableCallable(route, run, name=route.__name__, trace=False)
+    return run
 
 
 @lru_cache(maxsize=1)

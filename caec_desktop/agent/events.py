@@ -13,8 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any, cast
 
-from caec_desktop.agent.trace import _SECRET_FIELDS as SECRET_FIELDS
-from caec_desktop.agent.trace import EVENT_KINDS, EventKind, TraceEvent, redact
+from caec_desktop.agent.trace import EVENT_KINDS, SECRET_FIELDS, EventKind, TraceEvent, redact
 
 STREAM_MODES = ["tasks", "custom"]
 

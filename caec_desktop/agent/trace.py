@@ -49,7 +49,10 @@ class TraceEvent(BaseModel):
 
 # Things that look like API keys: OpenRouter and OpenAI keys (`sk-…`), bearer tokens.
 _KEY_PATTERN = re.compile(r"(sk-[A-Za-z0-9_\-]{8,}|Bearer\s+[A-Za-z0-9_\-\.]{8,})")
-_SECRET_FIELDS = {"api_key", "apikey", "authorization", "openai_api_key", "llm_api_key", "key"}
+SECRET_FIELDS = frozenset(
+    {"api_key", "apikey", "authorization", "openai_api_key", "llm_api_key", "key"}
+)
+"""Field names whose values are shown as `***` wherever data is traced (trace.py, events.py)."""
 
 
 def redact(value: Any, secrets: tuple[str, ...] = ()) -> Any:
@@ -61,7 +64,7 @@ def redact(value: Any, secrets: tuple[str, ...] = ()) -> Any:
         return _KEY_PATTERN.sub("***", value)
     if isinstance(value, dict):
         return {
-            k: ("***" if str(k).lower() in _SECRET_FIELDS and v else redact(v, secrets))
+            k: ("***" if str(k).lower() in SECRET_FIELDS and v else redact(v, secrets))
             for k, v in value.items()
         }
     if isinstance(value, list | tuple):
