@@ -180,9 +180,8 @@ class Session:
         self.cancel()
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)
-        closer = getattr(self._selector, "aclose", None)
-        if closer is not None:
-            await closer()
+        if self._selector is not None:
+            await self._selector.aclose()
 
     def ask(self, text: str) -> AsyncGenerator[TraceEvent, None]:
         """One turn: route, select, validate, run tools, report. Yields events as they happen.

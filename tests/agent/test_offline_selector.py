@@ -26,8 +26,8 @@ def test_interface_classify_select_summarize() -> None:
     selector = RegexSelector()
 
     async def scenario() -> None:
-        assert await selector.classify("convert 3 inch to mm", []) == "conversion"
-        assert await selector.classify("hello", []) == "help"
+        assert await selector.classify(_request("convert 3 inch to mm")) == "conversion"
+        assert await selector.classify(_request("hello")) == "help"
         selection = await selector.select(_request("hertz contact time 1 mm glass at 2 m/s"))
         assert [c.name for c in selection.calls] == ["hertz_contact_time"]
         assert await selector.summarize(_request("x"), [{"tool": "t"}]) is None
@@ -139,7 +139,7 @@ _EARLIER = [
 def test_follow_up_reruns_the_last_calculation_with_new_values() -> None:
     request = SelectionRequest(text="and for 2 mm?", history=_EARLIER, attempt=1, errors=[])
     selector = RegexSelector()
-    assert asyncio.run(selector.classify(request.text, request.history)) == "calculation"
+    assert asyncio.run(selector.classify(request)) == "calculation"
     (call,) = asyncio.run(selector.select(request)).calls
     model, _ = validate(call.name, call.args)
     assert call.name == "rayleigh_timestep" and model is not None

@@ -104,7 +104,7 @@ async def test_missing_and_empty_ids_are_made_up_and_reused(
         Reply(message=msg("I need the radius.")),
     )
     sel = make_selector(make_settings())
-    first = await sel.select(events.request())
+    first = events.keep(await sel.select(events.request()))
     ids = [c.id for c in first.calls]
     assert all(i.startswith("call_") and len(i) > 10 for i in ids) and len(set(ids)) == 2
     assert [c["id"] for c in events.responses()[0]["tool_calls"]] == ids  # trace agrees
@@ -385,7 +385,7 @@ async def test_reasoning_details_echoed_back_on_the_next_request(
     from caec_desktop.agent.selection.protocol import AttemptError, ProposedCall
 
     sel = make_selector(make_settings())
-    await sel.select(events.request())
+    events.keep(await sel.select(events.request()))
     errors = [
         AttemptError(ProposedCall("rayleigh_timestep", {"density": -1}), ["density: must be > 0"])
     ]

@@ -8,7 +8,6 @@ import subprocess
 import sys
 import types
 from contextlib import aclosing
-from typing import Any
 
 import pytest
 
@@ -167,7 +166,7 @@ async def test_missing_llm_selector_is_a_model_error(monkeypatch: pytest.MonkeyP
 @pytest.mark.asyncio
 async def test_a_bug_in_a_selector_ends_the_run_with_status_error() -> None:
     class Broken(ScriptedSelector):
-        async def classify(self, text: str, history: list[dict[str, Any]]) -> Intent:
+        async def classify(self, request: SelectionRequest) -> Intent:
             raise ZeroDivisionError("boom")
 
     turn = await drain(Session(OFFLINE, selector=Broken()), "rayleigh")
