@@ -173,6 +173,7 @@ def hertz_pair(
 
 def hertz_time(sheet: CalcSheet, pair: HertzPair, velocity: float) -> float:
     """t_H = 2.868266 (m*² / (R* E*² v))^(1/5) recorded on the sheet (module docstring)."""
+    value: float
     value = HERTZ_TIME_CONSTANT * (pair.mass**2 / (pair.radius * pair.modulus**2 * velocity)) ** 0.2
     sheet.step(
         "t_H",

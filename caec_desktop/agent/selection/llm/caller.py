@@ -166,7 +166,7 @@ class ModelCaller:
             return None
         if info.retry_after is not None:
             return info.retry_after if info.retry_after <= s.retry_max_delay_s else None
-        base = min(s.retry_base_delay_s * 2 ** (attempt - 1), s.retry_max_delay_s)
+        base: float = min(s.retry_base_delay_s * 2 ** (attempt - 1), s.retry_max_delay_s)
         return base * (1 + 0.25 * random.random())
 
     async def invoke(

@@ -201,7 +201,7 @@ def make_chat_model(settings: Settings, model: str) -> CaecChatOpenAI:
     return CaecChatOpenAI(
         model=model,
         base_url=settings.effective_base_url(),
-        api_key=settings.api_key() or DUMMY_KEY,  # type: ignore[arg-type]
+        api_key=settings.api_key() or DUMMY_KEY,
         timeout=settings.request_timeout_s,
         max_retries=0,
         streaming=settings.stream,

@@ -291,4 +291,4 @@ def _intent_from_text(content: str) -> Intent | None:
         if isinstance(obj, dict) and obj.get("intent") in prompts.INTENTS:
             return obj["intent"]  # type: ignore[no-any-return]
     word = visible.strip().strip('."').lower()
-    return word if word in prompts.INTENTS else None  # type: ignore[return-value]
+    return word if word in prompts.INTENTS else None
