@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import subprocess
-import sys
 
 import pytest
 from hypothesis import given, settings
@@ -106,16 +104,6 @@ def test_non_calculation_gets_help_reply() -> None:
         selection = select_text(text)
         assert selection.calls == []
         assert selection.reply is not None and "rayleigh_timestep" in selection.reply
-
-
-def test_imports_without_qt() -> None:
-    code = (
-        "import sys, caec_desktop.agent.selection.offline as o; "
-        "o.select_text('cell size for r=2 mm'); "
-        "print('PySide6' in sys.modules)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
 
 
 _WORDS = st.sampled_from(
