@@ -1,4 +1,4 @@
-"""`caec tools` and `caec run`: the scripted contract of DESIGN.md (JSON, exit codes, sheets)."""
+"""`caec tools` and `caec run`: the contract of docs/architecture.md (JSON, exit codes, sheets)."""
 
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ def shape(events: list[TraceEvent]) -> list[tuple[str, str | None]]:
 
 
 def rayleigh_dt(radius: float, density: float, youngs: float, nu: float) -> float:
-    """dt_R = π R sqrt(ρ/G) / (0.1631 ν + 0.8766), G = E/(2(1+ν)) (DEM_REFERENCE §1.1-1.2)."""
+    """dt_R = π R sqrt(ρ/G) / (0.1631 ν + 0.8766), G = E/(2(1+ν)) (docs/references.md §1.1-1.2)."""
     shear = youngs / (2 * (1 + nu))
     return math.pi * radius * math.sqrt(density / shear) / (0.1631 * nu + 0.8766)
 

@@ -34,7 +34,7 @@ def test_interface_classify_select_summarize() -> None:
 
 
 def test_answer_matches_the_rayleigh_formula() -> None:
-    """1 mm glass beads: R = 0.5 mm, ρ = 2500, E = 70 GPa, ν = 0.25 (DEM_REFERENCE.md §1.2)."""
+    """1 mm glass beads: R = 0.5 mm, ρ = 2500, E = 70 GPa, ν = 0.25 (docs/references.md §1.2)."""
     call = select_text("rayleigh time step for 1 mm glass beads").calls[0]
     outcome = execute(call.name, call.args)
     g = 70e9 / (2 * (1 + 0.25))

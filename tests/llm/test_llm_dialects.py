@@ -1,4 +1,4 @@
-"""Native tool calls in every server dialect (LLM_SERVERS.md §1, §2, §4, §5), through ChatOpenAI.
+"""Native tool calls in every server dialect (docs/llm-servers.md §1, §2, §4, §5), via ChatOpenAI.
 
 Each test scripts a real HTTP reply on the loopback server and runs the production selector.
 """

@@ -64,7 +64,7 @@ def rayleigh_turn() -> dict[str, Any]:
 
 
 def expected_dt_r() -> float:
-    """dt_R = π R sqrt(ρ/G)/(0.1631 ν + 0.8766), G = E/(2(1+ν)) (DEM_REFERENCE.md §1.1-1.2)."""
+    """dt_R = π R sqrt(ρ/G)/(0.1631 ν + 0.8766), G = E/(2(1+ν)) (docs/references.md §1.1-1.2)."""
     g = 70e9 / (2 * (1 + 0.25))
     return math.pi * 1e-3 * math.sqrt(2500 / g) / (0.1631 * 0.25 + 0.8766)
 

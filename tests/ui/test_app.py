@@ -108,7 +108,7 @@ def test_self_test_answers_offline_and_exits_zero(tmp_path: Path) -> None:
         timeout=50,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
-    # DEM_REFERENCE §1.4 glass example: dt_R = 1.023e-6 s; the formula written out again:
+    # docs/references.md §1.4 glass example: dt_R = 1.023e-6 s; the formula written out again:
     g = 70e9 / (2 * 1.25)
     dt = math.pi * 1e-3 * math.sqrt(2500 / g) / (0.1631 * 0.25 + 0.8766)
     assert f"{dt * 1e6:.4g} µs" == "1.023 µs"

@@ -100,7 +100,7 @@ class ModelCaller:
         self.stream_summary = True
         """The final answer's prose always streams (the user watches it being written) unless the
         server refused streaming; tool-selection calls stream only with `settings.stream`,
-        because several servers corrupt streamed tool-call arguments (LLM_SERVERS.md §2)."""
+        because several servers corrupt streamed tool-call arguments (docs/llm-servers.md §2)."""
         self.secrets = (settings.api_key(),) if settings.api_key() else ()
         if settings.effective_mode == "openrouter" and not self.secrets:
             raise SelectorError(

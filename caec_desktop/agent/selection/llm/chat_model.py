@@ -1,6 +1,6 @@
 """Chat model factory: a small `ChatOpenAI` subclass for OpenRouter and local servers.
 
-LLM_SERVERS.md §5 advises a subclass rather than provider packages: the base class drops
+docs/llm-servers.md §5 advises a subclass rather than provider packages: the base class drops
 `reasoning` / `reasoning_content` / `reasoning_details`, chokes on `arguments` objects and on a
 missing delta `index`, and reads an in-band `error` of an HTTP 200 reply as a ValueError (or, in a
 stream, not at all). The hooks below fix the raw dicts first (`normalize.py`), then let the base
