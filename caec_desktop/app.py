@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from caec_desktop.ui.session_runner import SessionRunner
 
 log = logging.getLogger("caec_desktop")
+LOG_FILE = "caec-desktop.log"
 
 SELF_TEST_QUERY = (
     "rayleigh timestep particle_radius=1 mm density=2500 kg/m^3 youngs_modulus=70 GPa "
@@ -52,10 +53,14 @@ def _load_settings(mode: Mode | None = None) -> tuple[Settings, str]:
     from caec_desktop.settings.config import ConfigError, load_settings
     from caec_desktop.settings.model import Settings
 
+    notes: list[str] = []
     try:
-        return (load_settings() if mode is None else load_settings(mode=mode)), ""
+        settings = (
+            load_settings(notes=notes) if mode is None else load_settings(notes=notes, mode=mode)
+        )
     except ConfigError as exc:
         return Settings(mode=mode), f"Settings not loaded, defaults used: {exc}"
+    return settings, " ".join(notes)
 
 
 def apply_settings(runner: SessionRunner, sink: ErrorSink, new: Settings) -> None:
@@ -272,14 +277,19 @@ async def _finish_self_test(
 
 
 def _setup_logging() -> None:
-    """Log to stderr and to `caec-desktop.log` in the data dir (a GUI start has no console)."""
-    from caec_desktop.settings.paths import data_dir
+    """Log to stderr and to `caec-desktop.log` in the data dir (a GUI start has no console).
 
+    Every record is redacted when made (`redact.install_log_redaction`); the folder is 0700
+    and the log file 0600 (created so before the handler opens it)."""
+    from caec_desktop.settings.files import private_dir, private_file
+    from caec_desktop.settings.paths import data_dir
+    from caec_desktop.settings.redact import install_log_redaction
+
+    install_log_redaction()
     handlers: list[logging.Handler] = [logging.StreamHandler()]
     try:
-        folder = data_dir()
-        folder.mkdir(parents=True, exist_ok=True)
-        handlers.append(logging.FileHandler(folder / "caec-desktop.log", encoding="utf-8"))
+        log_file = private_file(private_dir(data_dir()) / LOG_FILE)
+        handlers.append(logging.FileHandler(log_file, encoding="utf-8"))
     except OSError:
         pass  # an unwritable profile must not stop the app; stderr still gets everything
     logging.basicConfig(

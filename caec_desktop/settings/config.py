@@ -12,10 +12,16 @@ backend discovery costs ~0.1 s, a tenth of a cold `caec ask`. With no record, a 
 written before records existed makes loading probe the keyring as it always did; no config file
 means nothing was ever saved (the app writes the file before the key), so only a 0600 secrets file
 is looked for.
+
+`.env` is read from the config folder only (beside `config.json`), never from the working
+directory. The record also says which host the key was saved for (`"api_key_host"`); a key
+saved before that record existed is taken to be for the endpoint `config.json` itself names
+(environment and flags cannot move it). Both files are written privately (`files.write_private`).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -23,8 +29,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_settings import BaseSettings, InitSettingsSource, PydanticBaseSettingsSource
 
-from caec_desktop.settings.files import (
+from caec_desktop.settings.configfile import (
     CONFIG_FILE,
+    KEY_HOST_FIELD,
     KEY_STORE_FIELD,
     KEY_STORES,
     ConfigError,
@@ -34,13 +41,15 @@ from caec_desktop.settings.files import (
     record_key_store,
     write_json,
 )
+from caec_desktop.settings.files import check_private
 from caec_desktop.settings.keystore import (
     SECRETS_FILE,
     FileStore,
     SecretStore,
     open_secret_store,
 )
-from caec_desktop.settings.model import Settings
+from caec_desktop.settings.model import OPENROUTER_HOST, Settings, host_of
+from caec_desktop.settings.paths import config_dir
 
 __all__ = [
     "CONFIG_FILE",
@@ -55,12 +64,17 @@ __all__ = [
     "saved_key_store",
 ]
 
+ENV_FILE = ".env"
 SECRET_FIELD = "llm_api_key"
 
 PlainConfig: type[BaseModel] = create_model(  # type: ignore[call-overload]
     "PlainConfig",
     __config__=ConfigDict(extra="forbid"),
-    **{n: (f.annotation, f) for n, f in Settings.model_fields.items() if n != SECRET_FIELD},
+    **{
+        n: (f.annotation, f)
+        for n, f in Settings.model_fields.items()
+        if n not in (SECRET_FIELD, KEY_HOST_FIELD)
+    },
 )
 """The config file's schema: the fields of `Settings` minus the key, unknown keys rejected."""
 PLAIN_FIELDS: tuple[str, ...] = tuple(PlainConfig.model_fields)
@@ -86,20 +100,25 @@ def _check(values: Any, where: str) -> dict[str, Any]:
     return model.model_dump(mode="json", exclude_unset=True)
 
 
-def _read(directory: Path | None) -> tuple[dict[str, Any], KeyStoreKind | None]:
-    """The stored settings and the key-store record (None when the file has none)."""
+def _read(
+    directory: Path | None,
+) -> tuple[dict[str, Any], KeyStoreKind | None, str | None]:
+    """The stored settings, the key-store record and the key's host (None when not recorded)."""
     path = config_path(directory)
     raw = read_json(path)
     if raw is None:
-        return {}, None
+        return {}, None, None
     store = raw.get(KEY_STORE_FIELD) if isinstance(raw, Mapping) else None
     if store is not None and store not in KEY_STORES:
         raise ConfigError(
             f"{path}: {KEY_STORE_FIELD}: must be one of {', '.join(KEY_STORES)}, got {store!r}"
         )
+    host = raw.get(KEY_HOST_FIELD) if isinstance(raw, Mapping) else None
+    if host is not None and (not isinstance(host, str) or not host.strip()):
+        raise ConfigError(f"{path}: {KEY_HOST_FIELD}: must be a host name, got {host!r}")
     if isinstance(raw, Mapping):
-        raw = {k: v for k, v in raw.items() if k != KEY_STORE_FIELD}
-    return _check(raw, str(path)), store
+        raw = {k: v for k, v in raw.items() if k not in (KEY_STORE_FIELD, KEY_HOST_FIELD)}
+    return _check(raw, str(path)), store, host
 
 
 def read_config(directory: Path | None = None) -> dict[str, Any]:
@@ -115,10 +134,11 @@ def save_config(values: Mapping[str, Any], directory: Path | None = None) -> Pat
     path = config_path(directory)
     clean = _check(values, "settings to save")
     try:
-        store = _read(directory)[1]
+        _, store, host = _read(directory)
     except ConfigError:  # a broken file is replaced; loading probes the keyring again
-        store = None
-    write_json(path, clean if store is None else {**clean, KEY_STORE_FIELD: store})
+        store, host = None, None
+    records = {KEY_STORE_FIELD: store, KEY_HOST_FIELD: host}
+    write_json(path, {**clean, **{k: v for k, v in records.items() if v is not None}})
     return path
 
 
@@ -140,20 +160,43 @@ def _saved_store(directory: Path | None, store: KeyStoreKind | None) -> SecretSt
     return FileStore(secrets_file) if secrets_file.exists() else None
 
 
+def _legacy_host(key: str, stored: Mapping[str, Any]) -> str:
+    """The host a key saved without a host record is for: the local server config.json names
+    in local mode, else openrouter.ai (the one mode that needs a key; also an `sk-or-` key)."""
+    if stored.get("mode") != "local" or key.startswith("sk-or-"):
+        return OPENROUTER_HOST
+    return host_of(str(stored.get("base_url") or Settings.model_fields["base_url"].default))
+
+
 def load_settings(
-    directory: Path | None = None, store: SecretStore | None = None, **overrides: Any
+    directory: Path | None = None,
+    store: SecretStore | None = None,
+    notes: list[str] | None = None,
+    **overrides: Any,
 ) -> Settings:
-    """Settings from arguments > env > `.env` > config file > secret store > defaults.
+    """Settings from arguments > env > the config folder's `.env` > config file > secret store >
+    defaults, the saved key bound to the host it was saved for.
 
     Args:
         directory: config dir (default: user config dir, or `CAEC_CONFIG_DIR`).
         store: where the API key is kept (default: `saved_key_store(directory)`).
+        notes: receives what loading had to fix for the user (a key file others could read).
         **overrides: explicit values (e.g. `mode` from a command-line flag).
     """
-    lower, recorded = _read(directory)
+    folder = directory or config_dir()
+    lower, recorded, host = _read(directory)
+    stored = dict(lower)
     if store is None:
         store = _saved_store(directory, recorded)
-    key = store.get_api_key() if store is not None else ""
+    env_file = folder / ENV_FILE
+    try:
+        key = store.get_api_key() if store is not None else ""
+        env_note = check_private(env_file)
+    except (ValueError, OSError) as exc:
+        raise ConfigError(str(exc)) from None
+    found = [*(getattr(store, "notes", None) or []), env_note]
+    if notes is not None:
+        notes += [n for n in found if n]
     if key:
         lower["CAEC_LLM_API_KEY"] = key  # the field is validated by its alias
 
@@ -173,19 +216,42 @@ def load_settings(
             return (init_settings, env_settings, dotenv_settings, stored, file_secret_settings)
 
     try:
-        return _Layered(**overrides)
+        layered = _Layered(_env_file=env_file, **overrides)
+        settings = Settings.model_validate(
+            {**layered.model_dump(), KEY_HOST_FIELD: _key_host(layered, key, host, stored)}
+        )
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
         )
         raise ConfigError(f"invalid settings: {problems}") from None
+    return settings
+
+
+def _key_host(
+    settings: Settings, saved_key: str, recorded: str | None, stored: Mapping[str, Any]
+) -> str | None:
+    """The host the key in `settings` is for: the saved key's recorded host (or, saved before
+    hosts were recorded, the endpoint config.json names); openrouter.ai for `OPENROUTER_API_KEY`;
+    None for a key given for this run (arguments, `CAEC_LLM_API_KEY`)."""
+    key = settings.api_key()
+    if settings.api_key_host is not None and key:  # given explicitly
+        return settings.api_key_host
+    if not key:
+        return None
+    if key == saved_key:
+        return recorded or _legacy_host(key, stored)
+    if key == os.environ.get("OPENROUTER_API_KEY") and key != os.environ.get("CAEC_LLM_API_KEY"):
+        return OPENROUTER_HOST
+    return None
 
 
 def save_settings(
     settings: Settings, directory: Path | None = None, store: SecretStore | None = None
 ) -> None:
     """Save `settings`: the plain values to config.json, the key to the secret store (never the
-    plain file); an empty key deletes the saved one.
+    plain file), saved for the host it is bound to (the endpoint in use when it has none yet);
+    an empty key deletes the saved one.
 
     Args:
         settings: the settings to keep.
@@ -195,6 +261,6 @@ def save_settings(
     save_config(settings.model_dump(include=set(PLAIN_FIELDS), exclude_unset=False), directory)
     store = store if store is not None else open_secret_store(directory)
     if settings.api_key():
-        store.set_api_key(settings.api_key())
+        store.set_api_key(settings.api_key(), settings.api_key_host or settings.endpoint_host())
     else:
         store.delete_api_key()
