@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from caec_desktop.tools import fields
 from caec_desktop.tools.base import (
     ArgError,
     CalcSheet,
@@ -27,7 +28,6 @@ from caec_desktop.tools.base import (
     Length,
     Mass,
     Pressure,
-    Q,
     R,
     Ratio,
     Time,
@@ -36,7 +36,6 @@ from caec_desktop.tools.base import (
     ToolSpec,
     Velocity,
 )
-from caec_desktop.tools.timestep import POISSON
 from caec_desktop.tools.units import fmt
 
 HERTZ_TIME_CONSTANT = 2.868266
@@ -190,23 +189,15 @@ def hertz_time(sheet: CalcSheet, pair: HertzPair, velocity: float) -> float:
 
 
 class HertzArgs(ToolArgs):
-    particle_radius: Length = Q("Particle radius (smallest)", gt=0, example="1 mm")
-    density: Density = Q("Particle density", gt=0, example="2500 kg/m^3")
-    youngs_modulus: Pressure = Q("Young's modulus E of the particles", gt=0, example="70 GPa")
-    poisson_ratio: Ratio = Q("Poisson ratio ν (-1 < ν ≤ 0.5)", **POISSON, example=0.25)
-    impact_velocity: Velocity = Q(
-        "Relative normal approach speed (largest expected)", gt=0, example="1 m/s"
-    )
-    other_radius: Length | None = Q(
-        "Radius of the other sphere, same material (default: equal spheres)", default=None, gt=0
-    )
-    wall: bool = Q("Particle–wall contact instead of particle–particle", default=False)
-    wall_youngs_modulus: Pressure | None = Q(
-        "Young's modulus of the wall (wall=true; default: rigid wall)", default=None, gt=0
-    )
-    wall_poisson_ratio: Ratio | None = Q(
-        "Poisson ratio of the wall (wall=true; default: the particle's)", default=None, **POISSON
-    )
+    particle_radius: Length = fields.particle_radius("Particle radius (smallest)")
+    density: Density = fields.density("Particle density")
+    youngs_modulus: Pressure = fields.youngs_modulus()
+    poisson_ratio: Ratio = fields.poisson_ratio()
+    impact_velocity: Velocity = fields.impact_velocity()
+    other_radius: Length | None = fields.other_radius()
+    wall: bool = fields.wall()
+    wall_youngs_modulus: Pressure | None = fields.wall_youngs_modulus()
+    wall_poisson_ratio: Ratio | None = fields.wall_poisson_ratio()
 
 
 class HertzResult(ToolResult):
@@ -256,6 +247,7 @@ HERTZ_CONTACT_TIME: ToolSpec[Any, Any] = ToolSpec(
     args_model=HertzArgs,
     result_model=HertzResult,
     func=hertz_contact_time,
+    group="Contact",
     example={
         "particle_radius": "1 mm",
         "density": 2500,
