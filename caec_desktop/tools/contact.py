@@ -4,8 +4,9 @@ Sources (DEM_REFERENCE.md §1.3):
 - Hertz contact duration t_H = C (m*² / (R* E*² v))^(1/5) with 1/m* = 1/m_i + 1/m_j,
   1/R* = 1/R_i + 1/R_j, 1/E* = (1-ν_i²)/E_i + (1-ν_j²)/E_j, v the relative normal approach speed.
   C follows from integrating the Hertz force law F = (4/3) E* sqrt(R*) δ^(3/2):
-  2∫₀¹(1-x^(5/2))^(-1/2) dx = (4/5) B(2/5, 1/2) = 2.943275 in the form (m*/k)^(2/5) v^(-1/5) with
-  k = (4/3) E* sqrt(R*), hence C = 2.943275 · (15/16)^(2/5) = 2.868266. EDEM and the LIGGGHTS doc
+  2∫₀¹(1-x^(5/2))^(-1/2) dx = (4/5) B(2/5, 1/2) = 2.943275 multiplies (5m*/(4k))^(2/5) v^(-1/5)
+  = δ_max/v, with k = (4/3) E* sqrt(R*) (in the form (m*/k)^(2/5) v^(-1/5) the constant is 3.2181),
+  hence C = 2.943275 · (15/16)^(2/5) = 2.868266. EDEM and the LIGGGHTS doc
   round it to 2.87; MFiX writes the (m*/k) form with 3.21 (exact 3.2181); MercuryDPM's
   `tc = 2.214 (ρ/E*)^(2/5) v^(-1/5) d` for identical spheres is the same law (2.8683·(π²/36)^(1/5)).
 - Particle–wall contact (MFiX `check_solids_dem.f:261-268, 955-959`): m* = m, R* = R and the
