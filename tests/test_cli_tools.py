@@ -28,7 +28,7 @@ def test_tools_json_lists_every_tool_with_its_schema(capsys: pytest.CaptureFixtu
     assert [t["name"] for t in listed] == tool_names()
     by_name = {t["name"]: t for t in listed}
     for tool in listed:
-        assert set(tool) == {"name", "description", "parameters"}
+        assert set(tool) == {"name", "group", "description", "parameters"}
         assert tool["description"] and tool["parameters"]["type"] == "object"
     diameter = by_name["particle_mass"]["parameters"]["properties"]["particle_diameter"]
     assert diameter["x-unit"] == "m" and "[m]" in diameter["description"]

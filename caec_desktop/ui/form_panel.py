@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -28,15 +29,18 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.services.forms import FormField, form_fields
-from caec_desktop.tools import get_tool, tool_names, tool_schema, validate
+from caec_desktop.tools import get_tool, tool_groups, tool_names, tool_schema, validate
 from caec_desktop.ui.field_widgets import ERROR_STYLE, FieldEditor, make_editor
 
 
 def _materials() -> dict[str, tuple[str, dict[str, Any]]]:
-    """Material presets as {key: (display name, {argument: SI value})}."""
+    """Material and fluid presets as {key: (display name, {argument: SI value})}."""
+    from caec_desktop.tools.fluids import FLUIDS
     from caec_desktop.tools.materials import MATERIALS
 
-    return {m.key: (m.name, m.as_args()) for m in MATERIALS.values()}
+    presets = {m.key: (m.name, m.as_args()) for m in MATERIALS.values()}
+    presets.update({f.key: (f.name, f.as_args()) for f in FLUIDS.values()})
+    return presets
 
 
 class FormPanel(QWidget):
@@ -55,10 +59,10 @@ class FormPanel(QWidget):
         self._presets = _materials()
 
         self.tool_box = QComboBox()
-        self.tool_box.addItems(tool_names())
-        self.tool_box.currentTextChanged.connect(self.set_tool)
+        self._fill_tool_box()
+        self.tool_box.currentIndexChanged.connect(self._on_tool_chosen)
         self.preset_box = QComboBox()
-        self.preset_box.addItem("Material preset…", None)
+        self.preset_box.addItem("Material or fluid preset…", None)
         for key, (name, _) in self._presets.items():
             self.preset_box.addItem(name, key)
         self.preset_box.activated.connect(self._on_preset_box_activated)
@@ -99,17 +103,42 @@ class FormPanel(QWidget):
         lay.addWidget(scroll, 1)
         lay.addWidget(self.general_error)
         lay.addLayout(buttons)
-        if self.tool_box.count():
-            self.set_tool(self.tool_box.currentText())
+        if tool_names():
+            self.set_tool(tool_names()[0])
 
     # --- building --------------------------------------------------------------------------------
+    def _fill_tool_box(self) -> None:
+        """The tools under a disabled header per group (`ToolSpec.group`), in display order."""
+        model = self.tool_box.model()
+        assert isinstance(model, QStandardItemModel)
+        for group, names in tool_groups().items():
+            header = QStandardItem(group)
+            header.setEnabled(False)
+            font = header.font()
+            font.setBold(True)
+            header.setFont(font)
+            model.appendRow(header)
+            for name in names:
+                self.tool_box.addItem(f"  {name}", name)
+
+    def tool_items(self) -> list[str]:
+        """The tool names the tool list offers, in order (group headers left out)."""
+        box = self.tool_box
+        return [box.itemData(i) for i in range(box.count()) if box.itemData(i)]
+
+    def _on_tool_chosen(self, index: int) -> None:
+        name = self.tool_box.itemData(index)
+        if name:
+            self.set_tool(name)
+
     def set_tool(self, name: str) -> None:
         """Build the form of tool `name` with its defaults."""
         if name == self.tool:
             return
         self.tool = name
-        if self.tool_box.currentText() != name:
-            self.tool_box.setCurrentText(name)
+        index = self.tool_box.findData(name)
+        if index >= 0 and self.tool_box.currentIndex() != index:
+            self.tool_box.setCurrentIndex(index)
         while self._form.rowCount():
             self._form.removeRow(0)
         self.editors.clear()

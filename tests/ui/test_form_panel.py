@@ -205,3 +205,27 @@ def test_open_in_form_keeps_the_call_sources_until_the_user_edits(
     panel.fill_example()  # the documented example, entered through the form
     _, sources = _run(panel, qtbot)
     assert set(sources.values()) <= {"form", "default"}
+
+
+def test_tool_list_groups_the_tools_under_headers(panel: FormPanel) -> None:
+    """Every tool once, group by group (ToolSpec.group), each group under a disabled header."""
+    from caec_desktop.tools import tool_groups
+
+    assert panel.tool_items() == tool_names()
+    box = panel.tool_box
+    headers = [box.itemText(i) for i in range(box.count()) if box.itemData(i) is None]
+    assert headers == list(tool_groups())
+    model = box.model()
+    for i in range(box.count()):
+        enabled = bool(model.flags(model.index(i, 0)) & Qt.ItemFlag.ItemIsEnabled)
+        assert enabled == (box.itemData(i) is not None)
+    box.setCurrentIndex(box.findData("beverloo_discharge"))
+    assert panel.tool == "beverloo_discharge" and "orifice_diameter" in panel.editors
+
+
+def test_fluid_preset_fills_the_fluid_fields(panel: FormPanel) -> None:
+    panel.set_tool("cfd_dem_numbers")
+    assert set(panel.apply_preset("water")) == {"fluid_density", "fluid_viscosity"}
+    args = panel.collect()
+    assert args["fluid_density"] == pytest.approx(998.2)
+    assert panel.sources["fluid_viscosity"] == "preset:water"

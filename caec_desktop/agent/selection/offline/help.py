@@ -12,7 +12,7 @@ from typing import Any
 from caec_desktop.agent.selection.offline.aliases import HINTS
 from caec_desktop.agent.selection.offline.phrasings import BY_TOOL
 from caec_desktop.agent.selection.protocol import AttemptError
-from caec_desktop.tools import get_tool, tool_names, tool_schema
+from caec_desktop.tools import get_tool, tool_groups, tool_names, tool_schema
 from caec_desktop.tools.materials import MATERIALS
 from caec_desktop.tools.units import dimension_name, fmt, pretty_unit
 
@@ -47,11 +47,14 @@ def help_text() -> str:
         "(glass, steel, sand, …) fill density, E and ν; anything you type overrides them. "
         'Follow-ups such as "and for 2 mm?" rerun your last calculation. What I can compute:',
     ]
-    for tool in tool_names():
-        first = get_tool(tool).description.split(". ")[0].rstrip(".")
-        lines.append(
-            f'- {tool}: {first}. Try: "{BY_TOOL[tool].example}" or "{tool} {example_pairs(tool)}"'
-        )
+    for group, tools in tool_groups().items():
+        lines.append(f"**{group}**")
+        for tool in tools:
+            first = get_tool(tool).description.split(". ")[0].rstrip(".")
+            lines.append(
+                f'- {tool}: {first}. Try: "{BY_TOOL[tool].example}" or '
+                f'"{tool} {example_pairs(tool)}"'
+            )
     return "\n".join(lines)
 
 
