@@ -172,3 +172,21 @@ def test_cli_runs_without_pyside6() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=False
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def test_tools_are_listed_by_group(capsys: pytest.CaptureFixture[str]) -> None:
+    """`caec tools` prints each group once, as a header over its tools; --json names the group."""
+    from caec_desktop.tools import get_tool, tool_groups
+
+    assert main(["tools"]) == EXIT_OK
+    lines = capsys.readouterr().out.splitlines()
+    headers = [line[3:-3] for line in lines if line.startswith("== ")]
+    assert headers == list(tool_groups())
+    for group, names in tool_groups().items():
+        start = lines.index(f"== {group} ==")
+        listed = [line.split(":")[0] for line in lines[start + 1 :] if line and line[0].isalpha()]
+        assert listed[: len(names)] == names
+    assert main(["tools", "--json"]) == EXIT_OK
+    for tool in json.loads(capsys.readouterr().out):
+        assert tool["group"] == get_tool(tool["name"]).group
+    assert len(tool_names()) == 25
