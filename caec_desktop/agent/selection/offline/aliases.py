@@ -328,11 +328,37 @@ WORD_ROLES: dict[str, tuple[str, ...]] = {w: roles for ws, roles in _WORDS.items
 _CONNECT = r"\s*(?:=|:|~|≈|\bis\b|\bof\b|\bat\b|\bequals?\b|\babout\b)?\s*"
 
 
-def _word_pattern(word: str) -> str:
-    return r"[\s_\-]*".join(re.escape(part) for part in word.split(" "))
+_SEP = " "
+_END = ""
 
 
-_ALT_WORDS = "|".join(_word_pattern(w) for w in sorted(WORD_ROLES, key=len, reverse=True))
+def _trie_pattern(words: list[str]) -> str:
+    """One regex matching exactly the aliases `words`, factored by common prefixes (a trie), so
+    that at each position the engine tries a few branches instead of every alias. A space in an
+    alias stands for any run of spaces, `_` or `-`; at each node longer aliases come first."""
+    trie: dict[str, dict] = {}  # type: ignore[type-arg]
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[_END] = {}
+    return _trie_node(trie)
+
+
+def _trie_node(node: dict[str, dict]) -> str:  # type: ignore[type-arg]
+    alts = [
+        (r"[\s_\-]*" if ch == _SEP else re.escape(ch)) + _trie_node(child)
+        for ch, child in sorted(node.items())
+        if ch != _END
+    ]
+    if not alts:
+        return ""
+    if _END in node:
+        return f"(?:{'|'.join(alts)})?"
+    return alts[0] if len(alts) == 1 else f"(?:{'|'.join(alts)})"
+
+
+_ALT_WORDS = _trie_pattern(list(WORD_ROLES))
 _ALT_CASED = "".join(sorted(_CASED))
 PRE_KEY_RE = re.compile(
     rf"(?<![\w'])(?P<key>(?i:{_ALT_WORDS})|[{_ALT_CASED}]|[A-Za-z][A-Za-z0-9_]*(?=\s*=))"

@@ -49,15 +49,17 @@ def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
     """
     scored: list[tuple[int, int, Phrasing]] = []
     named = {r for q in parsed.quantities for r in q.roles[:1]}
+    lower = parsed.lower
     for order, p in enumerate(PHRASINGS):
+        conversion = p.tool == "convert_units" and steps.convert_match(parsed.text)
+        if not conversion and p.anchors is not None and not any(a in lower for a in p.anchors):
+            continue  # no keyword can match, nor the tool's name
         score = sum(
-            w
-            for pat, (_, w) in zip(p.patterns, p.keywords, strict=True)
-            if pat.search(parsed.lower)
+            w for pat, (_, w) in zip(p.patterns, p.keywords, strict=True) if pat.search(lower)
         )
-        if p.tool in parsed.lower:
+        if p.tool in lower:
             score += 20
-        if p.tool == "convert_units" and steps.convert_match(parsed.text):
+        if conversion:
             score += 100
         if score:
             score += len(named & _takes(p))

@@ -6,8 +6,11 @@ The table is data; `match.rank` and `match.build` use it to pick a tool and fill
 from __future__ import annotations
 
 import re
+import re._constants as _constants  # the parsed form of a pattern, to find its literal strings
+import re._parser as _parser
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from caec_desktop.agent.selection.offline import steps
 from caec_desktop.agent.selection.offline.aliases import (
@@ -54,10 +57,57 @@ class Phrasing:
     step_roles: frozenset[str] = frozenset()
     """Roles the tool's own step reads (lists, box sides), for ranking by typed names."""
     patterns: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
+    anchors: frozenset[str] | None = field(init=False, repr=False, compare=False)
+    """Strings one of which any keyword match contains (the tool's name too); None when a
+    keyword has no such string. `match.rank` skips a phrasing whose anchors are all absent, so
+    ranking costs a few substring tests per tool, not every tool's regexes."""
 
     def __post_init__(self) -> None:
         compiled = tuple(re.compile(k) for k, _ in self.keywords)
         object.__setattr__(self, "patterns", compiled)
+        found = [required_strings(k) for k, _ in self.keywords]
+        anchors = None if None in found else frozenset({self.tool}.union(*filter(None, found)))
+        object.__setattr__(self, "anchors", anchors)
+
+
+def required_strings(pattern: str) -> frozenset[str] | None:
+    """Literal strings one of which every match of `pattern` contains (None if unknown).
+
+    Read from the parsed pattern: a sequence needs each of its parts, so any part's strings do
+    (the longest run of literal characters is taken); an alternation needs one of its branches',
+    a repeat of at least one its body's; anything else (classes, assertions, optional parts)
+    gives nothing. Patterns are matched against lower-case text, so the strings are lower-cased.
+    """
+    return _sequence(list(_parser.parse(pattern)))
+
+
+def _sequence(items: list[tuple[Any, Any]]) -> frozenset[str] | None:
+    options: list[frozenset[str]] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            options.append(frozenset({"".join(run).lower()}))
+            run.clear()
+
+    for op, arg in items:
+        if op is _constants.LITERAL:
+            run.append(chr(arg))
+            continue
+        flush()
+        found: frozenset[str] | None = None
+        if op is _constants.SUBPATTERN:
+            found = _sequence(list(arg[-1]))
+        elif op is _constants.BRANCH:
+            branches = [_sequence(list(b)) for b in arg[1]]
+            if all(b is not None for b in branches):
+                found = frozenset().union(*[b for b in branches if b is not None])
+        elif op in (_constants.MAX_REPEAT, _constants.MIN_REPEAT) and arg[0] >= 1:
+            found = _sequence(list(arg[2]))
+        if found:
+            options.append(found)
+    flush()
+    return max(options, key=lambda o: min(len(x) for x in o), default=None)
 
 
 def _material_params(*, radius_dim: str | None = LENGTH) -> tuple[Param, ...]:
@@ -136,7 +186,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
         "contact_pair",
         (
             (r"\beffective (?:radius|mass|modulus|properties)\b", 14),
-            (r"\bk_?t\s*/\s*k_?n\b|\btangential.*normal stiffness ratio\b", 14),
+            (r"\bkt\s*/\s*kn\b|\bk_t\s*/\s*k_n\b|\btangential.*normal stiffness ratio\b", 14),
             (r"\bmindlin\b", 14),
             (r"\bequivalent linear (?:spring|stiffness)\b", 14),
             (r"\bg\*|\be\*", 14),
@@ -178,7 +228,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
         "cfd_dem_numbers",
         (
             (r"\bterminal (?:velocity|settling)\b|\bsettling velocity\b", 14),
-            (r"\b(?:particle )?reynolds\b|\bre_?p\b", 12),
+            (r"\b(?:particle )?reynolds\b|\brep\b|\bre_p\b", 12),
             (r"\bstokes number\b", 14),
             (r"\barchimedes\b", 14),
             (r"\bdi ?felice\b", 14),
@@ -312,7 +362,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
         (
             (r"\brolling (?:resistance|friction|stiffness|damping|torque)\b", 16),
             (r"\bepsd\b|\btype[\s-]?c\b", 16),
-            (r"\bmu_?r\b", 8),
+            (r"\bmur\b|\bmu_r\b", 8),
         ),
         (
             simple("rolling_friction"),
@@ -484,7 +534,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
         (
             (r"\b(?:how many|number of|count of|total) (?:time[\s_-]?)?(?:steps|iterations)\b", 12),
             (r"(?<!time )(?<!time-)(?<!time_)\bsteps? (?:for|needed|required)\b|\biterations\b", 8),
-            (r"\bduration\b|\bt\s*=", 1),
+            (r"\bduration\b|\bt=|\bt =", 1),
         ),
         (simple("duration"), simple("timestep")),
         (("duration",), ("timestep",)),
