@@ -15,12 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import model_validator
-
 from caec_desktop.tools import fields
 from caec_desktop.tools.base import (
     CalcSheet,
-    Density,
     Force,
     Length,
     Mass,
@@ -29,7 +26,6 @@ from caec_desktop.tools.base import (
     R,
     Ratio,
     Time,
-    ToolArgs,
     ToolResult,
     ToolSpec,
     Velocity,
@@ -38,7 +34,7 @@ from caec_desktop.tools.check_timestep import MIN_STEPS_PER_CONTACT
 from caec_desktop.tools.contact import REF_WALL, STEPS_PER_COLLISION
 from caec_desktop.tools.pair import (
     OVERLAP_INTEGRAL,
-    check_partner,
+    TwoBodyArgs,
     effective_mass,
     effective_modulus,
     effective_radius,
@@ -70,21 +66,10 @@ REF_PASS_THROUGH = (
 )
 
 
-class OverlapArgs(ToolArgs):
-    particle_radius: Length = fields.particle_radius("Radius R₁ of body 1")
-    density: Density = fields.density("Density ρ₁ of body 1")
-    youngs_modulus: Pressure = fields.youngs_modulus("Young's modulus E₁ used in the simulation")
-    poisson_ratio: Ratio = fields.poisson_ratio()
+class OverlapArgs(TwoBodyArgs):
     impact_velocity: Velocity = fields.impact_velocity(
         "Largest relative normal impact speed (≈ 2·v_max for particle–particle)"
     )
-    other_radius: Length | None = fields.other_radius("Radius R₂ of the other sphere (default: R₁)")
-    other_density: Density | None = fields.other_density()
-    other_youngs_modulus: Pressure | None = fields.other_youngs_modulus()
-    other_poisson_ratio: Ratio | None = fields.other_poisson_ratio()
-    wall: bool = fields.wall()
-    wall_youngs_modulus: Pressure | None = fields.wall_youngs_modulus()
-    wall_poisson_ratio: Ratio | None = fields.wall_poisson_ratio()
     timestep: Time | None = fields.timestep(
         "DEM time step dt, for the steps-per-contact check", default=None, example=None
     )
@@ -94,11 +79,6 @@ class OverlapArgs(ToolArgs):
         gt=0,
         le=0.1,
     )
-
-    @model_validator(mode="after")
-    def _partner(self) -> OverlapArgs:
-        check_partner(self)
-        return self
 
 
 class OverlapResult(ToolResult):

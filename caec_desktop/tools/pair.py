@@ -270,7 +270,10 @@ def hertz_time_of(sheet: CalcSheet, m_eff: float, r_eff: float, e_eff: float, v:
 # --- contact_pair ------------------------------------------------------------------------------
 
 
-class ContactPairArgs(ToolArgs):
+class TwoBodyArgs(ToolArgs):
+    """Body 1, body 2 (each `other_*` defaults to body 1's) and the wall, in this order, as every
+    two-material contact tool takes them; wall inputs only with wall=true, body 2's only without."""
+
     particle_radius: Length = fields.particle_radius("Radius R₁ of body 1")
     density: Density = fields.density("Density ρ₁ of body 1")
     youngs_modulus: Pressure = fields.youngs_modulus("Young's modulus E₁ of body 1")
@@ -282,6 +285,14 @@ class ContactPairArgs(ToolArgs):
     wall: bool = fields.wall()
     wall_youngs_modulus: Pressure | None = fields.wall_youngs_modulus()
     wall_poisson_ratio: Ratio | None = fields.wall_poisson_ratio()
+
+    @model_validator(mode="after")
+    def _partner(self) -> TwoBodyArgs:
+        check_partner(self)
+        return self
+
+
+class ContactPairArgs(TwoBodyArgs):
     overlap: Length | None = Q(
         "Overlap δ for the Hertz and Mindlin stiffnesses (omitted: no stiffness outputs)",
         default=None,
@@ -297,11 +308,6 @@ class ContactPairArgs(ToolArgs):
         " both are reported",
         default="overlap",
     )
-
-    @model_validator(mode="after")
-    def _partner(self) -> ContactPairArgs:
-        check_partner(self)
-        return self
 
 
 class ContactPairResult(ToolResult):
