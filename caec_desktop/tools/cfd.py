@@ -277,8 +277,14 @@ def cfd_dem_numbers(args: CfdArgs, sheet: CalcSheet) -> CfdResult:
         f"{fmt(tau_drag, 's')} · {fmt(u, 'm/s')} / {fmt(length, 'm')}",
         tau_drag * u / length,
     )
-    if args.characteristic_length is None and args.flow_velocity is None:
-        sheet.notes.append("L = d and U = slip speed: CFDEM's St = τ_p |u_r| / d.")
+    sheet.notes.append(
+        "Stokes number: CFDEM uses τ_p|u_r|/d, textbooks τ_p U/L with a flow scale; "
+        + (
+            "L = d and U = the slip speed (CFDEM's) used."
+            if args.characteristic_length is None and args.flow_velocity is None
+            else "the given L and U used."
+        )
+    )
     chi = sheet.step(
         "χ", "3.7 - 0.65 exp(-(1.5 - log₁₀ Re_p)² / 2)", f"Re_p = {sig(re_p)}", difelice_chi(re_p)
     )

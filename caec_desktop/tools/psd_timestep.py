@@ -237,7 +237,11 @@ def polydisperse_rayleigh(args: PsdArgs, sheet: CalcSheet) -> PsdResult:
         f"{RAYLEIGH_CAUTION_FRACTION:g}, "
         f"fail above (EDEM) → {verdict}"
     )
-    sheet.notes.append("Several materials: compute each and take the smallest step.")
+    sheet.notes.append(
+        "Sources disagree: LIGGGHTS uses the actual smallest particle, EDEM mean − 3σ of a normal "
+        "distribution or its capped minimum; EDEM is followed for distributions, the minimum for "
+        "lists. Several materials: compute each and take the smallest step."
+    )
     sheet.references.append(REF_EDEM_TIMESTEP)
     return PsdResult(
         governing_diameter=d_gov,

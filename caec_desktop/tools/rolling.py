@@ -184,6 +184,10 @@ def rolling_resistance(args: RollingArgs, sheet: CalcSheet) -> RollingResult:
         c * k_n * mu_r**2 * r_eff**2,
         "N*m/rad",
     )
+    sheet.notes.append(
+        "k_r uses R*² as LIGGGHTS' rolling_model_epsd.h:282 does (k_r is in N·m/rad); a form "
+        "with R* once, sometimes quoted, is dimensionally wrong."
+    )
     out: dict[str, Any] = {}
     if f_n is not None:
         m_max = out["max_rolling_torque"] = sheet.step(

@@ -489,5 +489,22 @@ HINTS: dict[str, str] = {
     "container_shape": "a 0.5 x 0.3 x 0.2 m box, a cylinder 100 mm across and 200 mm tall, "
     "or a volume of 2 L",
     "value": "convert 3 inch to mm",
+    "surface_energy": "surface energy 0.05 J/m^2",
+    "target_bond_number": "a Bond number of 10",
+    "liquid_surface_tension": "in water (or surface tension 0.072 N/m)",
+    "particle_density": "rho=2.5 g/cm^3 (or name a material)",
+    "fluid_density": "in water / in air (or rho_f=998 kg/m^3)",
+    "fluid_viscosity": "in water / in air (or viscosity 1e-3 Pa*s)",
+    "scale_factor": "s=4 (or by a factor of 4)",
+    "mass_flow_rate": "2 kg/s (or 5 t/h)",
+    "mean_diameter": "mean 2 mm, sd 0.2 mm",
+    "min_diameter": "smallest particle 0.3 mm",
+    "shear_rate": "shear rate 10 1/s",
+    "drum_radius": "a drum of radius 0.25 m",
+    "rotation_speed": "10 rpm",
+    "orifice_diameter": "a 50 mm orifice",
+    "rolling_friction": "mu_r=0.1",
+    "normal_stiffness": "kn=1e5 N/m (or E and overlap for Hertz)",
+    "overlap": "overlap 2 um",
 }
 """A second way to type each input, shown after the schema's own example in 'missing' replies."""
