@@ -155,6 +155,7 @@ class FlowResult(ToolResult):
         "n_c = (60/2π)√(g/R), the speed at Fr = 1", default=None
     )
     fraction_of_critical_speed: Ratio | None = R("n/n_c = √Fr", default=None)
+    verdict: Verdict = R("caution when I > 0.5 (μ(I) beyond its fitted range), else ok")
     drum_regimes: list[str] | None = Field(
         default=None, description="Mellmann regimes whose Fr range (and filling) match"
     )
@@ -266,7 +267,8 @@ def flow_regime(args: FlowArgs, sheet: CalcSheet) -> FlowResult:
             "friction condition for slipping is not computed."
         )
         sheet.references.append(REF_FROUDE)
-    return FlowResult(**out)
+    verdict: Verdict = "caution" if out.get("inertial_number", 0.0) > MU_I_CAUTION else "ok"
+    return FlowResult(verdict=verdict, **out)
 
 
 FLOW_REGIME: ToolSpec[Any, Any] = ToolSpec(

@@ -43,6 +43,7 @@ from caec_desktop.tools.timestep import (
     check_moduli,
     rayleigh_step,
     shear_modulus,
+    worst,
 )
 from caec_desktop.tools.units import fmt, sig
 
@@ -148,7 +149,9 @@ class PsdResult(ToolResult):
     rayleigh_timestep_at_mean: Time | None = R("dt_R of the mean diameter", default=None)
     ratio_to_mean: Ratio | None = R("d_gov / d_mean", default=None)
     recommended_timestep: Time = R("rayleigh_fraction · dt_R")
-    verdict: Verdict = R("The fraction: ok ≤ 0.2, caution ≤ 0.4, fail above")
+    verdict: Verdict = R(
+        "The fraction: ok ≤ 0.2, caution ≤ 0.4, fail above; caution for a normal σ/d̄ > 0.3"
+    )
 
 
 def polydisperse_rayleigh(args: PsdArgs, sheet: CalcSheet) -> PsdResult:
@@ -162,6 +165,7 @@ def polydisperse_rayleigh(args: PsdArgs, sheet: CalcSheet) -> PsdResult:
         g = shear_modulus(sheet, args.youngs_modulus, nu)
         sheet.references.append(REF_SHEAR)
     mean: float | None
+    wide = False
     if args.diameters is not None:
         d_gov, rule = min(args.diameters), "smallest listed"
         mean = sheet.step(
@@ -188,7 +192,8 @@ def polydisperse_rayleigh(args: PsdArgs, sheet: CalcSheet) -> PsdResult:
                 "d̄ - 3σ", "d̄ - 3σ", f"{fmt(mean, 'm')} - 3 · {fmt(sd, 'm')}", mean - 3 * sd, "m"
             )
             rule = "mean − 3σ"
-            if sd / mean > WIDE_NORMAL:
+            wide = sd / mean > WIDE_NORMAL
+            if wide:
                 sheet.notes.append(
                     f"σ/d̄ = {sig(sd / mean)} > 0.3: a wide normal PSD; the governing size is "
                     "sensitive to the tail."
@@ -237,6 +242,9 @@ def polydisperse_rayleigh(args: PsdArgs, sheet: CalcSheet) -> PsdResult:
         f"{RAYLEIGH_CAUTION_FRACTION:g}, "
         f"fail above (EDEM) → {verdict}"
     )
+    if wide:
+        verdict = worst(verdict, "caution")
+        sheet.thresholds.append("Wide normal PSD: caution when σ/d̄ > 0.3 (policy, no source)")
     sheet.notes.append(
         "Sources disagree: LIGGGHTS uses the actual smallest particle, EDEM mean − 3σ of a normal "
         "distribution or its capped minimum; EDEM is followed for distributions, the minimum for "

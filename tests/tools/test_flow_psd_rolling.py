@@ -419,3 +419,15 @@ def test_rolling_bad_input(args: dict[str, Any], message: str) -> None:
     assert message in error(
         "rolling_resistance", rolling_friction=0.1, particle_radius=1e-3, **args
     )
+
+
+def test_wide_normal_psd_and_collisional_flow_are_cautions() -> None:
+    wide = run("polydisperse_rayleigh", **GLASS, mean_diameter=1e-3, std_dev=3.2e-4)
+    assert wide["verdict"] == "caution"
+    assert (
+        run("polydisperse_rayleigh", **GLASS, mean_diameter=1e-3, std_dev=3e-4)["verdict"] == "ok"
+    )
+    collisional = {"shear_rate": 200, "particle_diameter": 3e-3, "pressure": 100, "density": 2500}
+    assert run("flow_regime", **collisional)["verdict"] == "caution"  # I = 3 > 0.5 (8c)
+    dense = {"shear_rate": 10, "particle_diameter": 1e-3, "pressure": 1e3, "density": 2500}
+    assert run("flow_regime", **dense)["verdict"] == "ok"
