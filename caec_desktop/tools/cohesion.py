@@ -120,8 +120,6 @@ class CohesionArgs(ToolArgs):
             raise ArgError(
                 missing, "the Tabor parameter needs both youngs_modulus and poisson_ratio"
             )
-        if self.youngs_modulus is not None and self.surface_energy is None:
-            raise ArgError("surface_energy", "the Tabor parameter (youngs_modulus) needs it")
         return self
 
 
@@ -275,6 +273,8 @@ def cohesion_numbers(args: CohesionArgs, sheet: CalcSheet) -> CohesionResult:
             f"(report both forces) → {regime}"
         )
         sheet.references.append(REF_TABOR)
+    if args.youngs_modulus is not None and gamma is None:
+        sheet.notes.append("No Tabor parameter: it needs surface_energy besides E and ν.")
     sheet.thresholds.append(
         "Bond number (indicative, no single checked source): Bo < 1 weight dominates, Bo ≈ 1 "
         "transition, Bo ≫ 1 cohesive"
