@@ -208,18 +208,28 @@ def test_open_in_form_keeps_the_call_sources_until_the_user_edits(
 
 
 def test_tool_list_groups_the_tools_under_headers(panel: FormPanel) -> None:
-    """Every tool once, group by group (ToolSpec.group), each group under a disabled header."""
+    """Every tool once, under the header of its ToolSpec.group, groups in GROUPS order."""
     from caec_desktop.tools import tool_groups
 
-    assert panel.tool_items() == tool_names()
-    box = panel.tool_box
-    headers = [box.itemText(i) for i in range(box.count()) if box.itemData(i) is None]
-    assert headers == list(tool_groups())
-    model = box.model()
-    for i in range(box.count()):
-        enabled = bool(model.flags(model.index(i, 0)) & Qt.ItemFlag.ItemIsEnabled)
-        assert enabled == (box.itemData(i) is not None)
-    box.setCurrentIndex(box.findData("beverloo_discharge"))
+    model = panel.tool_box.model()
+    rows = [model.index(r, 0) for r in range(model.rowCount())]
+    current = ""
+    members: dict[str, list[str]] = {}
+    for index in rows:
+        name = index.data(Qt.ItemDataRole.UserRole)
+        if name:
+            members[current].append(name)
+        else:
+            current = index.data()
+            members[current] = []
+            assert not model.flags(index) & Qt.ItemFlag.ItemIsEnabled  # a heading
+    assert list(members) == list(tool_groups())
+    assert {g: sorted(n) for g, n in members.items()} == {
+        g: sorted(n) for g, n in tool_groups().items()
+    }
+    panel.tool_box.setCurrentIndex(
+        panel.tool_box.findData("beverloo_discharge", Qt.ItemDataRole.UserRole)
+    )
     assert panel.tool == "beverloo_discharge" and "orifice_diameter" in panel.editors
 
 
