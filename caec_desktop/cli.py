@@ -59,7 +59,13 @@ def cmd_tools(ns: argparse.Namespace) -> int:
     if ns.json:
         _print_json(tools)
         return EXIT_OK
+    group = None
     for t in tools:
+        if t["group"] != group:
+            if group is not None:
+                print()
+            group = t["group"]
+            print(f"== {group} ==")
         params = t["parameters"]
         req = set(params["required"])
         names = [p if p in req else f"[{p}]" for p in params["properties"]]

@@ -205,3 +205,37 @@ def test_open_in_form_keeps_the_call_sources_until_the_user_edits(
     panel.fill_example()  # the documented example, entered through the form
     _, sources = _run(panel, qtbot)
     assert set(sources.values()) <= {"form", "default"}
+
+
+def test_tool_list_groups_the_tools_under_headers(panel: FormPanel) -> None:
+    """Every tool once, under the header of its ToolSpec.group, groups in GROUPS order."""
+    from caec_desktop.tools import tool_groups
+
+    model = panel.tool_box.model()
+    rows = [model.index(r, 0) for r in range(model.rowCount())]
+    current = ""
+    members: dict[str, list[str]] = {}
+    for index in rows:
+        name = index.data(Qt.ItemDataRole.UserRole)
+        if name:
+            members[current].append(name)
+        else:
+            current = index.data()
+            members[current] = []
+            assert not model.flags(index) & Qt.ItemFlag.ItemIsEnabled  # a heading
+    assert list(members) == list(tool_groups())
+    assert {g: sorted(n) for g, n in members.items()} == {
+        g: sorted(n) for g, n in tool_groups().items()
+    }
+    panel.tool_box.setCurrentIndex(
+        panel.tool_box.findData("beverloo_discharge", Qt.ItemDataRole.UserRole)
+    )
+    assert panel.tool == "beverloo_discharge" and "orifice_diameter" in panel.editors
+
+
+def test_fluid_preset_fills_the_fluid_fields(panel: FormPanel) -> None:
+    panel.set_tool("cfd_dem_numbers")
+    assert set(panel.apply_preset("water")) == {"fluid_density", "fluid_viscosity"}
+    args = panel.collect()
+    assert args["fluid_density"] == pytest.approx(998.2)
+    assert panel.sources["fluid_viscosity"] == "preset:water"
