@@ -1,43 +1,236 @@
-"""PDF rendering of a report with Qt's own text engine (QTextDocument + QPdfWriter).
+"""The calculation package as PDF pages, and sweep plots as PNG, with Qt's own engines.
 
-Lives in the ui layer because it needs Qt; the report itself (`services.export.Report`) is plain
-text. Without a running Qt application (the CLI) it makes an offscreen one and keeps it alive.
+Lives in the ui layer because it needs Qt; the package itself (`services.report.CalcPackage`)
+is plain data. The document is laid out once for the page size and painted page by page with a
+running head (project, job) and foot (app version, time, page n of N); between pages it reports
+progress and checks for Cancel. Everything here uses only a QTextDocument, QPdfWriter and
+QImage made in the calling thread, which Qt allows off the GUI thread, so the window runs it in
+a worker thread (ui/export_job.py). Without a running Qt application (the CLI) it makes an
+offscreen one first.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QMarginsF
-from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QCoreApplication,
+    QIODevice,
+    QMarginsF,
+    QPointF,
+    QRectF,
+    QSizeF,
+    Qt,
+    QUrl,
+)
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QImage,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+    QPen,
+    QPolygonF,
+    QTextDocument,
+)
 from PySide6.QtWidgets import QApplication
 
 from caec_desktop import __version__
-from caec_desktop.services.export import Report
+from caec_desktop.services.export import ExportCancelled
+from caec_desktop.services.report import CalcPackage, SweepTable
 
 _APP: list[QApplication] = []  # a QApplication made here stays alive for the process
+RESOLUTION = 300
+"""Dots per inch of the PDF's coordinate space (text stays vector; this sets layout units)."""
 
 
-def write_pdf(report: Report, path: Path | str) -> Path:
-    """Render the HTML with Qt's text engine as an A4 PDF (makes a headless Qt app if none)."""
-    if QCoreApplication.instance() is None:  # the CLI has no window; fonts need an app
+def ensure_app() -> None:
+    """Make an offscreen QApplication if the process has none (the CLI); main thread only."""
+    if QCoreApplication.instance() is None:
         # A QApplication, not a QGuiApplication: Qt allows one application object per
         # process, and widgets made later in the same process need the QApplication kind.
         _APP.append(QApplication(["caec-export", "-platform", "offscreen"]))
+
+
+def write_pdf(
+    package: CalcPackage,
+    path: Path | str,
+    images: Mapping[int, bytes] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> Path:
+    """Render `package` as an A4 PDF at `path`; `images` are sweep plots (PNG) by calc number.
+
+    Raises:
+        ExportCancelled: `cancelled()` turned true between two pages (the file is incomplete;
+            the caller deletes it).
+    """
+    ensure_app()
     path = Path(path)
     writer = QPdfWriter(str(path))
-    writer.setTitle(report.title)
+    writer.setResolution(RESOLUTION)
+    writer.setTitle(package.title)
     writer.setCreator(f"CAEC Desktop {__version__}")
     writer.setPageLayout(
         QPageLayout(
             QPageSize(QPageSize.PageSizeId.A4),
             QPageLayout.Orientation.Portrait,
-            QMarginsF(15, 15, 15, 15),
+            QMarginsF(15, 12, 15, 12),
             QPageLayout.Unit.Millimeter,
         )
     )
+    area = writer.pageLayout().paintRectPixels(RESOLUTION)
+    band = RESOLUTION * 0.3  # header and footer bands: 0.3 inch each
+    body = QSizeF(area.width(), area.height() - 2 * band)
+
     doc = QTextDocument()
-    doc.setHtml(report.html())
-    doc.print_(writer)
+    doc.documentLayout().setPaintDevice(writer)
+    urls: dict[int, str] = {}
+    for number, png in (images or {}).items():
+        image = QImage.fromData(png)
+        if not image.isNull():
+            urls[number] = f"plot-{number}.png"
+            doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(urls[number]), image)
+    doc.setHtml(package.html(urls, for_print=True))
+    doc.setPageSize(body)
+    total = doc.pageCount()
+
+    small = QFont("sans-serif", 7)
+    painter = QPainter(writer)
+    try:
+        for page in range(total):
+            if cancelled is not None and cancelled():
+                raise ExportCancelled("export cancelled")
+            if page:
+                writer.newPage()
+            _bands(painter, package, small, area.width(), area.height(), band, page, total)
+            painter.save()
+            painter.translate(0, band - page * body.height())
+            doc.drawContents(painter, QRectF(0, page * body.height(), body.width(), body.height()))
+            painter.restore()
+            if progress is not None:
+                progress(page + 1, total)
+    finally:
+        painter.end()
     del writer  # flushes and closes the file
     return path
+
+
+def _bands(
+    painter: QPainter,
+    package: CalcPackage,
+    font: QFont,
+    width: float,
+    height: float,
+    band: float,
+    page: int,
+    total: int,
+) -> None:
+    """Running head (project · job, title) and foot (app, time, page n of N) of one page."""
+    painter.setFont(font)
+    painter.setPen(QPen(QColor("#555555")))
+    top = QRectF(0, 0, width, band * 0.8)
+    left, right = Qt.AlignmentFlag.AlignLeft, Qt.AlignmentFlag.AlignRight
+    bottom_align = Qt.AlignmentFlag.AlignBottom
+    painter.drawText(top, left | bottom_align, package.page_header())
+    painter.drawText(top, right | bottom_align, "Calculation package")
+    painter.drawLine(QPointF(0, band * 0.85), QPointF(width, band * 0.85))
+    foot = QRectF(0, height - band * 0.8, width, band * 0.8)
+    painter.drawLine(QPointF(0, height - band * 0.85), QPointF(width, height - band * 0.85))
+    top_align = Qt.AlignmentFlag.AlignTop
+    painter.drawText(foot, left | top_align, package.page_footer())
+    painter.drawText(foot, right | top_align, f"Page {page + 1} of {total}")
+
+
+# --- sweep plots --------------------------------------------------------------------------------
+
+
+def _numbers(sweep: SweepTable, column: int) -> list[float | None]:
+    out: list[float | None] = []
+    for row in sweep.rows:
+        value = row[column] if column < len(row) else None
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        out.append(float(value) if ok and math.isfinite(float(value)) else None)  # type: ignore[arg-type]
+    return out
+
+
+def plot_image(sweep: SweepTable, width: int = 1200, height: int = 700) -> bytes | None:
+    """The sweep's first numeric result against the varied input, as a PNG (None if the table
+    has fewer than two numeric points). Axis ends are labelled with their values."""
+    ensure_app()
+    xs = _numbers(sweep, 0)
+    column = next(
+        (
+            c
+            for c in range(1, len(sweep.headers))
+            if sum(v is not None for v in _numbers(sweep, c)) > 1
+        ),
+        None,
+    )
+    if column is None:
+        return None
+    ys = _numbers(sweep, column)
+    pts = [(x, y) for x, y in zip(xs, ys, strict=False) if x is not None and y is not None]
+    if len(pts) < 2:
+        return None
+    x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
+    y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
+    if x1 == x0:
+        x1 = x0 + 1.0
+    if y1 == y0:
+        y0, y1 = y0 - abs(y0) * 0.05 - 1e-30, y1 + abs(y1) * 0.05 + 1e-30
+
+    image = QImage(width, height, QImage.Format.Format_ARGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    font = QFont("sans-serif")
+    font.setPixelSize(22)
+    painter.setFont(font)
+    left, right, top, bottom = 150.0, 40.0, 40.0, 110.0
+    plot = QRectF(left, top, width - left - right, height - top - bottom)
+    painter.setPen(QPen(QColor("#333333"), 2))
+    painter.drawRect(plot)
+
+    def at(x: float, y: float) -> QPointF:
+        return QPointF(
+            plot.left() + (x - x0) / (x1 - x0) * plot.width(),
+            plot.bottom() - (y - y0) / (y1 - y0) * plot.height(),
+        )
+
+    painter.setPen(QPen(QColor("#1f5fa8"), 4))
+    painter.drawPolyline(QPolygonF([at(x, y) for x, y in pts]))
+    painter.setBrush(QColor("#1f5fa8"))
+    for x, y in pts:
+        painter.drawEllipse(at(x, y), 6, 6)
+    painter.setPen(QColor("#222222"))
+    align = Qt.AlignmentFlag
+    painter.drawText(
+        QRectF(plot.left() - 10, plot.bottom() + 8, 300, 30), align.AlignLeft, f"{x0:.4g}"
+    )
+    painter.drawText(
+        QRectF(plot.right() - 290, plot.bottom() + 8, 300, 30), align.AlignRight, f"{x1:.4g}"
+    )
+    painter.drawText(QRectF(0, plot.top() - 12, left - 10, 30), align.AlignRight, f"{y1:.4g}")
+    painter.drawText(QRectF(0, plot.bottom() - 18, left - 10, 30), align.AlignRight, f"{y0:.4g}")
+    painter.drawText(
+        QRectF(plot.left(), height - 60, plot.width(), 40), align.AlignHCenter, sweep.headers[0]
+    )
+    painter.drawText(
+        QRectF(plot.left() + 10, plot.top() + 6, plot.width(), 30),
+        align.AlignLeft,
+        sweep.headers[column],
+    )
+    painter.end()
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    buffer.close()
+    return bytes(data.data())
