@@ -298,9 +298,8 @@ def _open_history(ns: argparse.Namespace, command: str) -> Any:
 
 def cmd_history(ns: argparse.Namespace) -> int:
     """List saved conversations, most recent first: id, turns, last change, name."""
-    from caec_desktop.services.report import to_second
-
     from caec_desktop.services.history import default_path
+    from caec_desktop.services.report import to_second
 
     if ns.history is None and not default_path().exists():
         rows: list[dict[str, Any]] = []
@@ -381,14 +380,15 @@ def cmd_export(ns: argparse.Namespace) -> int:
         block = TitleBlock.from_dict(store.report_fields(ns.id)).merged(**typed)
         if any(v is not None for v in typed.values()):
             store.save_report_fields(ns.id, block.to_dict())  # remembered, as the window does
-    pdf_writer = plot_image = None
+    pdf_writer: Any = None
+    plot: Any = None
     if fmt == "pdf":  # the only export that needs Qt: imported here, offscreen
         import os
 
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         from caec_desktop.ui.pdf import plot_image, write_pdf
 
-        pdf_writer = write_pdf
+        pdf_writer, plot = write_pdf, plot_image
     try:
         written = export_conversation(
             loaded,
@@ -397,7 +397,7 @@ def cmd_export(ns: argparse.Namespace) -> int:
             turns=turns,
             title_block=block,
             pdf_writer=pdf_writer,
-            plot_image=plot_image,
+            plot_image=plot,
         )
     except ExportError as exc:
         print(f"caec export: {exc}", file=sys.stderr)

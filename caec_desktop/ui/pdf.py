@@ -231,6 +231,6 @@ def plot_image(sweep: SweepTable, width: int = 1200, height: int = 700) -> bytes
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # str works at run time
     buffer.close()
     return bytes(data.data())

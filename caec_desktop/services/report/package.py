@@ -426,10 +426,11 @@ def _calculation(
         if value is not None
     ]
     table = _sweep(sweep, tool) if sweep else _sweep(result, tool)
+    skip = {"verdict", "ok"} | ({"points", "failures", "parameter", "tool"} if table else set())
     results = [
         ResultRow(k, _label(res_props.get(k, {})), _cell(v, res_props.get(k, {}).get("x-unit", "")))
         for k, v in result.items()
-        if k not in ("points", "failures", "verdict", "ok")
+        if k not in skip
     ]
     steps: list[str] = []
     thresholds: list[str] = []
