@@ -341,7 +341,7 @@ def test_pdf_export_can_be_cancelled_and_leaves_no_file(tmp_path: Path) -> None:
 
 def test_a_missing_folder_or_a_file_as_folder_is_an_error_not_saved(tmp_path: Path) -> None:
     pkg = package()
-    with pytest.raises(ExportError, match="the folder .*missing does not exist"):
+    with pytest.raises(ExportError, match=r"the folder .*missing does not exist"):
         write_package(pkg, tmp_path / "missing" / "p.md")
     (tmp_path / "file").write_text("x")
     with pytest.raises(ExportError, match="does not exist"):
