@@ -2,10 +2,10 @@
 
 Run: `QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_export.py [--turns 1000]`. Prints
 JSON. A conversation of N answered Rayleigh turns (each with its calc sheet and references) is
-exported to PDF as the window does it (`HistoryController.export_report`: package, HTML and PDF
-pages in a worker thread), while a 10 ms timer on the GUI thread records its longest gap. The
-baseline is the old way, the same package rendered on the GUI thread (`write_pdf` called there),
-measured in the same run.
+exported to PDF as the window does it (`HistoryController.export_report`: package and HTML in a
+worker thread, layout and pages in a renderer process it starts), while a 10 ms timer on the GUI
+thread records its longest gap. The baseline is the old way, the same package rendered on the GUI
+thread (`write_pdf` called there), measured in the same run.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from caec_desktop.services.export import export_conversation
 from caec_desktop.services.history import HistoryStore
 from caec_desktop.tools import execute
 from caec_desktop.ui.export_job import ExportJob
-from caec_desktop.ui.pdf import write_pdf
+from caec_desktop.ui.pdf import write_pdf, write_pdf_process
 
 
 def conversation(store: HistoryStore, turns: int) -> int:
@@ -73,7 +73,7 @@ def main() -> None:
             return export_conversation(
                 loaded,
                 Path(tmp) / "worker.pdf",
-                pdf_writer=write_pdf,
+                pdf_writer=write_pdf_process,
                 progress=lambda d, t: (pages.append(t), progress(d, t)),
                 cancelled=cancelled,
             )

@@ -222,7 +222,7 @@ class HistoryController(QObject):
         or None (and a message) when there is nothing to export or an export still runs."""
         from caec_desktop.services.export import export_conversation
         from caec_desktop.services.report import TitleBlock
-        from caec_desktop.ui.pdf import plot_image, write_pdf
+        from caec_desktop.ui.pdf import plot_image, write_pdf_process
 
         target = Path(path)
         if target.suffix.lower() not in REPORT_SUFFIXES:
@@ -244,7 +244,7 @@ class HistoryController(QObject):
                 loaded,
                 target,
                 secrets,
-                write_pdf,
+                write_pdf_process,
                 turns=turns,
                 title_block=block,
                 plot_image=plot_image,

@@ -3,17 +3,26 @@
 Lives in the ui layer because it needs Qt; the package itself (`services.report.CalcPackage`)
 is plain data. The document is laid out once for the page size and painted page by page with a
 running head (project, job) and foot (app version, time, page n of N); between pages it reports
-progress and checks for Cancel. Everything here uses only a QTextDocument, QPdfWriter and
-QImage made in the calling thread, which Qt allows off the GUI thread, so the window runs it in
-a worker thread (ui/export_job.py). Without a running Qt application (the CLI) it makes an
-offscreen one first.
+progress and checks for Cancel. The window renders in a child process (`write_pdf_process`,
+started from its export worker thread, ui/export_job.py): Qt's layout of a long document is one
+call that holds Python's GIL, so a thread alone would still freeze the window. Without a running
+Qt application (the CLI) it makes an offscreen one first.
 """
 
 from __future__ import annotations
 
+import base64
+import json
 import math
+import os
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import (
     QBuffer,
@@ -22,6 +31,7 @@ from PySide6.QtCore import (
     QIODevice,
     QMarginsF,
     QPointF,
+    QRect,
     QRectF,
     QSizeF,
     Qt,
@@ -42,7 +52,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication
 
 from caec_desktop import __version__
-from caec_desktop.services.export import ExportCancelled
+from caec_desktop.services.export import ExportCancelled, ExportError
 from caec_desktop.services.report import CalcPackage, SweepTable
 
 _APP: list[QApplication] = []  # a QApplication made here stays alive for the process
@@ -65,17 +75,105 @@ def write_pdf(
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> Path:
-    """Render `package` as an A4 PDF at `path`; `images` are sweep plots (PNG) by calc number.
+    """Render `package` as an A4 PDF at `path`, in this process (the CLI, tests); `images` are
+    sweep plots (PNG) by calculation number.
 
     Raises:
         ExportCancelled: `cancelled()` turned true between two pages (the file is incomplete;
             the caller deletes it).
     """
-    ensure_app()
+    return _render(_job(package, images or {}), Path(path), progress, cancelled)
+
+
+def _job(package: CalcPackage, images: Mapping[int, bytes]) -> dict[str, Any]:
+    """What the renderer needs, as JSON-able data (also the renderer process's input)."""
+    urls = {n: f"plot-{n}.png" for n in images}
+    return {
+        "html": package.html(urls, for_print=True),
+        "title": package.title,
+        "header": package.page_header(),
+        "footer": package.page_footer(),
+        "images": {str(n): base64.b64encode(png).decode("ascii") for n, png in images.items()},
+    }
+
+
+def write_pdf_process(
+    package: CalcPackage,
+    path: Path | str,
+    images: Mapping[int, bytes] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> Path:
+    """Render `package` as PDF in a child process (the window's exports).
+
+    Qt lays a document out in one call that holds Python's GIL (seconds for a long
+    conversation), which would freeze the window even from a worker thread; a child process
+    does not. Its progress arrives as `page N TOTAL` lines; Cancel kills it. A frozen app (no
+    `python -m`) renders in this process instead.
+
+    Raises:
+        ExportCancelled: `cancelled()` turned true (checked ten times a second).
+        ExportError: the renderer process failed (its last error line is in the message).
+    """
     path = Path(path)
+    if getattr(sys, "frozen", False):  # pragma: no cover - the PyInstaller bundle
+        return write_pdf(package, path, images, progress, cancelled)
+    with tempfile.TemporaryDirectory(prefix="caec-pdf-") as tmp:
+        job = Path(tmp) / "job.json"
+        job.write_text(json.dumps(_job(package, images or {})), encoding="utf-8")
+        errors = Path(tmp) / "stderr.txt"
+        env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+        with errors.open("w", encoding="utf-8") as err:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "caec_desktop.ui.pdf", str(job), str(path)],
+                stdout=subprocess.PIPE,
+                stderr=err,
+                text=True,
+                env=env,
+            )
+            lines: queue.Queue[str | None] = queue.Queue()
+            threading.Thread(target=_pump, args=(proc, lines), daemon=True).start()
+            try:
+                while True:
+                    try:
+                        line = lines.get(timeout=0.1)
+                    except queue.Empty:
+                        line = ""
+                    if cancelled is not None and cancelled():
+                        raise ExportCancelled("export cancelled")
+                    if line is None:
+                        break
+                    words = line.split()
+                    if progress is not None and len(words) == 3 and words[0] == "page":
+                        progress(int(words[1]), int(words[2]))
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                proc.wait()
+        if proc.returncode != 0:
+            last = [x for x in errors.read_text(encoding="utf-8").splitlines() if x.strip()]
+            why = last[-1] if last else f"exit code {proc.returncode}"
+            raise ExportError(f"{path}: the PDF renderer failed ({why})")
+    return path
+
+
+def _pump(proc: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        lines.put(line)
+    lines.put(None)
+
+
+def _render(
+    job: Mapping[str, Any],
+    path: Path,
+    progress: Callable[[int, int], None] | None,
+    cancelled: Callable[[], bool] | None,
+) -> Path:
+    ensure_app()
     writer = QPdfWriter(str(path))
     writer.setResolution(RESOLUTION)
-    writer.setTitle(package.title)
+    writer.setTitle(job["title"])
     writer.setCreator(f"CAEC Desktop {__version__}")
     writer.setPageLayout(
         QPageLayout(
@@ -91,13 +189,12 @@ def write_pdf(
 
     doc = QTextDocument()
     doc.documentLayout().setPaintDevice(writer)
-    urls: dict[int, str] = {}
-    for number, png in (images or {}).items():
-        image = QImage.fromData(png)
+    for number, data in job["images"].items():
+        image = QImage.fromData(base64.b64decode(data))
         if not image.isNull():
-            urls[number] = f"plot-{number}.png"
-            doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(urls[number]), image)
-    doc.setHtml(package.html(urls, for_print=True))
+            url = QUrl(f"plot-{number}.png")
+            doc.addResource(QTextDocument.ResourceType.ImageResource, url, image)
+    doc.setHtml(job["html"])
     doc.setPageSize(body)
     total = doc.pageCount()
 
@@ -109,7 +206,7 @@ def write_pdf(
                 raise ExportCancelled("export cancelled")
             if page:
                 writer.newPage()
-            _bands(painter, package, small, area.width(), area.height(), band, page, total)
+            _bands(painter, job["header"], job["footer"], small, area, band, page, total)
             painter.save()
             painter.translate(0, band - page * body.height())
             doc.drawContents(painter, QRectF(0, page * body.height(), body.width(), body.height()))
@@ -124,27 +221,28 @@ def write_pdf(
 
 def _bands(
     painter: QPainter,
-    package: CalcPackage,
+    header: str,
+    footer: str,
     font: QFont,
-    width: float,
-    height: float,
+    area: QRect,
     band: float,
     page: int,
     total: int,
 ) -> None:
     """Running head (project · job, title) and foot (app, time, page n of N) of one page."""
+    width, height = area.width(), area.height()
     painter.setFont(font)
     painter.setPen(QPen(QColor("#555555")))
     top = QRectF(0, 0, width, band * 0.8)
     left, right = Qt.AlignmentFlag.AlignLeft, Qt.AlignmentFlag.AlignRight
     bottom_align = Qt.AlignmentFlag.AlignBottom
-    painter.drawText(top, left | bottom_align, package.page_header())
+    painter.drawText(top, left | bottom_align, header)
     painter.drawText(top, right | bottom_align, "Calculation package")
     painter.drawLine(QPointF(0, band * 0.85), QPointF(width, band * 0.85))
     foot = QRectF(0, height - band * 0.8, width, band * 0.8)
     painter.drawLine(QPointF(0, height - band * 0.85), QPointF(width, height - band * 0.85))
     top_align = Qt.AlignmentFlag.AlignTop
-    painter.drawText(foot, left | top_align, package.page_footer())
+    painter.drawText(foot, left | top_align, footer)
     painter.drawText(foot, right | top_align, f"Page {page + 1} of {total}")
 
 
@@ -234,3 +332,20 @@ def plot_image(sweep: SweepTable, width: int = 1200, height: int = 700) -> bytes
     image.save(buffer, "PNG")  # type: ignore[call-overload]  # str works at run time
     buffer.close()
     return bytes(data.data())
+
+
+def _main(argv: list[str]) -> int:
+    """The renderer process: `python -m caec_desktop.ui.pdf JOB.json OUT.pdf`; prints
+    `page N TOTAL` per page painted."""
+    job_file, out = argv
+
+    def report(done: int, total: int) -> None:
+        print(f"page {done} {total}", flush=True)
+
+    job = json.loads(Path(job_file).read_text(encoding="utf-8"))
+    _render(job, Path(out), report, None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))

@@ -459,3 +459,53 @@ def test_domain_modules_import_without_pyside6() -> None:
     )
     code = f"import sys, {modules}; assert 'PySide6' not in sys.modules, 'PySide6 imported'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_renderer_process_writes_the_same_pdf_with_progress(tmp_path: Path) -> None:
+    import pypdf
+
+    from caec_desktop.ui.pdf import write_pdf_process
+
+    seen: list[tuple[int, int]] = []
+    path = write_package(
+        package(),
+        tmp_path / "p.pdf",
+        pdf_writer=write_pdf_process,
+        progress=lambda done, total: seen.append((done, total)),
+    )
+    pages = pypdf.PdfReader(path).pages
+    assert seen == [(i, len(pages)) for i in range(1, len(pages) + 1)]
+    text = flat(" ".join(p.extract_text() for p in pages))
+    assert "Job number J-2041" in text and "1.1 Inputs" in text and "3.4 Sweep" in text
+    with pytest.raises(ExportCancelled):
+        write_package(
+            package(), tmp_path / "q.pdf", pdf_writer=write_pdf_process, cancelled=lambda: True
+        )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.pdf"]
+
+
+def test_warnings_and_a_sweep_recorded_on_the_turn_are_shown() -> None:
+    from caec_desktop.services.report import TurnRecord
+    from tests.services.report_fixtures import sweep_result
+
+    calc = entry(
+        "rayleigh_timestep",
+        ARGS,
+        "form",
+        warnings=[{"field": "poisson_ratio", "value": 0.49, "why": "nearly incompressible"}],
+    )
+    record = TurnRecord(
+        1,
+        "sweep it",
+        {
+            "status": "answered",
+            "tool_results": [calc],
+            "sweep": {"tool": "rayleigh_timestep", **sweep_result()},
+        },
+    )
+    pkg = build_package("w", [record], generated=WHEN)
+    (c,) = pkg.calculations
+    assert c.warnings == ["poisson_ratio (0.49): nearly incompressible"]
+    assert c.sweep is not None and len(c.sweep.rows) == len(RADII_MM)
+    assert pkg.summary_rows()[0][4] == "— (1 warning)"
+    assert "- poisson_ratio (0.49): nearly incompressible" in pkg.markdown()
