@@ -29,6 +29,7 @@ from caec_desktop.services.export import (
 )
 from caec_desktop.services.history import HistoryStore
 from caec_desktop.services.report import TitleBlock, build_package, parse_turns
+from caec_desktop.tools import execute as execute_tool
 from caec_desktop.tools.units import show_value
 from caec_desktop.ui.pdf import plot_image, write_pdf
 from tests.keys import fake_key
@@ -509,3 +510,47 @@ def test_warnings_and_a_sweep_recorded_on_the_turn_are_shown() -> None:
     assert c.sweep is not None and len(c.sweep.rows) == len(RADII_MM)
     assert pkg.summary_rows()[0][4] == "— (1 warning)"
     assert "- poisson_ratio (0.49): nearly incompressible" in pkg.markdown()
+
+
+def test_a_sweep_tool_result_holding_its_table_is_the_swept_calculation() -> None:
+    """The shape a `sweep` pseudo-tool records: its result is the table, points as
+    {value, ok, result, error, band}, the fixed inputs in `args`."""
+    from caec_desktop.services.report import TurnRecord
+
+    fixed = dict(entry("rayleigh_timestep", ARGS, "form")["args"])
+    points = []
+    for r in (*RADII_MM, -1.0):
+        out = execute_tool("rayleigh_timestep", {**ARGS, "particle_radius": f"{r} mm"})
+        points.append(
+            {
+                "value": r / 1000,
+                "ok": out.ok,
+                "result": out.result,
+                "error": None if out.ok else out.errors[0].text(),
+                "band": "ok" if out.ok else None,
+            }
+        )
+    table = {
+        "tool": "rayleigh_timestep",
+        "parameter": "particle_radius",
+        "unit": "m",
+        "points": points,
+        "count": 4,
+        "failed": 1,
+        "args": fixed,
+    }
+    call = {"tool": "sweep", "args": {"tool": "rayleigh_timestep"}, "result": table}
+    record = TurnRecord(
+        1, "sweep r", {"status": "answered", "tool_results": [call | {"source": "regex"}]}
+    )
+    pkg = build_package("s", [record], generated=WHEN)
+    (calc,) = pkg.calculations
+    assert calc.tool == "rayleigh_timestep" and calc.results == []
+    assert calc.title == "Rayleigh timestep - sweep of particle_radius"
+    assert "the app's rayleigh_timestep tool" in calc.how
+    assert calc.inputs[0].value == "varied: 3 points"
+    given = {k for k, v in fixed.items() if v is not None}
+    assert {i.name for i in calc.inputs[1:]} == given - {"particle_radius"}
+    assert calc.sweep is not None
+    assert calc.sweep.names[-1] == "band" and [row[-1] for row in calc.sweep.rows] == ["ok"] * 3
+    assert len(calc.sweep.failures) == 1 and "particle_radius = -1 mm" in calc.sweep.failures[0]

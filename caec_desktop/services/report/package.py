@@ -293,9 +293,9 @@ def provenance(entry: Mapping[str, Any], name: str, value: Any, prop: Mapping[st
     return CALL_SOURCE_AS_PROVENANCE.get(call_source, call_source)
 
 
-def how_computed(entry: Mapping[str, Any], turn: Mapping[str, Any]) -> str:
+def how_computed(entry: Mapping[str, Any], turn: Mapping[str, Any], tool: str = "") -> str:
     """How one calculation was made, in words (the numbers always come from the app's tool)."""
-    tool = str(entry.get("tool", "?"))
+    tool = tool or str(entry.get("tool", "?"))
     source = str(entry.get("source") or "")
     by_tool = f"computed by the app's {tool} tool"
     if source == "form":
@@ -377,13 +377,15 @@ def _sweep(data: Mapping[str, Any], default_tool: str) -> SweepTable | None:
     for point in points:
         if not isinstance(point, Mapping):
             continue
-        if point.get("error") or point.get("errors"):
+        if point.get("error") or point.get("errors") or point.get("ok") is False:
             failures.append(_failure_text(point, parameter, unit))
             continue
         row: dict[str, Any] = {}
         if "result" in point and isinstance(point["result"], Mapping):
             row[parameter] = point.get(parameter, point.get("value"))
             row.update(point["result"])
+            if point.get("band"):
+                row["band"] = point["band"]  # where the point falls against a threshold
         else:
             row.update(point)
         flat.append(row)
@@ -413,8 +415,18 @@ def _calculation(
     sweep: Mapping[str, Any] | None,
 ) -> Calculation:
     tool = str(entry.get("tool", "?"))
-    arg_props, res_props = _props(tool, "args"), _props(tool, "result")
     result = dict(entry.get("result") or {})
+    table = _sweep(sweep, tool) if sweep else _sweep(result, tool)
+    args = dict(entry.get("args") or {})
+    if table is not None and not sweep:
+        # The result is the sweep's table: the calculation is the swept tool, its inputs the
+        # ones held fixed (`args` of the table when recorded) and the varied one.
+        tool = table.tool
+        if isinstance(result.get("args"), Mapping):
+            args = dict(result["args"])
+        args.pop(table.parameter, None)
+        result = {}
+    arg_props, res_props = _props(tool, "args"), _props(tool, "result")
     inputs = [
         InputRow(
             name,
@@ -422,10 +434,15 @@ def _calculation(
             show_value(value, arg_props.get(name, {}).get("x-unit", "")),
             provenance(entry, name, value, arg_props.get(name, {})),
         )
-        for name, value in (entry.get("args") or {}).items()
+        for name, value in args.items()
         if value is not None
     ]
-    table = _sweep(sweep, tool) if sweep else _sweep(result, tool)
+    if table is not None:
+        varied = f"varied: {len(table.rows)} points"
+        inputs.insert(
+            0,
+            InputRow(table.parameter, _label(arg_props.get(table.parameter, {})), varied, "sweep"),
+        )
     skip = {"verdict", "ok"} | ({"points", "failures", "parameter", "tool"} if table else set())
     results = [
         ResultRow(k, _label(res_props.get(k, {})), _cell(v, res_props.get(k, {}).get("x-unit", "")))
@@ -450,7 +467,7 @@ def _calculation(
         title=_title(tool) if table is None else f"{_title(tool)} - sweep of {table.parameter}",
         asked=rec.user_text,
         asked_at=to_second(rec.created or rec.result.get("created")),
-        how=how_computed(entry, rec.result),
+        how=how_computed(entry, rec.result, tool),
         inputs=inputs,
         steps=steps,
         results=results,
