@@ -1,9 +1,11 @@
 """One export running off the GUI thread, with progress and Cancel.
 
-The export (package built, HTML written, PDF laid out and painted page by page) runs in a worker
-thread: `ui/pdf.py` uses only a QTextDocument, QPdfWriter and QImage made in that thread, which
-Qt allows. Signals reach the window through queued connections; `cancel()` is checked between
-pages, and a cancelled or failed export leaves no file behind (`services.export`).
+The export (package built, HTML or Markdown written, sweep plots drawn on QImages) runs in a
+worker thread; a PDF is laid out and painted by a renderer process that thread starts
+(`ui.pdf.write_pdf_process`: Qt's layout holds the GIL, so only a process keeps the window
+responsive). Signals reach the window through queued connections; `cancel()` is checked ten
+times a second and between pages, and a cancelled or failed export leaves no file behind
+(`services.export`).
 """
 
 from __future__ import annotations

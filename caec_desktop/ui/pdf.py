@@ -11,6 +11,7 @@ Qt application (the CLI) it makes an offscreen one first.
 
 from __future__ import annotations
 
+import atexit
 import base64
 import json
 import math
@@ -131,6 +132,7 @@ def write_pdf_process(
                 text=True,
                 env=env,
             )
+            _RENDERERS.add(proc)
             lines: queue.Queue[str | None] = queue.Queue()
             threading.Thread(target=_pump, args=(proc, lines), daemon=True).start()
             try:
@@ -150,11 +152,23 @@ def write_pdf_process(
                 if proc.poll() is None:
                     proc.kill()
                 proc.wait()
+                _RENDERERS.discard(proc)
         if proc.returncode != 0:
             last = [x for x in errors.read_text(encoding="utf-8").splitlines() if x.strip()]
             why = last[-1] if last else f"exit code {proc.returncode}"
             raise ExportError(f"{path}: the PDF renderer failed ({why})")
     return path
+
+
+_RENDERERS: set[subprocess.Popen[str]] = set()
+"""Renderer processes running; killed if the app exits during an export."""
+
+
+@atexit.register
+def _kill_renderers() -> None:
+    for proc in list(_RENDERERS):
+        if proc.poll() is None:
+            proc.kill()
 
 
 def _pump(proc: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
