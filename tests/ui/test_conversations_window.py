@@ -164,8 +164,9 @@ def test_search_in_the_window_finds_by_request(h: Harness, qloop: qasync.QEventL
     assert [panel.model.conversation(r).name for r in range(panel.model.rowCount())] == [FIRST]
 
 
-def finish(qtbot: QtBot, h: Harness, job: ExportJob | None, saved: str = "saved to") -> None:
-    """Wait for an export job and the window's message about it."""
+def finish(qtbot: QtBot, h: Harness, job: ExportJob | None, saved: str) -> None:
+    """Wait for an export job and the window's message about it (`saved`: text only this
+    job's message holds, so an earlier export's message cannot satisfy the wait)."""
     assert job is not None
     qtbot.waitUntil(lambda: not job.running, timeout=60_000)
     qtbot.waitUntil(lambda: saved in h.window.statusBar().currentMessage(), timeout=10_000)
@@ -187,8 +188,9 @@ def test_exports_from_the_window_in_every_format(
 
     written = {}
     for name in ("r.md", "r.html", "r.pdf"):
+        h.window.statusBar().clearMessage()
         job = h.history.export_report(tmp_path / name, turns=[1, 2])
-        finish(qtbot, h, job)
+        finish(qtbot, h, job, saved=f"Report saved to {tmp_path / name}")
         assert job is not None and job.result == tmp_path / name
         assert f"Report saved to {tmp_path / name}" in h.window.statusBar().currentMessage()
         written[name] = job.result
@@ -257,7 +259,7 @@ def test_report_dialog_picks_turns_and_remembers_the_title_block(
     dialog.path.setText(str(tmp_path / "package"))
     ok.click()
 
-    finish(qtbot, h, h.history.export_job)
+    finish(qtbot, h, h.history.export_job, saved=f"Report saved to {tmp_path / 'package.pdf'}")
     pdf = tmp_path / "package.pdf"
     text = " ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(pdf).pages)
     assert "Project Silo discharge" in text and "Job number J-2041" in text
