@@ -1,7 +1,9 @@
 """Exports of a saved conversation: the calculation package (PDF, HTML, Markdown, CSV of its
-sweep tables) and the trace (JSONL). Honest files: a file is written next to its target, checked
-to exist and be non-empty, and only then moved into place; anything else is an `ExportError`
-naming the file and the reason, never "saved".
+sweep tables) and the trace (JSONL). Honest, private files: a file is written next to its target
+as a temporary file only the user can read (`tempfile.mkstemp`, mode 0600 as in
+`settings.files.write_private`), flushed to disk, checked to exist and be non-empty, and only
+then renamed into place; anything else is an `ExportError` naming the file and the reason, never
+"saved".
 
 PDF pages and sweep plots need Qt, so the ui layer passes them in (`pdf_writer`, `plot_image`:
 `caec_desktop.ui.pdf`); this module never imports Qt. Long exports report progress and can be
@@ -28,6 +30,7 @@ from caec_desktop.services.report import (
     build_package,
     provenance,
 )
+from caec_desktop.settings.files import FILE_MODE, write_private
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -142,7 +145,8 @@ def _temp_beside(path: Path) -> Path:
 
 
 def _commit(temp: Path, path: Path) -> Path:
-    """Move a finished temp file into place once it exists and is not empty."""
+    """Move a finished temp file into place once it exists and is not empty (flushed to disk
+    and private first)."""
     try:
         size = temp.stat().st_size
     except OSError:
@@ -150,6 +154,12 @@ def _commit(temp: Path, path: Path) -> Path:
     if size <= 0:
         raise ExportError(f"{path}: nothing was written (the file came out empty)")
     try:
+        fd = os.open(temp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.chmod(temp, FILE_MODE)  # mkstemp makes 0600; a renderer or odd platform may not
         os.replace(temp, path)
     except OSError as exc:
         raise ExportError(f"{path}: cannot be saved ({exc.strerror})") from None
@@ -222,7 +232,7 @@ def write_package(
             urls = {}
             for n, png in images.items():
                 image = path.with_name(f"{path.stem}-plot-{n}.png")
-                image.write_bytes(png)
+                write_private(image, png)
                 written.append(image)
                 urls[n] = image.name
             temp.write_text(package.markdown(urls), encoding="utf-8")
