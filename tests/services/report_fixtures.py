@@ -30,7 +30,7 @@ RADII_MM = (0.5, 1.0, 2.0)
 
 
 def expected_dt_r(radius_m: float = 1e-3) -> float:
-    """dt_R = π R sqrt(ρ/G)/(0.1631 ν + 0.8766), G = E/(2(1+ν)) (docs/... DEM reference §1.1)."""
+    """dt_R = π R sqrt(ρ/G)/(0.1631 ν + 0.8766), G = E/(2(1+ν)) (docs/references.md §1.1-1.2)."""
     g = 70e9 / (2 * (1 + 0.25))
     return math.pi * radius_m * math.sqrt(2500 / g) / (0.1631 * 0.25 + 0.8766)
 

@@ -346,7 +346,7 @@ def _warnings(entry: Mapping[str, Any], events: Iterable[TraceEvent]) -> list[st
     tool = entry.get("tool")
     found = [_warning_text(w) for w in entry.get("warnings") or []]
     for ev in events:
-        if ev.kind == "warning" and ev.data.get("tool", tool) == tool:
+        if str(ev.kind) == "warning" and ev.data.get("tool", tool) == tool:
             text = _warning_text(ev.data)
             if text not in found:
                 found.append(text)
@@ -403,7 +403,7 @@ def _turn_sweeps(turn: Mapping[str, Any], events: Iterable[TraceEvent]) -> list[
     found = [dict(s) for s in turn.get("sweeps") or [] if isinstance(s, Mapping)]
     if isinstance(turn.get("sweep"), Mapping):
         found.append(dict(turn["sweep"]))
-    found += [dict(ev.data) for ev in events if ev.kind == "sweep"]
+    found += [dict(ev.data) for ev in events if str(ev.kind) == "sweep"]
     return found
 
 
