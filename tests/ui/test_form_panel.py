@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from caec_desktop.services.export import build_report
+from caec_desktop.services.report import TurnRecord, build_package
 from caec_desktop.services.session import Session
 from caec_desktop.settings.model import Settings
 from caec_desktop.tools import execute, get_tool, tool_names, validate
@@ -172,7 +172,8 @@ def test_each_input_keeps_its_origin_through_the_run_to_the_report(
     assert result.data["arg_sources"] == sources
     turn = session.last_turn
     assert turn is not None
-    report = build_report("form run", [("form", turn.model_dump())]).markdown()
+    record = TurnRecord(1, "form", turn.model_dump())
+    report = build_package("form run", [record]).markdown()
     rows = {line.split("|")[1].strip(): line for line in report.splitlines() if "|" in line}
     for name, origin in sources.items():
         assert rows[name].rstrip(" |").endswith(origin), rows[name]
