@@ -80,10 +80,10 @@ _DEFINITIONS = (
 
 
 @lru_cache(maxsize=1)
-def ureg() -> pint.UnitRegistry:
+def ureg() -> pint.UnitRegistry[Any]:
     """The app's single unit registry (lazily created, disk-cached definitions, plus the
     spellings of `_DEFINITIONS`)."""
-    reg: pint.UnitRegistry
+    reg: pint.UnitRegistry[Any]
     try:
         reg = pint.UnitRegistry(cache_folder=":auto:", on_redefinition="ignore")
     except Exception:  # pragma: no cover - unwritable cache dir: fall back to an uncached registry

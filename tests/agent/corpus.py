@@ -667,4 +667,7 @@ CORPUS: list[Row] = [
     Row("1 mm glass beads", None, intent="calculation"),
 ]
 
+from tests.agent.corpus_new_tools import NEW_TOOL_ROWS  # noqa: E402  (rows of the ten new tools)
+
+CORPUS += NEW_TOOL_ROWS
 CORPUS += [Row(**fields) for fields in READER_ROWS]  # issue 10: units, bulk mass, durations, …

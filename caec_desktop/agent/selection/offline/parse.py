@@ -11,6 +11,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from caec_desktop.agent.selection.offline.aliases import (
     CONTAINER_KEY_AFTER_RE,
@@ -37,8 +38,9 @@ from caec_desktop.tools.values import (
 
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 """A number once `normalize` has turned `2×10^-3` into `2e-3` (the value reader's grammar)."""
-_UNIT = r"%|[A-Za-zµμ°Ω][A-Za-z0-9µμ°/^*·]*|[^\x00-\x7f\s\w]+"
-"""A unit word, `%`, or symbols no unit has (`2 🦆`, `2 ±`): these are read, and refused."""
+_UNIT = r"%|1?/[A-Za-z]+(?![\w/^])|[A-Za-zµμ°Ω][A-Za-z0-9µμ°/^*·]*|[^\x00-\x7f\s\w]+"
+"""A unit word, a per-unit (`1/s`, `/s`), `%`, or symbols no unit has (`2 🦆`, `2 ±`: read,
+and refused)."""
 QTY_RE = re.compile(
     rf"(?<![\w.^/*])(?P<num>{_NUMBER})(?P<junk>(?:[.,]\d+)+|(?:(?:/|\*\*?|\^)[-+]?[\d.]+)+)?"
     rf"(?:(?P<mark>''|[\"″'′])(?![A-Za-z])|[ \t]*(?P<unit>{_UNIT}))?"
@@ -49,8 +51,9 @@ _SUPERSCRIPT_RE = re.compile("[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _TIMES_RE = re.compile(r"(?<=[\d.])\s*[x×*]\s*(?=[-+]?[\d.])")
 _SEPARATOR_RE = re.compile(r"^[\s,;x]*(?:and\s*)?$")
-_KEY_NEXT_RE = re.compile(r"\w*\s*=")
-"""After a would-be unit: `2500 E=70 GPa`, `0.3 sigma_y=250 MPa` — the next key, not a unit."""
+_KEY_NEXT_RE = re.compile(r"\w*\s*=|_")
+"""After a would-be unit: `2500 E=70 GPa`, `0.3 sigma_y=250 MPa`, `1e6 n_cores=16` — the next
+key, not a unit."""
 _WORD_PAIR_RE = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*([A-Za-z][\w-]*)")
 _WORD_RE = re.compile(r"(?<![\w'-])[A-Za-z][A-Za-z'-]{4,}(?![\w'-])")
 """A word of 5+ letters that may be a typo (not part of an identifier like `neighbor_cell_size`)."""
@@ -168,12 +171,26 @@ class Parsed:
     """`name=word` pairs (`container_shape=box`, `convention=mfix`, `wall=true`)."""
 
 
+_MULTIPLIER_RE = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)(?:k|\s*(?i:thousand|million|billion))\b(?!\s*=)"
+)
+"""`500k particles`, `2 million particles` (a `k` only when written onto the number)."""
+_POWERS = {"k": 3, "thousand": 3, "million": 6, "billion": 9}
+
+
+def _multiplied(match: re.Match[str]) -> str:
+    word = match.group(0)[len(match.group(1)) :].strip().lower()
+    return f"{match.group(1)}e{_POWERS[word]}"
+
+
 def normalize(text: str) -> str:
-    """Unicode symbols to ASCII names, `2×10^-7` to `2e-7`, `0.5x0.3` to `0.5 x 0.3`."""
+    """Unicode symbols to ASCII names, `2×10^-7` to `2e-7`, `0.5x0.3` to `0.5 x 0.3`, `500k` and
+    `2 million` to `500e3` and `2e6`."""
     text = e_notation(text)
     for old, new in _UNICODE.items():
         text = text.replace(old, new)
     text = _SUPERSCRIPT_RE.sub(lambda m: "^" + m.group().translate(_SUPERSCRIPTS), text)
+    text = _MULTIPLIER_RE.sub(_multiplied, text)
     return _TIMES_RE.sub(" x ", text)
 
 
@@ -181,6 +198,8 @@ def normalize_unit(unit: str) -> str:
     """Spellings people type, in pint syntax: `kg/m3` → `kg/m^3`, `Mpa` → `MPa`, `µm` → `um`."""
     unit = unit.rstrip(".").replace("µ", "u").replace("μ", "u").replace("·", "*")
     unit = re.sub(r"(?<=[A-Za-z])([23])(?!\d)", r"^\1", unit)
+    if unit.startswith("/"):  # `0.01 /s`
+        unit = "1" + unit
     parts = re.split(r"([/*])", unit)
     return "".join(_CASE_FIX.get(p.lower(), p) if p not in "/*" else p for p in parts)
 
@@ -195,15 +214,31 @@ REFERENCE_UNITS = {
     "force": "N",
     "stiffness (force per length)": "N/m",
     "volume": "m^3",
+    "dynamic viscosity": "Pa*s",
+    "frequency": "1/s",
+    "acceleration": "m/s^2",
+    "mass flow rate or damping coefficient (kg/s = N·s/m)": "kg/s",
+    "energy/torque": "N*m",
 }
 """One unit per dimension a tool input can have (keys as in aliases.ROLE_DIM)."""
+_ANGLE_UNITS = frozenset({"deg", "degree", "degrees", "°", "rad", "radian", "radians"})
+"""Angles are dimensionless to pint; only these spellings make a number an angle."""
 
 
 @lru_cache(maxsize=512)
 def unit_dimension(unit: str) -> str:
-    """Dimension name of a unit the value reader returned ("length", "pressure/stress", …; pint's
-    own notation for unnamed ones such as "[length] ** 4")."""
-    return dimensionality_name(ureg().parse_units(unit).dimensionality)
+    """Dimension name of a unit the value reader returned: the names tool inputs use
+    (`REFERENCE_UNITS`, `angle` for the angle spellings), else pint's own ("[length] ** 4")."""
+    if unit in _ANGLE_UNITS:
+        return "angle"
+    dim = ureg().parse_units(unit).dimensionality
+    return _dimensionalities().get(dim) or dimensionality_name(dim)
+
+
+@lru_cache(maxsize=1)
+def _dimensionalities() -> dict[Any, str]:
+    reg = ureg()
+    return {reg.parse_units(unit).dimensionality: name for name, unit in REFERENCE_UNITS.items()}
 
 
 @lru_cache(maxsize=2048)
