@@ -294,6 +294,8 @@ _AFTER_NUMBER_PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = (
 )  # fmt: skip
 
 
+_PER_UNIT_RE = re.compile(r"\s+1\s*/\s*[A-Za-zµμ(]")
+"""`10 1/s`: a reciprocal unit after the number, not a second number."""
 _FRACTION_RE = re.compile(r"(\d{1,6})\s*/\s*(\d{1,6})(?![\d.])(\s*\S.*)?$")
 """`1/8 in`: refused, with the decimal to type instead (the reader does no arithmetic)."""
 
@@ -329,7 +331,7 @@ def read_value(text: str) -> Reading:
     for pattern, why in _AFTER_NUMBER_PROBLEMS:
         if pattern.match(rest):
             raise ValueReadError(f'could not read "{stripped}": {why}')
-    if _NUMBER_RE.match(rest.lstrip()):
+    if _NUMBER_RE.match(rest.lstrip()) and not _PER_UNIT_RE.match(rest):
         raise ValueReadError(f'"{stripped}" holds two numbers; give one value with its unit')
     try:
         value = number_value(number.group())

@@ -107,6 +107,16 @@ _PLAIN_WORDS = frozenset(
     elements element cells cell bins bin grid sided side faces face points order pcs nos
     contacts contact collisions collision impacts impact hits
     samples sample runs run cases case discs disks rods fibres fibers rocks fold
+    take takes took taking need needs needed give gives gave get gets got make makes made use
+    uses used using run running last lasts lasting go goes went stay stays have has had having
+    want wants see say says let lets keep keeps put puts set sets show shows find finds check
+    when where why who whom whose while after before during until since because though although
+    into onto upon off out again once twice thrice very too quite rather enough approx ca nearly
+    just only even still also per each every either neither nor yet some any no none most least
+    first second third last next previous new old big small large long short high low fast slow
+    hot cold dry wet loose dense packed random steady total max min maximum minimum average mean
+    typical nominal initial final cores core threads thread processors nodes gpus gpu cpus cpu
+    hours days weeks months years people users workers machines
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 """English words after a number that are not meant as its unit (a number followed by any other
