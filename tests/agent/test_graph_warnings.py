@@ -25,3 +25,18 @@ async def test_an_unusual_value_computes_and_says_so_everywhere() -> None:
     (entry,) = turn.tool_results
     assert entry["warnings"][0].startswith(WHY)
     assert f"⚠ **Check:** {WHY}" in turn.answer
+
+
+@pytest.mark.asyncio
+async def test_the_calculation_package_lists_the_warning_once() -> None:
+    from caec_desktop.services.report import TurnRecord, build_package
+
+    session = Session(Settings(mode="offline"))
+    async for _ in session.ask("rayleigh time step r=1.2 rho=2500 E=70 GPa nu=0.25"):
+        pass
+    turn = session.last_turn
+    assert turn is not None
+    record = TurnRecord(number=1, user_text="r=1.2", result=turn.model_dump(), events=turn.events)
+    (calc,) = build_package("t", [record]).calculations
+    assert [w for w in calc.warnings if "unusually large" in w] == [calc.warnings[0]]
+    assert calc.warnings[0].startswith(WHY)
