@@ -17,14 +17,17 @@ is looked for.
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_settings import BaseSettings, InitSettingsSource, PydanticBaseSettingsSource
 
+from caec_desktop.settings.files import FileProblem, read_small_json
 from caec_desktop.settings.keystore import (
     SECRETS_FILE,
     FileStore,
@@ -32,8 +35,10 @@ from caec_desktop.settings.keystore import (
     SecretStore,
     open_secret_store,
 )
-from caec_desktop.settings.model import Settings
+from caec_desktop.settings.model import SafeDotEnvSource, Settings, dotenv_problem
 from caec_desktop.settings.paths import config_dir
+
+log = logging.getLogger(__name__)
 
 CONFIG_FILE = "config.json"
 SECRET_FIELD = "llm_api_key"
@@ -79,13 +84,11 @@ def _check(values: Any, where: str) -> dict[str, Any]:
 
 
 def _read_file(path: Path) -> Any:
-    """The file's JSON (None when there is no file)."""
+    """The file's JSON (None when there is no file); only a small regular file is read."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"{path}: not readable as JSON ({exc})") from None
+        return read_small_json(path)
+    except FileProblem as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def _read(directory: Path | None) -> tuple[dict[str, Any], KeyStoreKind | None]:
@@ -179,6 +182,11 @@ def load_settings(
     if store is None:
         store = _saved_store(directory, recorded)
     key = store.get_api_key() if store is not None else ""
+    return _build(lower, key, overrides)
+
+
+def _build(lower: dict[str, Any], key: str, overrides: Mapping[str, Any]) -> Settings:
+    """Settings with `lower` (config file values) and `key` below env, `.env` and overrides."""
     if key:
         lower["CAEC_LLM_API_KEY"] = key  # the field is validated by its alias
 
@@ -195,12 +203,64 @@ def load_settings(
             file_secret_settings: PydanticBaseSettingsSource,
         ) -> tuple[PydanticBaseSettingsSource, ...]:
             stored = InitSettingsSource(settings_cls, init_kwargs=lower)
-            return (init_settings, env_settings, dotenv_settings, stored, file_secret_settings)
+            dotenv = SafeDotEnvSource(settings_cls)
+            return (init_settings, env_settings, dotenv, stored, file_secret_settings)
 
     try:
         return _Layered(**overrides)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
-        )
-        raise ConfigError(f"invalid settings: {problems}") from None
+        raise ConfigError(f"invalid settings: {problems_of(exc)}") from None
+
+
+def problems_of(exc: ValidationError) -> str:
+    """The validation errors as `field: what is wrong` phrases (no pydantic boilerplate)."""
+    out = []
+    for err in exc.errors(include_url=False):
+        field = ".".join(str(p) for p in err["loc"])
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        out.append(msg if msg.startswith(field + " ") else f"{field}: {msg}")
+    return "; ".join(out)
+
+
+@dataclass
+class LoadedSettings:
+    """Settings loaded without failing on a broken file, and what went wrong, in words."""
+
+    settings: Settings
+    notes: list[str] = field(default_factory=list)
+    """One sentence per file that was not used (which file, why, what was used instead)."""
+
+
+def load_settings_soft(
+    directory: Path | None = None, store: SecretStore | None = None, **overrides: Any
+) -> LoadedSettings:
+    """Like `load_settings`, but a broken settings file never stops the app.
+
+    An unreadable or invalid `config.json` (a FIFO, a folder, a device, too large, not UTF-8, not
+    JSON, invalid values) is ignored and the defaults used; a secrets file or keyring that cannot
+    be read means no key; a broken `.env` is skipped. Each gives a note naming the file and why.
+
+    Raises:
+        ConfigError: an explicit override or an environment variable is invalid (the field is
+            named): the user typed it, so it is refused rather than replaced.
+    """
+    notes: list[str] = []
+    try:
+        lower, recorded = _read(directory)
+    except ConfigError as exc:
+        notes.append(f"Settings file not used, defaults instead: {exc}")
+        lower, recorded = {}, None
+    problem = dotenv_problem()
+    if problem:
+        notes.append(f"Environment file not used: {problem}")
+    key = ""
+    try:
+        if store is None:
+            store = _saved_store(directory, recorded)
+        key = store.get_api_key() if store is not None else ""
+    except Exception as exc:  # a broken file or keyring: no key, never a crash
+        log.warning("API key not read: %r", exc)
+        where = store.where if store is not None else "the secret store"
+        reason = str(exc) if isinstance(exc, ValueError) else "it could not be read"
+        notes.append(f"No API key used: the key in {where} was not read ({reason}).")
+    return LoadedSettings(_build(lower, key, overrides), notes)

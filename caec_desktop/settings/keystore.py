@@ -111,14 +111,9 @@ class FileStore:
         return f"file {self.path} (readable by you only, mode 0600)"
 
     def get_api_key(self) -> str:
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return ""
-        except (OSError, json.JSONDecodeError) as exc:
-            raise ValueError(
-                f"{self.path}: unreadable secrets file ({type(exc).__name__})"
-            ) from None
+        from caec_desktop.settings.files import read_small_json
+
+        data = read_small_json(self.path)  # FileProblem (a ValueError) says why in words
         key = data.get(KEY_NAME, "") if isinstance(data, dict) else ""
         return key if isinstance(key, str) else ""
 

@@ -9,6 +9,7 @@ class do the rest. Importing this module imports langchain-openai (~1 s): only t
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -17,7 +18,7 @@ from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_openai import ChatOpenAI
 from pydantic import model_validator
 
-from caec_desktop.agent.selection.llm.errors import InStreamError
+from caec_desktop.agent.selection.llm.errors import BadReply, InStreamError, describe_body
 from caec_desktop.agent.selection.llm.normalize import (
     normalize_delta,
     normalize_message,
@@ -46,7 +47,8 @@ def _string_ids(reply: Any) -> Any:
 
 
 class _StringIdStream:
-    """An SDK chunk stream whose chunks pass through `_string_ids`."""
+    """An SDK chunk stream whose chunks pass through `_string_ids`; a stream that ends without a
+    single chunk (an event stream holding no completion data) raises `BadReply`."""
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
@@ -59,8 +61,15 @@ class _StringIdStream:
         return await self._stream.__aexit__(*exc)
 
     async def __aiter__(self) -> AsyncIterator[Any]:
+        count = 0
         async for chunk in self._stream:
+            count += 1
             yield _string_ids(chunk)
+        if not count:
+            raise BadReply(
+                "it answered with an event stream holding no chat-completion data: is the base "
+                "URL right? It usually ends in /v1"
+            )
 
 
 class _StringIdCompletions:
@@ -73,9 +82,72 @@ class _StringIdCompletions:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
 
+    @property
+    def with_raw_response(self) -> _CheckedRaw:
+        """What langchain uses for replies that are not streamed: checked before parsing."""
+        return _CheckedRaw(self._inner.with_raw_response)
+
     async def create(self, **kwargs: Any) -> Any:
-        reply = await self._inner.create(**kwargs)
-        return _StringIdStream(reply) if kwargs.get("stream") else _string_ids(reply)
+        raw = await _CheckedRaw(self._inner.with_raw_response).create(**kwargs)
+        return _StringIdStream(raw.parse()) if kwargs.get("stream") else _string_ids(raw.parse())
+
+
+class _CheckedRaw:
+    """`with_raw_response` of the completions resource: a reply that is not a chat completion
+    (or an event stream, when one was asked for) raises `BadReply` saying what it is."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def create(self, **kwargs: Any) -> Any:
+        raw = await self._inner.create(**kwargs)
+        response = raw.http_response
+        ctype = response.headers.get("content-type", "")
+        if not kwargs.get("stream"):
+            _check_body(response.content, ctype, response.status_code, False)
+        elif "event-stream" not in ctype:  # not a stream: read what it is instead
+            _check_body(await _capped_body(response), ctype, response.status_code, True)
+        return raw
+
+
+MAX_ODD_BODY = 256 * 1024
+"""Bytes read of a reply that is not the event stream asked for, to say what it is."""
+
+
+async def _capped_body(response: Any) -> bytes:
+    """Up to MAX_ODD_BODY bytes of a streamed response's body (then the response is closed)."""
+    data = b""
+    try:
+        async for part in response.aiter_bytes():
+            data += part
+            if len(data) >= MAX_ODD_BODY:
+                break
+    finally:
+        await response.aclose()
+    return data
+
+
+def _check_body(data: bytes, ctype: str, status: int, streamed: bool) -> None:
+    """Raise `BadReply` (or `InStreamError`) unless `data` is a chat completion's JSON.
+
+    An in-band `{"error": ...}` becomes InStreamError as before; a streamed request answered with
+    one JSON completion is a server that cannot stream (retried without streaming).
+    """
+    try:
+        value = json.loads(data)
+    except (ValueError, RecursionError):
+        raise describe_body(data, ctype, status) from None
+    if isinstance(value, dict) and value.get("error"):
+        raise InStreamError(value)
+    if not isinstance(value, dict) or not isinstance(value.get("choices"), list):
+        raise describe_body(data, ctype, status)
+    if streamed:
+        raise BadReply(
+            "it answered a streamed request with one JSON reply", status, "stream_unsupported"
+        )
 
 
 class CaecChatOpenAI(ChatOpenAI):
