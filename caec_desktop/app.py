@@ -41,13 +41,14 @@ def _load_settings(overrides: dict[str, Any]) -> tuple[Any, str]:
     from caec_desktop.settings.model import Settings
 
     try:
-        from caec_desktop.settings.config import ConfigError, load_settings
+        from caec_desktop.settings.config import ConfigError, load_settings_soft
     except ImportError:
         return Settings(**overrides), ""
     try:
-        return load_settings(**overrides), ""
-    except ConfigError as exc:
-        return Settings(**overrides), f"Settings not loaded, defaults used: {exc}"
+        loaded = load_settings_soft(**overrides)
+    except ConfigError as exc:  # an environment variable is invalid: defaults, and why
+        return Settings.model_construct(**overrides), f"Settings not loaded, defaults used: {exc}"
+    return loaded.settings, " ".join(loaded.notes)
 
 
 def _save_settings(settings: Any) -> None:
@@ -78,6 +79,13 @@ def apply_settings(runner: Any, sink: ErrorSink, new: Any) -> None:
     runner.replace_session(fresh)
 
 
+UNEXPECTED = (
+    "Something unexpected went wrong inside CAEC Desktop (a bug, not your input). The details "
+    "are in the log file caec-desktop.log in the data folder; your conversation is kept."
+)
+"""The banner for an unhandled error: no exception text reaches the window (it goes to the log)."""
+
+
 class ErrorSink:
     """Where every unhandled error goes: the log and the window's banner (key redacted)."""
 
@@ -101,13 +109,11 @@ class ErrorSink:
     def excepthook(
         self, kind: type[BaseException], exc: BaseException, tb: TracebackType | None
     ) -> None:
-        self.report(f"Unexpected error: {kind.__name__}: {exc}", exc)
+        self.report(UNEXPECTED, exc)
 
     def loop_handler(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-        exc = context.get("exception")
-        message = context.get("message", "error in the event loop")
-        shown = f"{type(exc).__name__}: {exc}" if exc else message
-        self.report(f"Unexpected error: {shown}", exc)
+        log.error("event loop: %s", context.get("message", "error"))
+        self.report(UNEXPECTED, context.get("exception"))
 
     def install(self, loop: asyncio.AbstractEventLoop) -> None:
         sys.excepthook = self.excepthook

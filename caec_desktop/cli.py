@@ -129,11 +129,38 @@ STATUS_EXIT = {
 
 
 def _session_settings(ns: argparse.Namespace) -> Any:
-    """Settings from config file, env and the command-line flags (flags win)."""
-    from caec_desktop.settings.config import load_settings
+    """Settings from config file, env and the command-line flags (flags win).
 
-    flags = {"mode": ns.mode, "base_url": ns.base_url, "model": ns.model}
-    return load_settings(**{k: v for k, v in flags.items() if v})
+    A broken settings file is reported on stderr and replaced by the defaults (never a failed
+    command); an invalid flag or environment variable raises ConfigError (exit 2).
+    """
+    from caec_desktop.settings.config import load_settings_soft
+
+    flags = {
+        "mode": ns.mode,
+        "base_url": ns.base_url,
+        "model": ns.model,
+        "turn_timeout_s": getattr(ns, "timeout", None),
+    }
+    loaded = load_settings_soft(**{k: v for k, v in flags.items() if v is not None})
+    for note in loaded.notes:
+        print(f"caec {ns.command}: {note}", file=sys.stderr)
+    return loaded.settings
+
+
+def _seconds(text: str) -> float:
+    """`--timeout` value: a finite number of seconds above 0 (at most a day)."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds as a number, got {text!r}") from None
+    if not math.isfinite(value) or not 0 < value <= 86400:
+        raise argparse.ArgumentTypeError(
+            f"must be a number of seconds above 0 and at most 86400, got {text!r}"
+        )
+    return value
 
 
 def format_event(event: Any) -> str:
@@ -173,6 +200,10 @@ def cmd_ask(ns: argparse.Namespace) -> int:
     result = session.last_turn
     if result is None:  # pragma: no cover - a run always records its turn
         return EXIT_BUG
+    if ns.save:
+        recorder = _open_history(ns)
+        _save_turn(ns, recorder, result)
+        recorder.store.close()
     if ns.trace:
         try:
             with open(ns.trace, "w", encoding="utf-8") as fh:
@@ -188,8 +219,6 @@ def cmd_ask(ns: argparse.Namespace) -> int:
 
 
 def cmd_chat(ns: argparse.Namespace) -> int:
-    import asyncio
-
     gc.enable()  # a conversation runs for long (see main)
 
     from caec_desktop.services.session import Session
@@ -205,7 +234,44 @@ def cmd_chat(ns: argparse.Namespace) -> int:
         async for event in session.ask(text):
             print(format_event(event))
 
-    print(f"caec chat ({session.mode}, {session.model}); quit, exit or Ctrl-D ends.")
+    recorder = None if ns.no_save else _open_history(ns)
+    saving = "" if recorder is None else "; saved to history, --no-save to opt out"
+    print(f"caec chat ({session.mode}, {session.model}){saving}; quit, exit or Ctrl-D ends.")
+    try:
+        _chat_loop(session, recorder, turn, ns)
+    finally:
+        if recorder is not None:
+            recorder.store.close()
+    return EXIT_OK
+
+
+def _open_history(ns: argparse.Namespace) -> Any:
+    """A recorder on the history database (never fails; what went wrong goes to stderr)."""
+    from caec_desktop.services.history import ConversationRecorder, HistoryStore
+
+    recorder = ConversationRecorder(HistoryStore.open())
+    for notice in recorder.new_notices():
+        print(f"caec {ns.command}: {notice}", file=sys.stderr)
+    return recorder
+
+
+def _save_turn(ns: argparse.Namespace, recorder: Any, result: Any) -> None:
+    """Save one finished turn like the window does; problems go to stderr, never an exit."""
+    import sqlite3
+
+    from caec_desktop.services.history.store import error_words
+
+    try:
+        recorder.record(result)
+    except (OSError, sqlite3.Error, ValueError) as exc:
+        print(f"caec {ns.command}: turn not saved to history ({error_words(exc)})", file=sys.stderr)
+    for notice in recorder.new_notices():
+        print(f"caec {ns.command}: {notice}", file=sys.stderr)
+
+
+def _chat_loop(session: Any, recorder: Any, turn: Any, ns: argparse.Namespace) -> None:
+    import asyncio
+
     with asyncio.Runner() as runner:
         while True:
             try:
@@ -223,13 +289,14 @@ def cmd_chat(ns: argparse.Namespace) -> int:
                 print("(cancelled)")
                 continue
             if session.last_turn is not None:
+                if recorder is not None:
+                    _save_turn(ns, recorder, session.last_turn)
                 print()
                 print(session.last_turn.answer)
                 if session.last_turn.conversation_usage:
                     print(f"({usage_text(session.last_turn.usage)} this turn, "
                           f"{usage_text(session.usage_total)} in this conversation)")  # fmt: skip
                 print()
-    return EXIT_OK
 
 
 def cmd_doctor(ns: argparse.Namespace) -> int:
@@ -296,13 +363,25 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=text)
         if name == "ask":
             p.add_argument("query", help='e.g. "rayleigh time step for 1 mm glass beads"')
+            p.add_argument("--save", action="store_true", help="save the turn to the history")
             p.add_argument("--json", action="store_true", help="print the turn as JSON")
             p.add_argument("--trace", metavar="FILE.jsonl", help="write the trace events as JSONL")
             p.add_argument("-v", "--verbose", action="store_true", help="trace events on stderr")
+        else:
+            p.add_argument(
+                "--no-save", action="store_true", help="do not save this conversation to history"
+            )
         p.add_argument("--mode", choices=["offline", "local", "openrouter"])
         p.add_argument("--base-url", help="OpenAI-compatible endpoint (local mode)")
         p.add_argument(
             "--model", help="model name (CAEC_MODEL; local mode default: the server's first listed)"
+        )
+        p.add_argument(
+            "--timeout",
+            type=_seconds,
+            metavar="SECONDS",
+            help="longest a turn may take, retries included (turn_timeout_s, CAEC_TURN_TIMEOUT_S;"
+            " default 300); past it the turn ends with exit code 3",
         )
         p.set_defaults(func=func)
 

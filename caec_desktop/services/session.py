@@ -10,6 +10,7 @@ LangGraph is imported on the first run, not at import, so showing the window sta
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import traceback
 import weakref
@@ -18,6 +19,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
+from caec_desktop.agent.deadline import set_deadline
 from caec_desktop.agent.events import STREAM_MODES, TraceRecorder, node_update
 from caec_desktop.agent.selection.protocol import SelectorError, ToolSelector
 from caec_desktop.agent.trace import TraceEvent, redact
@@ -93,6 +95,15 @@ def graph_shape() -> tuple[list[str], list[tuple[str, str, bool]]]:
     from caec_desktop.agent.build import graph_shape as shape
 
     return shape()
+
+
+def turn_timeout_message(limit: float) -> str:
+    """What to tell the user when a turn passed its time limit, and how to raise it."""
+    return (
+        f"This turn was stopped after {limit:g} s, its time limit (turn_timeout_s). To give "
+        "turns more time, raise it in Settings, with CAEC_TURN_TIMEOUT_S, or with `caec ask "
+        "--timeout SECONDS`. Meanwhile you can switch to offline mode or fill the tool's form."
+    )
 
 
 class Session:
@@ -226,8 +237,20 @@ class Session:
                     {"text": text, "mode": mode, "model": model, "source": source},
                 )
                 queue: asyncio.Queue[TraceEvent | None] = asyncio.Queue()
-                task = asyncio.create_task(self._drive(text, selector, recorder, queue))
+                limit = self.settings.turn_timeout_s
+                context = contextvars.copy_context()
+                context.run(set_deadline, limit)  # the run's task (and its tasks) see it
+                task = asyncio.create_task(
+                    self._drive(text, selector, recorder, queue), context=context
+                )
                 task.add_done_callback(lambda _: queue.put_nowait(None))
+                expired: list[bool] = []
+
+                def expire() -> None:
+                    expired.append(True)
+                    task.cancel()
+
+                timer = asyncio.get_running_loop().call_later(limit, expire)
                 self._task = task
                 if self._cancel_requested:  # cancelled while waiting for its turn
                     task.cancel()
@@ -236,11 +259,12 @@ class Session:
                     while (event := await queue.get()) is not None:
                         yield event
                 finally:
+                    timer.cancel()
                     if not task.done():  # the consumer stopped listening: stop the run too
                         task.cancel()
                         await asyncio.gather(task, return_exceptions=True)
                     self._task = None
-                state, status, extra = self._outcome(task, recorder)
+                state, status, extra = self._outcome(task, recorder, bool(expired))
                 for event in extra:
                     yield event
                 turn = self._record(text, state, status, mode, model)
@@ -293,11 +317,16 @@ class Session:
         ]
 
     def _outcome(
-        self, task: asyncio.Task[dict[str, Any]], recorder: TraceRecorder
+        self, task: asyncio.Task[dict[str, Any]], recorder: TraceRecorder, timed_out: bool = False
     ) -> tuple[dict[str, Any], str, list[TraceEvent]]:
         """Final state, status and any closing error events of a finished run task."""
         from caec_desktop.agent.report import build_report
 
+        if task.cancelled() and timed_out:
+            message = turn_timeout_message(self.settings.turn_timeout_s)
+            event = recorder.make("error", None, {"message": message, "kind": "turn_timeout"})
+            answer = build_report({"error_message": message}, "model_error")
+            return {"error_message": message, "answer": answer}, "model_error", [event]
         if task.cancelled():
             return {"answer": "Cancelled: the run was stopped before it finished."}, "cancelled", []
         exc = task.exception()
@@ -308,7 +337,10 @@ class Session:
         if exc is not None:
             trace_text = "".join(traceback.format_exception(exc))
             log.error("run failed:\n%s", redact(trace_text, (self.settings.api_key(),)))
-            message = f"internal error ({type(exc).__name__}: {exc})"
+            message = (
+                "an internal error stopped this turn (a bug in CAEC Desktop, not in your "
+                "request); the details are in the log. Try again, or use the tool's form."
+            )
             event = recorder.make("error", None, {"message": message})  # redacted there
             return (
                 {"answer": f"**Something went wrong:** {event.data['message']}"},
