@@ -248,8 +248,10 @@ def load_settings_soft(
     try:
         lower, recorded = _read(directory)
     except ConfigError as exc:
-        notes.append(f"Settings file not used, defaults instead: {exc}")
-        lower, recorded = {}, None
+        # The mode and server chosen are unknown: no key either, so nothing is sent to a
+        # cloud model the user may not have chosen (defaults run offline).
+        notes.append(f"Settings file not used; defaults (offline, no API key) instead: {exc}")
+        lower, recorded, store = {}, "none", None
     problem = dotenv_problem()
     if problem:
         notes.append(f"Environment file not used: {problem}")

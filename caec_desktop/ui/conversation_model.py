@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from caec_desktop.services.history import Conversation, HistoryStore
+from caec_desktop.services.history.store import SearchTextError, error_words
 
 CONVERSATION_ROLE = Qt.ItemDataRole.UserRole
 
@@ -43,8 +44,11 @@ class ConversationListModel(QAbstractListModel):
         store = self.store
         try:
             rows = store.search_conversations(text) if text else store.list_conversations()
+        except SearchTextError as exc:  # NUL, broken characters, too long: say so, list nothing
+            self.failed.emit(str(exc))
+            rows = []
         except sqlite3.Error as exc:
-            self.failed.emit(f"Conversation list not read: {exc}")
+            self.failed.emit(f"Conversation list not read: {error_words(exc)}")
             return
         self.beginResetModel()
         self._rows = rows

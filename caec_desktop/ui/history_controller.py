@@ -36,6 +36,17 @@ TRACE_FILTERS = {"Trace, JSON lines (*.jsonl)": ".jsonl"}
 _STORE_ERRORS = (KeyError, sqlite3.Error, ValidationError, ValueError)
 
 
+def _why(exc: BaseException) -> str:
+    """A store or file failure in words (no exception text)."""
+    from caec_desktop.services.history.store import error_words
+
+    if isinstance(exc, OSError | sqlite3.Error):
+        return error_words(exc)
+    if isinstance(exc, KeyError):
+        return "it is no longer in the history"
+    return "its saved turns could not be read"
+
+
 def file_stem(name: str) -> str:
     """A file name from a conversation name (letters, digits, - and _ only)."""
     stem = re.sub(r"[^\w-]+", "_", name).strip("_")[:40]
@@ -50,7 +61,7 @@ class HistoryController(QObject):
         window: MainWindow,
         runner: SessionRunner,
         recorder: ConversationRecorder,
-        report: Callable[[str, BaseException], None],
+        report: Callable[[str, BaseException | None], None],
     ) -> None:
         super().__init__(window)
         self.window = window
@@ -105,11 +116,17 @@ class HistoryController(QObject):
             loaded = self.recorder.store.load(conversation_id)
             self.runner.session.restore([(t.user_text, t.result) for t in loaded.turns])
         except _STORE_ERRORS as exc:
-            self.report(f"Conversation {conversation_id} not opened: {exc}", exc)
+            self.report(f"Conversation {conversation_id} not opened: {_why(exc)}", exc)
             self.list.set_current(self.recorder.conversation_id)
             return False
         self._show(loaded)
         self.window.show_usage({}, self.runner.session.usage_total)
+        if loaded.skipped:
+            self.report(
+                f"{loaded.skipped} damaged part(s) of this conversation could not be read and "
+                "are not shown; the rest is.",
+                None,
+            )
         return True
 
     def new_conversation(self) -> None:
@@ -188,7 +205,7 @@ class HistoryController(QObject):
             loaded = self.recorder.store.load(conversation_id)
             written = export_conversation(loaded, path, secrets=secrets, pdf_writer=write_pdf)
         except (OSError, *_STORE_ERRORS) as exc:
-            self.report(f"{what} not exported to {path}: {exc}", exc)
+            self.report(f"{what} not exported to {path}: {_why(exc)}", exc)
             return None
         self.window.statusBar().showMessage(f"{what} saved to {written}", 10000)
         return written
