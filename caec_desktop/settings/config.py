@@ -35,7 +35,13 @@ from caec_desktop.settings.keystore import (
     SecretStore,
     open_secret_store,
 )
-from caec_desktop.settings.model import SafeDotEnvSource, Settings, dotenv_problem
+from caec_desktop.settings.model import (
+    DOTENV,
+    SafeDotEnvSource,
+    Settings,
+    check_url,
+    dotenv_problem,
+)
 from caec_desktop.settings.paths import config_dir
 
 log = logging.getLogger(__name__)
@@ -73,13 +79,13 @@ def _check(values: Any, where: str) -> dict[str, Any]:
     try:
         model = PlainConfig.model_validate(dict(values))
     except ValidationError as exc:
-        problems = []
-        for err in exc.errors(include_url=False):
-            field = ".".join(str(p) for p in err["loc"])
-            msg = err["msg"] if err["type"] != "extra_forbidden" else "unknown setting"
-            problems.append(f"{field}: {msg}")
         allowed = ", ".join(PLAIN_FIELDS)
-        raise ConfigError(f"{where}: {'; '.join(problems)} (settings: {allowed})") from None
+        raise ConfigError(f"{where}: {problems_of(exc)} (settings: {allowed})") from None
+    if "base_url" in model.model_fields_set:  # the schema copies fields, not their validators
+        try:
+            check_url(model.base_url)  # type: ignore[attr-defined]
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
     return model.model_dump(mode="json", exclude_unset=True)
 
 
@@ -203,7 +209,7 @@ def _build(lower: dict[str, Any], key: str, overrides: Mapping[str, Any]) -> Set
             file_secret_settings: PydanticBaseSettingsSource,
         ) -> tuple[PydanticBaseSettingsSource, ...]:
             stored = InitSettingsSource(settings_cls, init_kwargs=lower)
-            dotenv = SafeDotEnvSource(settings_cls)
+            dotenv = SafeDotEnvSource(settings_cls, env_file=DOTENV)
             return (init_settings, env_settings, dotenv, stored, file_secret_settings)
 
     try:
@@ -218,6 +224,8 @@ def problems_of(exc: ValidationError) -> str:
     for err in exc.errors(include_url=False):
         field = ".".join(str(p) for p in err["loc"])
         msg = str(err["msg"]).removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            msg = "unknown setting"
         out.append(msg if msg.startswith(field + " ") else f"{field}: {msg}")
     return "; ".join(out)
 

@@ -116,7 +116,8 @@ def read_small_json(path: Path | str, max_bytes: int = MAX_SETTINGS_BYTES) -> An
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise FileProblem(
-            f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+            f"{path} is not valid JSON (the first error is at line {exc.lineno}, column "
+            f"{exc.colno})"
         ) from None
     except RecursionError:
         raise FileProblem(f"{path} is JSON nested too deeply to be settings; not read") from None

@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 Mode = Literal["offline", "local", "openrouter"]
 ToolCallStyle = Literal["auto", "native", "prompt"]
 
+DOTENV = ".env"
+"""The environment file read from the current folder."""
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
 DEFAULT_OPENROUTER_MODEL = "openai/gpt-oss-120b"
 
@@ -42,7 +44,7 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(
         env_prefix="CAEC_",
-        env_file=".env",
+        env_file=None,  # `.env` is read by SafeDotEnvSource (pydantic's own source reads a FIFO)
         env_file_encoding="utf-8",
         extra="ignore",
         populate_by_name=True,
@@ -85,7 +87,8 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         """The `.env` file is read by `SafeDotEnvSource` (never a FIFO, device or huge file)."""
-        return (init_settings, env_settings, SafeDotEnvSource(settings_cls), file_secret_settings)
+        dotenv = SafeDotEnvSource(settings_cls, env_file=DOTENV)
+        return (init_settings, env_settings, dotenv, file_secret_settings)
 
     @field_validator("base_url")
     @classmethod
@@ -147,6 +150,8 @@ def check_url(value: str) -> str:
             raise ValueError(
                 f"base_url has an invalid port (a port is a whole number from 1 to 65535) {example}"
             ) from None
+        if "[" in value:
+            raise ValueError(f"base_url has an invalid IPv6 address in [...] {example}") from None
         raise ValueError(f"base_url has an invalid host {example}") from None
     host = parts.hostname
     if not host:
@@ -155,7 +160,7 @@ def check_url(value: str) -> str:
         try:
             ipaddress.IPv6Address(host.split("%", 1)[0])
         except ValueError:
-            raise ValueError(f"base_url has an invalid IPv6 address [{host}] {example}") from None
+            raise ValueError(f"base_url has an invalid IPv6 address in [...] {example}") from None
     if port == 0:
         raise ValueError(f"base_url has port 0; a port is a whole number from 1 to 65535 {example}")
     return value.rstrip("/")
@@ -183,7 +188,7 @@ class SafeDotEnvSource(DotEnvSettingsSource):
         )
 
 
-def dotenv_problem(path: Path | str = ".env") -> str:
+def dotenv_problem(path: Path | str = DOTENV) -> str:
     """Why the `.env` file at `path` is skipped ("" when it is read or absent)."""
     try:
         read_small_text(path)

@@ -276,7 +276,12 @@ class ModelCaller:
             status, ids = await list_models(self.settings)
         except httpx.HTTPError as exc:
             ids, kind = [], "connection"
-            found = f"could not be reached to list its models ({type(exc).__name__}: {exc})"
+            why = (
+                f"no answer within {self.settings.request_timeout_s:g} s (request_timeout_s)"
+                if isinstance(exc, httpx.TimeoutException)
+                else "the connection failed"
+            )
+            found = f"could not be reached to list its models ({why})"
         else:
             kind, found = "model_not_found", f"lists no model (HTTP {status} from /models)"
         if ids:

@@ -28,6 +28,8 @@ from caec_desktop.agent.selection.llm.normalize import (
 from caec_desktop.agent.selection.llm.textcalls import split_think
 from caec_desktop.settings.model import Settings
 
+HTTP_TIMEOUT_MARGIN_S = 5.0
+"""The HTTP client's timeout is the request limit plus this (see `make_chat_model`)."""
 DUMMY_KEY = "not-needed"
 """Local servers usually need no key, but the OpenAI client insists on one."""
 
@@ -263,8 +265,10 @@ def make_chat_model(settings: Settings, model: str) -> CaecChatOpenAI:
 
     SDK retries are off: `caller.py` retries itself so every attempt is a trace event. The
     per-chunk stream timeout is off too: it awaits each chunk in a separate task, and a Stop
-    arriving there was sometimes lost (the read went on to its timeout); the HTTP read timeout
-    (`request_timeout_s`) still bounds every wait for data.
+    arriving there was sometimes lost (the read went on to its timeout). `caller.py` bounds each
+    request by `request_timeout_s` itself (an idle limit that keep-alives and trickled bytes do
+    not reset); the HTTP timeout, a little longer, is only a backstop, so the caller's message
+    (which names the limit) is the one the user sees.
     """
     mode = settings.effective_mode
     extra_body: dict[str, Any] | None = None
@@ -274,7 +278,7 @@ def make_chat_model(settings: Settings, model: str) -> CaecChatOpenAI:
         model=model,
         base_url=settings.effective_base_url(),
         api_key=settings.api_key() or DUMMY_KEY,  # type: ignore[arg-type]
-        timeout=settings.request_timeout_s,
+        timeout=settings.request_timeout_s + HTTP_TIMEOUT_MARGIN_S,
         max_retries=0,
         streaming=settings.stream,
         stream_usage=True,
