@@ -440,6 +440,16 @@ class HistoryStore:
         what = "deleted" if now is None else "replaced by another file"
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
+        # SQLite leaves the old database's WAL when its file has gone; opened with the new file,
+        # its pages would be written into it. It is moved aside (never deleted).
+        stale = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        for suffix in ("-wal", "-shm"):
+            companion = self.path.with_name(self.path.name + suffix)
+            if os.path.lexists(companion):
+                with contextlib.suppress(OSError):
+                    os.rename(
+                        companion, self.path.with_name(f"history.stale-{stale}.sqlite3{suffix}")
+                    )
         log.warning("history file %s was %s", self.path, what)
         self._db = self._open_resilient()
         if self.saving:
@@ -674,4 +684,8 @@ class _Transaction:
         return self._db
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
-        self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+        if not exc_type:
+            self._db.execute("COMMIT")
+        elif self._db.in_transaction:  # SQLite may have rolled back already (a full disk)
+            with contextlib.suppress(sqlite3.Error):  # the block's error is the one to see
+                self._db.execute("ROLLBACK")
