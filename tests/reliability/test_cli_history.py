@@ -93,7 +93,7 @@ class _Runner:
         def connect(self, slot: object) -> None:
             pass
 
-    runFinished = _Signal()  # noqa: N815 - named like the Qt signal it stands in for
+    runFinished = _Signal()
 
 
 def test_the_window_banner_says_what_happened_to_a_damaged_history(
@@ -119,3 +119,29 @@ def test_the_window_banner_says_what_happened_to_a_damaged_history(
     assert "turn(s) were recovered into a new history" in text
     no_python_text(text)
     recorder.store.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("glass\x00", "NUL character"),
+        ("x\udfff", "lone UTF-16 surrogate"),
+        ("%" * 30_000, "30,000"),
+    ],
+    ids=["nul", "surrogate", "long"],
+)
+def test_the_search_box_says_why_a_search_cannot_run(
+    qtbot: QtBot, tmp_path: Path, text: str, words: str
+) -> None:
+    from caec_desktop.ui.conversation_model import ConversationListModel
+
+    with HistoryStore(tmp_path / "h.sqlite3") as store:
+        store.create_conversation("glass beads")
+        model = ConversationListModel(store)
+        assert model.rowCount() == 1
+        with qtbot.waitSignal(model.failed) as said:
+            model.set_filter(text)
+        assert words in said.args[0] and said.args[0].startswith("Search: ")
+        assert model.rowCount() == 0  # nothing matched "everything"
+        model.set_filter("")
+        assert model.rowCount() == 1
