@@ -15,6 +15,8 @@ mass is left out (null) and the sheet says why.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import model_validator
 
 from caec_desktop.tools.base import (
@@ -30,7 +32,6 @@ from caec_desktop.tools.base import (
     ToolSpec,
     Volume,
 )
-from caec_desktop.tools.registry import register
 from caec_desktop.tools.units import fmt, sig
 
 REF_BULK = (
@@ -147,16 +148,14 @@ def bulk_properties(args: BulkArgs, sheet: CalcSheet) -> BulkResult:
     )
 
 
-register(
-    ToolSpec(
-        name="bulk_properties",
-        description=(
-            "Packing fraction φ, porosity 1−φ, void ratio (1−φ)/φ, bulk density φρ_s and bulk mass "
-            "ρ_b·V, from one of: packing_fraction, porosity, or bulk_density with solid_density."
-        ),
-        args_model=BulkArgs,
-        result_model=BulkResult,
-        func=bulk_properties,
-        example={"packing_fraction": 0.6, "solid_density": "2500 kg/m^3", "volume": "2 L"},
-    )
+BULK_PROPERTIES: ToolSpec[Any, Any] = ToolSpec(
+    name="bulk_properties",
+    description=(
+        "Packing fraction φ, porosity 1−φ, void ratio (1−φ)/φ, bulk density φρ_s and bulk mass "
+        "ρ_b·V, from one of: packing_fraction, porosity, or bulk_density with solid_density."
+    ),
+    args_model=BulkArgs,
+    result_model=BulkResult,
+    func=bulk_properties,
+    example={"packing_fraction": 0.6, "solid_density": "2500 kg/m^3", "volume": "2 L"},
 )

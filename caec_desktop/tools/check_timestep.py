@@ -19,6 +19,8 @@ The Hertz formula itself lives in contact.py; the Rayleigh helpers in timestep.p
 
 from __future__ import annotations
 
+from typing import Any
+
 from caec_desktop.tools.base import (
     CalcSheet,
     Density,
@@ -34,7 +36,6 @@ from caec_desktop.tools.base import (
     Velocity,
 )
 from caec_desktop.tools.contact import STEPS_PER_COLLISION, Partner, hertz_pair, hertz_time
-from caec_desktop.tools.registry import register
 from caec_desktop.tools.timestep import (
     DEFAULT_RAYLEIGH_FRACTION,
     POISSON,
@@ -153,24 +154,22 @@ def check_timestep_heuristic(args: CheckArgs, sheet: CalcSheet) -> CheckResult:
     )
 
 
-register(
-    ToolSpec(
-        name="check_timestep_heuristic",
-        description=(
-            "Check a DEM time step: dt/dt_R against the Rayleigh step (ok ≤ 0.2, caution ≤ 0.4, "
-            "else fail) and, with impact_velocity, steps per Hertz contact (fail < 6, "
-            "caution < 10)."
-        ),
-        args_model=CheckArgs,
-        result_model=CheckResult,
-        func=check_timestep_heuristic,
-        example={
-            "particle_radius": "1 mm",
-            "density": 2500,
-            "youngs_modulus": "70 GPa",
-            "poisson_ratio": 0.25,
-            "timestep": "2e-7 s",
-            "impact_velocity": "2 m/s",
-        },
-    )
+CHECK_TIMESTEP_HEURISTIC: ToolSpec[Any, Any] = ToolSpec(
+    name="check_timestep_heuristic",
+    description=(
+        "Check a DEM time step: dt/dt_R against the Rayleigh step (ok ≤ 0.2, caution ≤ 0.4, "
+        "else fail) and, with impact_velocity, steps per Hertz contact (fail < 6, "
+        "caution < 10)."
+    ),
+    args_model=CheckArgs,
+    result_model=CheckResult,
+    func=check_timestep_heuristic,
+    example={
+        "particle_radius": "1 mm",
+        "density": 2500,
+        "youngs_modulus": "70 GPa",
+        "poisson_ratio": 0.25,
+        "timestep": "2e-7 s",
+        "impact_velocity": "2 m/s",
+    },
 )

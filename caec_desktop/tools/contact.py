@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from caec_desktop.tools.base import (
     ArgError,
@@ -35,7 +36,6 @@ from caec_desktop.tools.base import (
     ToolSpec,
     Velocity,
 )
-from caec_desktop.tools.registry import register
 from caec_desktop.tools.timestep import POISSON
 from caec_desktop.tools.units import fmt
 
@@ -247,22 +247,20 @@ def hertz_contact_time(args: HertzArgs, sheet: CalcSheet) -> HertzResult:
     )
 
 
-register(
-    ToolSpec(
-        name="hertz_contact_time",
-        description=(
-            "Hertz elastic contact duration t_H = 2.868·(m*²/(R*·E*²·v))^(1/5) for two spheres of "
-            "one material (equal by default) or a sphere on a wall (wall=true)."
-        ),
-        args_model=HertzArgs,
-        result_model=HertzResult,
-        func=hertz_contact_time,
-        example={
-            "particle_radius": "1 mm",
-            "density": 2500,
-            "youngs_modulus": "70 GPa",
-            "poisson_ratio": 0.25,
-            "impact_velocity": "1 m/s",
-        },
-    )
+HERTZ_CONTACT_TIME: ToolSpec[Any, Any] = ToolSpec(
+    name="hertz_contact_time",
+    description=(
+        "Hertz elastic contact duration t_H = 2.868·(m*²/(R*·E*²·v))^(1/5) for two spheres of "
+        "one material (equal by default) or a sphere on a wall (wall=true)."
+    ),
+    args_model=HertzArgs,
+    result_model=HertzResult,
+    func=hertz_contact_time,
+    example={
+        "particle_radius": "1 mm",
+        "density": 2500,
+        "youngs_modulus": "70 GPa",
+        "poisson_ratio": 0.25,
+        "impact_velocity": "1 m/s",
+    },
 )

@@ -10,6 +10,7 @@ default (R* = R/2, E* = E/(2(1-ν²))), another radius, or a wall.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from caec_desktop.tools.base import (
     CalcSheet,
@@ -24,7 +25,6 @@ from caec_desktop.tools.base import (
     ToolSpec,
 )
 from caec_desktop.tools.contact import Partner, hertz_geometry
-from caec_desktop.tools.registry import register
 from caec_desktop.tools.timestep import POISSON, Verdict
 from caec_desktop.tools.units import fmt
 
@@ -131,24 +131,22 @@ def contact_stress_check(args: StressArgs, sheet: CalcSheet) -> StressResult:
     )
 
 
-register(
-    ToolSpec(
-        name="contact_stress_check",
-        description=(
-            "Peak Hertz contact pressure p0 of a sphere pressed on an equal sphere (or a wall) by "
-            "force F, checked against first yield p0 = 1.6·σ_y (Johnson 1985) divided by a safety "
-            "factor; utilization above 0.8 is flagged 'caution' (CAEC's own margin, uncited)."
-        ),
-        args_model=StressArgs,
-        result_model=StressResult,
-        func=contact_stress_check,
-        example={
-            "normal_force": "0.1 N",
-            "particle_radius": "1 mm",
-            "youngs_modulus": "210 GPa",
-            "poisson_ratio": 0.3,
-            "yield_stress": "1.5 GPa",
-            "safety_factor": 1.5,
-        },
-    )
+CONTACT_STRESS_CHECK: ToolSpec[Any, Any] = ToolSpec(
+    name="contact_stress_check",
+    description=(
+        "Peak Hertz contact pressure p0 of a sphere pressed on an equal sphere (or a wall) by "
+        "force F, checked against first yield p0 = 1.6·σ_y (Johnson 1985) divided by a safety "
+        "factor; utilization above 0.8 is flagged 'caution' (CAEC's own margin, uncited)."
+    ),
+    args_model=StressArgs,
+    result_model=StressResult,
+    func=contact_stress_check,
+    example={
+        "normal_force": "0.1 N",
+        "particle_radius": "1 mm",
+        "youngs_modulus": "210 GPa",
+        "poisson_ratio": 0.3,
+        "yield_stress": "1.5 GPa",
+        "safety_factor": 1.5,
+    },
 )

@@ -14,7 +14,6 @@ import pint
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from caec_desktop.tools.base import ArgError, CalcSheet, CalcStep, R, ToolArgs, ToolResult, ToolSpec
-from caec_desktop.tools.registry import register
 from caec_desktop.tools.units import dimensionality_name, sig, ureg
 
 REF_PINT = "pint unit registry (SI 2019 definitions; offset units such as °C via Quantity)"
@@ -116,16 +115,14 @@ def convert_units(args: ConvertArgs, sheet: CalcSheet) -> ConvertResult:
     return ConvertResult(value=value, unit=unit)
 
 
-register(
-    ToolSpec(
-        name="convert_units",
-        description=(
-            "Convert a number between two units of the same dimension (length, mass, density, "
-            "pressure, temperature with offsets, ...), using the pint unit library."
-        ),
-        args_model=ConvertArgs,
-        result_model=ConvertResult,
-        func=convert_units,
-        example={"value": 1, "from_unit": "inch", "to_unit": "mm"},
-    )
+CONVERT_UNITS: ToolSpec[Any, Any] = ToolSpec(
+    name="convert_units",
+    description=(
+        "Convert a number between two units of the same dimension (length, mass, density, "
+        "pressure, temperature with offsets, ...), using the pint unit library."
+    ),
+    args_model=ConvertArgs,
+    result_model=ConvertResult,
+    func=convert_units,
+    example={"value": 1, "from_unit": "inch", "to_unit": "mm"},
 )

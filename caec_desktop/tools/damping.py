@@ -11,7 +11,7 @@ Sources (DEM_REFERENCE.md §1.5):
 from __future__ import annotations
 
 import math
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from caec_desktop.tools.base import (
     ArgError,
@@ -28,7 +28,6 @@ from caec_desktop.tools.base import (
     ToolSpec,
 )
 from caec_desktop.tools.contact import STEPS_PER_COLLISION
-from caec_desktop.tools.registry import register
 from caec_desktop.tools.units import fmt
 
 REF_DAMPING = (
@@ -81,18 +80,16 @@ def restitution_to_damping(args: RestitutionArgs, sheet: CalcSheet) -> Restituti
     return RestitutionResult(damping_ratio=zeta)
 
 
-register(
-    ToolSpec(
-        name="restitution_to_damping",
-        description=(
-            "Damping ratio ζ = -ln e/sqrt(π² + ln² e) for a coefficient of restitution e "
-            "(e = 0 → ζ = 1, critical)."
-        ),
-        args_model=RestitutionArgs,
-        result_model=RestitutionResult,
-        func=restitution_to_damping,
-        example={"restitution": 0.9},
-    )
+RESTITUTION_TO_DAMPING: ToolSpec[Any, Any] = ToolSpec(
+    name="restitution_to_damping",
+    description=(
+        "Damping ratio ζ = -ln e/sqrt(π² + ln² e) for a coefficient of restitution e "
+        "(e = 0 → ζ = 1, critical)."
+    ),
+    args_model=RestitutionArgs,
+    result_model=RestitutionResult,
+    func=restitution_to_damping,
+    example={"restitution": 0.9},
 )
 
 
@@ -189,16 +186,14 @@ def linear_spring_contact(args: SpringArgs, sheet: CalcSheet) -> SpringResult:
     )
 
 
-register(
-    ToolSpec(
-        name="linear_spring_contact",
-        description=(
-            "Linear spring–dashpot contact: from stiffness k or collision time t_c (exactly one) "
-            "and restitution e, the other one, the damping coefficient η and ratio ζ."
-        ),
-        args_model=SpringArgs,
-        result_model=SpringResult,
-        func=linear_spring_contact,
-        example={"effective_mass": "5 mg", "restitution": 0.9, "stiffness": "1e5 N/m"},
-    )
+LINEAR_SPRING_CONTACT: ToolSpec[Any, Any] = ToolSpec(
+    name="linear_spring_contact",
+    description=(
+        "Linear spring–dashpot contact: from stiffness k or collision time t_c (exactly one) "
+        "and restitution e, the other one, the damping coefficient η and ratio ζ."
+    ),
+    args_model=SpringArgs,
+    result_model=SpringResult,
+    func=linear_spring_contact,
+    example={"effective_mass": "5 mg", "restitution": 0.9, "stiffness": "1e5 N/m"},
 )

@@ -13,7 +13,7 @@ particles; EDEM uses the smallest size).
 from __future__ import annotations
 
 import math
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import Field, model_validator
 
@@ -29,7 +29,6 @@ from caec_desktop.tools.base import (
     ToolResult,
     ToolSpec,
 )
-from caec_desktop.tools.registry import register
 from caec_desktop.tools.units import fmt, sig
 
 SUM_TOLERANCE = 1e-6
@@ -179,22 +178,20 @@ def polydisperse_counts(args: PolydisperseArgs, sheet: CalcSheet) -> Polydispers
     )
 
 
-register(
-    ToolSpec(
-        name="polydisperse_counts",
-        description=(
-            "Size classes of a particle mixture: converts number fractions to mass fractions "
-            "(w_i = n_i d_i³/Σ n_j d_j³) and back, and with total_mass and density gives the "
-            "number of particles per class N_i = M w_i/(ρ π d_i³/6)."
-        ),
-        args_model=PolydisperseArgs,
-        result_model=PolydisperseResult,
-        func=polydisperse_counts,
-        example={
-            "diameters": ["1 mm", "2 mm"],
-            "mass_fractions": [0.3, 0.7],
-            "total_mass": "1 kg",
-            "density": "2500 kg/m^3",
-        },
-    )
+POLYDISPERSE_COUNTS: ToolSpec[Any, Any] = ToolSpec(
+    name="polydisperse_counts",
+    description=(
+        "Size classes of a particle mixture: converts number fractions to mass fractions "
+        "(w_i = n_i d_i³/Σ n_j d_j³) and back, and with total_mass and density gives the "
+        "number of particles per class N_i = M w_i/(ρ π d_i³/6)."
+    ),
+    args_model=PolydisperseArgs,
+    result_model=PolydisperseResult,
+    func=polydisperse_counts,
+    example={
+        "diameters": ["1 mm", "2 mm"],
+        "mass_fractions": [0.3, 0.7],
+        "total_mass": "1 kg",
+        "density": "2500 kg/m^3",
+    },
 )

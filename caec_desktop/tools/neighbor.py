@@ -11,12 +11,11 @@ The codes do not agree, so the convention is a parameter (DEM_REFERENCE.md §1.9
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
 from caec_desktop.tools.base import CalcSheet, Length, Q, R, ToolArgs, ToolResult, ToolSpec
-from caec_desktop.tools.registry import register
 from caec_desktop.tools.units import fmt
 
 DEFAULT_SKIN = 0.001
@@ -93,16 +92,14 @@ def neighbor_cell_size(args: NeighborArgs, sheet: CalcSheet) -> NeighborResult:
     return NeighborResult(cell_size=cell, neighbor_cutoff=cutoff)
 
 
-register(
-    ToolSpec(
-        name="neighbor_cell_size",
-        description=(
-            "Neighbour-search bin/cell size: LIGGGHTS bin = ½(2 r_max + skin) (default skin "
-            "0.001 m) or MFiX DES grid = 3 × d_max."
-        ),
-        args_model=NeighborArgs,
-        result_model=NeighborResult,
-        func=neighbor_cell_size,
-        example={"max_particle_radius": "2 mm"},
-    )
+NEIGHBOR_CELL_SIZE: ToolSpec[Any, Any] = ToolSpec(
+    name="neighbor_cell_size",
+    description=(
+        "Neighbour-search bin/cell size: LIGGGHTS bin = ½(2 r_max + skin) (default skin "
+        "0.001 m) or MFiX DES grid = 3 × d_max."
+    ),
+    args_model=NeighborArgs,
+    result_model=NeighborResult,
+    func=neighbor_cell_size,
+    example={"max_particle_radius": "2 mm"},
 )

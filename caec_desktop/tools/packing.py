@@ -12,7 +12,7 @@ Sources (DEM_REFERENCE.md §1.6, §1.7, §3):
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -30,7 +30,6 @@ from caec_desktop.tools.base import (
     ToolSpec,
     Volume,
 )
-from caec_desktop.tools.registry import register
 from caec_desktop.tools.units import fmt, sig
 from caec_desktop.tools.wall import SMALL_RATIO, check_wall_ratio, wall_porosity
 
@@ -269,31 +268,27 @@ def estimate_particle_count(args: CountArgs, sheet: CalcSheet) -> CountResult:
     )
 
 
-register(
-    ToolSpec(
-        name="particle_mass",
-        description="Volume π d³/6 and mass ρ·V of one spherical particle.",
-        args_model=ParticleMassArgs,
-        result_model=ParticleMassResult,
-        func=particle_mass,
-        example={"particle_diameter": "2 mm", "density": "2500 kg/m^3"},
-    )
+PARTICLE_MASS: ToolSpec[Any, Any] = ToolSpec(
+    name="particle_mass",
+    description="Volume π d³/6 and mass ρ·V of one spherical particle.",
+    args_model=ParticleMassArgs,
+    result_model=ParticleMassResult,
+    func=particle_mass,
+    example={"particle_diameter": "2 mm", "density": "2500 kg/m^3"},
 )
-register(
-    ToolSpec(
-        name="estimate_particle_count",
-        description=(
-            "Number of equal spheres N = φ·V/V_p that fill a box, a cylinder or a given volume; "
-            "optional Benyahia & O'Neill wall correction of φ for cylinders."
-        ),
-        args_model=CountArgs,
-        result_model=CountResult,
-        func=estimate_particle_count,
-        example={
-            "container_shape": "cylinder",
-            "diameter": "100 mm",
-            "height": "200 mm",
-            "particle_diameter": "2 mm",
-        },
-    )
+ESTIMATE_PARTICLE_COUNT: ToolSpec[Any, Any] = ToolSpec(
+    name="estimate_particle_count",
+    description=(
+        "Number of equal spheres N = φ·V/V_p that fill a box, a cylinder or a given volume; "
+        "optional Benyahia & O'Neill wall correction of φ for cylinders."
+    ),
+    args_model=CountArgs,
+    result_model=CountResult,
+    func=estimate_particle_count,
+    example={
+        "container_shape": "cylinder",
+        "diameter": "100 mm",
+        "height": "200 mm",
+        "particle_diameter": "2 mm",
+    },
 )

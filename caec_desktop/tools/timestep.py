@@ -19,7 +19,7 @@ because the formulas stay finite there (glass, R = 1 mm: dt_R = 1.0732e-6 s).
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -37,7 +37,6 @@ from caec_desktop.tools.base import (
     ToolResult,
     ToolSpec,
 )
-from caec_desktop.tools.registry import register
 from caec_desktop.tools.units import fmt
 
 RAYLEIGH_A = 0.1631
@@ -185,23 +184,21 @@ def rayleigh_timestep(args: RayleighArgs, sheet: CalcSheet) -> RayleighResult:
     return RayleighResult(rayleigh_timestep=dt_r, shear_modulus=g, recommended_timestep=rec)
 
 
-register(
-    ToolSpec(
-        name="rayleigh_timestep",
-        description=(
-            "Rayleigh critical time step dt_R = πR·sqrt(ρ/G)/(0.1631ν+0.8766) for the smallest "
-            "particle, and a recommended DEM time step (fraction × dt_R, default 0.2)."
-        ),
-        args_model=RayleighArgs,
-        result_model=RayleighResult,
-        func=rayleigh_timestep,
-        example={
-            "particle_radius": "1 mm",
-            "density": 2500,
-            "youngs_modulus": "70 GPa",
-            "poisson_ratio": 0.25,
-        },
-    )
+RAYLEIGH_TIMESTEP: ToolSpec[Any, Any] = ToolSpec(
+    name="rayleigh_timestep",
+    description=(
+        "Rayleigh critical time step dt_R = πR·sqrt(ρ/G)/(0.1631ν+0.8766) for the smallest "
+        "particle, and a recommended DEM time step (fraction × dt_R, default 0.2)."
+    ),
+    args_model=RayleighArgs,
+    result_model=RayleighResult,
+    func=rayleigh_timestep,
+    example={
+        "particle_radius": "1 mm",
+        "density": 2500,
+        "youngs_modulus": "70 GPa",
+        "poisson_ratio": 0.25,
+    },
 )
 
 
@@ -241,18 +238,16 @@ def pwave_timestep(args: PWaveArgs, sheet: CalcSheet) -> PWaveResult:
     return PWaveResult(pwave_timestep=dt_p)
 
 
-register(
-    ToolSpec(
-        name="pwave_timestep",
-        description=(
-            "P-wave critical time step dt_p = R·sqrt(ρ/E) (Yade PWaveTimeStep) for the smallest "
-            "particle; Yade's docs use 0.3-1.0 of it."
-        ),
-        args_model=PWaveArgs,
-        result_model=PWaveResult,
-        func=pwave_timestep,
-        example={"particle_radius": "1 mm", "density": 2500, "youngs_modulus": "70 GPa"},
-    )
+PWAVE_TIMESTEP: ToolSpec[Any, Any] = ToolSpec(
+    name="pwave_timestep",
+    description=(
+        "P-wave critical time step dt_p = R·sqrt(ρ/E) (Yade PWaveTimeStep) for the smallest "
+        "particle; Yade's docs use 0.3-1.0 of it."
+    ),
+    args_model=PWaveArgs,
+    result_model=PWaveResult,
+    func=pwave_timestep,
+    example={"particle_radius": "1 mm", "density": 2500, "youngs_modulus": "70 GPa"},
 )
 
 
@@ -305,16 +300,14 @@ def timesteps_for_duration(args: StepsArgs, sheet: CalcSheet) -> StepsResult:
     return StepsResult(steps=n)
 
 
-register(
-    ToolSpec(
-        name="timesteps_for_duration",
-        description=(
-            "Number of DEM time steps n = ceil(T/dt) to simulate a duration T at time step dt "
-            "(robust to floating-point noise: 1.1 s at 1 µs is 1,100,000 steps)."
-        ),
-        args_model=StepsArgs,
-        result_model=StepsResult,
-        func=timesteps_for_duration,
-        example={"duration": "1.1 s", "timestep": "1 us"},
-    )
+TIMESTEPS_FOR_DURATION: ToolSpec[Any, Any] = ToolSpec(
+    name="timesteps_for_duration",
+    description=(
+        "Number of DEM time steps n = ceil(T/dt) to simulate a duration T at time step dt "
+        "(robust to floating-point noise: 1.1 s at 1 µs is 1,100,000 steps)."
+    ),
+    args_model=StepsArgs,
+    result_model=StepsResult,
+    func=timesteps_for_duration,
+    example={"duration": "1.1 s", "timestep": "1 us"},
 )

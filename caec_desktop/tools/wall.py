@@ -13,6 +13,8 @@ asymptote ε → 0.390, so extrapolating is harmless); D/d < 10 adds a 5-10 % un
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import model_validator
 
 from caec_desktop.tools.base import (
@@ -26,7 +28,6 @@ from caec_desktop.tools.base import (
     ToolResult,
     ToolSpec,
 )
-from caec_desktop.tools.registry import register
 from caec_desktop.tools.units import fmt, sig
 
 WALL_RATIO_MIN = 1.5
@@ -131,16 +132,14 @@ def wall_effect_porosity(args: WallEffectArgs, sheet: CalcSheet) -> WallEffectRe
     return WallEffectResult(diameter_ratio=ratio, porosity=eps, packing_fraction=phi)
 
 
-register(
-    ToolSpec(
-        name="wall_effect_porosity",
-        description=(
-            "Mean porosity and packing fraction of particles packed in a cylinder of diameter D, "
-            "with the wall effect (Benyahia & O'Neill 2005; 1.5 < D/d < 50; sphericity optional)."
-        ),
-        args_model=WallEffectArgs,
-        result_model=WallEffectResult,
-        func=wall_effect_porosity,
-        example={"container_diameter": "50 mm", "particle_diameter": "1 mm"},
-    )
+WALL_EFFECT_POROSITY: ToolSpec[Any, Any] = ToolSpec(
+    name="wall_effect_porosity",
+    description=(
+        "Mean porosity and packing fraction of particles packed in a cylinder of diameter D, "
+        "with the wall effect (Benyahia & O'Neill 2005; 1.5 < D/d < 50; sphericity optional)."
+    ),
+    args_model=WallEffectArgs,
+    result_model=WallEffectResult,
+    func=wall_effect_porosity,
+    example={"container_diameter": "50 mm", "particle_diameter": "1 mm"},
 )
