@@ -72,7 +72,10 @@ def apply_settings(runner: Any, sink: ErrorSink, new: Any) -> None:
     try:
         _save_settings(new)
     except Exception as exc:  # a failed save must not lose the conversation
-        sink.report(f"Settings not saved: {exc}", exc)
+        from caec_desktop.settings.config import ConfigError
+
+        why = str(exc) if isinstance(exc, ConfigError) else "the settings could not be written"
+        sink.report(f"Settings not saved: {why} (details in the log).", exc)
     sink.secrets = (*sink.secrets, new.api_key())
     fresh = Session(new)
     fresh.messages = runner.session.messages

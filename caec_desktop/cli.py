@@ -10,6 +10,7 @@ import argparse
 import atexit
 import gc
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -422,6 +423,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception:  # a bug: one sentence, the traceback only when asked for
+        if getattr(ns, "verbose", False) or os.environ.get("CAEC_DEBUG"):
+            raise
+        print(
+            f"caec {ns.command}: an internal error stopped the command (a bug in CAEC Desktop, "
+            "not your input); run it again with CAEC_DEBUG=1 to see the details.",
+            file=sys.stderr,
+        )
+        return EXIT_BUG
     finally:
         if collecting and argv is not None:
             gc.enable()

@@ -101,7 +101,7 @@ class ConversationListModel(QAbstractListModel):
         try:
             self.store.rename_conversation(conv.id, name)
         except (KeyError, sqlite3.Error) as exc:
-            self.failed.emit(f"Conversation not renamed: {exc}")
+            self.failed.emit(f"Conversation not renamed: {error_words(exc)}")
             return False
         self._rows[index.row()] = replace(conv, name=name)
         self.dataChanged.emit(index, index, [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole])

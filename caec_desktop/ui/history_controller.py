@@ -40,10 +40,8 @@ def _why(exc: BaseException) -> str:
     """A store or file failure in words (no exception text)."""
     from caec_desktop.services.history.store import error_words
 
-    if isinstance(exc, OSError | sqlite3.Error):
+    if isinstance(exc, OSError | sqlite3.Error | KeyError):
         return error_words(exc)
-    if isinstance(exc, KeyError):
-        return "it is no longer in the history"
     return "its saved turns could not be read"
 
 

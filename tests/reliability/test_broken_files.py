@@ -213,3 +213,21 @@ def test_the_reader_never_waits_on_a_fifo_even_with_a_writer_absent(tmp_path: Pa
     assert read_small_text(tmp_path / "absent") is None
     (tmp_path / "dangling").symlink_to(tmp_path / "nothing")
     assert read_small_text(tmp_path / "dangling") is None
+
+
+def test_a_bug_in_a_command_is_one_sentence_not_a_traceback(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(ns: object) -> int:
+        raise RuntimeError("internal detail")
+
+    monkeypatch.setattr(cli, "cmd_tools", broken)
+    monkeypatch.delenv("CAEC_DEBUG", raising=False)
+    assert cli.main(["tools"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("caec tools: an internal error stopped the command")
+    assert "CAEC_DEBUG=1" in err and "internal detail" not in err
+    no_python_text(err)
+    monkeypatch.setenv("CAEC_DEBUG", "1")
+    with pytest.raises(RuntimeError, match="internal detail"):  # the details, when asked for
+        cli.main(["tools"])

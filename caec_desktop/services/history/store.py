@@ -187,7 +187,9 @@ def _damage(exc: sqlite3.Error) -> str | None:
 
 
 def error_words(exc: BaseException) -> str:
-    """An OS or SQLite error in words (no exception class names)."""
+    """An OS or SQLite error (or a conversation not found) in words (no exception class names)."""
+    if isinstance(exc, KeyError):
+        return "it is no longer in the history"
     if isinstance(exc, OSError):
         if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             return "permission denied or read-only"
