@@ -12,6 +12,11 @@ backend discovery costs ~0.1 s, a tenth of a cold `caec ask`. With no record, a 
 written before records existed makes loading probe the keyring as it always did; no config file
 means nothing was ever saved (the app writes the file before the key), so only a 0600 secrets file
 is looked for.
+
+`.env` is read from the config folder only (beside `config.json`), never from the working
+directory. The record also says which host the key was saved for (`"api_key_host"`); a key
+saved before that record existed is taken to be for the endpoint `config.json` itself names
+(environment and flags cannot move it). Both files are written privately (`files.write_private`).
 """
 
 from __future__ import annotations
@@ -27,7 +32,13 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_settings import BaseSettings, InitSettingsSource, PydanticBaseSettingsSource
 
-from caec_desktop.settings.files import FileProblem, read_small_json
+from caec_desktop.settings.files import (
+    FileProblem,
+    check_private,
+    private_dir,
+    read_small_json,
+    write_private,
+)
 from caec_desktop.settings.keystore import (
     SECRETS_FILE,
     FileStore,
@@ -36,26 +47,34 @@ from caec_desktop.settings.keystore import (
     open_secret_store,
 )
 from caec_desktop.settings.model import (
-    DOTENV,
+    OPENROUTER_HOST,
     SafeDotEnvSource,
     Settings,
     check_url,
     dotenv_problem,
+    host_of,
 )
 from caec_desktop.settings.paths import config_dir
 
 log = logging.getLogger(__name__)
 
 CONFIG_FILE = "config.json"
+ENV_FILE = ".env"
 SECRET_FIELD = "llm_api_key"
 KEY_STORE_FIELD = "api_key_store"
 """Where the key was saved: not a setting, kept in the file beside them."""
+KEY_HOST_FIELD = "api_key_host"
+"""The host the saved key is for: recorded with the key, not a plain setting."""
 KEY_STORES: tuple[KeyStoreKind, ...] = ("keyring", "file", "none")
 
 PlainConfig: type[BaseModel] = create_model(  # type: ignore[call-overload]
     "PlainConfig",
     __config__=ConfigDict(extra="forbid"),
-    **{n: (f.annotation, f) for n, f in Settings.model_fields.items() if n != SECRET_FIELD},
+    **{
+        n: (f.annotation, f)
+        for n, f in Settings.model_fields.items()
+        if n not in (SECRET_FIELD, KEY_HOST_FIELD)
+    },
 )
 """The config file's schema: the fields of `Settings` minus the key, unknown keys rejected."""
 PLAIN_FIELDS: tuple[str, ...] = tuple(PlainConfig.model_fields)
@@ -97,27 +116,30 @@ def _read_file(path: Path) -> Any:
         raise ConfigError(str(exc)) from None
 
 
-def _read(directory: Path | None) -> tuple[dict[str, Any], KeyStoreKind | None]:
-    """The stored settings and the key-store record (None when the file has none)."""
+def _read(
+    directory: Path | None,
+) -> tuple[dict[str, Any], KeyStoreKind | None, str | None]:
+    """The stored settings, the key-store record and the key's host (None when not recorded)."""
     path = config_path(directory)
     raw = _read_file(path)
     if raw is None:
-        return {}, None
+        return {}, None, None
     store = raw.get(KEY_STORE_FIELD) if isinstance(raw, Mapping) else None
     if store is not None and store not in KEY_STORES:
         raise ConfigError(
             f"{path}: {KEY_STORE_FIELD}: must be one of {', '.join(KEY_STORES)}, got {store!r}"
         )
+    host = raw.get(KEY_HOST_FIELD) if isinstance(raw, Mapping) else None
+    if host is not None and (not isinstance(host, str) or not host.strip()):
+        raise ConfigError(f"{path}: {KEY_HOST_FIELD}: must be a host name, got {host!r}")
     if isinstance(raw, Mapping):
-        raw = {k: v for k, v in raw.items() if k != KEY_STORE_FIELD}
-    return _check(raw, str(path)), store
+        raw = {k: v for k, v in raw.items() if k not in (KEY_STORE_FIELD, KEY_HOST_FIELD)}
+    return _check(raw, str(path)), store, host
 
 
 def _write(path: Path, data: Mapping[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, path)
+    private_dir(path.parent)
+    write_private(path, json.dumps(data, indent=2, ensure_ascii=False))
 
 
 def read_config(directory: Path | None = None) -> dict[str, Any]:
@@ -133,15 +155,19 @@ def save_config(values: Mapping[str, Any], directory: Path | None = None) -> Pat
     path = config_path(directory)
     clean = _check(values, "settings to save")
     try:
-        store = _read(directory)[1]
+        _, store, host = _read(directory)
     except ConfigError:  # a broken file is replaced; loading probes the keyring again
-        store = None
-    _write(path, clean if store is None else {**clean, KEY_STORE_FIELD: store})
+        store, host = None, None
+    records = {KEY_STORE_FIELD: store, KEY_HOST_FIELD: host}
+    _write(path, {**clean, **{k: v for k, v in records.items() if v is not None}})
     return path
 
 
-def record_key_store(kind: KeyStoreKind, directory: Path | None = None) -> None:
-    """Record in the config file where the key was just saved (or that none is).
+def record_key_store(
+    kind: KeyStoreKind, directory: Path | None = None, host: str | None = None
+) -> None:
+    """Record in the config file where the key was just saved (or that none is), and the host
+    it is for (none recorded: see `load_settings`).
 
     An unreadable config file is left as it is: loading it reports the problem, and without a
     record the keyring is probed, so the key is still found.
@@ -153,7 +179,11 @@ def record_key_store(kind: KeyStoreKind, directory: Path | None = None) -> None:
         return
     if raw is not None and not isinstance(raw, Mapping):
         return
-    _write(path, {**(raw or {}), KEY_STORE_FIELD: kind})
+    values = {k: v for k, v in (raw or {}).items() if k != KEY_HOST_FIELD}
+    values[KEY_STORE_FIELD] = kind
+    if host and kind != "none":
+        values[KEY_HOST_FIELD] = host.lower()
+    _write(path, values)
 
 
 def saved_key_store(directory: Path | None = None) -> SecretStore | None:
@@ -174,25 +204,55 @@ def _saved_store(directory: Path | None, store: KeyStoreKind | None) -> SecretSt
     return FileStore(secrets_file) if secrets_file.exists() else None
 
 
+def _legacy_host(key: str, stored: Mapping[str, Any]) -> str:
+    """The host a key saved without a host record is for: the local server config.json names
+    in local mode, else openrouter.ai (the one mode that needs a key; also an `sk-or-` key)."""
+    if stored.get("mode") != "local" or key.startswith("sk-or-"):
+        return OPENROUTER_HOST
+    return host_of(str(stored.get("base_url") or Settings.model_fields["base_url"].default))
+
+
 def load_settings(
-    directory: Path | None = None, store: SecretStore | None = None, **overrides: Any
+    directory: Path | None = None,
+    store: SecretStore | None = None,
+    notes: list[str] | None = None,
+    **overrides: Any,
 ) -> Settings:
-    """Settings from arguments > env > `.env` > config file > secret store > defaults.
+    """Settings from arguments > env > the config folder's `.env` > config file > secret store >
+    defaults, the saved key bound to the host it was saved for.
 
     Args:
         directory: config dir (default: user config dir, or `CAEC_CONFIG_DIR`).
         store: where the API key is kept (default: `saved_key_store(directory)`).
+        notes: receives what loading had to fix for the user (a key file others could read).
         **overrides: explicit values (e.g. `mode` from a command-line flag).
     """
-    lower, recorded = _read(directory)
+    folder = directory or config_dir()
+    lower, recorded, host = _read(directory)
     if store is None:
         store = _saved_store(directory, recorded)
-    key = store.get_api_key() if store is not None else ""
-    return _build(lower, key, overrides)
+    env_file = folder / ENV_FILE
+    try:
+        key = store.get_api_key() if store is not None else ""
+        env_note = check_private(env_file)
+    except (ValueError, OSError) as exc:
+        raise ConfigError(str(exc)) from None
+    found = [*(getattr(store, "notes", None) or []), env_note]
+    if notes is not None:
+        notes += [n for n in found if n]
+    return _build(lower, key, host, env_file, overrides)
 
 
-def _build(lower: dict[str, Any], key: str, overrides: Mapping[str, Any]) -> Settings:
-    """Settings with `lower` (config file values) and `key` below env, `.env` and overrides."""
+def _build(
+    lower: dict[str, Any],
+    key: str,
+    host: str | None,
+    env_file: Path | None,
+    overrides: Mapping[str, Any],
+) -> Settings:
+    """Settings with `lower` (config file values) and `key` below env, `env_file` and overrides,
+    the key bound to its host. ConfigError (fields named) for invalid values."""
+    stored = dict(lower)
     if key:
         lower["CAEC_LLM_API_KEY"] = key  # the field is validated by its alias
 
@@ -209,13 +269,17 @@ def _build(lower: dict[str, Any], key: str, overrides: Mapping[str, Any]) -> Set
             file_secret_settings: PydanticBaseSettingsSource,
         ) -> tuple[PydanticBaseSettingsSource, ...]:
             stored = InitSettingsSource(settings_cls, init_kwargs=lower)
-            dotenv = SafeDotEnvSource(settings_cls, env_file=DOTENV)
+            dotenv = SafeDotEnvSource(settings_cls, env_file=env_file)  # never a FIFO or device
             return (init_settings, env_settings, dotenv, stored, file_secret_settings)
 
     try:
-        return _Layered(**overrides)
+        layered = _Layered(**overrides)
+        settings = Settings.model_validate(
+            {**layered.model_dump(), KEY_HOST_FIELD: _key_host(layered, key, host, stored)}
+        )
     except ValidationError as exc:
         raise ConfigError(f"invalid settings: {problems_of(exc)}") from None
+    return settings
 
 
 def problems_of(exc: ValidationError) -> str:
@@ -230,13 +294,32 @@ def problems_of(exc: ValidationError) -> str:
     return "; ".join(out)
 
 
+def _key_host(
+    settings: Settings, saved_key: str, recorded: str | None, stored: Mapping[str, Any]
+) -> str | None:
+    """The host the key in `settings` is for: the saved key's recorded host (or, saved before
+    hosts were recorded, the endpoint config.json names); openrouter.ai for `OPENROUTER_API_KEY`;
+    None for a key given for this run (arguments, `CAEC_LLM_API_KEY`)."""
+    key = settings.api_key()
+    if settings.api_key_host is not None and key:  # given explicitly
+        return settings.api_key_host
+    if not key:
+        return None
+    if key == saved_key:
+        return recorded or _legacy_host(key, stored)
+    if key == os.environ.get("OPENROUTER_API_KEY") and key != os.environ.get("CAEC_LLM_API_KEY"):
+        return OPENROUTER_HOST
+    return None
+
+
 @dataclass
 class LoadedSettings:
     """Settings loaded without failing on a broken file, and what went wrong, in words."""
 
     settings: Settings
     notes: list[str] = field(default_factory=list)
-    """One sentence per file that was not used (which file, why, what was used instead)."""
+    """One sentence per file that was not used or had to be fixed (which file, why, what was
+    used instead)."""
 
 
 def load_settings_soft(
@@ -245,32 +328,43 @@ def load_settings_soft(
     """Like `load_settings`, but a broken settings file never stops the app.
 
     An unreadable or invalid `config.json` (a FIFO, a folder, a device, too large, not UTF-8, not
-    JSON, invalid values) is ignored and the defaults used; a secrets file or keyring that cannot
-    be read means no key; a broken `.env` is skipped. Each gives a note naming the file and why.
+    JSON, invalid values) is ignored and the defaults used, without the saved key; a secrets file
+    or keyring that cannot be read means no key; a broken `.env` (in the config folder) is
+    skipped. Each gives a note naming the file and why.
 
     Raises:
         ConfigError: an explicit override or an environment variable is invalid (the field is
             named): the user typed it, so it is refused rather than replaced.
     """
     notes: list[str] = []
+    folder = directory or config_dir()
     try:
-        lower, recorded = _read(directory)
+        lower, recorded, host = _read(directory)
     except ConfigError as exc:
         # The mode and server chosen are unknown: no key either, so nothing is sent to a
         # cloud model the user may not have chosen (defaults run offline).
         notes.append(f"Settings file not used; defaults (offline, no API key) instead: {exc}")
-        lower, recorded, store = {}, "none", None
-    problem = dotenv_problem()
+        lower, recorded, host, store = {}, "none", None, None
+    env_file: Path | None = folder / ENV_FILE
+    try:
+        env_note = check_private(folder / ENV_FILE)
+        problem = dotenv_problem(folder / ENV_FILE)
+    except (ValueError, OSError) as exc:
+        env_note, problem = "", f"{exc}; its settings were ignored"
     if problem:
         notes.append(f"Environment file not used: {problem}")
+        env_file = None
+    elif env_note:
+        notes.append(env_note)
     key = ""
     try:
         if store is None:
             store = _saved_store(directory, recorded)
         key = store.get_api_key() if store is not None else ""
+        notes += [n for n in getattr(store, "notes", None) or [] if n]
     except Exception as exc:  # a broken file or keyring: no key, never a crash
         log.warning("API key not read: %r", exc)
         where = store.where if store is not None else "the secret store"
         reason = str(exc) if isinstance(exc, ValueError) else "it could not be read"
         notes.append(f"No API key used: the key in {where} was not read ({reason}).")
-    return LoadedSettings(_build(lower, key, overrides), notes)
+    return LoadedSettings(_build(lower, key, host, env_file, overrides), notes)

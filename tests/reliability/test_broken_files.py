@@ -102,10 +102,10 @@ def test_a_broken_config_file_gives_defaults_and_a_line_on_stderr(
     no_python_text(err)
 
 
-SECRETS_CASES: list[tuple[Maker, str]] = [
-    (fifo, "is a named pipe (FIFO)"),
-    (folder, "is a folder"),
-    (dev_zero, "is a device"),
+SECRETS_CASES: list[tuple[Maker, str]] = [  # a key file must be a plain file, not a link
+    (fifo, "secrets.json: not a regular file"),
+    (folder, "secrets.json: not a regular file"),
+    (dev_zero, "secrets.json: is a symbolic link"),
     (half_json, "is not valid JSON"),
     (not_utf8, "is not UTF-8 text"),
 ]
@@ -127,27 +127,39 @@ def test_a_broken_secrets_file_means_no_key_and_a_line_on_stderr(
     no_python_text(err)
 
 
+DOTENV_CASES: list[tuple[Maker, str]] = [  # `.env` lives in the config folder (keys, issue 11)
+    (fifo, ".env: not a regular file"),
+    (folder, ".env: not a regular file"),
+    (dev_zero, ".env: is a symbolic link"),
+    (huge, "is 2,000,000 bytes; a settings file may have at most 1,000,000"),
+    (not_utf8, "is not UTF-8 text"),
+]
+
+
 @POSIX
-@pytest.mark.parametrize(
-    ("make", "why"), CONFIG_CASES[:5], ids=lambda v: getattr(v, "__name__", "")
-)
+@pytest.mark.parametrize(("make", "why"), DOTENV_CASES, ids=lambda v: getattr(v, "__name__", ""))
 def test_a_broken_dotenv_is_skipped_with_a_line_on_stderr(
     capsys: pytest.CaptureFixture[str], private_profile: Path, make: Maker, why: str
 ) -> None:
-    make(private_profile / ".env")
+    config = private_profile / "config"
+    config.mkdir()
+    make(config / ".env")
+    if (config / ".env").is_file() and not (config / ".env").is_symlink():
+        (config / ".env").chmod(0o600)
     code, out, err = ask(capsys)
     assert (code, out["status"]) == (0, "answered")
-    assert "caec ask: Environment file not used: .env" in err and why in err
-    assert "its settings were ignored" in err
+    assert "caec ask: Environment file not used: " in err
+    assert str(config / ".env") in err and why in err and "its settings were ignored" in err
     no_python_text(err)
 
 
-def test_a_good_dotenv_is_still_read(
-    capsys: pytest.CaptureFixture[str], private_profile: Path
-) -> None:
-    (private_profile / ".env").write_text("CAEC_MODE=local\nCAEC_BASE_URL=http://127.0.0.1:9/v1\n")
+def test_a_good_dotenv_is_still_read(private_profile: Path) -> None:
     from caec_desktop.settings.config import load_settings_soft
 
+    config = private_profile / "config"
+    config.mkdir()
+    (config / ".env").write_text("CAEC_MODE=local\nCAEC_BASE_URL=http://127.0.0.1:9/v1\n")
+    (config / ".env").chmod(0o600)
     loaded = load_settings_soft()
     assert loaded.notes == []
     assert (loaded.settings.mode, loaded.settings.base_url) == ("local", "http://127.0.0.1:9/v1")

@@ -4,20 +4,24 @@ One database file in the user data dir (`history.sqlite3`; any path for tests). 
 `synchronous=FULL`: a turn is on disk when `save_turn` returns, and a crash (even SIGKILL or power
 loss) leaves every committed turn readable. Each turn is one transaction that appends one `turns`
 row and its `events` rows and touches one `conversations` row, so turn 1,000 costs what turn 10
-costs (no whole-history rewrites; see bench/bench_history.py). Turn results and events are stored
-as JSON after `trace.redact`, so a key that slipped into a result never reaches the disk.
+costs (no whole-history rewrites; see bench/bench_history.py). What the user typed, conversation
+names, turn results and events are stored after `redact` (every known key, fragments of one,
+key-shaped strings), so a key that slipped into a message or a result never reaches the disk.
+The folder is private (0700) and the database, its WAL and SHM files are created 0600 (SQLite
+gives the WAL and SHM files the database file's mode); so are the daily backups.
 
-Damage (docs/history.md): `HistoryStore.open()` — what the app and `caec chat` use — never fails.
-It runs SQLite's `quick_check`; a file that fails it, is no database, or is a folder, pipe, dangling
-link or empty file in the database's place is moved aside (`history.corrupt-<time>.sqlite3`, never
-deleted) and what still reads is recovered into a fresh file (`recovery.py`). A data folder that
-cannot be written keeps the session's turns in an in-memory database (earlier history copied in
-read-only when it reads), so they can still be listed and exported. Before every write the file
-is checked to be the one opened: a database deleted or replaced while the app runs is noticed
-(`HistoryFileChanged`, the recorder saves the conversation again). Each of these leaves a sentence
-in `notices` for the window's banner or the CLI's stderr. Once a day the database is copied with
-SQLite's online backup API to `backups/history-<date>.sqlite3` (the newest 7 kept). Rows whose text
-is not UTF-8 or whose JSON does not decode are skipped and counted, never fatal.
+Damage (docs/reliability.md): `HistoryStore.open()` — what the app and `caec chat` use — never
+fails. It runs SQLite's `quick_check`; a file that fails it, is no database, or is a folder, pipe,
+dangling link or empty file in the database's place is moved aside
+(`history.corrupt-<time>.sqlite3`, never deleted) and what still reads is recovered into a fresh
+file (`recovery.py`). A data folder that cannot be written keeps the session's turns in an in-memory
+database (earlier history copied in read-only when it reads), so they can still be listed and
+exported. Before every write the file is checked to be the one opened: a database deleted or
+replaced while the app runs is noticed (`HistoryFileChanged`, the recorder saves the conversation
+again). Each of these leaves a sentence in `notices` for the window's banner or the CLI's stderr.
+Once a day the database is copied with SQLite's online backup API to
+`backups/history-<date>.sqlite3` (the newest 7 kept). Rows whose text is not UTF-8 or whose JSON
+does not decode are skipped and counted, never fatal.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from caec_desktop.agent.trace import TraceEvent, redact
+from caec_desktop.agent.trace import TraceEvent
 from caec_desktop.services.history.recovery import (
     Recovered,
     decode_text,
@@ -45,7 +49,9 @@ from caec_desktop.services.history.recovery import (
     open_read_only,
     recover,
 )
+from caec_desktop.settings.files import private_dir, private_file
 from caec_desktop.settings.paths import data_dir
+from caec_desktop.settings.redact import redact, redact_text
 
 log = logging.getLogger(__name__)
 
@@ -274,8 +280,7 @@ class HistoryStore:
         if resilient:
             self._db = self._open_resilient()
         else:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = self._connect(self.path)
+            self._db = self._connect(self.path)  # makes the folder (0700)
             self._identity = _identity(self.path)
 
     @classmethod
@@ -302,6 +307,7 @@ class HistoryStore:
         Raises:
             HistoryDamaged: the file fails the check or is no database.
         """
+        _make_private(path)
         # isolation_level=None: we open transactions ourselves, one per write.
         db = sqlite3.connect(path, isolation_level=None)
         try:
@@ -327,7 +333,7 @@ class HistoryStore:
         """The file at `self.path` (recovered, or replaced by a fresh one), else memory."""
         folder = self.path.parent
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            private_dir(folder)
         except OSError as exc:
             return self._in_memory(f"the folder {folder} cannot be created ({error_words(exc)})")
         odd = _odd(self.path)
@@ -476,8 +482,8 @@ class HistoryStore:
         if target.exists():
             return
         try:
-            self.backup_dir.mkdir(exist_ok=True)
-            tmp = target.with_name(target.name + ".tmp")
+            private_dir(self.backup_dir)
+            tmp = private_file(target.with_name(target.name + ".tmp"))  # 0600 before SQLite
             with contextlib.closing(sqlite3.connect(tmp)) as copy:
                 db.backup(copy)
             os.replace(tmp, target)
@@ -513,14 +519,15 @@ class HistoryStore:
         with self._tx():
             cur = self._db.execute(
                 "INSERT INTO conversations (name, created, updated) VALUES (?, ?, ?)",
-                (name, now, now),
+                (redact_text(name), now, now),
             )
         return int(cur.lastrowid or 0)
 
     def rename_conversation(self, conversation_id: int, name: str) -> None:
         with self._tx():
             cur = self._db.execute(
-                "UPDATE conversations SET name = ? WHERE id = ?", (name, conversation_id)
+                "UPDATE conversations SET name = ? WHERE id = ?",
+                (redact_text(name), conversation_id),
             )
         self._require(cur.rowcount, conversation_id)
 
@@ -600,7 +607,7 @@ class HistoryStore:
             cur = self._db.execute(
                 "INSERT INTO turns (conversation, idx, user_text, result, created)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (conversation_id, idx, user_text, result_json, now),
+                (conversation_id, idx, redact_text(user_text), result_json, now),
             )
             turn_id = cur.lastrowid
             self._db.executemany(
@@ -673,6 +680,19 @@ def _json_object(text: Any) -> dict[str, Any] | None:
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
+
+
+def _make_private(path: Path) -> None:
+    """The database's folder 0700 and its files 0600 before SQLite opens them (a database
+    file in memory, ":memory:" or "", has none)."""
+    if str(path) in ("", ":memory:"):
+        return
+    private_dir(path.parent)
+    private_file(path)
+    for extra in ("-wal", "-shm", "-journal"):
+        side = path.with_name(path.name + extra)
+        if side.exists() and not side.is_symlink():
+            private_file(side)
 
 
 class _Transaction:
