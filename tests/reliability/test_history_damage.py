@@ -323,3 +323,23 @@ def test_search_matches_like_wildcards_literally(tmp_path: Path) -> None:
         assert [c.id for c in store.search_conversations("100%")] == [a]
         assert [c.id for c in store.search_conversations("a_b")] == [b]
         assert store.search_conversations("\\") == []
+
+
+@POSIX
+def test_a_symlinked_database_is_read_not_written(tmp_path: Path) -> None:
+    """The history file is private (issue 11): a link planted in its place is not written
+    through, but what it points to is shown, and the session's turns are kept in memory."""
+    real = tmp_path / "elsewhere" / "history.sqlite3"
+    real.parent.mkdir()
+    build(real, conversations=2, turns=1)
+    before = real.read_bytes()
+    path = tmp_path / "data" / "history.sqlite3"
+    path.parent.mkdir()
+    path.symlink_to(real)
+    with HistoryStore.open(path) as store:
+        (notice,) = store.notices
+        assert notice.startswith(f"History is not saved: {path} cannot be written (")
+        assert "symbolic link" in notice and "Earlier conversations can still be opened" in notice
+        assert len(store.list_conversations()) == 2 and not store.saving
+        no_python_text(notice)
+    assert real.read_bytes() == before

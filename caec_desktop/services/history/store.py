@@ -197,6 +197,8 @@ def error_words(exc: BaseException) -> str:
     if isinstance(exc, KeyError):
         return "it is no longer in the history"
     if isinstance(exc, OSError):
+        if exc.errno is None and exc.args:  # our own (a private-file check): already words
+            return str(exc)
         if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             return "permission denied or read-only"
         if exc.errno == errno.ENOSPC:
