@@ -200,7 +200,8 @@ HTML = (
 class HostileServer:
     """`with HostileServer(behaviour) as s:` serves `behaviour` on `s.base_url` until closed."""
 
-    def __init__(self, behaviour: Behaviour) -> None:
+    def __init__(self, behaviour: Behaviour, models: Behaviour | None = None) -> None:
+        """`models`: how GET /models is answered (default: one model, "m")."""
         self.stop = threading.Event()
         self.requests: list[tuple[str, str]] = []
         server = self
@@ -210,6 +211,9 @@ class HostileServer:
                 conn = Conn(self.request, server.stop)
                 conn.read_request()
                 server.requests.append((conn.method, conn.path))
+                if conn.method == "GET" and models is not None:
+                    models(conn)
+                    return
                 if conn.method == "GET" and conn.path.rstrip("/").endswith("/models"):
                     conn.whole(b'{"object":"list","data":[{"id":"m","object":"model"}]}',
                                "application/json")  # fmt: skip

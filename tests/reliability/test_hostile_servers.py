@@ -122,3 +122,51 @@ def test_no_retry_outlives_the_turn(
     assert (code, out["status"]) == (3, "model_error")
     assert posts == 1
     assert "request_timeout_s" in out["answer"]  # the real failure, not the turn limit
+
+
+def trickle_models(c: hostile.Conn) -> None:
+    """A model list trickled a byte at a time."""
+    body = b'{"object":"list","data":[{"id":"m","object":"model"}]}'
+    c.head(200, "application/json", len(body))
+    for i in range(len(body)):
+        if not (c.send(body[i : i + 1]) and c.pace(0.05)):
+            return
+
+
+@pytest.mark.parametrize(
+    ("models", "words"),
+    [
+        (hostile.silent, "could not be reached to list its models (no answer within 0.4 s"),
+        (trickle_models, "could not be reached to list its models (no answer within 0.4 s"),
+        (hostile.html_page, "lists no model (HTTP 200 from /models)"),
+        (hostile.random_bytes, "lists no model (HTTP 200 from /models)"),
+    ],
+    ids=["silent", "trickled", "html", "binary"],
+)
+def test_no_model_set_and_a_bad_model_list_ends_in_words(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    models: hostile.Behaviour,
+    words: str,
+) -> None:
+    monkeypatch.setenv("CAEC_REQUEST_TIMEOUT_S", "0.4")
+    with hostile.HostileServer(hostile.silent, models=models) as server:
+        code = cli.main(["ask", QUERY, "--mode", "local", "--base-url", server.base_url, "--json"])
+        captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert (code, out["status"]) == (3, "model_error")
+    assert words in out["answer"] and "CAEC_MODEL" in out["answer"]
+    no_python_text(out["answer"], captured.err)
+
+
+@pytest.mark.parametrize("models", [hostile.silent, trickle_models], ids=["silent", "trickled"])
+def test_doctor_ends_against_a_stalled_model_list(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, models: hostile.Behaviour
+) -> None:
+    monkeypatch.setenv("CAEC_REQUEST_TIMEOUT_S", "0.4")
+    with hostile.HostileServer(hostile.silent, models=models) as server:
+        code = cli.main(["doctor", "--mode", "local", "--base-url", server.base_url])
+        captured = capsys.readouterr()
+    assert code == 3
+    assert "[--] reachable: no answer within 0.4 s (request_timeout_s" in captured.out
+    no_python_text(captured.out, captured.err)

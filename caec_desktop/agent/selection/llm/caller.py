@@ -31,7 +31,7 @@ from caec_desktop.agent.selection.llm.errors import (
     classify_error,
     user_message,
 )
-from caec_desktop.agent.selection.llm.models import list_models, shown
+from caec_desktop.agent.selection.llm.models import list_models, shown, unreachable
 from caec_desktop.agent.selection.llm.streaming import TextDeltas
 from caec_desktop.agent.selection.protocol import SelectorError
 from caec_desktop.agent.trace import redact
@@ -291,12 +291,7 @@ class ModelCaller:
             status, ids = await list_models(self.settings)
         except httpx.HTTPError as exc:
             ids, kind = [], "connection"
-            why = (
-                f"no answer within {self.settings.request_timeout_s:g} s (request_timeout_s)"
-                if isinstance(exc, httpx.TimeoutException)
-                else "the connection failed"
-            )
-            found = f"could not be reached to list its models ({why})"
+            found = f"could not be reached to list its models ({unreachable(exc, self.settings)})"
         else:
             kind, found = "model_not_found", f"lists no model (HTTP {status} from /models)"
         if ids:
