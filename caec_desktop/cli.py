@@ -80,8 +80,10 @@ def cmd_run(ns: argparse.Namespace) -> int:
             if not isinstance(extra, dict):
                 raise ValueError("--args must be a JSON object")
             args.update(extra)
-    except (ValueError, json.JSONDecodeError) as exc:
+    except ValueError as exc:
         msg = f"invalid arguments: {exc}"
+        if isinstance(exc, json.JSONDecodeError):  # no parser text: where the error is
+            msg = f"invalid arguments: --args is not valid JSON (first error at column {exc.colno})"
         if ns.json:
             _print_json({"ok": False, "tool": ns.tool, "args": {}, "result": None, "errors": [msg]})
         else:
