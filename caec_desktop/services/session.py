@@ -17,7 +17,7 @@ import weakref
 from collections.abc import AsyncGenerator, Iterable, Mapping
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from caec_desktop.agent.deadline import set_deadline
 from caec_desktop.agent.events import STREAM_MODES, TraceRecorder, node_update
@@ -158,18 +158,29 @@ class Session:
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
 
-    def restore(self, turns: Iterable[tuple[str, Mapping[str, Any]]]) -> None:
+    def restore(self, turns: Iterable[tuple[str, Mapping[str, Any]]]) -> int:
         """Continue a saved conversation: its turns become this session's history.
 
         Args:
             turns: `(user text, TurnResult dict)` pairs in order, as the history store keeps
                 them; follow-up questions then see the same messages as before the app closed.
+
+        Returns:
+            How many turns were left out because their stored result is not a TurnResult (a
+            damaged row is skipped, never fatal).
         """
-        pairs = [(text, TurnResult.model_validate(dict(result))) for text, result in turns]
+        given = list(turns)
+        pairs: list[tuple[str, TurnResult]] = []
+        for text, result in given:
+            try:
+                pairs.append((text, TurnResult.model_validate(dict(result))))
+            except (ValidationError, TypeError, ValueError):
+                log.warning("a stored turn that is no TurnResult was skipped")
         self.turns = [turn for _, turn in pairs]
         self.messages = [message for text, turn in pairs for message in _exchange(text, turn)]
         self.last_turn = self.turns[-1] if self.turns else None
         self._usage_total = None
+        return len(given) - len(pairs)
 
     def cancel(self) -> None:
         """Stop the current run now (and runs of this session still waiting for their turn);

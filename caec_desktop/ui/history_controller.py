@@ -112,17 +112,18 @@ class HistoryController(QObject):
             return False
         try:
             loaded = self.recorder.store.load(conversation_id)
-            self.runner.session.restore([(t.user_text, t.result) for t in loaded.turns])
+            skipped = loaded.skipped
+            skipped += self.runner.session.restore([(t.user_text, t.result) for t in loaded.turns])
         except _STORE_ERRORS as exc:
             self.report(f"Conversation {conversation_id} not opened: {_why(exc)}", exc)
             self.list.set_current(self.recorder.conversation_id)
             return False
         self._show(loaded)
         self.window.show_usage({}, self.runner.session.usage_total)
-        if loaded.skipped:
+        if skipped:
             self.report(
-                f"{loaded.skipped} damaged part(s) of this conversation could not be read and "
-                "are not shown; the rest is.",
+                f"{skipped} damaged part(s) of this conversation could not be read and are "
+                "left out; the rest of it is here.",
                 None,
             )
         return True
