@@ -18,9 +18,11 @@ import gc
 import importlib
 import logging
 import os
+import re
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +37,67 @@ SELF_TEST_QUERY = (
     "rayleigh timestep particle_radius=1 mm density=2500 kg/m^3 youngs_modulus=70 GPa "
     "poisson_ratio=0.25"
 )
+
+
+NO_DISPLAY_EXIT = 2
+"""Exit status when there is no display to open the window on (no Qt abort, no core dump)."""
+
+_X11_SOCKETS = Path("/tmp/.X11-unix")
+_DISPLAY_RE = re.compile(r"^(?P<host>[^:]*):(?P<number>\d+)(?:\.\d+)?$")
+
+
+def _x_server_reachable(display: str, sockets: Path = _X11_SOCKETS) -> bool:
+    """Whether an X server answers at `display` (":0" -> its socket file, "host:10" -> TCP port
+    6010, as `ssh -X` forwards it). A form not understood counts as reachable: Qt decides."""
+    match = _DISPLAY_RE.match(display)
+    if match is None:
+        return True
+    host, number = match["host"], int(match["number"])
+    if host in ("", "unix"):
+        return (sockets / f"X{number}").exists()
+    import socket
+
+    try:
+        with socket.create_connection((host, 6000 + number), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def display_problem(
+    environ: Mapping[str, str] | None = None,
+    platform: str | None = None,
+    sockets: Path = _X11_SOCKETS,
+) -> str:
+    """What to do when there is no display to show the window on; "" when there is one.
+
+    Checked before Qt loads: Qt's xcb plugin aborts the process (a core dump) when it cannot
+    connect. Only Linux and the BSDs are checked; a chosen `QT_QPA_PLATFORM` (offscreen, vnc,
+    wayland, …) is taken as it is.
+    """
+    env = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    if not platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return ""
+    if env.get("QT_QPA_PLATFORM") or env.get("WAYLAND_DISPLAY"):
+        return ""
+    display = env.get("DISPLAY", "")
+    if display and _x_server_reachable(display, sockets):
+        return ""
+    why = (
+        f"DISPLAY is {display!r} but no X server answers there"
+        if display
+        else "neither DISPLAY nor WAYLAND_DISPLAY is set"
+    )
+    return (
+        f"CAEC Desktop needs a graphical display, and this session has none ({why}). "
+        "Start it from a desktop session (a terminal inside your desktop, or the app menu); "
+        "or compute in this terminal with `caec chat` (one conversation) or `caec ask "
+        '"rayleigh time step for 1 mm glass beads"` (in a source checkout: .venv/bin/caec); '
+        "or, to see the window from another computer over SSH, connect with X forwarding "
+        "(`ssh -X user@host`, then start it again). docs/remote.md also explains the VNC way "
+        "(QT_QPA_PLATFORM=vnc:port=5900 with an SSH tunnel)."
+    )
 
 
 def _load_settings(overrides: dict[str, Any]) -> tuple[Any, str]:
@@ -134,8 +197,11 @@ def build(settings: Any, session: Any = None, window: Any = None) -> tuple[Any, 
         from caec_desktop.services.session import Session
 
         session = Session(settings)
+    import caec_desktop.services.help as help_source
+
     runner = SessionRunner(session)
     window = window or MainWindow()
+    window.help_source = help_source  # type: ignore[assignment]
     window.attach(runner, settings)
     return window, runner
 
@@ -243,6 +309,7 @@ async def run_app(
             from caec_desktop.ui.history_controller import HistoryController
 
             window.conversations = HistoryController(window, runner, window.history, sink.report)
+    window.restore_layout()  # once the conversation dock exists: its state is part of it
     window.on_settings_saved = lambda new: apply_settings(runner, sink, new)
     if problem:
         window.show_error(problem)
@@ -298,6 +365,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = parser.parse_args(argv)
     if ns.self_test:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    problem = display_problem()
+    if problem:  # before Qt: its xcb plugin would abort the process
+        print(problem, file=sys.stderr, flush=True)
+        return NO_DISPLAY_EXIT
     gc.disable()  # until start-up is done: see _end_start_up_gc_pause
 
     from PySide6.QtWidgets import QApplication

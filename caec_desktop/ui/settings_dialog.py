@@ -17,6 +17,7 @@ from typing import Any, get_args
 from urllib.parse import urlparse
 
 from pydantic import SecretStr
+from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QLabel,
+    QLayout,
     QLineEdit,
     QPushButton,
     QVBoxLayout,
@@ -100,7 +102,13 @@ class SettingsDialog(QDialog):
         self.test_button = QPushButton("Test connection")
         self.test_button.clicked.connect(self._on_test_button_clicked)
         self.test_result = QLabel()
+        """The connection test's report: wraps, selectable, and the dialog grows to show it."""
         self.test_result.setWordWrap(True)
+        self.test_result.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.test_result.setTextInteractionFlags(
+            QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
+        )
+        self.test_result.setMinimumWidth(420)
 
         form = QFormLayout()
         form.addRow("Mode", self.mode_box)
@@ -111,13 +119,15 @@ class SettingsDialog(QDialog):
         form.addRow("Model", self.model_edit)
         form.addRow("Tool-call style", self.style_box)
         form.addRow("", self.refuse_check)
-        form.addRow(self.test_button, self.test_result)
+        form.addRow("", self.test_button)
+        form.addRow(self.test_result)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
         self.buttons.accepted.connect(self._on_buttons_accepted)
         self.buttons.rejected.connect(self.reject)
         lay = QVBoxLayout(self)
+        lay.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)  # grows with the test report
         lay.addLayout(form)
         lay.addWidget(self.error_label)
         lay.addWidget(self.buttons)
@@ -139,12 +149,18 @@ class SettingsDialog(QDialog):
         self.error_label.hide()
         self._on_mode_box_changed(self.mode_box.currentText())
 
-    def problem(self) -> str:
-        """What stops OK ("" when the values are usable), naming the field."""
+    def problem(self, need_model: bool = True) -> str:
+        """What stops OK ("" when the values are usable), naming the field. Test connection
+        passes `need_model=False`: it lists the models the server offers."""
         mode = self.mode_box.currentText()
         url = urlparse(self.base_url_edit.text().strip())
         if mode == "local" and (url.scheme not in ("http", "https") or not url.netloc):
             return "Base URL: must be an http(s) URL such as http://127.0.0.1:8000/v1"
+        if mode == "local" and need_model and not self.model_edit.text().strip():
+            return (
+                "Model: local mode needs the model name the server serves (e.g. qwen3:8b; "
+                "Test connection lists what it offers)"
+            )
         key = self.key_edit.text().strip()
         if mode == "openrouter" and not key:
             return "API key: OpenRouter mode needs a key (openrouter.ai → Keys)"
@@ -232,6 +248,13 @@ class SettingsDialog(QDialog):
             )
         self.share_check.setVisible(offer)
 
+    def _show_test_result(self, text: str) -> None:
+        """Show the connection test's report whole: the label and the dialog grow to fit it."""
+        self.test_result.setText(text)
+        width = max(self.test_result.width(), self.test_result.minimumWidth())
+        self.test_result.setMinimumHeight(self.test_result.heightForWidth(width))
+        self.adjustSize()
+
     def _cancel_probe(self) -> None:
         if self._probe_task is not None and not self._probe_task.done():
             self._probe_task.cancel()
@@ -239,18 +262,18 @@ class SettingsDialog(QDialog):
     def _on_test_button_clicked(self) -> None:
         probe = _probe_function()
         if probe is None:
-            self.test_result.setText("Connection test is not available in this build.")
+            self._show_test_result("Connection test is not available in this build.")
             return
-        problem = self.problem()
+        problem = self.problem(need_model=False)
         if problem:
-            self.test_result.setText(problem)
+            self._show_test_result(problem)
             return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            self.test_result.setText("Connection test needs the app's event loop.")
+            self._show_test_result("Connection test needs the app's event loop.")
             return
-        self.test_result.setText("Testing…")
+        self._show_test_result("Testing…")
         self.test_button.setEnabled(False)
         self._probe_task = loop.create_task(self._probe(probe, self.result_settings()))
 
@@ -266,4 +289,4 @@ class SettingsDialog(QDialog):
             text = "Failed: the test stopped on an internal error (details in the log)."
         finally:
             self.test_button.setEnabled(True)
-        self.test_result.setText(str(redact(text if isinstance(text, str) else str(text), secrets)))
+        self._show_test_result(str(redact(text if isinstance(text, str) else str(text), secrets)))

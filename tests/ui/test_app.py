@@ -165,6 +165,7 @@ def test_settings_ok_saves_and_continues_the_conversation(qtbot: QtBot) -> None:
     assert dialog is not None
     dialog.mode_box.setCurrentText("local")
     dialog.base_url_edit.setText("http://127.0.0.1:11434/v1")
+    dialog.model_edit.setText("qwen3:8b")  # local mode needs a model (OK refuses without)
     dialog.key_edit.setText(KEY)
     with qtbot.waitSignal(dialog.finished):
         dialog.buttons.accepted.emit()
