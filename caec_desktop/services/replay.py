@@ -55,6 +55,8 @@ class ReplayReport:
 def read_trace(path: Path | str) -> list[TraceEvent]:
     """Parse a JSONL trace; blank lines are skipped, a bad line is a `TraceFileError`."""
     path = Path(path)
+    if path.exists() and not path.is_file():  # a FIFO or device would hang or never end
+        raise TraceFileError(f"{path}: cannot read (not a regular file)")
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except UnicodeDecodeError:

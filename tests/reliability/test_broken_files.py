@@ -243,3 +243,15 @@ def test_a_bug_in_a_command_is_one_sentence_not_a_traceback(
     monkeypatch.setenv("CAEC_DEBUG", "1")
     with pytest.raises(RuntimeError, match="internal detail"):  # the details, when asked for
         cli.main(["tools"])
+
+
+@POSIX
+@pytest.mark.parametrize("make", [fifo, dev_zero, folder], ids=lambda m: m.__name__)
+def test_replay_of_a_pipe_device_or_folder_is_refused_not_waited_on(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, make: Maker
+) -> None:
+    make(tmp_path / "trace.jsonl")
+    assert cli.main(["replay", str(tmp_path / "trace.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"caec replay: {tmp_path / 'trace.jsonl'}: cannot read (not a regular")
+    no_python_text(err)
