@@ -1,8 +1,9 @@
 """Words for trace events (one-line summaries, per-attempt retry story). Plain Python, no Qt.
 
 Event `data` comes from several producers (graph, LLM selector, form runs), so readers here use
-`.get` with the key names of DESIGN.md ("tool_call (name, args)", "validation_error (tool,
-messages)", "retry (attempt)") and fall back gracefully when a key is absent.
+`.get` with the key names of docs/architecture.md ("tool_call (name, args)",
+"validation_error (tool, messages)", "retry (attempt)") and fall back gracefully when a key is
+absent.
 """
 
 from __future__ import annotations

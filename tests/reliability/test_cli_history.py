@@ -12,7 +12,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from caec_desktop import cli
-from caec_desktop.services.history import HistoryStore, record_runner
+from caec_desktop.services.history import HistoryStore, open_recorder
 from tests.reliability.conftest import no_python_text
 
 QUERY = "mass of a 2 mm particle rho=7800 kg/m3"
@@ -88,14 +88,6 @@ def test_an_unwritable_history_keeps_ask_answering(
     no_python_text(err)
 
 
-class _Runner:
-    class _Signal:
-        def connect(self, slot: object) -> None:
-            pass
-
-    runFinished = _Signal()
-
-
 def test_the_window_banner_says_what_happened_to_a_damaged_history(
     qtbot: QtBot, private_profile: Path
 ) -> None:
@@ -112,7 +104,7 @@ def test_the_window_banner_says_what_happened_to_a_damaged_history(
     path.write_bytes(bytes(data))
     window = MainWindow()
     qtbot.addWidget(window)
-    recorder = record_runner(_Runner(), ErrorSink(window).report, path)
+    recorder = open_recorder(ErrorSink(window).report, path)
     text = window.banner.text()
     assert text.startswith("The history file was damaged (")
     assert str(path.parent) in text and "history.corrupt-" in text

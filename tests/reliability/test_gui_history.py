@@ -9,7 +9,7 @@ from pathlib import Path
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.app import ErrorSink
-from caec_desktop.services.history import HistoryStore, record_runner
+from caec_desktop.services.history import HistoryStore, open_recorder
 from caec_desktop.services.session import Session, TurnResult
 from caec_desktop.settings.model import Settings
 from caec_desktop.ui.history_controller import HistoryController
@@ -37,7 +37,8 @@ def test_a_conversation_with_damaged_turns_opens_and_says_how_many(
     window = MainWindow(runner, Settings(mode="offline"))
     qtbot.addWidget(window)
     sink = ErrorSink(window)
-    recorder = record_runner(runner, sink.report)
+    recorder = open_recorder(sink.report)
+    runner.runFinished.connect(recorder.turn_finished)
     controller = HistoryController(window, runner, recorder, sink.report)
     assert controller.open_conversation(cid)
     assert [m["content"] for m in runner.session.messages if m["role"] == "user"] == ["first"]

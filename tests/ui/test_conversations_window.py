@@ -17,7 +17,7 @@ from pytestqt.qtbot import QtBot
 
 import caec_desktop.services.help as help_source
 from caec_desktop.app import ErrorSink
-from caec_desktop.services.history import HistoryStore, record_runner
+from caec_desktop.services.history import HistoryStore, open_recorder
 from caec_desktop.services.session import Session, graph_shape
 from caec_desktop.settings.model import Settings
 from caec_desktop.ui.history_controller import HistoryController
@@ -41,8 +41,9 @@ class Harness:
         self.window = MainWindow(self.runner, SETTINGS, help_source)
         qtbot.addWidget(self.window)
         self.sink = ErrorSink(self.window, (PLAIN_SECRET,))
-        recorder = record_runner(self.runner, self.sink.report)
+        recorder = open_recorder(self.sink.report)
         assert recorder is not None
+        self.runner.runFinished.connect(recorder.turn_finished)
         self.recorder = recorder
         self.history = HistoryController(self.window, self.runner, recorder, self.sink.report)
         self.window.conversations = self.history  # as app.py does

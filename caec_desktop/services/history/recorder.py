@@ -3,6 +3,12 @@
 The conversation row is created on the first turn (no empty conversations from opening and closing
 the app) and named after the first request. The turn's events are stored in the `events` table,
 not inside the turn's JSON, so each is stored once.
+
+Nothing finished is lost silently (docs/reliability.md): the recorder keeps the turns it saved in
+the current conversation, so a history file deleted or replaced while the app runs gets them
+again (`HistoryFileChanged`), and a write that fails (disk full, folder made read-only) moves the
+store to memory and saves the turn there. What the user must know goes to `notify` (the window's
+banner, the CLI's stderr).
 """
 
 from __future__ import annotations
@@ -22,6 +28,12 @@ NAME_LENGTH = 60
 
 log = logging.getLogger(__name__)
 
+Report = Callable[[str, BaseException | None], None]
+"""Where a failure goes instead of raising: `(message, exception)`, e.g. the window's banner."""
+Notify = Callable[[str], None]
+"""Shows one sentence to the user (the window's banner, the CLI's stderr)."""
+SavedTurn = tuple[str, dict[str, Any], list[TraceEvent]]
+
 
 def asked_text(events: list[TraceEvent]) -> str:
     """The request of a turn: the `text` of its `run_start` event ("" if none)."""
@@ -31,21 +43,27 @@ def asked_text(events: list[TraceEvent]) -> str:
     return ""
 
 
-SavedTurn = tuple[str, dict[str, Any], list[TraceEvent]]
-
-
 class ConversationRecorder:
     """Appends turns to one conversation of `store`; `conversation_id` is None until the first.
 
-    It also keeps the turns it saved into the current conversation, so a history file deleted
-    or replaced while the app runs gets this conversation again (see `HistoryFileChanged`), and
-    a write that fails (disk full, folder made read-only) moves the store to memory and saves the
-    turn there: a finished turn is never dropped without the user being told where it went.
+    Args:
+        store: the history (`HistoryStore.open()` in the app).
+        conversation_id: the conversation to continue (None: a new one on the first turn).
+        report: where `turn_finished` sends a failure to save (None: it is logged).
+        notify: where the store's notices go (None: `report` without an exception, else the log).
     """
 
-    def __init__(self, store: HistoryStore, conversation_id: int | None = None) -> None:
+    def __init__(
+        self,
+        store: HistoryStore,
+        conversation_id: int | None = None,
+        report: Report | None = None,
+        notify: Notify | None = None,
+    ) -> None:
         self.store = store
         self._conversation_id = conversation_id
+        self.report = report
+        self.notify = notify
         self.saved: list[SavedTurn] = []
         """Turns of the current conversation saved by this recorder (this session's)."""
         self._told = 0
@@ -65,6 +83,19 @@ class ConversationRecorder:
         fresh = self.store.notices[self._told :]
         self._told = len(self.store.notices)
         return fresh
+
+    def tell(self) -> None:
+        """Pass the store's new notices, as one message, to `notify` (or `report`, or the log)."""
+        notices = self.new_notices()
+        if not notices:
+            return
+        text = " ".join(notices)
+        if self.notify is not None:
+            self.notify(text)
+        elif self.report is not None:
+            self.report(text, None)
+        else:
+            log.warning("%s", text)
 
     def record(self, turn: BaseModel, user_text: str | None = None) -> int:
         """Save `turn` (one transaction); returns its index in the conversation.
@@ -110,40 +141,39 @@ class ConversationRecorder:
         )
         return idx
 
-
-def record_runner(
-    runner: Any,
-    report: Callable[[str, BaseException | None], None],
-    path: Path | None = None,
-    notify: Callable[[str], None] | None = None,
-) -> ConversationRecorder:
-    """Save every turn that `runner.runFinished` emits into a new conversation of the history.
-
-    Never raises: the history is opened with `HistoryStore.open` (damage recovered, or turns kept
-    in memory), and what the user must know about it goes to `notify` (default: `report`).
-
-    Args:
-        runner: anything with a `runFinished` signal carrying a TurnResult (or None).
-        report: `ErrorSink.report(message, exc)`, for a turn that could not be kept at all.
-        path: database file (default: the user data dir).
-        notify: shows one sentence to the user (the window's banner).
-    """
-    tell = notify or (lambda message: report(message, None))
-    recorder = ConversationRecorder(HistoryStore.open(path))
-    if notices := recorder.new_notices():
-        tell(" ".join(notices))
-
-    def _on_run_finished(turn: BaseModel | None) -> None:
+    def turn_finished(self, turn: BaseModel | None) -> None:
+        """Save a finished turn (None: a run that ended without one, nothing to save); a failure
+        goes to `report`, never raised, and what the store had to do goes to `notify`."""
         if turn is None:
             return
         try:
-            idx = recorder.record(turn)
+            idx = self.record(turn)
         except (OSError, sqlite3.Error, ValueError) as exc:
-            report(f"Turn not saved to history ({error_words(exc)}); export it to keep it.", exc)
+            message = f"Turn not saved to history ({error_words(exc)}); export it to keep it."
+            if self.report is None:
+                log.error("%s", message)
+            else:
+                self.report(message, exc)
         else:
-            log.info("turn %d saved to conversation %s", idx, recorder.conversation_id)
-        if notices := recorder.new_notices():
-            tell(" ".join(notices))
+            log.info("turn %d saved to conversation %s", idx, self.conversation_id)
+        self.tell()
 
-    runner.runFinished.connect(_on_run_finished)
+
+def open_recorder(
+    report: Report, path: Path | None = None, notify: Notify | None = None
+) -> ConversationRecorder:
+    """A recorder on a new conversation of the history; its `turn_finished` saves each turn.
+
+    The caller connects `turn_finished` to whatever announces finished turns (app.py: the
+    window's `SessionRunner.runFinished` signal). Never raises: the history is opened with
+    `HistoryStore.open` (damage moved aside and recovered, or turns kept in memory) and what the
+    user must know about it goes to `notify` (default: `report`) at once.
+
+    Args:
+        report: `ErrorSink.report(message, exc)`, told when a turn cannot be saved.
+        path: database file (default: the user data dir).
+        notify: shows the store's notices (default: `report` with no exception).
+    """
+    recorder = ConversationRecorder(HistoryStore.open(path), report=report, notify=notify)
+    recorder.tell()
     return recorder

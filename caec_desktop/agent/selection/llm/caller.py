@@ -115,7 +115,7 @@ class ModelCaller:
         self.stream_summary = True
         """The final answer's prose always streams (the user watches it being written) unless the
         server refused streaming; tool-selection calls stream only with `settings.stream`,
-        because several servers corrupt streamed tool-call arguments (LLM_SERVERS.md §2)."""
+        because several servers corrupt streamed tool-call arguments (docs/llm-servers.md §2)."""
         self.secrets = (settings.api_key(),) if settings.api_key() else ()
         self.key_note = settings.key_withheld()
         """Why the key is not sent to this endpoint ("" when it is or there is none)."""
@@ -186,7 +186,7 @@ class ModelCaller:
                 if deltas is not None and isinstance(chunk.content, str):
                     deltas.feed(chunk.content)
         finally:
-            await chunks.aclose()  # type: ignore[attr-defined]
+            await chunks.aclose()
         if full is None or not full.response_metadata.get("finish_reason"):
             # Every server ends a reply with a finish_reason: without one the stream was cut.
             raise InStreamError("the stream ended before the reply was complete")
@@ -212,7 +212,7 @@ class ModelCaller:
         if info.retry_after is not None:
             delay = info.retry_after if info.retry_after <= s.retry_max_delay_s else None
         else:
-            base = min(s.retry_base_delay_s * 2 ** (attempt - 1), s.retry_max_delay_s)
+            base: float = min(s.retry_base_delay_s * 2 ** (attempt - 1), s.retry_max_delay_s)
             delay = base * (1 + 0.25 * random.random())
         left = remaining()
         if delay is not None and left is not None and delay >= left:
