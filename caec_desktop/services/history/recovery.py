@@ -182,4 +182,12 @@ def recover(src: sqlite3.Connection, dst: sqlite3.Connection) -> Recovered:
         found.lost += len(events) - len(good)
         dst.executemany("INSERT OR IGNORE INTO events VALUES (?, ?, ?)", good)
         found.events += len(good)
+    try:  # report title blocks (schema 2; an older file has none)
+        blocks = src.execute("SELECT conversation, fields, updated FROM report_fields").fetchall()
+    except sqlite3.DatabaseError:
+        blocks = []
+    dst.executemany(
+        "INSERT OR IGNORE INTO report_fields VALUES (?, ?, ?)",
+        [b for b in blocks if b[0] in conversations and _texts(b[1:])],
+    )
     return found
