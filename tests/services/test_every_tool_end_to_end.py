@@ -7,8 +7,9 @@ import asyncio
 
 import pytest
 
-from caec_desktop.services.export import build_report
 from caec_desktop.services.replay import replay_events
+from caec_desktop.services.report import TurnRecord, build_package
+from caec_desktop.services.report.markdown import render_markdown
 from caec_desktop.services.session import Session
 from caec_desktop.tools import get_tool, tool_names
 
@@ -26,7 +27,8 @@ def test_form_run_replays_and_reports(tool: str) -> None:
     assert [r["tool"] for r in turn.tool_results] == [tool]
     replayed = replay_events(events)
     assert replayed.ok, replayed.to_dict()
-    md = build_report("all tools", [(f"form {tool}", turn.model_dump())]).markdown()
+    record = TurnRecord(number=1, user_text=f"form {tool}", result=turn.model_dump())
+    md = render_markdown(build_package("all tools", [record]), {})
     assert tool in md
     result = turn.tool_results[0]["result"]
     if "verdict" in result:
