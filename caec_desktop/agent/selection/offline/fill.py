@@ -80,6 +80,16 @@ def container_diameter(name: str) -> Param:
     return Param(name, tuple(dict.fromkeys(roles)))
 
 
+_OF_RE = re.compile(r"\bof\s*$", re.IGNORECASE)
+
+
+def _names_the_result(q: Quantity, tool: str) -> bool:
+    """`max overlap of 2 mm glass beads`: the key joined by "of" is the word of what the tool
+    computes (a word of its name), not an input of it, so the size after it is the body's."""
+    words = set(tool.split("_"))
+    return bool(_OF_RE.search(q.before)) and q.key.lower() in words
+
+
 @dataclass
 class Filler:
     """Assigns quantities of one query to one tool's parameters."""
@@ -101,6 +111,8 @@ class Filler:
     """The fluid named in the query (`in water`), whose properties fill fluid inputs."""
     skip_presets: set[str] = field(default_factory=set)
     """Inputs a step decided no preset may fill (E and ν next to a typed linear stiffness)."""
+    tool: str = ""
+    """The tool being filled: a key naming what it computes is no key (`max overlap of 2 mm`)."""
 
     def __post_init__(self) -> None:
         accepted = {role for p in self.params for role, _ in p.roles} | _STEP_ROLES
@@ -108,6 +120,11 @@ class Filler:
             None if q.problem else next((r for r in q.roles if r in accepted), None)
             for q in self.quantities
         ]
+        self._asked = {
+            i
+            for i, q in enumerate(self.quantities)
+            if self._role[i] is None and q.roles and _names_the_result(q, self.tool)
+        }
 
     @property
     def quantities(self) -> list[Quantity]:
@@ -115,7 +132,8 @@ class Filler:
 
     def roles(self) -> set[str]:
         """The roles typed (keyed) or unkeyed dimensions present: what a step may still use."""
-        return {r for r in self._role if r} | {q.dim for q in self.quantities if not q.roles}
+        unkeyed = {q.dim for i, q in enumerate(self.quantities) if not q.roles or i in self._asked}
+        return {r for r in self._role if r} | unkeyed
 
     def role(self, index: int) -> str | None:
         """The role quantity `index` plays for this tool (None when unkeyed or foreign)."""
@@ -140,7 +158,7 @@ class Filler:
             i
             for i, q in enumerate(self.quantities)
             if i not in self.used
-            and not q.roles
+            and (not q.roles or i in self._asked)
             and not q.misfit
             and not q.problem
             and q.dim == dim

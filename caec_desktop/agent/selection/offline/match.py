@@ -96,7 +96,7 @@ def _by_names(parsed: Parsed) -> list[tuple[int, int, Phrasing]]:
 
 def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     """Fill `p.tool`'s arguments: keyed values, the tool's own step, unkeyed values, presets."""
-    filler = Filler(parsed, material, p.params, fluid=find_fluid(parsed.text))
+    filler = Filler(parsed, material, p.params, fluid=find_fluid(parsed.text), tool=p.tool)
     fields = get_tool(p.tool).args_model.model_fields
     for name, word in parsed.words.items():
         if name in fields and name not in filler.args:

@@ -171,7 +171,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
         (
             (r"\b(?:max(?:imum)?|peak|how much)\b.*\boverlap", 14),
             (r"\boverlap\b.*\b(?:percent|%|fraction|ok|okay)\b", 14),
-            (r"\bhertz(?:ian)? overlap\b", 14),
+            (r"\bhertz(?:ian)? overlap\b|\boverlap (?:check|ok|okay|limit)\b", 14),
             (r"\boverlap\b", 4),
         ),
         (
@@ -193,6 +193,8 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             (r"\bmindlin\b", 14),
             (r"\bequivalent linear (?:spring|stiffness)\b", 14),
             (r"\bg\*|\be\*", 14),
+            # a Hertz contact's stiffness (at an overlap), not a linear spring's or rolling's
+            (r"\b(?:contact|hertz(?:ian)?|normal and tangential) stiffness|\bkn and kt\b", 14),
         ),
         (
             *_material_params(),
@@ -292,8 +294,8 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             (r"\bpolydisperse\b.*\btime[\s_-]?step|\bpolydisperse rayleigh\b", 20),
             (r"\bmean\b.*\b(?:sd|std|sigma|standard deviation)\b.*\btime[\s_-]?step", 20),
             (
-                r"\b(?:size distribution|psd)\b.*\btime[\s_-]?step"
-                r"|\btime[\s_-]?step\b.*\b(?:size distribution|psd)\b",
+                r"\b(?:size distribution|psd|sizes)\b.*\btime[\s_-]?step"
+                r"|\btime[\s_-]?step\b.*\b(?:size distribution|psd|sizes)\b",
                 20,
             ),
         ),
@@ -413,7 +415,9 @@ PHRASINGS: tuple[Phrasing, ...] = (
         "estimate_particle_count",
         (
             (r"\bhow many\b(?!.*\b(?:time[\s_-]?)?steps\b)", 5),
-            (r"\bfit\b|\bparticle count\b|\bnumber of (?:particles|spheres|beads|grains)\b", 5),
+            (r"\bfit\b", 5),
+            # asked by name, it outweighs a volume typed (bulk_properties' dim weight)
+            (r"\bparticle count\b|\bnumber of (?:particles|spheres|beads|grains)\b", 14),
             (r"\b(?:cylinder|box|container|silo|drum|tank|cuboid|bin|hopper)\b", 3),
         ),
         (
@@ -593,6 +597,12 @@ PHRASINGS: tuple[Phrasing, ...] = (
         (
             (r"\bwall[\s_-]?effect\b", 14),
             (r"\bporosity\b.*\bwall\b|\bwall\b.*\bporosity\b", 8),
+            # porosity asked for (no value after it) in a pipe or column: the wall effect's
+            (
+                r"\bporosity\b(?!\s*(?:=|:|of|is)?\s*[\d.])"
+                r"(?=.*\b(?:pipe|tube|column|cylinder|bed)\b)",
+                10,
+            ),
             (r"\b(?:pipe|tube|column|bed)\b", 3),
             (r"\bporosity\b", 2),
         ),
