@@ -78,7 +78,7 @@ def cmd_tools(ns: argparse.Namespace) -> int:
 
 def cmd_run(ns: argparse.Namespace) -> int:
     from caec_desktop.tools import execute, result_schema, tool_names
-    from caec_desktop.tools.units import fmt
+    from caec_desktop.tools.units import show_value
 
     try:
         args = parse_pairs(ns.pairs)
@@ -123,8 +123,8 @@ def cmd_run(ns: argparse.Namespace) -> int:
         return EXIT_INVALID
     units = {k: v.get("x-unit", "") for k, v in result_schema(ns.tool)["properties"].items()}
     for key, value in (outcome.result or {}).items():
-        shown = fmt(value, units.get(key, "")) if isinstance(value, float) else value
-        _say(f"{key} = {shown}")
+        if value is not None:  # not computed from these inputs: left out, as in the chat
+            _say(f"{key} = {show_value(value, units.get(key, ''))}")
     if outcome.calc_sheet:
         _say()
         _say(outcome.calc_sheet.text())
