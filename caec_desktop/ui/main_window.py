@@ -332,13 +332,18 @@ class MainWindow(QMainWindow):
         return self.help_dialog
 
     def show_offline_help(self) -> TextDialog:
-        """The offline dispatcher's help answer, word for word."""
+        """The offline dispatcher's help answer, word for word, as plain text (its formulas'
+        `*` are not Markdown): the group headings lose their `**` bold marks."""
         text = (
             self.help_source.offline_help()
             if self.help_source is not None
             else "The offline help is not loaded yet."
         )
-        return self._show_text("Offline help", text, markdown=False)
+        lines = [
+            line[2:-2] if len(line) > 4 and line.startswith("**") and line.endswith("**") else line
+            for line in text.splitlines()
+        ]
+        return self._show_text("Offline help", "\n".join(lines), markdown=False)
 
     def show_tools_help(self) -> TextDialog:
         from caec_desktop.ui.help_dialogs import tools_markdown

@@ -218,3 +218,25 @@ def test_help_groups_the_tools_by_what_they_compute() -> None:
         assert [
             line.split(":")[0][2:] for line in lines[start + 1 : start + 1 + len(names)]
         ] == names
+
+
+def test_help_group_headings_stand_alone_when_rendered_as_markdown() -> None:
+    """The chat renders the help as Markdown: a heading right under a list item was read as the
+    end of that item ("… bulk_density=1500" **Run size and cost**"), so each heading must be a
+    paragraph of its own, outside any list."""
+    from markdown_it import MarkdownIt
+
+    from caec_desktop.tools import tool_groups
+
+    tokens = MarkdownIt("commonmark").parse(help_text())
+    depth = 0
+    top_level_text = []
+    for tok in tokens:
+        if tok.type == "bullet_list_open":
+            depth += 1
+        elif tok.type == "bullet_list_close":
+            depth -= 1
+        elif tok.type == "inline" and depth == 0:
+            top_level_text.append(tok.content)
+    for group in tool_groups():
+        assert f"**{group}**" in top_level_text, group
