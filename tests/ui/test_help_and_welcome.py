@@ -31,13 +31,21 @@ def _window(qtbot: QtBot) -> tuple[MainWindow, FakeSession, SessionRunner]:
     return window, session, runner
 
 
-def test_an_empty_chat_welcomes_with_the_mode_and_six_examples(qtbot: QtBot) -> None:
+def test_an_empty_chat_welcomes_with_the_mode_and_one_example_per_group(qtbot: QtBot) -> None:
+    from caec_desktop.tools import tool_groups
+
     window, _, _ = _window(qtbot)
     chat = window.chat
     assert not chat.welcome_area.isHidden() and chat.scroll_area.isHidden()
     assert "offline — nothing leaves this machine" in chat.welcome.mode_label.text()
     kinds = [kind for kind, _ in chat.welcome.examples]
-    assert len(kinds) == 6 == len(set(kinds))  # one per kind of calculation
+    groups = tool_groups()
+    assert kinds == list(groups)  # one per kind of calculation, as Help and `caec tools` group
+    for kind, tool in EXAMPLE_TOOLS:
+        assert tool in groups[kind]
+    intro = chat.welcome.intro.text().lower()
+    for word in ("time step", "contact", "cohesion", "cfd-dem", "packing", "discharge", "cost"):
+        assert word in intro, word  # what the app does names every group (the 10 new tools too)
     label = chat.welcome.examples_label.text()
     for _, question in chat.welcome.examples:
         assert question in label
