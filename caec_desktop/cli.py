@@ -399,7 +399,7 @@ def cmd_export(ns: argparse.Namespace) -> int:
             turns = default_turns(records(loaded))
             if not turns:
                 print(
-                    f"caec export: conversation {ns.id} has no answered turn; choose turns "
+                    f"caec export: conversation {ns.id} has no answered calculation; choose turns "
                     f"with --turns (1-{len(loaded.turns)})",
                     file=sys.stderr,
                 )

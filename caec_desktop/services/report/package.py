@@ -447,7 +447,7 @@ def _calculation(
     results = [
         ResultRow(k, _label(res_props.get(k, {})), _cell(v, res_props.get(k, {}).get("x-unit", "")))
         for k, v in result.items()
-        if k not in skip
+        if k not in skip and v is not None  # not computed from these inputs: left out, as in chat
     ]
     steps: list[str] = []
     thresholds: list[str] = []
@@ -503,8 +503,14 @@ def _other(rec: TurnRecord) -> OtherTurn:
 
 
 def default_turns(records: Sequence[TurnRecord]) -> list[int]:
-    """The turns a package holds unless chosen: the answered ones."""
-    return [r.number for r in records if r.result.get("status") == "answered"]
+    """The turns a package holds unless chosen: the answered ones that computed something (a
+    tool result or a sweep); an answered help request ("what can you do?") holds no calculation."""
+    return [
+        r.number
+        for r in records
+        if r.result.get("status") == "answered"
+        and (r.result.get("tool_results") or _turn_sweeps(r.result, r.events))
+    ]
 
 
 def build_package(
