@@ -240,3 +240,26 @@ def test_help_group_headings_stand_alone_when_rendered_as_markdown() -> None:
             top_level_text.append(tok.content)
     for group in tool_groups():
         assert f"**{group}**" in top_level_text, group
+
+
+@pytest.mark.parametrize(
+    ("text", "tool"),
+    [
+        ("effective young's modulus for steel on glass, 1 mm beads", "contact_pair"),
+        ("hertz stiffness between 2 mm steel and 1 mm glass at overlap 1 um", "contact_pair"),
+        ("contact stiffness of 1 mm glass beads at an overlap of 2 um", "contact_pair"),
+        ("is 1 mm glass with E reduced to 10 MPa ok for overlap at 2 m/s", "hertz_max_overlap"),
+    ],
+)
+def test_new_tools_reached_with_an_engineers_phrasing(text: str, tool: str) -> None:
+    """Phrasings from trying the ten new tools as a user (not the reference's corpus)."""
+    selection = select_text(text)
+    assert selection.calls, selection.reply
+    assert selection.calls[0].name == tool
+
+
+def test_rolling_resistance_coefficient_is_the_rolling_friction() -> None:
+    selection = select_text("rolling resistance coefficient 0.2 for 1 mm glass, kn 1e5 N/m")
+    assert selection.calls, selection.reply
+    call = selection.calls[0]
+    assert call.name == "rolling_resistance" and call.args["rolling_friction"] == 0.2
