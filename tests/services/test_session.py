@@ -164,7 +164,9 @@ async def test_missing_llm_selector_is_a_model_error(monkeypatch: pytest.MonkeyP
 
 
 @pytest.mark.asyncio
-async def test_a_bug_in_a_selector_ends_the_run_with_status_error() -> None:
+async def test_a_bug_in_a_selector_ends_the_run_with_status_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     class Broken(ScriptedSelector):
         async def classify(self, request: SelectionRequest) -> Intent:
             raise ZeroDivisionError("boom")
@@ -172,7 +174,9 @@ async def test_a_bug_in_a_selector_ends_the_run_with_status_error() -> None:
     turn = await drain(Session(OFFLINE, selector=Broken()), "rayleigh")
     assert turn.status == "error"
     error = next(e for e in turn.events if e.kind == "error")
-    assert "ZeroDivisionError: boom" in error.data["message"]
+    assert "internal error" in error.data["message"]
+    assert "ZeroDivisionError" not in error.data["message"] + turn.answer  # in the log only
+    assert "ZeroDivisionError: boom" in caplog.text
     assert turn.events[-1].data["status"] == "error"
 
 

@@ -333,7 +333,7 @@ def test_a_conversation_gone_from_the_store_is_a_message_not_a_crash(h: Harness)
     view.setCurrentIndex(h.history.list.model.index(0))
     assert h.sink.count == 1
     assert h.window.banner.text() == (
-        f"Conversation {gone} not opened: 'no conversation with id {gone}'"
+        f"Conversation {gone} not opened: it is no longer in the history"
     )
     assert h.recorder.conversation_id is None
     assert h.window.windowTitle() == "CAEC Desktop — New conversation"
