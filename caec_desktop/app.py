@@ -394,6 +394,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("CAEC Desktop")
     window = MainWindow()
+    window.fit_to_screen()
     window.show()  # before logging, asyncio and qasync load: the window is up ~30 ms sooner
     _setup_logging()
     loading = _start_loading(ns)  # overlaps qasync's import and the first paint

@@ -390,6 +390,12 @@ class MainWindow(QMainWindow):
             self.trace.split.restoreState(value)
         return True
 
+    def fit_to_screen(self) -> None:
+        """Shrink the window to its screen's available area (a 1024×700 laptop, a small VNC
+        desktop); a saved layout (`restore_layout`) may then set its own size."""
+        area = self.screen().availableGeometry()
+        self.resize(min(self.width(), area.width()), min(self.height(), area.height()))
+
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if not self._focused_once:  # the message box has the focus at start
