@@ -7,6 +7,7 @@ session turns into TraceEvents (seq and time are added there, at one boundary).
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 import time
@@ -37,7 +38,8 @@ from caec_desktop.agent.state import (
     history,
     request_text,
 )
-from caec_desktop.tools import execute
+from caec_desktop.tools import ToolOutcome, execute
+from caec_desktop.tools.sweep import SWEEP_TOOL, finish, plan_sweep, sweep_chunks
 
 Emit = Callable[[str, dict[str, Any]], None]
 
@@ -159,7 +161,10 @@ async def tools_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict[
     done = {_key(r["tool"], r["args"]) for r in state.get("tool_results") or []}
     for call in selection.calls:
         emit("tool_call", {"name": call.name, "args": call.args, "source": call.source})
-        outcome = execute(call.name, call.args)
+        if call.name == SWEEP_TOOL:
+            outcome = await _sweep(emit, call.args)
+        else:
+            outcome = execute(call.name, call.args)
         if not outcome.ok:
             messages = [e.text() for e in outcome.errors]
             emit(
@@ -192,6 +197,35 @@ async def tools_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict[
         "missing": list(selection.missing),
         "usage": selection.usage,
     }
+
+
+async def _sweep(emit: Emit, args: dict[str, Any]) -> ToolOutcome:
+    """Run a sweep call in chunks of a few milliseconds, letting the event loop run between them
+    (the window stays responsive during a 1,000-point sweep); one `sweep` event sums it up."""
+    plan, errors = plan_sweep(args)
+    if plan is None:
+        return ToolOutcome(tool=SWEEP_TOOL, ok=False, errors=errors)
+    began = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    for chunk in sweep_chunks(plan):
+        rows += chunk
+        await asyncio.sleep(0)
+    elapsed = (time.perf_counter() - began) * 1000
+    done = finish(plan, rows, elapsed)
+    emit(
+        "sweep",
+        {
+            "tool": plan.tool,
+            "parameter": plan.parameter,
+            "points": len(rows),
+            "failures": sum(1 for r in rows if not r["ok"]),
+            "scale": plan.scale,
+            "ms": round(elapsed, 3),
+        },
+    )
+    if not done.ok:
+        return ToolOutcome(tool=SWEEP_TOOL, ok=False, args=plan.request, errors=done.errors)
+    return ToolOutcome(tool=SWEEP_TOOL, ok=True, args=plan.request, result=done.table)
 
 
 async def report_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict[str, Any]:

@@ -23,6 +23,7 @@ EventKind = Literal[
     "retry",
     "refusal",
     "tool_result",
+    "sweep",
     "error",
     "run_end",
 ]

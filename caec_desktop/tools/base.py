@@ -140,7 +140,13 @@ class CalcStep(BaseModel):
     unit: str = ""
 
     def text(self) -> str:
-        shown = fmt(self.value, self.unit) if isinstance(self.value, float) else str(self.value)
+        from caec_desktop.tools.display import current  # display units of the app or `caec`
+
+        shown = (
+            current().fmt(self.value, self.unit)
+            if isinstance(self.value, float)
+            else str(self.value)
+        )
         return f"{self.name} = {self.formula} = {self.substitution} = {shown}"
 
 
