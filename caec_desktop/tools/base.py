@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJson
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
-from caec_desktop.tools.units import UnitParseError, fmt, to_si
+from caec_desktop.tools.units import UnitParseError, to_si
 
 
 class ArgError(ValueError):
