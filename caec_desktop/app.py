@@ -64,10 +64,26 @@ def _save_settings(settings: Any) -> None:
         store.delete_api_key()
 
 
+def use_display(settings: Any) -> str | None:
+    """Make the settings' display units current (cards, reports, tables, plots); a unit that
+    does not fit its kind leaves SI shown and returns the message."""
+    from caec_desktop.tools.display import Display, DisplayError, make_display, use
+
+    try:
+        units = {str(k): v for k, v in settings.display_units.items()}
+        use(make_display(settings.units_preset, units, settings.significant_figures))
+    except DisplayError as exc:
+        use(Display())
+        return f"Display units not used ({exc}); values are shown in SI."
+    return None
+
+
 def apply_settings(runner: Any, sink: ErrorSink, new: Any) -> None:
     """Save `new` settings and go on with the same conversation in a session that uses them."""
     from caec_desktop.services.session import Session
 
+    if (problem := use_display(new)) is not None:
+        sink.report(problem)
     try:
         _save_settings(new)
     except Exception as exc:  # a failed save must not lose the conversation
@@ -126,6 +142,8 @@ def build(settings: Any, session: Any = None, window: Any = None) -> tuple[Any, 
     runner = SessionRunner(session)
     window = window or MainWindow()
     window.attach(runner, settings)
+    if (problem := use_display(settings)) is not None:
+        window.show_error(problem)
     return window, runner
 
 

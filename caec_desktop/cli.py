@@ -51,15 +51,13 @@ def apply_display(ns: argparse.Namespace) -> str | None:
     from caec_desktop.settings.config import ConfigError, load_settings
     from caec_desktop.tools.display import DisplayError, make_display, parse_units_option, use
 
+    overrides: dict[str, str] = {}
     try:
         settings = load_settings()
-        preset, overrides, digits = (
-            settings.units_preset,
-            dict(settings.display_units),
-            settings.significant_figures,
-        )
+        preset, digits = settings.units_preset, settings.significant_figures
+        overrides.update({str(k): v for k, v in settings.display_units.items()})
     except ConfigError:  # the command itself reports a broken config where it needs one
-        preset, overrides, digits = "si", {}, 4
+        preset, digits = "si", 4
     try:
         if getattr(ns, "units", None):
             option = parse_units_option(ns.units)

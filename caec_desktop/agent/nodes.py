@@ -217,8 +217,8 @@ async def _sweep(emit: Emit, args: dict[str, Any]) -> ToolOutcome:
         {
             "tool": plan.tool,
             "parameter": plan.parameter,
-            "points": len(rows),
-            "failures": sum(1 for r in rows if not r["ok"]),
+            "count": len(rows),
+            "failed": sum(1 for r in rows if not r["ok"]),
             "scale": plan.scale,
             "ms": round(elapsed, 3),
         },

@@ -133,7 +133,7 @@ def _sweep_values_si(table: dict[str, Any]) -> list[tuple[float, Any]]:
 
     reg = ureg()
     out: list[tuple[float, Any]] = []
-    rows = table.get("rows") or []
+    rows = table.get("points") or []
     columns = [(None, table.get("unit") or "")]
     columns += [(c["name"], c["unit"]) for c in table.get("columns") or []]
     for name, unit in columns:
@@ -143,7 +143,7 @@ def _sweep_values_si(table: dict[str, Any]) -> list[tuple[float, Any]]:
             continue
         factor, dim = float(base.magnitude), base.dimensionality
         for row in rows:
-            value = row.get("x") if name is None else (row.get("result") or {}).get(name)
+            value = row.get("value") if name is None else (row.get("result") or {}).get(name)
             if isinstance(value, int | float) and not isinstance(value, bool):
                 out.append((float(value) * factor, dim))
     return out

@@ -22,13 +22,15 @@ from caec_desktop.agent.trace import TraceEvent, redact
 from caec_desktop.agent.usage import total_usage, usage_text
 from caec_desktop.services.history import LoadedConversation
 from caec_desktop.tools import CalcSheet, result_schema, tool_schema
-from caec_desktop.tools.units import show_value
+from caec_desktop.tools.display import current
+from caec_desktop.tools.sweep import SWEEP_TOOL, summary_line, sweep_csv, table_cells
 
 CALL_SOURCE_AS_PROVENANCE = {"regex": "typed", "llm": "model", "llm_text": "model"}
 """Where an input came from when the call gives no per-argument source (see ProposedCall)."""
 
 Block = tuple[str, Any]
-"""(h2|h3|p|pre, text) · (table, (headers, rows)) · (ul|ol, items) · (sheet, CalcSheet)"""
+"""(h2|h3|p|pre, text) · (table, (headers, rows)) · (ul|ol, items) · (sheet, CalcSheet) ·
+(sweep, sweep table: its plot; its table comes as a table block)"""
 
 
 def _schema(tool: str, kind: str) -> dict[str, Any]:
@@ -52,8 +54,29 @@ def provenance(entry: Mapping[str, Any], name: str, value: Any, prop: Mapping[st
     return CALL_SOURCE_AS_PROVENANCE.get(call_source, call_source)
 
 
+def _sweep_blocks(entry: Mapping[str, Any]) -> list[Block]:
+    """A sweep: what was varied, its plot, its whole table (display units, failed rows kept)."""
+    table = dict(entry.get("result") or {})
+    if not table.get("points"):
+        return [("h3", "sweep (no points)")]
+    others = "; ".join(f"{k} = {v}" for k, v in (table.get("args") or {}).items())
+    blocks: list[Block] = [
+        ("h3", f"Sweep (call source: {entry.get('source') or 'unknown'})"),
+        (
+            "p",
+            summary_line(table).replace("`", "") + (f". Other inputs: {others}" if others else ""),
+        ),
+        ("sweep", table),
+        ("table", table_cells(table)),
+    ]
+    return blocks
+
+
 def _tool_blocks(entry: Mapping[str, Any], references: dict[str, None]) -> list[Block]:
     tool = str(entry.get("tool", "?"))
+    if tool == SWEEP_TOOL:
+        return _sweep_blocks(entry)
+    show_value = current().show
     arg_props, res_props = _schema(tool, "args"), _schema(tool, "result")
     result = entry.get("result") or {}
     blocks: list[Block] = [("h3", f"{tool} (call source: {entry.get('source') or 'unknown'})")]
@@ -88,6 +111,19 @@ class Report:
     meta: list[list[str]]
     blocks: list[Block] = field(default_factory=list)
     secrets: tuple[str, ...] = ()
+    files_stem: str | None = None
+    """Name stem of the files written beside a Markdown export (sweep plots and CSVs)."""
+
+    def sweep_files(self) -> dict[str, str]:
+        """File name → content of each sweep's plot (SVG) and table (CSV), keys redacted."""
+        from caec_desktop.services.sweep_svg import sweep_svg
+
+        files: dict[str, str] = {}
+        for n, table in enumerate(self.sweeps(), 1):
+            name = f"{self.files_stem or 'report'}-sweep-{n}"
+            files[f"{name}.svg"] = str(redact(sweep_svg(table), self.secrets))
+            files[f"{name}.csv"] = str(redact(sweep_csv(table), self.secrets))
+        return files
 
     def markdown(self) -> str:
         out = [f"# {self.title}", "", *_md_table(["", ""], self.meta), ""]
@@ -105,7 +141,21 @@ class Report:
                 out.append("")
             elif kind == "sheet":
                 out += [body.markdown(), ""]
+            elif kind == "sweep":
+                out += self._sweep_markdown(body)
         return str(redact("\n".join(out), self.secrets))
+
+    def sweeps(self) -> list[dict[str, Any]]:
+        """The sweep tables of the report, in order (their plots and CSVs are files beside a
+        Markdown export: `sweep_files`)."""
+        return [body for kind, body in self.blocks if kind == "sweep"]
+
+    def _sweep_markdown(self, table: dict[str, Any]) -> list[str]:
+        n = next(i for i, t in enumerate(self.sweeps(), 1) if t is table)
+        if self.files_stem is None:
+            return []
+        name = f"{self.files_stem}-sweep-{n}"
+        return [f"![sweep {n}]({name}.svg)", "", f"Table as CSV: [{name}.csv]({name}.csv)", ""]
 
     def html(self) -> str:
         e = html.escape
@@ -125,6 +175,10 @@ class Report:
                 out.append(f"<{kind}>" + "".join(f"<li>{e(x)}</li>" for x in body) + f"</{kind}>")
             elif kind == "sheet":
                 out.append(_html_sheet(body))
+            elif kind == "sweep":
+                from caec_desktop.services.sweep_svg import sweep_svg
+
+                out.append(f"<div>{sweep_svg(body)}</div>")
         out.append("</body></html>")
         return str(redact("\n".join(out), self.secrets))
 
@@ -284,6 +338,9 @@ def export_conversation(
         return path
     report = report_from_history(loaded, secrets)
     if suffix == ".md":
+        report.files_stem = path.stem
+        for name, text in report.sweep_files().items():  # each sweep's plot and CSV beside it
+            (path.parent / name).write_text(text, encoding="utf-8")
         path.write_text(report.markdown(), encoding="utf-8")
     elif suffix == ".html":
         path.write_text(report.html(), encoding="utf-8")

@@ -118,14 +118,21 @@ class Display:
         return self.units.get(kind, AUTO) if kind else AUTO
 
     def number(self, value: float) -> str:
-        return sig(value, self.sig)
+        """`value` to `sig` significant figures; plain digits from 1e-4 to below 1e7 (28000, not
+        2.8e4), exponent notation outside."""
+        if value == 0 or not math.isfinite(value) or not 1e-4 <= abs(value) < 1e7:
+            return sig(value, self.sig)
+        places = self.sig - 1 - math.floor(math.log10(abs(value)))
+        decimals = max(places, 0)
+        text = f"{round(value, places):.{decimals}f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
 
     def fmt(self, value: float, si_unit: str = "") -> str:
         """`value` (SI, in `si_unit`) for people: in the preferred unit, or an SI prefix."""
         unit = self.unit_for(si_unit)
         if unit == AUTO or not math.isfinite(value):
             return fmt(value, si_unit, self.sig)
-        return f"{sig(value * _factor(si_unit, unit), self.sig)} {pretty_unit(unit)}"
+        return f"{self.number(value * _factor(si_unit, unit))} {pretty_unit(unit)}"
 
     def show(self, value: Any, si_unit: str) -> str:
         """A result or input for people: numbers as `fmt`, booleans yes/no, lists item by item."""

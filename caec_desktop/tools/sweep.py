@@ -306,8 +306,8 @@ def run_point(plan: SweepPlan, value: float) -> dict[str, Any]:
     """One point: the tool's own validated call with the parameter set to `value` (SI)."""
     outcome = execute(plan.tool, {**plan.args, plan.parameter: value})
     if outcome.ok:
-        return {"x": value, "ok": True, "result": outcome.result, "error": None}
-    return {"x": value, "ok": False, "result": None, "error": outcome.error_text()}
+        return {"value": value, "ok": True, "result": outcome.result, "error": None}
+    return {"value": value, "ok": False, "result": None, "error": outcome.error_text()}
 
 
 def sweep_chunks(plan: SweepPlan, budget_s: float = 0.004) -> Iterator[list[dict[str, Any]]]:
@@ -359,7 +359,12 @@ def band_of(value: float, bands: list[dict[str, Any]]) -> str | None:
 
 
 def sweep_table(plan: SweepPlan, rows: list[dict[str, Any]], elapsed_ms: float) -> dict[str, Any]:
-    """The sweep as plain JSON data: what the report, the card, the plot and exports show."""
+    """The sweep as plain JSON data: what the report, the card, the plot and exports show.
+
+    `points`: one row per point in order, `{"value" (the parameter, SI), "ok", "result" (the
+    tool's result, SI) or None, "error" (the tool's message) or None, "band" (with a threshold)}`;
+    `count` and `failed` count them; `columns` name the numeric results with their SI units.
+    """
     columns = result_columns(plan.tool)
     first = columns[0][0] if columns else ""
     bands = threshold_bands(plan, first)
@@ -373,9 +378,9 @@ def sweep_table(plan: SweepPlan, rows: list[dict[str, Any]], elapsed_ms: float) 
         "unit": plan.unit,
         "scale": plan.scale,
         "columns": [{"name": n, "unit": u} for n, u in columns],
-        "rows": rows,
-        "points": len(rows),
-        "failures": sum(1 for r in rows if not r["ok"]),
+        "points": rows,
+        "count": len(rows),
+        "failed": sum(1 for r in rows if not r["ok"]),
         "args": plan.args,
         "threshold": plan.threshold,
         "threshold_column": first if plan.threshold is not None else None,
@@ -480,8 +485,8 @@ def _shared_unit(items: list[str]) -> list[Any]:
 
 def _column_units(table: dict[str, Any], display: Any) -> list[tuple[str, str, float]]:
     """(name, unit shown, factor from SI) for the parameter, then each result column."""
-    rows = table["rows"]
-    xs = [float(r["x"]) for r in rows]
+    rows = table["points"]
+    xs = [float(r["value"]) for r in rows]
     out = [(table["parameter"], *display.axis(table["unit"], xs))]
     for col in table["columns"]:
         values = [
@@ -506,15 +511,17 @@ def table_cells(table: dict[str, Any], display: Any = None) -> tuple[list[str], 
         unit = table["columns"][0]["unit"] if table["columns"] else ""
         headers.append(f"vs {display.fmt(table['threshold'], unit)}")
     body = []
-    for row in table["rows"]:
-        cells = [display.number(float(row["x"]) * cols[0][2])]
+    for row in table["points"]:
+        cells = [display.number(float(row["value"]) * cols[0][2])]
         if row["ok"]:
             for name, _, factor in cols[1:]:
                 value = row["result"].get(name)
                 cells.append(
                     display.number(float(value) * factor)
                     if isinstance(value, int | float) and not isinstance(value, bool)
-                    else "" if value is None else str(value)
+                    else ""
+                    if value is None
+                    else str(value)
                 )
             if banded:
                 cells.append(str(row.get("band") or ""))
@@ -527,9 +534,9 @@ def table_cells(table: dict[str, Any], display: Any = None) -> tuple[list[str], 
 
 def summary_line(table: dict[str, Any]) -> str:
     """`rayleigh_timestep over particle_radius: 20 points (lin), 0 failed`."""
-    failed = table["failures"]
+    failed = table["failed"]
     return (
-        f"`{table['tool']}` over `{table['parameter']}`: {table['points']} points "
+        f"`{table['tool']}` over `{table['parameter']}`: {table['count']} points "
         f"({table['scale']}), {failed} failed"
     )
 
@@ -582,22 +589,22 @@ def sweep_csv(table: dict[str, Any], display: Any = None) -> str:
 def sweep_brief(table: dict[str, Any]) -> dict[str, Any]:
     """What a model needs to talk about a sweep (not 1,000 rows): range, failures, the first
     result at both ends and its extremes, in SI."""
-    rows = table["rows"]
+    rows = table["points"]
     first = table["columns"][0]["name"] if table["columns"] else None
     good = [r for r in rows if r["ok"]]
     brief: dict[str, Any] = {
         "tool": table["tool"],
         "parameter": table["parameter"],
         "unit": table["unit"],
-        "points": table["points"],
-        "failures": table["failures"],
-        "from": rows[0]["x"] if rows else None,
-        "to": rows[-1]["x"] if rows else None,
+        "points": table["count"],
+        "failed": table["failed"],
+        "from": rows[0]["value"] if rows else None,
+        "to": rows[-1]["value"] if rows else None,
     }
     if first and good:
         brief[f"{first} at first point"] = good[0]["result"][first]
         brief[f"{first} at last point"] = good[-1]["result"][first]
-    if table["failures"]:
+    if table["failed"]:
         brief["first failure"] = next(r["error"] for r in rows if not r["ok"])
     return brief
 

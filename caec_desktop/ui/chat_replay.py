@@ -27,9 +27,15 @@ def answer_bubble(
     Each calc sheet is already on its result card above the answer, so the answer names the card
     instead of repeating the sheet.
     """
+    from caec_desktop.tools.sweep import SWEEP_TOOL, summary_line, sweep_markdown
+
     role = "error" if status in ("model_error", "error") else "answer"
     text = answer or f"(no answer; status {status})"
     for res in tool_results:
+        if res.get("tool") == SWEEP_TOOL and isinstance(res.get("result"), dict):
+            table = sweep_markdown(res["result"])
+            text = text.replace(table, f"*Sweep: {summary_line(res['result'])}; plot and table "
+                                "on the card above.*")  # fmt: skip
         sheet = sheet_of(res.get("calc_sheet"))
         if sheet is not None:
             text = text.replace(sheet.markdown(), "*Calc sheet: on the card above.*")

@@ -51,18 +51,20 @@ def arg_sources(data: dict[str, Any]) -> dict[str, str]:
 
 
 def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
-    """`name = value unit` for each result field, units from the tool's result schema."""
+    """`name = value unit` for each result field, units from the tool's result schema, shown in
+    the display units."""
     from caec_desktop.tools import result_schema
-    from caec_desktop.tools.units import fmt
+    from caec_desktop.tools.display import current
 
     try:
         props = result_schema(tool).get("properties", {})
     except KeyError:
         props = {}
+    show = current().show  # the display units of the settings
     lines = []
     for key, value in result.items():
         unit = props.get(key, {}).get("x-unit", "")
-        shown = fmt(value, unit) if isinstance(value, float) else str(value)
+        shown = show(value, unit) if isinstance(value, float) else str(value)
         lines.append(f"{key} = {shown}")
     return lines
 

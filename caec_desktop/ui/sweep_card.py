@@ -1,0 +1,145 @@
+"""SweepCard: a sweep in the chat: summary, plot, the table (folded), export and copy.
+
+The table is a model over the sweep's rows (`tools.sweep.table_cells`, display units), so a
+1,000-row sweep costs no widget per cell. Failed points are rows saying FAILED and why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from caec_desktop.tools.sweep import summary_line, sweep_csv, table_cells
+from caec_desktop.ui.plot_view import SweepPlot
+
+_FAILED = QColor("#b00020")
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class SweepTableModel(QAbstractTableModel):
+    """The sweep's cells as display strings; failed rows in red."""
+
+    def __init__(self, table: dict[str, Any], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.headers, self.cells = table_cells(table)
+        self.ok = [bool(r["ok"]) for r in table["points"]]
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.cells)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.headers)
+
+    def data(self, index: _Index, role: int = 0) -> Any:
+        if not index.isValid():
+            return None
+        row = self.cells[index.row()]
+        if role == QtCore.Qt.ItemDataRole.DisplayRole:
+            return row[index.column()] if index.column() < len(row) else ""
+        if role == QtCore.Qt.ItemDataRole.ForegroundRole and not self.ok[index.row()]:
+            return _FAILED
+        return None
+
+    def headerData(self, section: int, orientation: Any, role: int = 0) -> Any:
+        if role != QtCore.Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == QtCore.Qt.Orientation.Horizontal:
+            return self.headers[section]
+        return str(section + 1)
+
+
+class SweepCard(QFrame):
+    """A sweep that ran. `openInForm(tool, sweep args, sources)` reopens it in the form."""
+
+    openInForm = Signal(str, dict, dict)
+
+    def __init__(self, data: dict[str, Any], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.tool = "sweep"
+        self.args: dict[str, Any] = dict(data.get("args") or {})
+        self.table: dict[str, Any] = dict(data.get("result") or {})
+        title = QLabel(f"<b>Sweep</b> — {summary_line(self.table).replace('`', '')}")
+        title.setWordWrap(True)
+        self.plot = SweepPlot(self.table)
+        self.model = SweepTableModel(self.table, self)
+        self.table_view = QTableView()
+        self.table_view.setModel(self.model)
+        self.table_view.setMinimumHeight(220)
+        self.table_view.hide()
+
+        self.table_button = QToolButton()
+        self.table_button.setCheckable(True)
+        self.table_button.setText("Table ▸")
+        self.table_button.toggled.connect(self._on_table_button_toggled)
+        buttons = {
+            "png": ("PNG…", self._save_png),
+            "svg": ("SVG…", self._save_svg),
+            "csv": ("CSV…", self._save_csv),
+            "copy_plot": ("Copy plot", self.plot.copy_image),
+            "copy_table": ("Copy table", self.copy_table),
+        }
+        self.buttons: dict[str, QPushButton] = {}
+        row = QHBoxLayout()
+        row.addWidget(title, 1)
+        row.addWidget(self.table_button)
+        for key, (text, slot) in buttons.items():
+            button = QPushButton(text)
+            button.clicked.connect(slot)
+            self.buttons[key] = button
+            row.addWidget(button)
+        self.form_button = QPushButton("Open in form")
+        self.form_button.clicked.connect(
+            lambda: self.openInForm.emit("sweep", self.args, dict(data.get("arg_sources") or {}))
+        )
+        row.addWidget(self.form_button)
+        lay = QVBoxLayout(self)
+        lay.addLayout(row)
+        lay.addWidget(self.plot)
+        lay.addWidget(self.table_view)
+
+    def text(self) -> str:
+        return sweep_csv(self.table)
+
+    def copy_table(self) -> None:
+        clipboard = QApplication.clipboard()
+        if clipboard is not None:
+            clipboard.setText(sweep_csv(self.table))
+
+    def _ask_path(self, kind: str, pattern: str) -> str:
+        name = f"sweep_{self.table.get('tool', '')}_{self.table.get('parameter', '')}.{kind}"
+        path, _ = QFileDialog.getSaveFileName(self, f"Save the sweep as {kind.upper()}", name,
+                                              pattern)  # fmt: skip
+        return path
+
+    def _save_png(self) -> None:
+        if path := self._ask_path("png", "PNG image (*.png)"):
+            self.plot.export_png(path)
+
+    def _save_svg(self) -> None:
+        if path := self._ask_path("svg", "SVG image (*.svg)"):
+            self.plot.export_svg(path)
+
+    def _save_csv(self) -> None:
+        if path := self._ask_path("csv", "CSV table (*.csv)"):
+            with open(path, "w", encoding="utf-8", newline="") as fh:
+                fh.write(sweep_csv(self.table))
+
+    def _on_table_button_toggled(self, shown: bool) -> None:
+        self.table_view.setVisible(shown)
+        self.table_button.setText("Table ▾" if shown else "Table ▸")
