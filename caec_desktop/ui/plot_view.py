@@ -260,10 +260,23 @@ class SweepPlot(QWidget):
         return bool(self.plot.grab().save(path, "PNG"))
 
     def export_svg(self, path: str) -> bool:
-        pg = loaded()
-        if pg is None or self.plot is None:
+        """Save the plot as SVG, drawn by Qt's SVG generator (pyqtgraph's own SVG exporter
+        fails on the path data Qt 6.11 writes)."""
+        if self.plot is None:
             return False
-        pg.exporters.SVGExporter(self.plot.getPlotItem()).export(path)
+        from PySide6.QtGui import QPainter
+        from PySide6.QtSvg import QSvgGenerator
+
+        generator = QSvgGenerator()
+        generator.setFileName(path)
+        generator.setSize(self.plot.size())
+        generator.setViewBox(self.plot.rect())
+        generator.setTitle(self.plot.getPlotItem().titleLabel.text)
+        painter = QPainter(generator)
+        try:
+            self.plot.render(painter)
+        finally:
+            painter.end()
         return True
 
     def copy_image(self) -> bool:
