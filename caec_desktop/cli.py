@@ -366,6 +366,9 @@ def _display_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sig", type=int, help="significant figures shown (2-10, default 4)")
 
 
+_DISPLAY = "caec_desktop.tools.display"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="caec", description="CAEC Desktop, headless: DEM set-up calculations you can check."
@@ -454,6 +457,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     gc.disable()
     if argv is None:
         atexit.register(gc.freeze)
+    loaded = sys.modules.get(_DISPLAY)  # --units/--sig hold for this command only
+    display = loaded.current() if loaded is not None else None
     try:
         if hasattr(ns, "units") and (bad := apply_display(ns)) is not None:
             print(f"caec {ns.command}: {bad}", file=sys.stderr)
@@ -464,6 +469,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     finally:
+        if (module := sys.modules.get(_DISPLAY)) is not None:
+            module.use(display or module.Display())
         if collecting and argv is not None:
             gc.enable()
 

@@ -129,3 +129,13 @@ def test_cli_run_json_keeps_si_and_adds_display_strings(
     assert code == EXIT_OK
     assert out["result"]["recommended_timestep"] == pytest.approx(0.2 * rayleigh(1e-3))
     assert out["display"]["recommended_timestep"] == "205 ns"
+
+
+def test_a_sweep_in_a_trace_replays() -> None:
+    from caec_desktop.services.replay import replay_events
+
+    turn = offline_turn("rayleigh time step for 0.5 to 5 mm glass in 12 points")
+    report = replay_events(turn.events)
+    assert [c.tool for c in report.calls] == ["sweep"] and report.ok
+    (entry,) = turn.tool_results
+    assert entry["result"]["count"] == 12

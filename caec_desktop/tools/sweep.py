@@ -498,38 +498,54 @@ def _column_units(table: dict[str, Any], display: Any) -> list[tuple[str, str, f
     return out
 
 
-def table_cells(table: dict[str, Any], display: Any = None) -> tuple[list[str], list[list[str]]]:
-    """Headers ("name [unit]") and rows of strings in display units; a failed point shows its
-    message in the first result column, a threshold band in a last "band" column."""
+def table_cells(
+    table: dict[str, Any], display: Any = None, rows: list[int] | None = None
+) -> tuple[list[str], list[list[str]]]:
+    """Headers ("name [unit]") and rows of strings in display units (one unit per column, from
+    every point); only the points numbered in `rows` when given. A failed point shows its
+    message in the first result column; with a threshold, a last column gives the band."""
     from caec_desktop.tools.display import current
 
     display = display or current()
+    headers, cols, banded = table_layout(table, display)
+    points = table["points"]
+    chosen = points if rows is None else [points[i] for i in rows]
+    return headers, [row_cells(row, cols, banded, display) for row in chosen]
+
+
+def table_layout(
+    table: dict[str, Any], display: Any
+) -> tuple[list[str], list[tuple[str, str, float]], bool]:
+    """(headers, (name, unit shown, factor) per column, whether a band column ends the row)."""
     cols = _column_units(table, display)
     headers = [f"{n} [{u}]" if u else n for n, u, _ in cols]
     banded = bool(table.get("bands"))
     if banded:
         unit = table["columns"][0]["unit"] if table["columns"] else ""
         headers.append(f"vs {display.fmt(table['threshold'], unit)}")
-    body = []
-    for row in table["points"]:
-        cells = [display.number(float(row["value"]) * cols[0][2])]
-        if row["ok"]:
-            for name, _, factor in cols[1:]:
-                value = row["result"].get(name)
-                cells.append(
-                    display.number(float(value) * factor)
-                    if isinstance(value, int | float) and not isinstance(value, bool)
-                    else ""
-                    if value is None
-                    else str(value)
-                )
-            if banded:
-                cells.append(str(row.get("band") or ""))
-        else:
-            cells.append(f"FAILED: {row['error']}")
-            cells += [""] * (len(cols) - 2 + banded)
-        body.append(cells)
-    return headers, body
+    return headers, cols, banded
+
+
+def row_cells(
+    row: dict[str, Any], cols: list[tuple[str, str, float]], banded: bool, display: Any
+) -> list[str]:
+    cells = [display.number(float(row["value"]) * cols[0][2])]
+    if row["ok"]:
+        for name, _, factor in cols[1:]:
+            value = row["result"].get(name)
+            cells.append(
+                display.number(float(value) * factor)
+                if isinstance(value, int | float) and not isinstance(value, bool)
+                else ""
+                if value is None
+                else str(value)
+            )
+        if banded:
+            cells.append(str(row.get("band") or ""))
+    else:
+        cells.append(f"FAILED: {row['error']}")
+        cells += [""] * (len(cols) - 2 + banded)
+    return cells
 
 
 def summary_line(table: dict[str, Any]) -> str:
@@ -544,13 +560,18 @@ def summary_line(table: dict[str, Any]) -> str:
 def sweep_markdown(table: dict[str, Any], max_rows: int | None = 25, display: Any = None) -> str:
     """The sweep as Markdown: a summary line, then the table (the first and last rows of a long
     one, the count of rows left out in between)."""
-    headers, body = table_cells(table, display)
-    shown: list[list[str] | None] = list(body)
+    count = len(table["points"])
+    picked: list[int] | None = None
     left_out = 0
-    if max_rows is not None and len(body) > max_rows:
+    if max_rows is not None and count > max_rows:
         half = max(max_rows // 2, 1)
-        shown = [*body[:half], None, *body[-half:]]
-        left_out = len(body) - 2 * half
+        picked = [*range(half), *range(count - half, count)]
+        left_out = count - 2 * half
+    headers, body = table_cells(table, display, picked)
+    shown: list[list[str] | None] = list(body)
+    if picked is not None:
+        half = len(body) // 2
+        shown = [*body[:half], None, *body[half:]]
     lines = [f"### Sweep: {summary_line(table)}", ""]
     lines += ["| " + " | ".join(headers) + " |", "|" + " --- |" * len(headers)]
     for cells in shown:

@@ -87,6 +87,8 @@ class SweepPlot(QWidget):
         self.table = table
         self.display: Display = current()
         self.plot: Any = None
+        self.drawn = False
+        """The plot is made, drawn and in place of the placeholder."""
         self.curve: Any = None
         self.xs: list[float] = []
         self.ys: list[float] = []
@@ -117,9 +119,10 @@ class SweepPlot(QWidget):
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self._try_build)
         preload()
-        self._try_build()
-        if self.plot is None:
-            self._timer.start()
+        # Built on later loop turns, not inside the caller's (the card's) turn: making the plot
+        # widget and drawing a 1,000-point curve each take a frame's worth of time.
+        QTimer.singleShot(0, self, self._try_build)
+        self._timer.start()
 
     # --- building --------------------------------------------------------------------------------
     def _try_build(self) -> None:
@@ -130,13 +133,20 @@ class SweepPlot(QWidget):
                 self.placeholder.setText(f"The plot could not be drawn ({load_error()}).")
             return
         self._timer.stop()
-        self.plot = pg.PlotWidget()
+        if self.plot is not None:
+            return
+        # No pyqtgraph context menus (the card has its own export buttons): half the set-up time.
+        self.plot = pg.PlotWidget(enableMenu=False, viewBox=pg.ViewBox(enableMenu=False))
         self.plot.setMinimumHeight(280)
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        QTimer.singleShot(0, self, self._show_plot)
+
+    def _show_plot(self) -> None:
+        self.draw()
         self._layout.replaceWidget(self.placeholder, self.plot)
         self.placeholder.deleteLater()
-        self.draw()
+        self.drawn = True
         self.ready.emit()
 
     def draw(self) -> None:

@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from caec_desktop.tools.sweep import summary_line, sweep_csv, table_cells
+from caec_desktop.tools.display import current
+from caec_desktop.tools.sweep import row_cells, summary_line, sweep_csv, table_layout
 from caec_desktop.ui.plot_view import SweepPlot
 
 _FAILED = QColor("#b00020")
@@ -32,15 +33,26 @@ _Index = QModelIndex | QPersistentModelIndex
 
 
 class SweepTableModel(QAbstractTableModel):
-    """The sweep's cells as display strings; failed rows in red."""
+    """The sweep's cells as display strings, formatted when a row is first shown (a 1,000-row
+    sweep costs nothing until its table is opened); failed rows in red."""
 
     def __init__(self, table: dict[str, Any], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.headers, self.cells = table_cells(table)
-        self.ok = [bool(r["ok"]) for r in table["points"]]
+        self.display = current()
+        self.points = table["points"]
+        self.headers, self._cols, self._banded = table_layout(table, self.display)
+        self._cells: dict[int, list[str]] = {}
+
+    def row(self, index: int) -> list[str]:
+        cells = self._cells.get(index)
+        if cells is None:
+            cells = self._cells[index] = row_cells(
+                self.points[index], self._cols, self._banded, self.display
+            )
+        return cells
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.cells)
+        return 0 if parent.isValid() else len(self.points)
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.headers)
@@ -48,10 +60,10 @@ class SweepTableModel(QAbstractTableModel):
     def data(self, index: _Index, role: int = 0) -> Any:
         if not index.isValid():
             return None
-        row = self.cells[index.row()]
         if role == QtCore.Qt.ItemDataRole.DisplayRole:
+            row = self.row(index.row())
             return row[index.column()] if index.column() < len(row) else ""
-        if role == QtCore.Qt.ItemDataRole.ForegroundRole and not self.ok[index.row()]:
+        if role == QtCore.Qt.ItemDataRole.ForegroundRole and not self.points[index.row()]["ok"]:
             return _FAILED
         return None
 

@@ -43,7 +43,10 @@ def summarize(event: TraceEvent) -> str:
     if kind == "refusal":
         return str(d.get("reason", ""))
     if kind == "tool_result":
-        return f"{tool_name(d)} → {_short(d.get('result', {}), 70)}"
+        result = d.get("result") or {}
+        if tool_name(d) == "sweep" and isinstance(result.get("points"), list):  # 1,000 rows
+            return f"sweep → {result.get('count')} points, {result.get('failed')} failed"
+        return f"{tool_name(d)} → {_short(result, 70)}"
     if kind == "error":
         return str(d.get("message", ""))
     if kind == "run_end":

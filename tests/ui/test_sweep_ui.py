@@ -101,7 +101,7 @@ def test_sweep_card_plots_with_units_bands_and_readout(qtbot: QtBot, tmp_path: P
     card = SweepCard(data)
     qtbot.addWidget(card)
     card.show()
-    qtbot.waitUntil(lambda: card.plot.plot is not None, timeout=20000)  # pyqtgraph loaded
+    qtbot.waitUntil(lambda: card.plot.drawn, timeout=20000)  # pyqtgraph loaded
     plot = card.plot
     item = plot.plot.getPlotItem()
     assert item.getAxis("bottom").labelText == "particle_radius [mm]"
@@ -131,7 +131,7 @@ def test_sweep_card_plots_with_units_bands_and_readout(qtbot: QtBot, tmp_path: P
 def test_failed_points_show_in_the_table_and_as_gaps(qtbot: QtBot) -> None:
     card = SweepCard(sweep_data(values=["0.5 mm", "-1 mm", "2 mm"]))
     qtbot.addWidget(card)
-    qtbot.waitUntil(lambda: card.plot.plot is not None, timeout=20000)
+    qtbot.waitUntil(lambda: card.plot.drawn, timeout=20000)
     assert math.isnan(card.plot.ys[1]) and "failed" in card.plot.readout_text(1)
     cell = card.model.data(card.model.index(1, 1))
     assert str(cell).startswith("FAILED: particle_radius: must be > 0")
