@@ -125,6 +125,8 @@ def replay_events(events: Iterable[TraceEvent]) -> ReplayReport:
         if not isinstance(args, dict):
             call.differences.append("no arguments recorded for this call")
             continue
+        result: dict[str, Any] | None
+        recorded: Any
         if tool == SWEEP_TOOL:  # every point again; its timing is not part of the result
             swept = run_sweep(args)
             result = dict(swept.table or {}, elapsed_ms=None)
