@@ -4,7 +4,8 @@
 
 States: an offline answer with its calc sheet open (an earlier conversation in the list); a
 retry in the trace (a scripted selector proposes a bad radius first); the graph after that run;
-the tool form with a validation error; the settings dialog. The real Session and tools produce
+the tool form with a validation error; a sweep from the form (plot with EDEM's bands); the
+settings dialog. The real Session and tools produce
 every number shown.
 """
 
@@ -138,6 +139,28 @@ async def main() -> None:
     form.editors["density"].set_value("2500 m")  # a length where a density belongs
     form.check()
     save(window, "form_error.png")
+
+    # A sweep from the form: the Rayleigh step against the radius, judged for dt = 0.2 µs.
+    window.conversations.new_conversation()
+    form.fill_example()
+    form.editors["particle_radius"].set_unit("mm")  # type: ignore[attr-defined]
+    switch = form.switches["particle_radius"]
+    switch.setChecked(True)
+    switch.row.set_entry("0.1", "3", 60, "log")
+    switch.row.threshold.setText("2e-7 s")
+    form.run()
+    await finished(runner)
+    from caec_desktop.ui.sweep_card import SweepCard
+
+    sweep = next(w for w in window.chat.items() if isinstance(w, SweepCard))
+    for _ in range(600):  # the plotting library loads on a thread; at most 30 s
+        if sweep.plot.drawn:
+            break
+        await asyncio.sleep(0.05)
+    sweep.plot.readout.setText(sweep.plot.readout_text(30))
+    window.chat.scroll_area.ensureWidgetVisible(sweep)
+    save(window, "sweep.png")
+    save(sweep, "sweep_card.png")
 
     window.open_settings()
     dialog = window.settings_dialog

@@ -102,19 +102,23 @@ class SweepPlot(QWidget):
             self.column_box.addItem(col["name"], col["name"])
         self.column_box.setVisible(len(table["columns"]) > 1)
         self.column_box.currentIndexChanged.connect(self._on_column_box_changed)
-        self.readout = QLabel(" ")
+        self.caption = QLabel("")
+        self.caption.setWordWrap(True)
+        self.readout = QLabel("Point at the curve to read a value.")
         self.readout.setObjectName("plotReadout")
+        self.readout.setWordWrap(True)
         self.placeholder = QLabel("Loading the plot…")
         self.placeholder.setMinimumHeight(280)
         top = QHBoxLayout()
         top.addWidget(QLabel("Plot:"))
         top.addWidget(self.column_box)
         top.addStretch(1)
-        top.addWidget(self.readout)
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.addLayout(top)
         self._layout.addWidget(self.placeholder)
+        self._layout.addWidget(self.caption)
+        self._layout.addWidget(self.readout)
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self._try_build)
@@ -138,6 +142,7 @@ class SweepPlot(QWidget):
         # No pyqtgraph context menus (the card has its own export buttons): half the set-up time.
         self.plot = pg.PlotWidget(enableMenu=False, viewBox=pg.ViewBox(enableMenu=False))
         self.plot.setMinimumHeight(280)
+        self.plot.setMinimumWidth(240)
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
         QTimer.singleShot(0, self, self._show_plot)
@@ -173,7 +178,7 @@ class SweepPlot(QWidget):
         item.setLogMode(x=self.log_x, y=self.log_y)
         item.setLabel("bottom", _label(table["parameter"], self.x_unit))
         item.setLabel("left", _label(col["name"], self.y_unit))
-        item.setTitle(f"{col['name']} against {table['parameter']} ({table['tool']})")
+        self.caption.setText("")
         self._bands(pg, item, col["name"], fy)
         self.curve = item.plot(
             self.xs,
@@ -221,8 +226,12 @@ class SweepPlot(QWidget):
         shown = self.display.fmt(threshold, self.table["columns"][0]["unit"])
         if self.table.get("bands"):
             # A chosen dt is judged by bands on dt_R (dt itself is far below the curve).
-            item.setTitle(f"{column} against {self.table['parameter']}: bands for dt = {shown}")
+            self.caption.setText(
+                f"Bands for your time step dt = {shown}: ok where dt ≤ 20 % of dt_R, caution up "
+                "to 40 %, fail above (EDEM's time-step advice)."
+            )
         else:
+            self.caption.setText(f"Dashed line: your threshold {shown}.")
             item.addItem(pg.InfiniteLine(pos=y_of(threshold * factor), angle=0,
                          pen=pg.mkPen((90, 90, 90), style=pg.QtCore.Qt.PenStyle.DashLine),
                          label=f"threshold {shown}", labelOpts={"position": 0.9}))  # fmt: skip
@@ -281,7 +290,7 @@ class SweepPlot(QWidget):
         generator.setFileName(path)
         generator.setSize(self.plot.size())
         generator.setViewBox(self.plot.rect())
-        generator.setTitle(self.plot.getPlotItem().titleLabel.text)
+        generator.setTitle(f"{self.column} against {self.table['parameter']}")
         painter = QPainter(generator)
         try:
             self.plot.render(painter)

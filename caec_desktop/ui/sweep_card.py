@@ -10,13 +10,14 @@ from typing import Any
 
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QAction, QColor
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QTableView,
     QToolButton,
@@ -99,28 +100,37 @@ class SweepCard(QFrame):
         self.table_button.setCheckable(True)
         self.table_button.setText("Table ▸")
         self.table_button.toggled.connect(self._on_table_button_toggled)
-        buttons = {
-            "png": ("PNG…", self._save_png),
-            "svg": ("SVG…", self._save_svg),
-            "csv": ("CSV…", self._save_csv),
-            "copy_plot": ("Copy plot", self.plot.copy_image),
-            "copy_table": ("Copy table", self.copy_table),
-        }
-        self.buttons: dict[str, QPushButton] = {}
-        row = QHBoxLayout()
-        row.addWidget(title, 1)
-        row.addWidget(self.table_button)
-        for key, (text, slot) in buttons.items():
-            button = QPushButton(text)
-            button.clicked.connect(slot)
-            self.buttons[key] = button
-            row.addWidget(button)
+        self.export_button = QToolButton()
+        self.export_button.setText("Export ▾")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.copy_button = QToolButton()
+        self.copy_button.setText("Copy ▾")
+        self.copy_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        export_menu, copy_menu = QMenu(self), QMenu(self)
+        self.actions_by_name: dict[str, QAction] = {}
+        for menu, key, text, slot in (
+            (export_menu, "png", "Plot as PNG…", self._save_png),
+            (export_menu, "svg", "Plot as SVG…", self._save_svg),
+            (export_menu, "csv", "Table as CSV…", self._save_csv),
+            (copy_menu, "copy_plot", "Plot (image)", self.plot.copy_image),
+            (copy_menu, "copy_table", "Table (CSV text)", self.copy_table),
+        ):
+            action = menu.addAction(text)
+            action.triggered.connect(slot)
+            self.actions_by_name[key] = action
+        self.export_button.setMenu(export_menu)
+        self.copy_button.setMenu(copy_menu)
         self.form_button = QPushButton("Open in form")
         self.form_button.clicked.connect(
             lambda: self.openInForm.emit("sweep", self.args, dict(data.get("arg_sources") or {}))
         )
+        row = QHBoxLayout()
+        for widget in (self.table_button, self.export_button, self.copy_button):
+            row.addWidget(widget)
+        row.addStretch(1)
         row.addWidget(self.form_button)
         lay = QVBoxLayout(self)
+        lay.addWidget(title)
         lay.addLayout(row)
         lay.addWidget(self.plot)
         lay.addWidget(self.table_view)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QComboBox,
-    QHBoxLayout,
+    QGridLayout,
     QLabel,
     QLineEdit,
     QSpinBox,
@@ -46,11 +46,13 @@ class SweepRow(QWidget):
             "A value drawn against the first result (e.g. your time step against the Rayleigh "
             "time step, with EDEM's ok/caution/fail bands)"
         )
-        lay = QHBoxLayout(self)
+        lay = QGridLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        for widget in (QLabel("from"), self.start, QLabel("to"), self.stop, QLabel("points"),
-                       self.points, self.scale, self.threshold):  # fmt: skip
-            lay.addWidget(widget)
+        for col, widget in enumerate((QLabel("from"), self.start, QLabel("to"), self.stop,
+                                      QLabel("points"), self.points, self.scale)):  # fmt: skip
+            lay.addWidget(widget, 0, col)
+        lay.addWidget(QLabel("compare"), 1, 0)
+        lay.addWidget(self.threshold, 1, 1, 1, 6)
 
     def entry(self) -> SweepEntry:
         unit = self.editor.unit() if isinstance(self.editor, QuantityEditor) else ""
