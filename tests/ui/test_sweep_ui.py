@@ -142,3 +142,19 @@ def test_chat_shows_a_sweep_as_a_sweep_card(qtbot: QtBot) -> None:
     qtbot.addWidget(chat)
     card = chat.add_result(sweep_data(values=["1 mm", "2 mm"]))
     assert isinstance(card, SweepCard)
+
+
+def test_settings_dialog_keeps_display_units(qtbot: QtBot) -> None:
+    from caec_desktop.settings.model import Settings
+    from caec_desktop.ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(Settings(mode="offline", display_units={"length": "mm"}))
+    qtbot.addWidget(dialog)
+    box = dialog.display_box
+    assert box.kind_boxes["length"].currentData() == "mm"
+    box.preset_box.setCurrentIndex(box.preset_box.findData("us"))
+    box.kind_boxes["time"].setCurrentIndex(box.kind_boxes["time"].findData("ns"))
+    box.sig_box.setValue(3)
+    new = dialog.result_settings()
+    assert new.units_preset == "us" and new.significant_figures == 3
+    assert new.display_units == {"length": "mm", "time": "ns"}
