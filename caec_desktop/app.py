@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Future
 
 log = logging.getLogger("caec_desktop")
+LOG_FILE = "caec-desktop.log"
 
 SELF_TEST_QUERY = (
     "rayleigh timestep particle_radius=1 mm density=2500 kg/m^3 youngs_modulus=70 GPa "
@@ -44,14 +45,17 @@ def _load_settings(overrides: dict[str, Any]) -> tuple[Any, str]:
         from caec_desktop.settings.config import ConfigError, load_settings
     except ImportError:
         return Settings(**overrides), ""
+    notes: list[str] = []
     try:
-        return load_settings(**overrides), ""
+        settings = load_settings(notes=notes, **overrides)
     except ConfigError as exc:
         return Settings(**overrides), f"Settings not loaded, defaults used: {exc}"
+    return settings, " ".join(notes)
 
 
 def _save_settings(settings: Any) -> None:
-    """Plain values to config.json, the key to the secret store (never the plain file)."""
+    """Plain values to config.json, the key to the secret store (never the plain file), saved
+    for the host it is bound to (the endpoint in use when it has none yet)."""
     from caec_desktop.settings.config import PLAIN_FIELDS, save_config
     from caec_desktop.settings.keystore import open_secret_store
 
@@ -59,7 +63,7 @@ def _save_settings(settings: Any) -> None:
     save_config(values)
     store = open_secret_store()
     if settings.api_key():
-        store.set_api_key(settings.api_key())
+        store.set_api_key(settings.api_key(), settings.api_key_host or settings.endpoint_host())
     else:
         store.delete_api_key()
 
@@ -273,14 +277,19 @@ async def _finish_self_test(window: Any, runner: Any, sink: ErrorSink, turn: Any
 
 
 def _setup_logging() -> None:
-    """Log to stderr and to `caec-desktop.log` in the data dir (a GUI start has no console)."""
-    from caec_desktop.settings.paths import data_dir
+    """Log to stderr and to `caec-desktop.log` in the data dir (a GUI start has no console).
 
+    Every record is redacted when made (`redact.install_log_redaction`); the folder is 0700
+    and the log file 0600 (created so before the handler opens it)."""
+    from caec_desktop.settings.files import private_dir, private_file
+    from caec_desktop.settings.paths import data_dir
+    from caec_desktop.settings.redact import install_log_redaction
+
+    install_log_redaction()
     handlers: list[logging.Handler] = [logging.StreamHandler()]
     try:
-        folder = data_dir()
-        folder.mkdir(parents=True, exist_ok=True)
-        handlers.append(logging.FileHandler(folder / "caec-desktop.log", encoding="utf-8"))
+        log_file = private_file(private_dir(data_dir()) / LOG_FILE)
+        handlers.append(logging.FileHandler(log_file, encoding="utf-8"))
     except OSError:
         pass  # an unwritable profile must not stop the app; stderr still gets everything
     logging.basicConfig(

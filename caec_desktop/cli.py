@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from caec_desktop.agent.usage import usage_text
+from caec_desktop.settings.redact import found_secrets, install_log_redaction, redact_text
 
 EXIT_OK = 0
 EXIT_BUG = 1
@@ -22,8 +23,14 @@ EXIT_INVALID = 2
 EXIT_MODEL = 3
 
 
+def _say(text: object = "", *, err: bool = False) -> None:
+    """Print a line on stdout (stderr with `err`), every API key redacted: whatever a command
+    prints (answers, errors, doctor reports, JSON) passes here."""
+    print(redact_text(str(text)), file=sys.stderr if err else sys.stdout)
+
+
 def _print_json(obj: Any) -> None:
-    print(json.dumps(obj, indent=2, ensure_ascii=False, default=str))
+    _say(json.dumps(obj, indent=2, ensure_ascii=False, default=str))
 
 
 def parse_pairs(pairs: Sequence[str]) -> dict[str, Any]:
@@ -83,8 +90,8 @@ def cmd_tools(ns: argparse.Namespace) -> int:
         params = t["parameters"]
         req = set(params["required"])
         names = [p if p in req else f"[{p}]" for p in params["properties"]]
-        print(f"{t['name']}: {t['description']}")
-        print(f"    parameters: {' '.join(names)}")
+        _say(f"{t['name']}: {t['description']}")
+        _say(f"    parameters: {' '.join(names)}")
     return EXIT_OK
 
 
@@ -104,7 +111,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
         if ns.json:
             _print_json({"ok": False, "tool": ns.tool, "args": {}, "result": None, "errors": [msg]})
         else:
-            print(msg, file=sys.stderr)
+            _say(msg, err=True)
         return EXIT_INVALID
     if ns.tool not in tool_names():
         msg = f"unknown tool {ns.tool!r}; known tools: {', '.join(tool_names())}"
@@ -113,7 +120,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
                 {"ok": False, "tool": ns.tool, "args": args, "result": None, "errors": [msg]}
             )
         else:
-            print(msg, file=sys.stderr)
+            _say(msg, err=True)
         return EXIT_INVALID
     outcome = execute(ns.tool, args)
     units = {k: v.get("x-unit", "") for k, v in result_schema(ns.tool)["properties"].items()}
@@ -134,15 +141,15 @@ def cmd_run(ns: argparse.Namespace) -> int:
         )
         return EXIT_OK if outcome.ok else EXIT_INVALID
     if not outcome.ok:
-        print(f"{ns.tool}: invalid input", file=sys.stderr)
+        _say(f"{ns.tool}: invalid input", err=True)
         for err in outcome.errors:
-            print(f"  {err.text()}", file=sys.stderr)
+            _say(f"  {err.text()}", err=True)
         return EXIT_INVALID
     for key, value in (outcome.result or {}).items():
-        print(f"{key} = {show(value, units.get(key, ''))}")
+        _say(f"{key} = {show(value, units.get(key, ''))}")
     if outcome.calc_sheet:
-        print()
-        print(outcome.calc_sheet.text())
+        _say()
+        _say(outcome.calc_sheet.text())
     return EXIT_OK
 
 
@@ -162,9 +169,9 @@ def cmd_sweep(ns: argparse.Namespace) -> int:
         if ns.json:
             _print_json({"ok": False, "tool": ns.tool, "table": None, "errors": messages})
         else:
-            print(f"caec sweep: {ns.tool}: invalid input", file=sys.stderr)
+            _say(f"caec sweep: {ns.tool}: invalid input", err=True)
             for m in messages:
-                print(f"  {m}", file=sys.stderr)
+                _say(f"  {m}", err=True)
         return EXIT_INVALID
 
     try:
@@ -194,9 +201,9 @@ def cmd_sweep(ns: argparse.Namespace) -> int:
              "display": {"headers": headers, "rows": rows}, "errors": []}
         )  # fmt: skip
     elif ns.csv:
-        sys.stdout.write(sweep_csv(table))
+        _say(sweep_csv(table).rstrip("\n"))
     else:
-        print(sweep_text(table, current()))
+        _say(sweep_text(table, current()))
     return EXIT_OK
 
 
@@ -236,6 +243,13 @@ def format_event(event: Any) -> str:
     return f"{event.t_ms:8.1f} ms  {event.kind:<16} {event.node or '':<7} {brief}".rstrip()
 
 
+PASTED_KEY = (
+    "{command}: the request contains what looks like an API key; it was not sent to any model "
+    "nor saved. Remove it and ask again; to use a key, set CAEC_LLM_API_KEY (or "
+    "OPENROUTER_API_KEY) or save it in the app's Settings."
+)
+
+
 def cmd_ask(ns: argparse.Namespace) -> int:
     import asyncio
 
@@ -245,29 +259,35 @@ def cmd_ask(ns: argparse.Namespace) -> int:
     try:
         session = Session(_session_settings(ns))
     except ConfigError as exc:
-        print(f"caec ask: {exc}", file=sys.stderr)
+        _say(f"caec ask: {exc}", err=True)
+        return EXIT_INVALID
+    if found_secrets(ns.query):  # key-shaped, or a key the settings hold (now registered)
+        _say(PASTED_KEY.format(command="caec ask"), err=True)
         return EXIT_INVALID
 
     async def turn() -> None:
         async for event in session.ask(ns.query):
             if ns.verbose:
-                print(format_event(event), file=sys.stderr)
+                _say(format_event(event), err=True)
 
     asyncio.run(turn())
     result = session.last_turn
     if result is None:  # pragma: no cover - a run always records its turn
         return EXIT_BUG
     if ns.trace:
+        from pathlib import Path
+
+        from caec_desktop.settings.files import write_private
+
         try:
-            with open(ns.trace, "w", encoding="utf-8") as fh:
-                fh.writelines(e.to_json() + "\n" for e in result.events)
+            write_private(Path(ns.trace), "".join(e.to_json() + "\n" for e in result.events))
         except OSError as exc:
-            print(f"caec ask: --trace: cannot write {ns.trace!r} ({exc.strerror})", file=sys.stderr)
+            _say(f"caec ask: --trace: cannot write {ns.trace!r} ({exc.strerror})", err=True)
             return EXIT_INVALID
     if ns.json:
-        print(result.model_dump_json(indent=2))
+        _say(result.model_dump_json(indent=2))
     else:
-        print(result.answer)
+        _say(result.answer)
     return STATUS_EXIT.get(result.status, EXIT_BUG)
 
 
@@ -282,37 +302,40 @@ def cmd_chat(ns: argparse.Namespace) -> int:
     try:
         session = Session(_session_settings(ns))
     except ConfigError as exc:
-        print(f"caec chat: {exc}", file=sys.stderr)
+        _say(f"caec chat: {exc}", err=True)
         return EXIT_INVALID
 
     async def turn(text: str) -> None:
         async for event in session.ask(text):
-            print(format_event(event))
+            _say(format_event(event))
 
-    print(f"caec chat ({session.mode}, {session.model}); quit, exit or Ctrl-D ends.")
+    _say(f"caec chat ({session.mode}, {session.model}); quit, exit or Ctrl-D ends.")
     with asyncio.Runner() as runner:
         while True:
             try:
                 text = input("you> ").strip()
             except EOFError:
-                print()
+                _say()
                 break
             if text.lower() in ("quit", "exit"):
                 break
             if not text:
                 continue
+            if found_secrets(text):
+                _say(PASTED_KEY.format(command="caec chat"), err=True)
+                continue
             try:
                 runner.run(turn(text))
             except KeyboardInterrupt:
-                print("(cancelled)")
+                _say("(cancelled)")
                 continue
             if session.last_turn is not None:
-                print()
-                print(session.last_turn.answer)
+                _say()
+                _say(session.last_turn.answer)
                 if session.last_turn.conversation_usage:
-                    print(f"({usage_text(session.last_turn.usage)} this turn, "
+                    _say(f"({usage_text(session.last_turn.usage)} this turn, "
                           f"{usage_text(session.usage_total)} in this conversation)")  # fmt: skip
-                print()
+                _say()
     return EXIT_OK
 
 
@@ -325,12 +348,12 @@ def cmd_doctor(ns: argparse.Namespace) -> int:
     try:
         settings = _session_settings(ns)
     except ConfigError as exc:
-        print(f"caec doctor: {exc}", file=sys.stderr)
+        _say(f"caec doctor: {exc}", err=True)
         return EXIT_INVALID
     if settings.effective_mode == "offline":
-        print(
+        _say(
             "caec doctor: choose --mode local (with --base-url) or --mode openrouter",
-            file=sys.stderr,
+            err=True,
         )
         return EXIT_INVALID
     from caec_desktop.agent.selection.llm.doctor import probe
@@ -339,7 +362,7 @@ def cmd_doctor(ns: argparse.Namespace) -> int:
     if ns.json:
         _print_json(report.to_dict())
     else:
-        print(report.text())
+        _say(report.text())
     return EXIT_OK if report.ok else EXIT_MODEL
 
 
@@ -350,9 +373,9 @@ def cmd_replay(ns: argparse.Namespace) -> int:
     try:
         report = replay_file(ns.trace)
     except TraceFileError as exc:
-        print(f"caec replay: {exc}", file=sys.stderr)
+        _say(f"caec replay: {exc}", err=True)
         return EXIT_INVALID
-    print(report_json(report) if ns.json else report_text(report))
+    _say(report_json(report) if ns.json else report_text(report))
     return EXIT_OK if report.ok else EXIT_INVALID
 
 
@@ -453,6 +476,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = build_parser()
     ns = parser.parse_args(argv)
+    install_log_redaction()  # warnings reach stderr: never with a key in them
     collecting = gc.isenabled()
     gc.disable()
     if argv is None:
@@ -461,7 +485,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     display = loaded.current() if loaded is not None else None
     try:
         if hasattr(ns, "units") and (bad := apply_display(ns)) is not None:
-            print(f"caec {ns.command}: {bad}", file=sys.stderr)
+            _say(f"caec {ns.command}: {bad}", err=True)
             return EXIT_INVALID
         return int(ns.func(ns))
     except KeyboardInterrupt:

@@ -16,6 +16,16 @@ for _var in ("CAEC_LLM_API_KEY", "OPENROUTER_API_KEY", "CAEC_MODE"):
 
 
 @pytest.fixture(autouse=True)
+def _fresh_redactor() -> Iterator[None]:
+    """Each test starts with no registered keys (Settings register theirs with the redactor)."""
+    from caec_desktop.settings.redact import forget_all
+
+    forget_all()
+    yield
+    forget_all()
+
+
+@pytest.fixture(autouse=True)
 def _collect_on_the_main_thread(request: pytest.FixtureRequest) -> Iterator[None]:
     """Once Qt is in use, collect each test's garbage here, on the main thread.
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import time
 from typing import Any, cast
 
-from caec_desktop.agent.trace import _SECRET_FIELDS as SECRET_FIELDS
-from caec_desktop.agent.trace import EVENT_KINDS, EventKind, TraceEvent, redact
+from caec_desktop.agent.trace import EVENT_KINDS, EventKind, TraceEvent
+from caec_desktop.settings.redact import SECRET_FIELDS, redact_text
 
 STREAM_MODES = ["tasks", "custom"]
 
@@ -93,7 +93,7 @@ def safe_data(value: Any, secrets: tuple[str, ...] = ()) -> Any:
     `trace.redact` does, in one walk: events carry whole calc sheets, and a walk for each
     concern cost ~0.03 ms per query."""
     if isinstance(value, str):
-        return redact(value, secrets)
+        return redact_text(value, secrets)
     if isinstance(value, dict):
         out = {}
         for key, item in value.items():
@@ -104,4 +104,4 @@ def safe_data(value: Any, secrets: tuple[str, ...] = ()) -> Any:
         return [safe_data(v, secrets) for v in value]
     if value is None or isinstance(value, int | float | bool):
         return value
-    return redact(str(value), secrets)
+    return redact_text(str(value), secrets)

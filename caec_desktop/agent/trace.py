@@ -1,16 +1,20 @@
 """TraceEvent: the one event schema shared by the graph, the CLI, the window and exports.
 
 Each event: `seq` (from 1), `t_ms` (since the run started), `kind`, `node` (or None), `data`
-(a JSON-serialisable dict). API keys never appear in `data` (see `redact`).
+(a JSON-serialisable dict). API keys never appear in `data`: `redact` (the one redactor, in
+`settings/redact.py`, re-exported here for the ui) is applied where events are made.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
+
+from caec_desktop.settings.redact import redact
+
+__all__ = ["EVENT_KINDS", "EventKind", "TraceEvent", "redact"]
 
 EventKind = Literal[
     "run_start",
@@ -46,25 +50,3 @@ class TraceEvent(BaseModel):
     @classmethod
     def from_json(cls, line: str) -> TraceEvent:
         return cls.model_validate_json(line)
-
-
-# Things that look like API keys: OpenRouter and OpenAI keys (`sk-…`), bearer tokens.
-_KEY_PATTERN = re.compile(r"(sk-[A-Za-z0-9_\-]{8,}|Bearer\s+[A-Za-z0-9_\-\.]{8,})")
-_SECRET_FIELDS = {"api_key", "apikey", "authorization", "openai_api_key", "llm_api_key", "key"}
-
-
-def redact(value: Any, secrets: tuple[str, ...] = ()) -> Any:
-    """Return `value` with API keys (known `secrets` and key-shaped strings) replaced by `***`."""
-    if isinstance(value, str):
-        for s in secrets:
-            if s:
-                value = value.replace(s, "***")
-        return _KEY_PATTERN.sub("***", value)
-    if isinstance(value, dict):
-        return {
-            k: ("***" if str(k).lower() in _SECRET_FIELDS and v else redact(v, secrets))
-            for k, v in value.items()
-        }
-    if isinstance(value, list | tuple):
-        return [redact(v, secrets) for v in value]
-    return value

@@ -5,7 +5,9 @@ came from (typed, form, model, default, preset), the results, the verdict, the c
 references; in the header the app version, mode(s), model(s) and when it was generated. Everything
 passes through `trace.redact` (with the known key) before rendering, and the rendered text once
 more, so no export can contain an API key. PDF is rendered by the ui layer (`caec_desktop.ui.pdf`,
-Qt's QTextDocument + QPdfWriter), passed in as `pdf_writer`: this module never imports Qt.
+Qt's QTextDocument + QPdfWriter), passed in as `pdf_writer`: this module never imports Qt. Files
+are written through a temporary file only the user can read (`settings.files.write_private`),
+then renamed into place, so an export is private and never half-written.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from caec_desktop import __version__
 from caec_desktop.agent.trace import TraceEvent, redact
 from caec_desktop.agent.usage import total_usage, usage_text
 from caec_desktop.services.history import LoadedConversation
+from caec_desktop.settings.files import write_private
 from caec_desktop.tools import CalcSheet, result_schema, tool_schema
 from caec_desktop.tools.display import current
 from caec_desktop.tools.sweep import SWEEP_TOOL, summary_line, sweep_csv, table_cells
@@ -334,16 +337,16 @@ def export_conversation(
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
-        path.write_text(trace_jsonl(loaded.events, secrets), encoding="utf-8")
+        write_private(path, trace_jsonl(loaded.events, secrets))
         return path
     report = report_from_history(loaded, secrets)
     if suffix == ".md":
         report.files_stem = path.stem
         for name, text in report.sweep_files().items():  # each sweep's plot and CSV beside it
-            (path.parent / name).write_text(text, encoding="utf-8")
-        path.write_text(report.markdown(), encoding="utf-8")
+            write_private(path.parent / name, text)
+        write_private(path, report.markdown())
     elif suffix == ".html":
-        path.write_text(report.html(), encoding="utf-8")
+        write_private(path, report.html())
     elif suffix == ".pdf":
         if pdf_writer is None:
             raise ValueError("PDF export needs a PDF renderer (caec_desktop.ui.pdf.write_pdf)")

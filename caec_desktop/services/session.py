@@ -20,9 +20,10 @@ from pydantic import BaseModel, Field
 
 from caec_desktop.agent.events import STREAM_MODES, TraceRecorder, node_update
 from caec_desktop.agent.selection.protocol import SelectorError, ToolSelector
-from caec_desktop.agent.trace import TraceEvent, redact
+from caec_desktop.agent.trace import TraceEvent
 from caec_desktop.agent.usage import add_usage
 from caec_desktop.settings.model import Settings
+from caec_desktop.settings.redact import redact, redact_text
 
 log = logging.getLogger(__name__)
 
@@ -182,9 +183,10 @@ class Session:
 
         The last event is always run_end. To stop early, call `cancel()` (the stream still ends
         with run_end "cancelled") or close the stream (`contextlib.aclosing`), which stops the run.
-        The stream is the run's own generator (no wrapper passing each event on).
+        The stream is the run's own generator (no wrapper passing each event on). An API key in
+        `text` (pasted by mistake) is redacted first: no selector, model or history sees it.
         """
-        return self._run(text.strip(), None, "ask")
+        return self._run(redact_text(text.strip(), self._secrets()), None, "ask")
 
     def run_tool(
         self,
@@ -202,7 +204,11 @@ class Session:
 
         selector = DirectCallSelector(name, args, source, arg_sources)  # type: ignore[arg-type]
         text = " ".join([name, *(f"{k}={v}" for k, v in args.items())])
-        return self._run(text, selector, source)
+        return self._run(redact_text(text, self._secrets()), selector, source)
+
+    def _secrets(self) -> tuple[str, ...]:
+        """The keys of this session's settings (the redactor knows the others)."""
+        return (self.settings.api_key(),) if self.settings.api_key() else ()
 
     def _lock(self) -> asyncio.Lock:
         loop = asyncio.get_running_loop()
@@ -217,7 +223,7 @@ class Session:
         self._open_runs += 1
         try:
             async with self._lock():
-                recorder = TraceRecorder(secrets=(self.settings.api_key(),))
+                recorder = TraceRecorder(secrets=self._secrets())
                 # A direct call (form) is chosen by no selector: its mode is its source, no model.
                 mode, model = (self.mode, self.model) if selector is None else (source, "")
                 start = recorder.make(
@@ -307,7 +313,7 @@ class Session:
             return {"error_message": exc.user_message, "answer": answer}, "model_error", [event]
         if exc is not None:
             trace_text = "".join(traceback.format_exception(exc))
-            log.error("run failed:\n%s", redact(trace_text, (self.settings.api_key(),)))
+            log.error("run failed:\n%s", redact_text(trace_text, self._secrets()))
             message = f"internal error ({type(exc).__name__}: {exc})"
             event = recorder.make("error", None, {"message": message})  # redacted there
             return (
@@ -321,16 +327,22 @@ class Session:
     def _record(
         self, text: str, state: dict[str, Any], status: str, mode: str, model: str
     ) -> TurnResult:
+        shown = redact(  # the answer may quote what the model wrote: keys go here
+            {
+                "answer": str(state.get("answer", "")),
+                "tool_results": [
+                    {k: r.get(k) for k in RESULT_KEYS} for r in state.get("tool_results") or []
+                ],
+                "errors": list(state.get("errors") or []),
+                "refusal_reason": state.get("refusal_reason"),
+            },
+            self._secrets(),
+        )
         turn = TurnResult(
-            answer=str(state.get("answer", "")),
+            **shown,
             intent=state.get("intent"),
-            tool_results=[
-                {k: r.get(k) for k in RESULT_KEYS} for r in state.get("tool_results") or []
-            ],
-            errors=list(state.get("errors") or []),
             attempts=int(state.get("attempts", 0)),
             refused=bool(state.get("refused", False)),
-            refusal_reason=state.get("refusal_reason"),
             usage=dict(state.get("usage") or {}),
             status=status,
             mode=mode,

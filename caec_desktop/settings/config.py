@@ -12,6 +12,11 @@ backend discovery costs ~0.1 s, a tenth of a cold `caec ask`. With no record, a 
 written before records existed makes loading probe the keyring as it always did; no config file
 means nothing was ever saved (the app writes the file before the key), so only a 0600 secrets file
 is looked for.
+
+`.env` is read from the config folder only (beside `config.json`), never from the working
+directory. The record also says which host the key was saved for (`"api_key_host"`); a key
+saved before that record existed is taken to be for the endpoint `config.json` itself names
+(environment and flags cannot move it). Both files are written privately (`files.write_private`).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_settings import BaseSettings, InitSettingsSource, PydanticBaseSettingsSource
 
+from caec_desktop.settings.files import check_private, private_dir, write_private
 from caec_desktop.settings.keystore import (
     SECRETS_FILE,
     FileStore,
@@ -32,19 +38,26 @@ from caec_desktop.settings.keystore import (
     SecretStore,
     open_secret_store,
 )
-from caec_desktop.settings.model import Settings
+from caec_desktop.settings.model import OPENROUTER_HOST, Settings, host_of
 from caec_desktop.settings.paths import config_dir
 
 CONFIG_FILE = "config.json"
+ENV_FILE = ".env"
 SECRET_FIELD = "llm_api_key"
 KEY_STORE_FIELD = "api_key_store"
 """Where the key was saved: not a setting, kept in the file beside them."""
+KEY_HOST_FIELD = "api_key_host"
+"""The host the saved key is for: recorded with the key, not a plain setting."""
 KEY_STORES: tuple[KeyStoreKind, ...] = ("keyring", "file", "none")
 
 PlainConfig: type[BaseModel] = create_model(  # type: ignore[call-overload]
     "PlainConfig",
     __config__=ConfigDict(extra="forbid"),
-    **{n: (f.annotation, f) for n, f in Settings.model_fields.items() if n != SECRET_FIELD},
+    **{
+        n: (f.annotation, f)
+        for n, f in Settings.model_fields.items()
+        if n not in (SECRET_FIELD, KEY_HOST_FIELD)
+    },
 )
 """The config file's schema: the fields of `Settings` minus the key, unknown keys rejected."""
 PLAIN_FIELDS: tuple[str, ...] = tuple(PlainConfig.model_fields)
@@ -88,27 +101,30 @@ def _read_file(path: Path) -> Any:
         raise ConfigError(f"{path}: not readable as JSON ({exc})") from None
 
 
-def _read(directory: Path | None) -> tuple[dict[str, Any], KeyStoreKind | None]:
-    """The stored settings and the key-store record (None when the file has none)."""
+def _read(
+    directory: Path | None,
+) -> tuple[dict[str, Any], KeyStoreKind | None, str | None]:
+    """The stored settings, the key-store record and the key's host (None when not recorded)."""
     path = config_path(directory)
     raw = _read_file(path)
     if raw is None:
-        return {}, None
+        return {}, None, None
     store = raw.get(KEY_STORE_FIELD) if isinstance(raw, Mapping) else None
     if store is not None and store not in KEY_STORES:
         raise ConfigError(
             f"{path}: {KEY_STORE_FIELD}: must be one of {', '.join(KEY_STORES)}, got {store!r}"
         )
+    host = raw.get(KEY_HOST_FIELD) if isinstance(raw, Mapping) else None
+    if host is not None and (not isinstance(host, str) or not host.strip()):
+        raise ConfigError(f"{path}: {KEY_HOST_FIELD}: must be a host name, got {host!r}")
     if isinstance(raw, Mapping):
-        raw = {k: v for k, v in raw.items() if k != KEY_STORE_FIELD}
-    return _check(raw, str(path)), store
+        raw = {k: v for k, v in raw.items() if k not in (KEY_STORE_FIELD, KEY_HOST_FIELD)}
+    return _check(raw, str(path)), store, host
 
 
 def _write(path: Path, data: Mapping[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, path)
+    private_dir(path.parent)
+    write_private(path, json.dumps(data, indent=2, ensure_ascii=False))
 
 
 def read_config(directory: Path | None = None) -> dict[str, Any]:
@@ -124,15 +140,19 @@ def save_config(values: Mapping[str, Any], directory: Path | None = None) -> Pat
     path = config_path(directory)
     clean = _check(values, "settings to save")
     try:
-        store = _read(directory)[1]
+        _, store, host = _read(directory)
     except ConfigError:  # a broken file is replaced; loading probes the keyring again
-        store = None
-    _write(path, clean if store is None else {**clean, KEY_STORE_FIELD: store})
+        store, host = None, None
+    records = {KEY_STORE_FIELD: store, KEY_HOST_FIELD: host}
+    _write(path, {**clean, **{k: v for k, v in records.items() if v is not None}})
     return path
 
 
-def record_key_store(kind: KeyStoreKind, directory: Path | None = None) -> None:
-    """Record in the config file where the key was just saved (or that none is).
+def record_key_store(
+    kind: KeyStoreKind, directory: Path | None = None, host: str | None = None
+) -> None:
+    """Record in the config file where the key was just saved (or that none is), and the host
+    it is for (none recorded: see `load_settings`).
 
     An unreadable config file is left as it is: loading it reports the problem, and without a
     record the keyring is probed, so the key is still found.
@@ -144,7 +164,11 @@ def record_key_store(kind: KeyStoreKind, directory: Path | None = None) -> None:
         return
     if raw is not None and not isinstance(raw, Mapping):
         return
-    _write(path, {**(raw or {}), KEY_STORE_FIELD: kind})
+    values = {k: v for k, v in (raw or {}).items() if k != KEY_HOST_FIELD}
+    values[KEY_STORE_FIELD] = kind
+    if host and kind != "none":
+        values[KEY_HOST_FIELD] = host.lower()
+    _write(path, values)
 
 
 def saved_key_store(directory: Path | None = None) -> SecretStore | None:
@@ -165,20 +189,43 @@ def _saved_store(directory: Path | None, store: KeyStoreKind | None) -> SecretSt
     return FileStore(secrets_file) if secrets_file.exists() else None
 
 
+def _legacy_host(key: str, stored: Mapping[str, Any]) -> str:
+    """The host a key saved without a host record is for: the local server config.json names
+    in local mode, else openrouter.ai (the one mode that needs a key; also an `sk-or-` key)."""
+    if stored.get("mode") != "local" or key.startswith("sk-or-"):
+        return OPENROUTER_HOST
+    return host_of(str(stored.get("base_url") or Settings.model_fields["base_url"].default))
+
+
 def load_settings(
-    directory: Path | None = None, store: SecretStore | None = None, **overrides: Any
+    directory: Path | None = None,
+    store: SecretStore | None = None,
+    notes: list[str] | None = None,
+    **overrides: Any,
 ) -> Settings:
-    """Settings from arguments > env > `.env` > config file > secret store > defaults.
+    """Settings from arguments > env > the config folder's `.env` > config file > secret store >
+    defaults, the saved key bound to the host it was saved for.
 
     Args:
         directory: config dir (default: user config dir, or `CAEC_CONFIG_DIR`).
         store: where the API key is kept (default: `saved_key_store(directory)`).
+        notes: receives what loading had to fix for the user (a key file others could read).
         **overrides: explicit values (e.g. `mode` from a command-line flag).
     """
-    lower, recorded = _read(directory)
+    folder = directory or config_dir()
+    lower, recorded, host = _read(directory)
+    stored = dict(lower)
     if store is None:
         store = _saved_store(directory, recorded)
-    key = store.get_api_key() if store is not None else ""
+    env_file = folder / ENV_FILE
+    try:
+        key = store.get_api_key() if store is not None else ""
+        env_note = check_private(env_file)
+    except (ValueError, OSError) as exc:
+        raise ConfigError(str(exc)) from None
+    found = [*(getattr(store, "notes", None) or []), env_note]
+    if notes is not None:
+        notes += [n for n in found if n]
     if key:
         lower["CAEC_LLM_API_KEY"] = key  # the field is validated by its alias
 
@@ -198,9 +245,31 @@ def load_settings(
             return (init_settings, env_settings, dotenv_settings, stored, file_secret_settings)
 
     try:
-        return _Layered(**overrides)
+        layered = _Layered(_env_file=env_file, **overrides)  # type: ignore[call-arg]
+        settings = Settings.model_validate(
+            {**layered.model_dump(), KEY_HOST_FIELD: _key_host(layered, key, host, stored)}
+        )
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
         )
         raise ConfigError(f"invalid settings: {problems}") from None
+    return settings
+
+
+def _key_host(
+    settings: Settings, saved_key: str, recorded: str | None, stored: Mapping[str, Any]
+) -> str | None:
+    """The host the key in `settings` is for: the saved key's recorded host (or, saved before
+    hosts were recorded, the endpoint config.json names); openrouter.ai for `OPENROUTER_API_KEY`;
+    None for a key given for this run (arguments, `CAEC_LLM_API_KEY`)."""
+    key = settings.api_key()
+    if settings.api_key_host is not None and key:  # given explicitly
+        return settings.api_key_host
+    if not key:
+        return None
+    if key == saved_key:
+        return recorded or _legacy_host(key, stored)
+    if key == os.environ.get("OPENROUTER_API_KEY") and key != os.environ.get("CAEC_LLM_API_KEY"):
+        return OPENROUTER_HOST
+    return None

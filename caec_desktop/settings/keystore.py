@@ -9,7 +9,12 @@ user. On Windows and macOS the keyring (Credential Manager, Keychain) is always 
 Saving or deleting the key also records in `config.json` where it went (`api_key_store`: keyring,
 file or none), so loading settings asks the keyring only when a key was saved there: keyring's
 backend discovery costs ~0.1 s at every start, and a user without a saved key never pays it.
-`keyring` itself is imported only when a store is opened, for the same reason.
+`keyring` itself is imported only when a store is opened, for the same reason. Saving records the
+host the key is for too (`api_key_host`): the key is sent to that host only (see `Settings`).
+
+A key that cannot go into an HTTP header as is (a line break, a control character, a space,
+non-ASCII) is refused when saved, with the reason. The secrets file is read without following a
+symlink; one that others can read is made private first, with a note (`FileStore.notes`).
 """
 
 from __future__ import annotations
@@ -21,7 +26,14 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from caec_desktop.settings.files import (
+    PrivateFileError,
+    check_private,
+    private_dir,
+    write_private,
+)
 from caec_desktop.settings.paths import config_dir
+from caec_desktop.settings.redact import key_problem
 
 if TYPE_CHECKING:
     import keyring.backend
@@ -31,7 +43,6 @@ log = logging.getLogger(__name__)
 SERVICE = "caec-desktop"
 KEY_NAME = "llm_api_key"
 SECRETS_FILE = "secrets.json"
-FILE_MODE = 0o600
 
 KeyStoreKind = Literal["keyring", "file", "none"]
 """Where the saved key is, as recorded in config.json ("none": no key saved)."""
@@ -47,16 +58,27 @@ class SecretStore(Protocol):
 
     def get_api_key(self) -> str: ...
 
-    def set_api_key(self, key: str) -> None: ...
+    def set_api_key(self, key: str, host: str | None = None) -> None: ...
 
     def delete_api_key(self) -> None: ...
 
 
-def _record(kind: KeyStoreKind, directory: Path | None) -> None:
-    """Note in config.json where the key now is (see the module docstring)."""
+class KeyRefused(ValueError):
+    """The key cannot be saved; the message says why without quoting it."""
+
+
+def check_key(key: str) -> None:
+    """Raise KeyRefused when `key` could not be sent as is (see `redact.key_problem`)."""
+    problem = key_problem(key)
+    if problem:
+        raise KeyRefused(f"API key not saved: it {problem}")
+
+
+def _record(kind: KeyStoreKind, directory: Path | None, host: str | None = None) -> None:
+    """Note in config.json where the key now is and which host it is for (module docstring)."""
     from caec_desktop.settings.config import record_key_store
 
-    record_key_store(kind, directory)
+    record_key_store(kind, directory, host)
 
 
 class KeyringStore:
@@ -83,9 +105,11 @@ class KeyringStore:
     def get_api_key(self) -> str:
         return self._backend.get_password(SERVICE, KEY_NAME) or ""
 
-    def set_api_key(self, key: str) -> None:
+    def set_api_key(self, key: str, host: str | None = None) -> None:
+        """Save `key` for `host` (None: the host is not recorded, see config.load_settings)."""
+        check_key(key)
         self._backend.set_password(SERVICE, KEY_NAME, key)
-        _record("keyring", self._directory)
+        _record("keyring", self._directory, host)
 
     def delete_api_key(self) -> None:
         import keyring.errors
@@ -105,43 +129,46 @@ class FileStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.notes: list[str] = []
+        """What reading the file had to fix (it was readable by others), for the user."""
 
     @property
     def where(self) -> str:
         return f"file {self.path} (readable by you only, mode 0600)"
 
     def get_api_key(self) -> str:
+        """The saved key ("" when none). ValueError for a file that is unreadable, a symlink,
+        someone else's, or open to others and not fixable."""
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            note = check_private(self.path)
+            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            with os.fdopen(fd, encoding="utf-8") as fh:
+                data = json.loads(fh.read())
         except FileNotFoundError:
             return ""
-        except (OSError, json.JSONDecodeError) as exc:
-            raise ValueError(
-                f"{self.path}: unreadable secrets file ({type(exc).__name__})"
-            ) from None
+        except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+            reason = str(exc) if isinstance(exc, PrivateFileError) else type(exc).__name__
+            raise ValueError(f"{self.path}: unreadable secrets file ({reason})") from None
+        if note:
+            self.notes.append(note)
         key = data.get(KEY_NAME, "") if isinstance(data, dict) else ""
         return key if isinstance(key, str) else ""
 
-    def set_api_key(self, key: str) -> None:
+    def set_api_key(self, key: str, host: str | None = None) -> None:
+        """Save `key` for `host` (None: the host is not recorded, see config.load_settings)."""
+        check_key(key)
         self._write({KEY_NAME: key})
-        _record("file", self.path.parent)
+        _record("file", self.path.parent, host)
 
     def delete_api_key(self) -> None:
         self.path.unlink(missing_ok=True)
         _record("none", self.path.parent)
 
     def _write(self, data: dict[str, str]) -> None:
-        """Write atomically; the temporary file is born 0600, so the key is never world-readable."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.unlink(missing_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, FILE_MODE)  # in case a umask or ACL widened it
-        os.replace(tmp, self.path)
+        """Write atomically through a temporary file born 0600 (files.write_private), so the
+        key is never readable by others, even for a moment."""
+        private_dir(self.path.parent)
+        write_private(self.path, json.dumps(data))
 
 
 def usable_backend(backend: keyring.backend.KeyringBackend) -> bool:

@@ -1,16 +1,26 @@
-"""App settings: pydantic-settings (env prefix CAEC_, `.env`), with the API key kept as a secret.
+"""App settings: pydantic-settings (env prefix CAEC_), with the API key kept as a secret.
 
 Precedence (highest first): explicit arguments, environment (`CAEC_MODE`, `CAEC_LLM_API_KEY`, …;
-`OPENROUTER_API_KEY` also works for the key), `.env`, defaults. The key is a `SecretStr`: it never
-prints, and `public_dict()` is what logs, traces and exports may show.
+`OPENROUTER_API_KEY` also works for the key), defaults; `config.load_settings` adds the `.env` of
+the config folder and `config.json` below the environment. No `.env` is read from the working
+directory: a folder the user merely runs the app in must not choose where the key goes. The key
+is a `SecretStr`: it never prints, and `public_dict()` is what logs, traces and exports may show.
+
+Keys are bound to their host: a key loaded from the key store is for the host it was saved for
+(`api_key_host`) and is sent there only, or to a host the user confirmed in the settings
+(`api_key_other_hosts`); `request_key()` is what the HTTP clients send. Every Settings object with
+a key registers it (and the environment's keys) with the redactor (`redact.remember`).
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
+from urllib.parse import urlparse
 
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from caec_desktop.settings.redact import key_problem, remember, remember_environment
 
 Mode = Literal["offline", "local", "openrouter"]
 ToolCallStyle = Literal["auto", "native", "prompt"]
@@ -21,6 +31,7 @@ QuantityKind = Literal[
 """The kinds of `tools/display.py` (settings may not import tools: same layer)."""
 
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
+OPENROUTER_HOST = "openrouter.ai"
 DEFAULT_OPENROUTER_MODEL = "openai/gpt-oss-120b"
 
 
@@ -32,7 +43,7 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(
         env_prefix="CAEC_",
-        env_file=".env",
+        env_file=None,  # config.load_settings passes the config folder's .env
         env_file_encoding="utf-8",
         extra="ignore",
         populate_by_name=True,
@@ -63,6 +74,17 @@ class Settings(BaseSettings):
     display_units: dict[QuantityKind, str] = Field(default_factory=dict)
     """Per quantity kind a unit ("mm", "psi") or "auto", over the preset's."""
     significant_figures: int = Field(default=4, ge=2, le=10)
+    api_key_host: str | None = None
+    """The host the key was saved for (config.load_settings fills it in from config.json); the
+    key goes there only. None: a key given for this run (arguments, `CAEC_LLM_API_KEY`), sent
+    to the endpoint in use. Kept beside the key record, not as a plain setting."""
+    api_key_other_hosts: list[str] = Field(default_factory=list)
+    """Hosts besides `api_key_host` that may receive the key: the user confirmed each one in the
+    Settings dialog."""
+
+    def model_post_init(self, context: Any, /) -> None:
+        remember(self.api_key())
+        remember_environment()
 
     @field_validator("base_url")
     @classmethod
@@ -94,6 +116,36 @@ class Settings(BaseSettings):
     def effective_base_url(self) -> str:
         return OPENROUTER_BASE_URL if self.effective_mode == "openrouter" else self.base_url
 
+    def endpoint_host(self) -> str:
+        """The host requests go to (lower case)."""
+        return host_of(self.effective_base_url())
+
+    def key_withheld(self) -> str:
+        """Why the key is not sent to the endpoint in use, in words ("" when it is, or when
+        there is no key): it cannot go into a header, or it was saved for another host."""
+        key = self.api_key()
+        if not key:
+            return ""
+        problem = key_problem(key)
+        if problem:
+            return (
+                f"The API key {problem}, so it cannot be sent. Enter it again in Settings "
+                "(or fix CAEC_LLM_API_KEY / OPENROUTER_API_KEY)."
+            )
+        host = self.endpoint_host()
+        bound = (self.api_key_host or "").lower()
+        allowed = {bound, *(h.lower() for h in self.api_key_other_hosts)}
+        if not bound or host in allowed:
+            return ""
+        return (
+            f"The saved API key is for {bound}, so it is not sent to {host}. Enter that "
+            f"server's own key in Settings, or confirm there that the key may go to {host} too."
+        )
+
+    def request_key(self) -> str:
+        """The key to send to the endpoint in use ("" when none may go there)."""
+        return "" if self.key_withheld() else self.api_key()
+
     def public_dict(self) -> dict[str, Any]:
         """Settings safe to log, trace or export: the key is reduced to whether one is set."""
         data = self.model_dump(exclude={"llm_api_key"})
@@ -102,3 +154,11 @@ class Settings(BaseSettings):
         data["base_url"] = self.effective_base_url()
         data["api_key_set"] = bool(self.api_key())
         return data
+
+
+def host_of(url: str) -> str:
+    """The host name of `url`, lower case ("" when it has none)."""
+    try:
+        return (urlparse(url.strip()).hostname or "").lower()
+    except ValueError:
+        return ""

@@ -1,4 +1,8 @@
-"""ChatInput: Enter sends, Shift+Enter starts a new line, Up/Down walk through sent messages."""
+"""ChatInput: Enter sends, Shift+Enter starts a new line, Up/Down walk through sent messages.
+
+A message holding an API key (key-shaped, or a key the app knows: `settings.redact`) is not
+sent: `keyPasted` asks the window what to do, and the text stays in the box meanwhile.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,15 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
+from caec_desktop.settings.redact import found_secrets
+
 
 class ChatInput(QPlainTextEdit):
     """A multi-line message box with a history of what was sent."""
 
     submitted = Signal(str)
+    keyPasted = Signal(str)
+    """The message to send holds an API key; it was not sent (the window asks what to do)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -46,6 +54,13 @@ class ChatInput(QPlainTextEdit):
         text = self.toPlainText().strip()
         if not text or self.isReadOnly():
             return
+        if found_secrets(text):
+            self.keyPasted.emit(text)
+            return
+        self.send_text(text)
+
+    def send_text(self, text: str) -> None:
+        """Send `text` as if typed: remember it, clear the box, emit `submitted`."""
         if not self.history or self.history[-1] != text:
             self.history.append(text)
         self._pos = len(self.history)

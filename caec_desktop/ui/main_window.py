@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from caec_desktop.settings.redact import key_problem, pasted_key, redact_text
 from caec_desktop.ui.chat_pane import ChatPane
 from caec_desktop.ui.chat_replay import answer_bubble
 
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from caec_desktop.settings.model import Settings
     from caec_desktop.ui.form_panel import FormPanel
     from caec_desktop.ui.graph_view import GraphView
+    from caec_desktop.ui.pasted_key_dialog import PastedKeyDialog
     from caec_desktop.ui.session_runner import SessionRunner
     from caec_desktop.ui.settings_dialog import SettingsDialog
     from caec_desktop.ui.trace_panel import TracePanel
@@ -121,6 +123,8 @@ class MainWindow(QMainWindow):
         self.menuBar().addAction(settings_action)
         self._update_title()
         self.resize(1180, 760)
+        self.pasted_key_dialog: PastedKeyDialog | None = None
+        self.chat.input.keyPasted.connect(self._on_chat_input_key_pasted)
         self.chat.sendRequested.connect(self._on_chat_send_requested)
         self.chat.stopRequested.connect(self._on_chat_stop_requested)
         self.chat.openInForm.connect(self.open_in_form)
@@ -208,8 +212,9 @@ class MainWindow(QMainWindow):
         self.usage.setVisible(bool(parts))
 
     def show_error(self, message: str) -> None:
-        """The error banner (the app's error sink also lands here)."""
-        self.banner.setText(message)
+        """The error banner (the app's error sink also lands here), keys redacted: a failed
+        run's exception text comes here as it is."""
+        self.banner.setText(redact_text(message))
         self._banner_row.show()
 
     def hide_error(self) -> None:
@@ -253,6 +258,47 @@ class MainWindow(QMainWindow):
         self.set_settings(new)
         if self.on_settings_saved is not None:
             self.on_settings_saved(new)
+
+    def _on_chat_input_key_pasted(self, text: str) -> None:
+        """A message with an API key in it: ask whether to store the key or drop it."""
+        from caec_desktop.ui.pasted_key_dialog import PastedKeyDialog
+
+        key = pasted_key(text)
+        can_store = key is not None and self.settings is not None and not key_problem(key)
+        host = self._host_for(key) if can_store and key else ""
+        dialog = PastedKeyDialog(can_store, host, self)
+        dialog.finished.connect(lambda _: self._on_pasted_key_dialog_finished(text, key, host))
+        self.pasted_key_dialog = dialog
+        dialog.open()
+
+    def _host_for(self, key: str) -> str:
+        """Where a key pasted in the chat would be sent: OpenRouter keys to openrouter.ai,
+        others to the endpoint in use."""
+        from caec_desktop.settings.model import OPENROUTER_HOST
+
+        if key.startswith("sk-or-") or self.settings is None:
+            return OPENROUTER_HOST
+        return self.settings.endpoint_host()
+
+    def _on_pasted_key_dialog_finished(self, text: str, key: str | None, host: str) -> None:
+        dialog = self.pasted_key_dialog
+        choice = dialog.choice if dialog is not None else "edit"
+        without = redact_text(text, (key,) if key else ())
+        if choice == "send":
+            self.chat.input.send_text(without)
+        elif choice == "store" and key and self.settings is not None:
+            from caec_desktop.settings.model import Settings
+
+            values = {**self.settings.model_dump(), "llm_api_key": key, "api_key_host": host}
+            values["api_key_other_hosts"] = []
+            new = Settings.model_validate(values)
+            self.set_settings(new)
+            if self.on_settings_saved is not None:
+                self.on_settings_saved(new)
+            self.chat.input.setPlainText(without)
+            self.statusBar().showMessage(
+                f"API key stored (sent only to {host}) and taken out of your message.", 10000
+            )
 
     def _on_chat_send_requested(self, text: str) -> None:
         if self.conversation_name == "New conversation":

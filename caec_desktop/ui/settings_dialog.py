@@ -3,8 +3,10 @@
 The dialog edits a copy: Cancel restores the widgets from the snapshot and changes nothing; OK
 makes `result_settings()` the new settings (the window saves them through
 `caec_desktop.settings.config`).
-The key field is masked and never written to a log or the plain config file. Open it with
-`open()` + `finished`, never `exec()` inside a coroutine (qasync issue #59).
+The key field is masked and never written to a log or the plain config file. A key is saved for
+the host of the endpoint in use; when the endpoint moves to another host and the key stays, the
+key is not sent there unless the user ticks "also send the key to <host>" (`share_check`).
+Open it with `open()` + `finished`, never `exec()` inside a coroutine (qasync issue #59).
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from PySide6.QtWidgets import (
 
 from caec_desktop.agent.trace import redact
 from caec_desktop.settings.keystore import FileStore, SecretStore, open_secret_store
-from caec_desktop.settings.model import Mode, Settings, ToolCallStyle
+from caec_desktop.settings.model import OPENROUTER_HOST, Mode, Settings, ToolCallStyle, host_of
+from caec_desktop.settings.redact import key_problem, remember
 from caec_desktop.ui.field_widgets import ERROR_STYLE
 
 log = logging.getLogger(__name__)
@@ -86,6 +89,10 @@ class SettingsDialog(QDialog):
         self.model_edit = QLineEdit()
         self.style_box = QComboBox()
         self.style_box.addItems(list(get_args(ToolCallStyle)))
+        self.share_check = QCheckBox()
+        """Shown when the saved key is for another host than the endpoint's: ticked, the key
+        may go there too."""
+        self.share_check.hide()
         self.refuse_check = QCheckBox("Refuse unsafe calculations (stress without a safety factor)")
         self.error_label = QLabel()
         self.error_label.setStyleSheet(ERROR_STYLE)
@@ -100,6 +107,7 @@ class SettingsDialog(QDialog):
         form.addRow("API key", self.key_edit)
         form.addRow("", self.key_store_label)
         form.addRow("Base URL", self.base_url_edit)
+        form.addRow("", self.share_check)
         form.addRow("Model", self.model_edit)
         form.addRow("Tool-call style", self.style_box)
         form.addRow("", self.refuse_check)
@@ -118,6 +126,8 @@ class SettingsDialog(QDialog):
         lay.addWidget(self.error_label)
         lay.addWidget(self.buttons)
         self.mode_box.currentTextChanged.connect(self._on_mode_box_changed)
+        self.key_edit.textChanged.connect(self._update_share_check)
+        self.base_url_edit.textChanged.connect(self._update_share_check)
         self.restore()
 
     def restore(self) -> None:
@@ -130,6 +140,7 @@ class SettingsDialog(QDialog):
         self.style_box.setCurrentText(s.tool_call_style)
         self.refuse_check.setChecked(s.refuse_unsafe_calculations)
         self.display_box.set_from(s)
+        self.share_check.setChecked(False)
         self.error_label.hide()
         self._on_mode_box_changed(self.mode_box.currentText())
 
@@ -139,17 +150,45 @@ class SettingsDialog(QDialog):
         url = urlparse(self.base_url_edit.text().strip())
         if mode == "local" and (url.scheme not in ("http", "https") or not url.netloc):
             return "Base URL: must be an http(s) URL such as http://127.0.0.1:8000/v1"
-        if mode == "openrouter" and not self.key_edit.text().strip():
+        key = self.key_edit.text().strip()
+        if mode == "openrouter" and not key:
             return "API key: OpenRouter mode needs a key (openrouter.ai → Keys)"
+        if key and (problem := key_problem(key)):
+            return f"API key: {problem}"
+        bound = self.key_host()
+        if mode == "openrouter" and bound and bound != OPENROUTER_HOST:
+            return f"API key: the saved key is for {bound}; enter your OpenRouter key"
         return ""
+
+    def target_host(self) -> str:
+        """The host the endpoint chosen in the dialog is on."""
+        if self.mode_box.currentText() == "openrouter":
+            return OPENROUTER_HOST
+        return host_of(self.base_url_edit.text())
+
+    def key_host(self) -> str | None:
+        """The host the key in the field is for: the saved key keeps its host, a new key is
+        for the endpoint chosen (None: no key, or a key from the environment kept unbound)."""
+        key = self.key_edit.text().strip()
+        if not key:
+            return None
+        if key == self.original.api_key() and self.original.api_key_host:
+            return self.original.api_key_host
+        return self.target_host() or None
 
     def result_settings(self) -> Settings:
         """The settings as edited (validated by pydantic)."""
         key = self.key_edit.text().strip()
         values = self.original.model_dump()
+        host = self.key_host()
+        others = [h for h in self.original.api_key_other_hosts if key == self.original.api_key()]
+        if not self.share_check.isHidden() and self.share_check.isChecked():
+            others.append(self.target_host())
         values.update(
             mode=self.mode_box.currentText(),
             llm_api_key=SecretStr(key) if key else None,
+            api_key_host=host,
+            api_key_other_hosts=sorted(set(others)),
             base_url=self.base_url_edit.text().strip() or self.original.base_url,
             model=self.model_edit.text().strip(),
             tool_call_style=self.style_box.currentText(),
@@ -164,6 +203,7 @@ class SettingsDialog(QDialog):
         super().reject()
 
     def _on_buttons_accepted(self) -> None:
+        remember(self.key_edit.text().strip())  # a key typed here is a key, even one refused
         problem = self.problem()
         self.error_label.setText(problem)
         self.error_label.setVisible(bool(problem))
@@ -177,6 +217,26 @@ class SettingsDialog(QDialog):
         self.model_edit.setEnabled(mode != "offline")
         self.style_box.setEnabled(mode != "offline")
         self.test_button.setEnabled(mode != "offline")
+        self._update_share_check()
+
+    def _update_share_check(self) -> None:
+        """Offer to send the saved key to the endpoint's host when it is not the key's own."""
+        key, host = self.key_edit.text().strip(), self.target_host()
+        bound = self.key_host()
+        offer = bool(
+            key
+            and self.mode_box.currentText() == "local"
+            and host
+            and bound
+            and host != bound
+            and host not in self.original.api_key_other_hosts
+        )
+        if offer:
+            self.share_check.setText(
+                f"Also send the API key saved for {bound} to {host} (unticked: requests to "
+                f"{host} go without a key)"
+            )
+        self.share_check.setVisible(offer)
 
     def _cancel_probe(self) -> None:
         if self._probe_task is not None and not self._probe_task.done():

@@ -10,6 +10,7 @@ the client sent. GET /v1/models lists `models`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import threading
 import time
@@ -44,6 +45,26 @@ class Reply:
     """Pause before each SSE chunk after the first (a model writing at a given pace)."""
     hold: threading.Event | None = None
     """When given, the stream stops before its last chunk until this event is set."""
+    echo_key: bool = False
+    """Replace `ECHO_KEY` in `message`, `body` and `chunks` with the bearer token the request
+    carried: a server that echoes the client's key (the leak tests)."""
+
+
+ECHO_KEY = "{echo-the-key}"
+"""Placeholder a `Reply(echo_key=True)` fills with the key it received."""
+
+
+def echoed(reply: Reply, authorization: str) -> Reply:
+    """`reply` with `ECHO_KEY` replaced by the token of an `Authorization: Bearer …` header."""
+    token = authorization.split(None, 1)[1] if " " in authorization else authorization
+    fill = json.dumps(token)[1:-1]  # the key as it appears inside a JSON string
+
+    def swap(value: Any) -> Any:
+        return None if value is None else json.loads(json.dumps(value).replace(ECHO_KEY, fill))
+
+    return dataclasses.replace(
+        reply, message=swap(reply.message), body=swap(reply.body), chunks=swap(reply.chunks)
+    )
 
 
 @dataclass
@@ -144,6 +165,8 @@ class FakeOpenAI:
                     self._json(500, {"error": {"message": "fake server: no scripted reply"}})
                     return
                 reply = server.script.popleft()
+                if reply.echo_key:
+                    reply = echoed(reply, self.headers.get("Authorization", ""))
                 if reply.delay_s and server.release.wait(reply.delay_s):
                     return
                 if reply.drop:

@@ -132,7 +132,10 @@ def test_config_file_layers_under_env_and_key_comes_from_store(
     s = load_settings(clean_env, store)
     assert (s.mode, s.model, s.api_key()) == ("local", "from-env", "sk-env-key-0000000000")
     assert load_settings(clean_env, store, mode="offline").effective_mode == "offline"
+    # .env counts in the config folder only: one in the working directory is ignored.
     (clean_env.parent / "cwd" / ".env").write_text("CAEC_MODE=openrouter\n")
+    assert load_settings(clean_env, store).mode == "local"
+    (clean_env / ".env").write_text("CAEC_MODE=openrouter\n")
     assert load_settings(clean_env, store).mode == "openrouter"
     assert KEY not in caplog.text
 

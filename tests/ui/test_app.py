@@ -8,6 +8,7 @@ import asyncio
 import json
 import math
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -116,6 +117,9 @@ def test_self_test_answers_offline_and_exits_zero(tmp_path: Path) -> None:
     assert "rayleigh_timestep" in proc.stdout and "1.023 µs" in proc.stdout
     log = (tmp_path / "data" / "caec-desktop.log").read_text(encoding="utf-8")
     assert "ERROR" not in log
+    if os.name == "posix":  # private: the folder 0700, the log 0600
+        assert stat.S_IMODE((tmp_path / "data").stat().st_mode) == 0o700
+        assert stat.S_IMODE((tmp_path / "data" / "caec-desktop.log").stat().st_mode) == 0o600
 
 
 def _python(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:

@@ -4,8 +4,11 @@ One database file in the user data dir (`history.sqlite3`; any path for tests). 
 `synchronous=FULL`: a turn is on disk when `save_turn` returns, and a crash (even SIGKILL or power
 loss) leaves every committed turn readable. Each turn is one transaction that appends one `turns`
 row and its `events` rows and touches one `conversations` row, so turn 1,000 costs what turn 10
-costs (no whole-history rewrites; see bench/bench_history.py). Turn results and events are stored
-as JSON after `trace.redact`, so a key that slipped into a result never reaches the disk.
+costs (no whole-history rewrites; see bench/bench_history.py). What the user typed, conversation
+names, turn results and events are stored after `redact` (every known key, fragments of one,
+key-shaped strings), so a key that slipped into a message or a result never reaches the disk.
+The folder is private (0700) and the database, its WAL and SHM files are created 0600 (SQLite
+gives the WAL and SHM files the database file's mode).
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from caec_desktop.agent.trace import TraceEvent, redact
+from caec_desktop.agent.trace import TraceEvent
+from caec_desktop.settings.files import private_dir, private_file
 from caec_desktop.settings.paths import data_dir
+from caec_desktop.settings.redact import redact, redact_text
 
 DB_FILE = "history.sqlite3"
 SCHEMA_VERSION = 1
@@ -111,7 +116,7 @@ class HistoryStore:
 
     def __init__(self, path: Path | str | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        _make_private(self.path)
         # isolation_level=None: we open transactions ourselves, one per write.
         self._db = sqlite3.connect(self.path, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -144,14 +149,15 @@ class HistoryStore:
         with self._tx():
             cur = self._db.execute(
                 "INSERT INTO conversations (name, created, updated) VALUES (?, ?, ?)",
-                (name, now, now),
+                (redact_text(name), now, now),
             )
         return int(cur.lastrowid or 0)
 
     def rename_conversation(self, conversation_id: int, name: str) -> None:
         with self._tx():
             cur = self._db.execute(
-                "UPDATE conversations SET name = ? WHERE id = ?", (name, conversation_id)
+                "UPDATE conversations SET name = ? WHERE id = ?",
+                (redact_text(name), conversation_id),
             )
         self._require(cur.rowcount, conversation_id)
 
@@ -229,7 +235,7 @@ class HistoryStore:
             cur = self._db.execute(
                 "INSERT INTO turns (conversation, idx, user_text, result, created)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (conversation_id, idx, user_text, result_json, now),
+                (conversation_id, idx, redact_text(user_text), result_json, now),
             )
             turn_id = cur.lastrowid
             self._db.executemany(
@@ -272,6 +278,19 @@ class HistoryStore:
     def _require(found: object, conversation_id: int) -> None:
         if not found:
             raise KeyError(f"no conversation with id {conversation_id}")
+
+
+def _make_private(path: Path) -> None:
+    """The database's folder 0700 and its files 0600 before SQLite opens them (a database
+    file in memory, ":memory:" or "", has none)."""
+    if str(path) in ("", ":memory:"):
+        return
+    private_dir(path.parent)
+    private_file(path)
+    for extra in ("-wal", "-shm", "-journal"):
+        side = path.with_name(path.name + extra)
+        if side.exists() and not side.is_symlink():
+            private_file(side)
 
 
 class _Transaction:

@@ -34,6 +34,7 @@ from caec_desktop.agent.selection.llm.streaming import TextDeltas
 from caec_desktop.agent.selection.protocol import SelectorError
 from caec_desktop.agent.trace import redact
 from caec_desktop.settings.model import Settings
+from caec_desktop.settings.redact import key_problem
 
 log = logging.getLogger(__name__)
 
@@ -102,13 +103,23 @@ class ModelCaller:
         server refused streaming; tool-selection calls stream only with `settings.stream`,
         because several servers corrupt streamed tool-call arguments (LLM_SERVERS.md §2)."""
         self.secrets = (settings.api_key(),) if settings.api_key() else ()
-        if settings.effective_mode == "openrouter" and not self.secrets:
+        self.key_note = settings.key_withheld()
+        """Why the key is not sent to this endpoint ("" when it is or there is none)."""
+        meanwhile = " Meanwhile you can switch to offline mode or fill the tool's form by hand."
+        if self.key_note and key_problem(settings.api_key()):
+            raise SelectorError("auth", self.key_note + meanwhile)
+        if settings.effective_mode == "openrouter" and not settings.request_key():
             raise SelectorError(
                 "auth",
-                "OpenRouter mode needs an API key: set it in Settings (or CAEC_LLM_API_KEY / "
-                "OPENROUTER_API_KEY). Meanwhile you can switch to offline mode or fill the "
-                "tool's form by hand.",
+                (
+                    self.key_note
+                    or "OpenRouter mode needs an API key: set it in Settings (or "
+                    "CAEC_LLM_API_KEY / OPENROUTER_API_KEY)."
+                )
+                + meanwhile,
             )
+        if self.key_note:  # a local server: asked without the key, which may be all it needs
+            log.warning("%s", self.key_note)
         self._models: dict[tuple[str, bool], CaecChatOpenAI] = {}
 
     def _streams(self, purpose: str) -> bool:
@@ -195,6 +206,7 @@ class ModelCaller:
                     "purpose": purpose, "model": name, "base_url": self.base_url,
                     "attempt": attempt, "stream": stream, "messages": len(messages),
                     "tools": [t["function"]["name"] for t in tools or []],
+                    **({"key_note": self.key_note} if self.key_note else {}),
                 })  # fmt: skip
                 started = time.perf_counter()
                 deltas = self._deltas(emit, purpose, stream)
@@ -228,7 +240,10 @@ class ModelCaller:
                 return msg
             if info.kind in _NO_FALLBACK:
                 break
-        raise SelectorError(info.kind, user_message(info, name, self.base_url, total))
+        message = user_message(info, name, self.base_url, total)
+        if info.kind == "auth" and self.key_note:
+            message = f"{message} {self.key_note}"
+        raise SelectorError(info.kind, message)
 
     async def _pick_model(self, emit: Emit) -> str:
         """The server's first listed model when none is set (what `caec doctor` probes), with a

@@ -189,6 +189,8 @@ def move_think(message: AIMessage) -> None:
 def make_chat_model(settings: Settings, model: str) -> CaecChatOpenAI:
     """A chat model for the settings' mode: OpenRouter (key required) or a local endpoint.
 
+    The key sent is `settings.request_key()`: none to a host the saved key is not for.
+
     SDK retries are off: `caller.py` retries itself so every attempt is a trace event. The
     per-chunk stream timeout is off too: it awaits each chunk in a separate task, and a Stop
     arriving there was sometimes lost (the read went on to its timeout); the HTTP read timeout
@@ -201,7 +203,7 @@ def make_chat_model(settings: Settings, model: str) -> CaecChatOpenAI:
     return CaecChatOpenAI(
         model=model,
         base_url=settings.effective_base_url(),
-        api_key=settings.api_key() or DUMMY_KEY,  # type: ignore[arg-type]
+        api_key=settings.request_key() or DUMMY_KEY,  # type: ignore[arg-type]
         timeout=settings.request_timeout_s,
         max_retries=0,
         streaming=settings.stream,

@@ -17,6 +17,7 @@ from caec_desktop.agent.selection.llm.models import list_models, shown
 from caec_desktop.agent.selection.protocol import Selection, SelectionRequest, SelectorError
 from caec_desktop.agent.trace import redact
 from caec_desktop.settings.model import Settings
+from caec_desktop.settings.redact import key_problem
 
 PROBE_TEXT = (
     "Use the rayleigh_timestep tool now: particle_radius = 1 mm, density = 2500 kg/m^3, "
@@ -54,9 +55,15 @@ class DoctorReport:
         return self.text()
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "ok": self.ok}
+        """The report as JSON-ready data, keys redacted (tool-call arguments included)."""
+        out: dict[str, Any] = redact({**asdict(self), "ok": self.ok})
+        return out
 
     def text(self) -> str:
+        """The report in words, keys redacted."""
+        return str(redact(self._text()))
+
+    def _text(self) -> str:
         lines = [f"caec doctor: {self.mode} at {self.base_url}, model {self.model or '(none)'}"]
         lines += [f"  [{'ok' if c.ok else '--'}] {c.name}: {c.detail}" for c in self.checks]
         if self.ok:
@@ -116,6 +123,11 @@ async def probe(settings: Settings) -> DoctorReport:
         base_url=settings.effective_base_url(),
         model=settings.effective_model(),
     )
+    withheld = settings.key_withheld()
+    if withheld:
+        report.checks.append(Check("API key", False, withheld))
+        if key_problem(settings.api_key()):  # it cannot go into a request at all
+            return report
     if not await _list_models(settings, report):
         return report
     settings = settings.model_copy(update={"model": report.model})

@@ -17,7 +17,7 @@ async def list_models(settings: Settings) -> tuple[int, list[str]]:
     Raises:
         httpx.HTTPError: the server could not be reached (message may name the URL, never the key).
     """
-    key = settings.api_key()
+    key = settings.request_key()  # never to a host the saved key is not for
     headers = {"Authorization": f"Bearer {key}"} if key else {}
     url = f"{settings.effective_base_url().rstrip('/')}/models"
     async with httpx.AsyncClient(timeout=settings.request_timeout_s) as client:
