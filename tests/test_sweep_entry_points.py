@@ -139,3 +139,10 @@ def test_a_sweep_in_a_trace_replays() -> None:
     assert [c.tool for c in report.calls] == ["sweep"] and report.ok
     (entry,) = turn.tool_results
     assert entry["result"]["count"] == 12
+
+
+def test_offline_sweeps_out_of_bounds_are_refused_in_words() -> None:
+    turn = offline_turn("rayleigh time step for 0.5 to 5 mm glass in 5000 points")
+    assert turn.status == "invalid" and "at most 1000 points" in turn.answer
+    turn = offline_turn("rayleigh time step for -1 to 0 mm glass")
+    assert turn.status == "invalid" and "every point failed" in turn.answer
