@@ -166,8 +166,8 @@ def main() -> None:
     parser.add_argument("--stall", choices=["warm", "cold"], help=argparse.SUPPRESS)
     ns = parser.parse_args()
     if ns.stall:  # a child process: one window, one measurement
-        print(json.dumps(stall(ns.stall == "warm")))
-        return
+        print(json.dumps(stall(ns.stall == "warm")), flush=True)
+        os._exit(0)  # no interpreter teardown of Qt and pyqtgraph: only the number matters
     import subprocess
 
     report: dict[str, Any] = cost(ns.runs)
@@ -179,7 +179,7 @@ def main() -> None:
             out = subprocess.run([sys.executable, __file__, "--stall", kind], env=env,
                                  capture_output=True, text=True, timeout=300)  # fmt: skip
             if out.returncode != 0:
-                raise RuntimeError(out.stderr[-2000:])
+                raise RuntimeError(f"{kind} child exited {out.returncode}: {out.stderr[-2000:]}")
             runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
         report[f"max_stall_ms_{kind}"] = statistics.median(r["max_stall_ms"] for r in runs)
         report[f"max_stall_ms_idle_{kind}"] = statistics.median(
