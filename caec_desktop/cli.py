@@ -1,4 +1,4 @@
-"""The headless `caec` command (contract in DESIGN.md): tools, run, ask, chat, doctor, replay.
+"""The headless `caec` command (docs/architecture.md): tools, run, ask, chat, doctor, replay.
 
 Exit codes: 0 answered; 2 invalid input or refused; 3 model/server failure; 1 a bug.
 Subcommands import what they need lazily, so `caec tools` does not pay for LangGraph.

@@ -1,6 +1,6 @@
 """check_timestep_heuristic: is a chosen DEM time step safe against Rayleigh and Hertz limits?
 
-Thresholds (DEM_REFERENCE.md §1.2, §1.3):
+Thresholds (docs/references.md §1.2, §1.3):
 - Rayleigh: ok if dt ≤ f·dt_R (default f = 0.2: EDEM auto time step, COMSOL), caution up to
   0.4·dt_R (EDEM's upper "normal range"; its advice for low coordination numbers), fail above.
   f may be raised to 1.0 at most; above 0.4 the caution band is empty and anything past f fails,

@@ -1,6 +1,6 @@
 """Hertz contact: effective properties, contact duration, and the hertz_contact_time tool.
 
-Sources (DEM_REFERENCE.md §1.3):
+Sources (docs/references.md §1.3):
 - Hertz contact duration t_H = C (m*² / (R* E*² v))^(1/5) with 1/m* = 1/m_i + 1/m_j,
   1/R* = 1/R_i + 1/R_j, 1/E* = (1-ν_i²)/E_i + (1-ν_j²)/E_j, v the relative normal approach speed.
   C follows from integrating the Hertz force law F = (4/3) E* sqrt(R*) δ^(3/2):
@@ -42,7 +42,7 @@ from caec_desktop.tools.units import fmt
 HERTZ_TIME_CONSTANT = 2.868266
 """2.943275 · (15/16)^(2/5), see the module docstring; EDEM and LIGGGHTS use 2.87."""
 STEPS_PER_COLLISION = 50
-"""MFiX DTSOLID_FACTOR / MercuryDPM collisionTimeOverTimeStep default (DEM_REFERENCE.md §1.3)."""
+"""MFiX DTSOLID_FACTOR / MercuryDPM collisionTimeOverTimeStep default (docs/references.md §1.3)."""
 
 REF_HERTZ = (
     "Hertz contact time t = 2.87 (m*²/(R* E*² v))^(1/5): EDEM help, Estimate Simulation Time "
@@ -173,6 +173,7 @@ def hertz_pair(
 
 def hertz_time(sheet: CalcSheet, pair: HertzPair, velocity: float) -> float:
     """t_H = 2.868266 (m*² / (R* E*² v))^(1/5) recorded on the sheet (module docstring)."""
+    value: float
     value = HERTZ_TIME_CONSTANT * (pair.mass**2 / (pair.radius * pair.modulus**2 * velocity)) ** 0.2
     sheet.step(
         "t_H",

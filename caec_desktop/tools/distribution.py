@@ -1,6 +1,6 @@
 """Polydisperse particle counts: size classes, mass or number fractions, counts per class.
 
-Source (DEM_REFERENCE.md §1.10; computed, not taken from a solver):
+Source (docs/references.md §1.10; computed, not taken from a solver):
 - N_i = M w_i / (ρ_s π d_i³ / 6) for total solid mass M, density ρ_s, mass fractions w_i
   (Σ w_i = 1);
 - from number fractions n_i (single density): w_i = n_i d_i³ / Σ_j n_j d_j³, and back
@@ -33,12 +33,12 @@ from caec_desktop.tools.units import fmt, sig
 
 SUM_TOLERANCE = 1e-6
 REF_COUNTS = (
-    "N_i = M w_i / (ρ_s π d_i³/6); w_i = n_i d_i³ / Σ n_j d_j³ (DEM_REFERENCE.md §1.10; "
+    "N_i = M w_i / (ρ_s π d_i³/6); w_i = n_i d_i³ / Σ n_j d_j³ (docs/references.md §1.10; "
     "single density)"
 )
 REF_SMALLEST = (
     "Time step from the smallest diameter: LIGGGHTS fix check/timestep/gran takes the min over "
-    "particles; EDEM uses the smallest size (DEM_REFERENCE.md §1.2, §1.10)"
+    "particles; EDEM uses the smallest size (docs/references.md §1.2, §1.10)"
 )
 
 Diameter = Annotated[Length, Field(gt=0)]

@@ -1,6 +1,6 @@
 """Particle and packing geometry: particle mass, and how many particles fill a container.
 
-Sources (DEM_REFERENCE.md §1.6, §1.7, §3):
+Sources (docs/references.md §1.6, §1.7, §3):
 - V_p = π d³/6, m_p = ρ_s V_p: MFiX `check_solids_dem.f` (REF_MASS = (PI/6)·D_P0³·RO_S0);
   LIGGGHTS writes 4/3 π r³ ρ.
 - N = φ V_container / V_p for equal spheres (§1.7); φ ≤ π/(3√2) = 0.74048, the densest packing of
@@ -41,10 +41,10 @@ REF_VOLUME = (
     "V_p = π d³/6, m_p = ρ_s V_p: MFiX check_solids_dem.f REF_MASS = (PI/6)*D_P0**3*RO_S0; "
     "LIGGGHTS 4/3 π r³ ρ"
 )
-REF_COUNT = "N = φ V_container / V_p for equal spheres (DEM_REFERENCE.md §1.7)"
+REF_COUNT = "N = φ V_container / V_p for equal spheres (docs/references.md §1.7)"
 REF_KEPLER = "φ ≤ π/(3√2) = 0.74048 for equal spheres (FCC/HCP; Kepler conjecture, Hales 2005)"
 REF_PRESETS = (
-    "Packing presets (DEM_REFERENCE.md §3): loose/poured 0.58, dense/vibrated 0.62-0.64 "
+    "Packing presets (docs/references.md §3): loose/poured 0.58, dense/vibrated 0.62-0.64 "
     "(random close packing ≈0.64, Berryman 1983), crystalline 0.7405"
 )
 
@@ -57,7 +57,7 @@ def particle_volume(sheet: CalcSheet, diameter: float) -> float:
 
 
 def packing_preset(phi: float) -> str:
-    """Which packing state of DEM_REFERENCE.md §3 a volume fraction corresponds to."""
+    """Which packing state of docs/references.md §3 a volume fraction corresponds to."""
     if phi < 0.55:
         return "looser than a poured random packing (below ≈0.55)"
     if phi < 0.6:
@@ -257,7 +257,7 @@ def estimate_particle_count(args: CountArgs, sheet: CalcSheet) -> CountResult:
         f"{sig(phi)} · {fmt(volume, 'm^3')} / {fmt(v_p, 'm^3')}",
         phi * volume / v_p,
     )
-    # floor, but 299.99999999999994 from rounding error is 300 (same guard as DEM_REFERENCE §1.8)
+    # floor, but 299.99999999999994 from rounding error is 300 (guard of docs/references.md §1.8)
     nearest = round(exact)
     count = nearest if abs(exact - nearest) < 1e-9 * max(exact, 1.0) else math.floor(exact)
     sheet.notes.append(f"particle_count = floor(N) = {count}")

@@ -1,6 +1,6 @@
 """Time-step tools: Rayleigh, P-wave, number of steps; the shared elastic helpers and verdicts.
 
-Sources (DEM_REFERENCE.md §1.1, §1.2, §1.4, §1.8):
+Sources (docs/references.md §1.1, §1.2, §1.4, §1.8):
 - Shear modulus G = E / (2(1 + ν)): LIGGGHTS `fix_check_timestep_gran.cpp:261`,
   Yade `Shop_02.cpp:64`, MFiX `check_solids_dem.f:839`.
 - Rayleigh step dt_R = π R sqrt(ρ/G) / (0.1631 ν + 0.8766): LIGGGHTS doc
@@ -42,7 +42,7 @@ from caec_desktop.tools.units import fmt
 RAYLEIGH_A = 0.1631
 RAYLEIGH_B = 0.8766
 DEFAULT_RAYLEIGH_FRACTION = 0.2
-"""EDEM Auto Time Step uses 20 %; COMSOL Granular Flow uses 0.2 (DEM_REFERENCE.md §1.2)."""
+"""EDEM Auto Time Step uses 20 %; COMSOL Granular Flow uses 0.2 (docs/references.md §1.2)."""
 
 REF_RAYLEIGH = (
     "LIGGGHTS fix check/timestep/gran: dt_r = PI*r*sqrt(rho/G)/(0.1631*nu+0.8766) "
@@ -219,7 +219,7 @@ def pwave_timestep(args: PWaveArgs, sheet: CalcSheet) -> PWaveResult:
     """Yade's P-wave critical time step: the time a compression wave needs to cross one radius.
 
     Yade uses R rather than 2R because of sphere–facet contacts. It is stricter than Rayleigh:
-    for glass dt_p ≈ 0.185·dt_R (DEM_REFERENCE.md §1.4).
+    for glass dt_p ≈ 0.185·dt_R (docs/references.md §1.4).
     """
     dt_p = sheet.step(
         "dt_p",

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 from PySide6.QtCore import QObject, QStandardPaths, Qt
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QMenu, QToolBar
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QToolBar
 
 from caec_desktop.ui.chat_replay import replay_turn
 from caec_desktop.ui.conversation_list import ConversationList
@@ -66,19 +66,16 @@ class HistoryController(QObject):
         window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
 
         self.new_action = QAction("New conversation", window)
+        self.new_action.setShortcuts([QKeySequence("Ctrl+N")])
         self.new_action.triggered.connect(self.new_conversation)
         self.export_report_action = QAction("Export report…", window)
+        self.export_report_action.setShortcuts([QKeySequence("Ctrl+E")])
         self.export_report_action.triggered.connect(lambda: self.open_export_dialog("report"))
         self.export_trace_action = QAction("Export trace (JSONL)…", window)
         self.export_trace_action.triggered.connect(lambda: self.open_export_dialog("trace"))
         actions = (self.new_action, self.export_report_action, self.export_trace_action)
-        bar = window.menuBar()
-        self.file_menu = QMenu("&File", bar)
-        self.file_menu.addActions(list(actions))
-        if bar.actions():  # File goes first, before Settings
-            bar.insertMenu(bar.actions()[0], self.file_menu)
-        else:
-            bar.addMenu(self.file_menu)
+        self.file_menu = window.menus.file_menu
+        window.menus.add_file_actions(list(actions))
         self.toolbar = QToolBar("Conversation", window)
         self.toolbar.setObjectName("conversation_toolbar")
         self.toolbar.addActions(list(actions))

@@ -171,8 +171,7 @@ def through_dialog(key: str, folder: Path, server: FakeOpenAI) -> str:
     from keyring.backends import fail
     from PySide6.QtWidgets import QApplication
 
-    from caec_desktop import app
-    from caec_desktop.settings.config import load_settings
+    from caec_desktop.settings.config import load_settings, save_settings
     from caec_desktop.settings.keystore import FileStore
     from caec_desktop.ui.settings_dialog import SettingsDialog
 
@@ -188,7 +187,7 @@ def through_dialog(key: str, folder: Path, server: FakeOpenAI) -> str:
         dialog._on_buttons_accepted()
         if dialog.result() != dialog.DialogCode.Accepted:
             return dialog.error_label.text()
-        app._save_settings(dialog.result_settings())
+        save_settings(dialog.result_settings())  # what app.apply_settings does on OK
         return ""
     finally:
         keyring.set_keyring(previous)
