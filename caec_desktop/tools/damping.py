@@ -89,6 +89,7 @@ RESTITUTION_TO_DAMPING: ToolSpec[Any, Any] = ToolSpec(
     args_model=RestitutionArgs,
     result_model=RestitutionResult,
     func=restitution_to_damping,
+    group="Contact",
     example={"restitution": 0.9},
 )
 
@@ -196,5 +197,6 @@ LINEAR_SPRING_CONTACT: ToolSpec[Any, Any] = ToolSpec(
     args_model=SpringArgs,
     result_model=SpringResult,
     func=linear_spring_contact,
+    group="Contact",
     example={"effective_mass": "5 mg", "restitution": 0.9, "stiffness": "1e5 N/m"},
 )

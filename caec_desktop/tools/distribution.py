@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, model_validator
 
+from caec_desktop.tools import fields
 from caec_desktop.tools.base import (
     ArgError,
     CalcSheet,
@@ -64,8 +65,8 @@ class PolydisperseArgs(ToolArgs):
     total_mass: Mass | None = Q(
         "Total solid mass M (with density, gives counts)", default=None, gt=0
     )
-    density: Density | None = Q(
-        "Solid density ρ_s (with total_mass, gives counts)", default=None, gt=0
+    density: Density | None = fields.density(
+        "Solid density ρ_s (with total_mass, gives counts)", default=None, example=None
     )
 
     @model_validator(mode="after")
@@ -188,6 +189,7 @@ POLYDISPERSE_COUNTS: ToolSpec[Any, Any] = ToolSpec(
     args_model=PolydisperseArgs,
     result_model=PolydisperseResult,
     func=polydisperse_counts,
+    group="Particles, packing and bulk",
     example={
         "diameters": ["1 mm", "2 mm"],
         "mass_fractions": [0.3, 0.7],

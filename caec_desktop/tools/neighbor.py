@@ -101,5 +101,6 @@ NEIGHBOR_CELL_SIZE: ToolSpec[Any, Any] = ToolSpec(
     args_model=NeighborArgs,
     result_model=NeighborResult,
     func=neighbor_cell_size,
+    group="Run size and cost",
     example={"max_particle_radius": "2 mm"},
 )

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
+from caec_desktop.tools import fields
 from caec_desktop.tools.base import (
     ArgError,
     CalcSheet,
@@ -75,8 +76,8 @@ def packing_preset(phi: float) -> str:
 
 
 class ParticleMassArgs(ToolArgs):
-    particle_diameter: Length = Q("Particle diameter", gt=0, example="2 mm")
-    density: Density = Q("Particle (solid) density", gt=0, example="2500 kg/m^3")
+    particle_diameter: Length = fields.particle_diameter()
+    density: Density = fields.density()
 
 
 class ParticleMassResult(ToolResult):
@@ -119,7 +120,7 @@ class CountArgs(ToolArgs):
     height: Length | None = Q("Box or cylinder height", default=None, gt=0)
     diameter: Length | None = Q("Cylinder inner diameter (cylinder only)", default=None, gt=0)
     container_volume: Volume | None = Q("Container volume (volume only)", default=None, gt=0)
-    particle_diameter: Length = Q("Particle diameter (equal spheres)", gt=0, example="2 mm")
+    particle_diameter: Length = fields.particle_diameter("Particle diameter (equal spheres)")
     packing_fraction: Ratio | None = Q(
         f"Solid volume fraction φ (default {DEFAULT_PACKING:g}, or from D/d with wall_correction):"
         " loose 0.58, dense 0.62-0.64, crystalline 0.7405; at most π/(3√2) = 0.74048 for equal"
@@ -274,6 +275,7 @@ PARTICLE_MASS: ToolSpec[Any, Any] = ToolSpec(
     args_model=ParticleMassArgs,
     result_model=ParticleMassResult,
     func=particle_mass,
+    group="Particles, packing and bulk",
     example={"particle_diameter": "2 mm", "density": "2500 kg/m^3"},
 )
 ESTIMATE_PARTICLE_COUNT: ToolSpec[Any, Any] = ToolSpec(
@@ -285,6 +287,7 @@ ESTIMATE_PARTICLE_COUNT: ToolSpec[Any, Any] = ToolSpec(
     args_model=CountArgs,
     result_model=CountResult,
     func=estimate_particle_count,
+    group="Particles, packing and bulk",
     example={
         "container_shape": "cylinder",
         "diameter": "100 mm",

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
+from caec_desktop.tools import fields
 from caec_desktop.tools.base import (
     ArgError,
     CalcSheet,
@@ -62,8 +63,6 @@ REF_STEPS = (
     "(help.altair.com/edem/topics/edem_simulator/selecting_a_time_step_t.htm)"
 )
 
-# Poisson ratio policy: -1 < ν <= 0.5 (MFiX accepts 0.5; the Rayleigh formula is finite there).
-POISSON: dict[str, float] = {"gt": -1.0, "le": 0.5}
 MODULI_TOLERANCE = 0.01
 """Relative gap between a given G and E/(2(1+ν)) beyond which the two contradict each other."""
 
@@ -109,17 +108,17 @@ def rayleigh_step(
 
 
 class RayleighArgs(ToolArgs):
-    particle_radius: Length = Q("Radius of the smallest particle", gt=0, example="1 mm")
-    density: Density = Q("Particle (solid) density", gt=0, example="2500 kg/m^3")
-    youngs_modulus: Pressure | None = Q(
-        "Young's modulus E (give this or shear_modulus)", default=None, gt=0, example="70 GPa"
+    particle_radius: Length = fields.particle_radius("Radius of the smallest particle")
+    density: Density = fields.density()
+    youngs_modulus: Pressure | None = fields.youngs_modulus(
+        "Young's modulus E (give this or shear_modulus)", default=None
     )
     shear_modulus: Pressure | None = Q(
         "Shear modulus G (give this or youngs_modulus; both must agree with ν within 1 %)",
         default=None,
         gt=0,
     )
-    poisson_ratio: Ratio = Q("Poisson ratio ν (-1 < ν ≤ 0.5)", **POISSON, example=0.25)
+    poisson_ratio: Ratio = fields.poisson_ratio()
     fraction: Ratio = Q(
         "Fraction of dt_R to recommend (EDEM: 0.1-0.4)",
         default=DEFAULT_RAYLEIGH_FRACTION,
@@ -193,6 +192,7 @@ RAYLEIGH_TIMESTEP: ToolSpec[Any, Any] = ToolSpec(
     args_model=RayleighArgs,
     result_model=RayleighResult,
     func=rayleigh_timestep,
+    group="Time step",
     example={
         "particle_radius": "1 mm",
         "density": 2500,
@@ -206,9 +206,9 @@ RAYLEIGH_TIMESTEP: ToolSpec[Any, Any] = ToolSpec(
 
 
 class PWaveArgs(ToolArgs):
-    particle_radius: Length = Q("Radius of the smallest particle", gt=0, example="1 mm")
-    density: Density = Q("Particle (solid) density", gt=0, example="2500 kg/m^3")
-    youngs_modulus: Pressure = Q("Young's modulus E", gt=0, example="70 GPa")
+    particle_radius: Length = fields.particle_radius("Radius of the smallest particle")
+    density: Density = fields.density()
+    youngs_modulus: Pressure = fields.youngs_modulus("Young's modulus E")
 
 
 class PWaveResult(ToolResult):
@@ -247,6 +247,7 @@ PWAVE_TIMESTEP: ToolSpec[Any, Any] = ToolSpec(
     args_model=PWaveArgs,
     result_model=PWaveResult,
     func=pwave_timestep,
+    group="Time step",
     example={"particle_radius": "1 mm", "density": 2500, "youngs_modulus": "70 GPa"},
 )
 
@@ -270,7 +271,7 @@ def count_steps(duration: float, timestep: float) -> int:
 
 class StepsArgs(ToolArgs):
     duration: Time = Q("Simulated time T", gt=0, example="1.1 s")
-    timestep: Time = Q("DEM time step dt", gt=0, example="1e-6 s")
+    timestep: Time = fields.timestep()
 
 
 class StepsResult(ToolResult):
@@ -309,5 +310,6 @@ TIMESTEPS_FOR_DURATION: ToolSpec[Any, Any] = ToolSpec(
     args_model=StepsArgs,
     result_model=StepsResult,
     func=timesteps_for_duration,
+    group="Run size and cost",
     example={"duration": "1.1 s", "timestep": "1 us"},
 )

@@ -141,5 +141,6 @@ WALL_EFFECT_POROSITY: ToolSpec[Any, Any] = ToolSpec(
     args_model=WallEffectArgs,
     result_model=WallEffectResult,
     func=wall_effect_porosity,
+    group="Particles, packing and bulk",
     example={"container_diameter": "50 mm", "particle_diameter": "1 mm"},
 )

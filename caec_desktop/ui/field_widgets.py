@@ -110,7 +110,11 @@ class TextEditor(FieldEditor):
 
     def set_value(self, value: Any) -> None:
         self.edit.setText(
-            "" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
+            ""
+            if value is None
+            else split_value(value, "")[0]
+            if isinstance(value, float)
+            else str(value)
         )
 
 

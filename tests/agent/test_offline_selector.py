@@ -205,3 +205,16 @@ def test_the_answer_shows_the_notes_under_the_result() -> None:
     assert "shear_modulus = 30 GPa (typed)" in text and "Not used" not in text
     text = asyncio.run(answer("pwave timestep for r=1 mm glass G=30 GPa"))
     assert text.index("| pwave_timestep |") < text.index("**Not used:** G = 30 GPa")
+
+
+def test_help_groups_the_tools_by_what_they_compute() -> None:
+    from caec_desktop.tools import tool_groups
+
+    lines = help_text().splitlines()
+    headers = [line.strip("*") for line in lines if line.startswith("**") and line.endswith("**")]
+    assert headers == list(tool_groups())
+    for group, names in tool_groups().items():
+        start = lines.index(f"**{group}**")
+        assert [
+            line.split(":")[0][2:] for line in lines[start + 1 : start + 1 + len(names)]
+        ] == names
