@@ -36,6 +36,8 @@ _ITEM_RE = re.compile(rf"({_NUM})(?:[ \t]?({_UNIT}))?")
 _NOT_UNITS = frozenset({"to", "and", "x", "of", "in", "at", "for", "or"})
 
 Select = Callable[[str], Selection]
+NOT_USED = "**Not used:**"
+"""How the reader's notes start for a value no argument took (regex_selector.reading_notes)."""
 
 
 def _items(text: str) -> list[str]:
@@ -67,8 +69,9 @@ def find_sweep(text: str) -> tuple[tuple[int, int], list[str], bool] | None:
 
 
 def sweep_selection(text: str, select: Select) -> Selection | None:
-    """A `sweep` call for a request that gives a range or list of values; None when it gives none
-    (or the calls read from it do not differ in exactly one argument: then it is no sweep)."""
+    """A `sweep` call for a request that gives a range or list of values; None when it gives none,
+    when the request read as it is uses every value (a list input, or several inputs), or when
+    the calls read from it do not differ in exactly one argument: then it is no sweep."""
     points = DEFAULT_POINTS
     words = text
     if (m := _POINTS_RE.search(words)) is not None:
@@ -79,6 +82,11 @@ def sweep_selection(text: str, select: Select) -> Selection | None:
         words = _LOG_RE.sub(" ", words)
     found = find_sweep(words)
     if found is None:
+        return None
+    whole = select(text)
+    if len(whole.calls) == 1 and NOT_USED not in (whole.reply or ""):
+        # Read as it is, the request already uses every value typed: a list input ("a size
+        # distribution of 1, 2 and 4 mm") or several inputs ("by a factor of 4, 1e8 particles").
         return None
     (start, end), values, is_range = found
     readings = [select(words[:start] + value + words[end:]) for value in values]
