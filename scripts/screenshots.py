@@ -110,10 +110,9 @@ async def main() -> None:
     from caec_desktop.services.history import open_recorder
     from caec_desktop.ui.history_controller import HistoryController
 
-    recorder = open_recorder(print)
-    assert recorder is not None
-    runner.runFinished.connect(recorder.turn_finished)
-    window.conversations = HistoryController(window, runner, recorder, print)
+    window.history = open_recorder(print)
+    runner.runFinished.connect(window.history.turn_finished)
+    window.conversations = HistoryController(window, runner, window.history, print)
     window.chat.input.setPlainText(EARLIER)
     window.chat.input.submit()
     await finished(runner)

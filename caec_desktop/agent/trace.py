@@ -28,6 +28,7 @@ EventKind = Literal[
     "refusal",
     "tool_result",
     "sweep",
+    "warning",
     "error",
     "run_end",
 ]
