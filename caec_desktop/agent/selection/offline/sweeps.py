@@ -26,8 +26,10 @@ _RANGE_RE = re.compile(
     rf"\s*(?:\bto\b|\.\.|–|—|-(?=\s*\d|\s*\.\d))\s*"
     rf"(?P<b>{_NUM})(?:[ \t]?(?P<ub>{_UNIT}))?(?![\w.])"
 )
+# A list separates its values with a comma and a space: "1,5 mm" is a decimal comma, which the
+# reader refuses, not the list 1 and 5 mm.
 _LIST_RE = re.compile(
-    rf"(?<![\w.^])(?P<items>{_NUM}(?:[ \t]?{_UNIT})?(?:\s*,\s*{_NUM}(?:[ \t]?{_UNIT})?)+"
+    rf"(?<![\w.^])(?P<items>{_NUM}(?:[ \t]?{_UNIT})?(?:\s*,\s+{_NUM}(?:[ \t]?{_UNIT})?)+"
     rf"(?:\s*,?\s*\band\b\s*{_NUM}(?:[ \t]?{_UNIT})?)?)(?![\w.])"
 )
 _POINTS_RE = re.compile(r"\b(?:in|with)?\s*(\d+)\s*(?:points|values|steps)\b", re.IGNORECASE)
