@@ -36,23 +36,66 @@ def _print_json(obj: Any) -> None:
     _say(json.dumps(obj, indent=2, ensure_ascii=False, default=str))
 
 
-def parse_pairs(pairs: Sequence[str]) -> dict[str, Any]:
-    """`key=value` words into a dict; values stay strings unless they read as JSON numbers/lists.
+def load_json(text: str, what: str) -> Any:
+    """`json.loads` for command-line input, with errors that name `what` (never a traceback)."""
+    from caec_desktop.tools.jsontext import MAX_JSON_DEPTH, too_deep
 
-    Strings keep their units (`particle_diameter=2mm`); the tool's validation converts them.
+    if too_deep(text):
+        raise ValueError(f"{what}: nested deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        return json.loads(text)
+    except RecursionError:  # pragma: no cover - refused above
+        raise ValueError(f"{what}: nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, or an integer too long to convert
+        raise ValueError(f"{what}: not valid JSON ({exc})") from None
+
+
+_JSON_WORDS = frozenset({"true", "false", "null"})
+
+
+def parse_pairs(pairs: Sequence[str]) -> dict[str, Any]:
+    """`key=value` words into a dict. Lists (`[...]`), objects and true/false/null are JSON;
+    everything else stays a string (`particle_diameter=2mm`, `density=2500`) for the tool's value
+    reader, which reads numbers and units alike and names the field when it cannot.
     """
     out: dict[str, Any] = {}
     for pair in pairs:
         if "=" not in pair:
             raise ValueError(f"expected key=value, got {pair!r}")
         key, _, raw = pair.partition("=")
-        raw = raw.strip()
-        try:
-            value: Any = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        out[key.strip()] = value
+        key, raw = key.strip(), raw.strip()
+        value: Any = raw
+        if raw[:1] in ("[", "{") or raw in _JSON_WORDS:
+            value = load_json(raw, key)
+        out[key] = value
     return out
+
+
+def apply_display(ns: argparse.Namespace) -> str | None:
+    """Make the display units current for this command: the settings' (config file, env), then
+    `--units` and `--sig` over them. Returns a message naming the bad option, else None."""
+    from caec_desktop.settings.config import ConfigError, load_settings
+    from caec_desktop.tools.display import DisplayError, make_display, parse_units_option, use
+
+    overrides: dict[str, str] = {}
+    try:
+        settings = load_settings()
+        preset, digits = settings.units_preset, settings.significant_figures
+        overrides.update({str(k): v for k, v in settings.display_units.items()})
+    except ConfigError:  # the command itself reports a broken config where it needs one
+        preset, digits = "si", 4
+    try:
+        if getattr(ns, "units", None):
+            option = parse_units_option(ns.units)
+            if option["preset"] != "si" or not option["overrides"]:
+                preset, overrides = option["preset"], {}
+            overrides.update(option["overrides"])
+        if getattr(ns, "sig", None) is not None:
+            digits = ns.sig
+        use(make_display(preset, overrides, digits))
+    except DisplayError as exc:
+        return str(exc)
+    return None
 
 
 def cmd_tools(ns: argparse.Namespace) -> int:
@@ -79,12 +122,12 @@ def cmd_tools(ns: argparse.Namespace) -> int:
 
 def cmd_run(ns: argparse.Namespace) -> int:
     from caec_desktop.tools import execute, result_schema, tool_names
-    from caec_desktop.tools.units import show_value
+    from caec_desktop.tools.display import current
 
     try:
         args = parse_pairs(ns.pairs)
         if ns.args:
-            extra = json.loads(ns.args)
+            extra = load_json(ns.args, "--args")
             if not isinstance(extra, dict):
                 raise ValueError("--args must be a JSON object")
             args.update(extra)
@@ -107,6 +150,8 @@ def cmd_run(ns: argparse.Namespace) -> int:
             _say(msg, err=True)
         return EXIT_INVALID
     outcome = execute(ns.tool, args)
+    units = {k: v.get("x-unit", "") for k, v in result_schema(ns.tool)["properties"].items()}
+    show = current().show
     if ns.json:
         _print_json(
             {
@@ -114,7 +159,11 @@ def cmd_run(ns: argparse.Namespace) -> int:
                 "tool": outcome.tool,
                 "args": outcome.args if outcome.ok else args,
                 "result": outcome.result,
+                "display": {
+                    k: show(v, units.get(k, "")) for k, v in (outcome.result or {}).items()
+                },
                 "errors": [e.text() for e in outcome.errors],
+                "warnings": [{**w.model_dump(), "text": w.text()} for w in outcome.warnings],
                 "calc_sheet": outcome.calc_sheet.model_dump() if outcome.calc_sheet else None,
             }
         )
@@ -124,13 +173,68 @@ def cmd_run(ns: argparse.Namespace) -> int:
         for err in outcome.errors:
             _say(f"  {err.text()}", err=True)
         return EXIT_INVALID
-    units = {k: v.get("x-unit", "") for k, v in result_schema(ns.tool)["properties"].items()}
+    for warning in outcome.warning_texts():
+        _say(f"warning: {warning}")
     for key, value in (outcome.result or {}).items():
         if value is not None:  # not computed from these inputs: left out, as in the chat
-            _say(f"{key} = {show_value(value, units.get(key, ''))}")
+            _say(f"{key} = {show(value, units.get(key, ''))}")
     if outcome.calc_sheet:
         _say()
         _say(outcome.calc_sheet.text())
+    return EXIT_OK
+
+
+def cmd_sweep(ns: argparse.Namespace) -> int:
+    """`caec sweep TOOL PARAM=FROM..TO[:N][:log] key=value …`: the tool at every point."""
+    from caec_desktop.tools.display import current
+    from caec_desktop.tools.sweep import (
+        RangeError,
+        parse_range,
+        run_sweep,
+        sweep_csv,
+        sweep_text,
+        table_cells,
+    )
+
+    def refuse(messages: list[str]) -> int:
+        if ns.json:
+            _print_json({"ok": False, "tool": ns.tool, "table": None, "errors": messages})
+        else:
+            _say(f"caec sweep: {ns.tool}: invalid input", err=True)
+            for m in messages:
+                _say(f"  {m}", err=True)
+        return EXIT_INVALID
+
+    try:
+        parameter, _, spec = ns.range.partition("=")
+        if not spec:
+            raise RangeError(f"expected PARAM=FROM..TO[:N][:log], got {ns.range!r}")
+        request: dict[str, Any] = {"tool": ns.tool, "parameter": parameter.strip()}
+        request.update(parse_range(spec))
+        request["args"] = parse_pairs(ns.pairs)
+        if ns.args:
+            extra = json.loads(ns.args)
+            if not isinstance(extra, dict):
+                raise ValueError("--args must be a JSON object")
+            request["args"].update(extra)
+    except (ValueError, json.JSONDecodeError) as exc:
+        return refuse([f"invalid arguments: {exc}"])
+    if ns.threshold is not None:
+        request["threshold"] = ns.threshold
+    outcome = run_sweep(request)
+    if not outcome.ok or outcome.table is None:
+        return refuse([e.text() for e in outcome.errors])
+    table = outcome.table
+    if ns.json:
+        headers, rows = table_cells(table)
+        _print_json(
+            {"ok": True, "tool": ns.tool, "request": outcome.request, "table": table,
+             "display": {"headers": headers, "rows": rows}, "errors": []}
+        )  # fmt: skip
+    elif ns.csv:
+        _say(sweep_csv(table).rstrip("\n"))
+    else:
+        _say(sweep_text(table, current()))
     return EXIT_OK
 
 
@@ -138,6 +242,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
 
 STATUS_EXIT = {
     "answered": EXIT_OK,
+    "needs_input": EXIT_INVALID,
     "invalid": EXIT_INVALID,
     "refused": EXIT_INVALID,
     "model_error": EXIT_MODEL,
@@ -190,6 +295,8 @@ def format_event(event: Any) -> str:
         brief = f"{data.get('tool')}: " + "; ".join(data.get("messages", []))
     elif event.kind == "tool_result":
         brief = f"{data.get('tool')} -> {json.dumps(data.get('result'), ensure_ascii=False)}"
+    elif event.kind == "warning":
+        brief = str(data.get("message", ""))
     else:
         brief = json.dumps(data, ensure_ascii=False, default=str) if data else ""
     if len(brief) > 160:
@@ -373,6 +480,19 @@ def cmd_replay(ns: argparse.Namespace) -> int:
     return EXIT_OK if report.ok else EXIT_INVALID
 
 
+def _display_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--units",
+        help="display units: a preset (si, si_mm_mpa, us) and/or kind=unit pairs, e.g. "
+        "length=mm,pressure=MPa (kinds: length time pressure density mass force stiffness "
+        "speed); values stay SI in --json",
+    )
+    p.add_argument("--sig", type=int, help="significant figures shown (2-10, default 4)")
+
+
+_DISPLAY = "caec_desktop.tools.display"
+
+
 # --- history / export: saved conversations -----------------------------------------------------
 
 
@@ -530,7 +650,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("pairs", nargs="*", metavar="key=value", help='e.g. particle_diameter="2 mm"')
     p.add_argument("--args", help="arguments as a JSON object")
     p.add_argument("--json", action="store_true")
+    _display_options(p)
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser(
+        "sweep",
+        help="run one tool over a range of one input (a sweep)",
+        description="Every point is validated and computed by the tool itself; failed points "
+        "are listed, not dropped. At most 1000 points.",
+    )
+    p.add_argument("tool")
+    p.add_argument(
+        "range",
+        metavar="PARAM=FROM..TO[:N][:log]",
+        help='e.g. particle_radius=0.5mm..5mm:20:log, or a list: particle_radius="0.5,1,2 mm"',
+    )
+    p.add_argument("pairs", nargs="*", metavar="key=value", help="the tool's other inputs")
+    p.add_argument("--args", help="the other inputs as a JSON object")
+    p.add_argument("--threshold", help='a value to compare the first result with, e.g. "2e-7 s"')
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="SI numbers plus display strings")
+    out.add_argument("--csv", action="store_true", help="the table as CSV (display units)")
+    _display_options(p)
+    p.set_defaults(func=cmd_sweep)
 
     for name, func, text in (
         ("ask", cmd_ask, "answer one request through the agent (offline regex or an LLM)"),
@@ -552,6 +694,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(
             "--model", help="model name (CAEC_MODEL; local mode default: the server's first listed)"
         )
+        _display_options(p)
         p.add_argument(
             "--timeout",
             type=_seconds,
@@ -622,7 +765,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     gc.disable()
     if argv is None:
         atexit.register(gc.freeze)
+    loaded = sys.modules.get(_DISPLAY)  # --units/--sig hold for this command only
+    display = loaded.current() if loaded is not None else None
     try:
+        if hasattr(ns, "units") and (bad := apply_display(ns)) is not None:
+            _say(f"caec {ns.command}: {bad}", err=True)
+            return EXIT_INVALID
         return int(ns.func(ns))
     except KeyboardInterrupt:
         return 130
@@ -638,6 +786,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return EXIT_BUG
     finally:
+        if (module := sys.modules.get(_DISPLAY)) is not None:
+            module.use(display or module.Display())
         if collecting and argv is not None:
             gc.enable()
 

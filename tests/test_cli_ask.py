@@ -58,7 +58,7 @@ def test_ask_json_answers_and_writes_the_trace(
     [
         ("contact stress F=10 N r=1 mm steel", "refused"),
         ("rayleigh time step r=-1 mm rho=2500 E=70 GPa nu=0.25", "invalid"),
-        ("rayleigh time step for glass", "invalid"),  # the radius is missing
+        ("rayleigh time step for glass", "needs_input"),  # the radius is missing
     ],
 )
 def test_refused_invalid_and_missing_exit_2(

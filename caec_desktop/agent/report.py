@@ -18,7 +18,9 @@ from caec_desktop.agent.guard import REFUSAL_NEXT_STEPS
 from caec_desktop.agent.selection.protocol import StatedValue, Summary
 from caec_desktop.agent.state import NO_CALL, AgentState, Status
 from caec_desktop.tools import CalcSheet, result_schema, tool_schema
-from caec_desktop.tools.units import pretty_unit, show_value
+from caec_desktop.tools.display import current
+from caec_desktop.tools.sweep import SWEEP_TOOL, sweep_markdown
+from caec_desktop.tools.units import pretty_unit
 
 SUMMARY_LABEL = "**Model's summary:**"
 MATCH_TOLERANCE = 0.01
@@ -52,13 +54,16 @@ NEXT_MODEL_ERROR = (
 
 
 def final_status(state: AgentState) -> Status:
-    """The turn's status from its state (docs/architecture.md: answered, invalid, refused, …)."""
+    """The turn's status from its state (docs/architecture.md: answered, needs_input, invalid,
+    refused, …)."""
     if state.get("status"):
         return state["status"]
     if state.get("tool_results"):
         return "answered"
     if state.get("attempts", 0) == 0:
         return "answered"  # help or conversation: the selector's reply is the answer
+    if state.get("missing") and not state.get("errors"):
+        return "needs_input"
     if state.get("errors") or state.get("missing") or not state.get("reply"):
         return "invalid"
     return "answered"
@@ -74,13 +79,20 @@ def _units(tool: str) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def result_markdown(entry: dict[str, Any]) -> str:
-    """One tool result: verdict, result table, inputs with their sources, calc sheet."""
+    """One tool result: verdict, result table, inputs with their sources, calc sheet (a sweep:
+    its table, in display units)."""
     tool = entry["tool"]
+    if tool == SWEEP_TOOL:
+        return sweep_markdown(entry.get("result") or {})
+    show_value = current().show
     in_units, out_units = _units(tool)
     result = entry.get("result") or {}
     lines = [f"### `{tool}`", ""]
     if "verdict" in result:
         lines += [f"**Verdict: {str(result['verdict']).upper()}**", ""]
+    lines += [f"⚠ **Check:** {w}" for w in entry.get("warnings") or []]
+    if entry.get("warnings"):
+        lines.append("")
     lines += ["| Result | Value |", "| --- | --- |"]
     lines += [
         f"| {k} | {show_value(v, out_units.get(k, ''))} |"
@@ -108,6 +120,9 @@ def _values_si(results: Iterable[dict[str, Any]]) -> list[tuple[float, Any]]:
     reg = ureg()
     out = []
     for entry in results:
+        if entry["tool"] == SWEEP_TOOL:
+            out += _sweep_values_si(entry.get("result") or {})
+            continue
         in_units, out_units = _units(entry["tool"])
         for values, units in ((entry.get("result"), out_units), (entry.get("args"), in_units)):
             for key, value in (values or {}).items():
@@ -118,6 +133,28 @@ def _values_si(results: Iterable[dict[str, Any]]) -> list[tuple[float, Any]]:
                 except (PintError, ValueError, TypeError):
                     continue
                 out.append((float(q.magnitude), q.dimensionality))
+    return out
+
+
+def _sweep_values_si(table: dict[str, Any]) -> list[tuple[float, Any]]:
+    """A sweep's parameter values and numeric results as (SI magnitude, dimensionality)."""
+    from caec_desktop.tools.units import ureg
+
+    reg = ureg()
+    out: list[tuple[float, Any]] = []
+    rows = table.get("points") or []
+    columns = [(None, table.get("unit") or "")]
+    columns += [(c["name"], c["unit"]) for c in table.get("columns") or []]
+    for name, unit in columns:
+        try:
+            base = reg.Quantity(1.0, unit).to_base_units()
+        except (PintError, ValueError, TypeError):
+            continue
+        factor, dim = float(base.magnitude), base.dimensionality
+        for row in rows:
+            value = row.get("value") if name is None else (row.get("result") or {}).get(name)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                out.append((float(value) * factor, dim))
     return out
 
 
@@ -192,18 +229,20 @@ def build_report(state: AgentState, status: Status, summary: Summary | None = No
     parts = [result_markdown(dict(r)) for r in results]
     if summary is not None and summary.text.strip():
         parts.append(summary_markdown(summary, [dict(r) for r in results]))
-    if state.get("reply") and (results or status == "invalid"):
+    if state.get("reply") and (results or status in ("invalid", "needs_input")):
         # Under results: the selector's notes on how it read the request; else why nothing ran.
         parts.append(state["reply"])
     rejected = _rejections(state)
     if status == "invalid":
         parts.insert(0, "**The calculation could not be run.**")
+    elif status == "needs_input":
+        parts.insert(0, "**Nothing was computed yet: I need more input.**")
     if rejected:
         parts.append("**Rejected inputs:**\n" + "\n".join(rejected))
     missing = [m for m in state.get("missing") or [] if m not in (state.get("reply") or "")]
     if missing:
         parts.append("**Missing inputs:**\n" + "\n".join(f"- {m}" for m in missing))
-    if status == "invalid" and state.get("reply") != NO_TOOL_REPLY:
+    if status in ("invalid", "needs_input") and state.get("reply") != NO_TOOL_REPLY:
         parts.append(NEXT_INVALID)
     return "\n\n".join(parts)
 

@@ -27,6 +27,8 @@ EventKind = Literal[
     "retry",
     "refusal",
     "tool_result",
+    "sweep",
+    "warning",
     "error",
     "run_end",
 ]

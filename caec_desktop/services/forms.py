@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from caec_desktop.tools.units import pretty_unit, ureg
+from caec_desktop.tools.values import ValueReadError, read_value
 
 FieldKind = Literal["quantity", "number", "integer", "boolean", "enum", "string", "list"]
 
@@ -166,9 +167,11 @@ def split_value(value: Any, unit: str) -> tuple[str, str]:
         return (short if float(short) == value else repr(value)), unit
     text = str(value).strip()
     number, _, rest = text.partition(" ")
-    try:
-        float(number)
-    except ValueError:
+    try:  # the value reader: "70 GPa" splits, "1.2.5 mm" or "2 zorks" stays whole
+        read_value(text)
+        if read_value(number).unit:
+            return text, unit
+    except ValueReadError:
         return text, unit
     return number, rest.strip() or unit
 
@@ -183,8 +186,57 @@ def join_value(text: str, unit: str, si_unit: str = "") -> str | float | None:
     text = text.strip()
     if not text:
         return None
-    try:
-        number = float(text)
-    except ValueError:
-        return text  # the user typed a unit or something else: let validation judge it
+    number = plain_number(text)
+    if number is None:
+        return text  # a unit typed, or text the value reader refuses: validation names it
     return f"{text} {unit}" if unit and unit != si_unit else number
+
+
+def plain_number(text: str) -> float | None:
+    """`text` as a number when the value reader reads it as one number with no unit, else None
+    (`"1_000"`, `"inf"` and `"0.20.7"` are not numbers here, though Python's float() takes the
+    first two and pint once read the last as 0.14)."""
+    try:
+        reading = read_value(text)
+    except ValueReadError:
+        return None
+    return None if reading.unit else reading.number
+
+
+# --- sweeps from the form: one numeric field varied (tools/sweep.py runs it) ------------------
+
+
+def sweepable(f: FormField) -> bool:
+    """Whether a sweep can vary field `f` (a number, with or without a unit)."""
+    return f.kind in ("quantity", "number")
+
+
+@dataclass(frozen=True)
+class SweepEntry:
+    """What the sweep row of a field holds, as typed: ends, points, scale, threshold."""
+
+    start: str
+    stop: str
+    unit: str
+    points: int
+    scale: str
+    threshold: str = ""
+
+
+def sweep_call(
+    tool: str, f: FormField, entry: SweepEntry, others: dict[str, Any]
+) -> dict[str, Any]:
+    """The arguments of the `sweep` call for field `f` swept as `entry`, the other fields'
+    arguments as given. Ends typed without a unit take the unit chosen beside the field, like a
+    single value; an empty end is sent as missing (the sweep's validation names it)."""
+    call: dict[str, Any] = {"tool": tool, "parameter": f.name}
+    for key, text in (("start", entry.start), ("stop", entry.stop)):
+        value = join_value(text, entry.unit, f.unit or "")
+        if value is not None:
+            call[key] = value
+    call["points"] = entry.points
+    call["scale"] = entry.scale
+    call["args"] = {k: v for k, v in others.items() if k != f.name}
+    if entry.threshold.strip():
+        call["threshold"] = entry.threshold.strip()
+    return call

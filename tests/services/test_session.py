@@ -319,10 +319,10 @@ async def test_a_model_that_calls_a_tool_after_the_reminder_is_answered() -> Non
 async def test_offline_replies_without_a_call_are_not_treated_as_model_prose() -> None:
     session = Session(OFFLINE)
     missing = await drain(session, "rayleigh time step for glass beads")
-    assert missing.status == "invalid" and missing.attempts == 1
+    assert missing.status == "needs_input" and missing.attempts == 1
     assert "particle_radius" in missing.answer
     values = await drain(Session(OFFLINE), "what about 3 mm and 5 kg")
-    assert values.attempts == 1 and values.status == "answered"
+    assert values.attempts == 1 and values.status == "needs_input"  # numbers typed, none used
     assert "I found values but not which calculation" in values.answer
 
 
