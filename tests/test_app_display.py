@@ -92,3 +92,41 @@ def test_scripts_app_without_a_display_exits_2_with_the_message(tmp_path: Path) 
     assert "needs a graphical display" in done.stderr
     assert "Aborted" not in done.stderr and "core dumped" not in done.stderr
     assert not list(tmp_path.glob("**/core*"))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="scripts/app's apt path: Linux")
+def test_scripts_app_installs_x_libraries_when_ldd_reports_one_missing(tmp_path: Path) -> None:
+    """`ldd … | grep -q "not found"` under `set -o pipefail` fails when grep stops reading before
+    ldd has written its last line (SIGPIPE, status 141): the missing libraries were then not
+    installed and Qt aborted. Here ldd (a stand-in on PATH) writes one more line after the missing
+    one; apt-get (a stand-in) records that it was asked."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    calls = tmp_path / "apt-calls"
+    stand_ins = {
+        "ldd": 'echo "  libxcb-icccm.so.4 => not found"; sleep 0.3; echo "  libc.so.6 => /x"',
+        "apt-get": f'echo "$@" >> "{calls}"',
+        "id": "echo 0",
+    }
+    for name, body in stand_ins.items():
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_dir / name).chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k != "WAYLAND_DISPLAY"}
+    env.update(
+        PATH=f"{bin_dir}{os.pathsep}{env['PATH']}",
+        DISPLAY=":987",  # no such display: the app itself stops at its check, before Qt
+        QT_QPA_PLATFORM="xcb",
+        CAEC_CONFIG_DIR=str(tmp_path / "c"),
+        CAEC_DATA_DIR=str(tmp_path / "d"),
+    )
+    done = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "app")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=50,
+        check=False,
+    )
+    assert calls.exists(), done.stdout + done.stderr
+    assert any(line.startswith("install") for line in calls.read_text().splitlines())
+    assert "libxcb-cursor0" in calls.read_text()

@@ -90,7 +90,7 @@ def test_export_csv_of_the_sweep_and_jsonl(db: Path, tmp_path: Path, capsys: Cap
         (["export", "1", "-o", "{tmp}/x.docx"], "'.docx'"),
         (["export", "1", "-o", "{tmp}/missing/x.md"], "does not exist"),
         (["export", "1", "-o", "{tmp}/x.csv", "--turns", "1"], "no sweep table"),
-        (["export", "2", "-o", "{tmp}/x.md"], "has no answered turn"),
+        (["export", "2", "-o", "{tmp}/x.md"], "has no answered calculation"),
     ],
 )
 def test_export_bad_input_exits_2_with_a_message(

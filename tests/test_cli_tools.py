@@ -176,3 +176,24 @@ def test_tools_are_listed_by_group(capsys: pytest.CaptureFixture[str]) -> None:
     for tool in json.loads(capsys.readouterr().out):
         assert tool["group"] == get_tool(tool["name"]).group
     assert len(tool_names()) == 25
+
+
+def test_run_text_shows_values_in_words_not_python(capsys: pytest.CaptureFixture[str]) -> None:
+    """Plain `caec run`: booleans as yes/no, values not computed left out (no `None`, `False`)."""
+    code = main(
+        [
+            "run",
+            "cfd_dem_numbers",
+            "particle_diameter=1 mm",
+            "particle_density=2500 kg/m^3",
+            "fluid_density=998.2 kg/m^3",
+            "fluid_viscosity=1.002e-3 Pa*s",
+        ]
+    )
+    assert code == EXIT_OK
+    rows = dict(
+        line.split(" = ", 1) for line in capsys.readouterr().out.splitlines() if " = " in line
+    )
+    assert rows["rises"] == "no"  # a 2500 kg/m³ bead sinks in water
+    assert "None" not in rows.values() and "False" not in rows.values()
+    assert "cell_to_diameter" not in rows  # no cell size given: nothing computed, nothing shown

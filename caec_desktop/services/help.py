@@ -9,13 +9,16 @@ from __future__ import annotations
 
 EXAMPLE_TOOLS = (
     ("Time step", "rayleigh_timestep"),
-    ("Particle count", "estimate_particle_count"),
-    ("Contact time", "hertz_contact_time"),
-    ("Damping", "restitution_to_damping"),
-    ("Contact stress", "contact_stress_check"),
+    ("Contact", "hertz_contact_time"),
+    ("Cohesion", "cohesion_numbers"),
+    ("CFD-DEM", "cfd_dem_numbers"),
+    ("Particles, packing and bulk", "estimate_particle_count"),
+    ("Flow and discharge", "beverloo_discharge"),
+    ("Run size and cost", "coarse_graining"),
     ("Units", "convert_units"),
 )
-"""One example per kind of calculation, in the order the welcome panel lists them."""
+"""One example per kind of calculation (the tool groups of Help and `caec tools`), in their
+order."""
 
 
 def offline_help() -> str:

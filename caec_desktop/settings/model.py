@@ -32,6 +32,11 @@ log = logging.getLogger(__name__)
 
 Mode = Literal["offline", "local", "openrouter"]
 ToolCallStyle = Literal["auto", "native", "prompt"]
+UnitsPreset = Literal["si", "si_mm_mpa", "us"]
+QuantityKind = Literal[
+    "length", "time", "pressure", "density", "mass", "force", "stiffness", "speed"
+]  # fmt: skip
+"""The kinds of `tools/display.py` (settings may not import tools: same layer)."""
 
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
 OPENROUTER_HOST = "openrouter.ai"
@@ -78,6 +83,11 @@ class Settings(BaseSettings):
     """Stream the tool-selection calls too (off by default: several servers corrupt streamed
     tool-call arguments). The final answer's prose streams either way."""
     refuse_unsafe_calculations: bool = True
+    units_preset: UnitsPreset = "si"
+    """How values are shown (stored values stay SI): si = auto SI prefix, si_mm_mpa, us."""
+    display_units: dict[QuantityKind, str] = Field(default_factory=dict)
+    """Per quantity kind a unit ("mm", "psi") or "auto", over the preset's."""
+    significant_figures: int = Field(default=4, ge=2, le=10)
     api_key_host: str | None = None
     """The host the key was saved for (config.load_settings fills it in from config.json); the
     key goes there only. None: a key given for this run (arguments, `CAEC_LLM_API_KEY`), sent

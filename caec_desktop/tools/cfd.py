@@ -256,11 +256,12 @@ def cfd_dem_numbers(args: CfdArgs, sheet: CalcSheet) -> CfdResult:
         rho_p * d**2 / (18.0 * mu),
         "s",
     )
+    cd_re_p = _cd_re(corr, re_p)
     tau_drag = sheet.step(
         "τ_p,drag",
         "τ_p · 24 / (C_D(Re_p) Re_p)",
-        f"{fmt(tau, 's')} · 24 / (C_D Re_p at Re_p = {sig(re_p)})",
-        tau * 24.0 / _cd_re(corr, re_p),
+        f"{fmt(tau, 's')} · 24 / {sig(cd_re_p)}",
+        tau * 24.0 / cd_re_p,
         "s",
     )
     length = d if args.characteristic_length is None else args.characteristic_length
@@ -286,7 +287,10 @@ def cfd_dem_numbers(args: CfdArgs, sheet: CalcSheet) -> CfdResult:
         )
     )
     chi = sheet.step(
-        "χ", "3.7 - 0.65 exp(-(1.5 - log₁₀ Re_p)² / 2)", f"Re_p = {sig(re_p)}", difelice_chi(re_p)
+        "χ",
+        "3.7 - 0.65 exp(-(1.5 - log₁₀ Re_p)² / 2)",
+        f"3.7 - 0.65 exp(-(1.5 - log₁₀ {sig(re_p)})² / 2)",
+        difelice_chi(re_p),
     )
     voidage_fn = sheet.step("ε^(-χ)", "ε^(-χ)", f"{sig(eps)}^(-{sig(chi)})", eps ** (-chi))
     lo, hi = DIFELICE_RE

@@ -332,13 +332,18 @@ class MainWindow(QMainWindow):
         return self.help_dialog
 
     def show_offline_help(self) -> TextDialog:
-        """The offline dispatcher's help answer, word for word."""
+        """The offline dispatcher's help answer, word for word, as plain text (its formulas'
+        `*` are not Markdown): the group headings lose their `**` bold marks."""
         text = (
             self.help_source.offline_help()
             if self.help_source is not None
             else "The offline help is not loaded yet."
         )
-        return self._show_text("Offline help", text, markdown=False)
+        lines = [
+            line[2:-2] if len(line) > 4 and line.startswith("**") and line.endswith("**") else line
+            for line in text.splitlines()
+        ]
+        return self._show_text("Offline help", "\n".join(lines), markdown=False)
 
     def show_tools_help(self) -> TextDialog:
         from caec_desktop.ui.help_dialogs import tools_markdown
@@ -384,6 +389,12 @@ class MainWindow(QMainWindow):
         if isinstance(value, QByteArray) and hasattr(self, "trace"):
             self.trace.split.restoreState(value)
         return True
+
+    def fit_to_screen(self) -> None:
+        """Shrink the window to its screen's available area (a 1024×700 laptop, a small VNC
+        desktop); a saved layout (`restore_layout`) may then set its own size."""
+        area = self.screen().availableGeometry()
+        self.resize(min(self.width(), area.width()), min(self.height(), area.height()))
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -490,6 +501,13 @@ class MainWindow(QMainWindow):
         self.graph.on_event(event)
         if event.kind == "tool_result":
             self.chat.add_result(event.data)
+        elif event.kind == "tool_call":
+            from caec_desktop.tools.sweep import SWEEP_TOOL
+
+            if event.data.get("name") == SWEEP_TOOL:
+                from caec_desktop.ui.plot_view import preload
+
+                preload()  # the plot's library loads on a thread while the sweep computes
         elif event.kind == "llm_response" and event.data.get("stream") == "delta":
             self.chat.stream_text(str(event.data.get("text") or ""))
         elif event.kind == "llm_request":  # a new model call: earlier streamed text is done

@@ -128,9 +128,13 @@ class SettingsDialog(QDialog):
         )
         self.buttons.accepted.connect(self._on_buttons_accepted)
         self.buttons.rejected.connect(self.reject)
+        from caec_desktop.ui.display_settings import DisplayUnitsBox
+
+        self.display_box = DisplayUnitsBox()
         lay = QVBoxLayout(self)
         lay.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)  # grows with the test report
         lay.addLayout(form)
+        lay.addWidget(self.display_box)
         lay.addWidget(self.error_label)
         lay.addWidget(self.buttons)
         self.mode_box.currentTextChanged.connect(self._on_mode_box_changed)
@@ -147,6 +151,7 @@ class SettingsDialog(QDialog):
         self.model_edit.setText(s.model)
         self.style_box.setCurrentText(s.tool_call_style)
         self.refuse_check.setChecked(s.refuse_unsafe_calculations)
+        self.display_box.set_from(s)
         self.share_check.setChecked(False)
         self.error_label.hide()
         self._on_mode_box_changed(self.mode_box.currentText())
@@ -206,6 +211,7 @@ class SettingsDialog(QDialog):
             model=self.model_edit.text().strip(),
             tool_call_style=self.style_box.currentText(),
             refuse_unsafe_calculations=self.refuse_check.isChecked(),
+            **self.display_box.values(),
         )
         return Settings.model_validate(values)
 

@@ -10,8 +10,10 @@ from PySide6.QtCore import QSize, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 INTRO = (
-    "<b>CAEC Desktop</b> checks the numbers a DEM simulation is set up with: time steps, particle "
-    "counts, packing, contact, damping, stress checks and units.<br>"
+    "<b>CAEC Desktop</b> checks the numbers a DEM simulation is set up with: time steps; contact "
+    "(time, overlap, stiffness, damping, stress, rolling); cohesion; CFD-DEM numbers; particle "
+    "counts, packing and bulk; flow regime and hopper discharge; run size, cost and coarse "
+    "graining; and units.<br>"
     "Every result comes with its calc sheet (formula, values with units, sources), and every step "
     "of the run is in the trace on the right."
 )

@@ -226,3 +226,48 @@ def test_help_groups_the_tools_by_what_they_compute() -> None:
         assert [
             line.split(":")[0][2:] for line in lines[start + 1 : start + 1 + len(names)]
         ] == names
+
+
+def test_help_group_headings_stand_alone_when_rendered_as_markdown() -> None:
+    """The chat renders the help as Markdown: a heading right under a list item was read as the
+    end of that item ("… bulk_density=1500" **Run size and cost**"), so each heading must be a
+    paragraph of its own, outside any list."""
+    from markdown_it import MarkdownIt
+
+    from caec_desktop.tools import tool_groups
+
+    tokens = MarkdownIt("commonmark").parse(help_text())
+    depth = 0
+    top_level_text = []
+    for tok in tokens:
+        if tok.type == "bullet_list_open":
+            depth += 1
+        elif tok.type == "bullet_list_close":
+            depth -= 1
+        elif tok.type == "inline" and depth == 0:
+            top_level_text.append(tok.content)
+    for group in tool_groups():
+        assert f"**{group}**" in top_level_text, group
+
+
+@pytest.mark.parametrize(
+    ("text", "tool"),
+    [
+        ("effective young's modulus for steel on glass, 1 mm beads", "contact_pair"),
+        ("hertz stiffness between 2 mm steel and 1 mm glass at overlap 1 um", "contact_pair"),
+        ("contact stiffness of 1 mm glass beads at an overlap of 2 um", "contact_pair"),
+        ("is 1 mm glass with E reduced to 10 MPa ok for overlap at 2 m/s", "hertz_max_overlap"),
+    ],
+)
+def test_new_tools_reached_with_an_engineers_phrasing(text: str, tool: str) -> None:
+    """Phrasings from trying the ten new tools as a user (not the reference's corpus)."""
+    selection = select_text(text)
+    assert selection.calls, selection.reply
+    assert selection.calls[0].name == tool
+
+
+def test_rolling_resistance_coefficient_is_the_rolling_friction() -> None:
+    selection = select_text("rolling resistance coefficient 0.2 for 1 mm glass, kn 1e5 N/m")
+    assert selection.calls, selection.reply
+    call = selection.calls[0]
+    assert call.name == "rolling_resistance" and call.args["rolling_friction"] == 0.2

@@ -26,7 +26,13 @@ from caec_desktop.services.export import (
     write_package,
 )
 from caec_desktop.services.history import HistoryStore
-from caec_desktop.services.report import TitleBlock, build_package, parse_turns
+from caec_desktop.services.report import (
+    TitleBlock,
+    TurnRecord,
+    build_package,
+    default_turns,
+    parse_turns,
+)
 from caec_desktop.tools import execute as execute_tool
 from caec_desktop.tools.units import show_value
 from caec_desktop.ui.pdf import plot_image, write_pdf
@@ -542,3 +548,37 @@ def test_a_sweep_tool_result_holding_its_table_is_the_swept_calculation() -> Non
     assert calc.sweep is not None
     assert calc.sweep.names[-1] == "band" and [row[-1] for row in calc.sweep.rows] == ["ok"] * 3
     assert len(calc.sweep.failures) == 1 and "particle_radius = -1 mm" in calc.sweep.failures[0]
+
+
+def test_default_turns_leave_out_answers_that_computed_nothing() -> None:
+    """ "what can you do?" is answered (the help text) but holds no calculation: a package made
+    with the default turns does not carry the whole help as a calculation-less request."""
+    records = [
+        *turns(),
+        TurnRecord(6, "what can you do?", {"status": "answered", "answer": "I work offline…"}),
+    ]
+    assert default_turns(records) == [1, 3, 5]
+    pkg = build_package("c", records, generated=WHEN)
+    assert not pkg.others
+    chosen = build_package("c", records, turns=[6], generated=WHEN)  # still there when picked
+    assert [o.turn for o in chosen.others] == [6]
+
+
+def test_results_not_computed_are_left_out_of_the_summary_and_results() -> None:
+    """A coarse-graining run from a factor and a size computes 3 of its ~20 results: the
+    summary on page 1 lists those, not 17 lines of `name = —` (the chat card leaves them out)."""
+    args = {"scale_factor": 3, "particle_diameter": "0.5 mm"}
+    out = execute_tool("coarse_graining", args)
+    assert out.ok and out.result is not None
+    computed = {k for k, v in out.result.items() if v is not None and k not in ("verdict", "ok")}
+    record = TurnRecord(
+        1, "coarse graining factor 3 for 0.5 mm particles",
+        {"status": "answered", "tool_results": [
+            {"tool": "coarse_graining", "args": out.args, "result": out.result,
+             "calc_sheet": out.calc_sheet.model_dump() if out.calc_sheet else None}]},
+    )  # fmt: skip
+    pkg = build_package("c", [record], generated=WHEN)
+    (calc,) = pkg.calculations
+    assert {r.name for r in calc.results} == computed
+    (row,) = pkg.summary_rows()
+    assert not any(line.endswith("= —") for line in row[3])

@@ -162,3 +162,19 @@ def test_zero_slip_is_the_stokes_limit_of_the_exponent() -> None:
 def test_bad_input_is_named(args: dict[str, Any], message: str) -> None:
     base = {"particle_diameter": 1e-3, "particle_density": 2500, **WATER}
     assert message in error("cfd_dem_numbers", **{**base, **args})
+
+
+def test_calc_sheet_substitutes_the_numbers_into_the_di_felice_and_drag_steps() -> None:
+    """Each step reads formula = the formula with numbers = value: χ's line shows log₁₀ of Re_p,
+    τ_p,drag's line the number C_D·Re_p (not "= Re_p = 145.5 = 3.178", which reads as χ = Re_p)."""
+    from caec_desktop.tools import execute
+
+    args = {"particle_diameter": 1e-3, "particle_density": 2500, **WATER}
+    sheet = execute("cfd_dem_numbers", args).calc_sheet
+    assert sheet is not None
+    steps = {s.name: s for s in sheet.steps}
+    re_p = steps["Re_p"].value
+    assert steps["χ"].substitution == f"3.7 - 0.65 exp(-(1.5 - log₁₀ {re_p:.4g})² / 2)"
+    # Schiller-Naumann C_D·Re = 24 (1 + 0.15 Re^0.687), from the correlation, not our code
+    cd_re = 24 * (1 + 0.15 * re_p**0.687)
+    assert steps["τ_p,drag"].substitution.endswith(f"· 24 / {cd_re:.4g}")

@@ -31,13 +31,21 @@ def _window(qtbot: QtBot) -> tuple[MainWindow, FakeSession, SessionRunner]:
     return window, session, runner
 
 
-def test_an_empty_chat_welcomes_with_the_mode_and_six_examples(qtbot: QtBot) -> None:
+def test_an_empty_chat_welcomes_with_the_mode_and_one_example_per_group(qtbot: QtBot) -> None:
+    from caec_desktop.tools import tool_groups
+
     window, _, _ = _window(qtbot)
     chat = window.chat
     assert not chat.welcome_area.isHidden() and chat.scroll_area.isHidden()
     assert "offline — nothing leaves this machine" in chat.welcome.mode_label.text()
     kinds = [kind for kind, _ in chat.welcome.examples]
-    assert len(kinds) == 6 == len(set(kinds))  # one per kind of calculation
+    groups = tool_groups()
+    assert kinds == list(groups)  # one per kind of calculation, as Help and `caec tools` group
+    for kind, tool in EXAMPLE_TOOLS:
+        assert tool in groups[kind]
+    intro = chat.welcome.intro.text().lower()
+    for word in ("time step", "contact", "cohesion", "cfd-dem", "packing", "discharge", "cost"):
+        assert word in intro, word  # what the app does names every group (the 10 new tools too)
     label = chat.welcome.examples_label.text()
     for _, question in chat.welcome.examples:
         assert question in label
@@ -78,10 +86,12 @@ def test_clicking_an_example_asks_it_and_the_welcome_gives_way(
 def test_offline_help_is_the_dispatchers_own_answer(qtbot: QtBot) -> None:
     window, _, _ = _window(qtbot)
     dialog = window.show_offline_help()
-    shown = " ".join(dialog.browser.toPlainText().split())
+    plain = dialog.browser.toPlainText()
+    shown = " ".join(plain.split())
     text = offline_help()
-    for line in text.splitlines():
-        assert " ".join(line.removeprefix("- ").split()) in shown
+    for line in text.splitlines():  # the group headings without their Markdown bold marks
+        assert " ".join(line.removeprefix("- ").strip("*").split()) in shown
+    assert "**" not in plain  # plain text: Markdown marks would show literally
     assert dialog.isVisible()
     qtbot.keyClick(dialog, Qt.Key.Key_Escape)
     assert not dialog.isVisible()

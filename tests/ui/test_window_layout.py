@@ -241,3 +241,14 @@ def test_device_pixel_ratio_2_keeps_buttons_whole(tmp_path: Path) -> None:
     assert report["dpr"] == 2.0
     assert report["size"] == [1024, 700]
     assert report["cut"] == [] and report["sideways"] is False and report["at_end"] is True
+
+
+def test_first_start_fits_a_small_screen(qtbot: QtBot) -> None:
+    """On a 1024×700 screen the window opened at 1180×760: the trace panel and the status bar
+    were off-screen. `fit_to_screen` (app.py, before show) keeps it inside the available area."""
+    window = MainWindow()
+    qtbot.addWidget(window)
+    screen = window.screen().availableGeometry()  # offscreen platform: 800×800
+    assert window.width() > screen.width()  # the default is wider than this screen
+    window.fit_to_screen()
+    assert window.width() <= screen.width() and window.height() <= screen.height()

@@ -37,6 +37,7 @@ from caec_desktop.agent.selection.protocol import (
 from caec_desktop.agent.usage import add_usage
 from caec_desktop.settings.model import Settings
 from caec_desktop.tools import tool_list
+from caec_desktop.tools.sweep import SWEEP_TOOL, sweep_brief, sweep_entry
 
 
 def _signature(calls: list[ProposedCall]) -> list[str]:
@@ -70,7 +71,7 @@ class LLMSelector:
         self.caller = ModelCaller(settings)
         self.style = "prompt" if settings.tool_call_style == "prompt" else "native"
         """How tools are offered; `auto` switches to prompt for good on a server without tools."""
-        self.tools = tool_list()
+        self.tools = [*tool_list(), sweep_entry()]
         self.tool_names = {t["name"] for t in self.tools}
         self._tool_defs = prompts.openai_tools(self.tools)
 
@@ -252,11 +253,11 @@ class LLMSelector:
                 r = next((r for r in pool if r.get("tool") == c["name"]), None)
                 if r is not None:
                     pool.remove(r)
-                text = json.dumps(r.get("result"), default=str) if r else prompts.NOT_RUN_NOTE
+                text = json.dumps(_for_model(r), default=str) if r else prompts.NOT_RUN_NOTE
                 answers.append(ToolMessage(text, tool_call_id=c["id"] or ""))
         else:
             lines = [f"- {r.get('tool')} {json.dumps(r.get('args'), default=str)} → "
-                     f"{json.dumps(r.get('result'), default=str)}" for r in results]  # fmt: skip
+                     f"{json.dumps(_for_model(r), default=str)}" for r in results]  # fmt: skip
             answers.append(
                 HumanMessage("Tool results:\n" + "\n".join(lines) + "\nAnswer the user briefly.")
             )
@@ -274,6 +275,14 @@ class LLMSelector:
         from caec_desktop.agent.selection.offline import stated_values
 
         return Summary(text=rest, values=stated_values(rest))
+
+
+def _for_model(entry: dict[str, Any]) -> Any:
+    """A result as the model reads it: a sweep in brief (its table may hold 1,000 rows)."""
+    result = entry.get("result")
+    if entry.get("tool") == SWEEP_TOOL and isinstance(result, dict):
+        return sweep_brief(result)
+    return result
 
 
 def _intent_from_text(content: str) -> Intent | None:

@@ -316,9 +316,14 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("shape coefficient", "shape factor"): ("shape_coefficient",),
     ("silo diameter", "hopper diameter", "bin diameter"): ("silo_diameter",),
     ("fill mass", "inventory", "mass in the silo"): ("fill_mass",),
-    ("rolling friction", "mu r", "mur", "rolling resistance", "rolling friction coefficient"): (
-        "rolling_friction",
-    ),
+    (
+        "rolling friction",
+        "mu r",
+        "mur",
+        "rolling resistance",
+        "rolling friction coefficient",
+        "rolling resistance coefficient",
+    ): ("rolling_friction",),
     ("eta r", "rolling damping", "rolling viscous damping"): ("rolling_damping",),
 }
 """Word keys (lower-case; spaces stand for any of space, `_` or `-`)."""

@@ -49,7 +49,7 @@ def help_text() -> str:
         'Follow-ups such as "and for 2 mm?" rerun your last calculation. What I can compute:',
     ]
     for group, tools in tool_groups().items():
-        lines.append(f"**{group}**")
+        lines += ["", f"**{group}**"]  # a paragraph of its own, not the end of the last item
         for tool in tools:
             first = get_tool(tool).description.split(". ")[0].rstrip(".")
             lines.append(

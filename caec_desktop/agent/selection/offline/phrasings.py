@@ -171,6 +171,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
         (
             (r"\b(?:max(?:imum)?|peak|how much)\b.*\boverlap", 14),
             (r"\boverlap\b.*\b(?:percent|%|fraction|ok|okay)\b", 14),
+            (r"\b(?:ok|okay|acceptable|fine)\b.*\boverlap\b", 14),
             (r"\bhertz(?:ian)? overlap\b|\boverlap (?:check|ok|okay|limit)\b", 14),
             (r"\boverlap\b", 4),
         ),
@@ -188,7 +189,8 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
     Phrasing(
         "contact_pair",
         (
-            (r"\beffective (?:radius|mass|modulus|properties)\b", 14),
+            (r"\beffective (?:radius|mass|(?:young'?s |shear )?modulus|properties)\b", 14),
+            (r"\b(?:hertz(?:ian)?|contact|normal|tangential) stiffness\b", 14),
             (r"\bkt\s*/\s*kn\b|\bk_t\s*/\s*k_n\b|\btangential.*normal stiffness ratio\b", 14),
             (r"\bmindlin\b", 14),
             (r"\bequivalent linear (?:spring|stiffness)\b", 14),
