@@ -223,19 +223,21 @@ def _prepare(overrides: dict[str, Any]) -> tuple[Any, str]:
     return settings, problem
 
 
-def _end_start_up_gc_pause(parent: Any) -> None:
+def _end_start_up_gc_pause(parent: Any, runner: Any = None) -> None:
     """Hand the cyclic GC, paused by `main()` for start-up, to a collector on the GUI thread.
 
     Start-up creates ~190,000 long-lived objects (modules, classes, schemas) and little garbage
     worth collecting; without the pause, collections traverse them over and over, ~0.1 s of
     the cold start. `gc.freeze()` moves them to the permanent generation, so later collections
     (during runs, trace filling) no longer walk them either. From then on collections run from
-    a timer on the GUI thread, never in a worker thread (see ui/main_thread_gc.py).
+    a timer on the GUI thread, never in a worker thread, and full collections wait until no run
+    is going (see ui/main_thread_gc.py).
     """
     from caec_desktop.ui.main_thread_gc import MainThreadGC
 
     gc.freeze()
-    parent.main_thread_gc = MainThreadGC(parent)
+    busy = (lambda: runner.running) if runner is not None else None
+    parent.main_thread_gc = MainThreadGC(parent, busy=busy)
 
 
 def next_turn(runner: Any) -> asyncio.Future[Any]:
@@ -293,7 +295,7 @@ async def run_app(
     from caec_desktop.services.session import graph_shape
 
     window.load_graph(graph_shape())
-    _end_start_up_gc_pause(window)
+    _end_start_up_gc_pause(window, runner)
     if not ns.self_test:  # history: every finished turn saved (the self-test leaves it alone)
         from caec_desktop.services.history import record_runner
 
