@@ -12,10 +12,15 @@ Stop button (or Esc) stops the run.
 While a model writes its answer, a "model is writing…" bubble grows with the streamed text; it is
 re-rendered at most once per `RENDER_INTERVAL_MS` however fast text arrives, and removed when the
 model call ends, where the final answer takes its place.
+
+A reopened conversation shows its newest turns at once and keeps the older ones as pending
+replays (`set_older`): they are made into widgets a chunk at a time, as the reader scrolls near
+the top (or while the shown turns do not fill the view), keeping the view where it was.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
@@ -47,6 +52,10 @@ RENDER_INTERVAL_MS = 25
 LLM layer's 50 ms between delta events, so a render falls between two trace-table updates (each
 delta is also a trace row) instead of in the same frame: measured by bench/bench_streaming.py, the
 longest stall was 14–25 ms at 50 ms (the two in step) and 10–14 ms at 25 ms."""
+OLDER_CHUNK = 10
+"""Older turns made into widgets at a time as the reader scrolls up."""
+OLDER_MARGIN_PX = 200
+"""Older turns are shown when the view comes this close to the top."""
 FOLLOW_SLACK_PX = 8
 """The reader counts as "at the end" this close to the bottom (a wheel step is ~60 px)."""
 IDLE_PLACEHOLDER = (
@@ -167,6 +176,15 @@ class ChatPane(QWidget):
         lay.addLayout(row)
         self._writing: QLabel | None = None
         self._written: list[str] = []
+        self._older: list[Callable[[], None]] = []
+        """Replays of turns older than those shown, oldest first (see `set_older`)."""
+        self._insert_at: int | None = None
+        """While older turns are replayed: where the next widget goes (above the shown ones)."""
+        self._keep_from_bottom: int | None = None
+        self._older_timer = QTimer(self)
+        self._older_timer.setSingleShot(True)
+        self._older_timer.setInterval(0)
+        self._older_timer.timeout.connect(self._on_older_timer_timeout)
         self._render_timer = QTimer(self)
         self._render_timer.setSingleShot(True)
         self._render_timer.setInterval(RENDER_INTERVAL_MS)
@@ -240,8 +258,47 @@ class ChatPane(QWidget):
             self.new_answer_button.show()
         self.writingShown.emit(text)
 
+    def set_older(self, replays: list[Callable[[], None]]) -> None:
+        """Turns older than those shown, oldest first: each callable adds one turn's widgets (with
+        `add_message`/`add_result`, placed above the shown ones); shown as the reader scrolls up."""
+        self._older = list(replays)
+        self._older_timer.start()  # more at once if the shown turns do not fill the view
+
+    def older_pending(self) -> int:
+        """How many older turns are not made into widgets yet."""
+        return len(self._older)
+
+    def show_older(self, count: int = OLDER_CHUNK) -> int:
+        """Make the `count` newest pending older turns into widgets above the shown ones, the view
+        staying on what it showed; returns how many were added."""
+        chunk, self._older = self._older[-count:], self._older[:-count]
+        if not chunk:
+            return 0
+        bar = self.scroll_area.verticalScrollBar()
+        if not self.following:
+            self._keep_from_bottom = bar.maximum() - bar.value()
+        self._insert_at = 0
+        try:
+            for replay in chunk:
+                replay()
+        finally:
+            self._insert_at = None
+        self._show_welcome()
+        return len(chunk)
+
+    def _on_older_timer_timeout(self) -> None:
+        self._keep_from_bottom = None
+        if not self._older:
+            return
+        bar = self.scroll_area.verticalScrollBar()
+        if bar.maximum() == 0 or bar.value() <= OLDER_MARGIN_PX:
+            self.show_older()
+            self._older_timer.start()  # the layout settles first, then look again
+
     def clear(self) -> None:
         """Empty the conversation (the welcome panel shows again); the view follows again."""
+        self._older = []
+        self._older_timer.stop()
         self.end_stream()
         for w in self.items():
             self._list.removeWidget(w)
@@ -251,6 +308,10 @@ class ChatPane(QWidget):
         self._show_welcome()
 
     def _append(self, widget: QWidget) -> None:
+        if self._insert_at is not None:  # an older turn: above the shown ones, the view stays
+            self._list.insertWidget(self._insert_at, widget)
+            self._insert_at += 1
+            return
         self._list.insertWidget(self._list.count() - 1, widget)
         self._show_welcome()
         if self.following:
@@ -279,9 +340,13 @@ class ChatPane(QWidget):
         self.following = value >= bar.maximum() - FOLLOW_SLACK_PX
         if self.following:
             self.new_answer_button.hide()
+        if self._older and value <= OLDER_MARGIN_PX and not self._older_timer.isActive():
+            self._older_timer.start()
 
     def _on_bar_range_changed(self, _minimum: int, maximum: int) -> None:
-        if self.following:
+        if self._keep_from_bottom is not None:  # older turns were added above: stay in place
+            self.scroll_area.verticalScrollBar().setValue(maximum - self._keep_from_bottom)
+        elif self.following:
             self.scroll_area.verticalScrollBar().setValue(maximum)
 
     # --- running state and the queue -----------------------------------------------------------

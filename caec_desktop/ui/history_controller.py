@@ -6,12 +6,16 @@ recorder appends to the same conversation). The list is disabled while a run is 
 conversation cannot change under a running turn. Exports go through QFileDialog opened with
 `open()` + `fileSelected` (no `exec()` in a coroutine); failures go to the error sink, never a
 traceback, and the API key is passed to the exporter so it is never written.
+
+Reopening shows the newest `NEWEST_TURNS` turns at once; the older ones become widgets as the
+reader scrolls up (ChatPane.set_older), so a long conversation opens as fast as a short one.
 """
 
 from __future__ import annotations
 
 import re
 import sqlite3
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +35,8 @@ if TYPE_CHECKING:
     from caec_desktop.ui.session_runner import SessionRunner
 
 NEW_NAME = "New conversation"
+NEWEST_TURNS = 6
+"""Turns made into widgets when a conversation opens (more than a window shows)."""
 REPORT_FILTERS = {"Markdown (*.md)": ".md", "HTML (*.html)": ".html", "PDF (*.pdf)": ".pdf"}
 TRACE_FILTERS = {"Trace, JSON lines (*.jsonl)": ".jsonl"}
 _STORE_ERRORS = (KeyError, sqlite3.Error, ValidationError, ValueError)
@@ -124,9 +130,12 @@ class HistoryController(QObject):
 
     def _show(self, loaded: LoadedConversation) -> None:
         self.recorder.conversation_id = loaded.conversation.id
-        self.window.chat.clear()
-        for turn in loaded.turns:
-            replay_turn(self.window.chat, turn)
+        chat = self.window.chat
+        chat.clear()
+        split = max(0, len(loaded.turns) - NEWEST_TURNS)
+        for turn in loaded.turns[split:]:
+            replay_turn(chat, turn)
+        chat.set_older([partial(replay_turn, chat, turn) for turn in loaded.turns[:split]])
         trace = self.window.trace
         trace.model.clear()
         for event in loaded.events:
