@@ -35,8 +35,9 @@ if TYPE_CHECKING:
     from caec_desktop.ui.session_runner import SessionRunner
 
 NEW_NAME = "New conversation"
-NEWEST_TURNS = 6
-"""Turns made into widgets when a conversation opens (more than a window shows)."""
+NEWEST_TURNS = 3
+"""Turns made into widgets when a conversation opens (a window's height of them; more follow
+at once if they do not fill the view)."""
 REPORT_FILTERS = {"Markdown (*.md)": ".md", "HTML (*.html)": ".html", "PDF (*.pdf)": ".pdf"}
 TRACE_FILTERS = {"Trace, JSON lines (*.jsonl)": ".jsonl"}
 _STORE_ERRORS = (KeyError, sqlite3.Error, ValidationError, ValueError)
@@ -133,8 +134,9 @@ class HistoryController(QObject):
         chat = self.window.chat
         chat.clear()
         split = max(0, len(loaded.turns) - NEWEST_TURNS)
-        for turn in loaded.turns[split:]:
-            replay_turn(chat, turn)
+        with chat.batch():
+            for turn in loaded.turns[split:]:
+                replay_turn(chat, turn)
         chat.set_older([partial(replay_turn, chat, turn) for turn in loaded.turns[:split]])
         trace = self.window.trace
         trace.model.clear()
