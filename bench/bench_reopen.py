@@ -28,7 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from spans import Heartbeat  # noqa: E402
+from spans import Heartbeat
 
 TARGET_MS = 100.0
 

@@ -76,7 +76,8 @@ T0 = float(os.environ["BENCH_T0"]); ASK_AT = float(os.environ["BENCH_ASK_AT"])
 from PySide6.QtCore import Qt, QTimer
 import caec_desktop.ui.main_window as mw
 ticks = []
-_show, _fin, _attach = mw.MainWindow.show, mw.MainWindow._on_runner_run_finished, mw.MainWindow.attach
+W = mw.MainWindow
+_show, _fin, _attach = W.show, W._on_runner_run_finished, W.attach
 def show(self):
     _show(self)
     heart = self._bench_heart = QTimer(self)
@@ -322,7 +323,10 @@ def main() -> None:
     stalls = [v for k, v in result.items() if k.startswith("max_stall_ms_")]
     measured = {
         "window_vs_bare_ratio": (result["window_vs_bare_ratio"], 1.2),
-        "first_answer_after_launch_s (asked at 0.3 s)": (result["first_answer_after_launch_s"], 0.8),
+        "first_answer_after_launch_s (asked at 0.3 s)": (
+            result["first_answer_after_launch_s"],
+            0.8,
+        ),
         "first_offline_answer_s": (result["first_offline_answer_s"], 1.0),
         "max_stall_ms": (max(stalls), 16),
     }

@@ -60,7 +60,11 @@ class Spans:
             cb = handle._callback
             owner = getattr(cb, "__self__", None)
             coro = getattr(owner, "get_coro", None)
-            name = getattr(coro(), "__qualname__", "task") if coro else getattr(cb, "__qualname__", "cb")
+            name = (
+                getattr(coro(), "__qualname__", "task")
+                if coro
+                else getattr(cb, "__qualname__", "cb")
+            )
             t0, c0 = time.perf_counter(), time.thread_time()
             spans.depth += 1
             try:

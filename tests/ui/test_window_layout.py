@@ -109,8 +109,9 @@ def test_scrolled_up_reader_gets_a_new_answer_button(qtbot: QtBot) -> None:
     chat.show()
     for i in range(12):
         chat.add_message("answer", f"answer {i}\n\n" + "a line of words " * 12)
-    qtbot.waitUntil(lambda: at_the_end(chat), timeout=5000)
     bar = chat.scroll_area.verticalScrollBar()
+    # laid out (scrollable) and at its end: before the layout, an empty range is "at the end" too
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and at_the_end(chat), timeout=5000)
     bar.setValue(0)  # the reader scrolls up to read
     assert not chat.following
     chat.add_message("answer", "the newest answer")
