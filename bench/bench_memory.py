@@ -83,8 +83,12 @@ def main() -> None:
             else:
                 runner.ask(f"convert {i} inch to mm")
             await wait_signal(runner.runFinished, timeout=60)
-            if i % 4 == 3:
-                controller.export_report(Path(tmp) / f"report{i}.md")
+            if i % 4 == 3:  # a worker-thread job since issue 15; the path version returns None
+                job = controller.export_report(Path(tmp) / f"report{i}.md")
+                for _ in range(3000):  # bounded: 30 s
+                    if not getattr(job, "running", False):
+                        break
+                    await asyncio.sleep(0.01)
             if i % 10 == 9:
                 ids = [c.id for c in recorder.store.list_conversations()]
                 if i % 20 == 9:

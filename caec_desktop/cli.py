@@ -1,4 +1,5 @@
-"""The headless `caec` command (contract in DESIGN.md): tools, run, ask, chat, doctor, replay.
+"""The headless `caec` command (docs/architecture.md): tools, run, ask, chat, doctor, replay,
+history, export.
 
 Exit codes: 0 answered; 2 invalid input or refused; 3 model/server failure; 1 a bug.
 Subcommands import what they need lazily, so `caec tools` does not pay for LangGraph.
@@ -10,8 +11,10 @@ import argparse
 import atexit
 import gc
 import json
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from caec_desktop.agent.usage import usage_text
@@ -33,22 +36,38 @@ def _print_json(obj: Any) -> None:
     _say(json.dumps(obj, indent=2, ensure_ascii=False, default=str))
 
 
-def parse_pairs(pairs: Sequence[str]) -> dict[str, Any]:
-    """`key=value` words into a dict; values stay strings unless they read as JSON numbers/lists.
+def load_json(text: str, what: str) -> Any:
+    """`json.loads` for command-line input, with errors that name `what` (never a traceback)."""
+    from caec_desktop.tools.jsontext import MAX_JSON_DEPTH, too_deep
 
-    Strings keep their units (`particle_diameter=2mm`); the tool's validation converts them.
+    if too_deep(text):
+        raise ValueError(f"{what}: nested deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        return json.loads(text)
+    except RecursionError:  # pragma: no cover - refused above
+        raise ValueError(f"{what}: nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, or an integer too long to convert
+        raise ValueError(f"{what}: not valid JSON ({exc})") from None
+
+
+_JSON_WORDS = frozenset({"true", "false", "null"})
+
+
+def parse_pairs(pairs: Sequence[str]) -> dict[str, Any]:
+    """`key=value` words into a dict. Lists (`[...]`), objects and true/false/null are JSON;
+    everything else stays a string (`particle_diameter=2mm`, `density=2500`) for the tool's value
+    reader, which reads numbers and units alike and names the field when it cannot.
     """
     out: dict[str, Any] = {}
     for pair in pairs:
         if "=" not in pair:
             raise ValueError(f"expected key=value, got {pair!r}")
         key, _, raw = pair.partition("=")
-        raw = raw.strip()
-        try:
-            value: Any = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        out[key.strip()] = value
+        key, raw = key.strip(), raw.strip()
+        value: Any = raw
+        if raw[:1] in ("[", "{") or raw in _JSON_WORDS:
+            value = load_json(raw, key)
+        out[key] = value
     return out
 
 
@@ -59,7 +78,13 @@ def cmd_tools(ns: argparse.Namespace) -> int:
     if ns.json:
         _print_json(tools)
         return EXIT_OK
+    group = None
     for t in tools:
+        if t["group"] != group:
+            if group is not None:
+                print()
+            group = t["group"]
+            print(f"== {group} ==")
         params = t["parameters"]
         req = set(params["required"])
         names = [p if p in req else f"[{p}]" for p in params["properties"]]
@@ -75,12 +100,14 @@ def cmd_run(ns: argparse.Namespace) -> int:
     try:
         args = parse_pairs(ns.pairs)
         if ns.args:
-            extra = json.loads(ns.args)
+            extra = load_json(ns.args, "--args")
             if not isinstance(extra, dict):
                 raise ValueError("--args must be a JSON object")
             args.update(extra)
-    except (ValueError, json.JSONDecodeError) as exc:
+    except ValueError as exc:
         msg = f"invalid arguments: {exc}"
+        if isinstance(exc, json.JSONDecodeError):  # no parser text: where the error is
+            msg = f"invalid arguments: --args is not valid JSON (first error at column {exc.colno})"
         if ns.json:
             _print_json({"ok": False, "tool": ns.tool, "args": {}, "result": None, "errors": [msg]})
         else:
@@ -104,6 +131,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
                 "args": outcome.args if outcome.ok else args,
                 "result": outcome.result,
                 "errors": [e.text() for e in outcome.errors],
+                "warnings": [{**w.model_dump(), "text": w.text()} for w in outcome.warnings],
                 "calc_sheet": outcome.calc_sheet.model_dump() if outcome.calc_sheet else None,
             }
         )
@@ -114,6 +142,8 @@ def cmd_run(ns: argparse.Namespace) -> int:
             _say(f"  {err.text()}", err=True)
         return EXIT_INVALID
     units = {k: v.get("x-unit", "") for k, v in result_schema(ns.tool)["properties"].items()}
+    for warning in outcome.warning_texts():
+        print(f"warning: {warning}")
     for key, value in (outcome.result or {}).items():
         shown = fmt(value, units.get(key, "")) if isinstance(value, float) else value
         _say(f"{key} = {shown}")
@@ -127,6 +157,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
 
 STATUS_EXIT = {
     "answered": EXIT_OK,
+    "needs_input": EXIT_INVALID,
     "invalid": EXIT_INVALID,
     "refused": EXIT_INVALID,
     "model_error": EXIT_MODEL,
@@ -136,11 +167,38 @@ STATUS_EXIT = {
 
 
 def _session_settings(ns: argparse.Namespace) -> Any:
-    """Settings from config file, env and the command-line flags (flags win)."""
-    from caec_desktop.settings.config import load_settings
+    """Settings from config file, env and the command-line flags (flags win).
 
-    flags = {"mode": ns.mode, "base_url": ns.base_url, "model": ns.model}
-    return load_settings(**{k: v for k, v in flags.items() if v})
+    A broken settings file is reported on stderr and replaced by the defaults (never a failed
+    command); an invalid flag or environment variable raises ConfigError (exit 2).
+    """
+    from caec_desktop.settings.config import load_settings_soft
+
+    flags = {
+        "mode": ns.mode,
+        "base_url": ns.base_url,
+        "model": ns.model,
+        "turn_timeout_s": getattr(ns, "timeout", None),
+    }
+    loaded = load_settings_soft(**{k: v for k, v in flags.items() if v is not None})
+    for note in loaded.notes:
+        _say(f"caec {ns.command}: {note}", err=True)
+    return loaded.settings
+
+
+def _seconds(text: str) -> float:
+    """`--timeout` value: a finite number of seconds above 0 (at most a day)."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds as a number, got {text!r}") from None
+    if not math.isfinite(value) or not 0 < value <= 86400:
+        raise argparse.ArgumentTypeError(
+            f"must be a number of seconds above 0 and at most 86400, got {text!r}"
+        )
+    return value
 
 
 def format_event(event: Any) -> str:
@@ -152,6 +210,8 @@ def format_event(event: Any) -> str:
         brief = f"{data.get('tool')}: " + "; ".join(data.get("messages", []))
     elif event.kind == "tool_result":
         brief = f"{data.get('tool')} -> {json.dumps(data.get('result'), ensure_ascii=False)}"
+    elif event.kind == "warning":
+        brief = str(data.get("message", ""))
     else:
         brief = json.dumps(data, ensure_ascii=False, default=str) if data else ""
     if len(brief) > 160:
@@ -190,6 +250,10 @@ def cmd_ask(ns: argparse.Namespace) -> int:
     result = session.last_turn
     if result is None:  # pragma: no cover - a run always records its turn
         return EXIT_BUG
+    if ns.save:
+        recorder = _open_recorder(ns)
+        _save_turn(ns, recorder, result)
+        recorder.store.close()
     if ns.trace:
         from pathlib import Path
 
@@ -208,8 +272,6 @@ def cmd_ask(ns: argparse.Namespace) -> int:
 
 
 def cmd_chat(ns: argparse.Namespace) -> int:
-    import asyncio
-
     gc.enable()  # a conversation runs for long (see main)
 
     from caec_desktop.services.session import Session
@@ -225,7 +287,44 @@ def cmd_chat(ns: argparse.Namespace) -> int:
         async for event in session.ask(text):
             _say(format_event(event))
 
-    _say(f"caec chat ({session.mode}, {session.model}); quit, exit or Ctrl-D ends.")
+    recorder = None if ns.no_save else _open_recorder(ns)
+    saving = "" if recorder is None else "; saved to history, --no-save to opt out"
+    _say(f"caec chat ({session.mode}, {session.model}){saving}; quit, exit or Ctrl-D ends.")
+    try:
+        _chat_loop(session, recorder, turn, ns)
+    finally:
+        if recorder is not None:
+            recorder.store.close()
+    return EXIT_OK
+
+
+def _open_recorder(ns: argparse.Namespace) -> Any:
+    """A recorder on the history database (never fails; what went wrong goes to stderr)."""
+    from caec_desktop.services.history import ConversationRecorder, HistoryStore
+
+    recorder = ConversationRecorder(HistoryStore.open())
+    for notice in recorder.new_notices():
+        _say(f"caec {ns.command}: {notice}", err=True)
+    return recorder
+
+
+def _save_turn(ns: argparse.Namespace, recorder: Any, result: Any) -> None:
+    """Save one finished turn like the window does; problems go to stderr, never an exit."""
+    import sqlite3
+
+    from caec_desktop.services.history.store import error_words
+
+    try:
+        recorder.record(result)
+    except (OSError, sqlite3.Error, ValueError) as exc:
+        _say(f"caec {ns.command}: turn not saved to history ({error_words(exc)})", err=True)
+    for notice in recorder.new_notices():
+        _say(f"caec {ns.command}: {notice}", err=True)
+
+
+def _chat_loop(session: Any, recorder: Any, turn: Any, ns: argparse.Namespace) -> None:
+    import asyncio
+
     with asyncio.Runner() as runner:
         while True:
             try:
@@ -246,13 +345,14 @@ def cmd_chat(ns: argparse.Namespace) -> int:
                 _say("(cancelled)")
                 continue
             if session.last_turn is not None:
+                if recorder is not None:
+                    _save_turn(ns, recorder, session.last_turn)
                 _say()
                 _say(session.last_turn.answer)
                 if session.last_turn.conversation_usage:
                     _say(f"({usage_text(session.last_turn.usage)} this turn, "
                           f"{usage_text(session.usage_total)} in this conversation)")  # fmt: skip
                 _say()
-    return EXIT_OK
 
 
 def cmd_doctor(ns: argparse.Namespace) -> int:
@@ -295,6 +395,148 @@ def cmd_replay(ns: argparse.Namespace) -> int:
     return EXIT_OK if report.ok else EXIT_INVALID
 
 
+# --- history / export: saved conversations -----------------------------------------------------
+
+
+def _open_history(ns: argparse.Namespace, command: str) -> Any:
+    """The history store (`--history FILE` or the user data dir); None (and a message) if it
+    cannot be opened."""
+    import sqlite3
+
+    from caec_desktop.services.history import HistoryStore, default_path
+
+    path = ns.history or default_path()
+    if not path.exists():  # never create a database just to read it
+        where = "--history" if ns.history else "the app's history"
+        print(f"caec {command}: {where}: no file {str(path)!r}", file=sys.stderr)
+        return None
+    from caec_desktop.services.history.store import HistoryDamaged, error_words
+
+    try:
+        return HistoryStore(path)
+    except HistoryDamaged as exc:
+        _say(
+            f"caec {command}: history {str(path)!r} is damaged ({exc}); the app or `caec chat` "
+            "moves it aside and recovers what still reads",
+            err=True,
+        )
+        return None
+    except (OSError, sqlite3.Error) as exc:
+        why = error_words(exc)
+        _say(f"caec {command}: history {str(path)!r} cannot be opened ({why})", err=True)
+        return None
+
+
+def cmd_history(ns: argparse.Namespace) -> int:
+    """List saved conversations, most recent first: id, turns, last change, name."""
+    from caec_desktop.services.history import default_path
+    from caec_desktop.services.report import to_second
+
+    if ns.history is None and not default_path().exists():
+        rows: list[dict[str, Any]] = []
+        _print_json(rows) if ns.json else print("No saved conversations.")
+        return EXIT_OK
+    store = _open_history(ns, "history")
+    if store is None:
+        return EXIT_INVALID
+    with store:
+        rows = [
+            {
+                "id": c.id,
+                "name": c.name,
+                "turns": store.turn_count(c.id),
+                "created": to_second(c.created),
+                "updated": to_second(c.updated),
+            }
+            for c in store.list_conversations()
+        ]
+    if ns.json:
+        _print_json(rows)
+        return EXIT_OK
+    if not rows:
+        print("No saved conversations.")
+        return EXIT_OK
+    print(f"{'id':>5}  {'turns':>5}  {'updated':<23}  name")
+    for r in rows:
+        print(f"{r['id']:>5}  {r['turns']:>5}  {r['updated']:<23}  {r['name']}")
+    return EXIT_OK
+
+
+def cmd_export(ns: argparse.Namespace) -> int:
+    """Write a saved conversation's calculation package (or trace) to a file."""
+    from pathlib import Path
+
+    from caec_desktop.services.export import (
+        ExportError,
+        export_conversation,
+        format_of,
+        records,
+    )
+    from caec_desktop.services.report import TitleBlock, default_turns, parse_turns
+
+    out = Path(ns.output)
+    try:
+        fmt = format_of(out, ns.format)
+    except ValueError as exc:
+        print(f"caec export: {exc} (--format or the -o suffix)", file=sys.stderr)
+        return EXIT_INVALID
+    store = _open_history(ns, "export")
+    if store is None:
+        return EXIT_INVALID
+    with store:
+        try:
+            loaded = store.load(ns.id)
+        except KeyError:
+            print(
+                f"caec export: no conversation with id {ns.id} (`caec history` lists them)",
+                file=sys.stderr,
+            )
+            return EXIT_INVALID
+        try:
+            turns = parse_turns(ns.turns, len(loaded.turns)) if ns.turns else None
+        except ValueError as exc:
+            print(f"caec export: {exc}", file=sys.stderr)
+            return EXIT_INVALID
+        if turns is None and fmt != "jsonl":
+            turns = default_turns(records(loaded))
+            if not turns:
+                print(
+                    f"caec export: conversation {ns.id} has no answered turn; choose turns "
+                    f"with --turns (1-{len(loaded.turns)})",
+                    file=sys.stderr,
+                )
+                return EXIT_INVALID
+        typed = {"project": ns.project, "job": ns.job, "author": ns.author, "date": ns.date}
+        typed["checker"] = ns.checker
+        block = TitleBlock.from_dict(store.report_fields(ns.id)).merged(**typed)
+        if any(v is not None for v in typed.values()):
+            store.save_report_fields(ns.id, block.to_dict())  # remembered, as the window does
+    pdf_writer: Any = None
+    plot: Any = None
+    if fmt == "pdf":  # the only export that needs Qt: imported here, offscreen
+        import os
+
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        from caec_desktop.ui.pdf import plot_image, write_pdf
+
+        pdf_writer, plot = write_pdf, plot_image
+    try:
+        written = export_conversation(
+            loaded,
+            out,
+            fmt=fmt,
+            turns=turns,
+            title_block=block,
+            pdf_writer=pdf_writer,
+            plot_image=plot,
+        )
+    except ExportError as exc:
+        print(f"caec export: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    print(f"saved {written} ({written.stat().st_size} bytes)")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="caec", description="CAEC Desktop, headless: DEM set-up calculations you can check."
@@ -319,13 +561,25 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=text)
         if name == "ask":
             p.add_argument("query", help='e.g. "rayleigh time step for 1 mm glass beads"')
+            p.add_argument("--save", action="store_true", help="save the turn to the history")
             p.add_argument("--json", action="store_true", help="print the turn as JSON")
             p.add_argument("--trace", metavar="FILE.jsonl", help="write the trace events as JSONL")
             p.add_argument("-v", "--verbose", action="store_true", help="trace events on stderr")
+        else:
+            p.add_argument(
+                "--no-save", action="store_true", help="do not save this conversation to history"
+            )
         p.add_argument("--mode", choices=["offline", "local", "openrouter"])
         p.add_argument("--base-url", help="OpenAI-compatible endpoint (local mode)")
         p.add_argument(
             "--model", help="model name (CAEC_MODEL; local mode default: the server's first listed)"
+        )
+        p.add_argument(
+            "--timeout",
+            type=_seconds,
+            metavar="SECONDS",
+            help="longest a turn may take, retries included (turn_timeout_s, CAEC_TURN_TIMEOUT_S;"
+            " default 300); past it the turn ends with exit code 3",
         )
         p.set_defaults(func=func)
 
@@ -340,6 +594,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("trace", metavar="TRACE.jsonl", help="a trace from `caec ask --trace` or export")
     p.add_argument("--json", action="store_true", help='print {"ok", "calls": [...]}')
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("history", help="list saved conversations (id, turns, last change, name)")
+    p.add_argument(
+        "--json", action="store_true", help="print [{id, name, turns, created, updated}]"
+    )
+    p.add_argument("--history", type=Path, metavar="FILE", help="history database (default: app's)")
+    p.set_defaults(func=cmd_history)
+
+    p = sub.add_parser(
+        "export", help="write a saved conversation as a calculation package or trace"
+    )
+    p.add_argument("id", type=int, help="conversation id (see `caec history`)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="file to write")
+    p.add_argument(
+        "--format",
+        choices=["pdf", "html", "md", "csv", "jsonl"],
+        help="default: from the file suffix; csv = the sweep tables",
+    )
+    p.add_argument("--turns", help="turns to include, e.g. 1,3-5 (default: the answered ones)")
+    for flag, text in (
+        ("--project", "project name"),
+        ("--job", "job number"),
+        ("--author", "prepared by"),
+        ("--checker", "checked by"),
+        ("--date", "date shown (default: today)"),
+    ):
+        p.add_argument(flag, help=f"title block: {text} (remembered for this conversation)")
+    p.add_argument("--history", type=Path, metavar="FILE", help="history database (default: app's)")
+    p.set_defaults(func=cmd_export)
     return parser
 
 
@@ -367,6 +650,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception:  # a bug: one sentence, the traceback only when asked for
+        if getattr(ns, "verbose", False) or os.environ.get("CAEC_DEBUG"):
+            raise
+        _say(
+            f"caec {ns.command}: an internal error stopped the command (a bug in CAEC Desktop, "
+            "not your input); run it again with CAEC_DEBUG=1 to see the details.",
+            err=True,
+        )
+        return EXIT_BUG
     finally:
         if collecting and argv is not None:
             gc.enable()

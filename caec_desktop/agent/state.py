@@ -1,9 +1,10 @@
 """The agent graph's state: what each node reads and the deltas it returns.
 
-Lists that grow during a turn (`messages`, `tool_results`, `errors`) and `usage` have reducers,
-so nodes return only what they add. `messages` holds this turn's HumanMessage (the request) and the
-report's AIMessage (the answer); everything else is plain JSON-like data, so the final state turns
-into a `TurnResult` without conversion.
+Lists that grow during a turn (`messages`, `tool_results`, `errors`, `transcript`) and `usage`
+have reducers, so nodes return only what they add. `messages` holds this turn's HumanMessage (the
+request) and the report's AIMessage (the answer); `transcript` a model's exchange in LLM modes;
+everything else is plain JSON-like data, so the final state turns into a `TurnResult` without
+conversion.
 """
 
 from __future__ import annotations
@@ -17,7 +18,11 @@ from langgraph.graph.message import add_messages
 
 from caec_desktop.agent.usage import add_usage
 
-Status = Literal["answered", "invalid", "refused", "model_error", "cancelled", "error"]
+Status = Literal[
+    "answered", "needs_input", "invalid", "refused", "model_error", "cancelled", "error"
+]
+"""How a turn ended; `needs_input`: nothing was computed because an input is missing or could
+not be read (the reply says which), `invalid`: the inputs were rejected by validation."""
 
 MAX_ATTEMPTS = 3
 """Selections per turn: the first plus two retries that see the earlier validation errors."""
@@ -37,6 +42,8 @@ class ToolResultEntry(TypedDict):
     calc_sheet: dict[str, Any] | None
     source: str
     arg_sources: dict[str, str]
+    warnings: list[str]
+    """Valid but unusual inputs, in words (`tools.plausibility`): shown with the result."""
 
 
 class ErrorEntry(TypedDict):
@@ -71,6 +78,9 @@ class AgentState(TypedDict, total=False):
     error_message: str
     """What went wrong when the run ended with `model_error`."""
     usage: Annotated[dict[str, float], add_usage]
+    transcript: Annotated[list[AnyMessage], operator.add]
+    """This turn's exchange with a model (LLM modes): each selection's messages, in order (see
+    `SelectionRequest.transcript`). The one place a turn's model conversation is kept."""
     answer: str
     status: Status
 

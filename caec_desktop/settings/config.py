@@ -3,7 +3,7 @@
 Precedence, highest first: explicit arguments, environment (`CAEC_…`, `OPENROUTER_API_KEY`), `.env`,
 `config.json`, the API key from the secret store (keyring or 0600 file), defaults. The config file
 holds everything in `Settings` except the key; `save_config` refuses the key so it can never land in
-a plain file. `Settings` itself (settings.py) is not changed: this module only adds a source below
+a plain file. `Settings` itself (model.py) is not changed: this module only adds a source below
 the environment.
 
 The file also records where the key was saved (`"api_key_store": "keyring" | "file" | "none"`,
@@ -21,34 +21,64 @@ saved before that record existed is taken to be for the endpoint `config.json` i
 
 from __future__ import annotations
 
-import json
+import logging
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_settings import BaseSettings, InitSettingsSource, PydanticBaseSettingsSource
 
-from caec_desktop.settings.files import check_private, private_dir, write_private
+from caec_desktop.settings.configfile import (
+    CONFIG_FILE,
+    KEY_HOST_FIELD,
+    KEY_STORE_FIELD,
+    KEY_STORES,
+    ConfigError,
+    KeyStoreKind,
+    config_path,
+    read_json,
+    record_key_store,
+    write_json,
+)
+from caec_desktop.settings.files import check_private
 from caec_desktop.settings.keystore import (
     SECRETS_FILE,
     FileStore,
-    KeyStoreKind,
     SecretStore,
     open_secret_store,
 )
-from caec_desktop.settings.model import OPENROUTER_HOST, Settings, host_of
+from caec_desktop.settings.model import (
+    OPENROUTER_HOST,
+    SafeDotEnvSource,
+    Settings,
+    check_url,
+    dotenv_problem,
+    host_of,
+)
 from caec_desktop.settings.paths import config_dir
 
-CONFIG_FILE = "config.json"
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "CONFIG_FILE",
+    "PLAIN_FIELDS",
+    "ConfigError",
+    "LoadedSettings",
+    "config_path",
+    "load_settings",
+    "load_settings_soft",
+    "read_config",
+    "record_key_store",
+    "save_config",
+    "save_settings",
+    "saved_key_store",
+]
+
 ENV_FILE = ".env"
 SECRET_FIELD = "llm_api_key"
-KEY_STORE_FIELD = "api_key_store"
-"""Where the key was saved: not a setting, kept in the file beside them."""
-KEY_HOST_FIELD = "api_key_host"
-"""The host the saved key is for: recorded with the key, not a plain setting."""
-KEY_STORES: tuple[KeyStoreKind, ...] = ("keyring", "file", "none")
 
 PlainConfig: type[BaseModel] = create_model(  # type: ignore[call-overload]
     "PlainConfig",
@@ -63,14 +93,6 @@ PlainConfig: type[BaseModel] = create_model(  # type: ignore[call-overload]
 PLAIN_FIELDS: tuple[str, ...] = tuple(PlainConfig.model_fields)
 
 
-class ConfigError(ValueError):
-    """The config file (or values to save) is invalid; the message names the file and field."""
-
-
-def config_path(directory: Path | None = None) -> Path:
-    return (directory or config_dir()) / CONFIG_FILE
-
-
 def _check(values: Any, where: str) -> dict[str, Any]:
     if not isinstance(values, Mapping):
         raise ConfigError(f"{where}: expected a JSON object of settings")
@@ -81,24 +103,26 @@ def _check(values: Any, where: str) -> dict[str, Any]:
     try:
         model = PlainConfig.model_validate(dict(values))
     except ValidationError as exc:
-        problems = []
-        for err in exc.errors(include_url=False):
-            field = ".".join(str(p) for p in err["loc"])
-            msg = err["msg"] if err["type"] != "extra_forbidden" else "unknown setting"
-            problems.append(f"{field}: {msg}")
         allowed = ", ".join(PLAIN_FIELDS)
-        raise ConfigError(f"{where}: {'; '.join(problems)} (settings: {allowed})") from None
+        raise ConfigError(f"{where}: {problems_of(exc)} (settings: {allowed})") from None
+    if "base_url" in model.model_fields_set:  # the schema copies fields, not their validators
+        try:
+            check_url(model.base_url)  # type: ignore[attr-defined]
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
     return model.model_dump(mode="json", exclude_unset=True)
 
 
-def _read_file(path: Path) -> Any:
-    """The file's JSON (None when there is no file)."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"{path}: not readable as JSON ({exc})") from None
+def problems_of(exc: ValidationError) -> str:
+    """The validation errors as `field: what is wrong` phrases (no pydantic boilerplate)."""
+    out = []
+    for err in exc.errors(include_url=False):
+        where = ".".join(str(p) for p in err["loc"])
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            msg = "unknown setting"
+        out.append(msg if msg.startswith(where + " ") else f"{where}: {msg}")
+    return "; ".join(out)
 
 
 def _read(
@@ -106,7 +130,7 @@ def _read(
 ) -> tuple[dict[str, Any], KeyStoreKind | None, str | None]:
     """The stored settings, the key-store record and the key's host (None when not recorded)."""
     path = config_path(directory)
-    raw = _read_file(path)
+    raw = read_json(path)
     if raw is None:
         return {}, None, None
     store = raw.get(KEY_STORE_FIELD) if isinstance(raw, Mapping) else None
@@ -120,11 +144,6 @@ def _read(
     if isinstance(raw, Mapping):
         raw = {k: v for k, v in raw.items() if k not in (KEY_STORE_FIELD, KEY_HOST_FIELD)}
     return _check(raw, str(path)), store, host
-
-
-def _write(path: Path, data: Mapping[str, Any]) -> None:
-    private_dir(path.parent)
-    write_private(path, json.dumps(data, indent=2, ensure_ascii=False))
 
 
 def read_config(directory: Path | None = None) -> dict[str, Any]:
@@ -144,31 +163,8 @@ def save_config(values: Mapping[str, Any], directory: Path | None = None) -> Pat
     except ConfigError:  # a broken file is replaced; loading probes the keyring again
         store, host = None, None
     records = {KEY_STORE_FIELD: store, KEY_HOST_FIELD: host}
-    _write(path, {**clean, **{k: v for k, v in records.items() if v is not None}})
+    write_json(path, {**clean, **{k: v for k, v in records.items() if v is not None}})
     return path
-
-
-def record_key_store(
-    kind: KeyStoreKind, directory: Path | None = None, host: str | None = None
-) -> None:
-    """Record in the config file where the key was just saved (or that none is), and the host
-    it is for (none recorded: see `load_settings`).
-
-    An unreadable config file is left as it is: loading it reports the problem, and without a
-    record the keyring is probed, so the key is still found.
-    """
-    path = config_path(directory)
-    try:
-        raw = _read_file(path)
-    except ConfigError:
-        return
-    if raw is not None and not isinstance(raw, Mapping):
-        return
-    values = {k: v for k, v in (raw or {}).items() if k != KEY_HOST_FIELD}
-    values[KEY_STORE_FIELD] = kind
-    if host and kind != "none":
-        values[KEY_HOST_FIELD] = host.lower()
-    _write(path, values)
 
 
 def saved_key_store(directory: Path | None = None) -> SecretStore | None:
@@ -214,7 +210,6 @@ def load_settings(
     """
     folder = directory or config_dir()
     lower, recorded, host = _read(directory)
-    stored = dict(lower)
     if store is None:
         store = _saved_store(directory, recorded)
     env_file = folder / ENV_FILE
@@ -226,6 +221,19 @@ def load_settings(
     found = [*(getattr(store, "notes", None) or []), env_note]
     if notes is not None:
         notes += [n for n in found if n]
+    return _build(lower, key, host, env_file, overrides)
+
+
+def _build(
+    lower: dict[str, Any],
+    key: str,
+    host: str | None,
+    env_file: Path | None,
+    overrides: Mapping[str, Any],
+) -> Settings:
+    """Settings with `lower` (config file values) and `key` below env, `env_file` and overrides,
+    the key bound to its host. ConfigError (fields named) for invalid values."""
+    stored = dict(lower)
     if key:
         lower["CAEC_LLM_API_KEY"] = key  # the field is validated by its alias
 
@@ -242,18 +250,16 @@ def load_settings(
             file_secret_settings: PydanticBaseSettingsSource,
         ) -> tuple[PydanticBaseSettingsSource, ...]:
             stored = InitSettingsSource(settings_cls, init_kwargs=lower)
-            return (init_settings, env_settings, dotenv_settings, stored, file_secret_settings)
+            dotenv = SafeDotEnvSource(settings_cls, env_file=env_file)  # never a FIFO or device
+            return (init_settings, env_settings, dotenv, stored, file_secret_settings)
 
     try:
-        layered = _Layered(_env_file=env_file, **overrides)  # type: ignore[call-arg]
+        layered = _Layered(**overrides)
         settings = Settings.model_validate(
             {**layered.model_dump(), KEY_HOST_FIELD: _key_host(layered, key, host, stored)}
         )
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
-        )
-        raise ConfigError(f"invalid settings: {problems}") from None
+        raise ConfigError(f"invalid settings: {problems_of(exc)}") from None
     return settings
 
 
@@ -273,3 +279,81 @@ def _key_host(
     if key == os.environ.get("OPENROUTER_API_KEY") and key != os.environ.get("CAEC_LLM_API_KEY"):
         return OPENROUTER_HOST
     return None
+
+
+@dataclass
+class LoadedSettings:
+    """Settings loaded without failing on a broken file, and what went wrong, in words."""
+
+    settings: Settings
+    notes: list[str] = field(default_factory=list)
+    """One sentence per file that was not used or had to be fixed (which file, why, what was
+    used instead)."""
+
+
+def load_settings_soft(
+    directory: Path | None = None, store: SecretStore | None = None, **overrides: Any
+) -> LoadedSettings:
+    """Like `load_settings`, but a broken settings file never stops the app.
+
+    An unreadable or invalid `config.json` (a FIFO, a folder, a device, too large, not UTF-8, not
+    JSON, invalid values) is ignored and the defaults used, without the saved key; a secrets file
+    or keyring that cannot be read means no key; a broken `.env` (in the config folder) is
+    skipped. Each gives a note naming the file and why.
+
+    Raises:
+        ConfigError: an explicit override or an environment variable is invalid (the field is
+            named): the user typed it, so it is refused rather than replaced.
+    """
+    notes: list[str] = []
+    folder = directory or config_dir()
+    try:
+        lower, recorded, host = _read(directory)
+    except ConfigError as exc:
+        # The mode and server chosen are unknown: no key either, so nothing is sent to a
+        # cloud model the user may not have chosen (defaults run offline).
+        notes.append(f"Settings file not used; defaults (offline, no API key) instead: {exc}")
+        lower, recorded, host, store = {}, "none", None, None
+    env_file: Path | None = folder / ENV_FILE
+    try:
+        env_note = check_private(folder / ENV_FILE)
+        problem = dotenv_problem(folder / ENV_FILE)
+    except (ValueError, OSError) as exc:
+        env_note, problem = "", f"{exc}; its settings were ignored"
+    if problem:
+        notes.append(f"Environment file not used: {problem}")
+        env_file = None
+    elif env_note:
+        notes.append(env_note)
+    key = ""
+    try:
+        if store is None:
+            store = _saved_store(directory, recorded)
+        key = store.get_api_key() if store is not None else ""
+        notes += [n for n in getattr(store, "notes", None) or [] if n]
+    except Exception as exc:  # a broken file or keyring: no key, never a crash
+        log.warning("API key not read: %r", exc)
+        where = store.where if store is not None else "the secret store"
+        reason = str(exc) if isinstance(exc, ValueError) else "it could not be read"
+        notes.append(f"No API key used: the key in {where} was not read ({reason}).")
+    return LoadedSettings(_build(lower, key, host, env_file, overrides), notes)
+
+
+def save_settings(
+    settings: Settings, directory: Path | None = None, store: SecretStore | None = None
+) -> None:
+    """Save `settings`: the plain values to config.json, the key to the secret store (never the
+    plain file), saved for the host it is bound to (the endpoint in use when it has none yet);
+    an empty key deletes the saved one.
+
+    Args:
+        settings: the settings to keep.
+        directory: config dir (default: the user config dir, or `CAEC_CONFIG_DIR`).
+        store: where the key goes (default: `open_secret_store(directory)`).
+    """
+    save_config(settings.model_dump(include=set(PLAIN_FIELDS), exclude_unset=False), directory)
+    store = store if store is not None else open_secret_store(directory)
+    if settings.api_key():
+        store.set_api_key(settings.api_key(), settings.api_key_host or settings.endpoint_host())
+    else:
+        store.delete_api_key()

@@ -22,10 +22,10 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from caec_desktop.settings.configfile import KeyStoreKind, record_key_store
 from caec_desktop.settings.files import (
     PrivateFileError,
     check_private,
@@ -43,9 +43,6 @@ log = logging.getLogger(__name__)
 SERVICE = "caec-desktop"
 KEY_NAME = "llm_api_key"
 SECRETS_FILE = "secrets.json"
-
-KeyStoreKind = Literal["keyring", "file", "none"]
-"""Where the saved key is, as recorded in config.json ("none": no key saved)."""
 
 
 class SecretStore(Protocol):
@@ -76,8 +73,6 @@ def check_key(key: str) -> None:
 
 def _record(kind: KeyStoreKind, directory: Path | None, host: str | None = None) -> None:
     """Note in config.json where the key now is and which host it is for (module docstring)."""
-    from caec_desktop.settings.config import record_key_store
-
     record_key_store(kind, directory, host)
 
 
@@ -137,18 +132,18 @@ class FileStore:
         return f"file {self.path} (readable by you only, mode 0600)"
 
     def get_api_key(self) -> str:
-        """The saved key ("" when none). ValueError for a file that is unreadable, a symlink,
-        someone else's, or open to others and not fixable."""
+        """The saved key ("" when none). ValueError (in words) for a file that is a symlink, not
+        a regular file, someone else's, open to others and not fixable, too large, not UTF-8 or
+        not JSON: it is read with `read_small_json`, so a FIFO or device never hangs it."""
+        from caec_desktop.settings.files import read_small_json
+
         try:
             note = check_private(self.path)
-            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-            with os.fdopen(fd, encoding="utf-8") as fh:
-                data = json.loads(fh.read())
-        except FileNotFoundError:
+        except PrivateFileError as exc:
+            raise ValueError(f"secrets file {exc}") from None  # the message names the file
+        data = read_small_json(self.path)  # FileProblem (a ValueError) says why in words
+        if data is None:
             return ""
-        except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
-            reason = str(exc) if isinstance(exc, PrivateFileError) else type(exc).__name__
-            raise ValueError(f"{self.path}: unreadable secrets file ({reason})") from None
         if note:
             self.notes.append(note)
         key = data.get(KEY_NAME, "") if isinstance(data, dict) else ""

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
-from typing import Annotated, Any, ClassVar, Generic, TypeVar, cast
+from functools import cache, partial
+from typing import Annotated, Any, ClassVar, Generic, TypeVar, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
@@ -76,6 +76,23 @@ Stiffness = Annotated[float, Unit("N/m")]
 Damping = Annotated[float, Unit("N*s/m")]
 Ratio = Annotated[float, Unit("")]
 """Dimensionless (fractions, Poisson ratio, restitution); accepts "60 %" too."""
+Count = Annotated[int, Unit("")]
+"""A whole number (cores); "16" or 16.0 is read, 16.5 is refused."""
+Acceleration = Annotated[float, Unit("m/s^2")]
+Angle = Annotated[float, Unit("degree")]
+"""In degrees (a bare number is degrees; "0.3 rad" converts)."""
+Viscosity = Annotated[float, Unit("Pa*s")]
+SurfaceEnergy = Annotated[float, Unit("J/m^2")]
+SurfaceTension = Annotated[float, Unit("N/m")]
+MassFlow = Annotated[float, Unit("kg/s")]
+Rate = Annotated[float, Unit("1/s")]
+"""Per second: shear rates, throughputs (particle-steps per core-second)."""
+AngularVelocity = Annotated[float, Unit("rad/s")]
+RotationSpeed = Annotated[float, Unit("rpm")]
+Torque = Annotated[float, Unit("N*m")]
+RollingStiffness = Annotated[float, Unit("N*m/rad")]
+RollingDamping = Annotated[float, Unit("N*m*s/rad")]
+Inertia = Annotated[float, Unit("kg*m^2")]
 
 
 def Q(
@@ -100,9 +117,10 @@ def Q(
     )
 
 
-def R(description: str) -> Any:
-    """The field spec of a result: `rayleigh_timestep: Time = R("Rayleigh time step")`."""
-    return Field(description=description)
+def R(description: str, *, default: Any = ...) -> Any:
+    """The field spec of a result: `rayleigh_timestep: Time = R("Rayleigh time step")`; an
+    optional result (`Time | None`) left out by the tool gets `default=None`."""
+    return Field(default, description=description)
 
 
 class ToolArgs(BaseModel):
@@ -117,6 +135,9 @@ class ToolResult(BaseModel):
     """Base for result models."""
 
     model_config = ConfigDict(extra="forbid")
+    zero_allowed: ClassVar[frozenset[str]] = frozenset()
+    """Results with a unit that may really be 0 (a damping coefficient at e = 1); any other such
+    result of exactly 0 is reported as an underflow (see `execution._underflowed`)."""
 
 
 # Only what turns formulas into formatting: `*` (emphasis even inside a word: PI*r*sqrt) and code
@@ -190,6 +211,18 @@ class CalcSheet(BaseModel):
         return "\n".join(lines)
 
 
+GROUPS: tuple[str, ...] = (
+    "Time step",
+    "Contact",
+    "Cohesion",
+    "CFD-DEM",
+    "Particles, packing and bulk",
+    "Flow and discharge",
+    "Run size and cost",
+    "Units",
+)
+"""The tool groups, in display order: what a tool computes."""
+
 A = TypeVar("A", bound=ToolArgs)
 Res = TypeVar("Res", bound=ToolResult)
 
@@ -203,5 +236,23 @@ class ToolSpec(Generic[A, Res]):
     args_model: type[A]
     result_model: type[Res]
     func: Callable[[A, CalcSheet], Res]
+    group: str
+    """What the tool computes, one of `GROUPS` (help, `caec tools` and the forms group by it)."""
     example: dict[str, Any] = field(default_factory=dict)
     """A valid argument set (used in help text, schema round-trip tests, and the form's sample)."""
+
+    def result_units(self) -> dict[str, str]:
+        """The unit of each result field ("" for plain numbers), from the `Unit` markers."""
+        return _result_units(self.result_model)
+
+
+@cache
+def _result_units(model: type[ToolResult]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name, info in model.model_fields.items():
+        # `Time` keeps its marker in `metadata`; `Time | None` inside the Union's Annotated arm
+        arms = (info.annotation, *get_args(info.annotation))
+        markers = [*info.metadata, *(m for a in arms for m in getattr(a, "__metadata__", ()))]
+        marker = next((m for m in markers if isinstance(m, Unit)), None)
+        out[name] = marker.unit if marker is not None else ""
+    return out

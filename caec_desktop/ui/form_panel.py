@@ -45,10 +45,13 @@ FIRST_TOOL = "rayleigh_timestep"
 
 
 def _materials() -> dict[str, tuple[str, dict[str, Any]]]:
-    """Material presets as {key: (display name, {argument: SI value})}."""
+    """Material and fluid presets as {key: (display name, {argument: SI value})}."""
+    from caec_desktop.tools.fluids import FLUIDS
     from caec_desktop.tools.materials import MATERIALS
 
-    return {m.key: (m.name, m.as_args()) for m in MATERIALS.values()}
+    presets = {m.key: (m.name, m.as_args()) for m in MATERIALS.values()}
+    presets.update({f.key: (f.name, f.as_args()) for f in FLUIDS.values()})
+    return presets
 
 
 class FormPanel(QWidget):
@@ -78,7 +81,7 @@ class FormPanel(QWidget):
         )
         self.tool_box.currentIndexChanged.connect(self._on_tool_box_current_index_changed)
         self.preset_box = QComboBox()
-        self.preset_box.addItem("Material preset…", None)
+        self.preset_box.addItem("Material or fluid preset…", None)
         for key, (name, _) in self._presets.items():
             self.preset_box.addItem(name, key)
         self.preset_box.activated.connect(self._on_preset_box_activated)
@@ -208,7 +211,7 @@ class FormPanel(QWidget):
             self.editors[f.name] = editor
         self.preset_box.setEnabled(any(self._preset_fields(m) for m in self._presets))
         self.preset_box.setToolTip(
-            "Fill density, E and ν from a material"
+            "Fill density, E and ν from a material, or a fluid's density and viscosity"
             if self.preset_box.isEnabled()
             else f"No field of {name} takes a material preset"
         )

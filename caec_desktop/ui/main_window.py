@@ -11,6 +11,7 @@ LangGraph graph, and the tool form is built the first time it is needed. A quest
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlparse
 
@@ -37,13 +38,14 @@ from caec_desktop.ui.window_menus import WindowMenus
 
 if TYPE_CHECKING:
     from caec_desktop.agent.trace import TraceEvent
+    from caec_desktop.settings.keystore import SecretStore
     from caec_desktop.settings.model import Settings
     from caec_desktop.ui.form_panel import FormPanel
     from caec_desktop.ui.graph_view import GraphView
     from caec_desktop.ui.help_dialogs import TextDialog
     from caec_desktop.ui.pasted_key_dialog import PastedKeyDialog
     from caec_desktop.ui.session_runner import SessionRunner
-    from caec_desktop.ui.settings_dialog import SettingsDialog
+    from caec_desktop.ui.settings_dialog import Probe, SettingsDialog
     from caec_desktop.ui.trace_panel import TracePanel
 
 log = logging.getLogger(__name__)
@@ -99,8 +101,12 @@ class MainWindow(QMainWindow):
         """A question sent before a session was attached; asked by `attach`."""
         self.conversation_name = "New conversation"
         self.settings_dialog: SettingsDialog | None = None
-        self.on_settings_saved: Any = None
+        self.on_settings_saved: Callable[[Settings], None] | None = None
         """Called with the new Settings after OK (app.py saves them and swaps the session)."""
+        self.open_key_store: Callable[[], SecretStore] | None = None
+        """Opens the store the key is saved in, named in the settings dialog (set by app.py)."""
+        self.check_connection: Probe | None = None
+        """The settings dialog's Test connection (set by app.py)."""
 
         self.chat = ChatPane()
         self.trace: TracePanel
@@ -290,7 +296,10 @@ class MainWindow(QMainWindow):
 
         if self.settings is None:
             return
-        self.settings_dialog = SettingsDialog(self.settings, self)
+        store = self.open_key_store() if self.open_key_store is not None else None
+        self.settings_dialog = SettingsDialog(
+            self.settings, self, secret_store=store, probe=self.check_connection
+        )
         self.settings_dialog.finished.connect(self._on_settings_dialog_finished)
         self.settings_dialog.open()
 

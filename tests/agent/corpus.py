@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.agent.corpus_reader import READER_ROWS
+
 
 @dataclass(frozen=True)
 class Row:
@@ -664,3 +666,8 @@ CORPUS: list[Row] = [
     Row("tell me a joke", None, intent="other"),
     Row("1 mm glass beads", None, intent="calculation"),
 ]
+
+from tests.agent.corpus_new_tools import NEW_TOOL_ROWS  # noqa: E402  (rows of the ten new tools)
+
+CORPUS += NEW_TOOL_ROWS
+CORPUS += [Row(**fields) for fields in READER_ROWS]  # issue 10: units, bulk mass, durations, …

@@ -18,9 +18,9 @@ def parse_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     calls: list[str] = []
     real = offline.parse
 
-    def counting(text: str, vocabulary: tuple[str, ...]) -> offline.Parsed:
+    def counting(text: str, vocabulary: tuple[str, ...], known: frozenset[str]) -> offline.Parsed:
         calls.append(text)
-        return real(text, vocabulary)
+        return real(text, vocabulary, known)
 
     offline.read.cache_clear()
     offline.ranked_phrasings.cache_clear()
@@ -34,8 +34,8 @@ def _turn(text: str, history: list[dict[str, str]]) -> tuple[str, offline.Select
     selector = RegexSelector()
 
     async def run() -> tuple[str, offline.Selection]:
-        intent = await selector.classify(text, history)
         request = SelectionRequest(text=text, history=history, attempt=1, errors=[])
+        intent = await selector.classify(request)
         return intent, await selector.select(request)
 
     return asyncio.run(run())

@@ -89,7 +89,7 @@ def test_json_output(recorded, tmp_path: Path, capsys) -> None:  # type: ignore[
 
 
 def test_args_taken_from_tool_call_when_result_has_none(recorded) -> None:  # type: ignore[no-untyped-def]
-    """DESIGN.md's event shape: tool_call (name, args) then tool_result (tool, result)."""
+    """The event shape of docs/architecture.md: tool_call (name, args), tool_result (tool, …)."""
     events = [e.model_copy(deep=True) for e in recorded]
     for e in events:
         if e.kind == "tool_result":
@@ -140,7 +140,7 @@ def test_trace_without_calls_or_unreadable_is_exit_2(tmp_path: Path, capsys) -> 
     assert f"{bad}:3: not a trace event (seq:" in err and "Traceback" not in err
 
     assert main(["replay", str(tmp_path / "missing.jsonl")]) == 2
-    assert "cannot read (FileNotFoundError" in capsys.readouterr().err
+    assert "cannot read (No such file or directory)" in capsys.readouterr().err
 
 
 def test_compare_rules() -> None:

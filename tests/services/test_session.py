@@ -8,7 +8,6 @@ import subprocess
 import sys
 import types
 from contextlib import aclosing
-from typing import Any
 
 import pytest
 
@@ -165,22 +164,29 @@ async def test_missing_llm_selector_is_a_model_error(monkeypatch: pytest.MonkeyP
 
 
 @pytest.mark.asyncio
-async def test_a_bug_in_a_selector_ends_the_run_with_status_error() -> None:
+async def test_a_bug_in_a_selector_ends_the_run_with_status_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     class Broken(ScriptedSelector):
-        async def classify(self, text: str, history: list[dict[str, Any]]) -> Intent:
+        async def classify(self, request: SelectionRequest) -> Intent:
             raise ZeroDivisionError("boom")
 
     turn = await drain(Session(OFFLINE, selector=Broken()), "rayleigh")
     assert turn.status == "error"
     error = next(e for e in turn.events if e.kind == "error")
-    assert "ZeroDivisionError: boom" in error.data["message"]
+    assert "internal error" in error.data["message"]
+    assert "ZeroDivisionError" not in error.data["message"] + turn.answer  # in the log only
+    assert "ZeroDivisionError: boom" in caplog.text
     assert turn.events[-1].data["status"] == "error"
 
 
-def test_importing_the_session_loads_neither_qt_nor_langgraph() -> None:
+def test_importing_the_session_does_not_load_langgraph_yet() -> None:
+    """LangGraph loads on the first run, not at import (the window shows sooner). The import
+    contracts cannot say this: services may import LangGraph, only not at import time. (No Qt
+    in services/ or cli.py is a contract in pyproject.toml, run by lint-imports.)"""
     code = (
         "import sys, caec_desktop.services.session, caec_desktop.cli;"
-        "heavy = ('PySide6', 'langgraph', 'langchain_core', 'pint');"
+        "heavy = ('langgraph', 'langchain_core', 'pint');"
         "print([m for m in heavy if m in sys.modules])"
     )
     out = subprocess.run(
@@ -313,10 +319,10 @@ async def test_a_model_that_calls_a_tool_after_the_reminder_is_answered() -> Non
 async def test_offline_replies_without_a_call_are_not_treated_as_model_prose() -> None:
     session = Session(OFFLINE)
     missing = await drain(session, "rayleigh time step for glass beads")
-    assert missing.status == "invalid" and missing.attempts == 1
+    assert missing.status == "needs_input" and missing.attempts == 1
     assert "particle_radius" in missing.answer
     values = await drain(Session(OFFLINE), "what about 3 mm and 5 kg")
-    assert values.attempts == 1 and values.status == "answered"
+    assert values.attempts == 1 and values.status == "needs_input"  # numbers typed, none used
     assert "I found values but not which calculation" in values.answer
 
 

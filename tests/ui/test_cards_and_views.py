@@ -15,6 +15,7 @@ from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QLabel, QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
 
+from caec_desktop.services.connection import check_connection
 from caec_desktop.services.session import Session, TurnResult
 from caec_desktop.settings.model import Settings
 from caec_desktop.tools import execute, get_tool, tool_names
@@ -230,7 +231,7 @@ def test_test_connection_reports_an_unreachable_url_with_the_reason(
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    dialog = SettingsDialog(OFFLINE)
+    dialog = SettingsDialog(OFFLINE, probe=check_connection)  # as app.wire_settings gives it
     qtbot.addWidget(dialog)
     dialog.show()
     dialog.mode_box.setCurrentText("local")

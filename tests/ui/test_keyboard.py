@@ -78,12 +78,14 @@ def test_keyboard_only_question_new_export_help_settings(
     assert window.chat.cards() and window.chat.cards()[0].tool == "rayleigh_timestep"
     qtbot.waitUntil(lambda: focused() is window.chat.input, timeout=2000)
 
+    press(qtbot, Qt.Key.Key_E, CTRL)  # export: the package dialog of this conversation
+    esc_closes(qtbot, h.history.report_dialog, window)
+
     press(qtbot, Qt.Key.Key_N, CTRL)  # new conversation
     assert window.chat.items() == [] and not window.chat.welcome_area.isHidden()
     assert window.conversation_name == "New conversation"
-
-    press(qtbot, Qt.Key.Key_E, CTRL)  # export
-    esc_closes(qtbot, h.history.file_dialog, window)
+    press(qtbot, Qt.Key.Key_E, CTRL)  # nothing saved yet: said, no dialog
+    assert "no saved turns" in window.statusBar().currentMessage()
 
     press(qtbot, Qt.Key.Key_F1)  # offline help
     assert window.help_dialog is not None and window.help_dialog.windowTitle() == "Offline help"

@@ -51,7 +51,7 @@ def _window(
 
 
 def _rayleigh_dt(radius: float, rho: float, e: float, nu: float) -> float:
-    """DEM_REFERENCE §1.2, again: dt_R = πR·sqrt(ρ/G)/(0.1631ν+0.8766), G = E/(2(1+ν))."""
+    """docs/references.md §1.2, again: dt_R = πR·sqrt(ρ/G)/(0.1631ν+0.8766), G = E/(2(1+ν))."""
     g = e / (2 * (1 + nu))
     return math.pi * radius * math.sqrt(rho / g) / (0.1631 * nu + 0.8766)
 
@@ -120,7 +120,7 @@ def test_real_session_offline_answer_with_calc_sheet_then_form_run(
 ) -> None:
     window, runner, form = _window(qtbot, Session(OFFLINE))
     expected = _rayleigh_dt(1e-3, 2500, 70e9, 0.25)
-    assert math.isclose(expected, 1.023e-6, rel_tol=5e-4)  # DEM_REFERENCE §1.4 glass example
+    assert math.isclose(expected, 1.023e-6, rel_tol=5e-4)  # docs/references.md §1.4 glass example
 
     async def scenario() -> None:
         _send(window, qtbot, QUERY)

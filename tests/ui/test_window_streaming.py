@@ -78,7 +78,7 @@ def test_the_summary_grows_while_streamed_then_the_answer_replaces_it(
     assert chat.writing_text() is None
     assert [w.property("role") for w in chat.items()][-1] == "answer"
     assert PROSE in chat.items()[-1].text()  # type: ignore[attr-defined]
-    # G = E/(2(1+ν)), dt_R = πR·sqrt(ρ/G)/(0.1631ν+0.8766) (DEM_REFERENCE §1.2), written out again
+    # G = E/(2(1+ν)), dt_R = πR·sqrt(ρ/G)/(0.1631ν+0.8766) (docs/references.md §1.2), again
     dt_r = math.pi * 1e-3 * math.sqrt(2500 / (70e9 / 2.5)) / (0.1631 * 0.25 + 0.8766)
     (card,) = chat.cards()
     assert math.isclose(card.result["rayleigh_timestep"], dt_r, rel_tol=1e-9)

@@ -1,11 +1,12 @@
 """LLMSelector: the graph's ToolSelector backed by a chat model (OpenRouter or a local server).
 
-One turn is one conversation kept here between `select` attempts: on a retry the model sees its own
-calls answered by ToolMessages carrying the validation errors (same ids; ids made up when the
-server sent none), and `summarize` answers them with the results so the model writes the final
-words. Calls come from native `tool_calls`, else from text (`textcalls.py`, source "llm_text").
-`auto` style starts native and switches to prompt style for good when the server says it has no
-tool support.
+One turn is one conversation with the model across `select` attempts, kept in the graph state
+(`SelectionRequest.transcript` in, `Selection.transcript` out; nothing of a turn is kept here): on
+a retry the model sees its own calls answered by ToolMessages carrying the validation errors (same
+ids; ids made up when the server sent none), and `summarize` answers them with the results so the
+model writes the final words. Calls come from native `tool_calls`, else from text
+(`textcalls.py`, source "llm_text"). `auto` style starts native and switches to prompt style for
+good when the server says it has no tool support.
 """
 
 from __future__ import annotations
@@ -31,14 +32,11 @@ from caec_desktop.agent.selection.protocol import (
     Selection,
     SelectionRequest,
     SelectorError,
+    Summary,
 )
 from caec_desktop.agent.usage import add_usage
 from caec_desktop.settings.model import Settings
 from caec_desktop.tools import tool_list
-
-
-def _noop(kind: str, data: dict[str, Any]) -> None:
-    return None
 
 
 def _signature(calls: list[ProposedCall]) -> list[str]:
@@ -53,21 +51,31 @@ def _history(history: list[dict[str, Any]]) -> list[BaseMessage]:
     return out
 
 
+def _rejected(errors: list[AttemptError]) -> dict[str, list[str]]:
+    """Signatures of this turn's rejected calls → their messages (to stop repeats early)."""
+    by_sig: dict[str, list[str]] = {}
+    for e in errors:
+        by_sig.setdefault(_signature([e.call])[0], []).extend(e.messages)
+    return by_sig
+
+
 class LLMSelector:
     """ToolSelector for the `local` and `openrouter` modes."""
+
+    answers_in_prose = True
+    """A reply without a call may be the model computing by itself (the graph asks for a call)."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.caller = ModelCaller(settings)
         self.style = "prompt" if settings.tool_call_style == "prompt" else "native"
+        """How tools are offered; `auto` switches to prompt for good on a server without tools."""
         self.tools = tool_list()
         self.tool_names = {t["name"] for t in self.tools}
         self._tool_defs = prompts.openai_tools(self.tools)
-        self._messages: list[BaseMessage] = []
-        self._calls: list[ProposedCall] = []
-        self._pending_usage: dict[str, float] = {}
-        self._invalid: dict[str, list[str]] = {}
-        """Signatures of this turn's rejected calls → their messages (to stop repeats early)."""
+
+    async def aclose(self) -> None:
+        """Nothing held open here (langchain-openai's clients close with the process)."""
 
     # --- plumbing --------------------------------------------------------------------------
 
@@ -85,10 +93,11 @@ class LLMSelector:
         emit: Emit,
         purpose: str,
     ) -> AIMessage:
-        """One reply; in `auto` style, a 'no tool support' answer switches to prompt style."""
+        """One reply to the system prompt for `purpose` (the style's) and `messages`; in `auto`
+        style, a 'no tool support' answer switches to prompt style."""
         try:
             return await self.caller.invoke(
-                messages,
+                [self._system(purpose), *messages],
                 tools=tools if self.style == "native" else None,
                 emit=emit,
                 purpose=purpose,
@@ -103,20 +112,19 @@ class LLMSelector:
             "kind": "tools_unsupported",
             "action": "switched to prompt-style tool calls (tools described in the system prompt)",
         })  # fmt: skip
-        if messages and isinstance(messages[0], SystemMessage):
-            messages[0] = self._system(purpose)
-        return await self.caller.invoke(messages, tools=None, emit=emit, purpose=purpose)
+        return await self.caller.invoke(
+            [self._system(purpose), *messages], tools=None, emit=emit, purpose=purpose
+        )
 
     # --- classify --------------------------------------------------------------------------
 
-    async def classify(
-        self, text: str, history: list[dict[str, Any]], emit: Emit | None = None
-    ) -> Intent:
+    async def classify(self, request: SelectionRequest) -> Intent:
         """Intent via the synthetic `respond` tool, else JSON in the text, else the regex rules."""
-        emit = emit or _noop
-        messages = [self._system("classify"), *_history(history), HumanMessage(text)]
+        emit = request.emit
+        text = request.text
+        messages = [*_history(request.history), HumanMessage(text)]
         msg = await self._invoke(messages, [prompts.RESPOND_TOOL], emit, "classify")
-        self._pending_usage = usage_of(msg)  # reported with this turn's first selection
+        request.usage.update(add_usage(request.usage, usage_of(msg)))
         for call in msg.tool_calls:
             if call["name"] == "respond" and call["args"].get("intent") in prompts.INTENTS:
                 return call["args"]["intent"]  # type: ignore[no-any-return]
@@ -124,23 +132,21 @@ class LLMSelector:
         if intent is not None:
             return intent
         emit("error", {"kind": "classify", "message": "model gave no intent; using regex rules"})
-        from caec_desktop.agent.selection.offline import RegexSelector
+        from caec_desktop.agent.selection.offline import classify_text
 
-        return await RegexSelector().classify(text, history)
+        return classify_text(text, request.history)
 
     # --- select ----------------------------------------------------------------------------
 
-    def _feedback(self, errors: list[AttemptError]) -> list[BaseMessage]:
+    def _feedback(self, request: SelectionRequest) -> list[BaseMessage]:
         """The previous attempt's errors as the model should see them.
 
         The graph keeps errors without ids (and from every attempt), so they are matched to the
         model's last calls by tool name and arguments.
         """
-        by_sig: dict[str, list[str]] = {}
-        for e in errors:
-            by_sig.setdefault(_signature([e.call])[0], []).extend(e.messages)
-        self._invalid.update(by_sig)
-        last = self._messages[-1] if self._messages else None
+        errors = request.errors
+        by_sig = _rejected(errors)
+        last = request.transcript[-1] if request.transcript else None
         if isinstance(last, AIMessage) and last.tool_calls:
             out: list[BaseMessage] = []
             for c in last.tool_calls:
@@ -152,53 +158,59 @@ class LLMSelector:
                 )
                 out.append(ToolMessage(text, tool_call_id=c["id"] or ""))
             return out
-        latest = [(c.name, c.args, by_sig.get(_signature([c])[0], [])) for c in self._calls]
+        latest = [(c.name, c.args, by_sig.get(_signature([c])[0], [])) for c in request.proposed]
         return [HumanMessage(prompts.feedback_text([x for x in latest if x[2]] or [
             (e.call.name, e.call.args, e.messages) for e in errors
         ]))]  # fmt: skip
 
     async def select(self, request: SelectionRequest) -> Selection:
-        """Calls the model proposes for this attempt (or its reply when it proposes none)."""
+        """Calls the model proposes for this attempt (or its reply when it proposes none).
+
+        The model sees the request after the history, then this turn's exchange so far
+        (`request.transcript`) and the feedback on the last attempt; the messages added here
+        are returned in `Selection.transcript` for the graph state.
+        """
         emit = request.emit
-        usage, self._pending_usage = self._pending_usage, {}
-        if request.attempt <= 1 or not self._messages:
-            self._messages = [
-                self._system(),
-                *_history(request.history),
-                HumanMessage(request.text),
-            ]
-            self._invalid = {}
-        if request.errors:
-            self._messages.extend(self._feedback(request.errors))
-        msg = await self._invoke(self._messages, self._tool_defs, emit, "select")
+        usage: dict[str, float] = {}
+        start = [*_history(request.history), HumanMessage(request.text)]
+        added: list[BaseMessage] = []
+        if request.errors and request.transcript:
+            added += self._feedback(request)
+        messages = [*start, *request.transcript, *added]
+        msg = await self._invoke(messages, self._tool_defs, emit, "select")
         usage.update(add_usage(usage, usage_of(msg)))
         if msg.invalid_tool_calls and not msg.tool_calls:
             # Unreadable arguments: tell the model once, inside this attempt.
-            self._messages.append(msg)
+            notes: list[BaseMessage] = [msg]
             for c in msg.invalid_tool_calls:
                 note = (
                     f"Error: the arguments are not valid JSON ({c.get('error') or c.get('args')})."
                 )
-                self._messages.append(ToolMessage(note, tool_call_id=c["id"] or "", status="error"))
-            msg = await self._invoke(self._messages, self._tool_defs, emit, "select")
+                notes.append(ToolMessage(note, tool_call_id=c["id"] or "", status="error"))
+            added += notes
+            msg = await self._invoke([*messages, *notes], self._tool_defs, emit, "select")
             usage.update(add_usage(usage, usage_of(msg)))
-        self._messages.append(msg)
+        added.append(msg)
         calls = self._calls_of(msg, emit)
-        repeated = [self._invalid[s] for s in _signature(calls) if s in self._invalid]
+        invalid = _rejected(request.errors)
+        repeated = [invalid[s] for s in _signature(calls) if s in invalid]
         if calls and len(repeated) == len(calls):
             problems = "; ".join(dict.fromkeys(m for msgs in repeated for m in msgs))
             emit("error", {"kind": "repeated_invalid_call", "message": problems})
-            self._calls = []
             return Selection(
                 reply=f"The model repeated the same invalid call ({problems}). Please give the "
                 "missing or corrected values, or fill the tool's form.",
                 usage=usage,
+                transcript=added,
             )
-        self._calls = calls
         if calls:
-            return Selection(calls=calls, usage=usage)
+            return Selection(calls=calls, usage=usage, transcript=added)
         _, visible = split_think(str(msg.content))
-        return Selection(reply=visible.strip() or None, usage=usage)
+        return Selection(reply=visible.strip() or None, usage=usage, transcript=added)
+
+    async def respond(self, request: SelectionRequest) -> Selection:
+        """The model's reply to a request that runs no tool (help, conversation)."""
+        return await self.select(request)
 
     def _calls_of(self, msg: AIMessage, emit: Emit) -> list[ProposedCall]:
         if msg.tool_calls:
@@ -226,11 +238,13 @@ class LLMSelector:
 
     async def summarize(
         self, request: SelectionRequest, results: list[dict[str, Any]]
-    ) -> str | None:
-        """The model's final answer from the tool results; None (keep the report) if it fails."""
-        last = self._messages[-1] if self._messages else None
-        if not self._calls or not isinstance(last, AIMessage):
+    ) -> Summary | None:
+        """The model's final answer from the tool results, with the values it states (read as
+        the offline reader reads a request); None (keep the report) if it fails."""
+        last = request.transcript[-1] if request.transcript else None
+        if not request.proposed or not isinstance(last, AIMessage):
             return None
+        answers: list[BaseMessage] = []
         if last.tool_calls:
             # Results carry validated args, not the model's: pair by tool name, newest first.
             pool = list(reversed(results))
@@ -239,22 +253,27 @@ class LLMSelector:
                 if r is not None:
                     pool.remove(r)
                 text = json.dumps(r.get("result"), default=str) if r else prompts.NOT_RUN_NOTE
-                self._messages.append(ToolMessage(text, tool_call_id=c["id"] or ""))
+                answers.append(ToolMessage(text, tool_call_id=c["id"] or ""))
         else:
             lines = [f"- {r.get('tool')} {json.dumps(r.get('args'), default=str)} → "
                      f"{json.dumps(r.get('result'), default=str)}" for r in results]  # fmt: skip
-            self._messages.append(
+            answers.append(
                 HumanMessage("Tool results:\n" + "\n".join(lines) + "\nAnswer the user briefly.")
             )
+        start = [*_history(request.history), HumanMessage(request.text)]
+        messages = [*start, *request.transcript, *answers]
         try:
-            msg = await self._invoke(self._messages, self._tool_defs, request.emit, "summarize")
+            msg = await self._invoke(messages, self._tool_defs, request.emit, "summarize")
         except SelectorError:
             return None
-        self._messages.append(msg)
         request.usage.update(add_usage(request.usage, usage_of(msg)))
         _, visible = split_think(str(msg.content))
         _, rest = parse_text_calls(visible, self.tool_names)
-        return rest or None
+        if not rest:
+            return None
+        from caec_desktop.agent.selection.offline import stated_values
+
+        return Summary(text=rest, values=stated_values(rest))
 
 
 def _intent_from_text(content: str) -> Intent | None:
@@ -272,4 +291,4 @@ def _intent_from_text(content: str) -> Intent | None:
         if isinstance(obj, dict) and obj.get("intent") in prompts.INTENTS:
             return obj["intent"]  # type: ignore[no-any-return]
     word = visible.strip().strip('."').lower()
-    return word if word in prompts.INTENTS else None  # type: ignore[return-value]
+    return word if word in prompts.INTENTS else None

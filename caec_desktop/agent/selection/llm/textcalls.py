@@ -1,4 +1,4 @@
-"""Tool calls a model wrote as text instead of structured `tool_calls` (LLM_SERVERS.md §6).
+"""Tool calls a model wrote as text instead of structured `tool_calls` (docs/llm-servers.md §6).
 
 Parsed in this order, each only when the previous found nothing:
 1. Hermes `<tool_call>{…}</tool_call>` blocks (closing tag may be missing at the end): JSON, then
@@ -19,6 +19,8 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
+
+from caec_desktop.tools.jsontext import MAX_JSON_DEPTH, too_deep
 
 _BLOCK = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|(?=<tool_call>)|\Z)", re.DOTALL)
 _LINE = re.compile(r"^[ \t]*TOOL_CALL:[ \t]*([A-Za-z_][\w.\-]*)[ \t]*(?=\{)", re.MULTILINE)
@@ -48,6 +50,8 @@ def split_think(content: str) -> tuple[str, str]:
 def _decode_object(text: str) -> Any:
     """A JSON object from `text`: strict, then trimmed/brace-completed, then a Python literal."""
     text = text.strip()
+    if too_deep(text):
+        return None
     try:
         return json.loads(text)
     except json.JSONDecodeError:
@@ -73,6 +77,8 @@ def coerce_args(raw: Any) -> tuple[dict[str, Any], list[str]]:
     if raw is None or raw == "":
         return {}, []
     value = raw
+    if isinstance(raw, str) and too_deep(raw):
+        return {}, [f"arguments are nested deeper than {MAX_JSON_DEPTH} levels"]
     for _ in range(2):
         if not isinstance(value, str):
             break
@@ -156,6 +162,8 @@ def parse_text_calls(text: str, known: Collection[str]) -> tuple[list[TextCall],
         text: the model's visible content (reasoning already removed).
         known: tool names; bare JSON is only taken as a call when its name is one of them.
     """
+    if too_deep(text):  # JSON this deep would exhaust the decoder's recursion: no calls read
+        return [], text.strip()
     for finder in (_blocks, _lines):
         calls, spans = finder(text)
         if calls:

@@ -12,7 +12,8 @@ from typing import Any
 from caec_desktop.agent.selection.offline.aliases import HINTS
 from caec_desktop.agent.selection.offline.phrasings import BY_TOOL
 from caec_desktop.agent.selection.protocol import AttemptError
-from caec_desktop.tools import get_tool, tool_names, tool_schema
+from caec_desktop.tools import get_tool, tool_groups, tool_names, tool_schema
+from caec_desktop.tools.fluids import FLUIDS
 from caec_desktop.tools.materials import MATERIALS
 from caec_desktop.tools.units import dimension_name, fmt, pretty_unit
 
@@ -47,11 +48,14 @@ def help_text() -> str:
         "(glass, steel, sand, …) fill density, E and ν; anything you type overrides them. "
         'Follow-ups such as "and for 2 mm?" rerun your last calculation. What I can compute:',
     ]
-    for tool in tool_names():
-        first = get_tool(tool).description.split(". ")[0].rstrip(".")
-        lines.append(
-            f'- {tool}: {first}. Try: "{BY_TOOL[tool].example}" or "{tool} {example_pairs(tool)}"'
-        )
+    for group, tools in tool_groups().items():
+        lines.append(f"**{group}**")
+        for tool in tools:
+            first = get_tool(tool).description.split(". ")[0].rstrip(".")
+            lines.append(
+                f'- {tool}: {first}. Try: "{BY_TOOL[tool].example}" or '
+                f'"{tool} {example_pairs(tool)}"'
+            )
     return "\n".join(lines)
 
 
@@ -79,8 +83,10 @@ def missing_reply(
     missing = [" — or ".join(input_hint(tool, n) for n in group) for group in groups]
     lines = [f"To run {tool} I still need:"] + [f"- {m}" for m in missing]
     if understood:
+        units = {k: p.get("x-unit", "") for k, p in tool_schema(tool)["properties"].items()}
         got = ", ".join(
-            f"{k}={_show(v)}" + (f" ({sources[k]})" if sources.get(k, "typed") != "typed" else "")
+            f"{LABELS.get(k, k)} = {_display(v, units.get(k, ''))}"
+            + (f" ({sources[k]})" if sources.get(k, "typed") != "typed" else "")
             for k, v in understood.items()
         )
         lines.append(f"I read so far: {got}.")
@@ -88,8 +94,53 @@ def missing_reply(
     return "\n".join(lines), missing
 
 
+LABELS = {
+    "particle_radius": "r",
+    "particle_diameter": "d",
+    "max_particle_radius": "r_max",
+    "other_radius": "r2",
+    "youngs_modulus": "E",
+    "shear_modulus": "G",
+    "poisson_ratio": "ν",
+    "density": "ρ",
+    "solid_density": "ρ_s",
+    "bulk_density": "ρ_b",
+    "wall_youngs_modulus": "wall E",
+    "wall_poisson_ratio": "wall ν",
+    "impact_velocity": "v",
+    "timestep": "dt",
+    "normal_force": "F",
+    "yield_stress": "yield",
+    "safety_factor": "SF",
+    "packing_fraction": "φ",
+    "porosity": "ε",
+    "restitution": "e",
+    "stiffness": "k",
+    "effective_mass": "m",
+    "container_diameter": "D",
+}
+"""Short names engineers write for inputs ("I read so far: r = 1 mm, E = 70 GPa")."""
+
+
+def _display(value: Any, unit: str) -> str:
+    """A value as people read it: an SI number with its unit and prefix (`70 GPa`, not 7e+10),
+    text as typed (`0.25 inch`)."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_display(v, unit) for v in value) + "]"
+    if isinstance(value, float | int) and not isinstance(value, bool):
+        return fmt(float(value), unit)
+    return str(value)
+
+
 _PRESET_LABELS = {
     "density": ("density", "kg/m^3"),
+    "particle_density": ("density", "kg/m^3"),
+    "other_density": ("other density", "kg/m^3"),
+    "other_youngs_modulus": ("other E", "Pa"),
+    "other_poisson_ratio": ("other ν", ""),
+    "fluid_density": ("density", "kg/m^3"),
+    "fluid_viscosity": ("viscosity", "Pa*s"),
+    "liquid_surface_tension": ("surface tension", "N/m"),
     "solid_density": ("density", "kg/m^3"),
     "youngs_modulus": ("E", "Pa"),
     "poisson_ratio": ("ν", ""),
@@ -111,10 +162,11 @@ def preset_notes(args: dict[str, Any], sources: dict[str, str]) -> list[str]:
             )
     notes = []
     for preset, values in filled.items():
-        material = MATERIALS[preset.split(" ")[0]]
+        key = preset.split(" ")[0]
+        named = MATERIALS.get(key) or FLUIDS[key]
         notes.append(
-            f"**Preset {preset}** ({material.name}): {', '.join(values)} — source: "
-            f"{material.source.rstrip('.')}; typed values override it."
+            f"**Preset {preset}** ({named.name}): {', '.join(values)} — source: "
+            f"{named.source.rstrip('.')}; typed values override it."
         )
     return notes
 

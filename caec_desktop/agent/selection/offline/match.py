@@ -11,6 +11,7 @@ from caec_desktop.agent.selection.offline.fill import Filler
 from caec_desktop.agent.selection.offline.parse import REFERENCE_UNITS, Parsed, Quantity
 from caec_desktop.agent.selection.offline.phrasings import PHRASINGS, Phrasing
 from caec_desktop.tools import get_tool
+from caec_desktop.tools.fluids import find_fluid
 from caec_desktop.tools.materials import Material, mentions
 from caec_desktop.tools.units import pretty_unit
 
@@ -33,6 +34,9 @@ class Built:
     wrong: list[str] = field(default_factory=list)
     """Values typed with a unit their key cannot have ("r: expected a length (in m), got 1 kg
     which is a mass"): shown first, they are why an input is missing."""
+    unread: list[str] = field(default_factory=list)
+    """Values that could not be read at all (`particle_radius: could not read "1.2.5 mm": two
+    decimal points`): nothing is computed while there is one, a typed value is never skipped."""
 
 
 def _takes(p: Phrasing) -> set[str]:
@@ -48,18 +52,22 @@ def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
     """
     scored: list[tuple[int, int, Phrasing]] = []
     named = {r for q in parsed.quantities for r in q.roles[:1]}
+    typed_dims = {q.dim for q in parsed.quantities}
+    lower = parsed.lower
     for order, p in enumerate(PHRASINGS):
+        conversion = p.tool == "convert_units" and steps.convert_match(parsed.text)
+        if not conversion and p.anchors is not None and not any(a in lower for a in p.anchors):
+            continue  # no keyword can match, nor the tool's name
         score = sum(
-            w
-            for pat, (_, w) in zip(p.patterns, p.keywords, strict=True)
-            if pat.search(parsed.lower)
+            w for pat, (_, w) in zip(p.patterns, p.keywords, strict=True) if pat.search(lower)
         )
-        if p.tool in parsed.lower:
+        if p.tool in lower:
             score += 20
-        if p.tool == "convert_units" and steps.convert_match(parsed.text):
+        if conversion:
             score += 100
         if score:
             score += len(named & _takes(p))
+            score += sum(w for dim, w in p.dim_weights if dim in typed_dims)
             scored.append((score, -order, p))
     if not scored:
         scored = _by_names(parsed)
@@ -88,7 +96,7 @@ def _by_names(parsed: Parsed) -> list[tuple[int, int, Phrasing]]:
 
 def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     """Fill `p.tool`'s arguments: keyed values, the tool's own step, unkeyed values, presets."""
-    filler = Filler(parsed, material, p.params)
+    filler = Filler(parsed, material, p.params, fluid=find_fluid(parsed.text))
     fields = get_tool(p.tool).args_model.model_fields
     for name, word in parsed.words.items():
         if name in fields and name not in filler.args:
@@ -100,10 +108,13 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     missing = [g for g in p.required if not any(n in filler.args for n in g)]
     missing += [g for g in extra if not any(n in filler.args for n in g) and g not in missing]
     left = [q for i, q in enumerate(parsed.quantities) if i not in filler.used]
+    unread = [_unread(q, _takes(p)) for q in left if q.problem]
+    left = [q for q in left if not q.problem]
     wrong = [_wrong_unit(parsed, q, _takes(p)) for q in left if q.misfit]
     unused = [typed(parsed, q) for q in left if not q.misfit]
     notes = list(filler.notes)
-    used = {m.key for m in (filler.material, filler.wall_material) if m is not None}
+    bodies = (filler.material, filler.wall_material, filler.other_material)
+    used = {m.key for m in bodies if m is not None}
     dropped = [m.key for _, _, m in mentions(parsed.text) if m.key not in used]
     if dropped and filler.material is not None and any(param.preset for param in p.params):
         left_out = ", ".join([*dict.fromkeys(dropped), *unused])
@@ -113,7 +124,15 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
             "result"
         )
         unused = []
-    return Built(p.tool, filler.args, filler.sources, missing, unused, notes, wrong)
+    return Built(p.tool, filler.args, filler.sources, missing, unused, notes, wrong, unread)
+
+
+def _unread(q: Quantity, takes: set[str]) -> str:
+    """The reader's reason, named after the input the key stands for (`particle_radius: could
+    not read "1.2.5 mm": two decimal points`), or after the key as typed."""
+    names = [r for r in q.misfit if r in takes] or list(q.misfit)
+    name = names[0] if names else q.key
+    return f"{name}: {q.problem}" if name else q.problem
 
 
 def _wrong_unit(parsed: Parsed, q: Quantity, takes: set[str]) -> str:
