@@ -224,9 +224,7 @@ def _prepare(mode: Mode | None) -> tuple[Settings, str]:
     return settings, problem
 
 
-def _end_start_up_gc_pause(
-    parent: QObject, runner: SessionRunner | None = None
-) -> MainThreadGC:
+def _end_start_up_gc_pause(parent: QObject, runner: SessionRunner | None = None) -> MainThreadGC:
     """Hand the cyclic GC, paused by `main()` for start-up, to a collector on the GUI thread.
 
     Start-up creates ~190,000 long-lived objects (modules, classes, schemas) and little garbage
