@@ -23,6 +23,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from spans import wire_recorder
 
 TARGET = 0.05
 MASS = {"particle_diameter": "2 mm", "density": "2500 kg/m^3"}
@@ -45,7 +48,6 @@ def main() -> None:
     from PySide6.QtWidgets import QApplication
 
     import caec_desktop.services.help as help_source
-    from caec_desktop.services.history import record_runner
     from caec_desktop.services.session import Session
     from caec_desktop.settings.model import Settings
     from caec_desktop.ui.history_controller import HistoryController
@@ -62,7 +64,7 @@ def main() -> None:
         settings = Settings(mode="offline")
         runner = SessionRunner(Session(settings))
         window = MainWindow(runner, settings, help_source)
-        recorder = record_runner(runner, print, Path(tmp) / "history.sqlite3")
+        recorder = wire_recorder(runner, Path(tmp) / "history.sqlite3")
         assert recorder is not None
         controller = HistoryController(window, runner, recorder, lambda m, _e: print(m))
         window.conversations = controller

@@ -33,7 +33,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from spans import Heartbeat, Spans, attribute, timed_application
+from spans import Heartbeat, Spans, attribute, timed_application, wire_recorder
 
 ARGS = {"particle_radius": "1 mm", "density": "2500 kg/m^3", "youngs_modulus": "70 GPa",
         "poisson_ratio": 0.25}  # fmt: skip
@@ -144,7 +144,6 @@ def measure(tokens: int, rate: float, rows: int, n_runs: int) -> list[dict[str, 
     import qasync
     from PySide6.QtWidgets import QApplication
 
-    from caec_desktop.services.history import record_runner
     from caec_desktop.services.session import Session
     from caec_desktop.settings.model import Settings
     from caec_desktop.ui.history_controller import HistoryController
@@ -175,7 +174,7 @@ def measure(tokens: int, rate: float, rows: int, n_runs: int) -> list[dict[str, 
             collector = MainThreadGC(window, busy=lambda: runner.running)
         except TypeError:  # the code before issue 18 (for before/after runs)
             collector = MainThreadGC(window)
-        recorder = record_runner(runner, print, Path(tmp) / "history.sqlite3")  # as app.py
+        recorder = wire_recorder(runner, Path(tmp) / "history.sqlite3")  # as app.py
         assert recorder is not None
         controller = HistoryController(window, runner, recorder, lambda m, _e: print(m))
         window.resize(1180, 760)

@@ -171,3 +171,15 @@ def timed_application(spans: Spans, argv: list[str]) -> Any:
                     spans.spans.append((name, t0, t1, (c1 - c0) * 1000.0, spans.depth))
 
     return TimedApplication(argv)
+
+
+def wire_recorder(runner: Any, path: Any) -> Any:
+    """A history recorder saving each finished turn of `runner` to `path`, as app.py wires it
+    (`open_recorder` + `turn_finished` on main; `record_runner` in the code before)."""
+    import caec_desktop.services.history as history
+
+    if hasattr(history, "open_recorder"):
+        recorder = history.open_recorder(print, path)
+        runner.runFinished.connect(recorder.turn_finished)
+        return recorder
+    return history.record_runner(runner, print, path)
