@@ -22,7 +22,6 @@ import argparse
 import asyncio
 import gc
 import importlib
-import itertools
 import json
 import os
 import statistics
@@ -32,10 +31,15 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from spans import Heartbeat, Spans, attribute, timed_application, wire_recorder
 
 ARGS = {"particle_radius": "1 mm", "density": "2500 kg/m^3", "youngs_modulus": "70 GPa",
         "poisson_ratio": 0.25}  # fmt: skip
 TARGET_MS = 16.0
+RUN_TARGET_MS = 10.0
+"""The whole-run target: a frame with room to spare (issue 18)."""
 
 
 def _prose(tokens: int) -> list[str]:
@@ -99,14 +103,51 @@ def _trace_rows(rows: int) -> list[Any]:
     ]
 
 
+def _instrument(spans: Spans) -> None:
+    """Time every step of a turn on the GUI thread, by name (class level: slots included)."""
+    from caec_desktop.services.history import recorder as rec
+    from caec_desktop.ui import main_window as mw
+    from caec_desktop.ui.chat_pane import ChatPane
+    from caec_desktop.ui.graph_view import GraphView
+    from caec_desktop.ui.history_controller import HistoryController
+    from caec_desktop.ui.main_thread_gc import MainThreadGC
+    from caec_desktop.ui.result_card import ResultCard
+    from caec_desktop.ui.trace_panel import TracePanel
+
+    for owner, attr, name in [
+        (mw.MainWindow, "_on_runner_run_started", "run started (status, buttons)"),
+        (mw.MainWindow, "_on_runner_event_received", "event slot (all of one event)"),
+        (mw.MainWindow, "_on_runner_run_finished", "run finished (answer bubble, status)"),
+        (mw.MainWindow, "show_usage", "usage status"),
+        (TracePanel, "add_event", "trace add_event"),
+        (TracePanel, "flush", "trace batch (flush)"),
+        (TracePanel, "_refresh_retries", "trace retry view"),
+        (GraphView, "on_event", "graph view event"),
+        (ChatPane, "add_result", "result card (chat add_result)"),
+        (ResultCard, "__init__", "result card build"),
+        (ChatPane, "add_message", "chat bubble"),
+        (ChatPane, "end_stream", "end stream (remove bubble)"),
+        (ChatPane, "_render_writing", "streamed bubble render"),
+        (ChatPane, "_on_bar_range_changed", "chat scroll-follow"),
+        (rec.ConversationRecorder, "record", "history save"),
+        (HistoryController, "_on_runner_run_finished", "conversation list refresh"),
+        (MainThreadGC, "check", "gc (main-thread collector)"),
+    ]:
+        spans.wrap(owner, attr, name)
+    spans.asyncio()
+
+
 def measure(tokens: int, rate: float, rows: int, n_runs: int) -> list[dict[str, Any]]:
     """One unmeasured turn, then `n_runs` measured ones: each one's counts and stalls."""
+    import tempfile
+
     import qasync
-    from PySide6.QtCore import Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
     from caec_desktop.services.session import Session
     from caec_desktop.settings.model import Settings
+    from caec_desktop.ui.history_controller import HistoryController
+    from caec_desktop.ui.main_thread_gc import MainThreadGC
     from caec_desktop.ui.main_window import MainWindow
     from caec_desktop.ui.session_runner import SessionRunner
     from tests.llm.fake_server import FakeOpenAI
@@ -116,45 +157,42 @@ def measure(tokens: int, rate: float, rows: int, n_runs: int) -> list[dict[str, 
         "caec_desktop.agent.selection.llm.llm_selector"
     )  # app.py imports it at start-up too
 
+    spans = Spans()
+    _instrument(spans)
     gc.freeze()  # as app.py does once start-up is done: start-up objects are never walked again
-    gc.enable()
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = QApplication.instance() or timed_application(spans, sys.argv[:1])
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    with FakeOpenAI() as server:
+    with FakeOpenAI() as server, tempfile.TemporaryDirectory() as tmp:
         settings = Settings(
             mode="local", base_url=server.base_url, model="fake-model", stream=True,
             request_timeout_s=30.0, max_retries=0,
         )  # fmt: skip
         runner = SessionRunner(Session(settings))
         window = MainWindow(runner, settings)
+        try:  # as app.py: collections on the GUI thread, full ones when no run is going
+            collector = MainThreadGC(window, busy=lambda: runner.running)
+        except TypeError:  # the code before issue 18 (for before/after runs)
+            collector = MainThreadGC(window)
+        recorder = wire_recorder(runner, Path(tmp) / "history.sqlite3")  # as app.py
+        assert recorder is not None
+        controller = HistoryController(window, runner, recorder, lambda m, _e: print(m))
         window.resize(1180, 760)
         window.show()
         window.trace.model.extend(_trace_rows(rows))
         window.trace.flush()
+        # In the app these rows arrive over many runs, each collected while young: collect them
+        # once here, or run 1 pays for the whole set-up (a 30-40 ms generation-1 walk).
+        gc.collect()
         chat = window.chat
         renders: list[float] = []
-        render = chat._render_writing
-
-        def timed_render() -> None:
-            t0 = time.perf_counter()
-            render()
-            renders.append((time.perf_counter() - t0) * 1000.0)
-
-        chat._render_timer.timeout.disconnect()
-        chat._render_timer.timeout.connect(timed_render)
-
-        beats: list[float] = []
-        heart = QTimer()
-        heart.setTimerType(Qt.TimerType.PreciseTimer)
-        heart.setInterval(1)
-        heart.timeout.connect(lambda: beats.append(time.perf_counter()))
-        first_text: list[float] = []
-        chat.writingShown.connect(lambda _t: first_text.append(time.perf_counter()))
+        chat.writingShown.connect(lambda _t: renders.append(time.perf_counter()))
+        heart = Heartbeat()
 
         async def turn() -> Any:
             runner.ask("Rayleigh step for 1 mm glass beads, and explain it")
             (result,) = await wait_signal(runner.runFinished, timeout=tokens / rate + 60)
+            await asyncio.sleep(0.3)  # what the end of the turn set off (saves, list, layout)
             return result
 
         _script(server, 20, 1000.0)
@@ -163,49 +201,62 @@ def measure(tokens: int, rate: float, rows: int, n_runs: int) -> list[dict[str, 
         for _ in range(n_runs):
             _script(server, tokens, rate)
             renders.clear()
-            first_text.clear()
-            beats.clear()
+            spans.spans.clear()
             collections: list[int] = []
 
-            def on_gc(phase: str, info: dict[str, Any], into: list[int] = collections) -> None:
-                if phase == "stop":
+            def on_gc(
+                phase: str,
+                info: dict[str, Any],
+                into: list[int] = collections,
+                started: list[tuple[float, float]] = [],  # noqa: B006 (one list per run's hook)
+            ) -> None:
+                if phase == "start":
+                    started.append((time.perf_counter(), time.thread_time()))
+                elif phase == "stop" and started:
                     into.append(info["generation"])
+                    (t0, c0), now = started.pop(), time.perf_counter()
+                    cpu = (time.thread_time() - c0) * 1000.0
+                    spans.spans.append((f"gc generation {info['generation']}", t0, now, cpu, 1))
 
             gc.callbacks.append(on_gc)
             rows_before = window.trace.model.rowCount()
-            started = time.perf_counter()
+            spans.on = True
             heart.start()
             result = loop.run_until_complete(turn())
             heart.stop()
-            ended = time.perf_counter()
+            spans.on = False
             gc.callbacks.remove(on_gc)
             window.trace.flush()
             new_rows = window.trace.model.events()[rows_before:]
+            gaps = heart.gaps()
             runs.append({
                 "status": result.status if result is not None else None,
                 "delta_events": sum(1 for e in new_rows if "stream" in e.data),
                 "bubble_renders": len(renders),
-                "max_bubble_render_ms": max(renders, default=0.0),
                 "gc_full_collections": collections.count(2),
-                **_stalls([started, *beats, ended], first_text),
+                **_stalls(gaps, renders),
+                "worst_gaps_by_cpu": attribute(gaps, spans.spans, top=3, key=1),
+                "worst_gap_by_wall": attribute(gaps, spans.spans, top=1, key=0),
+                "steps": spans.per_step(),
             })  # fmt: skip
+        spans.undo()
         window.close()
         loop.run_until_complete(runner.shutdown())
+        recorder.store.close()
+        del controller, collector
     loop.close()  # its resolver thread ends with it
     return runs
 
 
-def _stalls(ticks: list[float], shown: list[float]) -> dict[str, float]:
-    """Longest heartbeat gaps: while the bubble grew (first to last render), and over the turn."""
-    gaps = [((b - a) * 1000.0, a) for a, b in itertools.pairwise(ticks)]
-    streaming = [g for g, a in gaps if shown and shown[0] <= a <= shown[-1]]
+def _stalls(gaps: list[tuple[float, float, float, float]], shown: list[float]) -> dict[str, float]:
+    """Longest heartbeat gaps (wall and GUI-thread CPU): while the bubble grew, over the turn."""
+    streaming = [g for g in gaps if shown and shown[0] <= g[2] <= shown[-1]]
     return {
         "stream_s": shown[-1] - shown[0] if shown else 0.0,
-        "max_stall_ms_streaming": max(streaming, default=float("nan")),
-        "p99_gap_ms_streaming": (
-            statistics.quantiles(streaming, n=100)[98] if len(streaming) > 2 else float("nan")
-        ),
-        "max_stall_ms_run": max(g for g, _ in gaps),
+        "max_stall_ms_streaming": max((g[0] for g in streaming), default=float("nan")),
+        "max_stall_ms_run": max(g[0] for g in gaps),
+        "max_stall_cpu_ms_streaming": max((g[1] for g in streaming), default=float("nan")),
+        "max_stall_cpu_ms_run": max(g[1] for g in gaps),
     }
 
 
@@ -226,19 +277,29 @@ def main() -> None:
         "tokens_per_s": ns.rate,
         "trace_rows_before": ns.rows,
     }
-    for key in runs[0]:
-        if key != "status":
-            result[f"median_{key}"] = round(statistics.median(r[key] for r in runs), 2)
-    worst = max(r["max_stall_ms_streaming"] for r in runs)
-    worst = result["worst_max_stall_ms_streaming"] = round(worst, 2)
-    median = result["median_max_stall_ms_streaming"]
+    figures = [k for k in runs[0] if k.startswith(("max_", "stream_", "delta_", "bubble_", "gc_"))]
+    for key in figures:
+        result[f"median_{key}"] = round(statistics.median(r[key] for r in runs), 2)
+    for key in ("max_stall_ms_run", "max_stall_cpu_ms_run", "max_stall_ms_streaming"):
+        result[f"per_run_{key}"] = [round(r[key], 2) for r in runs]
+    worst_run = max(runs, key=lambda r: r["max_stall_cpu_ms_run"])
+    result["worst_run_gaps_by_cpu"] = worst_run["worst_gaps_by_cpu"]
+    result["worst_run_gap_by_wall"] = worst_run["worst_gap_by_wall"]
+    result["worst_run_steps"] = dict(list(worst_run["steps"].items())[:14])
+    per_run = {k: result[f"per_run_{k}"] for k in ("max_stall_cpu_ms_run", "max_stall_ms_run")}
+    targets = {
+        "max_stall_cpu_ms_run (GUI-thread CPU, each run)": (
+            per_run["max_stall_cpu_ms_run"], RUN_TARGET_MS),
+        "max_stall_ms_run (wall, each run; load-dependent)": (
+            per_run["max_stall_ms_run"], RUN_TARGET_MS),
+        "max_stall_ms_streaming (wall, each run)": (
+            result["per_run_max_stall_ms_streaming"], TARGET_MS),
+    }  # fmt: skip
+    result["load_average"] = os.getloadavg()
     result["targets"] = {
-        "max_stall_ms_streaming (median of runs)": {
-            "target": f"<= {TARGET_MS:g}", "measured": median, "met": median <= TARGET_MS,
-        },
-        "max_stall_ms_streaming (worst run)": {
-            "target": f"<= {TARGET_MS:g}", "measured": worst, "met": worst <= TARGET_MS,
-        },
+        name: {"target": f"<= {limit:g} in each run", "measured": max(values),
+               "met": max(values) <= limit}
+        for name, (values, limit) in targets.items()
     }  # fmt: skip
     print(json.dumps(result, indent=2))
 

@@ -242,20 +242,22 @@ def _prepare(mode: Mode | None) -> tuple[Settings, str]:
     return settings, problem
 
 
-def _end_start_up_gc_pause(parent: QObject) -> MainThreadGC:
+def _end_start_up_gc_pause(parent: QObject, runner: SessionRunner | None = None) -> MainThreadGC:
     """Hand the cyclic GC, paused by `main()` for start-up, to a collector on the GUI thread.
 
     Start-up creates ~190,000 long-lived objects (modules, classes, schemas) and little garbage
     worth collecting; without the pause, collections traverse them over and over, ~0.1 s of
     the cold start. `gc.freeze()` moves them to the permanent generation, so later collections
     (during runs, trace filling) no longer walk them either. From then on collections run from
-    a timer on the GUI thread, never in a worker thread (see ui/main_thread_gc.py). The caller
-    keeps the returned collector for as long as the window runs.
+    a timer on the GUI thread, never in a worker thread, and full collections wait until no run
+    of `runner` is going (see ui/main_thread_gc.py). The caller keeps the returned collector for
+    as long as the window runs.
     """
     from caec_desktop.ui.main_thread_gc import MainThreadGC
 
     gc.freeze()
-    return MainThreadGC(parent)
+    busy = (lambda: runner.running) if runner is not None else None
+    return MainThreadGC(parent, busy=busy)
 
 
 def next_turn(runner: SessionRunner) -> asyncio.Future[TurnResult | None]:
@@ -312,7 +314,7 @@ async def run_app(
     from caec_desktop.services.session import graph_shape
 
     window.load_graph(graph_shape())
-    collector = _end_start_up_gc_pause(window)
+    collector = _end_start_up_gc_pause(window, runner)
     conversations = None if ns.self_test else wire_history(window, runner, sink)
     window.restore_layout()  # once the conversation dock exists: its state is part of it
     wire_settings(window, runner, sink)

@@ -12,10 +12,16 @@ Stop button (or Esc) stops the run.
 While a model writes its answer, a "model is writing…" bubble grows with the streamed text; it is
 re-rendered at most once per `RENDER_INTERVAL_MS` however fast text arrives, and removed when the
 model call ends, where the final answer takes its place.
+
+A reopened conversation shows its newest turns at once and keeps the older ones as pending
+replays (`set_older`): they are made into widgets a chunk at a time, as the reader scrolls near
+the top (or while the shown turns do not fill the view), keeping the view where it was.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
@@ -44,12 +50,19 @@ _STYLES = {
     "error": "background: #fdecea; color: #8a1c1c; border-radius: 6px; padding: 6px;",
     "writing": "background: #f6f6f6; border: 1px dashed #b0b0b0; border-radius: 6px; padding: 6px;",
 }
+_SHEET = "\n".join(f'Bubble[role="{role}"] {{ {style} }}' for role, style in _STYLES.items())
+"""One style sheet on the chat for every bubble, by its role: a style sheet per bubble made Qt
+build a style for each one (~0.1 ms per event on every bubble, seconds for a long chat)."""
 WRITING_NOTE = "*model is writing…*"
 RENDER_INTERVAL_MS = 25
 """Delay from streamed text to its render, and the least time between two renders. Half the
 LLM layer's 50 ms between delta events, so a render falls between two trace-table updates (each
 delta is also a trace row) instead of in the same frame: measured by bench/bench_streaming.py, the
 longest stall was 14–25 ms at 50 ms (the two in step) and 10–14 ms at 25 ms."""
+OLDER_CHUNK = 10
+"""Older turns made into widgets at a time as the reader scrolls up."""
+OLDER_MARGIN_PX = 200
+"""Older turns are shown when the view comes this close to the top."""
 FOLLOW_SLACK_PX = 8
 """The reader counts as "at the end" this close to the bottom (a wheel step is ~60 px)."""
 IDLE_PLACEHOLDER = (
@@ -127,6 +140,7 @@ class ChatPane(QWidget):
         self.following = True
         """The view sticks to the newest item (False once the reader scrolls up)."""
         self._host = QWidget()
+        self._host.setStyleSheet(_SHEET)
         self._list = QVBoxLayout(self._host)
         self._list.addStretch(1)
         self.scroll_area = QScrollArea()
@@ -170,6 +184,15 @@ class ChatPane(QWidget):
         lay.addLayout(row)
         self._writing: QLabel | None = None
         self._written: list[str] = []
+        self._older: list[Callable[[], None]] = []
+        """Replays of turns older than those shown, oldest first (see `set_older`)."""
+        self._insert_at: int | None = None
+        """While older turns are replayed: where the next widget goes (above the shown ones)."""
+        self._keep_from_bottom: int | None = None
+        self._older_timer = QTimer(self)
+        self._older_timer.setSingleShot(True)
+        self._older_timer.setInterval(0)
+        self._older_timer.timeout.connect(self._on_older_timer_timeout)
         self._render_timer = QTimer(self)
         self._render_timer.setSingleShot(True)
         self._render_timer.setInterval(RENDER_INTERVAL_MS)
@@ -199,8 +222,7 @@ class ChatPane(QWidget):
         label.setText(markdown)
         label.setWordWrap(True)
         label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        label.setStyleSheet(_STYLES.get(role, ""))
-        label.setProperty("role", role)
+        label.setProperty("role", role)  # before it is polished: the chat's sheet styles it
         self._append(label)
         return label
 
@@ -251,8 +273,65 @@ class ChatPane(QWidget):
             self.new_answer_button.show()
         self.writingShown.emit(text)
 
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Add many items with one layout: each widget added to the shown chat is shown by a
+        queued call, and showing a child lays its parents out again, so adding n items cost n
+        layouts of the whole chat (~50 ms each at 1,000 items). The list is hidden meanwhile."""
+        shown = self._host.isVisible()
+        if shown:
+            self._host.hide()
+        try:
+            yield
+        finally:
+            if shown:
+                self._host.show()
+
+    def set_older(self, replays: list[Callable[[], None]]) -> None:
+        """Turns older than those shown, oldest first: each callable adds one turn's widgets (with
+        `add_message`/`add_result`, placed above the shown ones); shown as the reader scrolls up."""
+        self._older = list(replays)
+        self._older_timer.start()  # more at once if the shown turns do not fill the view
+
+    def older_pending(self) -> int:
+        """How many older turns are not made into widgets yet."""
+        return len(self._older)
+
+    def show_older(self, count: int = OLDER_CHUNK) -> int:
+        """Make the `count` newest pending older turns into widgets above the shown ones, the view
+        staying on what it showed; returns how many were added."""
+        chunk, self._older = self._older[-count:], self._older[:-count]
+        if not chunk:
+            return 0
+        bar = self.scroll_area.verticalScrollBar()
+        if not self.following:
+            self._keep_from_bottom = bar.maximum() - bar.value()
+        self._insert_at = 0
+        try:
+            with self.batch():
+                for replay in chunk:
+                    replay()
+        finally:
+            self._insert_at = None
+        self._show_welcome()
+        return len(chunk)
+
+    def _on_older_timer_timeout(self) -> None:
+        """Show a chunk of older turns if the view is near the top or not full. Started by the
+        scroll bar's signals (their values are those of the laid-out chat), never right after
+        a chunk: the next chunk waits for the layout that makes room for this one."""
+        self._keep_from_bottom = None
+        if not self._older:
+            return
+        bar = self.scroll_area.verticalScrollBar()
+        not_full = self._host.sizeHint().height() <= self.scroll_area.viewport().height()
+        if not_full or (bar.maximum() > 0 and bar.value() <= OLDER_MARGIN_PX):
+            self.show_older()
+
     def clear(self) -> None:
         """Empty the conversation (the welcome panel shows again); the view follows again."""
+        self._older = []
+        self._older_timer.stop()
         self.end_stream()
         for w in self.items():
             self._list.removeWidget(w)
@@ -262,6 +341,10 @@ class ChatPane(QWidget):
         self._show_welcome()
 
     def _append(self, widget: QWidget) -> None:
+        if self._insert_at is not None:  # an older turn: above the shown ones, the view stays
+            self._list.insertWidget(self._insert_at, widget)
+            self._insert_at += 1
+            return
         self._list.insertWidget(self._list.count() - 1, widget)
         self._show_welcome()
         if self.following:
@@ -290,10 +373,16 @@ class ChatPane(QWidget):
         self.following = value >= bar.maximum() - FOLLOW_SLACK_PX
         if self.following:
             self.new_answer_button.hide()
+        if self._older and value <= OLDER_MARGIN_PX and not self._older_timer.isActive():
+            self._older_timer.start()
 
     def _on_bar_range_changed(self, _minimum: int, maximum: int) -> None:
-        if self.following:
+        if self._keep_from_bottom is not None:  # older turns were added above: stay in place
+            self.scroll_area.verticalScrollBar().setValue(maximum - self._keep_from_bottom)
+        elif self.following:
             self.scroll_area.verticalScrollBar().setValue(maximum)
+        if self._older:
+            self._older_timer.start()
 
     # --- running state and the queue -----------------------------------------------------------
     def set_running(self, running: bool) -> None:

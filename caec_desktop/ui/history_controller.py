@@ -8,12 +8,16 @@ conversation cannot change under a running turn. The report export opens the pac
 progress and Cancel (ui/export_job.py); the trace export opens a QFileDialog. Dialogs open with
 `open()` (no `exec()` in a coroutine); failures go to the error sink, never a traceback, and the
 API key is passed to the exporter so it is never written.
+
+Reopening shows the newest `NEWEST_TURNS` turns at once; the older ones become widgets as the
+reader scrolls up (ChatPane.set_older), so a long conversation opens as fast as a short one.
 """
 
 from __future__ import annotations
 
 import re
 import sqlite3
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +46,9 @@ if TYPE_CHECKING:
     from caec_desktop.ui.session_runner import SessionRunner
 
 NEW_NAME = "New conversation"
+NEWEST_TURNS = 3
+"""Turns made into widgets when a conversation opens (a window's height of them; more follow
+at once if they do not fill the view)."""
 REPORT_SUFFIXES = (".pdf", ".html", ".md", ".csv")
 TRACE_FILTERS = {"Trace, JSON lines (*.jsonl)": ".jsonl"}
 _STORE_ERRORS = (KeyError, sqlite3.Error, ValidationError, ValueError)
@@ -160,9 +167,13 @@ class HistoryController(QObject):
 
     def _show(self, loaded: LoadedConversation) -> None:
         self.recorder.conversation_id = loaded.conversation.id
-        self.window.chat.clear()
-        for turn in loaded.turns:
-            replay_turn(self.window.chat, turn)
+        chat = self.window.chat
+        chat.clear()
+        split = max(0, len(loaded.turns) - NEWEST_TURNS)
+        with chat.batch():
+            for turn in loaded.turns[split:]:
+                replay_turn(chat, turn)
+        chat.set_older([partial(replay_turn, chat, turn) for turn in loaded.turns[:split]])
         trace = self.window.trace
         trace.model.clear()
         for event in loaded.events:

@@ -6,12 +6,16 @@ Values are shown in words and display units (`yes`/`no`, `70 GPa`, never `True` 
 `70000000000.0`); a value the tool did not compute (None) is left out. Wide content (the table,
 the sheet's formulas) scrolls sideways inside the card, never the chat.
 
+The calc sheet's Markdown is laid out the first time it is unfolded (a card appears in one
+step of a run, or many at once when a conversation reopens, and most sheets are never opened).
+
 Open in form carries each argument's origin as the report states it (`export.provenance`), so a
 form run of the same call keeps "typed", "model", "preset:…" for the inputs left unchanged.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -65,7 +69,9 @@ def arg_sources(data: dict[str, Any]) -> dict[str, str]:
     return {k: provenance(data, k, v, props.get(k, {})) for k, v in args.items()}
 
 
+@cache
 def _units(tool: str, which: str) -> dict[str, str]:
+    """Display unit per field (cached: building a schema took ~2-25 ms per card; read-only)."""
     from caec_desktop.tools import result_schema, tool_schema
 
     try:
@@ -169,7 +175,6 @@ class ResultCard(QFrame):
         self.sheet_label.setTextInteractionFlags(
             QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
         )
-        self.sheet_label.setText(self.sheet.markdown() if self.sheet else "")
         self.sheet_area = WideArea(self.sheet_label)
         self.sheet_area.hide()
 
@@ -216,5 +221,8 @@ class ResultCard(QFrame):
             clipboard.setText(self.text())
 
     def _on_sheet_button_toggled(self, shown: bool) -> None:
+        if shown and self.sheet is not None and not self.sheet_label.text():
+            self.sheet_label.setText(self.sheet.markdown())  # laid out on first unfold
+            self.sheet_area.updateGeometry()
         self.sheet_area.setVisible(shown)
         self.sheet_button.setText("Calc sheet ▾" if shown else "Calc sheet ▸")

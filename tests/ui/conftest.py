@@ -30,3 +30,55 @@ def _isolated_config(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Settings saved by the window go to a temporary folder, never the real profile."""
     monkeypatch.setenv("CAEC_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("CAEC_DATA_DIR", str(tmp_path / "data"))
+
+
+class LeakCheck:
+    """What a closed conversation must not leave behind (after napari's leak fixtures): chat
+    widgets of our classes still alive but no longer in the chat, new visible top-level
+    widgets, active timers owned by such widgets, asyncio tasks still pending."""
+
+    def __init__(self) -> None:
+        self.top_level = set(QApplication.topLevelWidgets())
+
+    def assert_clean(self, window: Any, loop: asyncio.AbstractEventLoop) -> None:
+        import gc
+
+        import shiboken6
+        from PySide6.QtCore import QCoreApplication, QEvent, QTimer
+
+        from caec_desktop.ui.chat_pane import Bubble
+        from caec_desktop.ui.result_card import ResultCard
+
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        gc.collect()
+        shown = set(window.chat.items())
+        left = [
+            o
+            for o in gc.get_objects()
+            if isinstance(o, Bubble | ResultCard) and shiboken6.isValid(o) and o not in shown
+        ]
+        assert not left, f"chat widgets left behind by a closed conversation: {left[:5]}"
+        timers = [
+            o
+            for o in gc.get_objects()
+            if isinstance(o, QTimer)
+            and shiboken6.isValid(o)
+            and o.isActive()
+            and isinstance(o.parent(), Bubble | ResultCard)
+        ]
+        assert not timers, f"timers left running: {timers}"
+        new = [
+            w
+            for w in QApplication.topLevelWidgets()
+            if w not in self.top_level and w is not window and w.isVisible()
+            and not w.inherits("QMenu")
+        ]  # fmt: skip
+        assert not new, f"top-level widgets left open: {new}"
+        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        assert not pending, f"asyncio tasks left pending: {pending}"
+
+
+@pytest.fixture
+def leak_check(qapp: QApplication) -> LeakCheck:
+    """`leak_check.assert_clean(window, loop)` after switching conversations (see LeakCheck)."""
+    return LeakCheck()

@@ -6,8 +6,10 @@ import gc
 import threading
 import weakref
 
+import pytest
 from pytestqt.qtbot import QtBot
 
+from caec_desktop.ui import main_thread_gc
 from caec_desktop.ui.main_thread_gc import MainThreadGC
 
 
@@ -45,3 +47,20 @@ def test_check_collects_the_generation_past_its_threshold(qtbot: QtBot) -> None:
         Node()
     assert collector.check() == 0
     assert collector.check() is None  # counts were reset by the collection
+
+
+def test_a_full_collection_waits_until_no_run_is_going(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    running = [True]
+    collector = MainThreadGC(interval_ms=60_000, busy=lambda: running[0])
+    collector.thresholds = (10**9, 10**9, -1)  # generation 2 is always past its threshold
+    assert collector.check() == 1  # a run is going: only the young generations
+    running[0] = False
+    monkeypatch.setattr(main_thread_gc, "IDLE_MS", 0)
+    assert collector.check() == 2
+    monkeypatch.setattr(main_thread_gc, "IDLE_MS", 10**9)
+    monkeypatch.setattr(main_thread_gc, "MAX_POSTPONE_MS", 0)
+    running[0] = True
+    assert collector.check() == 2  # postponed too long: it runs anyway
+    collector.timer.stop()

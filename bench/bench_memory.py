@@ -1,0 +1,133 @@
+"""Resident memory over 200 mixed turns in the window: it must settle. Prints JSON.
+
+Run: `QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_memory.py [--turns 200]`.
+
+The window wired as app.py does (offline session, history in a temporary folder, the conversation
+list, the main-thread collector) runs, in turn: a chat question, a form run, a report export, and
+every 10 turns a switch (a new conversation, or reopening an earlier one). RSS (from
+/proc/self/statm) is printed after each 50 turns, after the queued deletions ran and a full
+collection. Target: RSS at turn 200 within ±5 % of RSS at turn 100 (issue 18).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import resource
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from spans import wire_recorder
+
+TARGET = 0.05
+MASS = {"particle_diameter": "2 mm", "density": "2500 kg/m^3"}
+
+
+def rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        pages = int(f.read().split()[1])
+    return pages * resource.getpagesize() / 2**20
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=200)
+    parser.add_argument("--every", type=int, default=50)
+    ns = parser.parse_args()
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    import qasync
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QApplication
+
+    import caec_desktop.services.help as help_source
+    from caec_desktop.services.session import Session
+    from caec_desktop.settings.model import Settings
+    from caec_desktop.ui.history_controller import HistoryController
+    from caec_desktop.ui.main_thread_gc import MainThreadGC
+    from caec_desktop.ui.main_window import MainWindow
+    from caec_desktop.ui.session_runner import SessionRunner
+    from tests.ui.helpers import wait_signal
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    figures: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(mode="offline")
+        runner = SessionRunner(Session(settings))
+        window = MainWindow(runner, settings, help_source)
+        recorder = wire_recorder(runner, Path(tmp) / "history.sqlite3")
+        assert recorder is not None
+        controller = HistoryController(window, runner, recorder, lambda m, _e: print(m))
+        window.conversations = controller
+        try:
+            collector = MainThreadGC(window, busy=lambda: runner.running)
+        except TypeError:  # the code before issue 18 (for before/after runs)
+            collector = MainThreadGC(window)
+        window.resize(1180, 760)
+        window.show()
+        window.build_form()
+
+        async def run(i: int) -> None:
+            kind = i % 3
+            if kind == 0:
+                runner.ask(f"rayleigh time step for {1 + i / 1000:g} mm glass beads")
+            elif kind == 1:
+                runner.run_tool("particle_mass", MASS)
+            else:
+                runner.ask(f"convert {i} inch to mm")
+            await wait_signal(runner.runFinished, timeout=60)
+            if i % 4 == 3:  # a worker-thread job since issue 15; the path version returns None
+                job = controller.export_report(Path(tmp) / f"report{i}.md")
+                for _ in range(3000):  # bounded: 30 s
+                    if not getattr(job, "running", False):
+                        break
+                    await asyncio.sleep(0.01)
+            if i % 10 == 9:
+                ids = [c.id for c in recorder.store.list_conversations()]
+                if i % 20 == 9:
+                    controller.new_conversation()
+                else:
+                    controller.open_conversation(ids[(i // 20) % len(ids)])
+            await asyncio.sleep(0)
+
+        async def all_turns() -> None:
+            for i in range(ns.turns):
+                await run(i)
+                if (i + 1) % ns.every == 0:
+                    for _ in range(3):
+                        await asyncio.sleep(0.05)
+                        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+                    gc.collect()
+                    figures.append({"turn": i + 1, "rss_mb": round(rss_mb(), 1),
+                                    "chat_items": len(window.chat.items()),
+                                    "trace_rows": window.trace.model.rowCount()})  # fmt: skip
+
+        loop.run_until_complete(all_turns())
+        window.close()
+        loop.run_until_complete(runner.shutdown())
+        recorder.store.close()
+        del collector
+    by_turn = {f["turn"]: f["rss_mb"] for f in figures}
+    result: dict[str, Any] = {"turns": ns.turns, "load_average": os.getloadavg(), "rss": figures}
+    if 100 in by_turn and ns.turns in by_turn:
+        change = by_turn[ns.turns] / by_turn[100] - 1.0
+        result["rss_change_100_to_end"] = round(change, 4)
+        result["targets"] = {
+            f"RSS turn 100 -> {ns.turns}": {"target": f"within ±{TARGET:.0%}",
+                                             "measured": f"{change:+.1%}",
+                                             "met": abs(change) <= TARGET},
+        }  # fmt: skip
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

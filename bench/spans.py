@@ -1,0 +1,185 @@
+"""Named spans and a loop heartbeat for the GUI-thread benches (not part of the app).
+
+`Spans.wrap(cls, "method", "name")` times every call of a method (class level, so slots connected
+later are timed too); `Spans.asyncio()` times every asyncio callback (graph steps, the runner's
+drain). `Heartbeat` is a 1 ms precise QTimer recording wall and GUI-thread CPU time at each tick.
+`attribute()` names, for the longest gaps, the spans that ran inside them.
+
+Wall gaps on a loaded machine hold time the scheduler gave to other processes; the GUI thread's
+CPU time (`time.thread_time`) in the same gap is what the loop itself spent, so both are reported.
+"""
+
+from __future__ import annotations
+
+import asyncio.events
+import functools
+import itertools
+import time
+from collections import defaultdict
+from typing import Any
+
+Span = tuple[str, float, float, float, int]
+"""(name, wall start, wall end, CPU ms, depth)"""
+
+
+class Spans:
+    def __init__(self) -> None:
+        self.spans: list[Span] = []
+        self.depth = 0
+        self.on = False
+        self._undo: list[tuple[Any, str, Any]] = []
+
+    def wrap(self, owner: Any, attr: str, name: str) -> None:
+        original = getattr(owner, attr)
+        spans = self
+
+        @functools.wraps(original)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            if not spans.on:
+                return original(*args, **kwargs)
+            t0, c0 = time.perf_counter(), time.thread_time()
+            spans.depth += 1
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spans.depth -= 1
+                c1, t1 = time.thread_time(), time.perf_counter()
+                spans.spans.append((name, t0, t1, (c1 - c0) * 1000.0, spans.depth))
+
+        setattr(owner, attr, timed)
+        self._undo.append((owner, attr, original))
+
+    def asyncio(self) -> None:
+        """Time each asyncio callback, named after its coroutine or function."""
+        original = asyncio.events.Handle._run
+        spans = self
+
+        def _run(handle: Any) -> None:
+            if not spans.on:
+                return original(handle)
+            cb = handle._callback
+            owner = getattr(cb, "__self__", None)
+            coro = getattr(owner, "get_coro", None)
+            name = (
+                getattr(coro(), "__qualname__", "task")
+                if coro
+                else getattr(cb, "__qualname__", "cb")
+            )
+            t0, c0 = time.perf_counter(), time.thread_time()
+            spans.depth += 1
+            try:
+                return original(handle)
+            finally:
+                spans.depth -= 1
+                c1, t1 = time.thread_time(), time.perf_counter()
+                spans.spans.append((f"asyncio:{name}", t0, t1, (c1 - c0) * 1000.0, spans.depth))
+
+        asyncio.events.Handle._run = _run  # type: ignore[method-assign]
+        self._undo.append((asyncio.events.Handle, "_run", original))
+
+    def undo(self) -> None:
+        for owner, attr, original in reversed(self._undo):
+            setattr(owner, attr, original)
+        self._undo.clear()
+
+    def per_step(self) -> dict[str, dict[str, float]]:
+        """Per span name: calls, longest (wall ms), longest CPU ms, total wall ms."""
+        out: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0, 0.0])
+        for name, t0, t1, cpu, _d in self.spans:
+            row = out[name]
+            row[0] += 1
+            row[1] = max(row[1], (t1 - t0) * 1000.0)
+            row[2] = max(row[2], cpu)
+            row[3] += (t1 - t0) * 1000.0
+        return {
+            k: {"calls": int(v[0]), "max_ms": round(v[1], 2), "max_cpu_ms": round(v[2], 2),
+                "total_ms": round(v[3], 1)}
+            for k, v in sorted(out.items(), key=lambda kv: -kv[1][2])
+        }  # fmt: skip
+
+
+class Heartbeat:
+    """A 1 ms precise timer; `ticks` holds (wall, GUI-thread CPU) at each tick."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import Qt, QTimer
+
+        self.ticks: list[tuple[float, float]] = []
+        self.timer = QTimer()
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self.timer.setInterval(1)
+        self.timer.timeout.connect(self.beat)
+
+    def beat(self) -> None:
+        self.ticks.append((time.perf_counter(), time.thread_time()))
+
+    def start(self) -> None:
+        self.ticks.clear()
+        self.beat()
+        self.timer.start()
+
+    def stop(self) -> None:
+        self.timer.stop()
+        self.beat()
+
+    def gaps(self) -> list[tuple[float, float, float, float]]:
+        """(wall ms, CPU ms, wall start, wall end) between consecutive ticks."""
+        return [
+            ((b[0] - a[0]) * 1000.0, (b[1] - a[1]) * 1000.0, a[0], b[0])
+            for a, b in itertools.pairwise(self.ticks)
+        ]
+
+
+def attribute(
+    gaps: list[tuple[float, float, float, float]], spans: list[Span], top: int = 3, key: int = 1
+) -> list[dict[str, Any]]:
+    """The `top` longest gaps (by CPU ms when key=1, wall when 0) and the spans run inside each."""
+    worst = sorted(gaps, key=lambda g: -g[key])[:top]
+    out = []
+    for wall, cpu, a, b in worst:
+        inside = sorted(
+            ((n, round(c, 2), d) for n, t0, t1, c, d in spans if t0 >= a and t1 <= b),
+            key=lambda s: -s[1],
+        )
+        named = sum(c for _n, c, d in inside if d == 0)
+        out.append({
+            "wall_ms": round(wall, 2), "cpu_ms": round(cpu, 2),
+            "steps": [f"{n} {c} ms" for n, c, _d in inside[:6]],
+            "cpu_ms_outside_named_steps (Qt layout/paint/timers)": round(cpu - named, 2),
+        })  # fmt: skip
+    return out
+
+
+def timed_application(spans: Spans, argv: list[str]) -> Any:
+    """A QApplication whose `notify` records Qt events over 0.5 ms as spans ("qt:Paint QLabel")."""
+    from PySide6.QtWidgets import QApplication
+
+    class TimedApplication(QApplication):
+        def notify(self, receiver: Any, event: Any) -> bool:
+            if not spans.on:
+                return super().notify(receiver, event)
+            t0, c0 = time.perf_counter(), time.thread_time()
+            kind = event.type()
+            spans.depth += 1
+            try:
+                return super().notify(receiver, event)
+            finally:
+                spans.depth -= 1
+                c1, t1 = time.thread_time(), time.perf_counter()
+                if (c1 - c0) > 0.0005:
+                    name = f"qt:{kind.name} {type(receiver).__name__}"
+                    spans.spans.append((name, t0, t1, (c1 - c0) * 1000.0, spans.depth))
+
+    return TimedApplication(argv)
+
+
+def wire_recorder(runner: Any, path: Any) -> Any:
+    """A history recorder saving each finished turn of `runner` to `path`, as app.py wires it
+    (`open_recorder` + `turn_finished` on main; `record_runner` in the code before)."""
+    import caec_desktop.services.history as history
+
+    if hasattr(history, "open_recorder"):
+        recorder = history.open_recorder(print, path)
+        runner.runFinished.connect(recorder.turn_finished)
+        return recorder
+    return history.record_runner(runner, print, path)
