@@ -17,8 +17,10 @@ from langgraph.runtime import Runtime
 
 from caec_desktop.agent.context import GraphContext
 from caec_desktop.agent.guard import STRESS_TOOL, unsafe_reason
+from caec_desktop.agent.inputs import MODEL_SOURCES, borrowed_messages, intent_misfit
 from caec_desktop.agent.report import CALL_A_TOOL, NO_TOOL_REPLY, build_report, final_status
 from caec_desktop.agent.routing import TOOL_INTENTS
+from caec_desktop.agent.safety_net import SAFETY_NET_LABEL, offline_results, path_of, wanted
 from caec_desktop.agent.selection.protocol import (
     AttemptError,
     ProposedCall,
@@ -53,7 +55,7 @@ def _emitter(runtime: Runtime[GraphContext], node: str) -> Emit:
 
 def _model_error(emit: Emit, exc: SelectorError) -> dict[str, Any]:
     emit("error", {"message": exc.user_message, "kind": exc.kind})
-    return {"status": "model_error", "error_message": exc.user_message}
+    return {"status": "model_error", "error_message": exc.user_message, "error_kind": exc.kind}
 
 
 _TAKES_EMIT: dict[type, bool] = {}
@@ -120,6 +122,15 @@ def _no_tool_call(emit: Emit, state: AgentState, attempt: int) -> dict[str, Any]
     return {"proposed": [], "reply": NO_TOOL_REPLY, "status": "invalid"}
 
 
+def _model_call_problems(call: ProposedCall, state: AgentState) -> list[str]:
+    """Why a model's valid call must not run: a physical input in no message (it asks the user
+    instead of computing with it), or a tool that does not answer this kind of request."""
+    if call.source not in MODEL_SOURCES:
+        return []
+    misfit = intent_misfit(call.name, state.get("intent"))
+    return [misfit] if misfit else borrowed_messages(call.args, call.arg_sources)
+
+
 async def tools_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
     """One attempt: guard, select, then validate and run each call.
 
@@ -158,10 +169,13 @@ async def tools_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict[
     errors: list[ErrorEntry] = []
     done = {_key(r["tool"], r["args"]) for r in state.get("tool_results") or []}
     for call in selection.calls:
-        emit("tool_call", {"name": call.name, "args": call.args, "source": call.source})
+        emit("tool_call", {
+            "name": call.name, "args": call.args, "source": call.source,
+            **({"arg_sources": call.arg_sources} if call.arg_sources else {}),
+        })  # fmt: skip
         outcome = execute(call.name, call.args)
-        if not outcome.ok:
-            messages = [e.text() for e in outcome.errors]
+        messages = [e.text() for e in outcome.errors] + _model_call_problems(call, state)
+        if messages:
             emit(
                 "validation_error",
                 {"tool": call.name, "messages": messages, "attempt": attempt},
@@ -225,5 +239,36 @@ async def report_node(state: AgentState, runtime: Runtime[GraphContext]) -> dict
         update["usage"] = request.usage
     merged: AgentState = {**state, **update}  # type: ignore[typeddict-item]
     status = final_status(merged)
+    net = _safety_net(merged, status, runtime, emit)
+    if net:
+        update.update(net)
+        merged = {**merged, **net, "tool_results": net["tool_results"]}  # type: ignore[typeddict-item]
+        status = "answered"
     answer = build_report(merged, status, prose)
-    return {**update, "status": status, "answer": answer, "messages": [answer_message(answer)]}
+    if net:
+        error = state.get("error_message")
+        failed = f"\n\n(The model failed: {error})" if error else ""
+        answer = f"{SAFETY_NET_LABEL}{failed}\n\n{answer}"
+    path = "safety_net" if net else path_of(merged)
+    return {
+        **update,
+        "status": status,
+        "path": path,
+        "answer": answer,
+        "messages": [answer_message(answer)],
+    }
+
+
+def _safety_net(
+    state: AgentState, status: str, runtime: Runtime[GraphContext], emit: Emit
+) -> dict[str, Any]:
+    """The offline reader's results when a model's turn computed nothing (see safety_net.py);
+    {} when it does not apply or computes nothing either."""
+    ctx = runtime.context
+    model_turn = getattr(ctx.selector, "answers_in_prose", True)
+    if not ctx.settings.safety_net or not wanted(state, status, model_turn):
+        return {}
+    results, notes = offline_results(state, emit)
+    if not results:
+        return {}
+    return {"tool_results": results, "reply": notes, "missing": [], "error_message": ""}

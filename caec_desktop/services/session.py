@@ -52,6 +52,9 @@ class TurnResult(BaseModel):
     events: list[TraceEvent] = Field(default_factory=list)
     status: str = "error"
     """answered | invalid | refused | model_error | cancelled | error"""
+    path: str = "none"
+    """How the results were reached: model (the model's own call), safety_net (the offline
+    reader, after the model produced no valid call), offline, form, none."""
     mode: str = "offline"
     """offline | local | openrouter, or the call's source ("form") when no selector chose it."""
     model: str = ""
@@ -345,6 +348,7 @@ class Session:
             refused=bool(state.get("refused", False)),
             usage=dict(state.get("usage") or {}),
             status=status,
+            path=str(state.get("path") or "none"),
             mode=mode,
             model=model,
         )

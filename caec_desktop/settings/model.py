@@ -28,6 +28,9 @@ ToolCallStyle = Literal["auto", "native", "prompt"]
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
 OPENROUTER_HOST = "openrouter.ai"
 DEFAULT_OPENROUTER_MODEL = "openai/gpt-oss-120b"
+LOCAL_TIMEOUT_S = 300.0
+"""Local servers on a laptop CPU: a 6k-token prompt took 70-130 s to read (docs/local-models.md)."""
+REMOTE_TIMEOUT_S = 60.0
 
 
 class Settings(BaseSettings):
@@ -53,7 +56,9 @@ class Settings(BaseSettings):
     tool_call_style: ToolCallStyle = "auto"
     provider_require_tools: bool = True
     fallback_model: str | None = None
-    request_timeout_s: float = Field(default=60.0, gt=0)
+    request_timeout_s: float | None = Field(default=None, gt=0)
+    """Seconds to wait for one reply (CAEC_REQUEST_TIMEOUT_S); None: LOCAL_TIMEOUT_S in local
+    mode (a CPU may take minutes to read a long prompt), REMOTE_TIMEOUT_S otherwise."""
     max_retries: int = Field(default=3, ge=0, le=10)
     """HTTP attempts after the first one, on 429 / 5xx / timeouts / dropped connections."""
     retry_base_delay_s: float = Field(default=1.0, ge=0, le=60)
@@ -64,6 +69,12 @@ class Settings(BaseSettings):
     """Stream the tool-selection calls too (off by default: several servers corrupt streamed
     tool-call arguments). The final answer's prose streams either way."""
     refuse_unsafe_calculations: bool = True
+    all_tools: bool = False
+    """Offer the model every tool; by default only those the offline reader ranks highest for
+    the question (all when it ranks none): a small model reads a short prompt faster and better."""
+    safety_net: bool = True
+    """When a model's turn computes nothing (no valid tool call), let the offline reader try the
+    user's text and show its result, labelled as the offline reader's."""
     api_key_host: str | None = None
     """The host the key was saved for (config.load_settings fills it in from config.json); the
     key goes there only. None: a key given for this run (arguments, `CAEC_LLM_API_KEY`), sent
@@ -102,6 +113,19 @@ class Settings(BaseSettings):
         if self.model:
             return self.model
         return DEFAULT_OPENROUTER_MODEL if self.effective_mode == "openrouter" else ""
+
+    def effective_request_timeout(self) -> float:
+        """The request timeout in force (see `request_timeout_s`)."""
+        if self.request_timeout_s is not None:
+            return self.request_timeout_s
+        return LOCAL_TIMEOUT_S if self.effective_mode == "local" else REMOTE_TIMEOUT_S
+
+    def timeout_note(self) -> str:
+        """How long requests may take and where to change it, for every timeout message."""
+        return (
+            f"The request timeout is {self.effective_request_timeout():g} s "
+            "(CAEC_REQUEST_TIMEOUT_S, or 'Request timeout' in Settings)."
+        )
 
     def effective_base_url(self) -> str:
         return OPENROUTER_BASE_URL if self.effective_mode == "openrouter" else self.base_url

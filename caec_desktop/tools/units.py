@@ -96,7 +96,7 @@ def to_si(value: Any, unit: str) -> float:
             return float(simple.group(1)) * factor
     reg = ureg()
     try:
-        q = reg.Quantity(text)
+        q: Any = reg.Quantity(text)  # typed by pint only when numpy is installed
     except Exception as exc:
         raise UnitParseError(f"could not read {value!r} as a quantity ({exc})") from None
     if not isinstance(q, pint.Quantity):  # a bare number parsed as a plain float

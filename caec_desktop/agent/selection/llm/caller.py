@@ -121,6 +121,8 @@ class ModelCaller:
         if self.key_note:  # a local server: asked without the key, which may be all it needs
             log.warning("%s", self.key_note)
         self._models: dict[tuple[str, bool], CaecChatOpenAI] = {}
+        self.send_tool_choice = True
+        """Whether `tool_choice` goes with the tools; off for good once a server refused it."""
 
     def _streams(self, purpose: str) -> bool:
         return self.stream_summary if purpose == "summarize" else self.stream
@@ -140,9 +142,11 @@ class ModelCaller:
         tools: list[dict[str, Any]] | None,
         stream: bool,
         deltas: TextDeltas | None = None,
+        tool_choice: str | dict[str, Any] | None = None,
     ) -> AIMessage:
         chat = self._chat(name, stream)
-        runnable: Any = chat.bind_tools(tools) if tools else chat
+        choice = tool_choice if self.send_tool_choice else None
+        runnable: Any = chat.bind_tools(tools, tool_choice=choice) if tools else chat
         if not stream:
             msg = await runnable.ainvoke(messages)
             if not isinstance(msg, AIMessage):
@@ -175,6 +179,8 @@ class ModelCaller:
         s = self.settings
         if not info.retryable or attempt > s.max_retries:
             return None
+        if info.kind == "timeout" and s.effective_mode == "local":
+            return None  # a local server is still computing it: a retry would queue behind it
         if info.retry_after is not None:
             return info.retry_after if info.retry_after <= s.retry_max_delay_s else None
         base = min(s.retry_base_delay_s * 2 ** (attempt - 1), s.retry_max_delay_s)
@@ -187,8 +193,12 @@ class ModelCaller:
         tools: list[dict[str, Any]] | None,
         emit: Emit,
         purpose: str,
+        tool_choice: str | dict[str, Any] | None = None,
     ) -> AIMessage:
-        """The model's reply; SelectorError (kind, actionable message) when every attempt failed."""
+        """The model's reply; SelectorError (kind, actionable message) when every attempt failed.
+
+        `tool_choice` ("required", or a tool forced by name) goes with `tools` until a server
+        refuses it; then the request is repeated once without it."""
         if not self.model:
             self.model = await self._pick_model(emit)
         names = [self.model]
@@ -211,11 +221,22 @@ class ModelCaller:
                 started = time.perf_counter()
                 deltas = self._deltas(emit, purpose, stream)
                 try:
-                    msg = await self._once(name, messages, tools, stream, deltas)
+                    msg = await self._once(name, messages, tools, stream, deltas, tool_choice)
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:
                     info = classify_error(exc, self.secrets)
+                    refused_choice = info.kind == "bad_request" and (
+                        "tool_choice" in info.message or "tool choice" in info.message
+                    )
+                    if tool_choice and self.send_tool_choice and refused_choice:
+                        self.send_tool_choice = False
+                        self._emit(emit, "error", {
+                            "kind": info.kind, "message": info.message, "status": info.status,
+                            "action": "retrying without tool_choice",
+                        })  # fmt: skip
+                        attempt -= 1
+                        continue
                     if info.kind == "stream_unsupported" and stream:
                         self.stream = self.stream_summary = False
                         self._emit(emit, "error", {
@@ -241,6 +262,8 @@ class ModelCaller:
             if info.kind in _NO_FALLBACK:
                 break
         message = user_message(info, name, self.base_url, total)
+        if info.kind == "timeout":
+            message = f"{message} {self.settings.timeout_note()}"
         if info.kind == "auth" and self.key_note:
             message = f"{message} {self.key_note}"
         raise SelectorError(info.kind, message)

@@ -27,6 +27,9 @@ from caec_desktop.agent.selection.llm.normalize import (
 from caec_desktop.agent.selection.llm.textcalls import split_think
 from caec_desktop.settings.model import Settings
 
+LOCAL_MAX_TOKENS = 512
+"""Reply length cap for local servers: llama.cpp's default is the whole context, and a small
+model that rambles then holds a single-slot server for minutes."""
 DUMMY_KEY = "not-needed"
 """Local servers usually need no key, but the OpenAI client insists on one."""
 
@@ -204,11 +207,12 @@ def make_chat_model(settings: Settings, model: str) -> CaecChatOpenAI:
         model=model,
         base_url=settings.effective_base_url(),
         api_key=settings.request_key() or DUMMY_KEY,  # type: ignore[arg-type]
-        timeout=settings.request_timeout_s,
+        timeout=settings.effective_request_timeout(),
         max_retries=0,
         streaming=settings.stream,
         stream_usage=True,
         stream_chunk_timeout=None,
         extra_body=extra_body,
         temperature=0,
+        max_tokens=LOCAL_MAX_TOKENS if mode == "local" else None,
     )

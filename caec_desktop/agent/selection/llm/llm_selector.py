@@ -11,6 +11,7 @@ tool support.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from langchain_core.messages import (
@@ -23,6 +24,7 @@ from langchain_core.messages import (
 
 from caec_desktop.agent.selection.llm import prompts
 from caec_desktop.agent.selection.llm.caller import Emit, ModelCaller, new_call_id, usage_of
+from caec_desktop.agent.selection.llm.provenance import source_args
 from caec_desktop.agent.selection.llm.textcalls import parse_text_calls, split_think
 from caec_desktop.agent.selection.protocol import (
     AttemptError,
@@ -60,9 +62,12 @@ class LLMSelector:
         self.settings = settings
         self.caller = ModelCaller(settings)
         self.style = "prompt" if settings.tool_call_style == "prompt" else "native"
-        self.tools = tool_list()
-        self.tool_names = {t["name"] for t in self.tools}
+        self.all_tools = tool_list()
+        self.tool_names = {t["name"] for t in self.all_tools}
+        self.tools = self.all_tools
+        """The tools offered in this turn (`_offer`)."""
         self._tool_defs = prompts.openai_tools(self.tools)
+        self.local = settings.effective_mode == "local"
         self._messages: list[BaseMessage] = []
         self._calls: list[ProposedCall] = []
         self._pending_usage: dict[str, float] = {}
@@ -70,6 +75,25 @@ class LLMSelector:
         """Signatures of this turn's rejected calls → their messages (to stop repeats early)."""
 
     # --- plumbing --------------------------------------------------------------------------
+
+    def _offer(self, text: str, history: list[dict[str, Any]]) -> None:
+        """Offer this turn's tools: those the offline reader ranks highest for `text` (or for
+        the latest request it ranks, in a follow-up), all when it ranks none or on request."""
+        names = [] if self.settings.all_tools else ranked_tools(text, history)
+        self.tools = [t for t in self.all_tools if t["name"] in names] or self.all_tools
+        self._tool_defs = prompts.openai_tools(self.tools)
+
+    def _tool_choice(self, purpose: str) -> str | dict[str, Any] | None:
+        """What to send as `tool_choice` (local servers only): llama.cpp's function-calling
+        format leaves tools out of the prompt without it, and a tool forced by name gets its
+        arguments constrained to the tool's JSON Schema."""
+        if not self.local or self.style != "native":
+            return None
+        if purpose == "classify":
+            return prompts.forced("respond")
+        if purpose == "select":
+            return prompts.forced(self.tools[0]["name"]) if len(self.tools) == 1 else "required"
+        return None
 
     def _system(self, purpose: str = "select") -> SystemMessage:
         if purpose == "classify":
@@ -92,6 +116,7 @@ class LLMSelector:
                 tools=tools if self.style == "native" else None,
                 emit=emit,
                 purpose=purpose,
+                tool_choice=self._tool_choice(purpose) if tools else None,
             )
         except SelectorError as exc:
             if not (exc.kind == "tools_unsupported" and self.style == "native"):
@@ -155,13 +180,14 @@ class LLMSelector:
         latest = [(c.name, c.args, by_sig.get(_signature([c])[0], [])) for c in self._calls]
         return [HumanMessage(prompts.feedback_text([x for x in latest if x[2]] or [
             (e.call.name, e.call.args, e.messages) for e in errors
-        ]))]  # fmt: skip
+        ], self.style))]  # fmt: skip
 
     async def select(self, request: SelectionRequest) -> Selection:
         """Calls the model proposes for this attempt (or its reply when it proposes none)."""
         emit = request.emit
         usage, self._pending_usage = self._pending_usage, {}
         if request.attempt <= 1 or not self._messages:
+            self._offer(request.text, request.history)
             self._messages = [
                 self._system(),
                 *_history(request.history),
@@ -183,7 +209,7 @@ class LLMSelector:
             msg = await self._invoke(self._messages, self._tool_defs, emit, "select")
             usage.update(add_usage(usage, usage_of(msg)))
         self._messages.append(msg)
-        calls = self._calls_of(msg, emit)
+        calls = [_sourced(c, request) for c in self._calls_of(msg, emit)]
         repeated = [self._invalid[s] for s in _signature(calls) if s in self._invalid]
         if calls and len(repeated) == len(calls):
             problems = "; ".join(dict.fromkeys(m for msgs in repeated for m in msgs))
@@ -238,11 +264,10 @@ class LLMSelector:
                 r = next((r for r in pool if r.get("tool") == c["name"]), None)
                 if r is not None:
                     pool.remove(r)
-                text = json.dumps(r.get("result"), default=str) if r else prompts.NOT_RUN_NOTE
+                text = prompts.result_text(r) if r else prompts.NOT_RUN_NOTE
                 self._messages.append(ToolMessage(text, tool_call_id=c["id"] or ""))
         else:
-            lines = [f"- {r.get('tool')} {json.dumps(r.get('args'), default=str)} → "
-                     f"{json.dumps(r.get('result'), default=str)}" for r in results]  # fmt: skip
+            lines = [f"- {r.get('tool')} → {prompts.result_text(r)}" for r in results]
             self._messages.append(
                 HumanMessage("Tool results:\n" + "\n".join(lines) + "\nAnswer the user briefly.")
             )
@@ -257,12 +282,40 @@ class LLMSelector:
         return rest or None
 
 
+_INTENT_KEY = re.compile(r"[{,]\s*['\"]?intent['\"]?\s*:\s*['\"]?([A-Za-z]+)")
+
+
+def ranked_tools(text: str, history: list[dict[str, Any]], top: int = 3) -> list[str]:
+    """The `top` tools the offline reader ranks highest for `text` (else for the latest earlier
+    request it ranks: a follow-up), best first."""
+    from caec_desktop.agent.selection.offline.regex_selector import ranked_phrasings
+
+    requests = [text] + [
+        str(h.get("content")) for h in reversed(history) if h.get("role") == "user"
+    ]
+    for body in requests:
+        names = list(dict.fromkeys(p.tool for _, p in ranked_phrasings(body)))
+        if names:
+            return names[:top]
+    return []
+
+
+def _sourced(call: ProposedCall, request: SelectionRequest) -> ProposedCall:
+    """`call` with the source of each argument (and material names the user gave as values
+    replaced by their presets): see `provenance.py`."""
+    call.args, call.arg_sources = source_args(call.name, call.args, request.text, request.history)
+    return call
+
+
 def _intent_from_text(content: str) -> Intent | None:
     _, visible = split_think(content)
     found, _ = parse_text_calls(visible, {"respond"})
     for f in found:
         if f.args.get("intent") in prompts.INTENTS:
             return f.args["intent"]  # type: ignore[no-any-return]
+    unquoted = _INTENT_KEY.search(visible)  # {intent: "calculation"}
+    if unquoted and unquoted.group(1).lower() in prompts.INTENTS:
+        return unquoted.group(1).lower()  # type: ignore[return-value]
     start = visible.find("{")
     if start >= 0:
         try:

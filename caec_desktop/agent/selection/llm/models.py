@@ -20,7 +20,7 @@ async def list_models(settings: Settings) -> tuple[int, list[str]]:
     key = settings.request_key()  # never to a host the saved key is not for
     headers = {"Authorization": f"Bearer {key}"} if key else {}
     url = f"{settings.effective_base_url().rstrip('/')}/models"
-    async with httpx.AsyncClient(timeout=settings.request_timeout_s) as client:
+    async with httpx.AsyncClient(timeout=settings.effective_request_timeout()) as client:
         resp = await client.get(url, headers=headers)
     try:
         data = resp.json().get("data", [])
