@@ -175,6 +175,12 @@ def _html_sheet(sheet: CalcSheet) -> str:
     return "".join(parts)
 
 
+SAFETY_NET_WORDS = (
+    "the offline reader, from the user's text (safety net: the model produced no valid tool "
+    "call; its attempts are listed as rejected calls)"
+)
+
+
 def _turn_blocks(
     i: int, user_text: str, turn: Mapping[str, Any], refs: dict[str, None]
 ) -> list[Block]:
@@ -189,6 +195,8 @@ def _turn_blocks(
             + (f" · asked: {turn['created']}" if turn.get("created") else ""),
         ),
     ]
+    if turn.get("path") == "safety_net":
+        blocks.append(("p", f"Answered by: {SAFETY_NET_WORDS}"))
     if turn.get("refused"):
         blocks.append(("p", f"Refused: {turn.get('refusal_reason') or 'no reason given'}"))
     for entry in turn.get("tool_results") or []:

@@ -116,6 +116,16 @@ def test_verdicts_refusals_and_plain_answers() -> None:
     assert "## References" not in md  # nothing cited, no empty section
 
 
+def test_a_safety_net_answer_says_who_computed_it() -> None:
+    turn = {**rayleigh_turn(), "path": "safety_net", "mode": "local", "model": "gemma3-270m"}
+    turn["errors"] = [{"attempt": 1, "tool": "(no tool call)", "args": {}, "messages": ["prose"]}]
+    md = build_report("Net", [("rayleigh for 1 mm glass", turn)], generated=WHEN).markdown()
+    assert "Answered by: the offline reader, from the user's text (safety net" in md
+    assert "Rejected calls:" in md  # the model's attempts stay in the report
+    plain = build_report("Net", [("q", rayleigh_turn())], generated=WHEN).markdown()
+    assert "Answered by" not in plain
+
+
 class _Collector(html.parser.HTMLParser):
     def __init__(self) -> None:
         super().__init__()

@@ -27,7 +27,7 @@ from caec_desktop.agent.selection.llm.normalize import (
 from caec_desktop.agent.selection.llm.textcalls import split_think
 from caec_desktop.settings.model import Settings
 
-LOCAL_MAX_TOKENS = 512
+LOCAL_MAX_TOKENS = 256
 """Reply length cap for local servers: llama.cpp's default is the whole context, and a small
 model that rambles then holds a single-slot server for minutes."""
 DUMMY_KEY = "not-needed"
@@ -96,13 +96,17 @@ class CaecChatOpenAI(ChatOpenAI):
         self, input_: Any, *, stop: list[str] | None = None, **kwargs: Any
     ) -> dict[str, Any]:
         """Echo `reasoning_details` on earlier assistant messages, as OpenRouter asks, so the
-        model keeps its reasoning across tool turns."""
+        model keeps its reasoning across tool turns; assistant content never null."""
         payload = super()._get_request_payload(input_, stop=stop, **kwargs)
         messages = self._convert_input(input_).to_messages()
         for sent, msg in zip(payload.get("messages") or [], messages, strict=False):
             details = msg.additional_kwargs.get("reasoning_details")
             if isinstance(msg, AIMessage) and details and isinstance(sent, dict):
                 sent["reasoning_details"] = details
+            if isinstance(sent, dict) and sent.get("role") == "assistant":
+                # llama-cpp-python's server rejects an assistant turn whose content is null
+                # (HTTP 500, "Input should be a valid string") when its tool calls are echoed.
+                sent["content"] = sent.get("content") or ""
         return payload
 
     def _create_chat_result(
