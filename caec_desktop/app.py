@@ -18,15 +18,27 @@ import gc
 import importlib
 import logging
 import os
+import re
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import asyncio
     from concurrent.futures import Future
+
+    from PySide6.QtCore import QObject
+    from PySide6.QtWidgets import QApplication
+
+    from caec_desktop.services.session import Session, TurnResult
+    from caec_desktop.settings.model import Mode, Settings
+    from caec_desktop.ui.history_controller import HistoryController
+    from caec_desktop.ui.main_thread_gc import MainThreadGC
+    from caec_desktop.ui.main_window import MainWindow
+    from caec_desktop.ui.session_runner import SessionRunner
 
 log = logging.getLogger("caec_desktop")
 LOG_FILE = "caec-desktop.log"
@@ -37,55 +49,99 @@ SELF_TEST_QUERY = (
 )
 
 
-def _load_settings(overrides: dict[str, Any]) -> tuple[Any, str]:
-    """Settings from config/env/keyring; on a bad config file, defaults and the reason."""
-    from caec_desktop.settings.model import Settings
+NO_DISPLAY_EXIT = 2
+"""Exit status when there is no display to open the window on (no Qt abort, no core dump)."""
+
+_X11_SOCKETS = Path("/tmp/.X11-unix")
+_DISPLAY_RE = re.compile(r"^(?P<host>[^:]*):(?P<number>\d+)(?:\.\d+)?$")
+
+
+def _x_server_reachable(display: str, sockets: Path = _X11_SOCKETS) -> bool:
+    """Whether an X server answers at `display` (":0" -> its socket file, "host:10" -> TCP port
+    6010, as `ssh -X` forwards it). A form not understood counts as reachable: Qt decides."""
+    match = _DISPLAY_RE.match(display)
+    if match is None:
+        return True
+    host, number = match["host"], int(match["number"])
+    if host in ("", "unix"):
+        return (sockets / f"X{number}").exists()
+    import socket
 
     try:
-        from caec_desktop.settings.config import ConfigError, load_settings
-    except ImportError:
-        return Settings(**overrides), ""
+        with socket.create_connection((host, 6000 + number), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def display_problem(
+    environ: Mapping[str, str] | None = None,
+    platform: str | None = None,
+    sockets: Path = _X11_SOCKETS,
+) -> str:
+    """What to do when there is no display to show the window on; "" when there is one.
+
+    Checked before Qt loads: Qt's xcb plugin aborts the process (a core dump) when it cannot
+    connect. Only Linux and the BSDs are checked; a chosen `QT_QPA_PLATFORM` (offscreen, vnc,
+    wayland, …) is taken as it is.
+    """
+    env = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    if not platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return ""
+    if env.get("QT_QPA_PLATFORM") or env.get("WAYLAND_DISPLAY"):
+        return ""
+    display = env.get("DISPLAY", "")
+    if display and _x_server_reachable(display, sockets):
+        return ""
+    why = (
+        f"DISPLAY is {display!r} but no X server answers there"
+        if display
+        else "neither DISPLAY nor WAYLAND_DISPLAY is set"
+    )
+    return (
+        f"CAEC Desktop needs a graphical display, and this session has none ({why}). "
+        "Start it from a desktop session (a terminal inside your desktop, or the app menu); "
+        "or compute in this terminal with `caec chat` (one conversation) or `caec ask "
+        '"rayleigh time step for 1 mm glass beads"` (in a source checkout: .venv/bin/caec); '
+        "or, to see the window from another computer over SSH, connect with X forwarding "
+        "(`ssh -X user@host`, then start it again). docs/remote.md also explains the VNC way "
+        "(QT_QPA_PLATFORM=vnc:port=5900 with an SSH tunnel)."
+    )
+
+
+def _load_settings(mode: Mode | None = None) -> tuple[Settings, str]:
+    """Settings from config/env/keyring (`mode` overrides them); on a bad config file, defaults
+    and the reason."""
+    from caec_desktop.settings.config import ConfigError, load_settings
+    from caec_desktop.settings.model import Settings
+
     notes: list[str] = []
     try:
-        settings = load_settings(notes=notes, **overrides)
+        settings = (
+            load_settings(notes=notes) if mode is None else load_settings(notes=notes, mode=mode)
+        )
     except ConfigError as exc:
-        return Settings(**overrides), f"Settings not loaded, defaults used: {exc}"
+        return Settings(mode=mode), f"Settings not loaded, defaults used: {exc}"
     return settings, " ".join(notes)
 
 
-def _save_settings(settings: Any) -> None:
-    """Plain values to config.json, the key to the secret store (never the plain file), saved
-    for the host it is bound to (the endpoint in use when it has none yet)."""
-    from caec_desktop.settings.config import PLAIN_FIELDS, save_config
-    from caec_desktop.settings.keystore import open_secret_store
-
-    values = settings.model_dump(include=set(PLAIN_FIELDS), exclude_unset=False)
-    save_config(values)
-    store = open_secret_store()
-    if settings.api_key():
-        store.set_api_key(settings.api_key(), settings.api_key_host or settings.endpoint_host())
-    else:
-        store.delete_api_key()
-
-
-def apply_settings(runner: Any, sink: ErrorSink, new: Any) -> None:
+def apply_settings(runner: SessionRunner, sink: ErrorSink, new: Settings) -> None:
     """Save `new` settings and go on with the same conversation in a session that uses them."""
-    from caec_desktop.services.session import Session
+    from caec_desktop.settings.config import save_settings
 
     try:
-        _save_settings(new)
+        save_settings(new)
     except Exception as exc:  # a failed save must not lose the conversation
         sink.report(f"Settings not saved: {exc}", exc)
     sink.secrets = (*sink.secrets, new.api_key())
-    fresh = Session(new)
-    fresh.messages = runner.session.messages
-    runner.replace_session(fresh)
+    runner.replace_session(runner.session.continued(new))
 
 
 class ErrorSink:
     """Where every unhandled error goes: the log and the window's banner (key redacted)."""
 
-    def __init__(self, window: Any, secrets: tuple[str, ...] = ()) -> None:
+    def __init__(self, window: MainWindow, secrets: tuple[str, ...] = ()) -> None:
         self.window = window
         self.secrets = secrets
         self.count = 0
@@ -107,9 +163,10 @@ class ErrorSink:
     ) -> None:
         self.report(f"Unexpected error: {kind.__name__}: {exc}", exc)
 
-    def loop_handler(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    def loop_handler(self, loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
         exc = context.get("exception")
-        message = context.get("message", "error in the event loop")
+        exc = exc if isinstance(exc, BaseException) else None
+        message = str(context.get("message", "error in the event loop"))
         shown = f"{type(exc).__name__}: {exc}" if exc else message
         self.report(f"Unexpected error: {shown}", exc)
 
@@ -118,7 +175,9 @@ class ErrorSink:
         loop.set_exception_handler(self.loop_handler)
 
 
-def build(settings: Any, session: Any = None, window: Any = None) -> tuple[Any, Any]:
+def build(
+    settings: Settings, session: Session | None = None, window: MainWindow | None = None
+) -> tuple[MainWindow, SessionRunner]:
     """Attach `session` (a new Session by default) to `window` (a new MainWindow by default)."""
     from caec_desktop.ui.main_window import MainWindow
     from caec_desktop.ui.session_runner import SessionRunner
@@ -127,13 +186,16 @@ def build(settings: Any, session: Any = None, window: Any = None) -> tuple[Any, 
         from caec_desktop.services.session import Session
 
         session = Session(settings)
+    import caec_desktop.services.help as help_source
+
     runner = SessionRunner(session)
     window = window or MainWindow()
+    window.help_source = help_source  # type: ignore[assignment]
     window.attach(runner, settings)
     return window, runner
 
 
-def _prepare(overrides: dict[str, Any]) -> tuple[Any, str]:
+def _prepare(mode: Mode | None) -> tuple[Settings, str]:
     """Everything the first answer needs that is slow to load, for a worker thread: pydantic,
     pint and its unit registry, the tool catalog, the settings, LangGraph and the compiled graph,
     and the selector's modules (the regex tables offline, langchain-openai's ~1 s otherwise).
@@ -144,7 +206,7 @@ def _prepare(overrides: dict[str, Any]) -> tuple[Any, str]:
     from caec_desktop.tools.units import ureg
 
     caec_desktop.tools.tool_names()  # imports the catalog: every tool's models
-    settings, problem = _load_settings(overrides)
+    settings, problem = _load_settings(mode)
     compiled_graph()
     ureg()
     offline = settings.effective_mode == "offline"
@@ -157,28 +219,29 @@ def _prepare(overrides: dict[str, Any]) -> tuple[Any, str]:
     return settings, problem
 
 
-def _end_start_up_gc_pause(parent: Any) -> None:
+def _end_start_up_gc_pause(parent: QObject) -> MainThreadGC:
     """Hand the cyclic GC, paused by `main()` for start-up, to a collector on the GUI thread.
 
     Start-up creates ~190,000 long-lived objects (modules, classes, schemas) and little garbage
     worth collecting; without the pause, collections traverse them over and over, ~0.1 s of
     the cold start. `gc.freeze()` moves them to the permanent generation, so later collections
     (during runs, trace filling) no longer walk them either. From then on collections run from
-    a timer on the GUI thread, never in a worker thread (see ui/main_thread_gc.py).
+    a timer on the GUI thread, never in a worker thread (see ui/main_thread_gc.py). The caller
+    keeps the returned collector for as long as the window runs.
     """
     from caec_desktop.ui.main_thread_gc import MainThreadGC
 
     gc.freeze()
-    parent.main_thread_gc = MainThreadGC(parent)
+    return MainThreadGC(parent)
 
 
-def next_turn(runner: Any) -> asyncio.Future[Any]:
+def next_turn(runner: SessionRunner) -> asyncio.Future[TurnResult | None]:
     """A future set to the TurnResult of the next run `runner` finishes (None if it had none)."""
     import asyncio
 
-    done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    done: asyncio.Future[TurnResult | None] = asyncio.get_running_loop().create_future()
 
-    def _finished(turn: Any) -> None:
+    def _finished(turn: TurnResult | None) -> None:
         runner.runFinished.disconnect(_finished)
         if not done.done():
             done.set_result(turn)
@@ -187,22 +250,21 @@ def next_turn(runner: Any) -> asyncio.Future[Any]:
     return done
 
 
-def _start_loading(ns: argparse.Namespace) -> Future[tuple[Any, str]]:
+def _start_loading(ns: argparse.Namespace) -> Future[tuple[Settings, str]]:
     """Run `_prepare` on a worker thread now (no event loop needed yet)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    overrides = {"mode": "offline"} if ns.self_test else {}
     pool = ThreadPoolExecutor(1, thread_name_prefix="caec-start-up")
-    loading = pool.submit(_prepare, overrides)
+    loading = pool.submit(_prepare, "offline" if ns.self_test else None)
     pool.shutdown(wait=False)  # the thread ends when _prepare returns
     return loading
 
 
 async def run_app(
-    app: Any,
-    window: Any,
+    app: QApplication,
+    window: MainWindow,
     ns: argparse.Namespace,
-    loading: Future[tuple[Any, str]] | None = None,
+    loading: Future[tuple[Settings, str]] | None = None,
 ) -> int:
     """Fill in the shown `window` (with what `loading` prepares, started now if None), serve
     until the window is closed, then shut the session down."""
@@ -227,16 +289,10 @@ async def run_app(
     from caec_desktop.services.session import graph_shape
 
     window.load_graph(graph_shape())
-    _end_start_up_gc_pause(window)
-    if not ns.self_test:  # history: every finished turn saved (the self-test leaves it alone)
-        from caec_desktop.services.history import record_runner
-
-        window.history = record_runner(runner, sink.report)
-        if window.history is not None:  # the conversation list, reopen, export actions
-            from caec_desktop.ui.history_controller import HistoryController
-
-            window.conversations = HistoryController(window, runner, window.history, sink.report)
-    window.on_settings_saved = lambda new: apply_settings(runner, sink, new)
+    collector = _end_start_up_gc_pause(window)
+    conversations = None if ns.self_test else wire_history(window, runner, sink)
+    window.restore_layout()  # once the conversation dock exists: its state is part of it
+    wire_settings(window, runner, sink)
     if problem:
         window.show_error(problem)
     turn = await answered if answered is not None else None
@@ -245,10 +301,39 @@ async def run_app(
     window.build_form()  # now the first answer is out
     await closed.wait()
     await runner.shutdown()  # cancels the run, awaits Session.aclose(): HTTP clients closed
+    del collector, conversations  # kept alive until the window closed
     return 0
 
 
-async def _finish_self_test(window: Any, runner: Any, sink: ErrorSink, turn: Any) -> int:
+def wire_history(
+    window: MainWindow, runner: SessionRunner, sink: ErrorSink
+) -> HistoryController | None:
+    """Save every finished turn to the history, and add the conversation list, reopen and
+    export actions to `window`; None (said in the banner) when the history cannot be opened."""
+    from caec_desktop.services.history import open_recorder
+    from caec_desktop.ui.history_controller import HistoryController
+
+    recorder = open_recorder(sink.report)
+    if recorder is None:
+        return None
+    runner.runFinished.connect(recorder.turn_finished)
+    return HistoryController(window, runner, recorder, sink.report)
+
+
+def wire_settings(window: MainWindow, runner: SessionRunner, sink: ErrorSink) -> None:
+    """What the settings dialog needs: the key store it names, the connection test, and what
+    OK does (save, then go on in a session with the new settings)."""
+    from caec_desktop.services.connection import check_connection
+    from caec_desktop.settings.keystore import open_secret_store
+
+    window.open_key_store = open_secret_store
+    window.check_connection = check_connection
+    window.on_settings_saved = lambda new: apply_settings(runner, sink, new)
+
+
+async def _finish_self_test(
+    window: MainWindow, runner: SessionRunner, sink: ErrorSink, turn: TurnResult | None
+) -> int:
     """Print the answer shown, check that the tool form builds, shut down; 0 if all went well."""
     print(turn.answer if turn else "(no answer)", flush=True)
     window.build_form()
@@ -291,13 +376,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = parser.parse_args(argv)
     if ns.self_test:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    problem = display_problem()
+    if problem:  # before Qt: its xcb plugin would abort the process
+        print(problem, file=sys.stderr, flush=True)
+        return NO_DISPLAY_EXIT
     gc.disable()  # until start-up is done: see _end_start_up_gc_pause
 
     from PySide6.QtWidgets import QApplication
 
     from caec_desktop.ui.main_window import MainWindow
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("CAEC Desktop")
     window = MainWindow()
     window.show()  # before logging, asyncio and qasync load: the window is up ~30 ms sooner

@@ -1,4 +1,5 @@
-"""The headless `caec` command (contract in DESIGN.md): tools, run, ask, chat, doctor, replay.
+"""The headless `caec` command (docs/architecture.md): tools, run, ask, chat, doctor, replay,
+history, export.
 
 Exit codes: 0 answered; 2 invalid input or refused; 3 model/server failure; 1 a bug.
 Subcommands import what they need lazily, so `caec tools` does not pay for LangGraph.
@@ -12,6 +13,7 @@ import gc
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from caec_desktop.agent.usage import usage_text
@@ -59,7 +61,13 @@ def cmd_tools(ns: argparse.Namespace) -> int:
     if ns.json:
         _print_json(tools)
         return EXIT_OK
+    group = None
     for t in tools:
+        if t["group"] != group:
+            if group is not None:
+                print()
+            group = t["group"]
+            print(f"== {group} ==")
         params = t["parameters"]
         req = set(params["required"])
         names = [p if p in req else f"[{p}]" for p in params["properties"]]
@@ -307,6 +315,138 @@ def _positive_seconds(text: str) -> float:
     return value
 
 
+# --- history / export: saved conversations -----------------------------------------------------
+
+
+def _open_history(ns: argparse.Namespace, command: str) -> Any:
+    """The history store (`--history FILE` or the user data dir); None (and a message) if it
+    cannot be opened."""
+    import sqlite3
+
+    from caec_desktop.services.history import HistoryStore, default_path
+
+    path = ns.history or default_path()
+    if not path.exists():  # never create a database just to read it
+        where = "--history" if ns.history else "the app's history"
+        print(f"caec {command}: {where}: no file {str(path)!r}", file=sys.stderr)
+        return None
+    try:
+        return HistoryStore(path)
+    except (OSError, sqlite3.Error) as exc:
+        print(f"caec {command}: history {str(path)!r} cannot be opened ({exc})", file=sys.stderr)
+        return None
+
+
+def cmd_history(ns: argparse.Namespace) -> int:
+    """List saved conversations, most recent first: id, turns, last change, name."""
+    from caec_desktop.services.history import default_path
+    from caec_desktop.services.report import to_second
+
+    if ns.history is None and not default_path().exists():
+        rows: list[dict[str, Any]] = []
+        _print_json(rows) if ns.json else print("No saved conversations.")
+        return EXIT_OK
+    store = _open_history(ns, "history")
+    if store is None:
+        return EXIT_INVALID
+    with store:
+        rows = [
+            {
+                "id": c.id,
+                "name": c.name,
+                "turns": store.turn_count(c.id),
+                "created": to_second(c.created),
+                "updated": to_second(c.updated),
+            }
+            for c in store.list_conversations()
+        ]
+    if ns.json:
+        _print_json(rows)
+        return EXIT_OK
+    if not rows:
+        print("No saved conversations.")
+        return EXIT_OK
+    print(f"{'id':>5}  {'turns':>5}  {'updated':<23}  name")
+    for r in rows:
+        print(f"{r['id']:>5}  {r['turns']:>5}  {r['updated']:<23}  {r['name']}")
+    return EXIT_OK
+
+
+def cmd_export(ns: argparse.Namespace) -> int:
+    """Write a saved conversation's calculation package (or trace) to a file."""
+    from pathlib import Path
+
+    from caec_desktop.services.export import (
+        ExportError,
+        export_conversation,
+        format_of,
+        records,
+    )
+    from caec_desktop.services.report import TitleBlock, default_turns, parse_turns
+
+    out = Path(ns.output)
+    try:
+        fmt = format_of(out, ns.format)
+    except ValueError as exc:
+        print(f"caec export: {exc} (--format or the -o suffix)", file=sys.stderr)
+        return EXIT_INVALID
+    store = _open_history(ns, "export")
+    if store is None:
+        return EXIT_INVALID
+    with store:
+        try:
+            loaded = store.load(ns.id)
+        except KeyError:
+            print(
+                f"caec export: no conversation with id {ns.id} (`caec history` lists them)",
+                file=sys.stderr,
+            )
+            return EXIT_INVALID
+        try:
+            turns = parse_turns(ns.turns, len(loaded.turns)) if ns.turns else None
+        except ValueError as exc:
+            print(f"caec export: {exc}", file=sys.stderr)
+            return EXIT_INVALID
+        if turns is None and fmt != "jsonl":
+            turns = default_turns(records(loaded))
+            if not turns:
+                print(
+                    f"caec export: conversation {ns.id} has no answered turn; choose turns "
+                    f"with --turns (1-{len(loaded.turns)})",
+                    file=sys.stderr,
+                )
+                return EXIT_INVALID
+        typed = {"project": ns.project, "job": ns.job, "author": ns.author, "date": ns.date}
+        typed["checker"] = ns.checker
+        block = TitleBlock.from_dict(store.report_fields(ns.id)).merged(**typed)
+        if any(v is not None for v in typed.values()):
+            store.save_report_fields(ns.id, block.to_dict())  # remembered, as the window does
+    pdf_writer: Any = None
+    plot: Any = None
+    if fmt == "pdf":  # the only export that needs Qt: imported here, offscreen
+        import os
+
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        from caec_desktop.ui.pdf import plot_image, write_pdf
+
+        pdf_writer, plot = write_pdf, plot_image
+    try:
+        written = export_conversation(
+            loaded,
+            out,
+            fmt=fmt,
+            turns=turns,
+            title_block=block,
+            pdf_writer=pdf_writer,
+            plot_image=plot,
+        )
+    except ExportError as exc:
+        print(f"caec export: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    print(f"saved {written} ({written.stat().st_size} bytes)")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="caec", description="CAEC Desktop, headless: DEM set-up calculations you can check."
@@ -358,6 +498,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("trace", metavar="TRACE.jsonl", help="a trace from `caec ask --trace` or export")
     p.add_argument("--json", action="store_true", help='print {"ok", "calls": [...]}')
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("history", help="list saved conversations (id, turns, last change, name)")
+    p.add_argument(
+        "--json", action="store_true", help="print [{id, name, turns, created, updated}]"
+    )
+    p.add_argument("--history", type=Path, metavar="FILE", help="history database (default: app's)")
+    p.set_defaults(func=cmd_history)
+
+    p = sub.add_parser(
+        "export", help="write a saved conversation as a calculation package or trace"
+    )
+    p.add_argument("id", type=int, help="conversation id (see `caec history`)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="file to write")
+    p.add_argument(
+        "--format",
+        choices=["pdf", "html", "md", "csv", "jsonl"],
+        help="default: from the file suffix; csv = the sweep tables",
+    )
+    p.add_argument("--turns", help="turns to include, e.g. 1,3-5 (default: the answered ones)")
+    for flag, text in (
+        ("--project", "project name"),
+        ("--job", "job number"),
+        ("--author", "prepared by"),
+        ("--checker", "checked by"),
+        ("--date", "date shown (default: today)"),
+    ):
+        p.add_argument(flag, help=f"title block: {text} (remembered for this conversation)")
+    p.add_argument("--history", type=Path, metavar="FILE", help="history database (default: app's)")
+    p.set_defaults(func=cmd_export)
     return parser
 
 

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/_venv.sh
-.venv/bin/python -m pip install -q -e '.[packaging]'
+.venv/bin/python -m pip install -q -e '.[packaging]' -c requirements/lock.txt
 
 .venv/bin/pyinstaller --noconfirm --clean --log-level WARN \
   --distpath dist --workpath build/pyinstaller packaging/caec.spec

@@ -2,10 +2,11 @@
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/screenshots.py
 
-States: an offline answer with its calc sheet open (an earlier conversation in the list); a
-retry in the trace (a scripted selector proposes a bad radius first); the graph after that run;
-the tool form with a validation error; the settings dialog. The real Session and tools produce
-every number shown.
+States, at 1280×800: the welcome panel of a new conversation; an offline answer with its calc
+sheet open (an earlier conversation in the list); a retry in the trace (a scripted selector
+proposes a bad radius first); the graph after that run; the tool form with a validation error;
+the settings dialog; Help → Tools and formulas. At 1024×700: a conversation of several answers
+with a calc sheet open. The real Session and tools produce every number shown.
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ QUERY = (
 
 
 EARLIER = "how many 2 mm particles fit in a cylinder 100 mm across and 200 mm tall"
+SMALL = (
+    "hertz contact time 1 mm glass at 2 m/s",
+    "is dt = 2e-7 s OK for 1 mm glass beads",
+)
 
 
 class RetrySelector:
@@ -64,7 +69,8 @@ class RetrySelector:
 
 
 def save(widget: QWidget, name: str) -> None:
-    QApplication.processEvents()
+    for _ in range(5):  # let queued layouts and scrolls run
+        QApplication.processEvents()
     path = OUT / name
     widget.grab().save(str(path))
     print(path.relative_to(ROOT))
@@ -106,6 +112,7 @@ async def main() -> None:
     window.chat.input.submit()
     await finished(runner)
     window.conversations.new_conversation()
+    save(window, "welcome.png")
 
     window.chat.input.setPlainText(QUERY)
     window.chat.input.submit()
@@ -115,6 +122,17 @@ async def main() -> None:
     await asyncio.sleep(0.05)
     window.chat.scroll_area.verticalScrollBar().setValue(0)
     save(window, "main.png")
+
+    window.resize(1024, 700)
+    for question in SMALL:
+        window.chat.input.setPlainText(question)
+        window.chat.input.submit()
+        await finished(runner)
+    window.chat.cards()[-2].sheet_button.setChecked(True)
+    await asyncio.sleep(0.05)
+    window.chat.scroll_to_end()
+    save(window, "small_1024x700.png")
+    window.resize(1280, 800)
 
     runner.session = Session(settings, selector=RetrySelector())  # type: ignore[arg-type]
     window.chat.input.setPlainText("Rayleigh time step for 1 mm glass beads")
@@ -138,6 +156,11 @@ async def main() -> None:
     form.editors["density"].set_value("2500 m")  # a length where a density belongs
     form.check()
     save(window, "form_error.png")
+
+    help_dialog = window.show_tools_help()
+    help_dialog.resize(900, 700)
+    save(help_dialog, "help_tools.png")
+    help_dialog.close()
 
     window.open_settings()
     dialog = window.settings_dialog

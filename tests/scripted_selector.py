@@ -15,6 +15,7 @@ from caec_desktop.agent.selection.protocol import (
     Selection,
     SelectionRequest,
     SelectorError,
+    Summary,
 )
 
 GOOD_RAYLEIGH = {
@@ -29,6 +30,8 @@ BAD_RAYLEIGH = {**GOOD_RAYLEIGH, "particle_radius": "-1 mm"}
 class ScriptedSelector:
     """Proposes `rayleigh_timestep` with `script[attempt - 1]` (clamped to the last entry); a
     `None` entry replies `reply` in prose with no call, as a model computing by itself would."""
+
+    answers_in_prose = True
 
     def __init__(
         self,
@@ -56,8 +59,8 @@ class ScriptedSelector:
         self.classified: list[tuple[str, list[dict[str, Any]]]] = []
         self.started = asyncio.Event()
 
-    async def classify(self, text: str, history: list[dict[str, Any]]) -> Intent:
-        self.classified.append((text, list(history)))
+    async def classify(self, request: SelectionRequest) -> Intent:
+        self.classified.append((request.text, list(request.history)))
         if self.fail == "classify":
             raise SelectorError("upstream", "the server answered 502 three times")
         return self.intent
@@ -79,7 +82,13 @@ class ScriptedSelector:
             usage={"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
         )
 
+    async def respond(self, request: SelectionRequest) -> Selection:
+        return await self.select(request)
+
     async def summarize(
         self, request: SelectionRequest, results: list[dict[str, Any]]
-    ) -> str | None:
-        return self.summary
+    ) -> Summary | None:
+        return Summary(self.summary) if self.summary is not None else None
+
+    async def aclose(self) -> None:
+        return None

@@ -19,7 +19,7 @@ from caec_desktop.services import session
 from tests.scripted_selector import ScriptedSelector
 
 MASS_QUERY = "mass of a 2 mm particle rho=7800 kg/m3"
-MASS_EXPECTED = 7800 * math.pi * 0.002**3 / 6  # m = ρ π d³ / 6 (DEM_REFERENCE §1.6)
+MASS_EXPECTED = 7800 * math.pi * 0.002**3 / 6  # m = ρ π d³ / 6 (docs/references.md §1.6)
 
 
 @pytest.fixture(autouse=True)

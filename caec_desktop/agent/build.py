@@ -6,16 +6,17 @@ START ─► intent ──route_after_intent──► tools ──route_after_to
 ```
 
 `route_after_intent` and `route_after_tools` are conditional edges (pure functions in routing.py),
-not nodes. LangGraph runs a plain sync edge function in a worker thread with callback tracing;
-routing is pure and instant, so each edge is an untraced async callable that runs on the loop.
+not nodes, given as small `Runnable`s that run inline on the loop, untraced (`_Route`). Only
+public LangGraph and LangChain API is used here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache, wraps
+from functools import lru_cache
 from typing import Any
 
+from langchain_core.runnables import Runnable, RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
 from caec_desktop.agent.context import GraphContext
@@ -26,24 +27,25 @@ from caec_desktop.agent.state import AgentState
 NODES = ("intent", "tools", "report")
 
 
-def _on_loop(route: Callable[[AgentState], str]) -> Any:
-    """A pure routing function as an edge LangGraph runs inline on the loop, untraced.
+class _Route(Runnable[AgentState, str]):
+    """A pure routing function as an edge that runs inline on the loop, untraced.
 
-    Given a plain sync function, `astream` runs it in a worker thread with callback tracing: a
-    thread hop per edge. `RunnableCallable(..., trace=False)` is LangGraph's own wrapper for its
-    nodes (internal: if a release moves it, the plain async wrapper keeps the behaviour for
-    ~0.06 ms more per edge; the test suite runs either way).
+    LangGraph runs a plain sync edge function in a worker thread (a thread hop per edge) and
+    wraps an async one with callback tracing (~0.06 ms per edge); a `Runnable` (LangChain's
+    public interface) is called as it is. Routing is pure and instant: `ainvoke` just calls it.
     """
 
-    @wraps(route)
-    async def run(state: AgentState) -> str:
-        return route(state)
+    def __init__(self, route: Callable[[AgentState], str]) -> None:
+        self.route = route
+        self.name = route.__name__
 
-    try:
-        from langgraph._internal._runnable import RunnableCallable
-    except ImportError:  # pragma: no cover - depends on the LangGraph release
-        return run
-    return RunnableCallable(route, run, name=route.__name__, trace=False)
+    def invoke(self, input: AgentState, config: RunnableConfig | None = None, **kwargs: Any) -> str:
+        return self.route(input)
+
+    async def ainvoke(
+        self, input: AgentState, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> str:
+        return self.route(input)
 
 
 @lru_cache(maxsize=1)
@@ -54,8 +56,8 @@ def compiled_graph() -> Any:
     graph.add_node("tools", tools_node)
     graph.add_node("report", report_node)
     graph.add_edge(START, "intent")
-    graph.add_conditional_edges("intent", _on_loop(route_after_intent), ["tools", "report"])
-    graph.add_conditional_edges("tools", _on_loop(route_after_tools), ["tools", "report"])
+    graph.add_conditional_edges("intent", _Route(route_after_intent), ["tools", "report"])
+    graph.add_conditional_edges("tools", _Route(route_after_tools), ["tools", "report"])
     graph.add_edge("report", END)
     return graph.compile(name="caec")
 

@@ -1,7 +1,9 @@
 """The `report` node's text: results with units, verdicts, calc sheets, and what to do next.
 
 The tool's numbers are authoritative: the result tables come first, and a model's summary (LLM
-mode) follows them, labelled, with a warning for each number in it that matches no computed value.
+mode) follows them, labelled, with a warning for each value it states that matches no computed
+value. The values a summary states come with it (`Summary.values`, read by the selector), so the
+report reads no text itself.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 from pint.errors import PintError
 
 from caec_desktop.agent.guard import REFUSAL_NEXT_STEPS
+from caec_desktop.agent.selection.protocol import StatedValue, Summary
 from caec_desktop.agent.state import NO_CALL, AgentState, Status
 from caec_desktop.tools import CalcSheet, result_schema, tool_schema
 from caec_desktop.tools.units import pretty_unit, show_value
@@ -49,7 +52,7 @@ NEXT_MODEL_ERROR = (
 
 
 def final_status(state: AgentState) -> Status:
-    """The turn's status from its state (see DESIGN.md: answered, invalid, refused, …)."""
+    """The turn's status from its state (docs/architecture.md: answered, invalid, refused, …)."""
     if state.get("status"):
         return state["status"]
     if state.get("tool_results"):
@@ -130,20 +133,15 @@ def _half_last_digit(number: str) -> float:
         return 0.0
 
 
-def unmatched_numbers(prose: str, results: list[dict[str, Any]]) -> list[str]:
-    """Numbers with units in `prose` that match no result or input of `results`: within 1 %, or
-    within the rounding of the number as written ("0.2 µs" for 0.2047 µs).
-
-    The prose is read with the offline query parser (units normalised as for a request); bare
-    numbers are not checked, as they may be counts or ratios the tables do not list.
-    """
-    from caec_desktop.agent.selection.offline.parse import parse
+def unmatched_numbers(values: list[StatedValue], results: list[dict[str, Any]]) -> list[str]:
+    """The stated `values` (with units) that match no result or input of `results`: within 1 %,
+    or within the rounding of the number as written ("0.2 µs" for 0.2047 µs)."""
     from caec_desktop.tools.units import ureg
 
     reg = ureg()
     known = _values_si(results)
     unmatched = []
-    for q in parse(prose).quantities:
+    for q in values:
         if not q.unit:
             continue
         try:
@@ -160,12 +158,12 @@ def unmatched_numbers(prose: str, results: list[dict[str, Any]]) -> list[str]:
     return unmatched
 
 
-def summary_markdown(prose: str, results: list[dict[str, Any]]) -> str:
-    """The model's summary, labelled, with a warning per number that matches no computed value."""
-    lines = [f"{SUMMARY_LABEL} {prose.strip()}"]
+def summary_markdown(summary: Summary, results: list[dict[str, Any]]) -> str:
+    """The model's summary, labelled, with a warning per value that matches no computed one."""
+    lines = [f"{SUMMARY_LABEL} {summary.text.strip()}"]
     lines += [
         f"⚠ the summary's {n} does not match any computed value"
-        for n in unmatched_numbers(prose, results)
+        for n in unmatched_numbers(summary.values, results)
     ]
     return "\n\n".join(lines)
 
@@ -180,8 +178,8 @@ def _rejections(state: AgentState) -> list[str]:
     ]
 
 
-def build_report(state: AgentState, status: Status, prose: str | None = None) -> str:
-    """The answer in Markdown for `status`; `prose` is a model's summary shown under the tables."""
+def build_report(state: AgentState, status: Status, summary: Summary | None = None) -> str:
+    """The answer in Markdown for `status`; `summary` is a model's, shown under the tables."""
     if status == "refused":
         reason = state.get("refusal_reason", "")
         return f"**Refused.** {reason}\n\n**What to do next:** {REFUSAL_NEXT_STEPS}"
@@ -192,8 +190,8 @@ def build_report(state: AgentState, status: Status, prose: str | None = None) ->
     if status == "answered" and not results:
         return state.get("reply") or NO_CALCULATION
     parts = [result_markdown(dict(r)) for r in results]
-    if prose and prose.strip():
-        parts.append(summary_markdown(prose, [dict(r) for r in results]))
+    if summary is not None and summary.text.strip():
+        parts.append(summary_markdown(summary, [dict(r) for r in results]))
     if state.get("reply") and (results or status == "invalid"):
         # Under results: the selector's notes on how it read the request; else why nothing ran.
         parts.append(state["reply"])

@@ -1,9 +1,10 @@
 """The agent graph's state: what each node reads and the deltas it returns.
 
-Lists that grow during a turn (`messages`, `tool_results`, `errors`) and `usage` have reducers,
-so nodes return only what they add. `messages` holds this turn's HumanMessage (the request) and the
-report's AIMessage (the answer); everything else is plain JSON-like data, so the final state turns
-into a `TurnResult` without conversion.
+Lists that grow during a turn (`messages`, `tool_results`, `errors`, `transcript`) and `usage`
+have reducers, so nodes return only what they add. `messages` holds this turn's HumanMessage (the
+request) and the report's AIMessage (the answer); `transcript` a model's exchange in LLM modes;
+everything else is plain JSON-like data, so the final state turns into a `TurnResult` without
+conversion.
 """
 
 from __future__ import annotations
@@ -73,6 +74,9 @@ class AgentState(TypedDict, total=False):
     """The SelectorError kind of a `model_error` (timeout, auth, …)."""
     """What went wrong when the run ended with `model_error`."""
     usage: Annotated[dict[str, float], add_usage]
+    transcript: Annotated[list[AnyMessage], operator.add]
+    """This turn's exchange with a model (LLM modes): each selection's messages, in order (see
+    `SelectionRequest.transcript`). The one place a turn's model conversation is kept."""
     answer: str
     status: Status
     path: str

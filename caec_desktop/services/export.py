@@ -1,262 +1,103 @@
-"""A conversation as a calculation report (Markdown, HTML, PDF) and its trace as JSONL.
+"""Exports of a saved conversation: the calculation package (PDF, HTML, Markdown, CSV of its
+sweep tables) and the trace (JSONL). Honest, private files: a file is written next to its target
+as a temporary file only the user can read (`tempfile.mkstemp`, mode 0600 as in
+`settings.files.write_private`), flushed to disk, checked to exist and be non-empty, and only
+then renamed into place; anything else is an `ExportError` naming the file and the reason, never
+"saved".
 
-The report is what a reviewer signs off: for every tool run, the inputs with units and where each
-came from (typed, form, model, default, preset), the results, the verdict, the calc sheet, and the
-references; in the header the app version, mode(s), model(s) and when it was generated. Everything
-passes through `trace.redact` (with the known key) before rendering, and the rendered text once
-more, so no export can contain an API key. PDF is rendered by the ui layer (`caec_desktop.ui.pdf`,
-Qt's QTextDocument + QPdfWriter), passed in as `pdf_writer`: this module never imports Qt. Files
-are written through a temporary file only the user can read (`settings.files.write_private`),
-then renamed into place, so an export is private and never half-written.
+PDF pages and sweep plots need Qt, so the ui layer passes them in (`pdf_writer`, `plot_image`:
+`caec_desktop.ui.pdf`); this module never imports Qt. Long exports report progress and can be
+cancelled between steps (`progress`, `cancelled`), so the window runs them off its GUI thread.
 """
 
 from __future__ import annotations
 
-import html
+import base64
+import contextlib
+import os
+import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from caec_desktop import __version__
 from caec_desktop.agent.trace import TraceEvent, redact
-from caec_desktop.agent.usage import total_usage, usage_text
 from caec_desktop.services.history import LoadedConversation
-from caec_desktop.settings.files import write_private
-from caec_desktop.tools import CalcSheet, result_schema, tool_schema
-from caec_desktop.tools.units import show_value
-
-CALL_SOURCE_AS_PROVENANCE = {"regex": "typed", "llm": "model", "llm_text": "model"}
-"""Where an input came from when the call gives no per-argument source (see ProposedCall)."""
-
-Block = tuple[str, Any]
-"""(h2|h3|p|pre, text) · (table, (headers, rows)) · (ul|ol, items) · (sheet, CalcSheet)"""
-
-
-def _schema(tool: str, kind: str) -> dict[str, Any]:
-    """Properties of a tool's args or result schema ({} for a tool no longer registered)."""
-    try:
-        schema = tool_schema(tool) if kind == "args" else result_schema(tool)
-    except KeyError:
-        return {}
-    props: dict[str, Any] = schema.get("properties", {})
-    return props
-
-
-def provenance(entry: Mapping[str, Any], name: str, value: Any, prop: Mapping[str, Any]) -> str:
-    """Where input `name` came from: its recorded source, else default/the call's source."""
-    sources = entry.get("arg_sources") or {}
-    if name in sources:
-        return str(sources[name])
-    if "default" in prop and prop["default"] == value:
-        return "default"
-    call_source = str(entry.get("source") or "unknown")
-    return CALL_SOURCE_AS_PROVENANCE.get(call_source, call_source)
-
-
-def _tool_blocks(entry: Mapping[str, Any], references: dict[str, None]) -> list[Block]:
-    tool = str(entry.get("tool", "?"))
-    arg_props, res_props = _schema(tool, "args"), _schema(tool, "result")
-    result = entry.get("result") or {}
-    blocks: list[Block] = [("h3", f"{tool} (call source: {entry.get('source') or 'unknown'})")]
-    if "verdict" in result:
-        blocks.append(("p", f"Verdict: {str(result['verdict']).upper()}"))
-    inputs = [
-        [
-            name,
-            show_value(value, arg_props.get(name, {}).get("x-unit", "")),
-            provenance(entry, name, value, arg_props.get(name, {})),
-        ]
-        for name, value in (entry.get("args") or {}).items()
-        if value is not None
-    ]
-    blocks.append(("table", (["Input", "Value", "From"], inputs)))
-    outputs = [
-        [k, show_value(v, res_props.get(k, {}).get("x-unit", ""))] for k, v in result.items()
-    ]
-    blocks.append(("table", (["Result", "Value"], outputs)))
-    if entry.get("calc_sheet"):
-        sheet = CalcSheet.model_validate(entry["calc_sheet"])
-        blocks.append(("sheet", sheet))
-        references.update(dict.fromkeys(sheet.references))
-    return blocks
-
-
-@dataclass
-class Report:
-    """A rendered-once, exported-many calculation report."""
-
-    title: str
-    meta: list[list[str]]
-    blocks: list[Block] = field(default_factory=list)
-    secrets: tuple[str, ...] = ()
-
-    def markdown(self) -> str:
-        out = [f"# {self.title}", "", *_md_table(["", ""], self.meta), ""]
-        for kind, body in self.blocks:
-            if kind in ("h2", "h3"):
-                out += ["#" * int(kind[1]) + " " + body, ""]
-            elif kind == "p":
-                out += [body, ""]
-            elif kind == "pre":
-                out += ["```", body, "```", ""]
-            elif kind == "table":
-                out += [*_md_table(*body), ""]
-            elif kind in ("ul", "ol"):
-                out += [f"{i}. {x}" if kind == "ol" else f"- {x}" for i, x in enumerate(body, 1)]
-                out.append("")
-            elif kind == "sheet":
-                out += [body.markdown(), ""]
-        return str(redact("\n".join(out), self.secrets))
-
-    def html(self) -> str:
-        e = html.escape
-        out = [
-            "<!DOCTYPE html>",
-            f'<html><head><meta charset="utf-8"><title>{e(self.title)}</title>',
-            f"<style>{_CSS}</style></head><body>",
-            f"<h1>{e(self.title)}</h1>",
-            _html_table(["", ""], self.meta),
-        ]
-        for kind, body in self.blocks:
-            if kind in ("h2", "h3", "p", "pre"):
-                out.append(f"<{kind}>{e(body)}</{kind}>")
-            elif kind == "table":
-                out.append(_html_table(*body))
-            elif kind in ("ul", "ol"):
-                out.append(f"<{kind}>" + "".join(f"<li>{e(x)}</li>" for x in body) + f"</{kind}>")
-            elif kind == "sheet":
-                out.append(_html_sheet(body))
-        out.append("</body></html>")
-        return str(redact("\n".join(out), self.secrets))
-
-
-_CSS = (
-    "body{font-family:sans-serif;font-size:10pt} table{border-collapse:collapse;margin:4px 0}"
-    " td,th{border:1px solid #999;padding:2px 6px;text-align:left} pre{white-space:pre-wrap}"
+from caec_desktop.services.report import (
+    CalcPackage,
+    SweepTable,
+    TitleBlock,
+    TurnRecord,
+    build_package,
+    provenance,
 )
+from caec_desktop.settings.files import FILE_MODE, write_private
+
+__all__ = [
+    "EXPORT_FORMATS",
+    "ExportCancelled",
+    "ExportError",
+    "export_conversation",
+    "package_from_history",
+    "provenance",
+    "records",
+    "trace_jsonl",
+]
+
+EXPORT_FORMATS = {".pdf": "pdf", ".html": "html", ".md": "md", ".csv": "csv", ".jsonl": "jsonl"}
+"""File suffix → format name (`caec export --format`)."""
+
+Progress = Callable[[int, int], None]
+"""`progress(done, total)`: steps of the export (PDF: pages)."""
 
 
-def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+class PdfWriter(Protocol):
+    """Renders a package as PDF at a path (`caec_desktop.ui.pdf.write_pdf`)."""
+
+    def __call__(
+        self,
+        package: CalcPackage,
+        path: Path,
+        images: Mapping[int, bytes],
+        progress: Progress | None,
+        cancelled: Callable[[], bool] | None,
+    ) -> object: ...
 
 
-def _md_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    lines = ["| " + " | ".join(_md_cell(h) for h in headers) + " |"]
-    lines.append("| " + " | ".join("---" for _ in headers) + " |")
-    lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
-    return lines
+PlotImage = Callable[[SweepTable], bytes | None]
+"""A sweep's plot as PNG bytes (None: no plot), drawn by the ui (`caec_desktop.ui.pdf`)."""
 
 
-def _html_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    e = html.escape
-    head = "<tr>" + "".join(f"<th>{e(h)}</th>" for h in headers) + "</tr>" if any(headers) else ""
-    body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in rows)
-    return f'<table border="1" cellspacing="0" cellpadding="3">{head}{body}</table>'
+class ExportError(Exception):
+    """An export that did not produce its file; the message says which file and why."""
 
 
-def _html_sheet(sheet: CalcSheet) -> str:
-    e = html.escape
-    parts = [f"<p><b>Calc sheet — {e(sheet.tool)}</b></p><ol>"]
-    parts += [f"<li>{e(s.text())}</li>" for s in sheet.steps]
-    parts.append("</ol>")
-    for title, items in (("Thresholds", sheet.thresholds), ("Notes", sheet.notes)):
-        if items:
-            parts.append(
-                f"<p><i>{title}:</i></p><ul>" + "".join(f"<li>{e(x)}</li>" for x in items) + "</ul>"
-            )
-    if sheet.references:
-        parts.append(
-            "<p><i>References:</i></p><ul>"
-            + "".join(f"<li>{e(x)}</li>" for x in sheet.references)
-            + "</ul>"
-        )
-    return "".join(parts)
+class ExportCancelled(ExportError):
+    """The user cancelled the export; no file was left behind."""
 
 
-SAFETY_NET_WORDS = (
-    "the offline reader, from the user's text (safety net: the model produced no valid tool "
-    "call; its attempts are listed as rejected calls)"
-)
-
-
-def _turn_blocks(
-    i: int, user_text: str, turn: Mapping[str, Any], refs: dict[str, None]
-) -> list[Block]:
-    status = turn.get("status", "?")
-    blocks: list[Block] = [
-        ("h2", f"{i}. {user_text}"),
-        (
-            "p",
-            f"Status: {status} · mode: {turn.get('mode', '?')} · model: {turn.get('model') or '—'}"
-            f" · attempts: {turn.get('attempts', 0)}"
-            + (f" · tokens: {used}" if (used := usage_text(turn.get("usage") or {})) else "")
-            + (f" · asked: {turn['created']}" if turn.get("created") else ""),
-        ),
+def records(loaded: LoadedConversation) -> list[TurnRecord]:
+    """A stored conversation's turns as the package reads them (turn 1 first)."""
+    return [
+        TurnRecord(i, t.user_text, t.result, t.created, t.events)
+        for i, t in enumerate(loaded.turns, 1)
     ]
-    if turn.get("path") == "safety_net":
-        blocks.append(("p", f"Answered by: {SAFETY_NET_WORDS}"))
-    if turn.get("refused"):
-        blocks.append(("p", f"Refused: {turn.get('refusal_reason') or 'no reason given'}"))
-    for entry in turn.get("tool_results") or []:
-        blocks += _tool_blocks(entry, refs)
-    rejected = [
-        f"attempt {e.get('attempt', '?')}, {e.get('tool', '?')}: "
-        + "; ".join(e.get("messages", []))
-        for e in turn.get("errors") or []
-    ]
-    if rejected:
-        blocks += [("p", "Rejected calls:"), ("ul", rejected)]
-    if not turn.get("tool_results") and turn.get("answer"):
-        blocks += [("p", "Answer:"), ("pre", str(turn["answer"]))]
-    return blocks
 
 
-def build_report(
-    title: str,
-    turns: Iterable[tuple[str, Mapping[str, Any]]],
+def package_from_history(
+    loaded: LoadedConversation,
     *,
+    turns: Sequence[int] | None = None,
+    title_block: TitleBlock | None = None,
     secrets: Sequence[str] = (),
-    generated: datetime | None = None,
-) -> Report:
-    """A report from `(user_text, TurnResult dict)` pairs, with keys redacted up front.
-
-    Args:
-        title: the conversation's name.
-        turns: the turns in order (a `created` key in the dict is shown as the time asked).
-        secrets: known keys to remove besides key-shaped strings (e.g. `settings.api_key()`).
-        generated: the report's timestamp (default: now, UTC).
-    """
-    known = tuple(s for s in secrets if s)
-    clean = [(str(redact(u, known)), redact(dict(t), known)) for u, t in turns]
-    refs: dict[str, None] = {}
-    blocks: list[Block] = []
-    for i, (user_text, turn) in enumerate(clean, 1):
-        blocks += _turn_blocks(i, user_text, turn, refs)
-    if refs:
-        blocks += [("h2", "References"), ("ol", list(refs))]
-    modes = sorted({str(t.get("mode", "?")) for _, t in clean}) or ["—"]
-    models = sorted({str(t.get("model") or "—") for _, t in clean}) or ["—"]
-    when = (generated or datetime.now(UTC)).isoformat(timespec="seconds")
-    meta = [
-        ["Application", f"CAEC Desktop {__version__}"],
-        ["Generated", when],
-        ["Mode", ", ".join(modes)],
-        ["Model", ", ".join(models)],
-        ["Turns", str(len(clean))],
-    ]
-    used = usage_text(total_usage(t.get("usage") or {} for _, t in clean))
-    if used:
-        meta.append(["Tokens (conversation)", used])
-    title = str(redact(f"Calculation report — {title}", known))  # also goes into PDF metadata
-    return Report(title=title, meta=meta, blocks=blocks, secrets=known)
-
-
-def report_from_history(loaded: LoadedConversation, secrets: Sequence[str] = ()) -> Report:
-    """The report of a stored conversation (see history.py)."""
-    turns = [(t.user_text, {**t.result, "created": t.created}) for t in loaded.turns]
-    return build_report(loaded.conversation.name, turns, secrets=secrets)
+) -> CalcPackage:
+    """The package of a stored conversation (turns default to the answered ones)."""
+    return build_package(
+        loaded.conversation.name,
+        records(loaded),
+        turns=turns,
+        title_block=title_block,
+        secrets=secrets,
+    )
 
 
 def trace_jsonl(
@@ -271,11 +112,143 @@ def trace_jsonl(
     return "".join(line + "\n" for line in lines)
 
 
-EXPORT_FORMATS = (".md", ".html", ".pdf", ".jsonl")
+def format_of(path: Path, fmt: str | None = None) -> str:
+    """The export format: `fmt` if given, else the file's suffix (ValueError if neither fits)."""
+    names = sorted(set(EXPORT_FORMATS.values()))
+    if fmt is not None:
+        if fmt not in names:
+            raise ValueError(f"export format {fmt!r}: use one of {', '.join(names)}")
+        return fmt
+    suffix = path.suffix.lower()
+    if suffix not in EXPORT_FORMATS:
+        raise ValueError(
+            f"export format {suffix or '(none)'!r}: use one of {', '.join(EXPORT_FORMATS)}"
+        )
+    return EXPORT_FORMATS[suffix]
 
 
-PdfWriter = Callable[["Report", Path], object]
-"""Renders a report as PDF at a path (`caec_desktop.ui.pdf.write_pdf`)."""
+def _check_folder(path: Path) -> None:
+    folder = path.parent
+    if not folder.is_dir():
+        raise ExportError(f"{path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise ExportError(f"{path}: the folder {folder} is not writable")
+
+
+def _temp_beside(path: Path) -> Path:
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    except OSError as exc:
+        raise ExportError(f"{path}: cannot write in {path.parent} ({exc.strerror})") from None
+    os.close(fd)
+    return Path(name)
+
+
+def _commit(temp: Path, path: Path) -> Path:
+    """Move a finished temp file into place once it exists and is not empty (flushed to disk
+    and private first)."""
+    try:
+        size = temp.stat().st_size
+    except OSError:
+        size = -1
+    if size <= 0:
+        raise ExportError(f"{path}: nothing was written (the file came out empty)")
+    try:
+        fd = os.open(temp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.chmod(temp, FILE_MODE)  # mkstemp makes 0600; a renderer or odd platform may not
+        os.replace(temp, path)
+    except OSError as exc:
+        raise ExportError(f"{path}: cannot be saved ({exc.strerror})") from None
+    if not path.is_file() or path.stat().st_size <= 0:  # pragma: no cover - the OS lied
+        raise ExportError(f"{path}: not found after saving")
+    return path
+
+
+def _images(
+    package: CalcPackage, plot_image: PlotImage | None, cancelled: Callable[[], bool] | None
+) -> dict[int, bytes]:
+    images: dict[int, bytes] = {}
+    if plot_image is None:
+        return images
+    for calc, sweep in package.sweeps:
+        if cancelled is not None and cancelled():
+            raise ExportCancelled("export cancelled")
+        png = plot_image(sweep)
+        if png:
+            images[calc.number] = png
+    return images
+
+
+def write_package(
+    package: CalcPackage,
+    path: Path | str,
+    fmt: str | None = None,
+    *,
+    pdf_writer: PdfWriter | None = None,
+    plot_image: PlotImage | None = None,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> Path:
+    """Write `package` as pdf, html, md or csv; returns the path once the file is there.
+
+    Markdown links its sweep plots as PNG files beside it (`NAME-plot-N.png`); HTML embeds them.
+
+    Raises:
+        ExportError: the folder is missing or read-only, the file came out empty, or (csv) the
+            package has no sweep table. ExportCancelled when `cancelled()` turned true.
+        ValueError: an unknown format.
+    """
+    path = Path(path)
+    fmt = format_of(path, fmt)
+    if fmt == "jsonl":
+        raise ValueError(
+            "a trace (jsonl) is written from the conversation: use export_conversation"
+        )
+    if fmt == "pdf" and pdf_writer is None:
+        raise ValueError("PDF export needs a PDF renderer (caec_desktop.ui.pdf.write_pdf)")
+    if fmt == "csv" and not package.sweeps:
+        raise ExportError(f"{path}: the chosen turns have no sweep table to write as CSV")
+    _check_folder(path)
+    images = _images(package, plot_image, cancelled) if fmt != "csv" else {}
+    temp = _temp_beside(path)
+    written: list[Path] = []
+    try:
+        if fmt == "pdf":
+            assert pdf_writer is not None
+            pdf_writer(package, temp, images, progress, cancelled)
+        elif fmt == "csv":
+            temp.write_text(package.sweep_csv(), encoding="utf-8", newline="")
+        elif fmt == "html":
+            urls = {
+                n: "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+                for n, png in images.items()
+            }
+            temp.write_text(package.html(urls), encoding="utf-8")
+        else:
+            urls = {}
+            for n, png in images.items():
+                image = path.with_name(f"{path.stem}-plot-{n}.png")
+                write_private(image, png)
+                written.append(image)
+                urls[n] = image.name
+            temp.write_text(package.markdown(urls), encoding="utf-8")
+        if cancelled is not None and cancelled():
+            raise ExportCancelled("export cancelled")
+        return _commit(temp, path)
+    except OSError as exc:
+        raise ExportError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+    except BaseException:
+        for extra in written:
+            with contextlib.suppress(OSError):
+                extra.unlink()
+        raise
+    finally:
+        with contextlib.suppress(OSError):
+            temp.unlink()
 
 
 def export_conversation(
@@ -283,27 +256,46 @@ def export_conversation(
     path: Path | str,
     secrets: Sequence[str] = (),
     pdf_writer: PdfWriter | None = None,
+    *,
+    fmt: str | None = None,
+    turns: Sequence[int] | None = None,
+    title_block: TitleBlock | None = None,
+    plot_image: PlotImage | None = None,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> Path:
-    """Write a stored conversation to `path`; the suffix picks the format (EXPORT_FORMATS).
-
-    A `.pdf` needs `pdf_writer` (the ui layer's renderer): this layer has no Qt.
-    """
+    """Write a stored conversation to `path`: its package (pdf, html, md, csv) or its trace
+    (jsonl, every event of the chosen turns; all turns by default). The suffix picks the format
+    unless `fmt` is given. See `write_package` for the rest."""
     path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix == ".jsonl":
-        write_private(path, trace_jsonl(loaded.events, secrets))
-        return path
-    report = report_from_history(loaded, secrets)
-    if suffix == ".md":
-        write_private(path, report.markdown())
-    elif suffix == ".html":
-        write_private(path, report.html())
-    elif suffix == ".pdf":
-        if pdf_writer is None:
-            raise ValueError("PDF export needs a PDF renderer (caec_desktop.ui.pdf.write_pdf)")
-        pdf_writer(report, path)
-    else:
-        raise ValueError(
-            f"export format {suffix or '(none)'!r}: use one of {', '.join(EXPORT_FORMATS)}"
+    kind = format_of(path, fmt)
+    if kind != "jsonl":
+        package = package_from_history(
+            loaded, turns=turns, title_block=title_block, secrets=secrets
         )
-    return path
+        return write_package(
+            package,
+            path,
+            kind,
+            pdf_writer=pdf_writer,
+            plot_image=plot_image,
+            progress=progress,
+            cancelled=cancelled,
+        )
+    _check_folder(path)
+    chosen = set(turns) if turns is not None else None
+    events = [
+        e for i, t in enumerate(loaded.turns, 1) if chosen is None or i in chosen for e in t.events
+    ]
+    temp = _temp_beside(path)
+    try:
+        temp.write_text(trace_jsonl(events, secrets), encoding="utf-8")
+        if not events:  # an empty trace is a valid, empty file: write it as such
+            os.replace(temp, path)
+            return path
+        return _commit(temp, path)
+    except OSError as exc:
+        raise ExportError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+    finally:
+        with contextlib.suppress(OSError):
+            temp.unlink()

@@ -157,11 +157,13 @@ def form_fields(schema: dict[str, Any]) -> list[FormField]:
 def split_value(value: Any, unit: str) -> tuple[str, str]:
     """Split an argument value into (number text, unit) for a quantity field.
 
-    `"70 GPa"` → ("70", "GPa"); `2500` → ("2500", unit). Text that is not "number unit" stays
+    `"70 GPa"` → ("70", "GPa"); `2500` → ("2500", unit); a number `%g` would round (tan 20.9° =
+    0.3818628…) keeps all its digits. Text that is not "number unit" stays
     whole in the number box (the tool's validation will name the problem).
     """
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return f"{value:g}", unit
+        short = f"{value:g}"
+        return (short if float(short) == value else repr(value)), unit
     text = str(value).strip()
     number, _, rest = text.partition(" ")
     try:

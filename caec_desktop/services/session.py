@@ -163,6 +163,13 @@ class Session:
         self.last_turn = self.turns[-1] if self.turns else None
         self._usage_total = None
 
+    def continued(self, settings: Settings) -> Session:
+        """A new session with `settings` that goes on with this conversation (after the user
+        changed the settings: the next question sees the same earlier messages)."""
+        fresh = Session(settings)
+        fresh.messages = self.messages
+        return fresh
+
     def cancel(self) -> None:
         """Stop the current run now (and runs of this session still waiting for their turn);
         each stream ends with run_end status "cancelled". Does nothing when idle."""
@@ -177,9 +184,8 @@ class Session:
         self.cancel()
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)
-        closer = getattr(self._selector, "aclose", None)
-        if closer is not None:
-            await closer()
+        if self._selector is not None:
+            await self._selector.aclose()
 
     def ask(self, text: str) -> AsyncGenerator[TraceEvent, None]:
         """One turn: route, select, validate, run tools, report. Yields events as they happen.

@@ -3,7 +3,7 @@
 Precedence, highest first: explicit arguments, environment (`CAEC_…`, `OPENROUTER_API_KEY`), `.env`,
 `config.json`, the API key from the secret store (keyring or 0600 file), defaults. The config file
 holds everything in `Settings` except the key; `save_config` refuses the key so it can never land in
-a plain file. `Settings` itself (settings.py) is not changed: this module only adds a source below
+a plain file. `Settings` itself (model.py) is not changed: this module only adds a source below
 the environment.
 
 The file also records where the key was saved (`"api_key_store": "keyring" | "file" | "none"`,
@@ -21,7 +21,6 @@ saved before that record existed is taken to be for the endpoint `config.json` i
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -30,25 +29,43 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_settings import BaseSettings, InitSettingsSource, PydanticBaseSettingsSource
 
-from caec_desktop.settings.files import check_private, private_dir, write_private
+from caec_desktop.settings.configfile import (
+    CONFIG_FILE,
+    KEY_HOST_FIELD,
+    KEY_STORE_FIELD,
+    KEY_STORES,
+    ConfigError,
+    KeyStoreKind,
+    config_path,
+    read_json,
+    record_key_store,
+    write_json,
+)
+from caec_desktop.settings.files import check_private
 from caec_desktop.settings.keystore import (
     SECRETS_FILE,
     FileStore,
-    KeyStoreKind,
     SecretStore,
     open_secret_store,
 )
 from caec_desktop.settings.model import OPENROUTER_HOST, Settings, host_of
 from caec_desktop.settings.paths import config_dir
 
-CONFIG_FILE = "config.json"
+__all__ = [
+    "CONFIG_FILE",
+    "PLAIN_FIELDS",
+    "ConfigError",
+    "config_path",
+    "load_settings",
+    "read_config",
+    "record_key_store",
+    "save_config",
+    "save_settings",
+    "saved_key_store",
+]
+
 ENV_FILE = ".env"
 SECRET_FIELD = "llm_api_key"
-KEY_STORE_FIELD = "api_key_store"
-"""Where the key was saved: not a setting, kept in the file beside them."""
-KEY_HOST_FIELD = "api_key_host"
-"""The host the saved key is for: recorded with the key, not a plain setting."""
-KEY_STORES: tuple[KeyStoreKind, ...] = ("keyring", "file", "none")
 
 PlainConfig: type[BaseModel] = create_model(  # type: ignore[call-overload]
     "PlainConfig",
@@ -61,14 +78,6 @@ PlainConfig: type[BaseModel] = create_model(  # type: ignore[call-overload]
 )
 """The config file's schema: the fields of `Settings` minus the key, unknown keys rejected."""
 PLAIN_FIELDS: tuple[str, ...] = tuple(PlainConfig.model_fields)
-
-
-class ConfigError(ValueError):
-    """The config file (or values to save) is invalid; the message names the file and field."""
-
-
-def config_path(directory: Path | None = None) -> Path:
-    return (directory or config_dir()) / CONFIG_FILE
 
 
 def _check(values: Any, where: str) -> dict[str, Any]:
@@ -91,22 +100,12 @@ def _check(values: Any, where: str) -> dict[str, Any]:
     return model.model_dump(mode="json", exclude_unset=True)
 
 
-def _read_file(path: Path) -> Any:
-    """The file's JSON (None when there is no file)."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"{path}: not readable as JSON ({exc})") from None
-
-
 def _read(
     directory: Path | None,
 ) -> tuple[dict[str, Any], KeyStoreKind | None, str | None]:
     """The stored settings, the key-store record and the key's host (None when not recorded)."""
     path = config_path(directory)
-    raw = _read_file(path)
+    raw = read_json(path)
     if raw is None:
         return {}, None, None
     store = raw.get(KEY_STORE_FIELD) if isinstance(raw, Mapping) else None
@@ -120,11 +119,6 @@ def _read(
     if isinstance(raw, Mapping):
         raw = {k: v for k, v in raw.items() if k not in (KEY_STORE_FIELD, KEY_HOST_FIELD)}
     return _check(raw, str(path)), store, host
-
-
-def _write(path: Path, data: Mapping[str, Any]) -> None:
-    private_dir(path.parent)
-    write_private(path, json.dumps(data, indent=2, ensure_ascii=False))
 
 
 def read_config(directory: Path | None = None) -> dict[str, Any]:
@@ -144,31 +138,8 @@ def save_config(values: Mapping[str, Any], directory: Path | None = None) -> Pat
     except ConfigError:  # a broken file is replaced; loading probes the keyring again
         store, host = None, None
     records = {KEY_STORE_FIELD: store, KEY_HOST_FIELD: host}
-    _write(path, {**clean, **{k: v for k, v in records.items() if v is not None}})
+    write_json(path, {**clean, **{k: v for k, v in records.items() if v is not None}})
     return path
-
-
-def record_key_store(
-    kind: KeyStoreKind, directory: Path | None = None, host: str | None = None
-) -> None:
-    """Record in the config file where the key was just saved (or that none is), and the host
-    it is for (none recorded: see `load_settings`).
-
-    An unreadable config file is left as it is: loading it reports the problem, and without a
-    record the keyring is probed, so the key is still found.
-    """
-    path = config_path(directory)
-    try:
-        raw = _read_file(path)
-    except ConfigError:
-        return
-    if raw is not None and not isinstance(raw, Mapping):
-        return
-    values = {k: v for k, v in (raw or {}).items() if k != KEY_HOST_FIELD}
-    values[KEY_STORE_FIELD] = kind
-    if host and kind != "none":
-        values[KEY_HOST_FIELD] = host.lower()
-    _write(path, values)
 
 
 def saved_key_store(directory: Path | None = None) -> SecretStore | None:
@@ -245,7 +216,7 @@ def load_settings(
             return (init_settings, env_settings, dotenv_settings, stored, file_secret_settings)
 
     try:
-        layered = _Layered(_env_file=env_file, **overrides)  # type: ignore[call-arg]
+        layered = _Layered(_env_file=env_file, **overrides)
         settings = Settings.model_validate(
             {**layered.model_dump(), KEY_HOST_FIELD: _key_host(layered, key, host, stored)}
         )
@@ -273,3 +244,23 @@ def _key_host(
     if key == os.environ.get("OPENROUTER_API_KEY") and key != os.environ.get("CAEC_LLM_API_KEY"):
         return OPENROUTER_HOST
     return None
+
+
+def save_settings(
+    settings: Settings, directory: Path | None = None, store: SecretStore | None = None
+) -> None:
+    """Save `settings`: the plain values to config.json, the key to the secret store (never the
+    plain file), saved for the host it is bound to (the endpoint in use when it has none yet);
+    an empty key deletes the saved one.
+
+    Args:
+        settings: the settings to keep.
+        directory: config dir (default: the user config dir, or `CAEC_CONFIG_DIR`).
+        store: where the key goes (default: `open_secret_store(directory)`).
+    """
+    save_config(settings.model_dump(include=set(PLAIN_FIELDS), exclude_unset=False), directory)
+    store = store if store is not None else open_secret_store(directory)
+    if settings.api_key():
+        store.set_api_key(settings.api_key(), settings.api_key_host or settings.endpoint_host())
+    else:
+        store.delete_api_key()

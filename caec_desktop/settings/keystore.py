@@ -26,6 +26,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from caec_desktop.settings.configfile import KeyStoreKind, record_key_store
 from caec_desktop.settings.files import (
     PrivateFileError,
     check_private,
@@ -43,9 +44,6 @@ log = logging.getLogger(__name__)
 SERVICE = "caec-desktop"
 KEY_NAME = "llm_api_key"
 SECRETS_FILE = "secrets.json"
-
-KeyStoreKind = Literal["keyring", "file", "none"]
-"""Where the saved key is, as recorded in config.json ("none": no key saved)."""
 
 
 class SecretStore(Protocol):
@@ -76,8 +74,6 @@ def check_key(key: str) -> None:
 
 def _record(kind: KeyStoreKind, directory: Path | None, host: str | None = None) -> None:
     """Note in config.json where the key now is and which host it is for (module docstring)."""
-    from caec_desktop.settings.config import record_key_store
-
     record_key_store(kind, directory, host)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from caec_desktop.tools.base import ArgError, CalcSheet, CalcStep, ToolSpec
 from caec_desktop.tools.execution import ToolOutcome, execute, validate
 from caec_desktop.tools.messages import FieldMessage
-from caec_desktop.tools.registry import get_tool, tool_names
+from caec_desktop.tools.registry import get_tool, tool_groups, tool_names
 from caec_desktop.tools.schema import result_schema, tool_list, tool_schema
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "execute",
     "get_tool",
     "result_schema",
+    "tool_groups",
     "tool_list",
     "tool_names",
     "tool_schema",

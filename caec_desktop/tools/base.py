@@ -76,6 +76,23 @@ Stiffness = Annotated[float, Unit("N/m")]
 Damping = Annotated[float, Unit("N*s/m")]
 Ratio = Annotated[float, Unit("")]
 """Dimensionless (fractions, Poisson ratio, restitution); accepts "60 %" too."""
+Count = Annotated[int, Unit("")]
+"""A whole number (cores); "16" or 16.0 is read, 16.5 is refused."""
+Acceleration = Annotated[float, Unit("m/s^2")]
+Angle = Annotated[float, Unit("degree")]
+"""In degrees (a bare number is degrees; "0.3 rad" converts)."""
+Viscosity = Annotated[float, Unit("Pa*s")]
+SurfaceEnergy = Annotated[float, Unit("J/m^2")]
+SurfaceTension = Annotated[float, Unit("N/m")]
+MassFlow = Annotated[float, Unit("kg/s")]
+Rate = Annotated[float, Unit("1/s")]
+"""Per second: shear rates, throughputs (particle-steps per core-second)."""
+AngularVelocity = Annotated[float, Unit("rad/s")]
+RotationSpeed = Annotated[float, Unit("rpm")]
+Torque = Annotated[float, Unit("N*m")]
+RollingStiffness = Annotated[float, Unit("N*m/rad")]
+RollingDamping = Annotated[float, Unit("N*m*s/rad")]
+Inertia = Annotated[float, Unit("kg*m^2")]
 
 
 def Q(
@@ -100,9 +117,10 @@ def Q(
     )
 
 
-def R(description: str) -> Any:
-    """The field spec of a result: `rayleigh_timestep: Time = R("Rayleigh time step")`."""
-    return Field(description=description)
+def R(description: str, *, default: Any = ...) -> Any:
+    """The field spec of a result: `rayleigh_timestep: Time = R("Rayleigh time step")`; an
+    optional result (`Time | None`) left out by the tool gets `default=None`."""
+    return Field(default, description=description)
 
 
 class ToolArgs(BaseModel):
@@ -190,6 +208,18 @@ class CalcSheet(BaseModel):
         return "\n".join(lines)
 
 
+GROUPS: tuple[str, ...] = (
+    "Time step",
+    "Contact",
+    "Cohesion",
+    "CFD-DEM",
+    "Particles, packing and bulk",
+    "Flow and discharge",
+    "Run size and cost",
+    "Units",
+)
+"""The tool groups, in display order: what a tool computes."""
+
 A = TypeVar("A", bound=ToolArgs)
 Res = TypeVar("Res", bound=ToolResult)
 
@@ -203,5 +233,7 @@ class ToolSpec(Generic[A, Res]):
     args_model: type[A]
     result_model: type[Res]
     func: Callable[[A, CalcSheet], Res]
+    group: str
+    """What the tool computes, one of `GROUPS` (help, `caec tools` and the forms group by it)."""
     example: dict[str, Any] = field(default_factory=dict)
     """A valid argument set (used in help text, schema round-trip tests, and the form's sample)."""

@@ -1,6 +1,6 @@
 """Bulk properties of a packing: packing fraction, porosity, void ratio, bulk density, mass.
 
-Definitions (DEM_REFERENCE.md §1.6; no single source is needed): porosity ε = 1 − φ, void ratio
+Definitions (docs/references.md §1.6; no single source is needed): porosity ε = 1 − φ, void ratio
 e_v = ε/(1 − ε) = (1 − φ)/φ (not the restitution coefficient e), bulk density ρ_b = φ ρ_s, mass
 M = ρ_b V, and from measured densities φ = ρ_b/ρ_s, which must be ≤ 1.
 
@@ -35,7 +35,7 @@ from caec_desktop.tools.base import (
 from caec_desktop.tools.units import fmt, sig
 
 REF_BULK = (
-    "Definitions (DEM_REFERENCE.md §1.6): ε = 1 − φ, e_v = (1 − φ)/φ, ρ_b = φ ρ_s, M = ρ_b V, "
+    "Definitions (docs/references.md §1.6): ε = 1 − φ, e_v = (1 − φ)/φ, ρ_b = φ ρ_s, M = ρ_b V, "
     "φ = ρ_b/ρ_s ≤ 1"
 )
 WAYS = "packing_fraction, porosity, or bulk_density with solid_density"
@@ -157,5 +157,6 @@ BULK_PROPERTIES: ToolSpec[Any, Any] = ToolSpec(
     args_model=BulkArgs,
     result_model=BulkResult,
     func=bulk_properties,
+    group="Particles, packing and bulk",
     example={"packing_fraction": 0.6, "solid_density": "2500 kg/m^3", "volume": "2 L"},
 )

@@ -1,6 +1,6 @@
 """check_timestep_heuristic: is a chosen DEM time step safe against Rayleigh and Hertz limits?
 
-Thresholds (DEM_REFERENCE.md §1.2, §1.3):
+Thresholds (docs/references.md §1.2, §1.3):
 - Rayleigh: ok if dt ≤ f·dt_R (default f = 0.2: EDEM auto time step, COMSOL), caution up to
   0.4·dt_R (EDEM's upper "normal range"; its advice for low coordination numbers), fail above.
   f may be raised to 1.0 at most; above 0.4 the caution band is empty and anything past f fails,
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from caec_desktop.tools import fields
 from caec_desktop.tools.base import (
     CalcSheet,
     Density,
@@ -38,7 +39,6 @@ from caec_desktop.tools.base import (
 from caec_desktop.tools.contact import STEPS_PER_COLLISION, Partner, hertz_pair, hertz_time
 from caec_desktop.tools.timestep import (
     DEFAULT_RAYLEIGH_FRACTION,
-    POISSON,
     REF_EDEM_TIMESTEP,
     REF_SHEAR,
     Verdict,
@@ -57,19 +57,21 @@ GOOD_STEPS_PER_CONTACT = 10
 
 
 class CheckArgs(ToolArgs):
-    particle_radius: Length = Q("Radius of the smallest particle", gt=0, example="1 mm")
-    density: Density = Q("Particle (solid) density", gt=0, example="2500 kg/m^3")
-    youngs_modulus: Pressure = Q("Young's modulus E used in the simulation", gt=0, example="70 GPa")
-    poisson_ratio: Ratio = Q("Poisson ratio ν (-1 < ν ≤ 0.5)", **POISSON, example=0.25)
-    timestep: Time = Q("The DEM time step dt to check", gt=0, example="2e-7 s")
+    particle_radius: Length = fields.particle_radius("Radius of the smallest particle")
+    density: Density = fields.density()
+    youngs_modulus: Pressure = fields.youngs_modulus("Young's modulus E used in the simulation")
+    poisson_ratio: Ratio = fields.poisson_ratio()
+    timestep: Time = fields.timestep("The DEM time step dt to check", example="2e-7 s")
     max_rayleigh_fraction: Ratio = Q(
         "Largest dt/dt_R that passes (EDEM/COMSOL 0.2)",
         default=DEFAULT_RAYLEIGH_FRACTION,
         gt=0,
         le=1,
     )
-    impact_velocity: Velocity | None = Q(
-        "Largest relative impact speed, for the Hertz contact-time check", default=None, gt=0
+    impact_velocity: Velocity | None = fields.impact_velocity(
+        "Largest relative impact speed, for the Hertz contact-time check",
+        default=None,
+        example=None,
     )
 
 
@@ -164,6 +166,7 @@ CHECK_TIMESTEP_HEURISTIC: ToolSpec[Any, Any] = ToolSpec(
     args_model=CheckArgs,
     result_model=CheckResult,
     func=check_timestep_heuristic,
+    group="Time step",
     example={
         "particle_radius": "1 mm",
         "density": 2500,

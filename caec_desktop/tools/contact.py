@@ -1,11 +1,12 @@
 """Hertz contact: effective properties, contact duration, and the hertz_contact_time tool.
 
-Sources (DEM_REFERENCE.md §1.3):
+Sources (docs/references.md §1.3):
 - Hertz contact duration t_H = C (m*² / (R* E*² v))^(1/5) with 1/m* = 1/m_i + 1/m_j,
   1/R* = 1/R_i + 1/R_j, 1/E* = (1-ν_i²)/E_i + (1-ν_j²)/E_j, v the relative normal approach speed.
   C follows from integrating the Hertz force law F = (4/3) E* sqrt(R*) δ^(3/2):
-  2∫₀¹(1-x^(5/2))^(-1/2) dx = (4/5) B(2/5, 1/2) = 2.943275 in the form (m*/k)^(2/5) v^(-1/5) with
-  k = (4/3) E* sqrt(R*), hence C = 2.943275 · (15/16)^(2/5) = 2.868266. EDEM and the LIGGGHTS doc
+  2∫₀¹(1-x^(5/2))^(-1/2) dx = (4/5) B(2/5, 1/2) = 2.943275 multiplies (5m*/(4k))^(2/5) v^(-1/5)
+  = δ_max/v, with k = (4/3) E* sqrt(R*) (in the form (m*/k)^(2/5) v^(-1/5) the constant is 3.2181),
+  hence C = 2.943275 · (15/16)^(2/5) = 2.868266. EDEM and the LIGGGHTS doc
   round it to 2.87; MFiX writes the (m*/k) form with 3.21 (exact 3.2181); MercuryDPM's
   `tc = 2.214 (ρ/E*)^(2/5) v^(-1/5) d` for identical spheres is the same law (2.8683·(π²/36)^(1/5)).
 - Particle–wall contact (MFiX `check_solids_dem.f:261-268, 955-959`): m* = m, R* = R and the
@@ -20,6 +21,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from caec_desktop.tools import fields
 from caec_desktop.tools.base import (
     ArgError,
     CalcSheet,
@@ -27,7 +29,6 @@ from caec_desktop.tools.base import (
     Length,
     Mass,
     Pressure,
-    Q,
     R,
     Ratio,
     Time,
@@ -36,13 +37,12 @@ from caec_desktop.tools.base import (
     ToolSpec,
     Velocity,
 )
-from caec_desktop.tools.timestep import POISSON
 from caec_desktop.tools.units import fmt
 
 HERTZ_TIME_CONSTANT = 2.868266
 """2.943275 · (15/16)^(2/5), see the module docstring; EDEM and LIGGGHTS use 2.87."""
 STEPS_PER_COLLISION = 50
-"""MFiX DTSOLID_FACTOR / MercuryDPM collisionTimeOverTimeStep default (DEM_REFERENCE.md §1.3)."""
+"""MFiX DTSOLID_FACTOR / MercuryDPM collisionTimeOverTimeStep default (docs/references.md §1.3)."""
 
 REF_HERTZ = (
     "Hertz contact time t = 2.87 (m*²/(R* E*² v))^(1/5): EDEM help, Estimate Simulation Time "
@@ -173,6 +173,7 @@ def hertz_pair(
 
 def hertz_time(sheet: CalcSheet, pair: HertzPair, velocity: float) -> float:
     """t_H = 2.868266 (m*² / (R* E*² v))^(1/5) recorded on the sheet (module docstring)."""
+    value: float
     value = HERTZ_TIME_CONSTANT * (pair.mass**2 / (pair.radius * pair.modulus**2 * velocity)) ** 0.2
     sheet.step(
         "t_H",
@@ -190,23 +191,15 @@ def hertz_time(sheet: CalcSheet, pair: HertzPair, velocity: float) -> float:
 
 
 class HertzArgs(ToolArgs):
-    particle_radius: Length = Q("Particle radius (smallest)", gt=0, example="1 mm")
-    density: Density = Q("Particle density", gt=0, example="2500 kg/m^3")
-    youngs_modulus: Pressure = Q("Young's modulus E of the particles", gt=0, example="70 GPa")
-    poisson_ratio: Ratio = Q("Poisson ratio ν (-1 < ν ≤ 0.5)", **POISSON, example=0.25)
-    impact_velocity: Velocity = Q(
-        "Relative normal approach speed (largest expected)", gt=0, example="1 m/s"
-    )
-    other_radius: Length | None = Q(
-        "Radius of the other sphere, same material (default: equal spheres)", default=None, gt=0
-    )
-    wall: bool = Q("Particle–wall contact instead of particle–particle", default=False)
-    wall_youngs_modulus: Pressure | None = Q(
-        "Young's modulus of the wall (wall=true; default: rigid wall)", default=None, gt=0
-    )
-    wall_poisson_ratio: Ratio | None = Q(
-        "Poisson ratio of the wall (wall=true; default: the particle's)", default=None, **POISSON
-    )
+    particle_radius: Length = fields.particle_radius("Particle radius (smallest)")
+    density: Density = fields.density("Particle density")
+    youngs_modulus: Pressure = fields.youngs_modulus()
+    poisson_ratio: Ratio = fields.poisson_ratio()
+    impact_velocity: Velocity = fields.impact_velocity()
+    other_radius: Length | None = fields.other_radius()
+    wall: bool = fields.wall()
+    wall_youngs_modulus: Pressure | None = fields.wall_youngs_modulus()
+    wall_poisson_ratio: Ratio | None = fields.wall_poisson_ratio()
 
 
 class HertzResult(ToolResult):
@@ -256,6 +249,7 @@ HERTZ_CONTACT_TIME: ToolSpec[Any, Any] = ToolSpec(
     args_model=HertzArgs,
     result_model=HertzResult,
     func=hertz_contact_time,
+    group="Contact",
     example={
         "particle_radius": "1 mm",
         "density": 2500,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from caec_desktop.tools import fields
 from caec_desktop.tools.base import (
     CalcSheet,
     Force,
@@ -25,7 +26,7 @@ from caec_desktop.tools.base import (
     ToolSpec,
 )
 from caec_desktop.tools.contact import Partner, hertz_geometry
-from caec_desktop.tools.timestep import POISSON, Verdict
+from caec_desktop.tools.timestep import Verdict
 from caec_desktop.tools.units import fmt
 
 FIRST_YIELD_FACTOR = 1.6
@@ -44,21 +45,15 @@ REF_JOHNSON = (
 
 class StressArgs(ToolArgs):
     normal_force: Force = Q("Normal contact force F", gt=0, example="10 N")
-    particle_radius: Length = Q("Particle radius", gt=0, example="1 mm")
-    youngs_modulus: Pressure = Q("Young's modulus E of the particles", gt=0, example="70 GPa")
-    poisson_ratio: Ratio = Q("Poisson ratio ν (-1 < ν ≤ 0.5)", **POISSON, example=0.25)
+    particle_radius: Length = fields.particle_radius()
+    youngs_modulus: Pressure = fields.youngs_modulus()
+    poisson_ratio: Ratio = fields.poisson_ratio()
     yield_stress: Pressure = Q("Yield stress σ_y of the particle material", gt=0, example="250 MPa")
     safety_factor: Ratio = Q("Safety factor on first yield (≥ 1)", ge=1, example=1.5)
-    other_radius: Length | None = Q(
-        "Radius of the other sphere, same material (default: equal spheres)", default=None, gt=0
-    )
-    wall: bool = Q("Particle–wall contact instead of particle–particle", default=False)
-    wall_youngs_modulus: Pressure | None = Q(
-        "Young's modulus of the wall (wall=true; default: rigid wall)", default=None, gt=0
-    )
-    wall_poisson_ratio: Ratio | None = Q(
-        "Poisson ratio of the wall (wall=true; default: the particle's)", default=None, **POISSON
-    )
+    other_radius: Length | None = fields.other_radius()
+    wall: bool = fields.wall()
+    wall_youngs_modulus: Pressure | None = fields.wall_youngs_modulus()
+    wall_poisson_ratio: Ratio | None = fields.wall_poisson_ratio()
 
 
 class StressResult(ToolResult):
@@ -141,6 +136,7 @@ CONTACT_STRESS_CHECK: ToolSpec[Any, Any] = ToolSpec(
     args_model=StressArgs,
     result_model=StressResult,
     func=contact_stress_check,
+    group="Contact",
     example={
         "normal_force": "0.1 N",
         "particle_radius": "1 mm",

@@ -124,5 +124,6 @@ CONVERT_UNITS: ToolSpec[Any, Any] = ToolSpec(
     args_model=ConvertArgs,
     result_model=ConvertResult,
     func=convert_units,
+    group="Units",
     example={"value": 1, "from_unit": "inch", "to_unit": "mm"},
 )

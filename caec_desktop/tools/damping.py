@@ -1,6 +1,6 @@
 """Restitution → damping, and the linear spring–dashpot contact (stiffness ↔ collision time).
 
-Sources (DEM_REFERENCE.md §1.5):
+Sources (docs/references.md §1.5):
 - Damping ratio ζ = -ln e / sqrt(π² + ln² e); e = 0 is critical damping, ζ = 1
   (MFiX `check_solids_dem.f:659-666`, LIGGGHTS `normal_model_hooke.h:274`).
 - Collision time t_c = sqrt(m_eff/k) sqrt(π² + ln² e), damping η = 2ζ sqrt(k m_eff); inverse
@@ -89,6 +89,7 @@ RESTITUTION_TO_DAMPING: ToolSpec[Any, Any] = ToolSpec(
     args_model=RestitutionArgs,
     result_model=RestitutionResult,
     func=restitution_to_damping,
+    group="Contact",
     example={"restitution": 0.9},
 )
 
@@ -115,7 +116,8 @@ class SpringArgs(ToolArgs):
     range_hints: ClassVar[dict[str, str]] = {
         "restitution": (
             "at e = 0 the contact is critically damped and never separates: t_c = "
-            "sqrt(m/k)·sqrt(π² + ln² e) → ∞ (DEM_REFERENCE §1.5); use restitution_to_damping for ζ"
+            "sqrt(m/k)·sqrt(π² + ln² e) → ∞ (docs/references.md §1.5); use restitution_to_damping "
+            "for ζ"
         )
     }
 
@@ -195,5 +197,6 @@ LINEAR_SPRING_CONTACT: ToolSpec[Any, Any] = ToolSpec(
     args_model=SpringArgs,
     result_model=SpringResult,
     func=linear_spring_contact,
+    group="Contact",
     example={"effective_mass": "5 mg", "restitution": 0.9, "stiffness": "1e5 N/m"},
 )

@@ -1,6 +1,6 @@
 """Polydisperse particle counts: size classes, mass or number fractions, counts per class.
 
-Source (DEM_REFERENCE.md §1.10; computed, not taken from a solver):
+Source (docs/references.md §1.10; computed, not taken from a solver):
 - N_i = M w_i / (ρ_s π d_i³ / 6) for total solid mass M, density ρ_s, mass fractions w_i
   (Σ w_i = 1);
 - from number fractions n_i (single density): w_i = n_i d_i³ / Σ_j n_j d_j³, and back
@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, model_validator
 
+from caec_desktop.tools import fields
 from caec_desktop.tools.base import (
     ArgError,
     CalcSheet,
@@ -33,12 +34,12 @@ from caec_desktop.tools.units import fmt, sig
 
 SUM_TOLERANCE = 1e-6
 REF_COUNTS = (
-    "N_i = M w_i / (ρ_s π d_i³/6); w_i = n_i d_i³ / Σ n_j d_j³ (DEM_REFERENCE.md §1.10; "
+    "N_i = M w_i / (ρ_s π d_i³/6); w_i = n_i d_i³ / Σ n_j d_j³ (docs/references.md §1.10; "
     "single density)"
 )
 REF_SMALLEST = (
     "Time step from the smallest diameter: LIGGGHTS fix check/timestep/gran takes the min over "
-    "particles; EDEM uses the smallest size (DEM_REFERENCE.md §1.2, §1.10)"
+    "particles; EDEM uses the smallest size (docs/references.md §1.2, §1.10)"
 )
 
 Diameter = Annotated[Length, Field(gt=0)]
@@ -64,8 +65,8 @@ class PolydisperseArgs(ToolArgs):
     total_mass: Mass | None = Q(
         "Total solid mass M (with density, gives counts)", default=None, gt=0
     )
-    density: Density | None = Q(
-        "Solid density ρ_s (with total_mass, gives counts)", default=None, gt=0
+    density: Density | None = fields.density(
+        "Solid density ρ_s (with total_mass, gives counts)", default=None, example=None
     )
 
     @model_validator(mode="after")
@@ -188,6 +189,7 @@ POLYDISPERSE_COUNTS: ToolSpec[Any, Any] = ToolSpec(
     args_model=PolydisperseArgs,
     result_model=PolydisperseResult,
     func=polydisperse_counts,
+    group="Particles, packing and bulk",
     example={
         "diameters": ["1 mm", "2 mm"],
         "mass_fractions": [0.3, 0.7],

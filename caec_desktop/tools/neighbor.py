@@ -1,6 +1,6 @@
 """Neighbour-search cell (bin) size, in the convention of the solver the user sets up.
 
-The codes do not agree, so the convention is a parameter (DEM_REFERENCE.md §1.9):
+The codes do not agree, so the convention is a parameter (docs/references.md §1.9):
 - `liggghts` (LIGGGHTS/LAMMPS, `doc/neighbor.txt`, `src/neighbor.cpp:1677-1680`): neighbour cutoff
   = force cutoff + skin, with force cutoff 2 r_max for granular pairs; `neighbor ... bin` uses bins
   of half the largest cutoff, so bin = ½(2 r_max + skin). Default skin for `units si` is 0.001 m.
@@ -101,5 +101,6 @@ NEIGHBOR_CELL_SIZE: ToolSpec[Any, Any] = ToolSpec(
     args_model=NeighborArgs,
     result_model=NeighborResult,
     func=neighbor_cell_size,
+    group="Run size and cost",
     example={"max_particle_radius": "2 mm"},
 )

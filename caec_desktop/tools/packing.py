@@ -1,6 +1,6 @@
 """Particle and packing geometry: particle mass, and how many particles fill a container.
 
-Sources (DEM_REFERENCE.md §1.6, §1.7, §3):
+Sources (docs/references.md §1.6, §1.7, §3):
 - V_p = π d³/6, m_p = ρ_s V_p: MFiX `check_solids_dem.f` (REF_MASS = (PI/6)·D_P0³·RO_S0);
   LIGGGHTS writes 4/3 π r³ ρ.
 - N = φ V_container / V_p for equal spheres (§1.7); φ ≤ π/(3√2) = 0.74048, the densest packing of
@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
+from caec_desktop.tools import fields
 from caec_desktop.tools.base import (
     ArgError,
     CalcSheet,
@@ -41,10 +42,10 @@ REF_VOLUME = (
     "V_p = π d³/6, m_p = ρ_s V_p: MFiX check_solids_dem.f REF_MASS = (PI/6)*D_P0**3*RO_S0; "
     "LIGGGHTS 4/3 π r³ ρ"
 )
-REF_COUNT = "N = φ V_container / V_p for equal spheres (DEM_REFERENCE.md §1.7)"
+REF_COUNT = "N = φ V_container / V_p for equal spheres (docs/references.md §1.7)"
 REF_KEPLER = "φ ≤ π/(3√2) = 0.74048 for equal spheres (FCC/HCP; Kepler conjecture, Hales 2005)"
 REF_PRESETS = (
-    "Packing presets (DEM_REFERENCE.md §3): loose/poured 0.58, dense/vibrated 0.62-0.64 "
+    "Packing presets (docs/references.md §3): loose/poured 0.58, dense/vibrated 0.62-0.64 "
     "(random close packing ≈0.64, Berryman 1983), crystalline 0.7405"
 )
 
@@ -57,7 +58,7 @@ def particle_volume(sheet: CalcSheet, diameter: float) -> float:
 
 
 def packing_preset(phi: float) -> str:
-    """Which packing state of DEM_REFERENCE.md §3 a volume fraction corresponds to."""
+    """Which packing state of docs/references.md §3 a volume fraction corresponds to."""
     if phi < 0.55:
         return "looser than a poured random packing (below ≈0.55)"
     if phi < 0.6:
@@ -75,8 +76,8 @@ def packing_preset(phi: float) -> str:
 
 
 class ParticleMassArgs(ToolArgs):
-    particle_diameter: Length = Q("Particle diameter", gt=0, example="2 mm")
-    density: Density = Q("Particle (solid) density", gt=0, example="2500 kg/m^3")
+    particle_diameter: Length = fields.particle_diameter()
+    density: Density = fields.density()
 
 
 class ParticleMassResult(ToolResult):
@@ -119,7 +120,7 @@ class CountArgs(ToolArgs):
     height: Length | None = Q("Box or cylinder height", default=None, gt=0)
     diameter: Length | None = Q("Cylinder inner diameter (cylinder only)", default=None, gt=0)
     container_volume: Volume | None = Q("Container volume (volume only)", default=None, gt=0)
-    particle_diameter: Length = Q("Particle diameter (equal spheres)", gt=0, example="2 mm")
+    particle_diameter: Length = fields.particle_diameter("Particle diameter (equal spheres)")
     packing_fraction: Ratio | None = Q(
         f"Solid volume fraction φ (default {DEFAULT_PACKING:g}, or from D/d with wall_correction):"
         " loose 0.58, dense 0.62-0.64, crystalline 0.7405; at most π/(3√2) = 0.74048 for equal"
@@ -257,7 +258,7 @@ def estimate_particle_count(args: CountArgs, sheet: CalcSheet) -> CountResult:
         f"{sig(phi)} · {fmt(volume, 'm^3')} / {fmt(v_p, 'm^3')}",
         phi * volume / v_p,
     )
-    # floor, but 299.99999999999994 from rounding error is 300 (same guard as DEM_REFERENCE §1.8)
+    # floor, but 299.99999999999994 from rounding error is 300 (guard of docs/references.md §1.8)
     nearest = round(exact)
     count = nearest if abs(exact - nearest) < 1e-9 * max(exact, 1.0) else math.floor(exact)
     sheet.notes.append(f"particle_count = floor(N) = {count}")
@@ -274,6 +275,7 @@ PARTICLE_MASS: ToolSpec[Any, Any] = ToolSpec(
     args_model=ParticleMassArgs,
     result_model=ParticleMassResult,
     func=particle_mass,
+    group="Particles, packing and bulk",
     example={"particle_diameter": "2 mm", "density": "2500 kg/m^3"},
 )
 ESTIMATE_PARTICLE_COUNT: ToolSpec[Any, Any] = ToolSpec(
@@ -285,6 +287,7 @@ ESTIMATE_PARTICLE_COUNT: ToolSpec[Any, Any] = ToolSpec(
     args_model=CountArgs,
     result_model=CountResult,
     func=estimate_particle_count,
+    group="Particles, packing and bulk",
     example={
         "container_shape": "cylinder",
         "diameter": "100 mm",

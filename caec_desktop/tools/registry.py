@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from caec_desktop.tools.base import ToolSpec
+from caec_desktop.tools.base import GROUPS, ToolSpec
 
 
 @cache
@@ -22,13 +22,27 @@ def _tools() -> dict[str, ToolSpec[Any, Any]]:
     for spec in TOOLS:
         if spec.name in tools:
             raise ValueError(f"tool {spec.name!r} listed twice")
+        if spec.group not in GROUPS:
+            raise ValueError(f"tool {spec.name!r}: unknown group {spec.group!r}")
         tools[spec.name] = spec
+    order = {g: i for i, g in enumerate(GROUPS)}
+    groups = [order[s.group] for s in tools.values()]
+    if groups != sorted(groups):
+        raise ValueError("catalog.TOOLS must list the tools group by group, in GROUPS order")
     return tools
 
 
 def tool_names() -> list[str]:
     """Names of all tools, in display order."""
     return list(_tools())
+
+
+def tool_groups() -> dict[str, list[str]]:
+    """Tool names by group, groups in `GROUPS` order (empty groups left out)."""
+    out: dict[str, list[str]] = {}
+    for name, spec in _tools().items():
+        out.setdefault(spec.group, []).append(name)
+    return out
 
 
 def get_tool(name: str) -> ToolSpec[Any, Any]:

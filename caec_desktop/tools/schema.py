@@ -90,8 +90,14 @@ def result_schema(name: str) -> dict[str, Any]:
 
 
 def tool_list() -> list[dict[str, Any]]:
-    """`[{"name", "description", "parameters"}]` for every tool (`caec tools --json`)."""
+    """`[{"name", "group", "description", "parameters"}]` for every tool (`caec tools --json`,
+    the LLM's tool list), in display order, group by group."""
     return [
-        {"name": n, "description": get_tool(n).description, "parameters": tool_schema(n)}
+        {
+            "name": n,
+            "group": get_tool(n).group,
+            "description": get_tool(n).description,
+            "parameters": tool_schema(n),
+        }
         for n in tool_names()
     ]

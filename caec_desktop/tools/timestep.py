@@ -1,6 +1,6 @@
 """Time-step tools: Rayleigh, P-wave, number of steps; the shared elastic helpers and verdicts.
 
-Sources (DEM_REFERENCE.md §1.1, §1.2, §1.4, §1.8):
+Sources (docs/references.md §1.1, §1.2, §1.4, §1.8):
 - Shear modulus G = E / (2(1 + ν)): LIGGGHTS `fix_check_timestep_gran.cpp:261`,
   Yade `Shop_02.cpp:64`, MFiX `check_solids_dem.f:839`.
 - Rayleigh step dt_R = π R sqrt(ρ/G) / (0.1631 ν + 0.8766): LIGGGHTS doc
@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
+from caec_desktop.tools import fields
 from caec_desktop.tools.base import (
     ArgError,
     CalcSheet,
@@ -42,7 +43,7 @@ from caec_desktop.tools.units import fmt
 RAYLEIGH_A = 0.1631
 RAYLEIGH_B = 0.8766
 DEFAULT_RAYLEIGH_FRACTION = 0.2
-"""EDEM Auto Time Step uses 20 %; COMSOL Granular Flow uses 0.2 (DEM_REFERENCE.md §1.2)."""
+"""EDEM Auto Time Step uses 20 %; COMSOL Granular Flow uses 0.2 (docs/references.md §1.2)."""
 
 REF_RAYLEIGH = (
     "LIGGGHTS fix check/timestep/gran: dt_r = PI*r*sqrt(rho/G)/(0.1631*nu+0.8766) "
@@ -62,8 +63,6 @@ REF_STEPS = (
     "(help.altair.com/edem/topics/edem_simulator/selecting_a_time_step_t.htm)"
 )
 
-# Poisson ratio policy: -1 < ν <= 0.5 (MFiX accepts 0.5; the Rayleigh formula is finite there).
-POISSON: dict[str, float] = {"gt": -1.0, "le": 0.5}
 MODULI_TOLERANCE = 0.01
 """Relative gap between a given G and E/(2(1+ν)) beyond which the two contradict each other."""
 
@@ -109,17 +108,17 @@ def rayleigh_step(
 
 
 class RayleighArgs(ToolArgs):
-    particle_radius: Length = Q("Radius of the smallest particle", gt=0, example="1 mm")
-    density: Density = Q("Particle (solid) density", gt=0, example="2500 kg/m^3")
-    youngs_modulus: Pressure | None = Q(
-        "Young's modulus E (give this or shear_modulus)", default=None, gt=0, example="70 GPa"
+    particle_radius: Length = fields.particle_radius("Radius of the smallest particle")
+    density: Density = fields.density()
+    youngs_modulus: Pressure | None = fields.youngs_modulus(
+        "Young's modulus E (give this or shear_modulus)", default=None
     )
     shear_modulus: Pressure | None = Q(
         "Shear modulus G (give this or youngs_modulus; both must agree with ν within 1 %)",
         default=None,
         gt=0,
     )
-    poisson_ratio: Ratio = Q("Poisson ratio ν (-1 < ν ≤ 0.5)", **POISSON, example=0.25)
+    poisson_ratio: Ratio = fields.poisson_ratio()
     fraction: Ratio = Q(
         "Fraction of dt_R to recommend (EDEM: 0.1-0.4)",
         default=DEFAULT_RAYLEIGH_FRACTION,
@@ -193,6 +192,7 @@ RAYLEIGH_TIMESTEP: ToolSpec[Any, Any] = ToolSpec(
     args_model=RayleighArgs,
     result_model=RayleighResult,
     func=rayleigh_timestep,
+    group="Time step",
     example={
         "particle_radius": "1 mm",
         "density": 2500,
@@ -206,9 +206,9 @@ RAYLEIGH_TIMESTEP: ToolSpec[Any, Any] = ToolSpec(
 
 
 class PWaveArgs(ToolArgs):
-    particle_radius: Length = Q("Radius of the smallest particle", gt=0, example="1 mm")
-    density: Density = Q("Particle (solid) density", gt=0, example="2500 kg/m^3")
-    youngs_modulus: Pressure = Q("Young's modulus E", gt=0, example="70 GPa")
+    particle_radius: Length = fields.particle_radius("Radius of the smallest particle")
+    density: Density = fields.density()
+    youngs_modulus: Pressure = fields.youngs_modulus("Young's modulus E")
 
 
 class PWaveResult(ToolResult):
@@ -219,7 +219,7 @@ def pwave_timestep(args: PWaveArgs, sheet: CalcSheet) -> PWaveResult:
     """Yade's P-wave critical time step: the time a compression wave needs to cross one radius.
 
     Yade uses R rather than 2R because of sphere–facet contacts. It is stricter than Rayleigh:
-    for glass dt_p ≈ 0.185·dt_R (DEM_REFERENCE.md §1.4).
+    for glass dt_p ≈ 0.185·dt_R (docs/references.md §1.4).
     """
     dt_p = sheet.step(
         "dt_p",
@@ -247,6 +247,7 @@ PWAVE_TIMESTEP: ToolSpec[Any, Any] = ToolSpec(
     args_model=PWaveArgs,
     result_model=PWaveResult,
     func=pwave_timestep,
+    group="Time step",
     example={"particle_radius": "1 mm", "density": 2500, "youngs_modulus": "70 GPa"},
 )
 
@@ -270,7 +271,7 @@ def count_steps(duration: float, timestep: float) -> int:
 
 class StepsArgs(ToolArgs):
     duration: Time = Q("Simulated time T", gt=0, example="1.1 s")
-    timestep: Time = Q("DEM time step dt", gt=0, example="1e-6 s")
+    timestep: Time = fields.timestep()
 
 
 class StepsResult(ToolResult):
@@ -309,5 +310,6 @@ TIMESTEPS_FOR_DURATION: ToolSpec[Any, Any] = ToolSpec(
     args_model=StepsArgs,
     result_model=StepsResult,
     func=timesteps_for_duration,
+    group="Run size and cost",
     example={"duration": "1.1 s", "timestep": "1 us"},
 )

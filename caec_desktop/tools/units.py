@@ -50,9 +50,9 @@ def dimensionality_name(dimensionality: object) -> str:
 
 
 @lru_cache(maxsize=1)
-def ureg() -> pint.UnitRegistry:
+def ureg() -> pint.UnitRegistry[Any]:
     """The app's single unit registry (lazily created, disk-cached definitions)."""
-    reg: pint.UnitRegistry
+    reg: pint.UnitRegistry[Any]
     try:
         reg = pint.UnitRegistry(cache_folder=":auto:")
     except Exception:  # pragma: no cover - unwritable cache dir: fall back to an uncached registry

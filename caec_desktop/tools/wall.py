@@ -1,6 +1,6 @@
 """Wall effect on the packing of particles in a cylinder (Benyahia & O'Neill 2005).
 
-Sources (DEM_REFERENCE.md §3.3): Benyahia & O'Neill 2005 (Part. Sci. Technol. 23:169), as
+Sources (docs/references.md §3.3): Benyahia & O'Neill 2005 (Part. Sci. Technol. 23:169), as
 implemented in `fluids.packed_bed.voidage_Benyahia_Oneil_spherical` / `voidage_Benyahia_Oneil`:
 - spheres ε = 0.390 + 1.740/(D/d + 1.140)² (average error 1.5 %);
 - any shape ε = 0.1504 + 0.2024/ψ + 1.0814/(D/d + 0.1226)², ψ the sphericity (0.42 < ψ < 1, 5.2 %);
@@ -33,7 +33,7 @@ from caec_desktop.tools.units import fmt, sig
 WALL_RATIO_MIN = 1.5
 WALL_RATIO_MAX = 50.0
 SMALL_RATIO = 10.0
-"""Below D/d = 10 the count is uncertain by about 5-10 % (DEM_REFERENCE.md §3.3)."""
+"""Below D/d = 10 the count is uncertain by about 5-10 % (docs/references.md §3.3)."""
 
 REF_BENYAHIA = (
     "Benyahia & O'Neill 2005, Part. Sci. Technol. 23:169: spheres "
@@ -141,5 +141,6 @@ WALL_EFFECT_POROSITY: ToolSpec[Any, Any] = ToolSpec(
     args_model=WallEffectArgs,
     result_model=WallEffectResult,
     func=wall_effect_porosity,
+    group="Particles, packing and bulk",
     example={"container_diameter": "50 mm", "particle_diameter": "1 mm"},
 )

@@ -23,10 +23,6 @@ class ChatInput(QPlainTextEdit):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setPlaceholderText(
-            "Ask for a calculation, e.g. rayleigh timestep particle_radius=1 mm density=2500 "
-            "youngs_modulus=70 GPa poisson_ratio=0.25  (Enter sends, Shift+Enter new line)"
-        )
         self.setTabChangesFocus(True)
         self.history: list[str] = []
         self._pos = 0
@@ -50,9 +46,9 @@ class ChatInput(QPlainTextEdit):
         super().keyPressEvent(e)
 
     def submit(self) -> None:
-        """Send the text (if any), remember it, clear the box; nothing while read-only (a run)."""
+        """Send the text (if any), remember it, clear the box (during a run the chat queues it)."""
         text = self.toPlainText().strip()
-        if not text or self.isReadOnly():
+        if not text:
             return
         if found_secrets(text):
             self.keyPasted.emit(text)

@@ -1,5 +1,14 @@
 """ChatPane: the conversation (user turns, answers, tool result cards) and the message box.
 
+The view follows the conversation: each new item (answer, error, refusal, card, streamed text)
+scrolls into view unless the reader scrolled up, in which case a "↓ New answer" button appears
+instead. Messages wrap to the pane's width and the pane never scrolls sideways; wide content
+scrolls inside its own card. An empty conversation shows the welcome panel.
+
+During a run the message box stays editable: Enter (or the Queue button) queues the question,
+shown above the box with a ✕ to remove it, and the queue is asked in order as runs end; the
+Stop button (or Esc) stops the run.
+
 While a model writes its answer, a "model is writing…" bubble grows with the streamed text; it is
 re-rendered at most once per `RENDER_INTERVAL_MS` however fast text arrives, and removed when the
 model call ends, where the final answer takes its place.
@@ -10,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
-from PySide6.QtCore import QEvent, QTimer, Signal
+from PySide6.QtCore import QEvent, QSize, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -22,7 +31,9 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.ui.chat_input import ChatInput
+from caec_desktop.ui.question_queue import QuestionQueue
 from caec_desktop.ui.result_card import ResultCard
+from caec_desktop.ui.welcome_panel import WelcomePanel
 
 _STYLES = {
     "user": "background: #e8f0fe; border-radius: 6px; padding: 6px;",
@@ -36,6 +47,13 @@ RENDER_INTERVAL_MS = 25
 LLM layer's 50 ms between delta events, so a render falls between two trace-table updates (each
 delta is also a trace row) instead of in the same frame: measured by bench/bench_streaming.py, the
 longest stall was 14–25 ms at 50 ms (the two in step) and 10–14 ms at 25 ms."""
+FOLLOW_SLACK_PX = 8
+"""The reader counts as "at the end" this close to the bottom (a wheel step is ~60 px)."""
+IDLE_PLACEHOLDER = (
+    "Ask for a calculation, e.g. rayleigh time step for 1 mm glass beads  "
+    "(Enter sends, Shift+Enter new line)"
+)
+RUNNING_PLACEHOLDER = "A run is going: type on, Enter queues your next question (Esc stops the run)"
 
 
 _RELAYOUT_EVENTS = frozenset(
@@ -84,9 +102,13 @@ class Bubble(QLabel):
             height = self._heights[width] = super().heightForWidth(width)
         return height
 
+    def minimumSizeHint(self) -> QSize:
+        """Narrow enough for any pane: the text wraps instead of widening the chat."""
+        return QSize(40, super().minimumSizeHint().height())
+
 
 class ChatPane(QWidget):
-    """Shows turns as they happen; Send becomes Stop while a run is going."""
+    """Shows turns as they happen; during a run Send queues and Stop shows."""
 
     sendRequested = Signal(str)
     stopRequested = Signal()
@@ -94,9 +116,13 @@ class ChatPane(QWidget):
     writingShown = Signal(str)
     """The "model is writing…" bubble was rendered with this text (the model's words so far)."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, examples: list[tuple[str, str]] | None = None, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.running = False
+        self.following = True
+        """The view sticks to the newest item (False once the reader scrolls up)."""
         self._host = QWidget()
         self._list = QVBoxLayout(self._host)
         self._list.addStretch(1)
@@ -104,16 +130,40 @@ class ChatPane(QWidget):
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll_area.setWidget(self._host)
+        bar = self.scroll_area.verticalScrollBar()
+        bar.valueChanged.connect(self._on_bar_value_changed)
+        bar.rangeChanged.connect(self._on_bar_range_changed)
+        self.welcome = WelcomePanel(examples or [])
+        self.welcome.exampleChosen.connect(self.ask)
+        self.welcome_area = QScrollArea()
+        self.welcome_area.setWidgetResizable(True)
+        self.welcome_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.welcome_area.setWidget(self.welcome)
+        self.new_answer_button = QPushButton("↓ New answer")
+        self.new_answer_button.setToolTip("Show the newest message (you scrolled up to read)")
+        self.new_answer_button.clicked.connect(self.scroll_to_end)
+        self.new_answer_button.hide()
+        self.queue = QuestionQueue()
         self.input = ChatInput()
+        self.input.setPlaceholderText(IDLE_PLACEHOLDER)
         self.input.setMaximumHeight(90)
         self.input.submitted.connect(self._on_input_submitted)
         self.send_button = QPushButton("Send")
+        self.send_button.setToolTip("Send (Enter); during a run: queue it for when the run ends")
         self.send_button.clicked.connect(self._on_send_button_clicked)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setToolTip("Stop the run (Esc)")
+        self.stop_button.clicked.connect(self.stopRequested)
+        self.stop_button.hide()
         row = QHBoxLayout()
         row.addWidget(self.input, 1)
         row.addWidget(self.send_button)
+        row.addWidget(self.stop_button)
         lay = QVBoxLayout(self)
+        lay.addWidget(self.welcome_area, 1)
         lay.addWidget(self.scroll_area, 1)
+        lay.addWidget(self.new_answer_button)
+        lay.addWidget(self.queue)
         lay.addLayout(row)
         self._writing: QLabel | None = None
         self._written: list[str] = []
@@ -121,6 +171,7 @@ class ChatPane(QWidget):
         self._render_timer.setSingleShot(True)
         self._render_timer.setInterval(RENDER_INTERVAL_MS)
         self._render_timer.timeout.connect(self._render_writing)
+        self._show_welcome()
 
     # --- content ---------------------------------------------------------------------------------
     def items(self) -> list[QWidget]:
@@ -183,41 +234,92 @@ class ChatPane(QWidget):
     def _render_writing(self) -> None:
         if self._writing is None:
             return
-        bar = self.scroll_area.verticalScrollBar()
-        following = bar.value() >= bar.maximum() - 8  # the reader is at the end: stay there
         text = "".join(self._written)
-        self._writing.setText(f"{WRITING_NOTE}\n\n{text}")
-        if following:
-            QTimer.singleShot(0, self, self._scroll_to_end)
+        self._writing.setText(f"{WRITING_NOTE}\n\n{text}")  # the bar's range follows
+        if not self.following:
+            self.new_answer_button.show()
         self.writingShown.emit(text)
 
     def clear(self) -> None:
+        """Empty the conversation (the welcome panel shows again); the view follows again."""
         self.end_stream()
         for w in self.items():
             self._list.removeWidget(w)
             w.deleteLater()
+        self.following = True
+        self.new_answer_button.hide()
+        self._show_welcome()
 
     def _append(self, widget: QWidget) -> None:
         self._list.insertWidget(self._list.count() - 1, widget)
-        QTimer.singleShot(0, self, self._scroll_to_end)  # dropped if the pane is deleted first
+        self._show_welcome()
+        if self.following:
+            self.scroll_to_end()
+        else:
+            self.new_answer_button.show()
 
-    def _scroll_to_end(self) -> None:
+    def scroll_to_end(self) -> None:
+        """Show the newest item and follow the conversation again."""
+        self.following = True
+        self.new_answer_button.hide()
         bar = self.scroll_area.verticalScrollBar()
-        bar.setValue(bar.maximum())
+        bar.setValue(bar.maximum())  # and again when the layout has grown: _on_bar_range_changed
 
-    # --- running state ---------------------------------------------------------------------------
+    def _show_welcome(self) -> None:
+        empty = not self.items()
+        self.welcome_area.setVisible(empty)
+        self.scroll_area.setVisible(not empty)
+
+    def set_mode_text(self, text: str) -> None:
+        """The mode line of the welcome panel."""
+        self.welcome.set_mode(text)
+
+    def _on_bar_value_changed(self, value: int) -> None:
+        bar = self.scroll_area.verticalScrollBar()
+        self.following = value >= bar.maximum() - FOLLOW_SLACK_PX
+        if self.following:
+            self.new_answer_button.hide()
+
+    def _on_bar_range_changed(self, _minimum: int, maximum: int) -> None:
+        if self.following:
+            self.scroll_area.verticalScrollBar().setValue(maximum)
+
+    # --- running state and the queue -----------------------------------------------------------
     def set_running(self, running: bool) -> None:
-        """While running, the Send button is a Stop button."""
+        """While running, Send queues (its button says so), Stop shows, the box stays editable."""
         self.running = running
-        self.input.setReadOnly(running)
-        self.send_button.setText("Stop" if running else "Send")
+        self.send_button.setText("Queue" if running else "Send")
+        self.stop_button.setVisible(running)
+        self.input.setPlaceholderText(RUNNING_PLACEHOLDER if running else IDLE_PLACEHOLDER)
 
-    def _on_input_submitted(self, text: str) -> None:
+    def ask(self, text: str) -> None:
+        """Ask `text` now, or queue it while a run is going (what Enter in the box does)."""
+        text = text.strip()
+        if not text:
+            return
+        if self.running:
+            self.queue.add(text)
+            return
+        if len(self.queue):  # (left from a stopped run) older questions go first
+            self.queue.add(text)
+            self.ask_next_queued()
+            return
         self.add_message("user", text)
         self.sendRequested.emit(text)
 
-    def _on_send_button_clicked(self) -> None:
+    def ask_next_queued(self) -> bool:
+        """Ask the oldest queued question if no run is going; True if one was asked."""
         if self.running:
-            self.stopRequested.emit()
-        else:
-            self.input.submit()
+            return False
+        text = self.queue.pop()
+        if text is None:
+            return False
+        self.add_message("user", text)
+        self.sendRequested.emit(text)
+        return True
+
+    def _on_input_submitted(self, text: str) -> None:
+        self.ask(text)
+
+    def _on_send_button_clicked(self) -> None:
+        self.input.submit()

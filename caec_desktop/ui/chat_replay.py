@@ -17,23 +17,50 @@ if TYPE_CHECKING:
     from caec_desktop.ui.chat_pane import ChatPane
 
 FORM_PREFIX = "[form] "
+CLI_TO_GUI = {
+    "(`--mode offline`)": "(Settings → Mode: offline, or “Switch to offline” in the banner)",
+    " (`caec run TOOL key=value …`)": " (the Tool form tab on the right)",
+}
+"""The command-line advice in reports, as the window's own controls (GUI, not CLI flags)."""
 
 
 def answer_bubble(
     answer: str, status: str, tool_results: Iterable[Mapping[str, Any]]
 ) -> tuple[str, str]:
-    """The role and Markdown of a turn's answer bubble.
+    """The role and Markdown of a turn's answer bubble ("" when the cards say it all).
 
-    Each calc sheet is already on its result card above the answer, so the answer names the card
-    instead of repeating the sheet.
+    Each result is already on its card above the answer (verdict, table, inputs, calc sheet), so
+    the answer drops that result's section and keeps the rest: a model's summary, preset notes,
+    warnings, rejected or missing inputs.
     """
     role = "error" if status in ("model_error", "error") else "answer"
     text = answer or f"(no answer; status {status})"
-    for res in tool_results:
-        sheet = sheet_of(res.get("calc_sheet"))
-        if sheet is not None:
-            text = text.replace(sheet.markdown(), "*Calc sheet: on the card above.*")
-    return role, text
+    for cli, gui in CLI_TO_GUI.items():
+        text = text.replace(cli, gui)
+    results = list(tool_results)
+    for res in results:
+        text = _without_section(text, res)
+    if results and answer and not text.strip():
+        return role, ""
+    return role, text.strip() if results else text
+
+
+def _without_section(text: str, res: Mapping[str, Any]) -> str:
+    """`text` without the report's section of result `res`: from its `### `tool`` heading to the
+    end of its calc sheet (or of its inputs line when it has no sheet)."""
+    tool = str(res.get("tool") or res.get("name") or "")
+    start = text.find(f"### `{tool}`")
+    if start < 0:
+        return text
+    sheet = sheet_of(res.get("calc_sheet"))
+    end = text.find(sheet.markdown(), start) if sheet is not None else -1
+    if end >= 0 and sheet is not None:
+        end += len(sheet.markdown())
+    else:
+        inputs = text.find("\nInputs: ", start)
+        next_section = text.find("\n\n", inputs + 1 if inputs >= 0 else start)
+        end = len(text) if next_section < 0 else next_section
+    return text[:start] + text[end:].lstrip("\n")
 
 
 def source_of(turn: StoredTurn) -> str:
@@ -54,4 +81,5 @@ def replay_turn(chat: ChatPane, turn: StoredTurn) -> None:
     role, text = answer_bubble(
         str(turn.result.get("answer", "")), str(turn.result.get("status", "?")), results
     )
-    chat.add_message(role, text)
+    if text:
+        chat.add_message(role, text)

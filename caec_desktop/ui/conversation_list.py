@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.services.history import HistoryStore
+from caec_desktop.ui.conversation_delegate import ConversationDelegate
 from caec_desktop.ui.conversation_model import ConversationListModel
 
 SEARCH_DELAY_MS = 150
@@ -55,6 +56,10 @@ class ConversationList(QWidget):
 
         self.view = QListView()
         self.view.setModel(self.model)
+        self.view.setItemDelegate(ConversationDelegate(self.view))
+        self.view.setUniformItemSizes(False)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked

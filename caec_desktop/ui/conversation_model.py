@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
@@ -17,6 +18,17 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 from caec_desktop.services.history import Conversation, HistoryStore
 
 CONVERSATION_ROLE = Qt.ItemDataRole.UserRole
+UPDATED_ROLE = Qt.ItemDataRole.UserRole + 1
+"""The conversation's last turn as a local `datetime` (None when the stored time is unreadable)."""
+
+
+def local_time(stamp: str) -> datetime | None:
+    """A stored ISO time (UTC) in the local time zone."""
+    try:
+        return datetime.fromisoformat(stamp).astimezone()
+    except ValueError:
+        return None
+
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -76,7 +88,11 @@ class ConversationListModel(QAbstractListModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             return conv.name
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{conv.name}\nlast turn {conv.updated[:16].replace('T', ' ')} UTC"
+            when = local_time(conv.updated)
+            shown = when.strftime("%Y-%m-%d %H:%M") if when else conv.updated
+            return f"{conv.name}\nlast turn {shown}"
+        if role == UPDATED_ROLE:
+            return local_time(conv.updated)
         if role == CONVERSATION_ROLE:
             return conv
         return None

@@ -40,6 +40,9 @@ class FieldEditor(QWidget):
         self.error_label = QLabel()
         self.error_label.setStyleSheet(ERROR_STYLE)
         self.error_label.setWordWrap(True)
+        policy = self.error_label.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)  # the rows below do not jump when a message shows
+        self.error_label.setSizePolicy(policy)
         self.error_label.hide()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -107,7 +110,11 @@ class TextEditor(FieldEditor):
 
     def set_value(self, value: Any) -> None:
         self.edit.setText(
-            "" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
+            ""
+            if value is None
+            else split_value(value, "")[0]
+            if isinstance(value, float)
+            else str(value)
         )
 
 
@@ -206,9 +213,9 @@ class ListEditor(FieldEditor):
         self.unit_box = QComboBox()
         for unit in field.units if field.unit else ():
             self.unit_box.addItem(pretty_unit(unit), unit)
-        self.unit_box.setVisible(bool(field.unit))
         self.unit_box.activated.connect(self.userChanged)
         self._input_row.addWidget(self.unit_box)
+        self.unit_box.setVisible(bool(field.unit))  # once parented: not a window of its own
 
     def value(self) -> Any:
         text = self.edit.text().strip()

@@ -9,18 +9,25 @@ report saying what to fix), not only the messages under the fields.
 Each field remembers where its value came from, for the report: "default" (the schema's),
 "preset:<material>", the source a chat call gave it ("Open in form"), or "form" once the user
 changes it.
+
+The tool list is sorted and grouped by what the tools compute, with a filter box; the form opens
+on the tool used last (first start: `rayleigh_timestep`). Ctrl+Enter runs the form. The material
+preset box is enabled only for tools with a field a preset fills.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QKeySequence, QShortcut, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -30,13 +37,21 @@ from PySide6.QtWidgets import (
 from caec_desktop.services.forms import FormField, form_fields
 from caec_desktop.tools import get_tool, tool_names, tool_schema, validate
 from caec_desktop.ui.field_widgets import ERROR_STYLE, FieldEditor, make_editor
+from caec_desktop.ui.layout_store import layout_settings
+from caec_desktop.ui.tool_groups import grouped
+
+FIRST_TOOL = "rayleigh_timestep"
+"""The form's tool on a first start (afterwards: the tool used last)."""
 
 
 def _materials() -> dict[str, tuple[str, dict[str, Any]]]:
-    """Material presets as {key: (display name, {argument: SI value})}."""
+    """Material and fluid presets as {key: (display name, {argument: SI value})}."""
+    from caec_desktop.tools.fluids import FLUIDS
     from caec_desktop.tools.materials import MATERIALS
 
-    return {m.key: (m.name, m.as_args()) for m in MATERIALS.values()}
+    presets = {m.key: (m.name, m.as_args()) for m in MATERIALS.values()}
+    presets.update({f.key: (f.name, f.as_args()) for f in FLUIDS.values()})
+    return presets
 
 
 class FormPanel(QWidget):
@@ -54,11 +69,19 @@ class FormPanel(QWidget):
         """Where each field's value came from (default, preset:<material>, form, a call's)."""
         self._presets = _materials()
 
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setPlaceholderText("Filter tools…")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.textChanged.connect(self.filter_tools)
         self.tool_box = QComboBox()
-        self.tool_box.addItems(tool_names())
-        self.tool_box.currentTextChanged.connect(self.set_tool)
+        self.tool_box.setModel(QStandardItemModel(self.tool_box))
+        self.tool_box.setMinimumContentsLength(14)
+        self.tool_box.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.tool_box.currentIndexChanged.connect(self._on_tool_box_current_index_changed)
         self.preset_box = QComboBox()
-        self.preset_box.addItem("Material preset…", None)
+        self.preset_box.addItem("Material or fluid preset…", None)
         for key, (name, _) in self._presets.items():
             self.preset_box.addItem(name, key)
         self.preset_box.activated.connect(self._on_preset_box_activated)
@@ -80,13 +103,23 @@ class FormPanel(QWidget):
         self.reset_button = QPushButton("Reset")
         self.reset_button.clicked.connect(self.reset)
         self.run_button = QPushButton("Run")
+        self.run_button.setToolTip("Run the tool (Ctrl+Enter)")
         self.run_button.setDefault(True)
         self.run_button.clicked.connect(self.run)
+        self.run_shortcuts = []
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            shortcut = QShortcut(QKeySequence(keys), self)
+            shortcut.setContext(QtCore.Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(self.run)
+            self.run_shortcuts.append(shortcut)
 
         top = QHBoxLayout()
         top.addWidget(QLabel("Tool:"))
         top.addWidget(self.tool_box, 1)
-        top.addWidget(self.preset_box)
+        top.addWidget(self.filter_edit)
+        second = QHBoxLayout()
+        second.addStretch(1)
+        second.addWidget(self.preset_box)
         self.preset_box.setVisible(bool(self._presets))
         buttons = QHBoxLayout()
         buttons.addWidget(self.example_button)
@@ -95,12 +128,61 @@ class FormPanel(QWidget):
         buttons.addWidget(self.run_button)
         lay = QVBoxLayout(self)
         lay.addLayout(top)
+        lay.addLayout(second)
         lay.addWidget(self.description)
         lay.addWidget(scroll, 1)
         lay.addWidget(self.general_error)
         lay.addLayout(buttons)
-        if self.tool_box.count():
-            self.set_tool(self.tool_box.currentText())
+        self.filter_tools("")
+        last = str(layout_settings().value("form/tool") or FIRST_TOOL)
+        names = tool_names()
+        if names:
+            self.set_tool(
+                last if last in names else FIRST_TOOL if FIRST_TOOL in names else names[0]
+            )
+
+    def filter_tools(self, text: str) -> None:
+        """List the tools whose name or description contains `text`, grouped, sorted."""
+        needle = text.strip().lower()
+        names = [
+            n
+            for n in tool_names()
+            if not needle or needle in n.lower() or needle in get_tool(n).description.lower()
+        ]
+        model = self.tool_box.model()
+        assert isinstance(model, QStandardItemModel)
+        self.tool_box.blockSignals(True)
+        model.clear()
+        for group, members in grouped(names):
+            header = QStandardItem(group)
+            header.setFlags(QtCore.Qt.ItemFlag.NoItemFlags)  # a heading, not a choice
+            font = header.font()
+            font.setBold(True)
+            header.setFont(font)
+            model.appendRow(header)
+            for name in members:
+                item = QStandardItem(f"    {name}")
+                item.setData(name, QtCore.Qt.ItemDataRole.UserRole)
+                item.setToolTip(get_tool(name).description)
+                model.appendRow(item)
+        self.tool_box.setCurrentIndex(self._index_of(self.tool))
+        self.tool_box.blockSignals(False)
+
+    def tool_names_listed(self) -> list[str]:
+        """The tools the list offers now (after the filter), in their shown order."""
+        model = self.tool_box.model()
+        names = [
+            model.index(r, 0).data(QtCore.Qt.ItemDataRole.UserRole) for r in range(model.rowCount())
+        ]
+        return [n for n in names if n]
+
+    def _index_of(self, name: str) -> int:
+        return self.tool_box.findData(name, QtCore.Qt.ItemDataRole.UserRole)
+
+    def _on_tool_box_current_index_changed(self, index: int) -> None:
+        name = self.tool_box.itemData(index, QtCore.Qt.ItemDataRole.UserRole)
+        if name:
+            self.set_tool(str(name))
 
     # --- building --------------------------------------------------------------------------------
     def set_tool(self, name: str) -> None:
@@ -108,8 +190,11 @@ class FormPanel(QWidget):
         if name == self.tool:
             return
         self.tool = name
-        if self.tool_box.currentText() != name:
-            self.tool_box.setCurrentText(name)
+        index = self._index_of(name)
+        if index >= 0 and self.tool_box.currentIndex() != index:
+            self.tool_box.setCurrentIndex(index)
+        store = layout_settings()
+        store.setValue("form/tool", name)
         while self._form.rowCount():
             self._form.removeRow(0)
         self.editors.clear()
@@ -124,6 +209,12 @@ class FormPanel(QWidget):
             label.setToolTip(f.description)
             self._form.addRow(label, editor)
             self.editors[f.name] = editor
+        self.preset_box.setEnabled(any(self._preset_fields(m) for m in self._presets))
+        self.preset_box.setToolTip(
+            "Fill density, E and ν from a material, or a fluid's density and viscosity"
+            if self.preset_box.isEnabled()
+            else f"No field of {name} takes a material preset"
+        )
         self.reset()
 
     def reset(self) -> None:
@@ -150,11 +241,15 @@ class FormPanel(QWidget):
         """Fill the tool's documented example (a valid argument set)."""
         self.fill(self.tool, get_tool(self.tool).example)
 
+    def _preset_fields(self, material: str) -> list[str]:
+        values = self._presets[material][1] if material in self._presets else {}
+        return [k for k in values if k in self.editors and values[k] is not None]
+
     def apply_preset(self, material: str) -> list[str]:
         """Fill the fields material preset `material` (a MATERIALS key) knows; returns the names
         filled."""
         values = self._presets[material][1] if material in self._presets else {}
-        filled = [k for k in values if k in self.editors and values[k] is not None]
+        filled = self._preset_fields(material)
         for key in filled:
             self.editors[key].set_value(values[key])
             self.sources[key] = f"preset:{material}"

@@ -3,9 +3,11 @@
 Reopening a conversation shows its requests, result cards and answers in the chat and its events
 in the trace, and restores the session's history so a follow-up continues where it stopped (the
 recorder appends to the same conversation). The list is disabled while a run is going, so a
-conversation cannot change under a running turn. Exports go through QFileDialog opened with
-`open()` + `fileSelected` (no `exec()` in a coroutine); failures go to the error sink, never a
-traceback, and the API key is passed to the exporter so it is never written.
+conversation cannot change under a running turn. The report export opens the package dialog
+(ui/export_dialog.py: turns, title block, format, file) and runs in a worker thread with
+progress and Cancel (ui/export_job.py); the trace export opens a QFileDialog. Dialogs open with
+`open()` (no `exec()` in a coroutine); failures go to the error sink, never a traceback, and the
+API key is passed to the exporter so it is never written.
 """
 
 from __future__ import annotations
@@ -17,23 +19,38 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 from PySide6.QtCore import QObject, QStandardPaths, Qt
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QMenu, QToolBar
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog,
+    QDockWidget,
+    QFileDialog,
+    QProgressDialog,
+    QToolBar,
+)
 
 from caec_desktop.ui.chat_replay import replay_turn
 from caec_desktop.ui.conversation_list import ConversationList
+from caec_desktop.ui.export_job import ExportJob
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from caec_desktop.services.history import ConversationRecorder, LoadedConversation
+    from caec_desktop.services.report import TitleBlock
+    from caec_desktop.ui.export_dialog import ExportDialog
     from caec_desktop.ui.main_window import MainWindow
     from caec_desktop.ui.session_runner import SessionRunner
 
 NEW_NAME = "New conversation"
-REPORT_FILTERS = {"Markdown (*.md)": ".md", "HTML (*.html)": ".html", "PDF (*.pdf)": ".pdf"}
+REPORT_SUFFIXES = (".pdf", ".html", ".md", ".csv")
 TRACE_FILTERS = {"Trace, JSON lines (*.jsonl)": ".jsonl"}
 _STORE_ERRORS = (KeyError, sqlite3.Error, ValidationError, ValueError)
+
+
+def _show_progress(dialog: QProgressDialog, done: int, total: int) -> None:
+    dialog.setMaximum(total)
+    dialog.setValue(min(done, total))
+    dialog.setLabelText(f"Writing page {done} of {total}…")
 
 
 def file_stem(name: str) -> str:
@@ -58,6 +75,9 @@ class HistoryController(QObject):
         self.recorder = recorder
         self.report = report
         self.file_dialog: QFileDialog | None = None
+        self.report_dialog: ExportDialog | None = None
+        self.export_job: ExportJob | None = None
+        self.progress_dialog: QProgressDialog | None = None
 
         self.list = ConversationList(recorder.store)
         self.dock = QDockWidget("Conversations", window)
@@ -66,19 +86,16 @@ class HistoryController(QObject):
         window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
 
         self.new_action = QAction("New conversation", window)
+        self.new_action.setShortcuts([QKeySequence("Ctrl+N")])
         self.new_action.triggered.connect(self.new_conversation)
         self.export_report_action = QAction("Export report…", window)
+        self.export_report_action.setShortcuts([QKeySequence("Ctrl+E")])
         self.export_report_action.triggered.connect(lambda: self.open_export_dialog("report"))
         self.export_trace_action = QAction("Export trace (JSONL)…", window)
         self.export_trace_action.triggered.connect(lambda: self.open_export_dialog("trace"))
         actions = (self.new_action, self.export_report_action, self.export_trace_action)
-        bar = window.menuBar()
-        self.file_menu = QMenu("&File", bar)
-        self.file_menu.addActions(list(actions))
-        if bar.actions():  # File goes first, before Settings
-            bar.insertMenu(bar.actions()[0], self.file_menu)
-        else:
-            bar.addMenu(self.file_menu)
+        self.file_menu = window.menus.file_menu
+        window.menus.add_file_actions(list(actions))
         self.toolbar = QToolBar("Conversation", window)
         self.toolbar.setObjectName("conversation_toolbar")
         self.toolbar.addActions(list(actions))
@@ -139,59 +156,156 @@ class HistoryController(QObject):
         self.list.set_current(loaded.conversation.id)
 
     # --- exports ---------------------------------------------------------------------------------
-    def open_export_dialog(self, kind: str) -> QFileDialog:
-        """Ask where to save ("report" or "trace"); the export runs when a file is chosen."""
-        filters = REPORT_FILTERS if kind == "report" else TRACE_FILTERS
+    def open_export_dialog(self, kind: str) -> QDialog | None:
+        """ "report": the package dialog (turns, title block, format, file); "trace": a save
+        dialog for the JSONL trace. The export runs when the dialog is accepted."""
+        if kind == "report":
+            return self.open_report_dialog()
         folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-        first_suffix = next(iter(filters.values()))
-        start = Path(folder or Path.home()) / (
-            file_stem(self.window.conversation_name) + first_suffix
-        )
-        dialog = QFileDialog(self.window, "Export " + kind, str(start))
+        start = Path(folder or Path.home()) / (file_stem(self.window.conversation_name) + ".jsonl")
+        dialog = QFileDialog(self.window, "Export trace", str(start))
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-        dialog.setNameFilters(list(filters))
-        dialog.setDefaultSuffix(first_suffix[1:])
-        dialog.filterSelected.connect(lambda f: dialog.setDefaultSuffix(filters[f][1:]))
-        slot = self.export_report if kind == "report" else self.export_trace
-        dialog.fileSelected.connect(slot)
+        dialog.setNameFilters(list(TRACE_FILTERS))
+        dialog.setDefaultSuffix("jsonl")
+        dialog.fileSelected.connect(self.export_trace)
         self.file_dialog = dialog
         dialog.open()
         return dialog
 
-    def export_report(self, path: str | Path) -> Path | None:
-        """Write the conversation's report; the suffix picks Markdown, HTML or PDF."""
+    def open_report_dialog(self) -> ExportDialog | None:
+        """The package dialog for the open conversation (None, and a message, if it has no
+        saved turn). Its title block starts from the one remembered for this conversation, else
+        from the last one used (without its date)."""
+        from caec_desktop.services.export import records
+        from caec_desktop.services.report import TitleBlock
+        from caec_desktop.ui.export_dialog import ExportDialog
+
+        loaded = self._loaded("Report")
+        if loaded is None:
+            return None
+        store = self.recorder.store
+        fields = store.report_fields(loaded.conversation.id)
+        if not fields:
+            fields = {**store.last_report_fields(), "date": ""}
+        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+        start = Path(folder or Path.home()) / (file_stem(loaded.conversation.name) + ".pdf")
+        dialog = ExportDialog(self.window, records(loaded), TitleBlock.from_dict(fields), start)
+        dialog.accepted.connect(lambda: self._on_report_dialog_accepted(dialog))
+        self.report_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _on_report_dialog_accepted(self, dialog: ExportDialog) -> None:
+        choice = dialog.choice()
+        conversation_id = self.recorder.conversation_id
+        if conversation_id is not None:
+            try:
+                self.recorder.store.save_report_fields(
+                    conversation_id, choice.title_block.to_dict()
+                )
+            except _STORE_ERRORS as exc:
+                self.report(f"Title block not remembered: {exc}", exc)
+        self.export_report(choice.path, turns=choice.turns, title_block=choice.title_block)
+
+    def export_report(
+        self,
+        path: str | Path,
+        turns: list[int] | None = None,
+        title_block: TitleBlock | None = None,
+    ) -> ExportJob | None:
+        """Write the conversation's package in a worker thread (progress and Cancel shown);
+        the suffix picks PDF, HTML, Markdown or CSV (none: Markdown). Returns the running job,
+        or None (and a message) when there is nothing to export or an export still runs."""
+        from caec_desktop.services.export import export_conversation
+        from caec_desktop.services.report import TitleBlock
+        from caec_desktop.ui.pdf import plot_image, write_pdf_process
+
         target = Path(path)
-        if target.suffix.lower() not in REPORT_FILTERS.values():
+        if target.suffix.lower() not in REPORT_SUFFIXES:
             target = target.with_name(target.name + ".md")
-        return self._export(target, "Report")
+        if self.export_job is not None and self.export_job.running:
+            self.window.statusBar().showMessage("An export is still running: wait or cancel it.")
+            return None
+        loaded = self._loaded("Report")
+        if loaded is None:
+            return None
+        if title_block is None:
+            stored = self.recorder.store.report_fields(loaded.conversation.id)
+            title_block = TitleBlock.from_dict(stored)
+        secrets = self._secrets()
+        block = title_block
+
+        def work(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> Path:
+            return export_conversation(
+                loaded,
+                target,
+                secrets,
+                write_pdf_process,
+                turns=turns,
+                title_block=block,
+                plot_image=plot_image,
+                progress=progress,
+                cancelled=cancelled,
+            )
+
+        job = ExportJob(work, self)
+        dialog = QProgressDialog(f"Exporting {target.name}…", "Cancel", 0, 0, self.window)
+        dialog.setWindowTitle("Export")
+        dialog.setMinimumDuration(400)  # quick exports never flash a dialog
+        dialog.setAutoClose(False)
+        dialog.setAutoReset(False)
+        dialog.canceled.connect(job.cancel)
+        job.progress.connect(lambda done, total: _show_progress(dialog, done, total))
+
+        def done(message: str) -> None:
+            dialog.canceled.disconnect(job.cancel)
+            dialog.close()
+            dialog.deleteLater()
+            self.window.statusBar().showMessage(message, 10000)
+
+        job.finished.connect(lambda written: done(f"Report saved to {written}"))
+        job.cancelled.connect(lambda: done(f"Export cancelled: {target} was not saved."))
+        job.failed.connect(lambda why: done(f"Report not exported: {why}"))
+        job.failed.connect(lambda why: self.report(f"Report not exported: {why}", OSError(why)))
+        self.export_job = job
+        self.progress_dialog = dialog
+        job.start()
+        return job
 
     def export_trace(self, path: str | Path) -> Path | None:
         """Write every trace event of the conversation as JSON lines."""
+        from caec_desktop.services.export import ExportError, export_conversation
+
         target = Path(path)
         if target.suffix.lower() != ".jsonl":
             target = target.with_name(target.name + ".jsonl")
-        return self._export(target, "Trace")
+        loaded = self._loaded("Trace")
+        if loaded is None:
+            return None
+        try:
+            written = export_conversation(loaded, target, self._secrets())
+        except (ExportError, OSError, ValueError) as exc:
+            self.report(f"Trace not exported: {exc}", exc)
+            return None
+        self.window.statusBar().showMessage(f"Trace saved to {written}", 10000)
+        return written
 
-    def _export(self, path: Path, what: str) -> Path | None:
-        from caec_desktop.services.export import export_conversation
-        from caec_desktop.ui.pdf import write_pdf
+    def _secrets(self) -> tuple[str, ...]:
+        settings = self.window.settings
+        return (settings.api_key(),) if settings is not None else ()
 
+    def _loaded(self, what: str) -> LoadedConversation | None:
         conversation_id = self.recorder.conversation_id
         if conversation_id is None:
             self.window.statusBar().showMessage(
                 f"{what} not exported: this conversation has no saved turns yet.", 8000
             )
             return None
-        settings = self.window.settings
-        secrets = (settings.api_key(),) if settings is not None else ()
         try:
-            loaded = self.recorder.store.load(conversation_id)
-            written = export_conversation(loaded, path, secrets=secrets, pdf_writer=write_pdf)
-        except (OSError, *_STORE_ERRORS) as exc:
-            self.report(f"{what} not exported to {path}: {exc}", exc)
+            return self.recorder.store.load(conversation_id)
+        except _STORE_ERRORS as exc:
+            self.report(f"{what} not exported: {exc}", exc)
             return None
-        self.window.statusBar().showMessage(f"{what} saved to {written}", 10000)
-        return written
 
     # --- slots -----------------------------------------------------------------------------------
     def _on_list_conversation_deleted(self, conversation_id: int) -> None:

@@ -11,16 +11,18 @@ LangGraph graph, and the tool form is built the first time it is needed. A quest
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlparse
 
-from PySide6.QtCore import Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtCore import QByteArray, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
     QLabel,
     QMainWindow,
+    QPushButton,
     QSplitter,
     QTabWidget,
     QToolButton,
@@ -31,20 +33,29 @@ from PySide6.QtWidgets import (
 from caec_desktop.settings.redact import key_problem, pasted_key, redact_text
 from caec_desktop.ui.chat_pane import ChatPane
 from caec_desktop.ui.chat_replay import answer_bubble
+from caec_desktop.ui.layout_store import layout_settings
+from caec_desktop.ui.window_menus import WindowMenus
 
 if TYPE_CHECKING:
     from caec_desktop.agent.trace import TraceEvent
+    from caec_desktop.settings.keystore import SecretStore
     from caec_desktop.settings.model import Settings
     from caec_desktop.ui.form_panel import FormPanel
     from caec_desktop.ui.graph_view import GraphView
+    from caec_desktop.ui.help_dialogs import TextDialog
     from caec_desktop.ui.pasted_key_dialog import PastedKeyDialog
     from caec_desktop.ui.session_runner import SessionRunner
-    from caec_desktop.ui.settings_dialog import SettingsDialog
+    from caec_desktop.ui.settings_dialog import Probe, SettingsDialog
     from caec_desktop.ui.trace_panel import TracePanel
 
 log = logging.getLogger(__name__)
 APP_TITLE = "CAEC Desktop"
 _LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+CHAT_MIN_WIDTH = 380
+"""The chat is never narrower: a result card's buttons (Calc sheet, Copy, Open in form) fit."""
+SIDE_MIN_WIDTH = 300
+LAYOUT_VERSION = 1
+"""Bumped when the window's docks or splitters change, so an old saved layout is ignored."""
 
 
 def mode_badge(settings: Settings) -> str:
@@ -60,6 +71,14 @@ def mode_badge(settings: Settings) -> str:
     return f"local-mode server — queries sent to {host}"
 
 
+class HelpSource(Protocol):
+    """Where the offline reader's help comes from (`caec_desktop.services.help`)."""
+
+    def offline_help(self) -> str: ...
+
+    def example_questions(self) -> list[tuple[str, str]]: ...
+
+
 class MainWindow(QMainWindow):
     """The desktop window around one conversation."""
 
@@ -67,9 +86,14 @@ class MainWindow(QMainWindow):
     """The window was closed (app.py then shuts the session down and ends the loop)."""
 
     def __init__(
-        self, runner: SessionRunner | None = None, settings: Settings | None = None
+        self,
+        runner: SessionRunner | None = None,
+        settings: Settings | None = None,
+        help_source: HelpSource | None = None,
     ) -> None:
         super().__init__()
+        self.help_source = help_source
+        """The offline reader's help and examples (app.py passes `services.help`)."""
         self.runner: SessionRunner | None = None
         self.settings: Settings | None = None
         self._form: FormPanel | None = None
@@ -77,8 +101,12 @@ class MainWindow(QMainWindow):
         """A question sent before a session was attached; asked by `attach`."""
         self.conversation_name = "New conversation"
         self.settings_dialog: SettingsDialog | None = None
-        self.on_settings_saved: Any = None
+        self.on_settings_saved: Callable[[Settings], None] | None = None
         """Called with the new Settings after OK (app.py saves them and swaps the session)."""
+        self.open_key_store: Callable[[], SecretStore] | None = None
+        """Opens the store the key is saved in, named in the settings dialog (set by app.py)."""
+        self.check_connection: Probe | None = None
+        """The settings dialog's Test connection (set by app.py)."""
 
         self.chat = ChatPane()
         self.trace: TracePanel
@@ -86,21 +114,38 @@ class MainWindow(QMainWindow):
         self.side = QTabWidget()
         for title in ("Trace", "Graph", "Tool form"):
             self.side.addTab(QLabel("Loading…"), title)
-        split = QSplitter()  # horizontal
+        self.chat.setMinimumWidth(CHAT_MIN_WIDTH)
+        self.side.setMinimumWidth(SIDE_MIN_WIDTH)
+        self.split = split = QSplitter()  # horizontal
+        split.setObjectName("chat_side_splitter")
         split.addWidget(self.chat)
         split.addWidget(self.side)
+        split.setChildrenCollapsible(False)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
         split.setSizes([560, 520])
 
         self.banner = QLabel()
         self.banner.setWordWrap(True)
         self.banner.setStyleSheet("background: #f8d7da; color: #721c24; padding: 6px;")
+        self.banner.setMinimumWidth(100)
         self.banner_close = QToolButton()
         self.banner_close.setText("✕")
+        self.banner_close.setToolTip("Hide this message")
         self.banner_close.clicked.connect(self.hide_error)
+        self.offline_button = QPushButton("Switch to offline")
+        self.offline_button.setToolTip(
+            "Answer with the offline reader; nothing leaves this machine"
+        )
+        self.offline_button.clicked.connect(self.switch_to_offline)
+        self.banner_settings_button = QPushButton("Open settings")
+        self.banner_settings_button.clicked.connect(self.open_settings)
         self._banner_row = QWidget()
         row = QHBoxLayout(self._banner_row)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.banner, 1)
+        row.addWidget(self.offline_button)
+        row.addWidget(self.banner_settings_button)
         row.addWidget(self.banner_close)
         self._banner_row.hide()
         central = QWidget()
@@ -116,11 +161,9 @@ class MainWindow(QMainWindow):
         self.badge = QLabel("starting…")
         self.statusBar().addPermanentWidget(self.usage)
         self.statusBar().addPermanentWidget(self.badge)
-        settings_action = QAction("Settings…", self)
-        # setShortcuts, not setShortcut: resolving that one's overloads builds the Qt namespace.
-        settings_action.setShortcuts(QKeySequence.StandardKey.Preferences)
-        settings_action.triggered.connect(self.open_settings)
-        self.menuBar().addAction(settings_action)
+        self.menus = WindowMenus(self)
+        self.help_dialog: TextDialog | None = None
+        self._focused_once = False
         self._update_title()
         self.resize(1180, 760)
         self.pasted_key_dialog: PastedKeyDialog | None = None
@@ -160,6 +203,8 @@ class MainWindow(QMainWindow):
         self.runner = runner
         self.set_settings(settings)
         self.trace.load_kinds()
+        if self.help_source is not None:
+            self.chat.welcome.set_examples(self.help_source.example_questions())
         runner.runStarted.connect(self._on_runner_run_started)
         runner.eventReceived.connect(self._on_runner_event_received)
         runner.runFinished.connect(self._on_runner_run_finished)
@@ -191,6 +236,7 @@ class MainWindow(QMainWindow):
     def set_settings(self, settings: Settings) -> None:
         self.settings = settings
         self.badge.setText(mode_badge(settings))
+        self.chat.set_mode_text(mode_badge(settings))
 
     def _update_title(self) -> None:
         self.setWindowTitle(f"{APP_TITLE} — {self.conversation_name}")
@@ -211,11 +257,27 @@ class MainWindow(QMainWindow):
         self.usage.setText(" · ".join(parts))
         self.usage.setVisible(bool(parts))
 
-    def show_error(self, message: str) -> None:
+    def show_error(self, message: str, model_actions: bool = False) -> None:
         """The error banner (the app's error sink also lands here), keys redacted: a failed
-        run's exception text comes here as it is."""
+        run's exception text comes here as it is. `model_actions` adds the "Switch to offline"
+        and "Open settings" buttons (a model or server failure)."""
         self.banner.setText(redact_text(message))
+        self.offline_button.setVisible(model_actions)
+        self.banner_settings_button.setVisible(model_actions)
         self._banner_row.show()
+
+    def switch_to_offline(self) -> None:
+        """Answer with the offline reader from now on (saved like a settings change)."""
+        if self.settings is None:
+            return
+        from caec_desktop.settings.model import Settings
+
+        new = Settings.model_validate({**self.settings.model_dump(), "mode": "offline"})
+        self.set_settings(new)
+        self.hide_error()
+        if self.on_settings_saved is not None:
+            self.on_settings_saved(new)
+        self.statusBar().showMessage("Switched to offline mode", 8000)
 
     def hide_error(self) -> None:
         self._banner_row.hide()
@@ -234,13 +296,105 @@ class MainWindow(QMainWindow):
 
         if self.settings is None:
             return
-        self.settings_dialog = SettingsDialog(self.settings, self)
+        store = self.open_key_store() if self.open_key_store is not None else None
+        self.settings_dialog = SettingsDialog(
+            self.settings, self, secret_store=store, probe=self.check_connection
+        )
         self.settings_dialog.finished.connect(self._on_settings_dialog_finished)
         self.settings_dialog.open()
+
+    # --- keyboard, help ---------------------------------------------------------------------------
+    def focus_input(self) -> None:
+        self.chat.input.setFocus()
+
+    def focus_search(self) -> None:
+        """Ctrl+K: the conversation search box (the dock is shown if it was closed)."""
+        conversations = getattr(self, "conversations", None)
+        if conversations is None:
+            return
+        conversations.dock.show()
+        conversations.dock.raise_()
+        conversations.list.search.setFocus()
+        conversations.list.search.selectAll()
+
+    def stop_run(self) -> None:
+        """Esc: stop the run going (nothing when none is)."""
+        if self.chat.running:
+            self._on_chat_stop_requested()
+
+    def _show_text(self, title: str, text: str, markdown: bool = True) -> TextDialog:
+        from caec_desktop.ui.help_dialogs import TextDialog
+
+        if self.help_dialog is not None:
+            self.help_dialog.close()
+        self.help_dialog = TextDialog(title, text, self, markdown=markdown)
+        self.help_dialog.open()
+        return self.help_dialog
+
+    def show_offline_help(self) -> TextDialog:
+        """The offline dispatcher's help answer, word for word."""
+        text = (
+            self.help_source.offline_help()
+            if self.help_source is not None
+            else "The offline help is not loaded yet."
+        )
+        return self._show_text("Offline help", text, markdown=False)
+
+    def show_tools_help(self) -> TextDialog:
+        from caec_desktop.ui.help_dialogs import tools_markdown
+
+        return self._show_text("Tools and formulas", tools_markdown())
+
+    def show_shortcuts_help(self) -> TextDialog:
+        from caec_desktop.ui.window_menus import shortcuts_markdown
+
+        return self._show_text("Keyboard shortcuts", shortcuts_markdown())
+
+    def show_about(self) -> TextDialog:
+        from caec_desktop.ui.help_dialogs import about_markdown
+
+        return self._show_text("About CAEC Desktop", about_markdown())
+
+    # --- layout ----------------------------------------------------------------------------------
+    def save_layout(self) -> None:
+        """Remember the window's geometry, splitter sizes and dock state (see layout_settings)."""
+        store = layout_settings()
+        store.setValue("version", LAYOUT_VERSION)
+        store.setValue("geometry", self.saveGeometry())
+        store.setValue("state", self.saveState(LAYOUT_VERSION))
+        store.setValue("splitter", self.split.saveState())
+        if hasattr(self, "trace"):
+            store.setValue("trace_splitter", self.trace.split.saveState())
+        store.sync()
+
+    def restore_layout(self) -> bool:
+        """Bring back the saved layout (call once the docks exist); False when none was saved."""
+        store = layout_settings()
+        if store.value("version") is None or int(str(store.value("version"))) != LAYOUT_VERSION:
+            return False
+        for key, apply in (
+            ("geometry", self.restoreGeometry),
+            ("state", lambda v: self.restoreState(v, LAYOUT_VERSION)),
+            ("splitter", self.split.restoreState),
+        ):
+            value = store.value(key)
+            if isinstance(value, QByteArray):
+                apply(value)
+        value = store.value("trace_splitter")
+        if isinstance(value, QByteArray) and hasattr(self, "trace"):
+            self.trace.split.restoreState(value)
+        return True
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._focused_once:  # the message box has the focus at start
+            self._focused_once = True
+            self.chat.input.setFocus()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         super().closeEvent(event)
         if event.isAccepted():
+            self.save_layout()
             self.closed.emit()
 
     # --- slots -----------------------------------------------------------------------------------
@@ -308,8 +462,8 @@ class MainWindow(QMainWindow):
             self._early_question = text
             self.chat.set_running(True)
             self.statusBar().showMessage("loading the calculator… your question runs next")
-        elif not self.runner.ask(text):
-            self.chat.add_message("error", "A run is still going: stop it or wait for it.")
+        elif not self.runner.ask(text):  # not expected: the chat queues during runs
+            self.chat.queue.add(text)
 
     def _on_chat_stop_requested(self) -> None:
         if self.runner is not None:
@@ -345,8 +499,15 @@ class MainWindow(QMainWindow):
         self.chat.set_running(False)
         self.chat.end_stream()  # the answer (or the stop) takes the writing bubble's place
         if turn is not None:
-            self.chat.add_message(*answer_bubble(turn.answer, turn.status, turn.tool_results))
+            role, text = answer_bubble(turn.answer, turn.status, turn.tool_results)
+            if text:
+                self.chat.add_message(role, text)
+            if turn.status == "model_error":
+                first = text.split("\n\n")[0].replace("**", "")
+                self.show_error(first, model_actions=True)
             self.statusBar().showMessage(f"{turn.status} · {turn.mode}", 8000)
             self.show_usage(turn.usage, turn.conversation_usage)
         else:
             self.statusBar().clearMessage()
+        # The run's task ends after this signal: ask the next queued question once it has.
+        QTimer.singleShot(0, self, self.chat.ask_next_queued)

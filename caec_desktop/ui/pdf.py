@@ -1,51 +1,365 @@
-"""PDF rendering of a report with Qt's own text engine (QTextDocument + QPdfWriter).
+"""The calculation package as PDF pages, and sweep plots as PNG, with Qt's own engines.
 
-Lives in the ui layer because it needs Qt; the report itself (`services.export.Report`) is plain
-text. Without a running Qt application (the CLI) it makes an offscreen one and keeps it alive.
+Lives in the ui layer because it needs Qt; the package itself (`services.report.CalcPackage`)
+is plain data. The document is laid out once for the page size and painted page by page with a
+running head (project, job) and foot (app version, time, page n of N); between pages it reports
+progress and checks for Cancel. The window renders in a child process (`write_pdf_process`,
+started from its export worker thread, ui/export_job.py): Qt's layout of a long document is one
+call that holds Python's GIL, so a thread alone would still freeze the window. Without a running
+Qt application (the CLI) it makes an offscreen one first.
 """
 
 from __future__ import annotations
 
+import atexit
+import base64
+import json
+import math
+import os
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QBuffer, QCoreApplication, QIODevice, QMarginsF
-from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QCoreApplication,
+    QIODevice,
+    QMarginsF,
+    QPointF,
+    QRect,
+    QRectF,
+    QSizeF,
+    Qt,
+    QUrl,
+)
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QImage,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+    QPen,
+    QPolygonF,
+    QTextDocument,
+)
 from PySide6.QtWidgets import QApplication
 
 from caec_desktop import __version__
-from caec_desktop.services.export import Report
-from caec_desktop.settings.files import write_private
+from caec_desktop.services.export import ExportCancelled, ExportError
+from caec_desktop.services.report import CalcPackage, SweepTable
 
 _APP: list[QApplication] = []  # a QApplication made here stays alive for the process
+RESOLUTION = 300
+"""Dots per inch of the PDF's coordinate space (text stays vector; this sets layout units)."""
 
 
-def write_pdf(report: Report, path: Path | str) -> Path:
-    """Render the report as an A4 PDF at `path`, written privately (`files.write_private`)."""
-    return write_private(Path(path), pdf_bytes(report))
-
-
-def pdf_bytes(report: Report) -> bytes:
-    """Render the HTML with Qt's text engine as an A4 PDF (makes a headless Qt app if none)."""
-    if QCoreApplication.instance() is None:  # the CLI has no window; fonts need an app
+def ensure_app() -> None:
+    """Make an offscreen QApplication if the process has none (the CLI); main thread only."""
+    if QCoreApplication.instance() is None:
         # A QApplication, not a QGuiApplication: Qt allows one application object per
         # process, and widgets made later in the same process need the QApplication kind.
         _APP.append(QApplication(["caec-export", "-platform", "offscreen"]))
-    buffer = QBuffer()
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    writer = QPdfWriter(buffer)
-    writer.setTitle(report.title)
+
+
+def write_pdf(
+    package: CalcPackage,
+    path: Path | str,
+    images: Mapping[int, bytes] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> Path:
+    """Render `package` as an A4 PDF at `path`, in this process (the CLI, tests); `images` are
+    sweep plots (PNG) by calculation number.
+
+    Raises:
+        ExportCancelled: `cancelled()` turned true between two pages (the file is incomplete;
+            the caller deletes it).
+    """
+    return _render(_job(package, images or {}), Path(path), progress, cancelled)
+
+
+def _job(package: CalcPackage, images: Mapping[int, bytes]) -> dict[str, Any]:
+    """What the renderer needs, as JSON-able data (also the renderer process's input)."""
+    urls = {n: f"plot-{n}.png" for n in images}
+    return {
+        "html": package.html(urls, for_print=True),
+        "title": package.title,
+        "header": package.page_header(),
+        "footer": package.page_footer(),
+        "images": {str(n): base64.b64encode(png).decode("ascii") for n, png in images.items()},
+    }
+
+
+def write_pdf_process(
+    package: CalcPackage,
+    path: Path | str,
+    images: Mapping[int, bytes] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> Path:
+    """Render `package` as PDF in a child process (the window's exports).
+
+    Qt lays a document out in one call that holds Python's GIL (seconds for a long
+    conversation), which would freeze the window even from a worker thread; a child process
+    does not. Its progress arrives as `page N TOTAL` lines; Cancel kills it. A frozen app (no
+    `python -m`) renders in this process instead.
+
+    Raises:
+        ExportCancelled: `cancelled()` turned true (checked ten times a second).
+        ExportError: the renderer process failed (its last error line is in the message).
+    """
+    path = Path(path)
+    if getattr(sys, "frozen", False):  # pragma: no cover - the PyInstaller bundle
+        return write_pdf(package, path, images, progress, cancelled)
+    with tempfile.TemporaryDirectory(prefix="caec-pdf-") as tmp:
+        job = Path(tmp) / "job.json"
+        job.write_text(json.dumps(_job(package, images or {})), encoding="utf-8")
+        errors = Path(tmp) / "stderr.txt"
+        env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+        with errors.open("w", encoding="utf-8") as err:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "caec_desktop.ui.pdf", str(job), str(path)],
+                stdout=subprocess.PIPE,
+                stderr=err,
+                text=True,
+                env=env,
+            )
+            _RENDERERS.add(proc)
+            lines: queue.Queue[str | None] = queue.Queue()
+            threading.Thread(target=_pump, args=(proc, lines), daemon=True).start()
+            try:
+                while True:
+                    try:
+                        line = lines.get(timeout=0.1)
+                    except queue.Empty:
+                        line = ""
+                    if cancelled is not None and cancelled():
+                        raise ExportCancelled("export cancelled")
+                    if line is None:
+                        break
+                    words = line.split()
+                    if progress is not None and len(words) == 3 and words[0] == "page":
+                        progress(int(words[1]), int(words[2]))
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                proc.wait()
+                _RENDERERS.discard(proc)
+        if proc.returncode != 0:
+            last = [x for x in errors.read_text(encoding="utf-8").splitlines() if x.strip()]
+            why = last[-1] if last else f"exit code {proc.returncode}"
+            raise ExportError(f"{path}: the PDF renderer failed ({why})")
+    return path
+
+
+_RENDERERS: set[subprocess.Popen[str]] = set()
+"""Renderer processes running; killed if the app exits during an export."""
+
+
+@atexit.register
+def _kill_renderers() -> None:
+    for proc in list(_RENDERERS):
+        if proc.poll() is None:
+            proc.kill()
+
+
+def _pump(proc: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        lines.put(line)
+    lines.put(None)
+
+
+def _render(
+    job: Mapping[str, Any],
+    path: Path,
+    progress: Callable[[int, int], None] | None,
+    cancelled: Callable[[], bool] | None,
+) -> Path:
+    ensure_app()
+    writer = QPdfWriter(str(path))
+    writer.setResolution(RESOLUTION)
+    writer.setTitle(job["title"])
     writer.setCreator(f"CAEC Desktop {__version__}")
     writer.setPageLayout(
         QPageLayout(
             QPageSize(QPageSize.PageSizeId.A4),
             QPageLayout.Orientation.Portrait,
-            QMarginsF(15, 15, 15, 15),
+            QMarginsF(15, 12, 15, 12),
             QPageLayout.Unit.Millimeter,
         )
     )
+    area = writer.pageLayout().paintRectPixels(RESOLUTION)
+    band = RESOLUTION * 0.3  # header and footer bands: 0.3 inch each
+    body = QSizeF(area.width(), area.height() - 2 * band)
+
     doc = QTextDocument()
-    doc.setHtml(report.html())
-    doc.print_(writer)
-    del writer  # flushes the PDF into the buffer
+    doc.documentLayout().setPaintDevice(writer)
+    for number, data in job["images"].items():
+        image = QImage.fromData(base64.b64decode(data))
+        if not image.isNull():
+            url = QUrl(f"plot-{number}.png")
+            doc.addResource(QTextDocument.ResourceType.ImageResource, url, image)
+    doc.setHtml(job["html"])
+    doc.setPageSize(body)
+    total = doc.pageCount()
+
+    small = QFont("sans-serif", 7)
+    painter = QPainter(writer)
+    try:
+        for page in range(total):
+            if cancelled is not None and cancelled():
+                raise ExportCancelled("export cancelled")
+            if page:
+                writer.newPage()
+            _bands(painter, job["header"], job["footer"], small, area, band, page, total)
+            painter.save()
+            painter.translate(0, band - page * body.height())
+            doc.drawContents(painter, QRectF(0, page * body.height(), body.width(), body.height()))
+            painter.restore()
+            if progress is not None:
+                progress(page + 1, total)
+    finally:
+        painter.end()
+    del writer  # flushes and closes the file
+    return path
+
+
+def _bands(
+    painter: QPainter,
+    header: str,
+    footer: str,
+    font: QFont,
+    area: QRect,
+    band: float,
+    page: int,
+    total: int,
+) -> None:
+    """Running head (project · job, title) and foot (app, time, page n of N) of one page."""
+    width, height = area.width(), area.height()
+    painter.setFont(font)
+    painter.setPen(QPen(QColor("#555555")))
+    top = QRectF(0, 0, width, band * 0.8)
+    left, right = Qt.AlignmentFlag.AlignLeft, Qt.AlignmentFlag.AlignRight
+    bottom_align = Qt.AlignmentFlag.AlignBottom
+    painter.drawText(top, left | bottom_align, header)
+    painter.drawText(top, right | bottom_align, "Calculation package")
+    painter.drawLine(QPointF(0, band * 0.85), QPointF(width, band * 0.85))
+    foot = QRectF(0, height - band * 0.8, width, band * 0.8)
+    painter.drawLine(QPointF(0, height - band * 0.85), QPointF(width, height - band * 0.85))
+    top_align = Qt.AlignmentFlag.AlignTop
+    painter.drawText(foot, left | top_align, footer)
+    painter.drawText(foot, right | top_align, f"Page {page + 1} of {total}")
+
+
+# --- sweep plots --------------------------------------------------------------------------------
+
+
+def _numbers(sweep: SweepTable, column: int) -> list[float | None]:
+    out: list[float | None] = []
+    for row in sweep.rows:
+        value = row[column] if column < len(row) else None
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        out.append(float(value) if ok and math.isfinite(float(value)) else None)  # type: ignore[arg-type]
+    return out
+
+
+def plot_image(sweep: SweepTable, width: int = 1200, height: int = 700) -> bytes | None:
+    """The sweep's first numeric result against the varied input, as a PNG (None if the table
+    has fewer than two numeric points). Axis ends are labelled with their values."""
+    ensure_app()
+    xs = _numbers(sweep, 0)
+    column = next(
+        (
+            c
+            for c in range(1, len(sweep.headers))
+            if sum(v is not None for v in _numbers(sweep, c)) > 1
+        ),
+        None,
+    )
+    if column is None:
+        return None
+    ys = _numbers(sweep, column)
+    pts = [(x, y) for x, y in zip(xs, ys, strict=False) if x is not None and y is not None]
+    if len(pts) < 2:
+        return None
+    x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
+    y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
+    if x1 == x0:
+        x1 = x0 + 1.0
+    if y1 == y0:
+        y0, y1 = y0 - abs(y0) * 0.05 - 1e-30, y1 + abs(y1) * 0.05 + 1e-30
+
+    image = QImage(width, height, QImage.Format.Format_ARGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    font = QFont("sans-serif")
+    font.setPixelSize(22)
+    painter.setFont(font)
+    left, right, top, bottom = 150.0, 40.0, 40.0, 110.0
+    plot = QRectF(left, top, width - left - right, height - top - bottom)
+    painter.setPen(QPen(QColor("#333333"), 2))
+    painter.drawRect(plot)
+
+    def at(x: float, y: float) -> QPointF:
+        return QPointF(
+            plot.left() + (x - x0) / (x1 - x0) * plot.width(),
+            plot.bottom() - (y - y0) / (y1 - y0) * plot.height(),
+        )
+
+    painter.setPen(QPen(QColor("#1f5fa8"), 4))
+    painter.drawPolyline(QPolygonF([at(x, y) for x, y in pts]))
+    painter.setBrush(QColor("#1f5fa8"))
+    for x, y in pts:
+        painter.drawEllipse(at(x, y), 6, 6)
+    painter.setPen(QColor("#222222"))
+    align = Qt.AlignmentFlag
+    painter.drawText(
+        QRectF(plot.left() - 10, plot.bottom() + 8, 300, 30), align.AlignLeft, f"{x0:.4g}"
+    )
+    painter.drawText(
+        QRectF(plot.right() - 290, plot.bottom() + 8, 300, 30), align.AlignRight, f"{x1:.4g}"
+    )
+    painter.drawText(QRectF(0, plot.top() - 12, left - 10, 30), align.AlignRight, f"{y1:.4g}")
+    painter.drawText(QRectF(0, plot.bottom() - 18, left - 10, 30), align.AlignRight, f"{y0:.4g}")
+    painter.drawText(
+        QRectF(plot.left(), height - 60, plot.width(), 40), align.AlignHCenter, sweep.headers[0]
+    )
+    painter.drawText(
+        QRectF(plot.left() + 10, plot.top() + 6, plot.width(), 30),
+        align.AlignLeft,
+        sweep.headers[column],
+    )
+    painter.end()
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # str works at run time
     buffer.close()
-    return bytes(buffer.data().data())
+    return bytes(data.data())
+
+
+def _main(argv: list[str]) -> int:
+    """The renderer process: `python -m caec_desktop.ui.pdf JOB.json OUT.pdf`; prints
+    `page N TOTAL` per page painted."""
+    job_file, out = argv
+
+    def report(done: int, total: int) -> None:
+        print(f"page {done} {total}", flush=True)
+
+    job = json.loads(Path(job_file).read_text(encoding="utf-8"))
+    _render(job, Path(out), report, None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))

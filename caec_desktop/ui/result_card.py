@@ -1,4 +1,10 @@
-"""ResultCard: one tool result in the chat; calc sheet folded away, Copy, Open in form.
+"""ResultCard: one tool result in the chat — verdict, results table, inputs with their origin, the
+calc sheet folded away, Copy, Open in form. The card is the one rendering of a result: the answer
+bubble under it no longer repeats the table or the sheet (see chat_replay.answer_bubble).
+
+Values are shown in words and display units (`yes`/`no`, `70 GPa`, never `True` or
+`70000000000.0`); a value the tool did not compute (None) is left out. Wide content (the table,
+the sheet's formulas) scrolls sideways inside the card, never the chat.
 
 Open in form carries each argument's origin as the report states it (`export.provenance`), so a
 form run of the same call keeps "typed", "model", "preset:…" for the inputs left unchanged.
@@ -6,10 +12,11 @@ form run of the same call keeps "typed", "model", "preset:…" for the inputs le
 
 from __future__ import annotations
 
+from html import escape
 from typing import TYPE_CHECKING, Any
 
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QSize, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -21,8 +28,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from caec_desktop.ui.wide_area import WideArea
+
 if TYPE_CHECKING:
     from caec_desktop.tools import CalcSheet
+
+VERDICT_STYLES = {
+    "ok": "color: #1b5e20;",
+    "caution": "color: #8a5a00;",
+    "fail": "color: #b00020;",
+}
 
 
 def sheet_of(raw: Any) -> CalcSheet | None:
@@ -50,21 +65,47 @@ def arg_sources(data: dict[str, Any]) -> dict[str, str]:
     return {k: provenance(data, k, v, props.get(k, {})) for k, v in args.items()}
 
 
-def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
-    """`name = value unit` for each result field, units from the tool's result schema."""
-    from caec_desktop.tools import result_schema
-    from caec_desktop.tools.units import fmt
+def _units(tool: str, which: str) -> dict[str, str]:
+    from caec_desktop.tools import result_schema, tool_schema
 
     try:
-        props = result_schema(tool).get("properties", {})
+        schema = result_schema(tool) if which == "result" else tool_schema(tool)
     except KeyError:
-        props = {}
-    lines = []
-    for key, value in result.items():
-        unit = props.get(key, {}).get("x-unit", "")
-        shown = fmt(value, unit) if isinstance(value, float) else str(value)
-        lines.append(f"{key} = {shown}")
-    return lines
+        return {}
+    return {k: p.get("x-unit", "") for k, p in schema.get("properties", {}).items()}
+
+
+def result_rows(tool: str, result: dict[str, Any]) -> list[tuple[str, str]]:
+    """(name, value in words with its display unit) per result field; None values left out."""
+    from caec_desktop.tools.units import show_value
+
+    units = _units(tool, "result")
+    return [(k, show_value(v, units.get(k, ""))) for k, v in result.items() if v is not None]
+
+
+def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
+    """`name = value unit` for each result field (what Copy puts on the clipboard)."""
+    return [f"{name} = {shown}" for name, shown in result_rows(tool, result)]
+
+
+def input_text(tool: str, args: dict[str, Any], sources: dict[str, str]) -> str:
+    """`Inputs: particle_radius = 500 µm (typed (d/2)); …`, left-out inputs not named."""
+    from caec_desktop.tools.units import show_value
+
+    units = _units(tool, "args")
+    parts = [
+        f"{k} = {show_value(v, units.get(k, ''))}" + (f" ({sources[k]})" if k in sources else "")
+        for k, v in args.items()
+        if v is not None
+    ]
+    return "Inputs: " + "; ".join(parts) if parts else ""
+
+
+class _Wrapping(QLabel):
+    """A word-wrapped label allowed to be narrower than its longest line."""
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(40, super().minimumSizeHint().height())
 
 
 class ResultCard(QFrame):
@@ -82,19 +123,43 @@ class ResultCard(QFrame):
         self.result: dict[str, Any] = dict(data.get("result") or {})
         self.sheet = sheet_of(data.get("calc_sheet"))
 
-        title = QLabel(f"<b>{self.tool}</b>")
-        self.result_label = QLabel("\n".join(result_lines(self.tool, self.result)))
+        title = _Wrapping(f"<b>{escape(self.tool)}</b>")
+        title.setWordWrap(True)
+        self.verdict_label = QLabel()
+        verdict = str(self.result.get("verdict") or "")
+        if verdict:
+            self.verdict_label.setText(f"<b>Verdict: {escape(verdict.upper())}</b>")
+            self.verdict_label.setStyleSheet(VERDICT_STYLES.get(verdict.lower(), ""))
+        if not verdict:
+            self.verdict_label.hide()  # (setVisible(True) on a parentless label opens a window)
+        rows = "".join(
+            f"<tr><td>{escape(name)}</td><td style='padding-left: 12px'><b>{escape(shown)}</b>"
+            "</td></tr>"
+            for name, shown in result_rows(self.tool, self.result)
+            if not (verdict and name == "verdict")  # shown above the table
+        )
+        self.result_label = QLabel(f"<table>{rows}</table>")
+        self.result_label.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.result_label.setTextInteractionFlags(
             QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
         )
+        self.inputs_label = _Wrapping(input_text(self.tool, self.args, self.arg_sources))
+        self.inputs_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.inputs_label.setWordWrap(True)
+        self.inputs_label.setStyleSheet("color: #555;")
+        self.inputs_label.setTextInteractionFlags(
+            QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
+        )
+        if not self.inputs_label.text():
+            self.inputs_label.hide()
         self.sheet_label = QLabel()
         self.sheet_label.setTextFormat(QtCore.Qt.TextFormat.MarkdownText)
-        self.sheet_label.setWordWrap(True)
         self.sheet_label.setTextInteractionFlags(
             QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
         )
         self.sheet_label.setText(self.sheet.markdown() if self.sheet else "")
-        self.sheet_label.hide()
+        self.sheet_area = WideArea(self.sheet_label)
+        self.sheet_area.hide()
 
         self.sheet_button = QToolButton()
         self.sheet_button.setCheckable(True)
@@ -108,20 +173,25 @@ class ResultCard(QFrame):
             lambda: self.openInForm.emit(self.tool, self.args, self.arg_sources)
         )
 
-        row = QHBoxLayout()
-        row.addWidget(title)
-        row.addStretch(1)
-        row.addWidget(self.sheet_button)
-        row.addWidget(self.copy_button)
-        row.addWidget(self.form_button)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.sheet_button)
+        buttons.addWidget(self.copy_button)
+        buttons.addWidget(self.form_button)
+        buttons.addStretch(1)
         lay = QVBoxLayout(self)
-        lay.addLayout(row)
-        lay.addWidget(self.result_label)
-        lay.addWidget(self.sheet_label)
+        lay.addWidget(title)
+        lay.addWidget(self.verdict_label)
+        lay.addWidget(WideArea(self.result_label))
+        lay.addWidget(self.inputs_label)
+        lay.addLayout(buttons)
+        lay.addWidget(self.sheet_area)
 
     def text(self) -> str:
-        """What Copy puts on the clipboard: results, then the full calc sheet."""
+        """What Copy puts on the clipboard: results, inputs, then the full calc sheet."""
         parts = [f"{self.tool}", *result_lines(self.tool, self.result)]
+        inputs = input_text(self.tool, self.args, self.arg_sources)
+        if inputs:
+            parts.append(inputs)
         if self.sheet:
             parts += ["", self.sheet.text()]
         return "\n".join(parts)
@@ -132,5 +202,5 @@ class ResultCard(QFrame):
             clipboard.setText(self.text())
 
     def _on_sheet_button_toggled(self, shown: bool) -> None:
-        self.sheet_label.setVisible(shown)
+        self.sheet_area.setVisible(shown)
         self.sheet_button.setText("Calc sheet ▾" if shown else "Calc sheet ▸")

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Signal
 
 if TYPE_CHECKING:
     from caec_desktop.agent.trace import TraceEvent
+    from caec_desktop.services.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -29,11 +30,11 @@ class SessionRunner(QObject):
     runFinished = Signal(object)
     failed = Signal(str)
 
-    def __init__(self, session: Any, parent: QObject | None = None) -> None:
+    def __init__(self, session: Session, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.task: asyncio.Task[None] | None = None
-        self._replaced: list[Any] = []
+        self._replaced: list[Session] = []
         """Sessions swapped out by `replace_session`, closed by `shutdown`."""
 
     @property
@@ -58,7 +59,7 @@ class SessionRunner(QObject):
         if self.running:
             self.session.cancel()
 
-    def replace_session(self, session: Any) -> None:
+    def replace_session(self, session: Session) -> None:
         """Run the next turns in `session`; a run already going finishes in the old one, which is
         closed at `shutdown()` (its HTTP clients may still be in use until then)."""
         self._replaced.append(self.session)
@@ -72,9 +73,7 @@ class SessionRunner(QObject):
             await asyncio.gather(self.task, return_exceptions=True)
         sessions, self._replaced = [*self._replaced, self.session], []
         for session in sessions:
-            closer = getattr(session, "aclose", None)
-            if closer is not None:
-                await closer()
+            await session.aclose()
 
     def _start(self, kind: str, stream: Any) -> bool:
         if self.running:

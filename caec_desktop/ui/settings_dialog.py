@@ -1,8 +1,10 @@
 """SettingsDialog: mode, key, endpoint, model, tool-call style, refusal toggle, Test connection.
 
 The dialog edits a copy: Cancel restores the widgets from the snapshot and changes nothing; OK
-makes `result_settings()` the new settings (the window saves them through
-`caec_desktop.settings.config`).
+makes `result_settings()` the new settings (app.py saves them with
+`caec_desktop.settings.config.save_settings`). What the dialog needs from outside is given to it:
+the key store it names, and the connection test (app.py passes
+`caec_desktop.services.connection.check_connection`).
 The key field is masked and never written to a log or the plain config file. A key is saved for
 the host of the endpoint in use; when the endpoint moves to another host and the key stays, the
 key is not sent there unless the user ticks "also send the key to <host>" (`share_check`).
@@ -13,10 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, get_args
+from collections.abc import Awaitable, Callable
+from typing import get_args
 from urllib.parse import urlparse
 
 from pydantic import SecretStr
+from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -24,6 +28,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QLabel,
+    QLayout,
     QLineEdit,
     QPushButton,
     QVBoxLayout,
@@ -31,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.agent.trace import redact
-from caec_desktop.settings.keystore import FileStore, SecretStore, open_secret_store
+from caec_desktop.settings.keystore import FileStore, SecretStore
 from caec_desktop.settings.model import OPENROUTER_HOST, Mode, Settings, ToolCallStyle, host_of
 from caec_desktop.settings.redact import key_problem, remember
 from caec_desktop.ui.field_widgets import ERROR_STYLE
@@ -39,16 +44,10 @@ from caec_desktop.ui.field_widgets import ERROR_STYLE
 log = logging.getLogger(__name__)
 
 
-def _probe_function() -> Any:
-    """The LLM helper's `async probe(settings)`, or None while it does not exist."""
-    for module in ("caec_desktop.agent.selection.llm.doctor", "caec_desktop.agent.selection.llm"):
-        try:
-            mod = __import__(module, fromlist=["probe"])
-        except ImportError:
-            continue
-        if hasattr(mod, "probe"):
-            return mod.probe
-    return None
+Probe = Callable[[Settings], Awaitable[str]]
+"""Test the connection these settings describe; returns what works, in words."""
+
+UNKNOWN_STORE_TEXT = "Kept in the OS keyring or a file readable only by you, never in config.json"
 
 
 def key_store_text(store: SecretStore) -> str:
@@ -64,7 +63,8 @@ class SettingsDialog(QDialog):
     Args:
         settings: the snapshot to edit.
         parent: the window.
-        secret_store: where the key is saved (default: `open_secret_store()`), shown to the user.
+        secret_store: where the key is saved, named to the user (None: not known yet).
+        probe: the Test connection button's check (None: the button says it is not available).
     """
 
     def __init__(
@@ -72,10 +72,12 @@ class SettingsDialog(QDialog):
         settings: Settings,
         parent: QWidget | None = None,
         secret_store: SecretStore | None = None,
+        probe: Probe | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
         self.original = settings
+        self._probe_check = probe
         self._probe_task: asyncio.Task[None] | None = None
 
         self.mode_box = QComboBox()
@@ -83,7 +85,9 @@ class SettingsDialog(QDialog):
         self.key_edit = QLineEdit()
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.key_edit.setPlaceholderText("sk-or-… (never written to a log or config.json)")
-        self.key_store_label = QLabel(key_store_text(secret_store or open_secret_store()))
+        self.key_store_label = QLabel(
+            key_store_text(secret_store) if secret_store is not None else UNKNOWN_STORE_TEXT
+        )
         self.key_store_label.setWordWrap(True)
         self.base_url_edit = QLineEdit()
         self.model_edit = QLineEdit()
@@ -106,7 +110,13 @@ class SettingsDialog(QDialog):
         self.test_button = QPushButton("Test connection")
         self.test_button.clicked.connect(self._on_test_button_clicked)
         self.test_result = QLabel()
+        """The connection test's report: wraps, selectable, and the dialog grows to show it."""
         self.test_result.setWordWrap(True)
+        self.test_result.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.test_result.setTextInteractionFlags(
+            QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
+        )
+        self.test_result.setMinimumWidth(420)
 
         form = QFormLayout()
         form.addRow("Mode", self.mode_box)
@@ -119,13 +129,15 @@ class SettingsDialog(QDialog):
         form.addRow("Request timeout (s)", self.timeout_edit)
         form.addRow("", self.refuse_check)
         form.addRow("", self.safety_net_check)
-        form.addRow(self.test_button, self.test_result)
+        form.addRow("", self.test_button)
+        form.addRow(self.test_result)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
         self.buttons.accepted.connect(self._on_buttons_accepted)
         self.buttons.rejected.connect(self.reject)
         lay = QVBoxLayout(self)
+        lay.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)  # grows with the test report
         lay.addLayout(form)
         lay.addWidget(self.error_label)
         lay.addWidget(self.buttons)
@@ -149,12 +161,18 @@ class SettingsDialog(QDialog):
         self.error_label.hide()
         self._on_mode_box_changed(self.mode_box.currentText())
 
-    def problem(self) -> str:
-        """What stops OK ("" when the values are usable), naming the field."""
+    def problem(self, need_model: bool = True) -> str:
+        """What stops OK ("" when the values are usable), naming the field. Test connection
+        passes `need_model=False`: it lists the models the server offers."""
         mode = self.mode_box.currentText()
         url = urlparse(self.base_url_edit.text().strip())
         if mode == "local" and (url.scheme not in ("http", "https") or not url.netloc):
             return "Base URL: must be an http(s) URL such as http://127.0.0.1:8000/v1"
+        if mode == "local" and need_model and not self.model_edit.text().strip():
+            return (
+                "Model: local mode needs the model name the server serves (e.g. qwen3:8b; "
+                "Test connection lists what it offers)"
+            )
         key = self.key_edit.text().strip()
         if mode == "openrouter" and not key:
             return "API key: OpenRouter mode needs a key (openrouter.ai → Keys)"
@@ -257,37 +275,43 @@ class SettingsDialog(QDialog):
             )
         self.share_check.setVisible(offer)
 
+    def _show_test_result(self, text: str) -> None:
+        """Show the connection test's report whole: the label and the dialog grow to fit it."""
+        self.test_result.setText(text)
+        width = max(self.test_result.width(), self.test_result.minimumWidth())
+        self.test_result.setMinimumHeight(self.test_result.heightForWidth(width))
+        self.adjustSize()
+
     def _cancel_probe(self) -> None:
         if self._probe_task is not None and not self._probe_task.done():
             self._probe_task.cancel()
 
     def _on_test_button_clicked(self) -> None:
-        probe = _probe_function()
+        probe = self._probe_check
         if probe is None:
-            self.test_result.setText("Connection test is not available in this build.")
+            self._show_test_result("Connection test is not available in this build.")
             return
-        problem = self.problem()
+        problem = self.problem(need_model=False)
         if problem:
-            self.test_result.setText(problem)
+            self._show_test_result(problem)
             return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            self.test_result.setText("Connection test needs the app's event loop.")
+            self._show_test_result("Connection test needs the app's event loop.")
             return
-        self.test_result.setText("Testing…")
+        self._show_test_result("Testing…")
         self.test_button.setEnabled(False)
         self._probe_task = loop.create_task(self._probe(probe, self.result_settings()))
 
-    async def _probe(self, probe: Any, settings: Settings) -> None:
+    async def _probe(self, probe: Probe, settings: Settings) -> None:
         secrets = (settings.api_key(),)
         try:
-            report = await probe(settings)
-            text = getattr(report, "summary", None) or str(report)
+            text = await probe(settings)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # any failure is a message for the user, key removed
             text = f"Failed: {type(exc).__name__}: {exc}"
         finally:
             self.test_button.setEnabled(True)
-        self.test_result.setText(str(redact(text if isinstance(text, str) else str(text), secrets)))
+        self._show_test_result(str(redact(text, secrets)))

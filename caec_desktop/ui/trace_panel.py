@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from caec_desktop.ui.kind_filter import KindFilterProxy
 from caec_desktop.ui.trace_model import EVENT_ROLE, TraceModel
-from caec_desktop.ui.trace_text import PROBLEM_KINDS, attempts, attempts_markdown
+from caec_desktop.ui.trace_text import PROBLEM_KINDS, attempts, attempts_markdown, is_offline
 
 if TYPE_CHECKING:
     from caec_desktop.agent.trace import TraceEvent
@@ -51,6 +51,7 @@ class TracePanel(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table (no focus trap)
         self.table.verticalHeader().setVisible(False)
         # Fixed row heights and no content-based resizing keep 10,000 rows cheap.
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
@@ -63,12 +64,16 @@ class TracePanel(QWidget):
 
         self.detail = QPlainTextEdit()
         self.detail.setReadOnly(True)
+        self.detail.setTabChangesFocus(True)
         self.detail.setPlaceholderText("Select an event to see its JSON.")
         self.retry_view = QTextBrowser()
 
-        split = QSplitter(Qt.Orientation.Vertical)
+        self.split = split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
         split.addWidget(self.detail)
+        split.setChildrenCollapsible(False)
+        self.table.setMinimumHeight(100)
+        self.detail.setMinimumHeight(60)
         split.setSizes([300, 120])
         events_tab = QWidget()
         lay = QVBoxLayout(events_tab)
@@ -129,7 +134,7 @@ class TracePanel(QWidget):
 
     def _refresh_retries(self) -> None:
         items = attempts(self._run_events)
-        self.retry_view.setMarkdown(attempts_markdown(items))
+        self.retry_view.setMarkdown(attempts_markdown(items, is_offline(self._run_events)))
         label = f"Retries ({len(items) - 1})" if len(items) > 1 else "Retries"
         self.tabs.setTabText(1, label)
 
@@ -146,8 +151,9 @@ class TracePanel(QWidget):
             self.table.scrollToBottom()
 
     def _on_model_model_reset(self) -> None:
-        """Another conversation: the retry view forgets the previous one's run."""
+        """Another conversation: the retry view and the detail pane forget the previous one."""
         self._run_events = []
+        self.detail.clear()
         self._refresh_retries()
 
     def _on_table_selection_changed(self, *_: QItemSelection) -> None:

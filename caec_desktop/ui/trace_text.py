@@ -1,12 +1,14 @@
 """Words for trace events (one-line summaries, per-attempt retry story). Plain Python, no Qt.
 
 Event `data` comes from several producers (graph, LLM selector, form runs), so readers here use
-`.get` with the key names of DESIGN.md ("tool_call (name, args)", "validation_error (tool,
-messages)", "retry (attempt)") and fall back gracefully when a key is absent.
+`.get` with the key names of docs/architecture.md ("tool_call (name, args)",
+"validation_error (tool, messages)", "retry (attempt)") and fall back gracefully when a key is
+absent.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 from dataclasses import dataclass, field
@@ -34,7 +36,7 @@ def summarize(event: TraceEvent) -> str:
     d = event.data
     kind = event.kind
     if kind == "tool_call":
-        return f"{tool_name(d)}({_short(d.get('args', {}), 70)})"
+        return f"{tool_name(d)}({_short(shown_args(tool_name(d), d.get('args', {})), 90)})"
     if kind == "validation_error":
         msgs = d.get("messages") or d.get("errors") or []
         return f"{tool_name(d)}: {'; '.join(str(m) for m in msgs)}" if msgs else tool_name(d)
@@ -43,7 +45,8 @@ def summarize(event: TraceEvent) -> str:
     if kind == "refusal":
         return str(d.get("reason", ""))
     if kind == "tool_result":
-        return f"{tool_name(d)} → {_short(d.get('result', {}), 70)}"
+        shown = shown_args(tool_name(d), d.get("result") or {}, "result")
+        return f"{tool_name(d)} → {_short(shown, 90)}"
     if kind == "error":
         return str(d.get("message", ""))
     if kind == "run_end":
@@ -72,16 +75,24 @@ class Attempt:
     changes: list[str] = field(default_factory=list)
 
 
-def _diff(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+def _diff(tool: str, before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """What changed between two attempts' arguments, values in display units."""
     out = []
     for key in sorted(set(before) | set(after)):
         if key not in after:
             out.append(f"removed {key}")
         elif key not in before:
-            out.append(f"added {key}={_short(after[key], 40)}")
+            out.append(f"added {key}={_shown_value(tool, key, after[key])}")
         elif before[key] != after[key]:
-            out.append(f"{key}: {_short(before[key], 30)} → {_short(after[key], 30)}")
+            old, new = _shown_value(tool, key, before[key]), _shown_value(tool, key, after[key])
+            out.append(f"{key}: {old} → {new}")
     return out
+
+
+def _shown_value(tool: str, key: str, value: Any) -> str:
+    from caec_desktop.tools.units import show_value
+
+    return _short(show_value(value, _units(tool, "args").get(key, "")), 40)
 
 
 def attempts(events: list[TraceEvent]) -> list[Attempt]:
@@ -104,23 +115,65 @@ def attempts(events: list[TraceEvent]) -> list[Attempt]:
         before = {c["tool"]: c["args"] for c in prev.calls}
         for call in nxt.calls:
             if call["tool"] in before:
-                nxt.changes += _diff(before[call["tool"]], call["args"] or {})
+                nxt.changes += _diff(call["tool"], before[call["tool"]], call["args"] or {})
             else:
                 nxt.changes.append(f"new tool {call['tool']}")
     return out
 
 
-def attempts_markdown(items: list[Attempt]) -> str:
-    """The retry story as Markdown for the retry view."""
+def shown_args(tool: str, args: Any, which: str = "args") -> str:
+    """A call's arguments (or, `which="result"`, its results) for people: display units
+    (`youngs_modulus = 70 GPa`, not `70000000000.0`), text as it was given (`"-1 mm"`),
+    booleans as yes/no, left-out (None) values not named."""
+    if not isinstance(args, dict):
+        return _short(args, 200)
+    from caec_desktop.tools.units import show_value
+
+    units = _units(tool, which)
+    parts = [f"{k} = {show_value(v, units.get(k, ''))}" for k, v in args.items() if v is not None]
+    return ", ".join(parts) or "nothing"
+
+
+@functools.lru_cache(maxsize=128)
+def _units(tool: str, which: str) -> dict[str, str]:
+    """Each input's (or result's) SI unit. The registry rebuilds a schema on every call: cached
+    here, as the trace summarises every event and the retry view is redrawn as events arrive."""
+    from caec_desktop.tools import result_schema, tool_schema
+
+    try:
+        schema = result_schema(tool) if which == "result" else tool_schema(tool)
+    except KeyError:
+        return {}
+    return {k: str(p.get("x-unit") or "") for k, p in schema.get("properties", {}).items()}
+
+
+def is_offline(events: list[TraceEvent]) -> bool:
+    """Whether the run's calls come from the offline reader: its calls say source "regex" (a
+    scripted or model selector's do not, whatever the mode); with no call yet, the run's mode."""
+    sources = {ev.data.get("source") for ev in events if ev.kind == "tool_call"}
+    if sources:
+        return sources == {"regex"}
+    return any(ev.kind == "run_start" and ev.data.get("mode") == "offline" for ev in events)
+
+
+def attempts_markdown(items: list[Attempt], offline: bool = False) -> str:
+    """The retry story as Markdown for the retry view; `offline` tells it in the offline reader's
+    words (it reads the request again; it never guesses a corrected value)."""
     if not items:
         return "*No tool attempts in this run yet.*"
     lines: list[str] = []
     for a in items:
         lines.append(f"### Attempt {a.number}")
         for c in a.calls:
-            lines.append(f"- proposed `{c['tool']}` with `{_short(c['args'], 200)}`")
+            verb = "the offline reader read" if offline else "proposed"
+            lines.append(f"- {verb} `{c['tool']}` with {shown_args(c['tool'], c['args'])}")
         if not a.calls:
-            lines.append("- no tool call proposed")
+            lines.append(
+                "- the offline reader read the request again and found no other reading, so it "
+                "stopped: offline, a rejected value is never guessed — correct it and ask again"
+                if offline
+                else "- no tool call proposed"
+            )
         for e in a.errors:
             lines.append(f"- **error fed back:** {e}")
         if a.changes:

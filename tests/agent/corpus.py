@@ -664,3 +664,7 @@ CORPUS: list[Row] = [
     Row("tell me a joke", None, intent="other"),
     Row("1 mm glass beads", None, intent="calculation"),
 ]
+
+from tests.agent.corpus_new_tools import NEW_TOOL_ROWS  # noqa: E402  (rows of the ten new tools)
+
+CORPUS += NEW_TOOL_ROWS

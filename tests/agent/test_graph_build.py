@@ -25,7 +25,7 @@ from tests.agent.corpus import CORPUS
 
 
 def test_edges_are_the_designed_ones() -> None:
-    """DESIGN.md's graph: both routes conditional, the retry loop on `tools`."""
+    """docs/architecture.md's graph: both routes conditional, the retry loop on `tools`."""
     drawn = {(e.source, e.target, e.conditional) for e in compiled_graph().get_graph().edges}
     assert drawn == {
         ("__start__", "intent", False),

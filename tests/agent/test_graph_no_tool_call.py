@@ -1,6 +1,6 @@
 """A model that answers a calculation in its own words (no tool call), against the loopback
 OpenAI-compatible server: told once to call a tool, then the turn is invalid; a call after the
-reminder is run as usual. Rayleigh numbers: DEM_REFERENCE.md §1.2 (G = E/(2(1+ν)),
+reminder is run as usual. Rayleigh numbers: docs/references.md §1.2 (G = E/(2(1+ν)),
 dt_R = π R sqrt(ρ/G)/(0.1631 ν + 0.8766))."""
 
 from __future__ import annotations

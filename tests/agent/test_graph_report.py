@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from caec_desktop.agent.report import brief, build_report, final_status
+from caec_desktop.agent.selection.offline import stated_values
+from caec_desktop.agent.selection.protocol import Summary
 from caec_desktop.agent.state import AgentState
 from caec_desktop.tools import execute
 from caec_desktop.tools.units import show_value
+
+
+def _summary(prose: str) -> Summary:
+    """A model's summary as the LLM selector hands it over: the text and the values it states."""
+    return Summary(prose, stated_values(prose))
 
 
 def test_values_are_shown_with_units_and_four_significant_figures() -> None:
@@ -42,7 +49,7 @@ def test_report_keeps_tool_numbers_next_to_model_prose() -> None:
             }
         ],
     }
-    answer = build_report(state, "answered", prose="The step is fine.")
+    answer = build_report(state, "answered", _summary("The step is fine."))
     assert answer.startswith("### `rayleigh_timestep`")
     assert "**Model's summary:** The step is fine." in answer
     # dt_R = π R sqrt(ρ/G)/(0.1631 ν + 0.8766) = π·0.002·sqrt(7800/79e9)/(0.92553) = 2.1331e-6 s
@@ -122,7 +129,9 @@ def _rayleigh_state() -> AgentState:
 def test_model_summary_comes_after_the_table_and_wrong_numbers_are_flagged() -> None:
     """A model's prose never sits above the tool's numbers, and a number in it that no tool
     computed is pointed out (the 5 s here is not the Rayleigh step)."""
-    answer = build_report(_rayleigh_state(), "answered", "The Rayleigh time step is 5 seconds.")
+    answer = build_report(
+        _rayleigh_state(), "answered", _summary("The Rayleigh time step is 5 seconds.")
+    )
     # G = E/(2(1+ν)) = 28 GPa; dt_R = π·1e-3·sqrt(2500/28e9)/(0.1631·0.25 + 0.8766) = 1.0233e-6 s
     table = answer.index("| rayleigh_timestep | 1.023 µs |")
     summary = answer.index("**Model's summary:** The Rayleigh time step is 5 seconds.")
@@ -135,7 +144,7 @@ def test_summary_numbers_matching_a_result_or_input_within_one_percent_are_not_f
         "For 1 mm beads the step is 1.02 µs (0.001023 ms), with G = 28 GPa; take roughly 0.2 µs "
         "(20 %); 5 % of it is about 0.05 µs."
     )
-    answer = build_report(_rayleigh_state(), "answered", prose)
+    answer = build_report(_rayleigh_state(), "answered", _summary(prose))
     warnings = [line for line in answer.splitlines() if line.startswith("⚠")]
     # 1.02 µs is 0.3 % from 1.0233 µs; 0.2 µs is 0.2047 µs (0.2·dt_R) rounded to the digit
     # written (2.3 % off, within ±0.05 µs); 0.05 µs matches nothing computed (flagged)

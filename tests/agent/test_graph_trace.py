@@ -37,7 +37,7 @@ def shape(events: list[TraceEvent]) -> list[tuple[str, str | None]]:
 
 
 def rayleigh_dt(radius: float, density: float, youngs: float, nu: float) -> float:
-    """dt_R = π R sqrt(ρ/G) / (0.1631 ν + 0.8766), G = E/(2(1+ν)) (DEM_REFERENCE §1.1-1.2)."""
+    """dt_R = π R sqrt(ρ/G) / (0.1631 ν + 0.8766), G = E/(2(1+ν)) (docs/references.md §1.1-1.2)."""
     shear = youngs / (2 * (1 + nu))
     return math.pi * radius * math.sqrt(density / shear) / (0.1631 * nu + 0.8766)
 
@@ -213,13 +213,11 @@ async def test_selector_events_join_the_trace_redacted() -> None:
 
 
 @pytest.mark.asyncio
-async def test_classify_events_join_the_trace_when_the_selector_takes_emit() -> None:
+async def test_classify_events_join_the_trace() -> None:
     class Traced(ScriptedSelector):
-        async def classify(
-            self, text: str, history: list[dict[str, Any]], emit: Any = None
-        ) -> Intent:
-            emit("llm_request", {"purpose": "classify"})
-            emit("llm_response", {"usage": {"total_tokens": 7}})
+        async def classify(self, request: SelectionRequest) -> Intent:
+            request.emit("llm_request", {"purpose": "classify"})
+            request.emit("llm_response", {"usage": {"total_tokens": 7}})
             return "help"
 
     events, turn = await run(Traced(intent="help"), "hello")

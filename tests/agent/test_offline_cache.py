@@ -34,8 +34,8 @@ def _turn(text: str, history: list[dict[str, str]]) -> tuple[str, offline.Select
     selector = RegexSelector()
 
     async def run() -> tuple[str, offline.Selection]:
-        intent = await selector.classify(text, history)
         request = SelectionRequest(text=text, history=history, attempt=1, errors=[])
+        intent = await selector.classify(request)
         return intent, await selector.select(request)
 
     return asyncio.run(run())

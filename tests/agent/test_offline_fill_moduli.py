@@ -19,7 +19,7 @@ def test_typed_shear_modulus_skips_the_preset_youngs_modulus() -> None:
     outcome = execute(call.name, call.args)
     assert outcome.ok, outcome.error_text()
     assert outcome.result is not None
-    # glass preset: ρ = 2500 kg/m³, ν = 0.25 (DEM_REFERENCE §1.4); R = d/2 = 0.5 mm, G as typed
+    # glass preset: ρ = 2500 kg/m³, ν = 0.25 (docs/references.md §1.4); R = d/2 = 0.5 mm, G as typed
     expected = math.pi * 0.5e-3 * math.sqrt(2500 / 10e9) / (0.1631 * 0.25 + 0.8766)
     assert math.isclose(outcome.result["rayleigh_timestep"], expected, rel_tol=1e-12)
 

@@ -1,7 +1,7 @@
 """Offline answers end to end through a Session: container radius, wall material, wrong units,
 and the named material's values shown with their source.
 
-Expected numbers are written out from DEM_REFERENCE.md (§1.3 Hertz contact duration) and from
+Expected numbers are written out from docs/references.md (§1.3 Hertz contact duration) and from
 the handbook values named in tests/agent/corpus.py, never read back from the code under test.
 """
 
@@ -62,7 +62,7 @@ async def test_container_radius_is_doubled_not_read_as_the_particle() -> None:
 
 @pytest.mark.asyncio
 async def test_a_named_wall_material_enters_the_effective_modulus() -> None:
-    """DEM_REFERENCE.md §1.3, particle-wall: m* = m, R* = R, 1/E* = (1-ν²)/E + (1-ν_w²)/E_w."""
+    """docs/references.md §1.3, particle-wall: m* = m, R* = R, 1/E* = (1-ν²)/E + (1-ν_w²)/E_w."""
     turn = await ask("hertz contact time r=1mm glass v=2 m/s against a steel wall")
     assert turn.status == "answered", turn.answer
     (result,) = turn.tool_results

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from caec_desktop.agent.selection.protocol import SelectionRequest
+from caec_desktop.agent.selection.protocol import ProposedCall, Selection, SelectionRequest
 from caec_desktop.settings.model import Settings
 from tests.llm.fake_server import FakeOpenAI
 
@@ -43,10 +43,19 @@ def make_settings(fake_llm: FakeOpenAI) -> Callable[..., Settings]:
 
 
 class Events:
-    """Collects what a selector emits, as SelectionRequest.emit would."""
+    """Collects what a selector emits, as SelectionRequest.emit would; `keep` and `request` play
+    the graph state's part (this turn's model exchange and latest calls) between attempts."""
 
     def __init__(self) -> None:
         self.items: list[tuple[str, dict[str, Any]]] = []
+        self.transcript: list[Any] = []
+        self.proposed: list[ProposedCall] = []
+
+    def keep(self, selection: Selection) -> Selection:
+        """Keep `selection`'s messages and calls for the next request, as the tools node does."""
+        self.transcript += selection.transcript
+        self.proposed = list(selection.calls)
+        return selection
 
     def __call__(self, kind: str, data: dict[str, Any]) -> None:
         self.items.append((kind, data))
@@ -66,7 +75,13 @@ class Events:
         self, text: str = "rayleigh timestep", attempt: int = 1, errors: Any = ()
     ) -> SelectionRequest:
         return SelectionRequest(
-            text=text, history=[], attempt=attempt, errors=list(errors), emit=self
+            text=text,
+            history=[],
+            attempt=attempt,
+            errors=list(errors),
+            emit=self,
+            proposed=list(self.proposed),
+            transcript=list(self.transcript),
         )
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from caec_desktop.agent.selection.llm import make_selector
 from caec_desktop.agent.selection.offline import classify_text
+from caec_desktop.agent.selection.protocol import SelectionRequest
 from tests.llm.conftest import Events
 from tests.llm.fake_server import FakeOpenAI, Reply, tool_call
 
@@ -16,6 +17,11 @@ pytestmark = pytest.mark.asyncio
 
 def said(content: str) -> Reply:
     return Reply(message={"role": "assistant", "content": content})
+
+
+def _asked(text: str, history: list[dict[str, Any]] | None = None) -> SelectionRequest:
+    """The intent node's request for `text` (a first attempt, nothing emitted)."""
+    return SelectionRequest(text=text, history=history or [], attempt=1, errors=[])
 
 
 async def test_respond_tool_gives_the_intent(
@@ -28,7 +34,8 @@ async def test_respond_tool_gives_the_intent(
     )
     fake_llm.add(said("Which value?"))
     sel = make_selector(make_settings())
-    assert await sel.classify("2 mm in inches", [], emit=events) == "conversion"
+    request = events.request("2 mm in inches")
+    assert await sel.classify(request) == "conversion"
     (sent,) = fake_llm.chat_requests
     (tool,) = sent["tools"]
     assert tool["function"]["name"] == "respond"
@@ -39,8 +46,9 @@ async def test_respond_tool_gives_the_intent(
         "other",
     ]
     assert events.of("llm_request")[0]["purpose"] == "classify"
-    # classify's tokens are reported with the turn's first selection
-    assert (await sel.select(events.request())).usage == usage  # the reply itself had none
+    # classify's tokens go to the request's usage (the intent node adds them to the turn's)
+    assert request.usage == usage
+    assert (await sel.select(events.request())).usage == {}  # the reply itself had none
 
 
 @pytest.mark.parametrize(
@@ -56,7 +64,7 @@ async def test_intent_decoded_from_text(
     fake_llm: FakeOpenAI, make_settings: Any, content: str, expected: str
 ) -> None:
     fake_llm.add(said(content))
-    assert await make_selector(make_settings()).classify("what can you do?", []) == expected
+    assert await make_selector(make_settings()).classify(_asked("what can you do?")) == expected
 
 
 @pytest.mark.parametrize("text", ["rayleigh time step for 1 mm glass beads", "hello there"])
@@ -64,7 +72,7 @@ async def test_nonsense_falls_back_to_regex_rules(
     fake_llm: FakeOpenAI, make_settings: Any, events: Events, text: str
 ) -> None:
     fake_llm.add(said("I am a language model and I like trains."))
-    intent = await make_selector(make_settings()).classify(text, [], emit=events)
+    intent = await make_selector(make_settings()).classify(events.request(text))
     assert intent == classify_text(text)
     assert any(e.get("kind") == "classify" for e in events.of("error"))
 
@@ -73,7 +81,7 @@ async def test_invalid_intent_value_falls_back(fake_llm: FakeOpenAI, make_settin
     call = tool_call("respond", {"intent": "poetry"}, "c1")
     fake_llm.add(Reply(message={"role": "assistant", "content": None, "tool_calls": [call]}))
     text = "convert 2 mm to inch"
-    assert await make_selector(make_settings()).classify(text, []) == classify_text(text)
+    assert await make_selector(make_settings()).classify(_asked(text)) == classify_text(text)
 
 
 async def test_prompt_style_classify_sends_no_tools(
@@ -81,7 +89,8 @@ async def test_prompt_style_classify_sends_no_tools(
 ) -> None:
     fake_llm.add(said('{"intent": "calculation"}'))
     sel = make_selector(make_settings(tool_call_style="prompt"))
-    assert await sel.classify("dt for 1 mm", [{"role": "user", "content": "hi"}]) == "calculation"
+    asked = _asked("dt for 1 mm", [{"role": "user", "content": "hi"}])
+    assert await sel.classify(asked) == "calculation"
     (sent,) = fake_llm.chat_requests
     assert "tools" not in sent
     assert [m["role"] for m in sent["messages"]] == ["system", "user", "user"]

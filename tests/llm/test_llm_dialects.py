@@ -1,4 +1,4 @@
-"""Native tool calls in every server dialect (LLM_SERVERS.md §1, §2, §4, §5), through ChatOpenAI.
+"""Native tool calls in every server dialect (docs/llm-servers.md §1, §2, §4, §5), via ChatOpenAI.
 
 Each test scripts a real HTTP reply on the loopback server and runs the production selector.
 """
@@ -104,7 +104,7 @@ async def test_missing_and_empty_ids_are_made_up_and_reused(
         Reply(message=msg("I need the radius.")),
     )
     sel = make_selector(make_settings())
-    first = await sel.select(events.request())
+    first = events.keep(await sel.select(events.request()))
     ids = [c.id for c in first.calls]
     assert all(i.startswith("call_") and len(i) > 10 for i in ids) and len(set(ids)) == 2
     assert [c["id"] for c in events.responses()[0]["tool_calls"]] == ids  # trace agrees
@@ -385,7 +385,7 @@ async def test_reasoning_details_echoed_back_on_the_next_request(
     from caec_desktop.agent.selection.protocol import AttemptError, ProposedCall
 
     sel = make_selector(make_settings())
-    await sel.select(events.request())
+    events.keep(await sel.select(events.request()))
     errors = [
         AttemptError(ProposedCall("rayleigh_timestep", {"density": -1}), ["density: must be > 0"])
     ]
@@ -410,3 +410,31 @@ async def test_stream_reasoning_details_only(
     selection = await make_selector(make_settings(stream=True)).select(events.request())
     assert selection.reply == "Answer."
     assert events.responses()[0]["reasoning"] == "Step one. Step two."
+
+
+async def test_a_turn_s_exchange_comes_from_the_request_not_the_selector(
+    fake_llm: FakeOpenAI, make_settings: Any
+) -> None:
+    """One turn's model exchange lives in the graph state (the request), not in the selector:
+    a retry of turn A after turn B ran on the same selector still shows the model A's own call."""
+    from caec_desktop.agent.selection.protocol import AttemptError, ProposedCall
+
+    bad_a = {**ARGS, "density": -1}
+    fake_llm.add(
+        Reply(message=msg("", [tool_call("rayleigh_timestep", bad_a, "call_a")])),
+        Reply(message=msg("", [tool_call("particle_mass", {"diameter": "2 mm"}, "call_b")])),
+        Reply(message=msg("Which density?")),
+    )
+    sel = make_selector(make_settings())
+    turn_a, turn_b = Events(), Events()
+    turn_a.keep(await sel.select(turn_a.request("rayleigh with density -1")))
+    turn_b.keep(await sel.select(turn_b.request("mass of a 2 mm bead")))
+    errors = [AttemptError(ProposedCall("rayleigh_timestep", bad_a), ["density: must be > 0"])]
+    retry = await sel.select(turn_a.request("rayleigh with density -1", 2, errors))
+    assert retry.reply == "Which density?"
+    sent = fake_llm.chat_requests[2]["messages"]
+    assert [m["content"] for m in sent if m["role"] == "user"] == ["rayleigh with density -1"]
+    (assistant,) = [m for m in sent if m["role"] == "assistant"]
+    assert [c["id"] for c in assistant["tool_calls"]] == ["call_a"]
+    (tool_msg,) = [m for m in sent if m["role"] == "tool"]
+    assert tool_msg["tool_call_id"] == "call_a" and "density: must be > 0" in tool_msg["content"]

@@ -342,7 +342,7 @@ async def test_repeated_identical_invalid_call_stops_early(
 ) -> None:
     fake_llm.add(CALL, CALL)
     sel = make_selector(make_settings())
-    first = await sel.select(events.request())
+    first = events.keep(await sel.select(events.request()))
     errors = [AttemptError(ProposedCall("particle_mass", {"a": 1}), ["diameter: field required"])]
     second = await sel.select(events.request(attempt=2, errors=errors))
     assert second.calls == []

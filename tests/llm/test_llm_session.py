@@ -1,6 +1,6 @@
 """End to end: Session and `caec ask` in local mode against the loopback server.
 
-Expected numbers are recomputed here from the Rayleigh formula (DEM_REFERENCE.md §1.2, LIGGGHTS
+Expected numbers are recomputed here from the Rayleigh formula (docs/references.md §1.2, LIGGGHTS
 fix check/timestep/gran): G = E / (2 (1 + ν)), dt_R = π R sqrt(ρ / G) / (0.1631 ν + 0.8766).
 """
 

@@ -3,7 +3,7 @@
 Unit tests drive `TextDeltas` with a hand-moved clock; the end-to-end tests use the loopback
 server pacing SSE chunks, and a `hold` that keeps the reply's last chunk back, so "live" is checked
 without timing: the first delta must arrive while the server is still writing, or the test stops.
-Expected numbers follow the Rayleigh formula (DEM_REFERENCE.md §1.2), written out again here.
+Expected numbers follow the Rayleigh formula (docs/references.md §1.2), written out again here.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Text-embedded tool calls (LLM_SERVERS.md §6, variants 1-9) and <think> splitting."""
+"""Text-embedded tool calls (docs/llm-servers.md §6, variants 1-9) and <think> splitting."""
 
 from __future__ import annotations
 

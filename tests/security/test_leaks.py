@@ -171,8 +171,7 @@ def through_dialog(key: str, folder: Path, server: FakeOpenAI) -> str:
     from keyring.backends import fail
     from PySide6.QtWidgets import QApplication
 
-    from caec_desktop import app
-    from caec_desktop.settings.config import load_settings
+    from caec_desktop.settings.config import load_settings, save_settings
     from caec_desktop.settings.keystore import FileStore
     from caec_desktop.ui.settings_dialog import SettingsDialog
 
@@ -188,7 +187,7 @@ def through_dialog(key: str, folder: Path, server: FakeOpenAI) -> str:
         dialog._on_buttons_accepted()
         if dialog.result() != dialog.DialogCode.Accepted:
             return dialog.error_label.text()
-        app._save_settings(dialog.result_settings())
+        save_settings(dialog.result_settings())  # what app.apply_settings does on OK
         return ""
     finally:
         keyring.set_keyring(previous)
@@ -305,8 +304,11 @@ def run_app(source: str, key: str, tmp: Path) -> dict[str, str]:
             p.read_bytes() for p in data.iterdir() if p.name.startswith("history.sqlite3")
         )
         sinks["database"] = dump + raw.decode("utf-8", "ignore")
+        every = list(range(1, len(loaded.turns) + 1))  # a package holds answered turns unless told
         for fmt in ("md", "html", "jsonl", "pdf"):  # no secrets passed: the redactor knows them
-            path = export_conversation(loaded, tmp / f"report.{fmt}", pdf_writer=write_pdf)
+            path = export_conversation(
+                loaded, tmp / f"report.{fmt}", pdf_writer=write_pdf, turns=every
+            )
             if fmt == "pdf":
                 pdf = pypdf.PdfReader(path)
                 title = str((pdf.metadata or {}).get("/Title", ""))
@@ -358,7 +360,8 @@ def test_the_paths_ran(shape: str, tmp_path_factory: pytest.TempPathFactory) -> 
         assert "***" in cli_out["stdout"] and "Done." in cli_out["stdout"]
         assert any(e["kind"] == "validation_error" for e in turns)
         assert "native tool calls" in cli_out["doctor-text"] and "***" in cli_out["doctor-json"]
-        assert "Calculation report" in app_out["pdf"] and "***" in app_out["md"]
+        # the package quotes text Markdown-escaped: the redaction mark shows as \*\*\*
+        assert "Calculation package" in app_out["pdf"] and "\\*\\*\\*" in app_out["md"]
     else:
         assert "cannot be sent" in cli_out["stdout"] and "Could not reach" not in cli_out["stdout"]
     assert "rayleigh_timestep" in app_out["database"] and "***" in app_out["jsonl"]

@@ -89,7 +89,7 @@ def test_json_output(recorded, tmp_path: Path, capsys) -> None:  # type: ignore[
 
 
 def test_args_taken_from_tool_call_when_result_has_none(recorded) -> None:  # type: ignore[no-untyped-def]
-    """DESIGN.md's event shape: tool_call (name, args) then tool_result (tool, result)."""
+    """The event shape of docs/architecture.md: tool_call (name, args), tool_result (tool, …)."""
     events = [e.model_copy(deep=True) for e in recorded]
     for e in events:
         if e.kind == "tool_result":

@@ -8,7 +8,6 @@ import subprocess
 import sys
 import types
 from contextlib import aclosing
-from typing import Any
 
 import pytest
 
@@ -168,7 +167,7 @@ async def test_missing_llm_selector_is_a_model_error(monkeypatch: pytest.MonkeyP
 @pytest.mark.asyncio
 async def test_a_bug_in_a_selector_ends_the_run_with_status_error() -> None:
     class Broken(ScriptedSelector):
-        async def classify(self, text: str, history: list[dict[str, Any]]) -> Intent:
+        async def classify(self, request: SelectionRequest) -> Intent:
             raise ZeroDivisionError("boom")
 
     turn = await drain(Session(OFFLINE, selector=Broken()), "rayleigh")
@@ -178,10 +177,13 @@ async def test_a_bug_in_a_selector_ends_the_run_with_status_error() -> None:
     assert turn.events[-1].data["status"] == "error"
 
 
-def test_importing_the_session_loads_neither_qt_nor_langgraph() -> None:
+def test_importing_the_session_does_not_load_langgraph_yet() -> None:
+    """LangGraph loads on the first run, not at import (the window shows sooner). The import
+    contracts cannot say this: services may import LangGraph, only not at import time. (No Qt
+    in services/ or cli.py is a contract in pyproject.toml, run by lint-imports.)"""
     code = (
         "import sys, caec_desktop.services.session, caec_desktop.cli;"
-        "heavy = ('PySide6', 'langgraph', 'langchain_core', 'pint');"
+        "heavy = ('langgraph', 'langchain_core', 'pint');"
         "print([m for m in heavy if m in sys.modules])"
     )
     out = subprocess.run(

@@ -55,3 +55,13 @@ def error(tool: str, **args: Any) -> str:
     outcome = execute(tool, args)
     assert not outcome.ok, f"{tool} accepted {args}"
     return outcome.error_text()
+
+
+def matches(tool: str, args: dict[str, Any], expected: dict[str, Any], rel: float = 1e-5) -> None:
+    """Run `tool` and compare with a worked example (6 significant figures: rel 1e-5)."""
+    got = run(tool, **args)
+    for key, value in expected.items():
+        if value is None or isinstance(value, str | bool | list):
+            assert got[key] == value, key
+        else:
+            assert got[key] == pytest.approx(value, rel=rel), key

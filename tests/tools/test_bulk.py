@@ -1,4 +1,4 @@
-"""bulk_properties: definitions of DEM_REFERENCE.md §1.6 and the one-way-of-giving-φ rule."""
+"""bulk_properties: definitions of docs/references.md §1.6 and the one-way-of-giving-φ rule."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Contact tools against the formulas of DEM_REFERENCE.md §1.3, §1.5 and Johnson (1985).
+"""Contact tools against the formulas of docs/references.md §1.3, §1.5 and Johnson (1985).
 
 Expected values are computed here from the cited formulas, often in a second, independent form
 (MercuryDPM's 2.214 form of the Hertz time, the damped-oscillator period, Johnson's closed form of

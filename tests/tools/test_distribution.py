@@ -1,4 +1,4 @@
-"""polydisperse_counts: fraction conversions and counts per class (DEM_REFERENCE.md §1.10)."""
+"""polydisperse_counts: fraction conversions and counts per class (docs/references.md §1.10)."""
 
 from __future__ import annotations
 

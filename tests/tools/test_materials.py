@@ -84,7 +84,7 @@ def test_as_args_run_through_the_tools(material: Material) -> None:
 
 
 def test_glass_beads_give_the_reference_rayleigh_step() -> None:
-    """DEM_REFERENCE.md §1.4: glass R = 1 mm → dt_R = 1.023e-6 s."""
+    """docs/references.md §1.4: glass R = 1 mm → dt_R = 1.023e-6 s."""
     glass = find_material("1 mm glass beads")
     assert glass is not None
     outcome = execute("rayleigh_timestep", {"particle_radius": "1 mm", **glass.as_args()})

@@ -1,4 +1,4 @@
-"""neighbor_cell_size: the LIGGGHTS and MFiX conventions of DEM_REFERENCE.md §1.9."""
+"""neighbor_cell_size: the LIGGGHTS and MFiX conventions of docs/references.md §1.9."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""particle_mass and estimate_particle_count against hand formulas (DEM_REFERENCE.md §1.6-§3)."""
+"""particle_mass and estimate_particle_count against hand formulas (docs/references.md §1.6-§3)."""
 
 from __future__ import annotations
 

@@ -128,3 +128,13 @@ def test_missing_required_field_is_named_with_its_unit(name: str, field: str) ->
         assert f"in {unit}" in messages[field]
     elif unit == "":
         assert "dimensionless" in messages[field]
+
+
+def test_tools_are_grouped_in_display_order() -> None:
+    """Every group of GROUPS has a tool; tool_names() runs group by group in GROUPS order."""
+    from caec_desktop.tools import tool_groups
+    from caec_desktop.tools.base import GROUPS
+
+    groups = tool_groups()
+    assert list(groups) == list(GROUPS)
+    assert [n for names in groups.values() for n in names] == TOOLS

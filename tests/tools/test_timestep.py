@@ -1,4 +1,4 @@
-"""Time-step tools against the formulas and worked numbers of DEM_REFERENCE.md §1.1-1.4, §1.8.
+"""Time-step tools against the formulas and worked numbers of docs/references.md §1.1-1.4, §1.8.
 
 Every expected value is computed here from the cited formula (written out again with `math`), or
 is a worked number from the reference doc; none is copied from the tools' output.
@@ -22,7 +22,7 @@ GLASS: dict[str, Any] = {
     "youngs_modulus": "70 GPa",
     "poisson_ratio": 0.25,
 }
-"""The reference glass case of DEM_REFERENCE.md §1.4."""
+"""The reference glass case of docs/references.md §1.4."""
 
 
 def rayleigh(radius: float, density: float, youngs: float, poisson: float) -> float:

@@ -1,7 +1,7 @@
 """Helpers for the window tests: a fake Session, TraceEvent builders, awaiting a Qt signal.
 
 Async scenarios run with `qloop.run_until_complete(...)` and await signals with `wait_signal`
-(never `qtbot.waitSignal` inside a running coroutine: it hangs, see STYLE.md).
+(never `qtbot.waitSignal` inside a running coroutine: it hangs; docs/architecture.md, testing).
 """
 
 from __future__ import annotations

@@ -22,10 +22,9 @@ from pytestqt.qtbot import QtBot
 from caec_desktop.app import (
     ErrorSink,
     _load_settings,
-    _save_settings,
-    apply_settings,
     build,
     run_app,
+    wire_settings,
 )
 from caec_desktop.services.session import Session
 from caec_desktop.settings.model import Settings
@@ -80,10 +79,10 @@ def test_excepthook_shows_the_error(qtbot: QtBot) -> None:
 
 
 def test_saved_settings_keep_the_key_out_of_the_config_file(tmp_path: Path) -> None:
-    from caec_desktop.settings.config import config_path, load_settings
+    from caec_desktop.settings.config import config_path, load_settings, save_settings
 
     settings = Settings(mode="openrouter", llm_api_key=KEY, model="m1")  # type: ignore[arg-type]
-    _save_settings(settings)
+    save_settings(settings)
     text = config_path().read_text(encoding="utf-8")
     assert KEY not in text and json.loads(text)["mode"] == "openrouter"
     again = load_settings()
@@ -110,7 +109,7 @@ def test_self_test_answers_offline_and_exits_zero(tmp_path: Path) -> None:
         timeout=50,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
-    # DEM_REFERENCE §1.4 glass example: dt_R = 1.023e-6 s; the formula written out again:
+    # docs/references.md §1.4 glass example: dt_R = 1.023e-6 s; the formula written out again:
     g = 70e9 / (2 * 1.25)
     dt = math.pi * 1e-3 * math.sqrt(2500 / g) / (0.1631 * 0.25 + 0.8766)
     assert f"{dt * 1e6:.4g} µs" == "1.023 µs"
@@ -158,12 +157,13 @@ def test_settings_ok_saves_and_continues_the_conversation(qtbot: QtBot) -> None:
     window, runner = build(Settings(mode="offline"), session)
     qtbot.addWidget(window)
     sink = ErrorSink(window)
-    window.on_settings_saved = lambda new: apply_settings(runner, sink, new)
+    wire_settings(window, runner, sink)
     window.open_settings()
     dialog = window.settings_dialog
     assert dialog is not None
     dialog.mode_box.setCurrentText("local")
     dialog.base_url_edit.setText("http://127.0.0.1:11434/v1")
+    dialog.model_edit.setText("qwen3:8b")  # local mode needs a model (OK refuses without)
     dialog.key_edit.setText(KEY)
     with qtbot.waitSignal(dialog.finished):
         dialog.buttons.accepted.emit()
@@ -181,7 +181,7 @@ def test_a_broken_config_file_gives_defaults_and_says_why(tmp_path: Path) -> Non
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text('{"mode": "telepathy"}', encoding="utf-8")
-    settings, problem = _load_settings({})
+    settings, problem = _load_settings()
     assert settings.effective_mode == "offline"
     assert str(path) in problem and "mode" in problem
 

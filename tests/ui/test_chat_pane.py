@@ -60,18 +60,36 @@ def test_up_recalls_earlier_messages(qtbot: QtBot) -> None:
     assert pane.input.toPlainText() == ""
 
 
-def test_send_button_becomes_stop_while_running(qtbot: QtBot) -> None:
+def test_during_a_run_enter_queues_and_stop_shows(qtbot: QtBot) -> None:
     pane = ChatPane()
     qtbot.addWidget(pane)
     pane.set_running(True)
-    assert pane.send_button.text() == "Stop"
-    qtbot.keyClicks(pane.input, "ignored while running")
+    assert pane.send_button.text() == "Queue" and not pane.stop_button.isHidden()
+    assert not pane.input.isReadOnly()
+    qtbot.keyClicks(pane.input, "asked after the run")
     with qtbot.assertNotEmitted(pane.sendRequested):
         qtbot.keyClick(pane.input, Qt.Key.Key_Return)
+    assert pane.queue.texts() == ["asked after the run"] and not pane.queue.isHidden()
     with qtbot.waitSignal(pane.stopRequested):
-        qtbot.mouseClick(pane.send_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(pane.stop_button, Qt.MouseButton.LeftButton)
     pane.set_running(False)
-    assert pane.send_button.text() == "Send"
+    assert pane.send_button.text() == "Send" and pane.stop_button.isHidden()
+    with qtbot.waitSignal(pane.sendRequested) as sent:
+        assert pane.ask_next_queued()
+    assert sent.args == ["asked after the run"] and pane.queue.texts() == []
+    assert pane.items()[-1].text() == "asked after the run"  # shown when asked, not before
+
+
+def test_a_queued_question_can_be_removed(qtbot: QtBot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.set_running(True)
+    for text in ("first", "second", "third"):
+        pane.input.setPlainText(text)
+        qtbot.keyClick(pane.input, Qt.Key.Key_Return)
+    assert pane.queue.texts() == ["first", "second", "third"]
+    qtbot.mouseClick(pane.queue.remove_buttons()[1], Qt.MouseButton.LeftButton)
+    assert pane.queue.texts() == ["first", "third"]
 
 
 def test_result_card_folds_the_calc_sheet_and_copies_it(qtbot: QtBot) -> None:
@@ -80,7 +98,8 @@ def test_result_card_folds_the_calc_sheet_and_copies_it(qtbot: QtBot) -> None:
     pane.show()
     card = pane.add_result(_result_data())
     assert isinstance(card, ResultCard) and pane.cards() == [card]
-    assert "rayleigh_timestep = " in card.result_label.text()
+    assert "<td>rayleigh_timestep</td>" in card.result_label.text()
+    assert "1.023 µs" in card.result_label.text()  # display units, not 1.023e-06
     qtbot.waitUntil(card.isVisible, timeout=2000)  # a layout shows new children on the next tick
     assert not card.sheet_label.isVisible()
     qtbot.mouseClick(card.sheet_button, Qt.MouseButton.LeftButton)
@@ -100,3 +119,14 @@ def test_open_in_form_carries_the_call_arguments(qtbot: QtBot) -> None:
     # Each argument keeps its origin: the recorded one, else the call's (a model's call).
     sources = {**dict.fromkeys(ARGS, "model"), "density": "preset:glass"}
     assert opened.args == ["rayleigh_timestep", ARGS, sources]
+
+
+def test_a_question_sent_while_idle_with_a_queue_left_asks_the_oldest_first(qtbot: QtBot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.set_running(True)
+    pane.ask("older")
+    pane.set_running(False)  # e.g. stopped before the queue was asked
+    with qtbot.waitSignal(pane.sendRequested) as sent:
+        pane.ask("newer")
+    assert sent.args == ["older"] and pane.queue.texts() == ["newer"]

@@ -12,13 +12,17 @@ from typing import Any
 import pypdf
 import pytest
 import qasync
-from PySide6.QtWidgets import QFileDialog, QLabel
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QLabel, QPushButton
 from pytestqt.qtbot import QtBot
 
+import caec_desktop.services.help as help_source
 from caec_desktop.app import ErrorSink
-from caec_desktop.services.history import HistoryStore, record_runner
+from caec_desktop.services.history import HistoryStore, open_recorder
 from caec_desktop.services.session import Session, graph_shape
 from caec_desktop.settings.model import Settings
+from caec_desktop.ui.export_dialog import ExportDialog
+from caec_desktop.ui.export_job import ExportJob
 from caec_desktop.ui.history_controller import HistoryController
 from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.session_runner import SessionRunner
@@ -29,6 +33,7 @@ PLAIN_SECRET = "hunter2-correct-horse"  # not key-shaped: only the window's sett
 SETTINGS = Settings(mode="offline", llm_api_key=PLAIN_SECRET)  # type: ignore[arg-type]
 FIRST = "rayleigh time step for 1 mm glass beads"
 FOLLOW_UP = "and for 2 mm?"
+BAD_UNIT = "rayleigh time step r=1 kg rho=2500 kg/m^3 E=70 GPa nu=0.25"
 MASS = {"particle_diameter": "2 mm", "density": "2500 kg/m^3"}
 
 
@@ -37,13 +42,15 @@ class Harness:
 
     def __init__(self, qtbot: QtBot, selector: Any = None) -> None:
         self.runner = SessionRunner(Session(SETTINGS, selector=selector))
-        self.window = MainWindow(self.runner, SETTINGS)
+        self.window = MainWindow(self.runner, SETTINGS, help_source)
         qtbot.addWidget(self.window)
         self.sink = ErrorSink(self.window, (PLAIN_SECRET,))
-        recorder = record_runner(self.runner, self.sink.report)
+        recorder = open_recorder(self.sink.report)
         assert recorder is not None
+        self.runner.runFinished.connect(recorder.turn_finished)
         self.recorder = recorder
         self.history = HistoryController(self.window, self.runner, recorder, self.sink.report)
+        self.window.conversations = self.history  # as app.py does
         self.store: HistoryStore = recorder.store
 
     async def ask(self, text: str) -> Any:
@@ -101,7 +108,9 @@ def test_two_conversations_switch_restore_and_continue(
     assert h.window.windowTitle() == f"CAEC Desktop — {FIRST}"
     chat = h.chat()
     assert chat[0] == ("user", FIRST) and chat[1] == ("card", "rayleigh_timestep")
-    assert chat[2][0] == "answer" and "Calc sheet: on the card above" in chat[2][1]
+    # The card is the one rendering of the result; what follows only adds the preset's source.
+    assert chat[2][0] == "answer" and "Preset glass" in chat[2][1]
+    assert "| Result |" not in chat[2][1] and "Calc sheet" not in chat[2][1]
     card = h.window.chat.cards()[0]
     saved = h.store.load(first).turns[0].result["tool_results"][0]
     assert card.result == saved["result"] and card.sheet is not None and card.sheet.steps
@@ -120,7 +129,7 @@ def test_two_conversations_switch_restore_and_continue(
     view.setCurrentIndex(h.history.list.model.index(h.history.list.model.row_of(second)))
     chat = h.chat()
     assert chat[0] == ("user", f"[form] {form_name}")
-    assert chat[1] == ("card", "particle_mass") and len(chat) == 3
+    assert chat[1:] == [("card", "particle_mass")]  # the card says it all: no answer bubble
     assert h.sink.count == 0
 
 
@@ -160,8 +169,16 @@ def test_search_in_the_window_finds_by_request(h: Harness, qloop: qasync.QEventL
     assert [panel.model.conversation(r).name for r in range(panel.model.rowCount())] == [FIRST]
 
 
+def finish(qtbot: QtBot, h: Harness, job: ExportJob | None, saved: str) -> None:
+    """Wait for an export job and the window's message about it (`saved`: text only this
+    job's message holds, so an earlier export's message cannot satisfy the wait)."""
+    assert job is not None
+    qtbot.waitUntil(lambda: not job.running, timeout=60_000)
+    qtbot.waitUntil(lambda: saved in h.window.statusBar().currentMessage(), timeout=10_000)
+
+
 def test_exports_from_the_window_in_every_format(
-    h: Harness, qloop: qasync.QEventLoop, tmp_path: Path
+    h: Harness, qloop: qasync.QEventLoop, qtbot: QtBot, tmp_path: Path
 ) -> None:
     assert h.history.export_report(tmp_path / "none.md") is None  # nothing saved yet
     assert "no saved turns" in h.window.statusBar().currentMessage()
@@ -174,52 +191,126 @@ def test_exports_from_the_window_in_every_format(
     assert h.history.open_conversation(conv)  # …then the one holding the secret
     qloop.run_until_complete(h.ask(FIRST))  # a real turn with a calc sheet, in "Beads"
 
-    md = h.history.export_report(tmp_path / "r.md")
-    html = h.history.export_report(str(tmp_path / "r.html"))
-    pdf = h.history.export_report(tmp_path / "r.pdf")
+    written = {}
+    for name in ("r.md", "r.html", "r.pdf"):
+        h.window.statusBar().clearMessage()
+        job = h.history.export_report(tmp_path / name, turns=[1, 2])
+        finish(qtbot, h, job, saved=f"Report saved to {tmp_path / name}")
+        assert job is not None and job.result == tmp_path / name
+        assert f"Report saved to {tmp_path / name}" in h.window.statusBar().currentMessage()
+        written[name] = job.result
     jsonl = h.history.export_trace(tmp_path / "t")  # the suffix is added
-    assert md and html and pdf and jsonl and jsonl.name == "t.jsonl"
+    assert jsonl is not None and jsonl.name == "t.jsonl"
     assert f"saved to {jsonl}" in h.window.statusBar().currentMessage()
 
-    md_text = md.read_text(encoding="utf-8")
-    assert md_text.startswith("# Calculation report — Beads")
-    assert "rayleigh_timestep" in md_text and "## 2. " + FIRST in md_text
-    html_text = html.read_text(encoding="utf-8")
-    assert "<h1>Calculation report — Beads</h1>" in html_text
-    pages = pypdf.PdfReader(pdf).pages
+    md_text = written["r.md"].read_text(encoding="utf-8")
+    assert md_text.startswith("# Calculation package — Beads")
+    assert (
+        "## 1. Rayleigh timestep" in md_text and "| Turns in this package | 1-2 of 2 |" in md_text
+    )
+    html_text = written["r.html"].read_text(encoding="utf-8")
+    assert "<h1>Calculation package — Beads</h1>" in html_text
+    pages = pypdf.PdfReader(written["r.pdf"]).pages
     pdf_text = " ".join(" ".join(page.extract_text() for page in pages).split())
-    assert "Calculation report — Beads" in pdf_text and "rayleigh_timestep" in pdf_text
+    assert "Calculation package — Beads" in pdf_text and "1. Rayleigh timestep" in pdf_text
     assert PLAIN_SECRET not in pdf_text
     lines = jsonl.read_text(encoding="utf-8").splitlines()
     stored = h.store.load(conv).events
     assert [json.loads(line)["kind"] for line in lines] == [e.kind for e in stored]
-    for path in (md, html, jsonl):
+    for path in (written["r.md"], written["r.html"], jsonl):
         assert PLAIN_SECRET not in path.read_text(encoding="utf-8")
     assert h.sink.count == 0
 
 
 def test_export_failure_goes_to_the_banner(
-    h: Harness, qloop: qasync.QEventLoop, tmp_path: Path
+    h: Harness, qloop: qasync.QEventLoop, qtbot: QtBot, tmp_path: Path
 ) -> None:
     qloop.run_until_complete(h.ask(FIRST))
-    assert h.history.export_report(tmp_path / "missing" / "r.md") is None
+    job = h.history.export_report(tmp_path / "missing" / "r.pdf")
+    finish(qtbot, h, job, saved="not exported")
     assert h.sink.count == 1
-    assert h.window.banner.text().startswith(f"Report not exported to {tmp_path / 'missing'}")
+    assert h.window.banner.text().startswith(f"Report not exported: {tmp_path / 'missing'}")
+    assert "does not exist" in h.window.banner.text()
+    assert not (tmp_path / "missing").exists()
 
 
-def test_export_dialog_opens_without_blocking_and_exports_the_chosen_file(
+def test_report_dialog_picks_turns_and_remembers_the_title_block(
+    h: Harness, qloop: qasync.QEventLoop, qtbot: QtBot, tmp_path: Path
+) -> None:
+    assert h.history.open_export_dialog("report") is None  # nothing saved yet
+    qloop.run_until_complete(h.ask(FIRST))
+    qloop.run_until_complete(h.ask(BAD_UNIT))  # not computed: unchecked by default
+    qloop.run_until_complete(h.ask(FOLLOW_UP))
+    other = h.store.create_conversation("other")
+    h.store.save_report_fields(other, {"author": "A. Engineer", "date": "2025-05-05"})
+
+    dialog = h.history.open_export_dialog("report")
+    assert isinstance(dialog, ExportDialog) and dialog.isVisible()  # open(), not exec()
+    assert dialog.turns.count() == 3
+    assert dialog.chosen_turns() == [1, 3]
+    assert dialog.turns.item(1).text().startswith("2. rayleigh time step r=1 kg")
+    assert dialog.turns.item(1).text().endswith("— invalid")
+    # prefilled from the last title block used, without its date
+    assert dialog.fields["author"].text() == "A. Engineer" and dialog.fields["date"].text() == ""
+    dialog.fields["project"].setText("Silo discharge")
+    dialog.fields["job"].setText("J-2041")
+    dialog.turns.item(1).setCheckState(Qt.CheckState.Checked)
+    dialog.set_turns([])
+    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    assert not ok.isEnabled() and "at least one turn" in dialog.problem.text()
+    dialog.set_turns([1, 2])
+    assert ok.isEnabled()
+    dialog.format.setCurrentIndex(0)  # PDF
+    dialog.path.setText(str(tmp_path / "package"))
+    ok.click()
+
+    finish(qtbot, h, h.history.export_job, saved=f"Report saved to {tmp_path / 'package.pdf'}")
+    pdf = tmp_path / "package.pdf"
+    text = " ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(pdf).pages)
+    assert "Project Silo discharge" in text and "Job number J-2041" in text
+    assert "Turns in this package 1-2 of 3" in text and "NOT COMPUTED" in text
+    conv = h.recorder.conversation_id
+    assert conv is not None
+    assert h.store.report_fields(conv)["project"] == "Silo discharge"
+    again = h.history.open_export_dialog("report")
+    assert isinstance(again, ExportDialog)
+    assert again.fields["project"].text() == "Silo discharge"
+    again.reject()
+
+
+def test_a_long_pdf_export_runs_off_the_gui_thread_and_cancels(
+    h: Harness, qtbot: QtBot, tmp_path: Path
+) -> None:
+    from tests.services.report_fixtures import turns
+
+    conv = h.store.create_conversation("Long")
+    calc = turns()[0].result
+    for i in range(150):
+        h.store.save_turn(conv, f"request {i}", dict(calc))
+    h.recorder.conversation_id = conv
+    job = h.history.export_report(tmp_path / "long.pdf")
+    assert job is not None and job.running  # the call returned while the export goes on
+    dialog = h.history.progress_dialog
+    assert dialog is not None
+    dialog.findChild(QPushButton).click()  # the dialog's Cancel button
+    finish(qtbot, h, job, saved="Export cancelled")
+    assert [p.name for p in tmp_path.iterdir() if p.name != "data"] == []  # no file, no part
+    assert h.sink.count == 0
+
+
+def test_trace_dialog_opens_without_blocking_and_exports_the_chosen_file(
     h: Harness, qloop: qasync.QEventLoop, tmp_path: Path
 ) -> None:
     qloop.run_until_complete(h.ask(FIRST))
-    dialog = h.history.open_export_dialog("report")
+    dialog = h.history.open_export_dialog("trace")
     assert isinstance(dialog, QFileDialog) and dialog.isVisible()  # open(), not exec()
-    assert dialog.nameFilters() == ["Markdown (*.md)", "HTML (*.html)", "PDF (*.pdf)"]
+    assert dialog.nameFilters() == ["Trace, JSON lines (*.jsonl)"]
     assert dialog.acceptMode() == QFileDialog.AcceptMode.AcceptSave
-    dialog.fileSelected.emit(str(tmp_path / "chosen.html"))  # what choosing a file emits
+    dialog.fileSelected.emit(str(tmp_path / "chosen.jsonl"))  # what choosing a file emits
     dialog.reject()
-    assert (tmp_path / "chosen.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert (tmp_path / "chosen.jsonl").read_text(encoding="utf-8").startswith('{"seq": 1')
     menu = [a.text() for a in h.history.file_menu.actions()]
-    assert menu == ["New conversation", "Export report…", "Export trace (JSONL)…"]
+    assert menu == ["New conversation", "Export report…", "Export trace (JSONL)…", "", "&Quit"]
     assert h.window.menuBar().actions()[0].menu() is h.history.file_menu
 
 

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from caec_desktop.services.export import build_report
+from caec_desktop.services.report import TurnRecord, build_package
 from caec_desktop.services.session import Session
 from caec_desktop.settings.model import Settings
 from caec_desktop.tools import execute, get_tool, tool_names, validate
@@ -172,7 +172,8 @@ def test_each_input_keeps_its_origin_through_the_run_to_the_report(
     assert result.data["arg_sources"] == sources
     turn = session.last_turn
     assert turn is not None
-    report = build_report("form run", [("form", turn.model_dump())]).markdown()
+    record = TurnRecord(1, "form", turn.model_dump())
+    report = build_package("form run", [record]).markdown()
     rows = {line.split("|")[1].strip(): line for line in report.splitlines() if "|" in line}
     for name, origin in sources.items():
         assert rows[name].rstrip(" |").endswith(origin), rows[name]
@@ -205,3 +206,37 @@ def test_open_in_form_keeps_the_call_sources_until_the_user_edits(
     panel.fill_example()  # the documented example, entered through the form
     _, sources = _run(panel, qtbot)
     assert set(sources.values()) <= {"form", "default"}
+
+
+def test_tool_list_groups_the_tools_under_headers(panel: FormPanel) -> None:
+    """Every tool once, under the header of its ToolSpec.group, groups in GROUPS order."""
+    from caec_desktop.tools import tool_groups
+
+    model = panel.tool_box.model()
+    rows = [model.index(r, 0) for r in range(model.rowCount())]
+    current = ""
+    members: dict[str, list[str]] = {}
+    for index in rows:
+        name = index.data(Qt.ItemDataRole.UserRole)
+        if name:
+            members[current].append(name)
+        else:
+            current = index.data()
+            members[current] = []
+            assert not model.flags(index) & Qt.ItemFlag.ItemIsEnabled  # a heading
+    assert list(members) == list(tool_groups())
+    assert {g: sorted(n) for g, n in members.items()} == {
+        g: sorted(n) for g, n in tool_groups().items()
+    }
+    panel.tool_box.setCurrentIndex(
+        panel.tool_box.findData("beverloo_discharge", Qt.ItemDataRole.UserRole)
+    )
+    assert panel.tool == "beverloo_discharge" and "orifice_diameter" in panel.editors
+
+
+def test_fluid_preset_fills_the_fluid_fields(panel: FormPanel) -> None:
+    panel.set_tool("cfd_dem_numbers")
+    assert set(panel.apply_preset("water")) == {"fluid_density", "fluid_viscosity"}
+    args = panel.collect()
+    assert args["fluid_density"] == pytest.approx(998.2)
+    assert panel.sources["fluid_viscosity"] == "preset:water"

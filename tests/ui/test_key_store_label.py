@@ -10,9 +10,8 @@ import pytest
 from keyring.backends import fail
 from pytestqt.qtbot import QtBot
 
-from caec_desktop.app import _save_settings
-from caec_desktop.settings.config import config_path
-from caec_desktop.settings.keystore import FileStore, KeyringStore
+from caec_desktop.settings.config import config_path, save_settings
+from caec_desktop.settings.keystore import FileStore, KeyringStore, open_secret_store
 from caec_desktop.settings.model import Settings
 from caec_desktop.settings.paths import config_dir
 from caec_desktop.ui.settings_dialog import SettingsDialog
@@ -58,14 +57,15 @@ def test_ok_saves_the_key_where_the_label_says_never_in_config_json(
     qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(keyring, "get_keyring", fail.Keyring)  # a machine without a keyring
-    dialog = SettingsDialog(Settings(mode="offline"))  # the store the app itself would pick
+    # the store the app itself gives the dialog (app.wire_settings)
+    dialog = SettingsDialog(Settings(mode="offline"), secret_store=open_secret_store())
     qtbot.addWidget(dialog)
     secrets_file = config_dir() / "secrets.json"  # CAEC_CONFIG_DIR: tmp_path (conftest)
     assert str(secrets_file) in dialog.key_store_label.text()
     dialog.mode_box.setCurrentText("openrouter")
     dialog.key_edit.setText(KEY)
     dialog.buttons.accepted.emit()
-    _save_settings(dialog.result_settings())  # what the window's OK does (app.apply_settings)
+    save_settings(dialog.result_settings())  # what the window's OK does (app.apply_settings)
     assert json.loads(secrets_file.read_text(encoding="utf-8")) == {"llm_api_key": KEY}
     assert secrets_file.stat().st_mode & 0o077 == 0
     assert KEY not in config_path().read_text(encoding="utf-8")
@@ -76,12 +76,12 @@ def test_ok_saves_the_key_in_the_keyring_when_there_is_one(
 ) -> None:
     backend = _MemoryKeyring()
     monkeypatch.setattr(keyring, "get_keyring", lambda: backend)
-    dialog = SettingsDialog(Settings(mode="offline"))
+    dialog = SettingsDialog(Settings(mode="offline"), secret_store=open_secret_store())
     qtbot.addWidget(dialog)
     assert dialog.key_store_label.text().startswith("Kept in the OS keyring")
     dialog.mode_box.setCurrentText("openrouter")
     dialog.key_edit.setText(KEY)
-    _save_settings(dialog.result_settings())
+    save_settings(dialog.result_settings())
     assert backend.items == {("caec-desktop", "llm_api_key"): KEY}
     assert not (config_dir() / "secrets.json").exists()
     assert KEY not in config_path().read_text(encoding="utf-8")

@@ -51,7 +51,7 @@ def _window(
 
 
 def _rayleigh_dt(radius: float, rho: float, e: float, nu: float) -> float:
-    """DEM_REFERENCE §1.2, again: dt_R = πR·sqrt(ρ/G)/(0.1631ν+0.8766), G = E/(2(1+ν))."""
+    """docs/references.md §1.2, again: dt_R = πR·sqrt(ρ/G)/(0.1631ν+0.8766), G = E/(2(1+ν))."""
     g = e / (2 * (1 + nu))
     return math.pi * radius * math.sqrt(rho / g) / (0.1631 * nu + 0.8766)
 
@@ -81,7 +81,7 @@ def test_fake_session_run_fills_chat_trace_and_graph(
 
     async def scenario() -> None:
         _send(window, qtbot, "compute it")
-        assert window.chat.send_button.text() == "Stop"
+        assert window.chat.send_button.text() == "Queue" and not window.chat.stop_button.isHidden()
         await wait_signal(runner.runFinished)
 
     qloop.run_until_complete(scenario())
@@ -106,7 +106,7 @@ def test_stop_cancels_the_running_turn(qtbot: QtBot, qloop: qasync.QEventLoop) -
         _send(window, qtbot, "slow one")
         await wait_signal(runner.eventReceived)  # run_start arrived; the run now waits
         assert runner.running
-        qtbot.mouseClick(window.chat.send_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(window.chat.stop_button, Qt.MouseButton.LeftButton)
         (turn,) = await wait_signal(runner.runFinished)
         assert turn.status == "cancelled"
 
@@ -120,7 +120,7 @@ def test_real_session_offline_answer_with_calc_sheet_then_form_run(
 ) -> None:
     window, runner, form = _window(qtbot, Session(OFFLINE))
     expected = _rayleigh_dt(1e-3, 2500, 70e9, 0.25)
-    assert math.isclose(expected, 1.023e-6, rel_tol=5e-4)  # DEM_REFERENCE §1.4 glass example
+    assert math.isclose(expected, 1.023e-6, rel_tol=5e-4)  # docs/references.md §1.4 glass example
 
     async def scenario() -> None:
         _send(window, qtbot, QUERY)
@@ -152,8 +152,10 @@ def test_real_session_offline_answer_with_calc_sheet_then_form_run(
     window.trace.flush()
     starts = [e for e in window.trace.model.events() if e.kind == "run_start"]
     assert [e.data.get("source") for e in starts] == ["ask", "form"]
-    answer = window.chat.items()[-1]
-    assert isinstance(answer, QLabel) and "on the card above" in answer.text()  # sheet not repeated
+    # One rendering per result: the card; no answer bubble repeats its table or calc sheet.
+    assert window.chat.items()[-1] is second
+    bubbles = [w.text() for w in window.chat.items() if isinstance(w, QLabel)]
+    assert not any("| Result |" in b or "Calc sheet" in b for b in bubbles)
 
 
 def test_real_session_retry_is_visible_in_trace_and_retry_view(
@@ -252,7 +254,7 @@ def test_a_question_sent_while_loading_runs_once_the_session_is_attached(
     qtbot.addWidget(window)
     window.show()
     _send(window, qtbot, "early bird")
-    assert window.chat.send_button.text() == "Stop"
+    assert not window.chat.stop_button.isHidden()
     assert window.statusBar().currentMessage().startswith("loading the calculator")
     session = FakeSession(events(("run_start", None, {}), ("run_end", None, {})), answer="ok")
     runner = SessionRunner(session)
@@ -273,7 +275,7 @@ def test_stop_before_the_session_is_attached_drops_the_question(qtbot: QtBot) ->
     window = MainWindow()
     qtbot.addWidget(window)
     _send(window, qtbot, "never mind")
-    qtbot.mouseClick(window.chat.send_button, Qt.MouseButton.LeftButton)  # Stop
+    qtbot.mouseClick(window.chat.stop_button, Qt.MouseButton.LeftButton)
     assert window.chat.send_button.text() == "Send"
     session = FakeSession([])
     window.attach(SessionRunner(session), OFFLINE)

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.settings.model import Settings
-from caec_desktop.ui import settings_dialog
 from caec_desktop.ui.settings_dialog import SettingsDialog
 from tests.keys import fake_key
 
@@ -83,7 +82,7 @@ def test_ok_refuses_unusable_values_naming_the_field(
 
 
 def test_connection_test_runs_the_probe_and_hides_the_key(
-    dialog: SettingsDialog, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, qloop: qasync.QEventLoop
 ) -> None:
     seen: list[str] = []
 
@@ -91,7 +90,11 @@ def test_connection_test_runs_the_probe_and_hides_the_key(
         seen.append(settings.base_url)
         return f"ok: model answered with key {settings.api_key()}"
 
-    monkeypatch.setattr(settings_dialog, "_probe_function", lambda: fake_probe)
+    # the check app.wire_settings gives the window's dialog (services.connection)
+    dialog = SettingsDialog(
+        Settings(mode="offline", base_url="http://127.0.0.1:8000/v1"), probe=fake_probe
+    )
+    qtbot.addWidget(dialog)
     dialog.mode_box.setCurrentText("local")
     dialog.key_edit.setText(KEY)
 
@@ -111,6 +114,7 @@ def test_safety_net_and_request_timeout_are_settings(dialog: SettingsDialog, qtb
     dialog.open()
     assert dialog.safety_net_check.isChecked()  # on by default
     dialog.mode_box.setCurrentText("local")
+    dialog.model_edit.setText("gemma3-270m")
     dialog.safety_net_check.setChecked(False)
     dialog.timeout_edit.setText("abc")
     assert dialog.problem().startswith("Request timeout:")

@@ -14,11 +14,15 @@ def test_summaries_name_the_tool_and_the_problem() -> None:
         ("tool_result", "tools", {"tool": "t", "result": {"x": 1.5}}),
         ("run_end", None, {"status": "answered"}),
     )
-    assert summarize(call) == 'rayleigh_timestep({"density": 2500})'
+    assert summarize(call) == "rayleigh_timestep(density = 2500 kg/m³)"  # display units
     assert summarize(err) == "t: density: must be > 0"
     assert summarize(refusal) == "stress without safety factor"
-    assert summarize(res) == 't → {"x": 1.5}'
+    assert summarize(res) == "t → x = 1.5"
     assert summarize(end) == "answered"
+    (big,) = events(
+        ("tool_call", "tools", {"name": "rayleigh_timestep", "args": {"youngs_modulus": 7e10}})
+    )
+    assert summarize(big) == "rayleigh_timestep(youngs_modulus = 70 GPa)"  # not 70000000000.0
 
 
 def test_attempts_group_by_retry_and_list_what_changed() -> None:
@@ -51,3 +55,18 @@ def test_a_streamed_text_chunk_is_one_line_naming_what_is_written() -> None:
     )
     assert summarize(delta) == "summary ▸ The step is 1.02 µs."
     assert summarize(final) == "7 tokens"
+
+
+def test_offline_is_read_from_who_made_the_calls() -> None:
+    from caec_desktop.ui.trace_text import is_offline
+
+    reader = events(
+        ("run_start", None, {"mode": "offline"}),
+        ("tool_call", "tools", {"name": "a", "args": {}, "source": "regex"}),
+    )
+    scripted = events(
+        ("run_start", None, {"mode": "offline"}),
+        ("tool_call", "tools", {"name": "a", "args": {}, "source": "llm"}),
+    )
+    assert is_offline(reader) and not is_offline(scripted)
+    assert is_offline(reader[:1])  # no call yet: the run's mode

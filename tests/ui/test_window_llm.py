@@ -12,6 +12,7 @@ import pytest
 import qasync
 from pytestqt.qtbot import QtBot
 
+from caec_desktop.services.connection import check_connection
 from caec_desktop.services.session import Session
 from caec_desktop.settings.model import Settings
 from caec_desktop.ui.main_window import MainWindow
@@ -79,7 +80,7 @@ def test_llm_retry_is_traced_and_the_key_is_shown_nowhere(
     kinds = [e.kind for e in events]
     assert {"llm_request", "llm_response", "validation_error", "retry"} <= set(kinds)
     assert "density: -2500 kg/m^3 → 2500 kg/m^3" in window.trace.retry_view.toPlainText()
-    # G = E/(2(1+ν)), dt_R = πR·sqrt(ρ/G)/(0.1631ν+0.8766) (DEM_REFERENCE §1.2), written out again
+    # G = E/(2(1+ν)), dt_R = πR·sqrt(ρ/G)/(0.1631ν+0.8766) (docs/references.md §1.2), again
     g = 70e9 / 2.5
     dt_r = math.pi * 1e-3 * math.sqrt(2500 / g) / (0.1631 * 0.25 + 0.8766)
     (card,) = window.chat.cards()
@@ -96,7 +97,7 @@ def test_settings_dialog_test_connection_uses_the_doctor_probe(
         _calls(tool_call("rayleigh_timestep", ARGS, "c1")),
         Reply(message={"role": "assistant", "content": "TOOL_CALL: rayleigh_timestep {}"}),
     )
-    dialog = SettingsDialog(_settings(server))
+    dialog = SettingsDialog(_settings(server), probe=check_connection)  # as app.py wires it
     qtbot.addWidget(dialog)
 
     async def scenario() -> None:

@@ -15,11 +15,14 @@ from caec_desktop.agent.selection.protocol import (
     ProposedCall,
     Selection,
     SelectionRequest,
+    Summary,
 )
 
 
 class DirectCallSelector:
     """Implements ToolSelector for one fixed call."""
+
+    answers_in_prose = False
 
     def __init__(
         self,
@@ -36,13 +39,20 @@ class DirectCallSelector:
             arg_sources={k: given.get(k, source) for k in args},
         )
 
-    async def classify(self, text: str, history: list[dict[str, Any]]) -> Intent:
+    async def classify(self, request: SelectionRequest) -> Intent:
         return "calculation"
 
     async def select(self, request: SelectionRequest) -> Selection:
         return Selection(calls=[self.call])
 
+    async def respond(self, request: SelectionRequest) -> Selection:
+        """Never asked (the intent is always a calculation): no reply of its own."""
+        return Selection()
+
     async def summarize(
         self, request: SelectionRequest, results: list[dict[str, Any]]
-    ) -> str | None:
+    ) -> Summary | None:
         return None
+
+    async def aclose(self) -> None:
+        """Nothing to close."""

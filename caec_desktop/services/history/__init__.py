@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from caec_desktop.services.history.recorder import ConversationRecorder, record_runner
+from caec_desktop.services.history.recorder import ConversationRecorder, open_recorder
 from caec_desktop.services.history.store import (
     Conversation,
     HistoryStore,
@@ -18,5 +18,5 @@ __all__ = [
     "LoadedConversation",
     "StoredTurn",
     "default_path",
-    "record_runner",
+    "open_recorder",
 ]

@@ -11,7 +11,6 @@ import logging
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -21,6 +20,9 @@ from caec_desktop.services.history.store import HistoryStore
 NAME_LENGTH = 60
 
 log = logging.getLogger(__name__)
+
+Report = Callable[[str, BaseException], None]
+"""Where a failure goes instead of raising: `(message, exception)`, e.g. the window's banner."""
 
 
 def asked_text(events: list[TraceEvent]) -> str:
@@ -34,9 +36,16 @@ def asked_text(events: list[TraceEvent]) -> str:
 class ConversationRecorder:
     """Appends turns to one conversation of `store`; `conversation_id` is None until the first."""
 
-    def __init__(self, store: HistoryStore, conversation_id: int | None = None) -> None:
+    def __init__(
+        self,
+        store: HistoryStore,
+        conversation_id: int | None = None,
+        report: Report | None = None,
+    ) -> None:
         self.store = store
         self.conversation_id = conversation_id
+        self.report = report
+        """Where `turn_finished` sends a failure to save (None: it is logged)."""
 
     def record(self, turn: BaseModel, user_text: str | None = None) -> int:
         """Save `turn` (one transaction); returns its index in the conversation.
@@ -55,35 +64,35 @@ class ConversationRecorder:
         data = turn.model_dump(mode="json", exclude={"events"})
         return self.store.save_turn(self.conversation_id, text, data, events)
 
-
-def record_runner(
-    runner: Any, report: Callable[[str, BaseException], None], path: Path | None = None
-) -> ConversationRecorder | None:
-    """Save every turn that `runner.runFinished` emits into a new conversation of the history.
-
-    Never raises: a history that cannot be opened or written is passed to `report` (the window's
-    error banner) and the app goes on without it.
-
-    Args:
-        runner: anything with a `runFinished` signal carrying a TurnResult (or None).
-        report: `ErrorSink.report(message, exc)`.
-        path: database file (default: the user data dir).
-    """
-    try:
-        recorder = ConversationRecorder(HistoryStore(path))
-    except (OSError, sqlite3.Error) as exc:
-        report(f"History unavailable, turns are not saved: {exc}", exc)
-        return None
-
-    def _on_run_finished(turn: BaseModel | None) -> None:
+    def turn_finished(self, turn: BaseModel | None) -> None:
+        """Save a finished turn (None: a run that ended without one, nothing to save); a failure
+        goes to `report`, never raised."""
         if turn is None:
             return
         try:
-            idx = recorder.record(turn)
+            idx = self.record(turn)
         except (OSError, sqlite3.Error, ValueError) as exc:
-            report(f"Turn not saved to history: {exc}", exc)
+            if self.report is None:
+                log.error("turn not saved to history: %s", exc)
+            else:
+                self.report(f"Turn not saved to history: {exc}", exc)
         else:
-            log.info("turn %d saved to conversation %s", idx, recorder.conversation_id)
+            log.info("turn %d saved to conversation %s", idx, self.conversation_id)
 
-    runner.runFinished.connect(_on_run_finished)
-    return recorder
+
+def open_recorder(report: Report, path: Path | None = None) -> ConversationRecorder | None:
+    """A recorder on a new conversation of the history; its `turn_finished` saves each turn.
+
+    The caller connects `turn_finished` to whatever announces finished turns (app.py: the
+    window's `SessionRunner.runFinished` signal). Never raises: a history that cannot be opened
+    is passed to `report` and None is returned, so the app goes on without it.
+
+    Args:
+        report: `ErrorSink.report(message, exc)`, also told when a turn cannot be saved.
+        path: database file (default: the user data dir).
+    """
+    try:
+        return ConversationRecorder(HistoryStore(path), report=report)
+    except (OSError, sqlite3.Error) as exc:
+        report(f"History unavailable, turns are not saved: {exc}", exc)
+        return None

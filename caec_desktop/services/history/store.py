@@ -27,7 +27,10 @@ from caec_desktop.settings.paths import data_dir
 from caec_desktop.settings.redact import redact, redact_text
 
 DB_FILE = "history.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1: conversations, turns, events. 2: + report_fields (a package's title block per
+conversation). Each version only adds tables (`CREATE TABLE IF NOT EXISTS`), so opening an
+older file upgrades it in place and keeps every turn readable."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversations (
@@ -52,6 +55,11 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (turn, seq)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS conversations_updated ON conversations(updated);
+CREATE TABLE IF NOT EXISTS report_fields (
+    conversation INTEGER PRIMARY KEY REFERENCES conversations(id) ON DELETE CASCADE,
+    fields TEXT NOT NULL,
+    updated TEXT NOT NULL
+);
 """
 
 
@@ -197,6 +205,55 @@ class HistoryStore:
             {"p": pattern},
         )
         return [Conversation(*r) for r in rows]
+
+    # --- report title block ------------------------------------------------------------------
+
+    def report_fields(self, conversation_id: int) -> dict[str, str]:
+        """The title block last used for this conversation's package ({} if none yet)."""
+        self._require(
+            self._db.execute(
+                "SELECT 1 FROM conversations WHERE id = ?", (conversation_id,)
+            ).fetchone(),
+            conversation_id,
+        )
+        row = self._db.execute(
+            "SELECT fields FROM report_fields WHERE conversation = ?", (conversation_id,)
+        ).fetchone()
+        return self._fields(row)
+
+    def last_report_fields(self) -> dict[str, str]:
+        """The title block saved most recently for any conversation (to prefill a new one)."""
+        row = self._db.execute(
+            "SELECT fields FROM report_fields ORDER BY updated DESC LIMIT 1"
+        ).fetchone()
+        return self._fields(row)
+
+    @staticmethod
+    def _fields(row: tuple[str] | None) -> dict[str, str]:
+        if row is None:
+            return {}
+        try:
+            data = json.loads(row[0])
+        except ValueError:
+            return {}
+        return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+    def save_report_fields(self, conversation_id: int, fields: Mapping[str, str]) -> None:
+        """Remember a package's title block (project, job, author, …) for this conversation."""
+        text = json.dumps(redact(dict(fields)), ensure_ascii=False)
+        with self._tx():
+            self._require(
+                self._db.execute(
+                    "SELECT 1 FROM conversations WHERE id = ?", (conversation_id,)
+                ).fetchone(),
+                conversation_id,
+            )
+            self._db.execute(
+                "INSERT INTO report_fields (conversation, fields, updated) VALUES (?, ?, ?)"
+                " ON CONFLICT(conversation) DO UPDATE SET fields = excluded.fields,"
+                " updated = excluded.updated",
+                (conversation_id, text, _now()),
+            )
 
     # --- turns -----------------------------------------------------------------------------
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
-from caec_desktop.services.history import ConversationRecorder, HistoryStore, record_runner
+from caec_desktop.services.history import ConversationRecorder, HistoryStore, open_recorder
 from caec_desktop.services.session import Session, TurnResult
 
 MASS = {"particle_diameter": "2 mm", "density": "2500 kg/m^3"}
@@ -55,49 +54,29 @@ def test_long_first_request_gives_a_short_name(tmp_path: Path) -> None:
     assert conv.name == ("rayleigh time step " + "x" * 100)[:59] + "…"
 
 
-class FakeSignal:
-    """Stands in for `SessionRunner.runFinished` (record_runner only calls `connect`)."""
-
-    def __init__(self) -> None:
-        self.slots: list[Any] = []
-
-    def connect(self, slot: Any) -> None:
-        self.slots.append(slot)
-
-    def emit(self, value: Any) -> None:
-        for slot in self.slots:
-            slot(value)
-
-
-class FakeRunner:
-    def __init__(self) -> None:
-        self.runFinished = FakeSignal()  # named like the Qt signal it stands in for
-
-
-def test_record_runner_saves_each_finished_turn(tmp_path: Path) -> None:
+def test_turn_finished_saves_each_finished_turn(tmp_path: Path) -> None:
     turns = run_turns()
-    runner, problems = FakeRunner(), []
-    recorder = record_runner(runner, lambda msg, exc: problems.append(msg), tmp_path / "h.db")
+    problems: list[str] = []
+    recorder = open_recorder(lambda msg, exc: problems.append(msg), tmp_path / "h.db")
     assert recorder is not None
-    runner.runFinished.emit(turns[0])
-    runner.runFinished.emit(None)  # a run that ended without a turn: nothing to save
-    runner.runFinished.emit(turns[1])
+    recorder.turn_finished(turns[0])  # as app.py connects it to SessionRunner.runFinished
+    recorder.turn_finished(None)  # a run that ended without a turn: nothing to save
+    recorder.turn_finished(turns[1])
     assert problems == []
     assert recorder.conversation_id is not None
     assert recorder.store.turn_count(recorder.conversation_id) == 2
 
 
-def test_record_runner_reports_instead_of_raising(tmp_path: Path) -> None:
+def test_recorder_reports_instead_of_raising(tmp_path: Path) -> None:
     (turn, _) = run_turns()
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     problems: list[str] = []
-    assert record_runner(FakeRunner(), lambda m, e: problems.append(m), blocker / "h.db") is None
+    assert open_recorder(lambda m, e: problems.append(m), blocker / "h.db") is None
     assert problems[0].startswith("History unavailable, turns are not saved:")
 
-    runner = FakeRunner()
-    recorder = record_runner(runner, lambda m, e: problems.append(m), tmp_path / "h.db")
+    recorder = open_recorder(lambda m, e: problems.append(m), tmp_path / "h.db")
     assert recorder is not None
     recorder.store.close()  # e.g. the disk went away
-    runner.runFinished.emit(turn)
+    recorder.turn_finished(turn)
     assert problems[1].startswith("Turn not saved to history:")

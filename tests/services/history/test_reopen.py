@@ -88,5 +88,5 @@ def test_form_run_has_no_model_in_turn_trace_and_report(tmp_path: Path) -> None:
         assert recorder.conversation_id is not None
         loaded = store.load(recorder.conversation_id)
     text = export_conversation(loaded, tmp_path / "r.md").read_text(encoding="utf-8")
-    assert "Status: answered · mode: form · model: —" in text
-    assert "regex" not in text
+    assert "Inputs entered in the tool form; computed by the app's particle_mass tool." in text
+    assert "regex" not in text and "offline reader" not in text and "model" not in text

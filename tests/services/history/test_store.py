@@ -136,3 +136,52 @@ def test_default_path_honours_data_dir_override(
     with HistoryStore() as s:
         assert s.path == tmp_path / "data" / "history.sqlite3"
         assert s.path.exists()
+
+
+def test_title_block_is_remembered_per_conversation(store: HistoryStore) -> None:
+    first, second = store.create_conversation("a"), store.create_conversation("b")
+    assert store.report_fields(first) == {} and store.last_report_fields() == {}
+    store.save_report_fields(first, {"project": "Silo", "job": "J-1"})
+    store.save_report_fields(second, {"project": "Mill", "author": "B"})
+    store.save_report_fields(first, {"project": "Silo 2", "job": "J-1"})  # replaces
+    assert store.report_fields(first) == {"project": "Silo 2", "job": "J-1"}
+    assert store.report_fields(second) == {"project": "Mill", "author": "B"}
+    assert store.last_report_fields() == {"project": "Silo 2", "job": "J-1"}
+    store.delete_conversation(first)  # its title block goes with it
+    assert store.last_report_fields() == {"project": "Mill", "author": "B"}
+    with pytest.raises(KeyError, match="no conversation with id 999"):
+        store.save_report_fields(999, {"project": "x"})
+    with pytest.raises(KeyError, match="no conversation with id 999"):
+        store.report_fields(999)
+
+
+V1_SCHEMA = """
+CREATE TABLE conversations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, created TEXT NOT NULL,
+    updated TEXT NOT NULL);
+CREATE TABLE turns (id INTEGER PRIMARY KEY,
+    conversation INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL, user_text TEXT NOT NULL, result TEXT NOT NULL, created TEXT NOT NULL,
+    UNIQUE (conversation, idx));
+CREATE TABLE events (turn INTEGER NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL, event TEXT NOT NULL, PRIMARY KEY (turn, seq)) WITHOUT ROWID;
+INSERT INTO conversations VALUES (1, 'old', '2025-01-01T00:00:00+00:00',
+    '2025-01-01T00:00:00+00:00');
+INSERT INTO turns VALUES (1, 1, 0, 'dt?', '{"answer": "4 us", "status": "answered"}',
+    '2025-01-01T00:00:00+00:00');
+PRAGMA user_version = 1;
+"""
+
+
+def test_a_version_1_database_opens_upgraded_with_its_turns(tmp_path: Path) -> None:
+    path = tmp_path / "v1.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.executescript(V1_SCHEMA)
+    with HistoryStore(path) as store:
+        loaded = store.load(1)
+        assert [(t.user_text, t.result["answer"]) for t in loaded.turns] == [("dt?", "4 us")]
+        assert store.report_fields(1) == {}
+        store.save_report_fields(1, {"project": "Silo"})
+        (version,) = store._db.execute("PRAGMA user_version").fetchone()
+    assert version == 2
+    with HistoryStore(path) as again:
+        assert again.report_fields(1) == {"project": "Silo"}

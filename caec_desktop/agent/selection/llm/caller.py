@@ -101,7 +101,7 @@ class ModelCaller:
         self.stream_summary = True
         """The final answer's prose always streams (the user watches it being written) unless the
         server refused streaming; tool-selection calls stream only with `settings.stream`,
-        because several servers corrupt streamed tool-call arguments (LLM_SERVERS.md §2)."""
+        because several servers corrupt streamed tool-call arguments (docs/llm-servers.md §2)."""
         self.secrets = (settings.api_key(),) if settings.api_key() else ()
         self.key_note = settings.key_withheld()
         """Why the key is not sent to this endpoint ("" when it is or there is none)."""
@@ -183,7 +183,7 @@ class ModelCaller:
             return None  # a local server is still computing it: a retry would queue behind it
         if info.retry_after is not None:
             return info.retry_after if info.retry_after <= s.retry_max_delay_s else None
-        base = min(s.retry_base_delay_s * 2 ** (attempt - 1), s.retry_max_delay_s)
+        base: float = min(s.retry_base_delay_s * 2 ** (attempt - 1), s.retry_max_delay_s)
         return base * (1 + 0.25 * random.random())
 
     async def invoke(

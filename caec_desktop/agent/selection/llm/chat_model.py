@@ -1,6 +1,6 @@
 """Chat model factory: a small `ChatOpenAI` subclass for OpenRouter and local servers.
 
-LLM_SERVERS.md §5 advises a subclass rather than provider packages: the base class drops
+docs/llm-servers.md §5 advises a subclass rather than provider packages: the base class drops
 `reasoning` / `reasoning_content` / `reasoning_details`, chokes on `arguments` objects and on a
 missing delta `index`, and reads an in-band `error` of an HTTP 200 reply as a ValueError (or, in a
 stream, not at all). The hooks below fix the raw dicts first (`normalize.py`), then let the base
@@ -210,7 +210,7 @@ def make_chat_model(settings: Settings, model: str) -> CaecChatOpenAI:
     return CaecChatOpenAI(
         model=model,
         base_url=settings.effective_base_url(),
-        api_key=settings.request_key() or DUMMY_KEY,  # type: ignore[arg-type]
+        api_key=settings.request_key() or DUMMY_KEY,
         timeout=settings.effective_request_timeout(),
         max_retries=0,
         streaming=settings.stream,

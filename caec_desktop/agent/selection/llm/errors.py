@@ -1,4 +1,4 @@
-"""Sorting server failures into kinds a person can act on (LLM_SERVERS.md §3).
+"""Sorting server failures into kinds a person can act on (docs/llm-servers.md §3).
 
 Works from the HTTP status, the error body (wrapped `{"error": {...}}`, flat old-vLLM, or a bare
 string) and the message text, not from the SDK's exception class alone. No openai import needed at

@@ -1,11 +1,12 @@
 """LLMSelector: the graph's ToolSelector backed by a chat model (OpenRouter or a local server).
 
-One turn is one conversation kept here between `select` attempts: on a retry the model sees its own
-calls answered by ToolMessages carrying the validation errors (same ids; ids made up when the
-server sent none), and `summarize` answers them with the results so the model writes the final
-words. Calls come from native `tool_calls`, else from text (`textcalls.py`, source "llm_text").
-`auto` style starts native and switches to prompt style for good when the server says it has no
-tool support.
+One turn is one conversation with the model across `select` attempts, kept in the graph state
+(`SelectionRequest.transcript` in, `Selection.transcript` out; nothing of a turn is kept here): on
+a retry the model sees its own calls answered by ToolMessages carrying the validation errors (same
+ids; ids made up when the server sent none), and `summarize` answers them with the results so the
+model writes the final words. Calls come from native `tool_calls`, else from text
+(`textcalls.py`, source "llm_text"). `auto` style starts native and switches to prompt style for
+good when the server says it has no tool support.
 """
 
 from __future__ import annotations
@@ -33,14 +34,11 @@ from caec_desktop.agent.selection.protocol import (
     Selection,
     SelectionRequest,
     SelectorError,
+    Summary,
 )
 from caec_desktop.agent.usage import add_usage
 from caec_desktop.settings.model import Settings
 from caec_desktop.tools import tool_list
-
-
-def _noop(kind: str, data: dict[str, Any]) -> None:
-    return None
 
 
 def _signature(calls: list[ProposedCall]) -> list[str]:
@@ -55,51 +53,60 @@ def _history(history: list[dict[str, Any]]) -> list[BaseMessage]:
     return out
 
 
+def _rejected(errors: list[AttemptError]) -> dict[str, list[str]]:
+    """Signatures of this turn's rejected calls → their messages (to stop repeats early)."""
+    by_sig: dict[str, list[str]] = {}
+    for e in errors:
+        by_sig.setdefault(_signature([e.call])[0], []).extend(e.messages)
+    return by_sig
+
+
 class LLMSelector:
     """ToolSelector for the `local` and `openrouter` modes."""
+
+    answers_in_prose = True
+    """A reply without a call may be the model computing by itself (the graph asks for a call)."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.caller = ModelCaller(settings)
         self.style = "prompt" if settings.tool_call_style == "prompt" else "native"
-        self.all_tools = tool_list()
-        self.tool_names = {t["name"] for t in self.all_tools}
-        self.tools = self.all_tools
-        """The tools offered in this turn (`_offer`)."""
-        self._tool_defs = prompts.openai_tools(self.tools)
+        """How tools are offered; `auto` switches to prompt for good on a server without tools."""
+        self.tools = tool_list()
+        self.tool_names = {t["name"] for t in self.tools}
         self.local = settings.effective_mode == "local"
-        self._messages: list[BaseMessage] = []
-        self._calls: list[ProposedCall] = []
-        self._pending_usage: dict[str, float] = {}
-        self._invalid: dict[str, list[str]] = {}
-        """Signatures of this turn's rejected calls → their messages (to stop repeats early)."""
+
+    async def aclose(self) -> None:
+        """Nothing held open here (langchain-openai's clients close with the process)."""
 
     # --- plumbing --------------------------------------------------------------------------
 
-    def _offer(self, text: str, history: list[dict[str, Any]]) -> None:
-        """Offer this turn's tools: those the offline reader ranks highest for `text` (or for
-        the latest request it ranks, in a follow-up), all when it ranks none or on request."""
-        names = [] if self.settings.all_tools else ranked_tools(text, history)
-        self.tools = [t for t in self.all_tools if t["name"] in names] or self.all_tools
-        self._tool_defs = prompts.openai_tools(self.tools)
+    def _offered(self, request: SelectionRequest) -> list[dict[str, Any]]:
+        """The tools offered for this request: those the offline reader ranks highest for it
+        (or for the latest request it ranks, in a follow-up); all when it ranks none or when
+        `Settings.all_tools` asks for all. A small model reads a short prompt faster and better."""
+        names = [] if self.settings.all_tools else ranked_tools(request.text, request.history)
+        return [t for t in self.tools if t["name"] in names] or self.tools
 
-    def _tool_choice(self, purpose: str) -> str | dict[str, Any] | None:
+    def _tool_choice(
+        self, purpose: str, tools: list[dict[str, Any]] | None
+    ) -> str | dict[str, Any] | None:
         """What to send as `tool_choice` (local servers only): llama.cpp's function-calling
         format leaves tools out of the prompt without it, and a tool forced by name gets its
         arguments constrained to the tool's JSON Schema."""
-        if not self.local or self.style != "native":
+        if not self.local or self.style != "native" or not tools:
             return None
         if purpose == "classify":
             return prompts.forced("respond")
         if purpose == "select":
-            return prompts.forced(self.tools[0]["name"]) if len(self.tools) == 1 else "required"
+            return prompts.forced(tools[0]["function"]["name"]) if len(tools) == 1 else "required"
         return None
 
-    def _system(self, purpose: str = "select") -> SystemMessage:
+    def _system(self, purpose: str, tools: list[dict[str, Any]]) -> SystemMessage:
         if purpose == "classify":
             return SystemMessage(prompts.CLASSIFY)
         if self.style == "prompt":
-            return SystemMessage(prompts.prompt_style_system(self.tools))
+            return SystemMessage(prompts.prompt_style_system(tools))
         return SystemMessage(prompts.SYSTEM)
 
     async def _invoke(
@@ -108,15 +115,18 @@ class LLMSelector:
         tools: list[dict[str, Any]] | None,
         emit: Emit,
         purpose: str,
+        offered: list[dict[str, Any]] | None = None,
     ) -> AIMessage:
-        """One reply; in `auto` style, a 'no tool support' answer switches to prompt style."""
+        """One reply to the system prompt for `purpose` (the style's, listing `offered` tools)
+        and `messages`; in `auto` style, a 'no tool support' answer switches to prompt style."""
+        offered = offered if offered is not None else self.tools
         try:
             return await self.caller.invoke(
-                messages,
+                [self._system(purpose, offered), *messages],
                 tools=tools if self.style == "native" else None,
                 emit=emit,
                 purpose=purpose,
-                tool_choice=self._tool_choice(purpose) if tools else None,
+                tool_choice=self._tool_choice(purpose, tools),
             )
         except SelectorError as exc:
             if not (exc.kind == "tools_unsupported" and self.style == "native"):
@@ -128,20 +138,19 @@ class LLMSelector:
             "kind": "tools_unsupported",
             "action": "switched to prompt-style tool calls (tools described in the system prompt)",
         })  # fmt: skip
-        if messages and isinstance(messages[0], SystemMessage):
-            messages[0] = self._system(purpose)
-        return await self.caller.invoke(messages, tools=None, emit=emit, purpose=purpose)
+        return await self.caller.invoke(
+            [self._system(purpose, offered), *messages], tools=None, emit=emit, purpose=purpose
+        )
 
     # --- classify --------------------------------------------------------------------------
 
-    async def classify(
-        self, text: str, history: list[dict[str, Any]], emit: Emit | None = None
-    ) -> Intent:
+    async def classify(self, request: SelectionRequest) -> Intent:
         """Intent via the synthetic `respond` tool, else JSON in the text, else the regex rules."""
-        emit = emit or _noop
-        messages = [self._system("classify"), *_history(history), HumanMessage(text)]
+        emit = request.emit
+        text = request.text
+        messages = [*_history(request.history), HumanMessage(text)]
         msg = await self._invoke(messages, [prompts.RESPOND_TOOL], emit, "classify")
-        self._pending_usage = usage_of(msg)  # reported with this turn's first selection
+        request.usage.update(add_usage(request.usage, usage_of(msg)))
         for call in msg.tool_calls:
             if call["name"] == "respond" and call["args"].get("intent") in prompts.INTENTS:
                 return call["args"]["intent"]  # type: ignore[no-any-return]
@@ -149,23 +158,21 @@ class LLMSelector:
         if intent is not None:
             return intent
         emit("error", {"kind": "classify", "message": "model gave no intent; using regex rules"})
-        from caec_desktop.agent.selection.offline import RegexSelector
+        from caec_desktop.agent.selection.offline import classify_text
 
-        return await RegexSelector().classify(text, history)
+        return classify_text(text, request.history)
 
     # --- select ----------------------------------------------------------------------------
 
-    def _feedback(self, errors: list[AttemptError]) -> list[BaseMessage]:
+    def _feedback(self, request: SelectionRequest) -> list[BaseMessage]:
         """The previous attempt's errors as the model should see them.
 
         The graph keeps errors without ids (and from every attempt), so they are matched to the
         model's last calls by tool name and arguments.
         """
-        by_sig: dict[str, list[str]] = {}
-        for e in errors:
-            by_sig.setdefault(_signature([e.call])[0], []).extend(e.messages)
-        self._invalid.update(by_sig)
-        last = self._messages[-1] if self._messages else None
+        errors = request.errors
+        by_sig = _rejected(errors)
+        last = request.transcript[-1] if request.transcript else None
         if isinstance(last, AIMessage) and last.tool_calls:
             out: list[BaseMessage] = []
             for c in last.tool_calls:
@@ -177,54 +184,61 @@ class LLMSelector:
                 )
                 out.append(ToolMessage(text, tool_call_id=c["id"] or ""))
             return out
-        latest = [(c.name, c.args, by_sig.get(_signature([c])[0], [])) for c in self._calls]
+        latest = [(c.name, c.args, by_sig.get(_signature([c])[0], [])) for c in request.proposed]
         return [HumanMessage(prompts.feedback_text([x for x in latest if x[2]] or [
             (e.call.name, e.call.args, e.messages) for e in errors
         ], self.style))]  # fmt: skip
 
     async def select(self, request: SelectionRequest) -> Selection:
-        """Calls the model proposes for this attempt (or its reply when it proposes none)."""
+        """Calls the model proposes for this attempt (or its reply when it proposes none).
+
+        The model sees the request after the history, then this turn's exchange so far
+        (`request.transcript`) and the feedback on the last attempt; the messages added here
+        are returned in `Selection.transcript` for the graph state.
+        """
         emit = request.emit
-        usage, self._pending_usage = self._pending_usage, {}
-        if request.attempt <= 1 or not self._messages:
-            self._offer(request.text, request.history)
-            self._messages = [
-                self._system(),
-                *_history(request.history),
-                HumanMessage(request.text),
-            ]
-            self._invalid = {}
-        if request.errors:
-            self._messages.extend(self._feedback(request.errors))
-        msg = await self._invoke(self._messages, self._tool_defs, emit, "select")
+        usage: dict[str, float] = {}
+        start = [*_history(request.history), HumanMessage(request.text)]
+        added: list[BaseMessage] = []
+        if request.errors and request.transcript:
+            added += self._feedback(request)
+        messages = [*start, *request.transcript, *added]
+        offered = self._offered(request)
+        defs = prompts.openai_tools(offered)
+        msg = await self._invoke(messages, defs, emit, "select", offered)
         usage.update(add_usage(usage, usage_of(msg)))
         if msg.invalid_tool_calls and not msg.tool_calls:
             # Unreadable arguments: tell the model once, inside this attempt.
-            self._messages.append(msg)
+            notes: list[BaseMessage] = [msg]
             for c in msg.invalid_tool_calls:
                 note = (
                     f"Error: the arguments are not valid JSON ({c.get('error') or c.get('args')})."
                 )
-                self._messages.append(ToolMessage(note, tool_call_id=c["id"] or "", status="error"))
-            msg = await self._invoke(self._messages, self._tool_defs, emit, "select")
+                notes.append(ToolMessage(note, tool_call_id=c["id"] or "", status="error"))
+            added += notes
+            msg = await self._invoke([*messages, *notes], defs, emit, "select", offered)
             usage.update(add_usage(usage, usage_of(msg)))
-        self._messages.append(msg)
+        added.append(msg)
         calls = [_sourced(c, request) for c in self._calls_of(msg, emit)]
-        repeated = [self._invalid[s] for s in _signature(calls) if s in self._invalid]
+        invalid = _rejected(request.errors)
+        repeated = [invalid[s] for s in _signature(calls) if s in invalid]
         if calls and len(repeated) == len(calls):
             problems = "; ".join(dict.fromkeys(m for msgs in repeated for m in msgs))
             emit("error", {"kind": "repeated_invalid_call", "message": problems})
-            self._calls = []
             return Selection(
                 reply=f"The model repeated the same invalid call ({problems}). Please give the "
                 "missing or corrected values, or fill the tool's form.",
                 usage=usage,
+                transcript=added,
             )
-        self._calls = calls
         if calls:
-            return Selection(calls=calls, usage=usage)
+            return Selection(calls=calls, usage=usage, transcript=added)
         _, visible = split_think(str(msg.content))
-        return Selection(reply=visible.strip() or None, usage=usage)
+        return Selection(reply=visible.strip() or None, usage=usage, transcript=added)
+
+    async def respond(self, request: SelectionRequest) -> Selection:
+        """The model's reply to a request that runs no tool (help, conversation)."""
+        return await self.select(request)
 
     def _calls_of(self, msg: AIMessage, emit: Emit) -> list[ProposedCall]:
         if msg.tool_calls:
@@ -252,11 +266,13 @@ class LLMSelector:
 
     async def summarize(
         self, request: SelectionRequest, results: list[dict[str, Any]]
-    ) -> str | None:
-        """The model's final answer from the tool results; None (keep the report) if it fails."""
-        last = self._messages[-1] if self._messages else None
-        if not self._calls or not isinstance(last, AIMessage):
+    ) -> Summary | None:
+        """The model's final answer from the tool results, with the values it states (read as
+        the offline reader reads a request); None (keep the report) if it fails."""
+        last = request.transcript[-1] if request.transcript else None
+        if not request.proposed or not isinstance(last, AIMessage):
             return None
+        answers: list[BaseMessage] = []
         if last.tool_calls:
             # Results carry validated args, not the model's: pair by tool name, newest first.
             pool = list(reversed(results))
@@ -265,21 +281,28 @@ class LLMSelector:
                 if r is not None:
                     pool.remove(r)
                 text = prompts.result_text(r) if r else prompts.NOT_RUN_NOTE
-                self._messages.append(ToolMessage(text, tool_call_id=c["id"] or ""))
+                answers.append(ToolMessage(text, tool_call_id=c["id"] or ""))
         else:
             lines = [f"- {r.get('tool')} → {prompts.result_text(r)}" for r in results]
-            self._messages.append(
+            answers.append(
                 HumanMessage("Tool results:\n" + "\n".join(lines) + "\nAnswer the user briefly.")
             )
+        start = [*_history(request.history), HumanMessage(request.text)]
+        messages = [*start, *request.transcript, *answers]
         try:
-            msg = await self._invoke(self._messages, self._tool_defs, request.emit, "summarize")
+            offered = self._offered(request)
+            defs = prompts.openai_tools(offered)
+            msg = await self._invoke(messages, defs, request.emit, "summarize", offered)
         except SelectorError:
             return None
-        self._messages.append(msg)
         request.usage.update(add_usage(request.usage, usage_of(msg)))
         _, visible = split_think(str(msg.content))
         _, rest = parse_text_calls(visible, self.tool_names)
-        return rest or None
+        if not rest:
+            return None
+        from caec_desktop.agent.selection.offline import stated_values
+
+        return Summary(text=rest, values=stated_values(rest))
 
 
 _INTENT_KEY = re.compile(r"[{,]\s*['\"]?intent['\"]?\s*:\s*['\"]?([A-Za-z]+)")
@@ -325,4 +348,4 @@ def _intent_from_text(content: str) -> Intent | None:
         if isinstance(obj, dict) and obj.get("intent") in prompts.INTENTS:
             return obj["intent"]  # type: ignore[no-any-return]
     word = visible.strip().strip('."').lower()
-    return word if word in prompts.INTENTS else None  # type: ignore[return-value]
+    return word if word in prompts.INTENTS else None

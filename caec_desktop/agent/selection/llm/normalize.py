@@ -1,4 +1,4 @@
-"""Server dialects made uniform before langchain-openai reads them (LLM_SERVERS.md §1, §2, §5).
+"""Server dialects made uniform before langchain-openai reads them (docs/llm-servers.md §1, §2, §5).
 
 Pure dict → dict functions, applied to each non-streamed `message` and each streamed `delta`:
 - tool calls: `arguments` as object / `""` / missing / double-encoded → one JSON string; entries

@@ -1,4 +1,4 @@
-"""Tool calls a model wrote as text instead of structured `tool_calls` (LLM_SERVERS.md §6).
+"""Tool calls a model wrote as text instead of structured `tool_calls` (docs/llm-servers.md §6).
 
 Parsed in this order, each only when the previous found nothing:
 1. Hermes `<tool_call>{…}</tool_call>` blocks (closing tag may be missing at the end): JSON, then

@@ -7,5 +7,6 @@ from caec_desktop.agent.selection.offline.regex_selector import (
     classify_text,
     select_text,
 )
+from caec_desktop.agent.selection.offline.stated import stated_values
 
-__all__ = ["RegexSelector", "classify_text", "select_text"]
+__all__ = ["RegexSelector", "classify_text", "select_text", "stated_values"]

@@ -13,6 +13,17 @@ import re
 LENGTH, TIME, MASS, DENSITY = "length", "time", "mass", "density"
 PRESSURE, VELOCITY, FORCE = "pressure/stress", "velocity", "force"
 STIFFNESS, VOLUME, NONE = "stiffness (force per length)", "volume", "dimensionless"
+VISCOSITY, FREQUENCY, ACCELERATION, ANGLE = (
+    "dynamic viscosity",
+    "frequency",
+    "acceleration",
+    "angle",
+)
+MASS_FLOW = DAMPING = "mass flow rate or damping coefficient (kg/s = N·s/m)"
+"""kg/s and N·s/m are one dimension: the tool's input decides which it is."""
+TORQUE = "energy/torque"
+SURFACE_ENERGY = STIFFNESS
+"""J/m² and N/m are one dimension (surface energy, surface tension, stiffness)."""
 
 ROLE_DIM: dict[str, str] = {
     "particle_radius": LENGTH,
@@ -54,6 +65,56 @@ ROLE_DIM: dict[str, str] = {
     "normal_force": FORCE,
     "container_volume": VOLUME,
     "volume": VOLUME,
+    # the tools of docs/references.md (part 2)
+    "other_density": DENSITY,
+    "other_youngs_modulus": PRESSURE,
+    "other_poisson_ratio": NONE,
+    "overlap": LENGTH,
+    "overlap_limit": NONE,
+    "surface_energy": SURFACE_ENERGY,
+    "target_bond_number": NONE,
+    "liquid_surface_tension": SURFACE_ENERGY,
+    "contact_angle": ANGLE,
+    "equilibrium_separation": LENGTH,
+    "gravity": ACCELERATION,
+    "particle_density": DENSITY,
+    "fluid_density": DENSITY,
+    "fluid_viscosity": VISCOSITY,
+    "slip_velocity": VELOCITY,
+    "voidage": NONE,
+    "characteristic_length": LENGTH,
+    "flow_velocity": VELOCITY,
+    "cfd_cell_size": LENGTH,
+    "scale_factor": NONE,
+    "n_particles": NONE,
+    "damping_coefficient": DAMPING,
+    "smallest_feature": LENGTH,
+    "throughput": FREQUENCY,
+    "n_cores": NONE,
+    "parallel_efficiency": NONE,
+    "mass_flow_rate": MASS_FLOW,
+    "mean_diameter": LENGTH,
+    "std_dev": LENGTH,
+    "min_diameter": LENGTH,
+    "rayleigh_fraction": NONE,
+    "shear_rate": FREQUENCY,
+    "pressure": PRESSURE,
+    "mu_s": NONE,
+    "mu_2": NONE,
+    "I_0": NONE,
+    "drum_radius": LENGTH,
+    "rotation_speed": FREQUENCY,
+    "angular_velocity": FREQUENCY,
+    "filling_degree": NONE,
+    "orifice_diameter": LENGTH,
+    "discharge_coefficient": NONE,
+    "shape_coefficient": NONE,
+    "silo_diameter": LENGTH,
+    "fill_mass": MASS,
+    "rolling_friction": NONE,
+    "normal_stiffness": STIFFNESS,
+    "rolling_damping": NONE,
+    "stiffness_prefactor": NONE,
 }
 """Dimension of each role (names as in `caec_desktop.tools.units.dimension_name`)."""
 
@@ -71,13 +132,16 @@ _CASED: dict[str, tuple[str, ...]] = {
     "m": ("effective_mass", "total_mass"),
     "M": ("total_mass", "effective_mass"),
     "F": ("normal_force",),
-    "P": ("normal_force",),
+    "P": ("normal_force", "pressure"),
     "v": ("impact_velocity",),
     "V": ("impact_velocity", "container_volume", "volume"),
     "u": ("impact_velocity",),
     "T": ("duration",),
     "t": ("duration", "collision_time"),
-    "L": ("length",),
+    "L": ("length", "characteristic_length"),
+    "U": ("flow_velocity", "impact_velocity"),
+    "C": ("discharge_coefficient",),
+    "s": ("scale_factor",),
     "W": ("width",),
     "H": ("height",),
     "h": ("height",),
@@ -203,6 +267,59 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("height", "tall", "high", "depth", "deep"): ("height",),
     ("mass fractions", "mass fraction", "weight fractions", "fractions", "wt"): ("mass_fractions",),
     ("number fractions", "number fraction", "count fractions"): ("number_fractions",),
+    # the tools of docs/references.md (part 2)
+    ("overlap", "delta", "overlap delta"): ("overlap",),
+    ("overlap limit", "allowed overlap"): ("overlap_limit",),
+    ("surface energy", "gamma", "work of adhesion", "adhesion energy", "delta gamma"): (
+        "surface_energy",
+        "liquid_surface_tension",
+    ),
+    ("surface tension", "gamma l", "liquid surface tension"): ("liquid_surface_tension",),
+    ("bond number", "target bond number", "bo", "target bo"): ("target_bond_number",),
+    ("contact angle", "theta", "wetting angle"): ("contact_angle",),
+    ("fluid density", "rho f", "rhof", "liquid density", "gas density"): ("fluid_density",),
+    ("viscosity", "mu f", "dynamic viscosity", "fluid viscosity"): ("fluid_viscosity",),
+    ("slip", "slip velocity", "relative velocity fluid", "u slip"): ("slip_velocity",),
+    ("voidage", "void fraction", "eps f", "fluid fraction"): ("voidage", "porosity"),
+    ("cell size", "cfd cell", "cfd cell size", "mesh size", "grid size", "dx"): ("cfd_cell_size",),
+    ("flow velocity", "flow speed"): ("flow_velocity",),
+    ("characteristic length", "flow length"): ("characteristic_length",),
+    (
+        "factor",
+        "scale factor",
+        "scaling factor",
+        "coarse graining factor",
+        "coarse grain factor",
+        "cg factor",
+    ): ("scale_factor",),
+    ("particles", "number of particles", "particle count", "n particles"): ("n_particles",),
+    ("damping", "damping coefficient", "eta", "eta n"): ("damping_coefficient",),
+    ("smallest feature", "gap", "feature size"): ("smallest_feature",),
+    ("throughput", "particle steps per core second"): ("throughput",),
+    ("cores", "n cores", "cpus", "threads"): ("n_cores",),
+    ("parallel efficiency", "efficiency"): ("parallel_efficiency",),
+    ("mass flow", "mass flow rate", "mass rate", "feed rate", "mdot"): ("mass_flow_rate",),
+    ("mean", "mean diameter", "mean size", "d mean", "d50", "median"): ("mean_diameter",),
+    ("sd", "std", "sigma", "standard deviation", "std dev", "stdev"): ("std_dev",),
+    ("min", "min diameter", "minimum", "smallest particle", "smallest size", "cap"): (
+        "min_diameter",
+    ),
+    ("shear rate", "gamma dot", "shear"): ("shear_rate", "shear_modulus"),
+    ("pressure", "confining pressure", "normal stress", "confining stress"): ("pressure",),
+    ("rpm", "speed", "rotation speed", "rotational speed"): ("rotation_speed", "impact_velocity"),
+    ("omega", "angular velocity", "angular speed"): ("angular_velocity",),
+    ("filling", "filling degree", "fill level", "fill", "filled"): ("filling_degree",),
+    ("orifice", "orifice diameter", "outlet", "outlet diameter", "d0", "hole", "opening"): (
+        "orifice_diameter",
+    ),
+    ("discharge coefficient",): ("discharge_coefficient",),
+    ("shape coefficient", "shape factor"): ("shape_coefficient",),
+    ("silo diameter", "hopper diameter", "bin diameter"): ("silo_diameter",),
+    ("fill mass", "inventory", "mass in the silo"): ("fill_mass",),
+    ("rolling friction", "mu r", "mur", "rolling resistance", "rolling friction coefficient"): (
+        "rolling_friction",
+    ),
+    ("eta r", "rolling damping", "rolling viscous damping"): ("rolling_damping",),
 }
 """Word keys (lower-case; spaces stand for any of space, `_` or `-`)."""
 
@@ -211,11 +328,37 @@ WORD_ROLES: dict[str, tuple[str, ...]] = {w: roles for ws, roles in _WORDS.items
 _CONNECT = r"\s*(?:=|:|~|≈|\bis\b|\bof\b|\bat\b|\bequals?\b|\babout\b)?\s*"
 
 
-def _word_pattern(word: str) -> str:
-    return r"[\s_\-]*".join(re.escape(part) for part in word.split(" "))
+_SEP = " "
+_END = ""
 
 
-_ALT_WORDS = "|".join(_word_pattern(w) for w in sorted(WORD_ROLES, key=len, reverse=True))
+def _trie_pattern(words: list[str]) -> str:
+    """One regex matching exactly the aliases `words`, factored by common prefixes (a trie), so
+    that at each position the engine tries a few branches instead of every alias. A space in an
+    alias stands for any run of spaces, `_` or `-`; at each node longer aliases come first."""
+    trie: dict[str, dict] = {}  # type: ignore[type-arg]
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[_END] = {}
+    return _trie_node(trie)
+
+
+def _trie_node(node: dict[str, dict]) -> str:  # type: ignore[type-arg]
+    alts = [
+        (r"[\s_\-]*" if ch == _SEP else re.escape(ch)) + _trie_node(child)
+        for ch, child in sorted(node.items())
+        if ch != _END
+    ]
+    if not alts:
+        return ""
+    if _END in node:
+        return f"(?:{'|'.join(alts)})?"
+    return alts[0] if len(alts) == 1 else f"(?:{'|'.join(alts)})"
+
+
+_ALT_WORDS = _trie_pattern(list(WORD_ROLES))
 _ALT_CASED = "".join(sorted(_CASED))
 PRE_KEY_RE = re.compile(
     rf"(?<![\w'])(?P<key>(?i:{_ALT_WORDS})|[{_ALT_CASED}]|[A-Za-z][A-Za-z0-9_]*(?=\s*=))"
@@ -259,6 +402,19 @@ POST_ROLES: dict[str, tuple[str, ...]] = {
     "safety factor": ("safety_factor",),
     "time step": ("timestep",),
     "timestep": ("timestep",),
+    "particles": ("n_particles",),
+    "parcels": ("n_particles",),
+    "particle-steps": ("throughput",),
+    "particle steps": ("throughput",),
+    "cores": ("n_cores",),
+    "cpus": ("n_cores",),
+    "orifice": ("orifice_diameter",),
+    "outlet": ("orifice_diameter",),
+    "hole": ("orifice_diameter",),
+    "opening": ("orifice_diameter",),
+    "cfd cell": ("cfd_cell_size",),
+    "cell": ("cfd_cell_size",),
+    "mesh": ("cfd_cell_size",),
 }
 POST_KEY_RE = re.compile(
     r"^\s*(?P<key>"
@@ -333,5 +489,22 @@ HINTS: dict[str, str] = {
     "container_shape": "a 0.5 x 0.3 x 0.2 m box, a cylinder 100 mm across and 200 mm tall, "
     "or a volume of 2 L",
     "value": "convert 3 inch to mm",
+    "surface_energy": "surface energy 0.05 J/m^2",
+    "target_bond_number": "a Bond number of 10",
+    "liquid_surface_tension": "in water (or surface tension 0.072 N/m)",
+    "particle_density": "rho=2.5 g/cm^3 (or name a material)",
+    "fluid_density": "in water / in air (or rho_f=998 kg/m^3)",
+    "fluid_viscosity": "in water / in air (or viscosity 1e-3 Pa*s)",
+    "scale_factor": "s=4 (or by a factor of 4)",
+    "mass_flow_rate": "2 kg/s (or 5 t/h)",
+    "mean_diameter": "mean 2 mm, sd 0.2 mm",
+    "min_diameter": "smallest particle 0.3 mm",
+    "shear_rate": "shear rate 10 1/s",
+    "drum_radius": "a drum of radius 0.25 m",
+    "rotation_speed": "10 rpm",
+    "orifice_diameter": "a 50 mm orifice",
+    "rolling_friction": "mu_r=0.1",
+    "normal_stiffness": "kn=1e5 N/m (or E and overlap for Hertz)",
+    "overlap": "overlap 2 um",
 }
 """A second way to type each input, shown after the schema's own example in 'missing' replies."""

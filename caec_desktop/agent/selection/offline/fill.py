@@ -13,6 +13,7 @@ from typing import Any
 
 from caec_desktop.agent.selection.offline.aliases import LENGTH
 from caec_desktop.agent.selection.offline.parse import Parsed, Quantity
+from caec_desktop.tools.fluids import Fluid
 from caec_desktop.tools.materials import Material
 
 _LABELS = {1.0: "typed", 0.5: "typed (d/2)", 2.0: "typed (2r)"}
@@ -52,7 +53,8 @@ class Param:
     bare_factor: float = 1.0
     """Factor for an unkeyed quantity (a bare size is read as a diameter: 0.5 for a radius)."""
     preset: str = ""
-    """The named material's property that supplies it ("density", "youngs_modulus", …)."""
+    """The named material's property that supplies it ("density", "youngs_modulus", …), or the
+    named fluid's ("fluid_density", "fluid_viscosity", "liquid_surface_tension")."""
 
 
 def simple(name: str, dim: str | None = None, *, preset: str = "", also: str = "") -> Param:
@@ -93,6 +95,12 @@ class Filler:
     """The material named for the wall (`against a steel wall`), set by the tool's step."""
     notes: list[str] = field(default_factory=list)
     """What a step read differently from what was typed (`F → degF`), for the report."""
+    other_material: Material | None = None
+    """The material of the second body (`steel r=2 mm hitting glass r=1 mm`), set by a step."""
+    fluid: Fluid | None = None
+    """The fluid named in the query (`in water`), whose properties fill fluid inputs."""
+    skip_presets: set[str] = field(default_factory=set)
+    """Inputs a step decided no preset may fill (E and ν next to a typed linear stiffness)."""
 
     def __post_init__(self) -> None:
         accepted = {role for p in self.params for role, _ in p.roles} | _STEP_ROLES
@@ -158,11 +166,22 @@ class Filler:
         A typed shear modulus replaces the preset Young's modulus: both together must agree with
         ν within 1 % (rayleigh_timestep), which a typed G next to a handbook E rarely does.
         """
+        if self.fluid is not None:
+            fluid = self.fluid.as_args()
+            for p in self.params:
+                if (
+                    p.preset in fluid
+                    and p.name not in self.args
+                    and p.name not in self.skip_presets
+                ):
+                    self.put(p.name, fluid[p.preset], f"preset:{self.fluid.key}")
         if self.material is None:
             return
         values = self.material.as_args()
         for p in self.params:
             if p.name == "youngs_modulus" and self.sources.get("shear_modulus") == "typed":
+                continue
+            if p.name in self.skip_presets:
                 continue
             if p.preset and p.name not in self.args and p.preset in values:
                 self.put(p.name, values[p.preset], f"preset:{self.material.key}")

@@ -12,7 +12,8 @@ from typing import Any
 from caec_desktop.agent.selection.offline.aliases import HINTS
 from caec_desktop.agent.selection.offline.phrasings import BY_TOOL
 from caec_desktop.agent.selection.protocol import AttemptError
-from caec_desktop.tools import get_tool, tool_names, tool_schema
+from caec_desktop.tools import get_tool, tool_groups, tool_names, tool_schema
+from caec_desktop.tools.fluids import FLUIDS
 from caec_desktop.tools.materials import MATERIALS
 from caec_desktop.tools.units import dimension_name, fmt, pretty_unit
 
@@ -47,11 +48,14 @@ def help_text() -> str:
         "(glass, steel, sand, …) fill density, E and ν; anything you type overrides them. "
         'Follow-ups such as "and for 2 mm?" rerun your last calculation. What I can compute:',
     ]
-    for tool in tool_names():
-        first = get_tool(tool).description.split(". ")[0].rstrip(".")
-        lines.append(
-            f'- {tool}: {first}. Try: "{BY_TOOL[tool].example}" or "{tool} {example_pairs(tool)}"'
-        )
+    for group, tools in tool_groups().items():
+        lines.append(f"**{group}**")
+        for tool in tools:
+            first = get_tool(tool).description.split(". ")[0].rstrip(".")
+            lines.append(
+                f'- {tool}: {first}. Try: "{BY_TOOL[tool].example}" or '
+                f'"{tool} {example_pairs(tool)}"'
+            )
     return "\n".join(lines)
 
 
@@ -90,6 +94,13 @@ def missing_reply(
 
 _PRESET_LABELS = {
     "density": ("density", "kg/m^3"),
+    "particle_density": ("density", "kg/m^3"),
+    "other_density": ("other density", "kg/m^3"),
+    "other_youngs_modulus": ("other E", "Pa"),
+    "other_poisson_ratio": ("other ν", ""),
+    "fluid_density": ("density", "kg/m^3"),
+    "fluid_viscosity": ("viscosity", "Pa*s"),
+    "liquid_surface_tension": ("surface tension", "N/m"),
     "solid_density": ("density", "kg/m^3"),
     "youngs_modulus": ("E", "Pa"),
     "poisson_ratio": ("ν", ""),
@@ -111,10 +122,11 @@ def preset_notes(args: dict[str, Any], sources: dict[str, str]) -> list[str]:
             )
     notes = []
     for preset, values in filled.items():
-        material = MATERIALS[preset.split(" ")[0]]
+        key = preset.split(" ")[0]
+        named = MATERIALS.get(key) or FLUIDS[key]
         notes.append(
-            f"**Preset {preset}** ({material.name}): {', '.join(values)} — source: "
-            f"{material.source.rstrip('.')}; typed values override it."
+            f"**Preset {preset}** ({named.name}): {', '.join(values)} — source: "
+            f"{named.source.rstrip('.')}; typed values override it."
         )
     return notes
 

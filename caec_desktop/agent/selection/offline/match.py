@@ -11,6 +11,7 @@ from caec_desktop.agent.selection.offline.fill import Filler
 from caec_desktop.agent.selection.offline.parse import REFERENCE_UNITS, Parsed, Quantity
 from caec_desktop.agent.selection.offline.phrasings import PHRASINGS, Phrasing
 from caec_desktop.tools import get_tool
+from caec_desktop.tools.fluids import find_fluid
 from caec_desktop.tools.materials import Material, mentions
 from caec_desktop.tools.units import pretty_unit
 
@@ -48,15 +49,17 @@ def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
     """
     scored: list[tuple[int, int, Phrasing]] = []
     named = {r for q in parsed.quantities for r in q.roles[:1]}
+    lower = parsed.lower
     for order, p in enumerate(PHRASINGS):
+        conversion = p.tool == "convert_units" and steps.convert_match(parsed.text)
+        if not conversion and p.anchors is not None and not any(a in lower for a in p.anchors):
+            continue  # no keyword can match, nor the tool's name
         score = sum(
-            w
-            for pat, (_, w) in zip(p.patterns, p.keywords, strict=True)
-            if pat.search(parsed.lower)
+            w for pat, (_, w) in zip(p.patterns, p.keywords, strict=True) if pat.search(lower)
         )
-        if p.tool in parsed.lower:
+        if p.tool in lower:
             score += 20
-        if p.tool == "convert_units" and steps.convert_match(parsed.text):
+        if conversion:
             score += 100
         if score:
             score += len(named & _takes(p))
@@ -88,7 +91,7 @@ def _by_names(parsed: Parsed) -> list[tuple[int, int, Phrasing]]:
 
 def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     """Fill `p.tool`'s arguments: keyed values, the tool's own step, unkeyed values, presets."""
-    filler = Filler(parsed, material, p.params)
+    filler = Filler(parsed, material, p.params, fluid=find_fluid(parsed.text))
     fields = get_tool(p.tool).args_model.model_fields
     for name, word in parsed.words.items():
         if name in fields and name not in filler.args:
@@ -103,7 +106,8 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     wrong = [_wrong_unit(parsed, q, _takes(p)) for q in left if q.misfit]
     unused = [typed(parsed, q) for q in left if not q.misfit]
     notes = list(filler.notes)
-    used = {m.key for m in (filler.material, filler.wall_material) if m is not None}
+    bodies = (filler.material, filler.wall_material, filler.other_material)
+    used = {m.key for m in bodies if m is not None}
     dropped = [m.key for _, _, m in mentions(parsed.text) if m.key not in used]
     if dropped and filler.material is not None and any(param.preset for param in p.params):
         left_out = ", ".join([*dict.fromkeys(dropped), *unused])

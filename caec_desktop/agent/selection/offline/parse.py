@@ -26,13 +26,14 @@ from caec_desktop.agent.selection.offline.aliases import (
 from caec_desktop.tools.units import ureg
 
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
-_UNIT = r"%|[A-Za-zµμ°Ω][A-Za-z0-9µμ°/^*·.]*"
+_UNIT = r"%|1?/[A-Za-z]+(?![\w/^])|[A-Za-zµμ°Ω][A-Za-z0-9µμ°/^*·.]*"
 QTY_RE = re.compile(rf"(?<![\w.^])(?P<num>{_NUMBER})(?:[ \t]?(?P<unit>{_UNIT}))?")
 _SCI_RE = re.compile(r"(\d)\s*[x×*]\s*10\s*\^\s*([-+]?\d+)")
 _TIMES_RE = re.compile(r"(?<=[\d.])\s*[x×*]\s*(?=[-+]?[\d.])")
 _SEPARATOR_RE = re.compile(r"^[\s,;x]*(?:and\s*)?$")
-_KEY_NEXT_RE = re.compile(r"\s*=")
-"""After a would-be unit: `2500 E=70 GPa` — the E is the next key, not a unit."""
+_KEY_NEXT_RE = re.compile(r"\s*=|_")
+"""After a would-be unit: `2500 E=70 GPa` — the E is the next key, not a unit; so is the `n` of
+`1e6 n_cores=16`."""
 _WORD_PAIR_RE = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*([A-Za-z][\w-]*)")
 _WORD_RE = re.compile(r"(?<![\w'-])[A-Za-z][A-Za-z'-]{4,}(?![\w'-])")
 """A word of 5+ letters that may be a typo (not part of an identifier like `neighbor_cell_size`)."""
@@ -114,11 +115,25 @@ class Parsed:
     """`name=word` pairs (`container_shape=box`, `convention=mfix`, `wall=true`)."""
 
 
+_MULTIPLIER_RE = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)(?:k|\s*(?i:thousand|million|billion))\b(?!\s*=)"
+)
+"""`500k particles`, `2 million particles` (a `k` only when written onto the number)."""
+_POWERS = {"k": 3, "thousand": 3, "million": 6, "billion": 9}
+
+
+def _multiplied(match: re.Match[str]) -> str:
+    word = match.group(0)[len(match.group(1)) :].strip().lower()
+    return f"{match.group(1)}e{_POWERS[word]}"
+
+
 def normalize(text: str) -> str:
-    """Unicode symbols to ASCII names, `2×10^-7` to `2e-7`, `0.5x0.3` to `0.5 x 0.3`."""
+    """Unicode symbols to ASCII names, `2×10^-7` to `2e-7`, `0.5x0.3` to `0.5 x 0.3`, `500k` and
+    `2 million` to `500e3` and `2e6`."""
     for old, new in _UNICODE.items():
         text = text.replace(old, new)
     text = _SCI_RE.sub(r"\1e\2", text)
+    text = _MULTIPLIER_RE.sub(_multiplied, text)
     return _TIMES_RE.sub(" x ", text)
 
 
@@ -126,6 +141,8 @@ def normalize_unit(unit: str) -> str:
     """Spellings people type, in pint syntax: `kg/m3` → `kg/m^3`, `Mpa` → `MPa`, `µm` → `um`."""
     unit = unit.rstrip(".").replace("µ", "u").replace("μ", "u").replace("·", "*")
     unit = re.sub(r"(?<=[A-Za-z])([23])(?!\d)", r"^\1", unit)
+    if unit.startswith("/"):  # `0.01 /s`
+        unit = "1" + unit
     parts = re.split(r"([/*])", unit)
     return "".join(_CASE_FIX.get(p.lower(), p) if p not in "/*" else p for p in parts)
 
@@ -140,8 +157,15 @@ REFERENCE_UNITS = {
     "force": "N",
     "stiffness (force per length)": "N/m",
     "volume": "m^3",
+    "dynamic viscosity": "Pa*s",
+    "frequency": "1/s",
+    "acceleration": "m/s^2",
+    "mass flow rate or damping coefficient (kg/s = N·s/m)": "kg/s",
+    "energy/torque": "N*m",
 }
 """One unit per dimension a tool input can have (keys as in aliases.ROLE_DIM)."""
+_ANGLE_UNITS = frozenset({"deg", "degree", "degrees", "°", "rad", "radian", "radians"})
+"""Angles are dimensionless to pint; only these spellings make a number an angle."""
 
 
 @lru_cache(maxsize=1)
@@ -155,6 +179,8 @@ def unit_dimension(unit: str) -> str | None:
     """Dimension name of a (normalised) unit, or None if it is no unit a tool input uses."""
     if unit in _NOT_UNITS:
         return None
+    if unit in _ANGLE_UNITS:
+        return "angle"
     try:
         dim = ureg().parse_units(unit).dimensionality
     except Exception:  # pint raises several types for text that is not a unit

@@ -6,18 +6,25 @@ The table is data; `match.rank` and `match.build` use it to pick a tool and fill
 from __future__ import annotations
 
 import re
+import re._constants as _constants  # the parsed form of a pattern, to find its literal strings
+import re._parser as _parser
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from caec_desktop.agent.selection.offline import steps
 from caec_desktop.agent.selection.offline.aliases import (
+    ANGLE,
+    DAMPING,
     DENSITY,
     FORCE,
     LENGTH,
     MASS,
+    MASS_FLOW,
     NONE,
     PRESSURE,
     STIFFNESS,
+    SURFACE_ENERGY,
     TIME,
     VELOCITY,
     VOLUME,
@@ -50,10 +57,57 @@ class Phrasing:
     step_roles: frozenset[str] = frozenset()
     """Roles the tool's own step reads (lists, box sides), for ranking by typed names."""
     patterns: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
+    anchors: frozenset[str] | None = field(init=False, repr=False, compare=False)
+    """Strings one of which any keyword match contains (the tool's name too); None when a
+    keyword has no such string. `match.rank` skips a phrasing whose anchors are all absent, so
+    ranking costs a few substring tests per tool, not every tool's regexes."""
 
     def __post_init__(self) -> None:
         compiled = tuple(re.compile(k) for k, _ in self.keywords)
         object.__setattr__(self, "patterns", compiled)
+        found = [required_strings(k) for k, _ in self.keywords]
+        anchors = None if None in found else frozenset({self.tool}.union(*filter(None, found)))
+        object.__setattr__(self, "anchors", anchors)
+
+
+def required_strings(pattern: str) -> frozenset[str] | None:
+    """Literal strings one of which every match of `pattern` contains (None if unknown).
+
+    Read from the parsed pattern: a sequence needs each of its parts, so any part's strings do
+    (the longest run of literal characters is taken); an alternation needs one of its branches',
+    a repeat of at least one its body's; anything else (classes, assertions, optional parts)
+    gives nothing. Patterns are matched against lower-case text, so the strings are lower-cased.
+    """
+    return _sequence(list(_parser.parse(pattern)))
+
+
+def _sequence(items: list[tuple[Any, Any]]) -> frozenset[str] | None:
+    options: list[frozenset[str]] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            options.append(frozenset({"".join(run).lower()}))
+            run.clear()
+
+    for op, arg in items:
+        if op is _constants.LITERAL:
+            run.append(chr(arg))
+            continue
+        flush()
+        found: frozenset[str] | None = None
+        if op is _constants.SUBPATTERN:
+            found = _sequence(list(arg[-1]))
+        elif op is _constants.BRANCH:
+            branches = [_sequence(list(b)) for b in arg[1]]
+            if all(b is not None for b in branches):
+                found = frozenset().union(*[b for b in branches if b is not None])
+        elif op in (_constants.MAX_REPEAT, _constants.MIN_REPEAT) and arg[0] >= 1:
+            found = _sequence(list(arg[2]))
+        if found:
+            options.append(found)
+    flush()
+    return max(options, key=lambda o: min(len(x) for x in o), default=None)
 
 
 def _material_params(*, radius_dim: str | None = LENGTH) -> tuple[Param, ...]:
@@ -67,6 +121,270 @@ def _material_params(*, radius_dim: str | None = LENGTH) -> tuple[Param, ...]:
 
 _TIMESTEP = r"\btime[\s_-]?steps?\b|\btimesteps?\b|\bdt\b"
 _MAT_REQ = (("particle_radius",), ("density",), ("youngs_modulus",), ("poisson_ratio",))
+
+
+def _other_body() -> tuple[Param, ...]:
+    """Body 2 (`other_*`, filled from a second material by `steps.two_bodies`, like a second
+    typed radius) and the wall."""
+    return (
+        Param("other_radius", (("other_radius", 1.0),), LENGTH, bare_factor=0.5),
+        simple("other_density"),
+        simple("other_youngs_modulus"),
+        simple("other_poisson_ratio"),
+        simple("wall_youngs_modulus"),
+        simple("wall_poisson_ratio"),
+    )
+
+
+SIMULATION_COST = Phrasing(
+    "simulation_cost",
+    (
+        (r"\bhow long\b.*\b(?:run|take|simulation)\b", 14),
+        (r"\bwall[\s-]?(?:clock|time)\b|\bcore[\s-]?hours?\b|\bcost\b", 14),
+        (r"\bparticle[\s-]?steps\b", 14),
+        (r"\binsertion rate\b|\bparticles per second\b", 14),
+        (r"\bnumber of (?:time[\s_-]?)?steps\b", 12),
+    ),
+    (
+        simple("duration", TIME),
+        simple("timestep", TIME),
+        simple("n_particles"),
+        simple("throughput"),
+        simple("n_cores"),
+        simple("parallel_efficiency"),
+        simple("mass_flow_rate", MASS_FLOW),
+        diameter(),
+        simple("density", DENSITY, preset="density"),
+    ),
+    (),
+    "how long will 10 s at dt=2e-6 take with 500k particles, 1e6 particle-steps per "
+    "core-second, 16 cores",
+    steps.run_cost,
+)
+
+NEW_TOOLS: tuple[Phrasing, ...] = (
+    Phrasing(
+        "hertz_max_overlap",
+        (
+            (r"\b(?:max(?:imum)?|peak|how much)\b.*\boverlap", 14),
+            (r"\boverlap\b.*\b(?:percent|%|fraction|ok|okay)\b", 14),
+            (r"\bhertz(?:ian)? overlap\b", 14),
+            (r"\boverlap\b", 4),
+        ),
+        (
+            *_material_params(),
+            simple("impact_velocity", VELOCITY),
+            *_other_body(),
+            simple("timestep", TIME),
+            simple("overlap_limit"),
+        ),
+        (*_MAT_REQ, ("impact_velocity",)),
+        "max overlap for 2 mm glass beads colliding at 1 m/s",
+        steps.two_bodies,
+    ),
+    Phrasing(
+        "contact_pair",
+        (
+            (r"\beffective (?:radius|mass|modulus|properties)\b", 14),
+            (r"\bkt\s*/\s*kn\b|\bk_t\s*/\s*k_n\b|\btangential.*normal stiffness ratio\b", 14),
+            (r"\bmindlin\b", 14),
+            (r"\bequivalent linear (?:spring|stiffness)\b", 14),
+            (r"\bg\*|\be\*", 14),
+        ),
+        (
+            *_material_params(),
+            *_other_body(),
+            simple("overlap"),
+            simple("impact_velocity", VELOCITY),
+        ),
+        _MAT_REQ,
+        "effective properties for a 4 mm steel ball on a 2 mm glass bead",
+        steps.two_bodies,
+    ),
+    Phrasing(
+        "cohesion_numbers",
+        (
+            (r"\bjkr\b|\bdmt\b|\bpull[\s-]?off\b", 14),
+            (r"\bbond number\b|\bbo\b", 12),
+            (r"\bsurface energy\b", 10),
+            (r"\bliquid bridge\b|\bcapillary\b", 14),
+            (r"\bcohesi(?:on|ve)\b|\badhesi(?:on|ve)\b", 8),
+        ),
+        (
+            radius(),
+            radius("other_radius", dim=None),
+            simple("density", DENSITY, preset="density"),
+            simple("surface_energy", SURFACE_ENERGY),
+            simple("target_bond_number"),
+            simple("liquid_surface_tension", preset="liquid_surface_tension"),
+            simple("contact_angle", ANGLE),
+            simple("equilibrium_separation"),
+        ),
+        (("particle_radius",), ("density",)),
+        "JKR pull-off force for 20 um glass particles, surface energy 0.05 J/m2",
+        steps.cohesion_inputs,
+    ),
+    Phrasing(
+        "cfd_dem_numbers",
+        (
+            (r"\bterminal (?:velocity|settling)\b|\bsettling velocity\b", 14),
+            (r"\b(?:particle )?reynolds\b|\brep\b|\bre_p\b", 12),
+            (r"\bstokes number\b", 14),
+            (r"\barchimedes\b", 14),
+            (r"\bdi ?felice\b", 14),
+            (r"\bcfd cell\b|\bcell size\b.*\b(?:cfd|fluid)\b", 14),
+            (r"\bcfd\b", 6),
+        ),
+        (
+            diameter(),
+            Param(
+                "particle_density",
+                (("particle_density", 1.0), ("density", 1.0)),
+                DENSITY,
+                preset="density",
+            ),
+            Param("fluid_density", (("fluid_density", 1.0),), preset="fluid_density"),
+            Param("fluid_viscosity", (("fluid_viscosity", 1.0),), preset="fluid_viscosity"),
+            simple("slip_velocity", VELOCITY),
+            Param("voidage", (("voidage", 1.0), ("porosity", 1.0))),
+            Param("characteristic_length", (("characteristic_length", 1.0), ("length", 1.0))),
+            simple("flow_velocity"),
+            simple("cfd_cell_size"),
+            simple("gravity"),
+        ),
+        (("particle_diameter",), ("particle_density",), ("fluid_density",), ("fluid_viscosity",)),
+        "terminal velocity of a 1 mm glass bead in water",
+        steps.drag_word,
+    ),
+    Phrasing(
+        "coarse_graining",
+        (
+            (
+                r"\bcoarse[\s-]?grain(?:ing|ed)?\b|\bparcels?\b|\bscale factor\b"
+                r"|\bupscal(?:e|ing)\b",
+                24,
+            ),
+        ),
+        (
+            diameter(),
+            simple("density", DENSITY, preset="density"),
+            simple("scale_factor", NONE),
+            simple("n_particles"),
+            simple("total_mass", MASS),
+            simple("stiffness", STIFFNESS),
+            simple("damping_coefficient", DAMPING),
+            simple("youngs_modulus"),
+            simple("surface_energy", SURFACE_ENERGY),
+            simple("timestep", TIME),
+            simple("smallest_feature"),
+        ),
+        (("scale_factor",),),
+        "coarse grain 0.5 mm particles by a factor of 4, 1e8 particles",
+        steps.cohesion_scheme,
+    ),
+    Phrasing(
+        "polydisperse_rayleigh",
+        (
+            (r"\brayleigh\b.*\b(?:distribution|psd|polydisperse|mean|sd|std|sigma|sizes)\b", 20),
+            (r"\bpolydisperse\b.*\btime[\s_-]?step|\bpolydisperse rayleigh\b", 20),
+            (r"\bmean\b.*\b(?:sd|std|sigma|standard deviation)\b.*\btime[\s_-]?step", 20),
+            (
+                r"\b(?:size distribution|psd)\b.*\btime[\s_-]?step"
+                r"|\btime[\s_-]?step\b.*\b(?:size distribution|psd)\b",
+                20,
+            ),
+        ),
+        (
+            simple("density", DENSITY, preset="density"),
+            simple("youngs_modulus", PRESSURE, preset="youngs_modulus"),
+            simple("shear_modulus"),
+            simple("poisson_ratio", preset="poisson_ratio"),
+            simple("mean_diameter"),
+            simple("std_dev"),
+            simple("min_diameter"),
+            simple("rayleigh_fraction", NONE, also="fraction"),
+        ),
+        (("density",), ("youngs_modulus", "shear_modulus"), ("poisson_ratio",)),
+        "rayleigh time step for glass beads, mean 2 mm, sd 0.2 mm",
+        steps.psd_sizes,
+        frozenset({"diameters"}),
+    ),
+    Phrasing(
+        "flow_regime",
+        (
+            (r"\binertial number\b|\bmu\(i\)", 14),
+            (r"\bquasi[\s-]?static\b|\bflow regime\b", 14),
+            (r"\bfroude\b|\bcritical speed\b|\bcentrifug", 14),
+            (r"\bdrum\b|\bkiln\b|\bmill\b.*\brpm\b", 6),
+        ),
+        (
+            simple("shear_rate"),
+            diameter(),
+            simple("pressure", PRESSURE),
+            simple("density", DENSITY, preset="density"),
+            Param(
+                "drum_radius",
+                (("drum_radius", 1.0), ("container_radius", 1.0), ("container_diameter", 0.5)),
+            ),
+            simple("rotation_speed"),
+            simple("angular_velocity"),
+            simple("filling_degree"),
+        ),
+        (),
+        "froude number of a drum of radius 0.25 m at 10 rpm",
+        steps.flow_split,
+    ),
+    Phrasing(
+        "beverloo_discharge",
+        (
+            (r"\bbeverloo\b", 20),
+            (
+                r"\b(?:discharge|outflow|mass flow)\b.*\b(?:silo|hopper|orifice|outlet|hole)\b"
+                r"|\b(?:silo|hopper)\b.*\b(?:outflow|discharge)\b",
+                14,
+            ),
+            (r"\bhow fast\b.*\bempt", 14),
+        ),
+        (
+            simple("orifice_diameter"),
+            diameter(),
+            simple("bulk_density", DENSITY),
+            simple("discharge_coefficient"),
+            Param("shape_coefficient", (("shape_coefficient", 1.0), ("stiffness", 1.0))),
+            Param("silo_diameter", (("silo_diameter", 1.0), ("container_diameter", 1.0))),
+            simple("fill_mass", MASS),
+        ),
+        (("orifice_diameter",), ("particle_diameter",), ("bulk_density",)),
+        "beverloo discharge rate, 50 mm orifice, 2 mm particles, bulk density 1500",
+    ),
+    Phrasing(
+        "rolling_resistance",
+        (
+            (r"\brolling (?:resistance|friction|stiffness|damping|torque)\b", 16),
+            (r"\bepsd\b|\btype[\s-]?c\b", 16),
+            (r"\bmur\b|\bmu_r\b", 8),
+        ),
+        (
+            simple("rolling_friction"),
+            Param("normal_stiffness", (("normal_stiffness", 1.0), ("stiffness", 1.0)), STIFFNESS),
+            simple("youngs_modulus", preset="youngs_modulus"),
+            simple("poisson_ratio", preset="poisson_ratio"),
+            simple("overlap"),
+            radius(),
+            radius("other_radius", dim=None),
+            simple("wall_youngs_modulus"),
+            simple("wall_poisson_ratio"),
+            simple("density", DENSITY, preset="density"),
+            simple("normal_force", FORCE),
+            simple("rolling_damping"),
+            simple("timestep", TIME),
+            simple("stiffness_prefactor"),
+        ),
+        (("rolling_friction",), ("particle_radius",)),
+        "rolling stiffness for kn=1e5 N/m, rolling friction 0.1, 2 mm glass beads",
+        steps.rolling_contact,
+    ),
+)
 
 PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(
@@ -210,11 +528,13 @@ PHRASINGS: tuple[Phrasing, ...] = (
         "bulk density 1500 kg/m3 of sand",
         steps.bulk,
     ),
+    SIMULATION_COST,
     Phrasing(
         "timesteps_for_duration",
         (
             (r"\b(?:how many|number of|count of|total) (?:time[\s_-]?)?(?:steps|iterations)\b", 12),
             (r"(?<!time )(?<!time-)(?<!time_)\bsteps? (?:for|needed|required)\b|\biterations\b", 8),
+            (r"\bduration\b|\bt=|\bt =", 1),
         ),
         (simple("duration"), simple("timestep")),
         (("duration",), ("timestep",)),
@@ -293,6 +613,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
         steps.hertz_partner,
     ),
 )
+PHRASINGS += NEW_TOOLS
 BY_TOOL = {p.tool: p for p in PHRASINGS}
 
 _KEYWORDS = """
@@ -302,7 +623,10 @@ _KEYWORDS = """
     particle particles cylinder container neighbor neighbour effect sphericity stress yield safety
     factor break crack plastic yielding radius diameter velocity modulus poisson youngs weigh
     weighs weight heavy count sphere spheres beads grains grain balls total times mixture check
-    acceptable stable enough okay steel glass
+    acceptable stable enough okay steel glass overlap mindlin cohesion cohesive adhesion
+    capillary bridge surface energy reynolds archimedes stokes terminal felice dallavalle coarse
+    parcel parcels insertion throughput inertial froude critical beverloo discharge orifice
+    outflow rolling friction torque
 """
 VOCABULARY: tuple[str, ...] = tuple(sorted(set(_KEYWORDS.split())))
 """Keywords that typos are corrected towards (words of 5+ letters)."""

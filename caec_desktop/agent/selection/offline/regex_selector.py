@@ -22,7 +22,13 @@ from caec_desktop.agent.selection.offline.help import (
 from caec_desktop.agent.selection.offline.match import Built, build, rank
 from caec_desktop.agent.selection.offline.parse import Parsed, parse
 from caec_desktop.agent.selection.offline.phrasings import VOCABULARY, Phrasing
-from caec_desktop.agent.selection.protocol import Intent, ProposedCall, Selection, SelectionRequest
+from caec_desktop.agent.selection.protocol import (
+    Intent,
+    ProposedCall,
+    Selection,
+    SelectionRequest,
+    Summary,
+)
 from caec_desktop.tools.materials import MATERIALS, find_material
 
 _VOCABULARY = tuple(
@@ -171,9 +177,9 @@ class RegexSelector:
     answers_in_prose = False
     """Its replies without a call are help or missing inputs, never a number it worked out."""
 
-    async def classify(self, text: str, history: list[dict[str, Any]]) -> Intent:
-        """The intent of `text` (history only to recognise follow-ups)."""
-        return classify_text(text, history)
+    async def classify(self, request: SelectionRequest) -> Intent:
+        """The intent of the request's text (history only to recognise follow-ups)."""
+        return classify_text(request.text, request.history)
 
     async def select(self, request: SelectionRequest) -> Selection:
         """A call for `request.text`; on a retry, the validation errors explained in words."""
@@ -181,8 +187,15 @@ class RegexSelector:
             return Selection(reply=errors_reply(request.errors))
         return select_text(request.text, request.history)
 
+    async def respond(self, request: SelectionRequest) -> Selection:
+        """Help (or, for values without a calculation, what is missing)."""
+        return select_text(request.text, request.history)
+
     async def summarize(
         self, request: SelectionRequest, results: list[dict[str, Any]]
-    ) -> str | None:
+    ) -> Summary | None:
         """Offline keeps the report's own text."""
         return None
+
+    async def aclose(self) -> None:
+        """Nothing to close."""

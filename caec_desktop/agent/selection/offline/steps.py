@@ -10,7 +10,16 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from caec_desktop.agent.selection.offline.aliases import CONTAINER_WORDS, LENGTH, NONE, TIME
+from caec_desktop.agent.selection.offline.aliases import (
+    CONTAINER_WORDS,
+    FREQUENCY,
+    LENGTH,
+    MASS_FLOW,
+    NONE,
+    PRESSURE,
+    STIFFNESS,
+    TIME,
+)
 from caec_desktop.agent.selection.offline.fill import Filler
 from caec_desktop.agent.selection.offline.parse import normalize_unit
 from caec_desktop.tools.materials import mentions
@@ -316,3 +325,112 @@ def _si(f: Filler, index: int, target: str) -> float:
     """A quantity's value in `target` units, to compare sizes or times typed in different units."""
     q = f.quantities[index]
     return q.value * _factor(q.unit, target)
+
+
+# --- the tools of docs/references.md (part 2) ------------------------------------------------
+
+_OTHER = ("other_density", "other_youngs_modulus", "other_poisson_ratio")
+_BOND_RE = re.compile(r"\bbond\b", re.I)
+_DALLAVALLE_RE = re.compile(r"\bdalla[\s-]?valle\b", re.I)
+_DRUM_RE = re.compile(r"\b(?:drum|kiln|mill|rotating|rotary|rpm|froude|critical speed)\b", re.I)
+
+
+def two_bodies(f: Filler) -> Missing:
+    """hertz_max_overlap / contact_pair: a wall as for the Hertz time; otherwise two different
+    materials named (`steel r=2 mm hitting glass r=1 mm`) are body 1 and body 2, in text order,
+    and the second one's properties fill the `other_*` inputs."""
+    hertz_partner(f)
+    if f.args.get("wall") is True:
+        return []
+    distinct = list({m.key: m for _, _, m in mentions(f.parsed.text)}.values())
+    if len(distinct) < 2:
+        return []
+    f.material, f.other_material = distinct[0], distinct[1]
+    sizes = [
+        i for i in range(len(f.quantities)) if f.role(i) in ("particle_radius", "particle_diameter")
+    ]
+    sizes = [i for i in sizes if i not in f.used]
+    if sizes and "other_radius" not in f.args:
+        q = f.use(sizes[0])
+        half = f.role(sizes[0]) == "particle_diameter"
+        f.put("other_radius", q.scaled(0.5 if half else 1.0), "typed (d/2)" if half else "typed")
+    values = distinct[1].as_args()
+    for name in _OTHER:
+        if name not in f.args:
+            f.put(name, values[name.removeprefix("other_")], f"preset:{distinct[1].key} (other)")
+    return []
+
+
+def cohesion_inputs(f: Filler) -> Missing:
+    """cohesion_numbers: `on a wall` or `on a plate` makes it a sphere–wall contact; and one of
+    the three ways to give cohesion is needed."""
+    if _WALL_HIT_RE.search(f.parsed.text) and "wall" not in f.args:
+        f.put("wall", True, "inferred")
+    given = {"surface_energy", "target_bond_number", "liquid_surface_tension"} & set(f.args)
+    has_liquid = f.fluid is not None and f.fluid.surface_tension is not None
+    if given or has_liquid or f.free(STIFFNESS):
+        return []
+    return [("surface_energy", "target_bond_number", "liquid_surface_tension")]
+
+
+def drag_word(f: Filler) -> Missing:
+    """cfd_dem_numbers: `dallavalle` named in the query picks that drag correlation."""
+    if "drag_correlation" not in f.args and _DALLAVALLE_RE.search(f.parsed.text):
+        f.put("drag_correlation", "dallavalle", "inferred")
+    return []
+
+
+def cohesion_scheme(f: Filler) -> Missing:
+    """coarse_graining: `keep the bond number` asks for the Bond-preserving cohesion scheme."""
+    if "cohesion_scaling" not in f.args and _BOND_RE.search(f.parsed.text):
+        f.put("cohesion_scaling", "bond", "inferred")
+    return []
+
+
+def run_cost(f: Filler) -> Missing:
+    """simulation_cost: the times as for timesteps_for_duration; then either a run (duration and
+    time step) or a mass flow to insert."""
+    two_times(f)
+    if {"duration", "timestep"} & set(f.args):
+        return [(n,) for n in ("duration", "timestep") if n not in f.args]
+    if "mass_flow_rate" in f.args or f.free(MASS_FLOW):
+        return []
+    return [("duration", "mass_flow_rate")]
+
+
+def psd_sizes(f: Filler) -> Missing:
+    """polydisperse_rayleigh: a run of sizes is the list of diameters; else a distribution (mean
+    and σ) or the smallest size."""
+    items = [i for i in range(len(f.quantities)) if f.role(i) in (None, "diameters")]
+    _runs(f, [i for i in items if f.quantities[i].dim == LENGTH])
+    if {"diameters", "mean_diameter", "min_diameter"} & set(f.args):
+        return [("std_dev",)] if "mean_diameter" in f.args and "std_dev" not in f.args else []
+    return [("diameters", "mean_diameter", "min_diameter")]
+
+
+def flow_split(f: Filler) -> Missing:
+    """flow_regime: a speed in rpm or rad/s is the drum's when the query is about a drum, else a
+    rate is the shear rate; each group needs all of its inputs."""
+    drum = bool(_DRUM_RE.search(f.parsed.text)) or "drum_radius" in f.args
+    for index in f.free(FREQUENCY):
+        name = "rotation_speed" if drum else "shear_rate"
+        if name not in f.args:
+            f.put(name, f.use(index).arg)
+    if drum:
+        need = [("drum_radius",), ("rotation_speed", "angular_velocity")]
+        return [g for g in need if not set(g) & set(f.args)]
+    if "shear_rate" not in f.args:
+        return [("shear_rate", "drum_radius")]
+    return [(n,) for n in ("pressure",) if n not in f.args and not f.free(PRESSURE)]
+
+
+def rolling_contact(f: Filler) -> Missing:
+    """rolling_resistance: a wall as for the Hertz time; a typed linear stiffness keeps the
+    material's E and ν out (linear and Hertz inputs exclude each other); Hertz needs an overlap."""
+    hertz_partner(f)
+    if "normal_stiffness" in f.args or f.free(STIFFNESS):
+        f.skip_presets.update({"youngs_modulus", "poisson_ratio"})
+        return []
+    if "youngs_modulus" in f.args or f.material is not None:
+        return [] if "overlap" in f.args else [("overlap",)]
+    return [("normal_stiffness", "youngs_modulus")]

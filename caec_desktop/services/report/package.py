@@ -1,0 +1,577 @@
+"""The calculation package: what an engineer hands over, built from saved turns as plain data.
+
+Layout (after what hand-calculation tools print: handcalcs' formula → substitution → result
+lines, efficalc's input/calculation/comparison blocks, Calcpad's headed HTML sheets, and the title
+block of a consultant's calc pad), with what those lack for a tool-driven app:
+
+1. a title block: project, job number, prepared by, checked by (signature), date, app version;
+2. on page 1 a summary: every result of every calculation with its verdict, and every turn that
+   was refused or could not be computed, so nothing is hidden behind page 1;
+3. each calculation numbered: the request (quoted), how it was computed (form, offline reader or
+   which model picked the inputs - the numbers always come from the app's tools), inputs with
+   value, unit and where each came from, formula steps with substitution, results, verdict,
+   warnings, thresholds, notes and numbered references [n];
+4. sweeps as a table (and their plot, drawn by the ui), turns not computed as quoted text;
+5. the references once, numbered, at the end.
+
+Built once (`build_package`), rendered many times (markdown.py, html.py, csv in `sweep_csv`).
+Everything passes `trace.redact` first, with the known key, so no format can contain an API key.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from caec_desktop import __version__
+from caec_desktop.agent.trace import TraceEvent, redact
+from caec_desktop.agent.usage import total_usage, usage_text
+from caec_desktop.services.report.text import markdown_to_text, one_line, to_second, turn_ranges
+from caec_desktop.tools import CalcSheet, result_schema, tool_schema
+from caec_desktop.tools.units import pretty_unit, show_value
+
+CALL_SOURCE_AS_PROVENANCE = {"regex": "typed", "llm": "model", "llm_text": "model"}
+"""Where an input came from when the call gives no per-argument source (see ProposedCall)."""
+
+FIELD_LIMIT = 200
+"""Longest title-block field kept (characters)."""
+
+
+@dataclass(frozen=True)
+class TitleBlock:
+    """The package's title block; remembered per conversation in the history database."""
+
+    project: str = ""
+    job: str = ""
+    author: str = ""
+    checker: str = ""
+    date: str = ""
+    """As the engineer wrote it; empty means the day the package is generated."""
+
+    LABELS: ClassVar[dict[str, str]] = {
+        "project": "Project",
+        "job": "Job number",
+        "author": "Prepared by",
+        "checker": "Checked by",
+        "date": "Date",
+    }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> TitleBlock:
+        """From stored or typed fields: unknown keys ignored, text on one line, trimmed."""
+        data = data or {}
+        kept = {}
+        for f in fields(cls):
+            value = data.get(f.name)
+            if value is not None:
+                kept[f.name] = " ".join(str(value).split())[:FIELD_LIMIT]
+        return cls(**kept)
+
+    def to_dict(self) -> dict[str, str]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def merged(self, **changes: str | None) -> TitleBlock:
+        """A copy with the given fields replaced (None keeps the field)."""
+        base = self.to_dict()
+        base.update({k: v for k, v in changes.items() if v is not None})
+        return TitleBlock.from_dict(base)
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One saved turn as the package reads it (a `history.StoredTurn`, or built in tests)."""
+
+    number: int
+    """1 = the conversation's first turn."""
+    user_text: str
+    result: Mapping[str, Any]
+    created: str = ""
+    events: Sequence[TraceEvent] = ()
+
+
+@dataclass
+class InputRow:
+    name: str
+    label: str
+    value: str
+    source: str
+
+
+@dataclass
+class ResultRow:
+    name: str
+    label: str
+    value: str
+
+
+@dataclass
+class SweepTable:
+    """One input varied over points: a row per point (failed points kept, with their reason)."""
+
+    tool: str
+    parameter: str
+    names: list[str]
+    """Column names (the varied input first); shown cells carry their own units."""
+    headers: list[str]
+    """Column titles with the units of `rows`: `particle_radius [m]` (CSV)."""
+    rows: list[list[Any]]
+    """Raw values (SI, as computed) for CSV; `shown_rows` has them for people."""
+    shown_rows: list[list[str]]
+    failures: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Calculation:
+    number: int
+    turn: int
+    tool: str
+    title: str
+    asked: str
+    asked_at: str
+    how: str
+    inputs: list[InputRow]
+    steps: list[str]
+    results: list[ResultRow]
+    verdict: str | None
+    warnings: list[str]
+    thresholds: list[str]
+    notes: list[str]
+    refs: list[int]
+    """Numbers in the package's reference list."""
+    sweep: SweepTable | None = None
+
+
+@dataclass
+class OtherTurn:
+    """A turn with no calculation: refused, not computed, or a plain answer."""
+
+    turn: int
+    asked: str
+    asked_at: str
+    outcome: str
+    """REFUSED, NOT COMPUTED, MODEL FAILED, CANCELLED or ANSWER."""
+    text: str
+    """Plain text (Markdown read as a person sees it)."""
+
+
+@dataclass
+class CalcPackage:
+    """Everything a renderer needs; no markup inside (renderers escape every string)."""
+
+    conversation: str
+    title_block: TitleBlock
+    date: str
+    generated: str
+    app_version: str
+    turns: list[int]
+    turn_count: int
+    calculations: list[Calculation]
+    others: list[OtherTurn]
+    references: list[str]
+    usage: str = ""
+    secrets: tuple[str, ...] = ()
+
+    @property
+    def title(self) -> str:
+        """Document title (also the PDF's metadata title)."""
+        return f"Calculation package — {self.conversation}"
+
+    @property
+    def sweeps(self) -> list[tuple[Calculation, SweepTable]]:
+        return [(c, c.sweep) for c in self.calculations if c.sweep is not None]
+
+    def header_rows(self) -> list[tuple[str, str]]:
+        """The title block as (label, value) rows, in print order."""
+        tb = self.title_block
+        rows = [(TitleBlock.LABELS[k], getattr(tb, k)) for k in ("project", "job", "author")]
+        rows += [
+            (TitleBlock.LABELS["checker"], tb.checker),
+            ("Date", self.date),
+            ("Application", f"CAEC Desktop {self.app_version}"),
+            ("Conversation", self.conversation),
+            ("Turns in this package", f"{turn_ranges(self.turns) or 'none'} of {self.turn_count}"),
+            ("Generated", self.generated),
+        ]
+        if self.usage:
+            rows.append(("Model tokens (these turns)", self.usage))
+        return rows
+
+    def summary_rows(self) -> list[tuple[str, str, str, list[str], str]]:
+        """(calc, turn, what, results, verdict) per calculation and per turn not computed, in turn
+        order; a calculation's results are `name = value` lines."""
+        rows: list[tuple[int, int, tuple[str, str, str, list[str], str]]] = []
+        for c in self.calculations:
+            shown = [f"{r.name} = {r.value}" for r in c.results]
+            verdict = c.verdict or "—"
+            if c.warnings:
+                n = len(c.warnings)
+                verdict += f" ({n} warning{'s' if n > 1 else ''})"
+            if c.sweep is not None:
+                shown.append(f"sweep of {c.sweep.parameter}: {len(c.sweep.rows)} points")
+            rows.append((c.turn, c.number, (str(c.number), str(c.turn), c.title, shown, verdict)))
+        for o in self.others:
+            asked = one_line(o.asked)
+            asked = asked if len(asked) <= 70 else asked[:69] + "…"
+            rows.append((o.turn, 0, ("—", str(o.turn), f"Request “{asked}”", [], o.outcome)))
+        rows.sort(key=lambda r: (r[0], r[1]))
+        return [r[2] for r in rows]
+
+    def page_header(self) -> str:
+        """Running head of every PDF page."""
+        tb = self.title_block
+        parts = [p for p in (tb.project, f"Job {tb.job}" if tb.job else "") if p]
+        return " · ".join(parts) or self.conversation
+
+    def page_footer(self) -> str:
+        return f"CAEC Desktop {self.app_version} · generated {self.generated}"
+
+    def markdown(self, images: Mapping[int, str] | None = None) -> str:
+        from caec_desktop.services.report.markdown import render_markdown
+
+        return str(redact(render_markdown(self, images or {}), self.secrets))
+
+    def html(self, images: Mapping[int, str] | None = None, *, for_print: bool = False) -> str:
+        from caec_desktop.services.report.html import render_html
+
+        return str(redact(render_html(self, images or {}, for_print=for_print), self.secrets))
+
+    def sweep_csv(self) -> str:
+        """Every sweep table of the package as one CSV: a `calculation` column first, then each
+        table's columns (raw values in the units of the headers; failed points marked)."""
+        headers: dict[str, None] = {"calculation": None, "tool": None}
+        for _, sweep in self.sweeps:
+            headers.update(dict.fromkeys(sweep.headers))
+        headers["failed"] = None
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=list(headers), lineterminator="\n")
+        writer.writeheader()
+        for calc, sweep in self.sweeps:
+            for row in sweep.rows:
+                record = {"calculation": calc.number, "tool": sweep.tool}
+                record.update(dict(zip(sweep.headers, row, strict=False)))
+                writer.writerow(record)
+            for failure in sweep.failures:
+                writer.writerow({"calculation": calc.number, "tool": sweep.tool, "failed": failure})
+        return str(redact(out.getvalue(), self.secrets))
+
+
+# --- building ------------------------------------------------------------------------------
+
+
+def _props(tool: str, kind: str) -> dict[str, Any]:
+    """Properties of a tool's args or result schema ({} for a tool no longer registered)."""
+    try:
+        schema = tool_schema(tool) if kind == "args" else result_schema(tool)
+    except KeyError:
+        return {}
+    props: dict[str, Any] = schema.get("properties", {})
+    return props
+
+
+def _label(prop: Mapping[str, Any]) -> str:
+    """A schema description without its unit tail and asides: 'Particle density ρ'."""
+    text = str(prop.get("description", "")).split(";", 1)[0]
+    text = re.sub(r"\s*\[[^\]]*\]\s*$", "", text)
+    while re.search(r"\([^()]*\)", text):
+        text = re.sub(r"\s*\([^()]*\)", "", text)
+    return " ".join(text.split())
+
+
+def provenance(entry: Mapping[str, Any], name: str, value: Any, prop: Mapping[str, Any]) -> str:
+    """Where input `name` came from: its recorded source, else default/the call's source."""
+    sources = entry.get("arg_sources") or {}
+    if name in sources:
+        return str(sources[name])
+    if "default" in prop and prop["default"] == value:
+        return "default"
+    call_source = str(entry.get("source") or "unknown")
+    return CALL_SOURCE_AS_PROVENANCE.get(call_source, call_source)
+
+
+def how_computed(entry: Mapping[str, Any], turn: Mapping[str, Any], tool: str = "") -> str:
+    """How one calculation was made, in words (the numbers always come from the app's tool)."""
+    tool = tool or str(entry.get("tool", "?"))
+    source = str(entry.get("source") or "")
+    by_tool = f"computed by the app's {tool} tool"
+    if source == "form":
+        return f"Inputs entered in the tool form; {by_tool}."
+    if source == "regex" and turn.get("path") == "safety_net":
+        model = str(turn.get("model") or "the model")
+        return (
+            f"Safety net: {model} produced no valid tool call, so the offline reader read the "
+            f"inputs from the request (no model); {by_tool}. Check the inputs."
+        )
+    if source == "regex":
+        return f"Inputs read from the request by the offline reader (no model); {by_tool}."
+    if source in ("llm", "llm_text"):
+        model = str(turn.get("model") or "a model")
+        where = {"local": "a local server", "openrouter": "OpenRouter"}.get(
+            str(turn.get("mode") or ""), "a server"
+        )
+        return (
+            f"Inputs chosen by the model {model} ({where}); {by_tool}"
+            " - the model did not compute the numbers."
+        )
+    if source == "replay":
+        return f"Re-run from a saved trace; {by_tool}."
+    return f"Call source: {source or 'not recorded'}; {by_tool}."
+
+
+def _title(tool: str) -> str:
+    return tool.replace("_", " ").capitalize()
+
+
+def _failure_text(item: Any, parameter: str, unit: str) -> str:
+    """A failed sweep point: `particle_radius = -1 m: must be > 0`."""
+    if not isinstance(item, Mapping):
+        return str(item)
+    why = item.get("error") or item.get("message") or item.get("why") or ""
+    if not why and item.get("errors"):
+        why = "; ".join(map(str, item["errors"]))
+    value = item.get(parameter, item.get("value"))
+    shown = "?" if value is None else show_value(value, unit) if isinstance(value, float) else value
+    return f"{parameter} = {shown}: {why or 'failed'}"
+
+
+def _warning_text(item: Any) -> str:
+    if isinstance(item, Mapping):
+        name = item.get("field") or item.get("name") or ""
+        why = item.get("why") or item.get("message") or ""
+        value = item.get("value")
+        shown = f" ({value})" if value not in (None, "") else ""
+        return f"{name}{shown}: {why}".strip(": ") if name else str(why)
+    return str(item)
+
+
+def _warnings(entry: Mapping[str, Any], events: Iterable[TraceEvent]) -> list[str]:
+    tool = entry.get("tool")
+    found = [_warning_text(w) for w in entry.get("warnings") or []]
+    for ev in events:
+        if str(ev.kind) == "warning" and ev.data.get("tool", tool) == tool:
+            text = _warning_text(ev.data)
+            if text not in found:
+                found.append(text)
+    return found
+
+
+def _cell(value: Any, unit: str) -> str:
+    return "—" if value is None else show_value(value, unit)
+
+
+def _sweep(data: Mapping[str, Any], default_tool: str) -> SweepTable | None:
+    """A sweep from its recorded form: `{tool, parameter, points: [...], failures: [...]}`.
+
+    A point is a mapping: either flat (`{particle_radius: 0.001, dt: 4.3e-06}`) or with the
+    varied value and the tool's result apart (`{value: 0.001, result: {...}}`); a point with an
+    `error` is a failed one. Columns are the keys in order of first appearance.
+    """
+    points = data.get("points")
+    if not isinstance(points, list) or not points:
+        return None
+    tool = str(data.get("tool") or default_tool)
+    parameter = str(data.get("parameter") or data.get("param") or "value")
+    arg_props, res_props = _props(tool, "args"), _props(tool, "result")
+    units = {k: str(v.get("x-unit", "")) for k, v in {**res_props, **arg_props}.items()}
+    flat: list[dict[str, Any]] = []
+    unit = units.get(parameter, "")
+    failures = [_failure_text(f, parameter, unit) for f in data.get("failures") or []]
+    for point in points:
+        if not isinstance(point, Mapping):
+            continue
+        if point.get("error") or point.get("errors") or point.get("ok") is False:
+            failures.append(_failure_text(point, parameter, unit))
+            continue
+        row: dict[str, Any] = {}
+        if "result" in point and isinstance(point["result"], Mapping):
+            row[parameter] = point.get(parameter, point.get("value"))
+            row.update(point["result"])
+            if point.get("band"):
+                row["band"] = point["band"]  # where the point falls against a threshold
+        else:
+            row.update(point)
+        flat.append(row)
+    columns: dict[str, None] = {parameter: None}
+    for row in flat:
+        columns.update(dict.fromkeys(k for k in row if k != "ok"))
+    names = list(columns)
+    headers = [f"{n} [{pretty_unit(units[n])}]" if units.get(n) else n for n in names]
+    rows = [[row.get(n) for n in names] for row in flat]
+    shown = [[_cell(row.get(n), units.get(n, "")) for n in names] for row in flat]
+    return SweepTable(tool, parameter, names, headers, rows, shown, failures)
+
+
+def _turn_sweeps(turn: Mapping[str, Any], events: Iterable[TraceEvent]) -> list[dict[str, Any]]:
+    found = [dict(s) for s in turn.get("sweeps") or [] if isinstance(s, Mapping)]
+    if isinstance(turn.get("sweep"), Mapping):
+        found.append(dict(turn["sweep"]))
+    found += [dict(ev.data) for ev in events if str(ev.kind) == "sweep"]
+    return found
+
+
+def _calculation(
+    number: int,
+    rec: TurnRecord,
+    entry: Mapping[str, Any],
+    refs: dict[str, int],
+    sweep: Mapping[str, Any] | None,
+) -> Calculation:
+    tool = str(entry.get("tool", "?"))
+    result = dict(entry.get("result") or {})
+    table = _sweep(sweep, tool) if sweep else _sweep(result, tool)
+    args = dict(entry.get("args") or {})
+    if table is not None and not sweep:
+        # The result is the sweep's table: the calculation is the swept tool, its inputs the
+        # ones held fixed (`args` of the table when recorded) and the varied one.
+        tool = table.tool
+        if isinstance(result.get("args"), Mapping):
+            args = dict(result["args"])
+        args.pop(table.parameter, None)
+        result = {}
+    arg_props, res_props = _props(tool, "args"), _props(tool, "result")
+    inputs = [
+        InputRow(
+            name,
+            _label(arg_props.get(name, {})),
+            show_value(value, arg_props.get(name, {}).get("x-unit", "")),
+            provenance(entry, name, value, arg_props.get(name, {})),
+        )
+        for name, value in args.items()
+        if value is not None
+    ]
+    if table is not None:
+        varied = f"varied: {len(table.rows)} points"
+        inputs.insert(
+            0,
+            InputRow(table.parameter, _label(arg_props.get(table.parameter, {})), varied, "sweep"),
+        )
+    skip = {"verdict", "ok"} | ({"points", "failures", "parameter", "tool"} if table else set())
+    results = [
+        ResultRow(k, _label(res_props.get(k, {})), _cell(v, res_props.get(k, {}).get("x-unit", "")))
+        for k, v in result.items()
+        if k not in skip
+    ]
+    steps: list[str] = []
+    thresholds: list[str] = []
+    notes: list[str] = []
+    cited: list[int] = []
+    if entry.get("calc_sheet"):
+        sheet = CalcSheet.model_validate(entry["calc_sheet"])
+        steps = [s.text() for s in sheet.steps]
+        thresholds, notes = list(sheet.thresholds), list(sheet.notes)
+        for ref in sheet.references:
+            cited.append(refs.setdefault(ref, len(refs) + 1))
+    verdict = str(result["verdict"]).upper() if result.get("verdict") else None
+    return Calculation(
+        number=number,
+        turn=rec.number,
+        tool=tool,
+        title=_title(tool) if table is None else f"{_title(tool)} - sweep of {table.parameter}",
+        asked=rec.user_text,
+        asked_at=to_second(rec.created or rec.result.get("created")),
+        how=how_computed(entry, rec.result, tool),
+        inputs=inputs,
+        steps=steps,
+        results=results,
+        verdict=verdict,
+        warnings=_warnings(entry, rec.events),
+        thresholds=thresholds,
+        notes=notes,
+        refs=cited,
+        sweep=table,
+    )
+
+
+_OUTCOMES = {
+    "refused": "REFUSED",
+    "invalid": "NOT COMPUTED",
+    "needs_input": "NOT COMPUTED",
+    "model_error": "MODEL FAILED",
+    "cancelled": "CANCELLED",
+    "error": "NOT COMPUTED",
+}
+
+
+def _other(rec: TurnRecord) -> OtherTurn:
+    turn = rec.result
+    status = str(turn.get("status") or "")
+    if turn.get("refused"):
+        outcome = "REFUSED"
+        text = f"Refused: {turn.get('refusal_reason') or 'no reason given'}"
+    else:
+        outcome = _OUTCOMES.get(status, "ANSWER")
+        text = markdown_to_text(str(turn.get("answer") or "")) or "(no answer was given)"
+    return OtherTurn(rec.number, rec.user_text, to_second(rec.created), outcome, text)
+
+
+def default_turns(records: Sequence[TurnRecord]) -> list[int]:
+    """The turns a package holds unless chosen: the answered ones."""
+    return [r.number for r in records if r.result.get("status") == "answered"]
+
+
+def build_package(
+    conversation: str,
+    records: Sequence[TurnRecord],
+    *,
+    turns: Sequence[int] | None = None,
+    title_block: TitleBlock | None = None,
+    secrets: Sequence[str] = (),
+    generated: datetime | None = None,
+) -> CalcPackage:
+    """The package of `records` (all of a conversation's turns, in order).
+
+    Args:
+        conversation: the conversation's name.
+        records: every turn; `turns` picks which go in.
+        turns: turn numbers to include (default: `default_turns`).
+        title_block: project, job, author, checker and date fields.
+        secrets: known keys to remove besides key-shaped strings (e.g. `settings.api_key()`).
+        generated: the package's time stamp (default: now).
+    """
+    known = tuple(s for s in secrets if s)
+    chosen = set(default_turns(records) if turns is None else turns)
+    picked = [
+        TurnRecord(
+            r.number,
+            str(redact(r.user_text, known)),
+            redact(dict(r.result), known),
+            r.created,
+            [TraceEvent.model_validate(redact(e.model_dump(), known)) for e in r.events],
+        )
+        for r in records
+        if r.number in chosen
+    ]
+    refs: dict[str, int] = {}
+    calculations: list[Calculation] = []
+    others: list[OtherTurn] = []
+    for rec in picked:
+        entries = list(rec.result.get("tool_results") or [])
+        sweeps = _turn_sweeps(rec.result, rec.events)
+        if not entries and sweeps:  # a sweep recorded only as its own event
+            entries = [{"tool": s.get("tool", "?"), "args": {}, "result": {}} for s in sweeps]
+        for i, entry in enumerate(entries):
+            sweep = sweeps[i] if i < len(sweeps) else None
+            calculations.append(_calculation(len(calculations) + 1, rec, entry, refs, sweep))
+        if not entries:
+            others.append(_other(rec))
+    when = generated or datetime.now(UTC)
+    tb = TitleBlock.from_dict(redact((title_block or TitleBlock()).to_dict(), known))
+    used = usage_text(total_usage(r.result.get("usage") or {} for r in picked))
+    return CalcPackage(
+        conversation=str(redact(conversation, known)),
+        title_block=tb,
+        date=tb.date or when.astimezone(UTC).strftime("%Y-%m-%d"),
+        generated=to_second(when),
+        app_version=__version__,
+        turns=[r.number for r in picked],
+        turn_count=len(records),
+        calculations=calculations,
+        others=others,
+        references=sorted(refs, key=refs.__getitem__),
+        usage=used,
+        secrets=known,
+    )

@@ -1,0 +1,203 @@
+"""The export dialog: which turns go into the calculation package, its title block, the format
+and the file. Opened with `open()` (never `exec()` in a coroutine); `accepted` means the choice
+in `choice()` is complete (at least one turn, a file name)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from caec_desktop.services.report import TitleBlock, TurnRecord, default_turns
+from caec_desktop.services.report.text import one_line
+
+FORMATS = {
+    "PDF (*.pdf)": ".pdf",
+    "HTML (*.html)": ".html",
+    "Markdown (*.md)": ".md",
+    "CSV, sweep tables (*.csv)": ".csv",
+}
+PLACEHOLDERS = {"date": "today", "checker": "left blank to sign"}
+
+
+@dataclass(frozen=True)
+class ExportChoice:
+    path: Path
+    turns: list[int]
+    title_block: TitleBlock
+
+
+def turn_label(rec: TurnRecord) -> str:
+    """`3. rayleigh time step for 1 mm beads — answered, 1 calculation`."""
+    asked = one_line(rec.user_text)
+    asked = asked if len(asked) <= 60 else asked[:59] + "…"
+    status = str(rec.result.get("status") or "?")
+    n = len(rec.result.get("tool_results") or [])
+    calcs = f", {n} calculation{'s' if n != 1 else ''}" if n else ""
+    return f"{rec.number}. {asked} — {status}{calcs}"
+
+
+class ExportDialog(QDialog):
+    """Turn checkboxes (default: the answered ones), title block fields, format and file."""
+
+    def __init__(
+        self,
+        parent: QWidget | None,
+        records: list[TurnRecord],
+        title_block: TitleBlock,
+        start: Path,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Export calculation package")
+        self.records = records
+        self.file_dialog: QFileDialog | None = None
+
+        self.fields: dict[str, QLineEdit] = {}
+        block = QGroupBox("Title block")
+        form = QFormLayout(block)
+        for name, label in TitleBlock.LABELS.items():
+            edit = QLineEdit(getattr(title_block, name))
+            edit.setObjectName(f"field_{name}")
+            edit.setPlaceholderText(PLACEHOLDERS.get(name, ""))
+            form.addRow(label + ":", edit)
+            self.fields[name] = edit
+
+        turns_box = QGroupBox("Turns in the package")
+        turns_layout = QVBoxLayout(turns_box)
+        self.turns = QListWidget()
+        self.turns.setObjectName("turns")
+        answered = set(default_turns(records))
+        for rec in records:
+            item = QListWidgetItem(turn_label(rec))
+            item.setData(Qt.ItemDataRole.UserRole, rec.number)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            checked = rec.number in answered
+            item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
+            self.turns.addItem(item)
+        buttons_row = QHBoxLayout()
+        for text, pick in (
+            ("Answered", lambda: self.set_turns(default_turns(records))),
+            ("All", lambda: self.set_turns([r.number for r in records])),
+            ("None", lambda: self.set_turns([])),
+        ):
+            button = QPushButton(text)
+            button.clicked.connect(pick)
+            buttons_row.addWidget(button)
+        buttons_row.addStretch(1)
+        turns_layout.addWidget(self.turns)
+        turns_layout.addLayout(buttons_row)
+
+        self.format = QComboBox()
+        self.format.addItems(list(FORMATS))
+        self.path = QLineEdit(str(start))
+        self.path.setObjectName("path")
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self.browse)
+        file_row = QHBoxLayout()
+        file_row.addWidget(self.path, 1)
+        file_row.addWidget(browse)
+        out = QFormLayout()
+        out.addRow("Format:", self.format)
+        out.addRow("File:", file_row)
+        self.problem = QLabel()
+        self.problem.setObjectName("problem")
+        self.problem.setStyleSheet("color: #a00")
+
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        top = QHBoxLayout()
+        top.addWidget(block, 1)
+        top.addWidget(turns_box, 1)
+        layout.addLayout(top)
+        layout.addLayout(out)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.buttons)
+
+        self.format.currentIndexChanged.connect(self._on_format)
+        self.turns.itemChanged.connect(self._check)
+        self.path.textChanged.connect(self._check)
+        suffix = start.suffix.lower()
+        for i, value in enumerate(FORMATS.values()):
+            if value == suffix:
+                self.format.setCurrentIndex(i)
+        self._check()
+
+    # --- state -------------------------------------------------------------------------------
+    def chosen_turns(self) -> list[int]:
+        return [
+            int(self.turns.item(i).data(Qt.ItemDataRole.UserRole))
+            for i in range(self.turns.count())
+            if self.turns.item(i).checkState() == Qt.CheckState.Checked
+        ]
+
+    def set_turns(self, numbers: list[int]) -> None:
+        wanted = set(numbers)
+        for i in range(self.turns.count()):
+            item = self.turns.item(i)
+            on = int(item.data(Qt.ItemDataRole.UserRole)) in wanted
+            item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
+
+    def suffix(self) -> str:
+        return FORMATS[self.format.currentText()]
+
+    def choice(self) -> ExportChoice:
+        path = Path(self.path.text().strip())
+        if path.suffix.lower() != self.suffix():
+            path = path.with_name(path.name + self.suffix())
+        block = TitleBlock.from_dict({k: e.text() for k, e in self.fields.items()})
+        return ExportChoice(path, self.chosen_turns(), block)
+
+    def _problem(self) -> str:
+        if not self.chosen_turns():
+            return "Choose at least one turn."
+        if not self.path.text().strip():
+            return "Choose a file to write."
+        return ""
+
+    def _check(self) -> None:
+        problem = self._problem()
+        self.problem.setText(problem)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(not problem)
+
+    def _on_format(self) -> None:
+        text = self.path.text().strip()
+        if text:
+            self.path.setText(str(Path(text).with_suffix(self.suffix())))
+
+    def accept(self) -> None:
+        if not self._problem():
+            super().accept()
+
+    def browse(self) -> QFileDialog:
+        """Pick the file (a non-blocking save dialog)."""
+        dialog = QFileDialog(self, "Export to", self.path.text())
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setNameFilters([self.format.currentText()])
+        dialog.setDefaultSuffix(self.suffix()[1:])
+        dialog.fileSelected.connect(self.path.setText)
+        self.file_dialog = dialog
+        dialog.open()
+        return dialog

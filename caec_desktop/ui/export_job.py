@@ -1,0 +1,77 @@
+"""One export running off the GUI thread, with progress and Cancel.
+
+The export (package built, HTML or Markdown written, sweep plots drawn on QImages) runs in a
+worker thread; a PDF is laid out and painted by a renderer process that thread starts
+(`ui.pdf.write_pdf_process`: Qt's layout holds the GIL, so only a process keeps the window
+responsive). Signals reach the window through queued connections; `cancel()` is checked ten
+times a second and between pages, and a cancelled or failed export leaves no file behind
+(`services.export`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from caec_desktop.services.export import ExportCancelled, ExportError
+
+
+class ExportJob(QObject):
+    """Runs `work(progress, cancelled)` (returning the written path) in a thread."""
+
+    progress = Signal(int, int)
+    """(done, total) steps; PDF: pages."""
+    finished = Signal(object)
+    """The written Path."""
+    failed = Signal(str)
+    """Why nothing was written (the message names the file)."""
+    cancelled = Signal()
+
+    def __init__(
+        self,
+        work: Callable[[Callable[[int, int], None], Callable[[], bool]], Path],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._work = work
+        self._cancel = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.result: Path | None = None
+        self.error: str | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="caec-export", daemon=True)
+        self._thread.start()
+
+    def cancel(self) -> None:
+        """Stop at the next page or step; nothing is saved."""
+        self._cancel.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the worker thread ends (tests, shutdown); True if it did."""
+        if self._thread is None:
+            return True
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def _run(self) -> None:
+        outcome: Any
+        try:
+            outcome = self._work(self.progress.emit, self._cancel.is_set)
+        except ExportCancelled:
+            self.cancelled.emit()
+            return
+        except (ExportError, OSError, ValueError) as exc:
+            self.error = str(exc)
+            self.failed.emit(self.error)
+            return
+        self.result = Path(outcome)
+        self.finished.emit(self.result)

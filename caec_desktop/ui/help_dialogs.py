@@ -1,0 +1,89 @@
+"""The Help menu's pages: offline help, tools and formulas, keyboard shortcuts, About.
+
+Each opens in a non-blocking dialog (`open()`, never `exec()`: qasync issue #59) that Esc closes.
+The offline help is the offline dispatcher's own answer to "what can you do?" and the tools page
+is built from the registry, so neither can drift from what the app computes.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+
+
+class TextDialog(QDialog):
+    """A titled, scrollable page of Markdown (or plain text) with a Close button."""
+
+    def __init__(
+        self, title: str, text: str, parent: QWidget | None = None, markdown: bool = True
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.browser = QTextBrowser()
+        self.browser.setOpenExternalLinks(True)
+        if markdown:
+            self.browser.setMarkdown(text)
+        else:
+            self.browser.setPlainText(text)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.browser, 1)
+        lay.addWidget(buttons)
+        self.resize(720, 560)
+
+
+def md(text: str) -> str:
+    """`text` as literal Markdown: `m*²/(R*·E*²)` must not turn into emphasis."""
+    return "".join(f"\\{c}" if c in _MARKDOWN_SPECIAL else c for c in text)
+
+
+_MARKDOWN_SPECIAL = frozenset("\\`*_[]<>#|")
+
+
+def tools_markdown() -> str:
+    """Every tool, grouped by what it computes: description, inputs, formulas, references."""
+    from caec_desktop.services.tool_help import tool_help
+    from caec_desktop.ui.tool_groups import grouped
+
+    by_name = {t.name: t for t in tool_help()}
+    lines: list[str] = []
+    for group, names in grouped(list(by_name)):
+        lines.append(f"## {group}")
+        for name in names:
+            tool = by_name[name]
+            lines += [f"### `{tool.name}`", "", md(tool.description), "", "**Inputs:**", ""]
+            lines += [
+                f"- `{key}`"
+                + (f" [{md(unit)}]" if unit and f"[{unit}]" not in what else "")
+                + (f": {md(what)}" if what else "")
+                for key, unit, what in tool.inputs
+            ]
+            if tool.formulas:
+                lines += ["", "**Formulas** (from its calc sheet):", ""]
+                lines += [f"- {md(f)}" for f in tool.formulas]
+            if tool.references:
+                lines += ["", "**References:**", ""]
+                lines += [f"- {md(r)}" for r in tool.references]
+            lines.append("")
+    return "\n".join(lines)
+
+
+def about_markdown() -> str:
+    """Versions (app, Qt, LangGraph, Python, …) and the data and config folders."""
+    from PySide6.QtCore import qVersion
+
+    from caec_desktop.services.tool_help import versions
+    from caec_desktop.settings.paths import config_dir, data_dir
+
+    found = versions()
+    rows = [("CAEC Desktop", found.pop("CAEC Desktop")), ("Qt", qVersion()), *found.items()]
+    lines = ["# CAEC Desktop", "", "| | version |", "| --- | --- |"]
+    lines += [f"| {name} | {version} |" for name, version in rows]
+    lines += [
+        "",
+        f"- **Data folder** (history, log): `{data_dir()}`",
+        f"- **Config folder** (settings, window layout): `{config_dir()}`",
+        "",
+        "Every number comes with its calc sheet and sources; see Help → Tools and formulas.",
+    ]
+    return "\n".join(lines)

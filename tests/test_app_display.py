@@ -1,0 +1,94 @@
+"""The display check that runs before Qt (app.display_problem) and `scripts/app` without a display:
+a clear paragraph and exit status 2, never Qt's abort (a core dump)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from caec_desktop.app import NO_DISPLAY_EXIT, display_problem, main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_no_display_names_the_three_ways_on(tmp_path: Path) -> None:
+    text = display_problem({}, "linux", tmp_path)
+    assert "neither DISPLAY nor WAYLAND_DISPLAY is set" in text
+    for way in ("desktop session", "caec chat", "ssh -X", "QT_QPA_PLATFORM=vnc"):
+        assert way in text
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"QT_QPA_PLATFORM": "offscreen"},
+        {"QT_QPA_PLATFORM": "vnc:port=5900"},
+        {"WAYLAND_DISPLAY": "w"},
+    ],
+)
+def test_a_chosen_platform_or_wayland_is_taken_as_it_is(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    assert display_problem(env, "linux", tmp_path) == ""
+
+
+def test_only_linux_and_bsd_are_checked(tmp_path: Path) -> None:
+    assert display_problem({}, "win32", tmp_path) == ""
+    assert display_problem({}, "darwin", tmp_path) == ""
+    assert display_problem({}, "freebsd14", tmp_path) != ""
+
+
+def test_a_local_display_counts_when_its_socket_exists(tmp_path: Path) -> None:
+    assert "':7' but no X server answers" in display_problem({"DISPLAY": ":7"}, "linux", tmp_path)
+    (tmp_path / "X7").touch()
+    assert display_problem({"DISPLAY": ":7.0"}, "linux", tmp_path) == ""
+    assert display_problem({"DISPLAY": "unix:7"}, "linux", tmp_path) == ""
+
+
+def test_a_forwarded_display_counts_when_its_port_answers(tmp_path: Path) -> None:
+    with socket.socket() as server:  # find a free port pair: N and 6000 + N
+        server.bind(("127.0.0.1", 0))
+        free = server.getsockname()[1]
+    number = free - 6000
+    if number < 0:
+        pytest.skip("no free port above 6000")
+    env = {"DISPLAY": f"127.0.0.1:{number}.0"}
+    assert "no X server answers" in display_problem(env, "linux", tmp_path)
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", free))
+        server.listen(1)
+        assert display_problem(env, "linux", tmp_path) == ""
+
+
+def test_main_returns_the_status_before_importing_qt(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for var in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setattr("caec_desktop.app._X11_SOCKETS", Path("/nonexistent"))
+    assert main([]) == NO_DISPLAY_EXIT
+    assert "needs a graphical display" in capsys.readouterr().err
+
+
+def test_scripts_app_without_a_display_exits_2_with_the_message(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.pop("QT_QPA_PLATFORM", None)
+    env.update(CAEC_CONFIG_DIR=str(tmp_path / "c"), CAEC_DATA_DIR=str(tmp_path / "d"))
+    done = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "app")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=50,
+        check=False,
+    )
+    assert done.returncode == NO_DISPLAY_EXIT  # a signal (Qt's abort) would be negative
+    assert "needs a graphical display" in done.stderr
+    assert "Aborted" not in done.stderr and "core dumped" not in done.stderr
+    assert not list(tmp_path.glob("**/core*"))

@@ -1,0 +1,243 @@
+"""The window at 1024×700 (and larger, and remembered): the chat follows each answer, nothing
+scrolls sideways, every button in every card shows its whole text; a conversation reopens at its
+end; the splitter, window and dock state come back after a restart."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import qasync
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from caec_desktop.ui.chat_pane import ChatPane
+from caec_desktop.ui.main_window import CHAT_MIN_WIDTH, MainWindow
+from caec_desktop.ui.result_card import ResultCard
+from tests.ui.helpers import wait_signal
+from tests.ui.layout_checks import at_the_end, cut_buttons, no_sideways_scroll
+from tests.ui.test_conversations_window import Harness
+
+ROOT = Path(__file__).resolve().parents[2]
+
+TEN = [
+    "rayleigh time step for 1 mm glass beads",
+    "is dt = 2e-7 s OK for 1 mm glass beads",
+    "hertz contact time 1 mm glass at 2 m/s",
+    "how many 2 mm particles fit in a cylinder 100 mm across and 200 mm tall",
+    "damping ratio for restitution 0.7",
+    "contact stress F=10 N r=1 mm steel yield 250 MPa SF 1.5",
+    "psd 1 mm 2 mm 3 mm mass fractions 0.2 0.5 0.3 total 10 kg glass",
+    "convert 3 inch to mm",
+    "what can you do?",
+    "rayleigh time step for r=-1 mm glass beads",  # refused input: an error answer
+]
+
+
+@pytest.fixture
+def h(qtbot: QtBot, qloop: qasync.QEventLoop) -> Iterator[Harness]:
+    harness = Harness(qtbot)
+    harness.window.resize(1024, 700)
+    harness.window.show()
+    qtbot.waitExposed(harness.window)
+    yield harness
+    qloop.run_until_complete(harness.runner.shutdown())
+    harness.store.close()
+
+
+def test_ten_answers_at_1024x700_follow_wrap_and_keep_buttons_whole(
+    h: Harness, qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    chat = h.window.chat
+    assert h.window.size().width() == 1024 and h.window.size().height() == 700
+    assert chat.width() >= CHAT_MIN_WIDTH
+    for i, question in enumerate(TEN):
+
+        async def ask(question: str = question) -> None:
+            chat.input.setPlainText(question)
+            qtbot.keyClick(chat.input, Qt.Key.Key_Return)
+            await wait_signal(h.runner.runFinished, timeout=30)
+
+        qloop.run_until_complete(ask())
+        if i == 2:  # open one calc sheet (long formulas) and go on
+            card = chat.cards()[-1]
+            qtbot.mouseClick(card.sheet_button, Qt.MouseButton.LeftButton)
+            assert card.sheet_area.isVisible()
+        qtbot.waitUntil(lambda: at_the_end(chat), timeout=5000)
+        assert no_sideways_scroll(chat), question
+        assert cut_buttons(chat) == [], question
+        assert chat.new_answer_button.isHidden()
+    assert len(chat.cards()) >= 8 and chat.items()[-1].property("role") == "answer"
+    opened = next(c for c in chat.cards() if c.sheet_button.isChecked())
+    # The sheet's longest formula is wider than the card: it scrolls inside the card.
+    assert opened.sheet_label.sizeHint().width() > opened.sheet_area.viewport().width()
+    assert opened.sheet_area.horizontalScrollBar().maximum() > 0
+    assert cut_buttons(h.window) == []
+
+
+def test_reopening_a_conversation_shows_its_end(
+    h: Harness, qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    async def long_then_new() -> None:
+        for question in TEN[:6]:
+            await h.ask(question)
+        h.history.new_action.trigger()
+        await h.ask("convert 3 inch to mm")
+
+    qloop.run_until_complete(long_then_new())
+    first = min(c.id for c in h.store.list_conversations())
+    assert h.history.open_conversation(first)
+    chat = h.window.chat
+    bar = chat.scroll_area.verticalScrollBar()
+    # Long enough to need scrolling, and shown at its end once laid out.
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and at_the_end(chat), timeout=5000)
+    assert len(chat.items()) > 12
+
+
+def test_scrolled_up_reader_gets_a_new_answer_button(qtbot: QtBot) -> None:
+    chat = ChatPane()
+    qtbot.addWidget(chat)
+    chat.resize(420, 300)
+    chat.show()
+    for i in range(12):
+        chat.add_message("answer", f"answer {i}\n\n" + "a line of words " * 12)
+    qtbot.waitUntil(lambda: at_the_end(chat), timeout=5000)
+    bar = chat.scroll_area.verticalScrollBar()
+    bar.setValue(0)  # the reader scrolls up to read
+    assert not chat.following
+    chat.add_message("answer", "the newest answer")
+    qtbot.waitUntil(lambda: not chat.new_answer_button.isHidden(), timeout=2000)
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and chat.items()[-1].height() > 0, timeout=2000)
+    assert bar.value() == 0  # the view stays where the reader is
+    qtbot.mouseClick(chat.new_answer_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: at_the_end(chat), timeout=2000)
+    assert chat.following and chat.new_answer_button.isHidden()
+
+
+def test_streamed_text_is_followed(qtbot: QtBot) -> None:
+    chat = ChatPane()
+    qtbot.addWidget(chat)
+    chat.resize(420, 300)
+    chat.show()
+    chat.add_message("user", "a question")
+    for i in range(40):
+        chat.stream_text(f"token {i} " * 6 + "\n\n")
+    qtbot.waitUntil(lambda: "token 39" in (chat.writing_text() or ""), timeout=2000)
+    qtbot.waitUntil(lambda: "token 39" in chat.items()[-1].text(), timeout=2000)
+    qtbot.waitUntil(lambda: at_the_end(chat), timeout=2000)
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1600, 900), (2560, 1440)])
+def test_layout_holds_from_1024x700_to_2560x1440(
+    qtbot: QtBot, qloop: qasync.QEventLoop, size: tuple[int, int]
+) -> None:
+    h = Harness(qtbot)
+    try:
+        h.window.resize(*size)
+        h.window.show()
+        qtbot.waitExposed(h.window)
+        h.window.side.setCurrentWidget(h.window.form)  # the widest panel
+        qtbot.waitUntil(lambda: h.window.width() == size[0], timeout=2000)
+        chat_width, side_width = h.window.split.sizes()
+        assert chat_width >= CHAT_MIN_WIDTH and side_width >= h.window.side.minimumWidth()
+        assert cut_buttons(h.window) == []
+        assert h.history.dock.isVisible() and h.history.dock.width() > 0
+    finally:
+        qloop.run_until_complete(h.runner.shutdown())
+        h.store.close()
+
+
+def test_splitters_window_and_docks_come_back_after_a_restart(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    first = Harness(qtbot)
+    first.history.dock.hide()  # (and the window fits the 800×800 offscreen screen, which
+    first.window.resize(780, 700)  # restoring the geometry clamps to)
+    first.window.show()
+    qtbot.waitExposed(first.window)
+    first.window.split.setSizes([440, 320])
+    wanted = first.window.split.sizes()
+    assert wanted != first.window.split.sizes()[::-1]
+    first.window.close()  # saves the layout
+    qloop.run_until_complete(first.runner.shutdown())
+    first.store.close()
+
+    second = Harness(qtbot)
+    try:
+        assert second.window.restore_layout()
+        second.window.show()
+        qtbot.waitExposed(second.window)
+        assert (second.window.width(), second.window.height()) == (780, 700)
+        assert second.window.split.sizes() == wanted
+        assert second.history.dock.isHidden()
+    finally:
+        qloop.run_until_complete(second.runner.shutdown())
+        second.store.close()
+
+
+def test_no_saved_layout_is_not_an_error(qtbot: QtBot) -> None:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    assert window.restore_layout() is False
+
+
+def test_focus_starts_in_the_message_box(qtbot: QtBot) -> None:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.chat.input, timeout=2000)
+
+
+def test_cards_never_force_the_chat_wider(qtbot: QtBot) -> None:
+    from caec_desktop.tools import execute
+
+    chat = ChatPane()
+    qtbot.addWidget(chat)
+    chat.resize(CHAT_MIN_WIDTH, 500)
+    chat.show()
+    args = {"particle_radius": "1 mm", "density": 2500, "youngs_modulus": "70 GPa",
+            "poisson_ratio": 0.25, "timestep": "1 us", "impact_velocity": "2 m/s"}  # fmt: skip
+    outcome = execute("check_timestep_heuristic", args)
+    assert outcome.calc_sheet is not None
+    data = {"tool": outcome.tool, "args": args, "result": outcome.result,
+            "calc_sheet": outcome.calc_sheet.model_dump()}  # fmt: skip
+    card = chat.add_result(data)
+    assert isinstance(card, ResultCard)
+    card.sheet_button.setChecked(True)
+    chat.add_message("error", "x" * 300)  # one long unbreakable word
+    qtbot.waitUntil(lambda: at_the_end(chat), timeout=2000)
+    assert no_sideways_scroll(chat)
+    assert cut_buttons(chat) == []
+
+
+def test_device_pixel_ratio_2_keeps_buttons_whole(tmp_path: Path) -> None:
+    """The same checks in a fresh process at QT_SCALE_FACTOR=2 (set before Qt starts)."""
+    env = {
+        **os.environ,
+        "QT_SCALE_FACTOR": "2",
+        "QT_QPA_PLATFORM": "offscreen",
+        "CAEC_CONFIG_DIR": str(tmp_path / "c"),
+        "CAEC_DATA_DIR": str(tmp_path / "d"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.ui.layout_checks"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=50,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["dpr"] == 2.0
+    assert report["size"] == [1024, 700]
+    assert report["cut"] == [] and report["sideways"] is False and report["at_end"] is True
