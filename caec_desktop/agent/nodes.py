@@ -19,7 +19,13 @@ from caec_desktop.agent.guard import STRESS_TOOL, unsafe_reason
 from caec_desktop.agent.inputs import MODEL_SOURCES, borrowed_messages, intent_misfit
 from caec_desktop.agent.report import CALL_A_TOOL, NO_TOOL_REPLY, build_report, final_status
 from caec_desktop.agent.routing import TOOL_INTENTS
-from caec_desktop.agent.safety_net import SAFETY_NET_LABEL, offline_results, path_of, wanted
+from caec_desktop.agent.safety_net import (
+    SAFETY_NET_LABEL,
+    offline_results,
+    offline_tools,
+    path_of,
+    wanted,
+)
 from caec_desktop.agent.selection.protocol import (
     AttemptError,
     Emit,
@@ -264,7 +270,12 @@ async def report_node(state: AgentState, runtime: Runtime[GraphContext]) -> Upda
     merged: AgentState = {**state, **update}  # type: ignore[typeddict-item]
     status = final_status(merged)
     net = _safety_net(merged, status, runtime)
-    if net:
+    if net.get("refused"):
+        update.update(net)
+        merged = {**merged, **net}  # type: ignore[typeddict-item]
+        status = "refused"
+        net = {}
+    elif net:
         update.update(net)
         merged = {**merged, **net}  # type: ignore[typeddict-item]
         status = "answered"
@@ -288,7 +299,14 @@ def _safety_net(state: AgentState, status: str, runtime: Runtime[GraphContext]) 
     ctx = runtime.context
     if not ctx.settings.safety_net or not wanted(state, status, ctx.selector.answers_in_prose):
         return {}
-    results, notes = offline_results(state, _emitter(runtime, "report"))
+    emit = _emitter(runtime, "report")
+    guard = ctx.settings.refuse_unsafe_calculations
+    if guard and (refused := _guard_request(emit, state)):
+        return refused  # the guard holds for the safety net too (a failed classify skipped it)
+    text = request_text(state)
+    if guard and (reason := unsafe_reason(text, offline_tools(text, history(state)))):
+        return _refusal(emit, reason)
+    results, notes = offline_results(state, emit)
     if not results:
         return {}
     return {"tool_results": results, "reply": notes, "missing": [], "error_message": ""}

@@ -57,6 +57,15 @@ def wanted(state: AgentState, status: str, model_turn: bool) -> bool:
     return state.get("attempts", 0) == 0 and classify_text(text, history(state)) in TOOL_INTENTS
 
 
+def offline_tools(text: str, history: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The tool the offline reader would choose for `text` (for the guard: a stress question
+    is refused even when the reader still misses inputs)."""
+    from caec_desktop.agent.selection.offline.regex_selector import ranked_phrasings
+
+    ranked = ranked_phrasings(text)
+    return (ranked[0][1].tool,) if ranked else ()
+
+
 def offline_results(
     state: AgentState, emit: Callable[[str, dict[str, Any]], None]
 ) -> tuple[list[ToolResultEntry], str]:

@@ -242,3 +242,15 @@ def test_context_length_exceeded_says_by_how_much_to_raise_the_context() -> None
     assert info.kind == "context_length"
     assert "4582 tokens larger" in info.message and "--n_ctx" in info.message
     assert "larger context" in context_advice("prompt too long")
+
+
+@pytest.mark.asyncio
+async def test_the_safety_net_never_computes_what_the_guard_refuses(
+    fake_llm: FakeOpenAI, make_settings: Any
+) -> None:
+    """A classify request that times out skips the request guard; the net's call is guarded."""
+    fake_llm.add(Reply(message={"role": "assistant", "content": "late"}, delay_s=5))
+    session = Session(settings=make_settings(request_timeout_s=0.3))
+    turn = await ask(session, "what is the stress in a glass bead of r=1 mm under 10 N?")
+    assert turn.status == "refused" and not turn.tool_results
+    assert "safety factor" in turn.answer.lower()

