@@ -254,3 +254,16 @@ async def test_the_safety_net_never_computes_what_the_guard_refuses(
     turn = await ask(session, "what is the stress in a glass bead of r=1 mm under 10 N?")
     assert turn.status == "refused" and not turn.tool_results
     assert "safety factor" in turn.answer.lower()
+
+
+def test_the_summary_check_accepts_a_correct_converted_value() -> None:
+    from caec_desktop.agent.report import unmatched_numbers
+    from caec_desktop.agent.selection.offline import stated_values
+
+    entry = {
+        "tool": "convert_units",
+        "args": {"value": 2.5, "from_unit": "mm", "to_unit": "m"},
+        "result": {"value": 0.0025, "unit": "m"},
+    }
+    assert unmatched_numbers(stated_values("2.5 mm is 0.0025 m."), [entry]) == []
+    assert unmatched_numbers(stated_values("2.5 mm is 0.025 m."), [entry]) == ["0.025 m"]
