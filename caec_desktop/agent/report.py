@@ -113,7 +113,7 @@ def _values_si(results: Iterable[dict[str, Any]]) -> list[tuple[float, Any]]:
             for key, value in (values or {}).items():
                 if not isinstance(value, int | float) or isinstance(value, bool):
                     continue
-                unit = units.get(key) or _unit_given(values, key)
+                unit = units.get(key) or _unit_given(values or {}, key)
                 try:
                     q = reg.Quantity(float(value), unit).to_base_units()
                 except (PintError, ValueError, TypeError):
