@@ -196,7 +196,9 @@ async def test_the_tool_list_is_narrowed_and_local_servers_get_tool_choice(
     )
     schema = json.dumps(select["tools"])
     assert "examples" not in schema and "70 GPa" not in schema
-    assert select.get("max_tokens") or select.get("max_completion_tokens")
+    # the reply cap under the name llama-cpp-python reads (it ignores max_completion_tokens)
+    assert select["max_tokens"] == 256 and "max_completion_tokens" not in select
+    assert classify["max_tokens"] == 64  # an intent is one short JSON object
 
 
 @pytest.mark.asyncio

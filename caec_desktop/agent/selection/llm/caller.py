@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 Emit = Callable[[str, dict[str, Any]], None]
 _NO_FALLBACK = frozenset({"auth", "quota", "tools_unsupported", "bad_request"})
 """A second model cannot fix these."""
+CLASSIFY_MAX_TOKENS = 64
+"""The intent is one short JSON object: a small local model that rambles is cut off early."""
 _TEXT_PURPOSES = {"select": "reply", "summarize": "summary"}
 """Calls whose streamed prose is shown as it arrives, and the `purpose` its deltas carry (a
 classify reply is an intent, never text for the user)."""
@@ -121,6 +123,7 @@ class ModelCaller:
         if self.key_note:  # a local server: asked without the key, which may be all it needs
             log.warning("%s", self.key_note)
         self._models: dict[tuple[str, bool], CaecChatOpenAI] = {}
+        self.local = settings.effective_mode == "local"
         self.send_tool_choice = True
         """Whether `tool_choice` goes with the tools; off for good once a server refused it."""
 
@@ -143,10 +146,13 @@ class ModelCaller:
         stream: bool,
         deltas: TextDeltas | None = None,
         tool_choice: str | dict[str, Any] | None = None,
+        limit: int | None = None,
     ) -> AIMessage:
         chat = self._chat(name, stream)
         choice = tool_choice if self.send_tool_choice else None
         runnable: Any = chat.bind_tools(tools, tool_choice=choice) if tools else chat
+        if limit is not None:
+            runnable = runnable.bind(max_tokens=limit)
         if not stream:
             msg = await runnable.ainvoke(messages)
             if not isinstance(msg, AIMessage):
@@ -221,7 +227,10 @@ class ModelCaller:
                 started = time.perf_counter()
                 deltas = self._deltas(emit, purpose, stream)
                 try:
-                    msg = await self._once(name, messages, tools, stream, deltas, tool_choice)
+                    limit = CLASSIFY_MAX_TOKENS if purpose == "classify" and self.local else None
+                    msg = await self._once(
+                        name, messages, tools, stream, deltas, tool_choice, limit
+                    )
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:

@@ -84,6 +84,9 @@ class _StringIdCompletions:
 class CaecChatOpenAI(ChatOpenAI):
     """`ChatOpenAI` that tolerates the dialects of OpenAI-compatible servers."""
 
+    local_server: bool = False
+    """A local server (local mode): the reply cap goes as `max_tokens`."""
+
     @model_validator(mode="after")
     def _string_tool_call_ids(self) -> CaecChatOpenAI:
         if self.async_client is not None and not isinstance(
@@ -107,6 +110,11 @@ class CaecChatOpenAI(ChatOpenAI):
                 # llama-cpp-python's server rejects an assistant turn whose content is null
                 # (HTTP 500, "Input should be a valid string") when its tool calls are echoed.
                 sent["content"] = sent.get("content") or ""
+        if self.local_server and "max_completion_tokens" in payload:
+            # llama-cpp-python's server reads only `max_tokens` (it ignores the newer name and
+            # generates up to the whole context)
+            limit = payload.pop("max_completion_tokens")
+            payload.setdefault("max_tokens", limit)
         return payload
 
     def _create_chat_result(
@@ -219,4 +227,5 @@ def make_chat_model(settings: Settings, model: str) -> CaecChatOpenAI:
         extra_body=extra_body,
         temperature=0,
         max_tokens=LOCAL_MAX_TOKENS if mode == "local" else None,
+        local_server=mode == "local",
     )
