@@ -113,17 +113,14 @@ def display_problem(
 def _load_settings(mode: Mode | None = None) -> tuple[Settings, str]:
     """Settings from config/env/keyring (`mode` overrides them); on a bad config file, defaults
     and the reason."""
-    from caec_desktop.settings.config import ConfigError, load_settings
+    from caec_desktop.settings.config import ConfigError, load_settings_soft
     from caec_desktop.settings.model import Settings
 
-    notes: list[str] = []
     try:
-        settings = (
-            load_settings(notes=notes) if mode is None else load_settings(notes=notes, mode=mode)
-        )
-    except ConfigError as exc:
-        return Settings(mode=mode), f"Settings not loaded, defaults used: {exc}"
-    return settings, " ".join(notes)
+        loaded = load_settings_soft() if mode is None else load_settings_soft(mode=mode)
+    except ConfigError as exc:  # an environment variable is invalid: defaults, and why
+        return Settings.model_construct(mode=mode), f"Settings not loaded, defaults used: {exc}"
+    return loaded.settings, " ".join(loaded.notes)
 
 
 def apply_settings(runner: SessionRunner, sink: ErrorSink, new: Settings) -> None:
@@ -133,9 +130,19 @@ def apply_settings(runner: SessionRunner, sink: ErrorSink, new: Settings) -> Non
     try:
         save_settings(new)
     except Exception as exc:  # a failed save must not lose the conversation
-        sink.report(f"Settings not saved: {exc}", exc)
+        from caec_desktop.settings.config import ConfigError
+
+        why = str(exc) if isinstance(exc, ConfigError) else "the settings could not be written"
+        sink.report(f"Settings not saved: {why} (details in the log).", exc)
     sink.secrets = (*sink.secrets, new.api_key())
     runner.replace_session(runner.session.continued(new))
+
+
+UNEXPECTED = (
+    "Something unexpected went wrong inside CAEC Desktop (a bug, not your input). The details "
+    "are in the log file caec-desktop.log in the data folder; your conversation is kept."
+)
+"""The banner for an unhandled error: no exception text reaches the window (it goes to the log)."""
 
 
 class ErrorSink:
@@ -161,14 +168,12 @@ class ErrorSink:
     def excepthook(
         self, kind: type[BaseException], exc: BaseException, tb: TracebackType | None
     ) -> None:
-        self.report(f"Unexpected error: {kind.__name__}: {exc}", exc)
+        self.report(UNEXPECTED, exc)
 
     def loop_handler(self, loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
         exc = context.get("exception")
-        exc = exc if isinstance(exc, BaseException) else None
-        message = str(context.get("message", "error in the event loop"))
-        shown = f"{type(exc).__name__}: {exc}" if exc else message
-        self.report(f"Unexpected error: {shown}", exc)
+        log.error("event loop: %s", context.get("message", "error"))
+        self.report(UNEXPECTED, exc if isinstance(exc, BaseException) else None)
 
     def install(self, loop: asyncio.AbstractEventLoop) -> None:
         sys.excepthook = self.excepthook
@@ -309,13 +314,12 @@ def wire_history(
     window: MainWindow, runner: SessionRunner, sink: ErrorSink
 ) -> HistoryController | None:
     """Save every finished turn to the history, and add the conversation list, reopen and
-    export actions to `window`; None (said in the banner) when the history cannot be opened."""
+    export actions to `window`. Never None now: a history that cannot be opened is recovered or
+    kept in memory (`HistoryStore.open`), and the banner says so."""
     from caec_desktop.services.history import open_recorder
     from caec_desktop.ui.history_controller import HistoryController
 
     recorder = open_recorder(sink.report)
-    if recorder is None:
-        return None
     runner.runFinished.connect(recorder.turn_finished)
     return HistoryController(window, runner, recorder, sink.report)
 

@@ -11,6 +11,7 @@ import argparse
 import atexit
 import gc
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -35,22 +36,38 @@ def _print_json(obj: Any) -> None:
     _say(json.dumps(obj, indent=2, ensure_ascii=False, default=str))
 
 
-def parse_pairs(pairs: Sequence[str]) -> dict[str, Any]:
-    """`key=value` words into a dict; values stay strings unless they read as JSON numbers/lists.
+def load_json(text: str, what: str) -> Any:
+    """`json.loads` for command-line input, with errors that name `what` (never a traceback)."""
+    from caec_desktop.tools.jsontext import MAX_JSON_DEPTH, too_deep
 
-    Strings keep their units (`particle_diameter=2mm`); the tool's validation converts them.
+    if too_deep(text):
+        raise ValueError(f"{what}: nested deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        return json.loads(text)
+    except RecursionError:  # pragma: no cover - refused above
+        raise ValueError(f"{what}: nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, or an integer too long to convert
+        raise ValueError(f"{what}: not valid JSON ({exc})") from None
+
+
+_JSON_WORDS = frozenset({"true", "false", "null"})
+
+
+def parse_pairs(pairs: Sequence[str]) -> dict[str, Any]:
+    """`key=value` words into a dict. Lists (`[...]`), objects and true/false/null are JSON;
+    everything else stays a string (`particle_diameter=2mm`, `density=2500`) for the tool's value
+    reader, which reads numbers and units alike and names the field when it cannot.
     """
     out: dict[str, Any] = {}
     for pair in pairs:
         if "=" not in pair:
             raise ValueError(f"expected key=value, got {pair!r}")
         key, _, raw = pair.partition("=")
-        raw = raw.strip()
-        try:
-            value: Any = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        out[key.strip()] = value
+        key, raw = key.strip(), raw.strip()
+        value: Any = raw
+        if raw[:1] in ("[", "{") or raw in _JSON_WORDS:
+            value = load_json(raw, key)
+        out[key] = value
     return out
 
 
@@ -83,12 +100,14 @@ def cmd_run(ns: argparse.Namespace) -> int:
     try:
         args = parse_pairs(ns.pairs)
         if ns.args:
-            extra = json.loads(ns.args)
+            extra = load_json(ns.args, "--args")
             if not isinstance(extra, dict):
                 raise ValueError("--args must be a JSON object")
             args.update(extra)
-    except (ValueError, json.JSONDecodeError) as exc:
+    except ValueError as exc:
         msg = f"invalid arguments: {exc}"
+        if isinstance(exc, json.JSONDecodeError):  # no parser text: where the error is
+            msg = f"invalid arguments: --args is not valid JSON (first error at column {exc.colno})"
         if ns.json:
             _print_json({"ok": False, "tool": ns.tool, "args": {}, "result": None, "errors": [msg]})
         else:
@@ -112,6 +131,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
                 "args": outcome.args if outcome.ok else args,
                 "result": outcome.result,
                 "errors": [e.text() for e in outcome.errors],
+                "warnings": [{**w.model_dump(), "text": w.text()} for w in outcome.warnings],
                 "calc_sheet": outcome.calc_sheet.model_dump() if outcome.calc_sheet else None,
             }
         )
@@ -122,6 +142,8 @@ def cmd_run(ns: argparse.Namespace) -> int:
             _say(f"  {err.text()}", err=True)
         return EXIT_INVALID
     units = {k: v.get("x-unit", "") for k, v in result_schema(ns.tool)["properties"].items()}
+    for warning in outcome.warning_texts():
+        print(f"warning: {warning}")
     for key, value in (outcome.result or {}).items():
         shown = fmt(value, units.get(key, "")) if isinstance(value, float) else value
         _say(f"{key} = {shown}")
@@ -135,6 +157,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
 
 STATUS_EXIT = {
     "answered": EXIT_OK,
+    "needs_input": EXIT_INVALID,
     "invalid": EXIT_INVALID,
     "refused": EXIT_INVALID,
     "model_error": EXIT_MODEL,
@@ -144,11 +167,38 @@ STATUS_EXIT = {
 
 
 def _session_settings(ns: argparse.Namespace) -> Any:
-    """Settings from config file, env and the command-line flags (flags win)."""
-    from caec_desktop.settings.config import load_settings
+    """Settings from config file, env and the command-line flags (flags win).
 
-    flags = {"mode": ns.mode, "base_url": ns.base_url, "model": ns.model}
-    return load_settings(**{k: v for k, v in flags.items() if v})
+    A broken settings file is reported on stderr and replaced by the defaults (never a failed
+    command); an invalid flag or environment variable raises ConfigError (exit 2).
+    """
+    from caec_desktop.settings.config import load_settings_soft
+
+    flags = {
+        "mode": ns.mode,
+        "base_url": ns.base_url,
+        "model": ns.model,
+        "turn_timeout_s": getattr(ns, "timeout", None),
+    }
+    loaded = load_settings_soft(**{k: v for k, v in flags.items() if v is not None})
+    for note in loaded.notes:
+        _say(f"caec {ns.command}: {note}", err=True)
+    return loaded.settings
+
+
+def _seconds(text: str) -> float:
+    """`--timeout` value: a finite number of seconds above 0 (at most a day)."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds as a number, got {text!r}") from None
+    if not math.isfinite(value) or not 0 < value <= 86400:
+        raise argparse.ArgumentTypeError(
+            f"must be a number of seconds above 0 and at most 86400, got {text!r}"
+        )
+    return value
 
 
 def format_event(event: Any) -> str:
@@ -160,6 +210,8 @@ def format_event(event: Any) -> str:
         brief = f"{data.get('tool')}: " + "; ".join(data.get("messages", []))
     elif event.kind == "tool_result":
         brief = f"{data.get('tool')} -> {json.dumps(data.get('result'), ensure_ascii=False)}"
+    elif event.kind == "warning":
+        brief = str(data.get("message", ""))
     else:
         brief = json.dumps(data, ensure_ascii=False, default=str) if data else ""
     if len(brief) > 160:
@@ -198,6 +250,10 @@ def cmd_ask(ns: argparse.Namespace) -> int:
     result = session.last_turn
     if result is None:  # pragma: no cover - a run always records its turn
         return EXIT_BUG
+    if ns.save:
+        recorder = _open_recorder(ns)
+        _save_turn(ns, recorder, result)
+        recorder.store.close()
     if ns.trace:
         from pathlib import Path
 
@@ -216,8 +272,6 @@ def cmd_ask(ns: argparse.Namespace) -> int:
 
 
 def cmd_chat(ns: argparse.Namespace) -> int:
-    import asyncio
-
     gc.enable()  # a conversation runs for long (see main)
 
     from caec_desktop.services.session import Session
@@ -233,7 +287,44 @@ def cmd_chat(ns: argparse.Namespace) -> int:
         async for event in session.ask(text):
             _say(format_event(event))
 
-    _say(f"caec chat ({session.mode}, {session.model}); quit, exit or Ctrl-D ends.")
+    recorder = None if ns.no_save else _open_recorder(ns)
+    saving = "" if recorder is None else "; saved to history, --no-save to opt out"
+    _say(f"caec chat ({session.mode}, {session.model}){saving}; quit, exit or Ctrl-D ends.")
+    try:
+        _chat_loop(session, recorder, turn, ns)
+    finally:
+        if recorder is not None:
+            recorder.store.close()
+    return EXIT_OK
+
+
+def _open_recorder(ns: argparse.Namespace) -> Any:
+    """A recorder on the history database (never fails; what went wrong goes to stderr)."""
+    from caec_desktop.services.history import ConversationRecorder, HistoryStore
+
+    recorder = ConversationRecorder(HistoryStore.open())
+    for notice in recorder.new_notices():
+        _say(f"caec {ns.command}: {notice}", err=True)
+    return recorder
+
+
+def _save_turn(ns: argparse.Namespace, recorder: Any, result: Any) -> None:
+    """Save one finished turn like the window does; problems go to stderr, never an exit."""
+    import sqlite3
+
+    from caec_desktop.services.history.store import error_words
+
+    try:
+        recorder.record(result)
+    except (OSError, sqlite3.Error, ValueError) as exc:
+        _say(f"caec {ns.command}: turn not saved to history ({error_words(exc)})", err=True)
+    for notice in recorder.new_notices():
+        _say(f"caec {ns.command}: {notice}", err=True)
+
+
+def _chat_loop(session: Any, recorder: Any, turn: Any, ns: argparse.Namespace) -> None:
+    import asyncio
+
     with asyncio.Runner() as runner:
         while True:
             try:
@@ -254,13 +345,14 @@ def cmd_chat(ns: argparse.Namespace) -> int:
                 _say("(cancelled)")
                 continue
             if session.last_turn is not None:
+                if recorder is not None:
+                    _save_turn(ns, recorder, session.last_turn)
                 _say()
                 _say(session.last_turn.answer)
                 if session.last_turn.conversation_usage:
                     _say(f"({usage_text(session.last_turn.usage)} this turn, "
                           f"{usage_text(session.usage_total)} in this conversation)")  # fmt: skip
                 _say()
-    return EXIT_OK
 
 
 def cmd_doctor(ns: argparse.Namespace) -> int:
@@ -330,10 +422,20 @@ def _open_history(ns: argparse.Namespace, command: str) -> Any:
         where = "--history" if ns.history else "the app's history"
         print(f"caec {command}: {where}: no file {str(path)!r}", file=sys.stderr)
         return None
+    from caec_desktop.services.history.store import HistoryDamaged, error_words
+
     try:
         return HistoryStore(path)
+    except HistoryDamaged as exc:
+        _say(
+            f"caec {command}: history {str(path)!r} is damaged ({exc}); the app or `caec chat` "
+            "moves it aside and recovers what still reads",
+            err=True,
+        )
+        return None
     except (OSError, sqlite3.Error) as exc:
-        print(f"caec {command}: history {str(path)!r} cannot be opened ({exc})", file=sys.stderr)
+        why = error_words(exc)
+        _say(f"caec {command}: history {str(path)!r} cannot be opened ({why})", err=True)
         return None
 
 
@@ -471,13 +573,25 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=text)
         if name == "ask":
             p.add_argument("query", help='e.g. "rayleigh time step for 1 mm glass beads"')
+            p.add_argument("--save", action="store_true", help="save the turn to the history")
             p.add_argument("--json", action="store_true", help="print the turn as JSON")
             p.add_argument("--trace", metavar="FILE.jsonl", help="write the trace events as JSONL")
             p.add_argument("-v", "--verbose", action="store_true", help="trace events on stderr")
+        else:
+            p.add_argument(
+                "--no-save", action="store_true", help="do not save this conversation to history"
+            )
         p.add_argument("--mode", choices=["offline", "local", "openrouter"])
         p.add_argument("--base-url", help="OpenAI-compatible endpoint (local mode)")
         p.add_argument(
             "--model", help="model name (CAEC_MODEL; local mode default: the server's first listed)"
+        )
+        p.add_argument(
+            "--timeout",
+            type=_seconds,
+            metavar="SECONDS",
+            help="longest a turn may take, retries included (turn_timeout_s, CAEC_TURN_TIMEOUT_S;"
+            " default 300); past it the turn ends with exit code 3",
         )
         p.set_defaults(func=func)
 
@@ -554,6 +668,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception:  # a bug: one sentence, the traceback only when asked for
+        if getattr(ns, "verbose", False) or os.environ.get("CAEC_DEBUG"):
+            raise
+        _say(
+            f"caec {ns.command}: an internal error stopped the command (a bug in CAEC Desktop, "
+            "not your input); run it again with CAEC_DEBUG=1 to see the details.",
+            err=True,
+        )
+        return EXIT_BUG
     finally:
         if collecting and argv is not None:
             gc.enable()

@@ -103,10 +103,11 @@ async def main() -> None:
     from caec_desktop.services.session import graph_shape
 
     window.load_graph(graph_shape())
-    from caec_desktop.services.history import record_runner
+    from caec_desktop.services.history import open_recorder
     from caec_desktop.ui.history_controller import HistoryController
 
-    window.history = record_runner(runner, print)
+    window.history = open_recorder(print)
+    runner.runFinished.connect(window.history.turn_finished)
     window.conversations = HistoryController(window, runner, window.history, print)
     window.chat.input.setPlainText(EARLIER)
     window.chat.input.submit()

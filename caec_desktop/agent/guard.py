@@ -23,6 +23,17 @@ _ASKED_STRESS = re.compile(
     r"|\bvon[\s-]+mises\b|\bcontact_stress_check\b",
     re.IGNORECASE,
 )
+# A stress asked for, whatever the wording: "what is the stress in …", "calculate the stress
+# for …", "how much stress …", "stress in a 2 mm ball at 5 N". A stress that is a condition of
+# another calculation ("under a confining stress of 100 kPa") is none of these.
+_STRESS_ASKED = re.compile(
+    r"\b(?:what(?:'s|\s+is|\s+are|\s+would\s+be|\s+will\s+be)?|how\s+(?:much|high|big|large)"
+    r"|find|compute|calculate|calc|estimate|get|give|determine|evaluate|work\s+out|tell\s+me)"
+    r"\b(?:\W+\w+){0,3}?\W+stress(?:es)?\b"
+    r"|^\W*(?:the\s+)?(?:\w+\s+){0,2}?stress(?:es)?\s+(?:in|on|inside|within|at|for|of\s+(?:a|an|the))\b"
+    r"|\bstress(?:es)?\s+(?:in|on|inside|within)\s+(?:a|an|the|each|one|my)\b",
+    re.IGNORECASE,
+)
 # Any stress word, and words asking whether it is safe or what a part can take
 _STRESS_WORD = re.compile(r"\bstress(?:es)?\b|\bσ\b|\bsigma\b", re.IGNORECASE)
 _SAFETY_QUESTION = re.compile(
@@ -55,7 +66,7 @@ REFUSAL_NEXT_STEPS = (
 def is_stress_question(text: str, tools: tuple[str, ...] = ()) -> bool:
     """Whether `text` asks for a stress or whether one is safe (or `tools` include the stress
     check); a stress stated as a condition of another calculation is not a question."""
-    if STRESS_TOOL in tools or _ASKED_STRESS.search(text):
+    if STRESS_TOOL in tools or _ASKED_STRESS.search(text) or _STRESS_ASKED.search(text):
         return True
     return bool(_STRESS_WORD.search(text) and _SAFETY_QUESTION.search(text))
 

@@ -212,7 +212,10 @@ def _run_calls(
             calc_sheet=outcome.calc_sheet.model_dump() if outcome.calc_sheet else None,
             source=call.source,
             arg_sources=dict(call.arg_sources),
+            warnings=outcome.warning_texts(),
         )
+        for warning in outcome.warnings:
+            emit("warning", {"tool": call.name, **warning.model_dump(), "message": warning.text()})
         emit("tool_result", dict(entry))
         results.append(entry)
     return results, errors

@@ -52,13 +52,16 @@ NEXT_MODEL_ERROR = (
 
 
 def final_status(state: AgentState) -> Status:
-    """The turn's status from its state (docs/architecture.md: answered, invalid, refused, …)."""
+    """The turn's status from its state (docs/architecture.md: answered, needs_input, invalid,
+    refused, …)."""
     if state.get("status"):
         return state["status"]
     if state.get("tool_results"):
         return "answered"
     if state.get("attempts", 0) == 0:
         return "answered"  # help or conversation: the selector's reply is the answer
+    if state.get("missing") and not state.get("errors"):
+        return "needs_input"
     if state.get("errors") or state.get("missing") or not state.get("reply"):
         return "invalid"
     return "answered"
@@ -81,6 +84,9 @@ def result_markdown(entry: dict[str, Any]) -> str:
     lines = [f"### `{tool}`", ""]
     if "verdict" in result:
         lines += [f"**Verdict: {str(result['verdict']).upper()}**", ""]
+    lines += [f"⚠ **Check:** {w}" for w in entry.get("warnings") or []]
+    if entry.get("warnings"):
+        lines.append("")
     lines += ["| Result | Value |", "| --- | --- |"]
     lines += [
         f"| {k} | {show_value(v, out_units.get(k, ''))} |"
@@ -202,18 +208,20 @@ def build_report(state: AgentState, status: Status, summary: Summary | None = No
     parts = [result_markdown(dict(r)) for r in results]
     if summary is not None and summary.text.strip():
         parts.append(summary_markdown(summary, [dict(r) for r in results]))
-    if state.get("reply") and (results or status == "invalid"):
+    if state.get("reply") and (results or status in ("invalid", "needs_input")):
         # Under results: the selector's notes on how it read the request; else why nothing ran.
         parts.append(state["reply"])
     rejected = _rejections(state)
     if status == "invalid":
         parts.insert(0, "**The calculation could not be run.**")
+    elif status == "needs_input":
+        parts.insert(0, "**Nothing was computed yet: I need more input.**")
     if rejected:
         parts.append("**Rejected inputs:**\n" + "\n".join(rejected))
     missing = [m for m in state.get("missing") or [] if m not in (state.get("reply") or "")]
     if missing:
         parts.append("**Missing inputs:**\n" + "\n".join(f"- {m}" for m in missing))
-    if status == "invalid" and state.get("reply") != NO_TOOL_REPLY:
+    if status in ("invalid", "needs_input") and state.get("reply") != NO_TOOL_REPLY:
         parts.append(NEXT_INVALID)
     return "\n\n".join(parts)
 

@@ -96,7 +96,10 @@ def offline_results(
             calc_sheet=outcome.calc_sheet.model_dump() if outcome.calc_sheet else None,
             source=call.source,
             arg_sources=dict(call.arg_sources),
+            warnings=outcome.warning_texts(),
         )
+        for warning in outcome.warnings:
+            emit("warning", {"tool": call.name, **warning.model_dump(), "message": warning.text()})
         emit("tool_result", {**entry, "safety_net": True})
         results.append(entry)
     return results, selection.reply or ""

@@ -18,7 +18,11 @@ from langgraph.graph.message import add_messages
 
 from caec_desktop.agent.usage import add_usage
 
-Status = Literal["answered", "invalid", "refused", "model_error", "cancelled", "error"]
+Status = Literal[
+    "answered", "needs_input", "invalid", "refused", "model_error", "cancelled", "error"
+]
+"""How a turn ended; `needs_input`: nothing was computed because an input is missing or could
+not be read (the reply says which), `invalid`: the inputs were rejected by validation."""
 
 MAX_ATTEMPTS = 3
 """Selections per turn: the first plus two retries that see the earlier validation errors."""
@@ -38,6 +42,8 @@ class ToolResultEntry(TypedDict):
     calc_sheet: dict[str, Any] | None
     source: str
     arg_sources: dict[str, str]
+    warnings: list[str]
+    """Valid but unusual inputs, in words (`tools.plausibility`): shown with the result."""
 
 
 class ErrorEntry(TypedDict):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from caec_desktop.tools.units import pretty_unit, ureg
+from caec_desktop.tools.values import ValueReadError, read_value
 
 FieldKind = Literal["quantity", "number", "integer", "boolean", "enum", "string", "list"]
 
@@ -166,9 +167,11 @@ def split_value(value: Any, unit: str) -> tuple[str, str]:
         return (short if float(short) == value else repr(value)), unit
     text = str(value).strip()
     number, _, rest = text.partition(" ")
-    try:
-        float(number)
-    except ValueError:
+    try:  # the value reader: "70 GPa" splits, "1.2.5 mm" or "2 zorks" stays whole
+        read_value(text)
+        if read_value(number).unit:
+            return text, unit
+    except ValueReadError:
         return text, unit
     return number, rest.strip() or unit
 
@@ -183,8 +186,18 @@ def join_value(text: str, unit: str, si_unit: str = "") -> str | float | None:
     text = text.strip()
     if not text:
         return None
-    try:
-        number = float(text)
-    except ValueError:
-        return text  # the user typed a unit or something else: let validation judge it
+    number = plain_number(text)
+    if number is None:
+        return text  # a unit typed, or text the value reader refuses: validation names it
     return f"{text} {unit}" if unit and unit != si_unit else number
+
+
+def plain_number(text: str) -> float | None:
+    """`text` as a number when the value reader reads it as one number with no unit, else None
+    (`"1_000"`, `"inf"` and `"0.20.7"` are not numbers here, though Python's float() takes the
+    first two and pint once read the last as 0.14)."""
+    try:
+        reading = read_value(text)
+    except ValueReadError:
+        return None
+    return None if reading.unit else reading.number

@@ -55,10 +55,16 @@ class ReplayReport:
 def read_trace(path: Path | str) -> list[TraceEvent]:
     """Parse a JSONL trace; blank lines are skipped, a bad line is a `TraceFileError`."""
     path = Path(path)
+    if path.exists() and not path.is_file():  # a FIFO or device would hang or never end
+        raise TraceFileError(f"{path}: cannot read (not a regular file)")
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TraceFileError(f"{path}: cannot read ({exc.__class__.__name__}: {exc})") from None
+    except UnicodeDecodeError:
+        raise TraceFileError(f"{path}: cannot read (not UTF-8 text)") from None
+    except OSError as exc:
+        raise TraceFileError(
+            f"{path}: cannot read ({exc.strerror or 'input/output error'})"
+        ) from None
     events = []
     for number, line in enumerate(lines, 1):
         if not line.strip():

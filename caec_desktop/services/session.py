@@ -10,14 +10,16 @@ LangGraph is imported on the first run, not at import, so showing the window sta
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import traceback
 import weakref
 from collections.abc import AsyncGenerator, Iterable, Mapping
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
+from caec_desktop.agent.deadline import set_deadline
 from caec_desktop.agent.events import STREAM_MODES, TraceRecorder, node_update
 from caec_desktop.agent.selection.protocol import SelectorError, ToolSelector
 from caec_desktop.agent.trace import TraceEvent
@@ -30,7 +32,7 @@ log = logging.getLogger(__name__)
 HISTORY_LIMIT = 12
 """Messages of earlier turns given to the selector (6 exchanges)."""
 
-RESULT_KEYS = ("tool", "args", "result", "calc_sheet", "source", "arg_sources")
+RESULT_KEYS = ("tool", "args", "result", "calc_sheet", "source", "arg_sources", "warnings")
 
 
 class TurnResult(BaseModel):
@@ -99,6 +101,15 @@ def graph_shape() -> tuple[list[str], list[tuple[str, str, bool]]]:
     return shape()
 
 
+def turn_timeout_message(limit: float) -> str:
+    """What to tell the user when a turn passed its time limit, and how to raise it."""
+    return (
+        f"This turn was stopped after {limit:g} s, its time limit (turn_timeout_s). To give "
+        "turns more time, raise it in Settings, with CAEC_TURN_TIMEOUT_S, or with `caec ask "
+        "--timeout SECONDS`. Meanwhile you can switch to offline mode or fill the tool's form."
+    )
+
+
 class Session:
     """A conversation: `ask()` and `run_tool()` stream TraceEvents; `last_turn` holds the result."""
 
@@ -150,18 +161,29 @@ class Session:
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
 
-    def restore(self, turns: Iterable[tuple[str, Mapping[str, Any]]]) -> None:
+    def restore(self, turns: Iterable[tuple[str, Mapping[str, Any]]]) -> int:
         """Continue a saved conversation: its turns become this session's history.
 
         Args:
             turns: `(user text, TurnResult dict)` pairs in order, as the history store keeps
                 them; follow-up questions then see the same messages as before the app closed.
+
+        Returns:
+            How many turns were left out because their stored result is not a TurnResult (a
+            damaged row is skipped, never fatal).
         """
-        pairs = [(text, TurnResult.model_validate(dict(result))) for text, result in turns]
+        given = list(turns)
+        pairs: list[tuple[str, TurnResult]] = []
+        for text, result in given:
+            try:
+                pairs.append((text, TurnResult.model_validate(dict(result))))
+            except (ValidationError, TypeError, ValueError):
+                log.warning("a stored turn that is no TurnResult was skipped")
         self.turns = [turn for _, turn in pairs]
         self.messages = [message for text, turn in pairs for message in _exchange(text, turn)]
         self.last_turn = self.turns[-1] if self.turns else None
         self._usage_total = None
+        return len(given) - len(pairs)
 
     def continued(self, settings: Settings) -> Session:
         """A new session with `settings` that goes on with this conversation (after the user
@@ -241,8 +263,20 @@ class Session:
                     {"text": text, "mode": mode, "model": model, "source": source},
                 )
                 queue: asyncio.Queue[TraceEvent | None] = asyncio.Queue()
-                task = asyncio.create_task(self._drive(text, selector, recorder, queue))
+                limit = self.settings.effective_turn_timeout()
+                context = contextvars.copy_context()
+                context.run(set_deadline, limit)  # the run's task (and its tasks) see it
+                task = asyncio.create_task(
+                    self._drive(text, selector, recorder, queue), context=context
+                )
                 task.add_done_callback(lambda _: queue.put_nowait(None))
+                expired: list[bool] = []
+
+                def expire() -> None:
+                    expired.append(True)
+                    task.cancel()
+
+                timer = asyncio.get_running_loop().call_later(limit, expire)
                 self._task = task
                 if self._cancel_requested:  # cancelled while waiting for its turn
                     task.cancel()
@@ -251,11 +285,12 @@ class Session:
                     while (event := await queue.get()) is not None:
                         yield event
                 finally:
+                    timer.cancel()
                     if not task.done():  # the consumer stopped listening: stop the run too
                         task.cancel()
                         await asyncio.gather(task, return_exceptions=True)
                     self._task = None
-                state, status, extra = self._outcome(task, recorder)
+                state, status, extra = self._outcome(task, recorder, bool(expired))
                 for event in extra:
                     yield event
                 turn = self._record(text, state, status, mode, model)
@@ -308,11 +343,16 @@ class Session:
         ]
 
     def _outcome(
-        self, task: asyncio.Task[dict[str, Any]], recorder: TraceRecorder
+        self, task: asyncio.Task[dict[str, Any]], recorder: TraceRecorder, timed_out: bool = False
     ) -> tuple[dict[str, Any], str, list[TraceEvent]]:
         """Final state, status and any closing error events of a finished run task."""
         from caec_desktop.agent.report import build_report
 
+        if task.cancelled() and timed_out:
+            message = turn_timeout_message(self.settings.effective_turn_timeout())
+            event = recorder.make("error", None, {"message": message, "kind": "turn_timeout"})
+            answer = build_report({"error_message": message}, "model_error")
+            return {"error_message": message, "answer": answer}, "model_error", [event]
         if task.cancelled():
             return {"answer": "Cancelled: the run was stopped before it finished."}, "cancelled", []
         exc = task.exception()
@@ -323,7 +363,10 @@ class Session:
         if exc is not None:
             trace_text = "".join(traceback.format_exception(exc))
             log.error("run failed:\n%s", redact_text(trace_text, self._secrets()))
-            message = f"internal error ({type(exc).__name__}: {exc})"
+            message = (
+                "an internal error stopped this turn (a bug in CAEC Desktop, not in your "
+                "request); the details are in the log. Try again, or use the tool's form."
+            )
             event = recorder.make("error", None, {"message": message})  # redacted there
             return (
                 {"answer": f"**Something went wrong:** {event.data['message']}"},

@@ -21,8 +21,10 @@ saved before that record existed is taken to be for the endpoint `config.json` i
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -48,15 +50,26 @@ from caec_desktop.settings.keystore import (
     SecretStore,
     open_secret_store,
 )
-from caec_desktop.settings.model import OPENROUTER_HOST, Settings, host_of
+from caec_desktop.settings.model import (
+    OPENROUTER_HOST,
+    SafeDotEnvSource,
+    Settings,
+    check_url,
+    dotenv_problem,
+    host_of,
+)
 from caec_desktop.settings.paths import config_dir
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "CONFIG_FILE",
     "PLAIN_FIELDS",
     "ConfigError",
+    "LoadedSettings",
     "config_path",
     "load_settings",
+    "load_settings_soft",
     "read_config",
     "record_key_store",
     "save_config",
@@ -90,14 +103,26 @@ def _check(values: Any, where: str) -> dict[str, Any]:
     try:
         model = PlainConfig.model_validate(dict(values))
     except ValidationError as exc:
-        problems = []
-        for err in exc.errors(include_url=False):
-            field = ".".join(str(p) for p in err["loc"])
-            msg = err["msg"] if err["type"] != "extra_forbidden" else "unknown setting"
-            problems.append(f"{field}: {msg}")
         allowed = ", ".join(PLAIN_FIELDS)
-        raise ConfigError(f"{where}: {'; '.join(problems)} (settings: {allowed})") from None
+        raise ConfigError(f"{where}: {problems_of(exc)} (settings: {allowed})") from None
+    if "base_url" in model.model_fields_set:  # the schema copies fields, not their validators
+        try:
+            check_url(model.base_url)  # type: ignore[attr-defined]
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
     return model.model_dump(mode="json", exclude_unset=True)
+
+
+def problems_of(exc: ValidationError) -> str:
+    """The validation errors as `field: what is wrong` phrases (no pydantic boilerplate)."""
+    out = []
+    for err in exc.errors(include_url=False):
+        where = ".".join(str(p) for p in err["loc"])
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            msg = "unknown setting"
+        out.append(msg if msg.startswith(where + " ") else f"{where}: {msg}")
+    return "; ".join(out)
 
 
 def _read(
@@ -185,7 +210,6 @@ def load_settings(
     """
     folder = directory or config_dir()
     lower, recorded, host = _read(directory)
-    stored = dict(lower)
     if store is None:
         store = _saved_store(directory, recorded)
     env_file = folder / ENV_FILE
@@ -197,6 +221,19 @@ def load_settings(
     found = [*(getattr(store, "notes", None) or []), env_note]
     if notes is not None:
         notes += [n for n in found if n]
+    return _build(lower, key, host, env_file, overrides)
+
+
+def _build(
+    lower: dict[str, Any],
+    key: str,
+    host: str | None,
+    env_file: Path | None,
+    overrides: Mapping[str, Any],
+) -> Settings:
+    """Settings with `lower` (config file values) and `key` below env, `env_file` and overrides,
+    the key bound to its host. ConfigError (fields named) for invalid values."""
+    stored = dict(lower)
     if key:
         lower["CAEC_LLM_API_KEY"] = key  # the field is validated by its alias
 
@@ -213,18 +250,16 @@ def load_settings(
             file_secret_settings: PydanticBaseSettingsSource,
         ) -> tuple[PydanticBaseSettingsSource, ...]:
             stored = InitSettingsSource(settings_cls, init_kwargs=lower)
-            return (init_settings, env_settings, dotenv_settings, stored, file_secret_settings)
+            dotenv = SafeDotEnvSource(settings_cls, env_file=env_file)  # never a FIFO or device
+            return (init_settings, env_settings, dotenv, stored, file_secret_settings)
 
     try:
-        layered = _Layered(_env_file=env_file, **overrides)
+        layered = _Layered(**overrides)
         settings = Settings.model_validate(
             {**layered.model_dump(), KEY_HOST_FIELD: _key_host(layered, key, host, stored)}
         )
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
-        )
-        raise ConfigError(f"invalid settings: {problems}") from None
+        raise ConfigError(f"invalid settings: {problems_of(exc)}") from None
     return settings
 
 
@@ -244,6 +279,64 @@ def _key_host(
     if key == os.environ.get("OPENROUTER_API_KEY") and key != os.environ.get("CAEC_LLM_API_KEY"):
         return OPENROUTER_HOST
     return None
+
+
+@dataclass
+class LoadedSettings:
+    """Settings loaded without failing on a broken file, and what went wrong, in words."""
+
+    settings: Settings
+    notes: list[str] = field(default_factory=list)
+    """One sentence per file that was not used or had to be fixed (which file, why, what was
+    used instead)."""
+
+
+def load_settings_soft(
+    directory: Path | None = None, store: SecretStore | None = None, **overrides: Any
+) -> LoadedSettings:
+    """Like `load_settings`, but a broken settings file never stops the app.
+
+    An unreadable or invalid `config.json` (a FIFO, a folder, a device, too large, not UTF-8, not
+    JSON, invalid values) is ignored and the defaults used, without the saved key; a secrets file
+    or keyring that cannot be read means no key; a broken `.env` (in the config folder) is
+    skipped. Each gives a note naming the file and why.
+
+    Raises:
+        ConfigError: an explicit override or an environment variable is invalid (the field is
+            named): the user typed it, so it is refused rather than replaced.
+    """
+    notes: list[str] = []
+    folder = directory or config_dir()
+    try:
+        lower, recorded, host = _read(directory)
+    except ConfigError as exc:
+        # The mode and server chosen are unknown: no key either, so nothing is sent to a
+        # cloud model the user may not have chosen (defaults run offline).
+        notes.append(f"Settings file not used; defaults (offline, no API key) instead: {exc}")
+        lower, recorded, host, store = {}, "none", None, None
+    env_file: Path | None = folder / ENV_FILE
+    try:
+        env_note = check_private(folder / ENV_FILE)
+        problem = dotenv_problem(folder / ENV_FILE)
+    except (ValueError, OSError) as exc:
+        env_note, problem = "", f"{exc}; its settings were ignored"
+    if problem:
+        notes.append(f"Environment file not used: {problem}")
+        env_file = None
+    elif env_note:
+        notes.append(env_note)
+    key = ""
+    try:
+        if store is None:
+            store = _saved_store(directory, recorded)
+        key = store.get_api_key() if store is not None else ""
+        notes += [n for n in getattr(store, "notes", None) or [] if n]
+    except Exception as exc:  # a broken file or keyring: no key, never a crash
+        log.warning("API key not read: %r", exc)
+        where = store.where if store is not None else "the secret store"
+        reason = str(exc) if isinstance(exc, ValueError) else "it could not be read"
+        notes.append(f"No API key used: the key in {where} was not read ({reason}).")
+    return LoadedSettings(_build(lower, key, host, env_file, overrides), notes)
 
 
 def save_settings(

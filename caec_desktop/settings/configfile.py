@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from caec_desktop.settings.files import private_dir, write_private
+from caec_desktop.settings.files import FileProblem, private_dir, read_small_json, write_private
 from caec_desktop.settings.paths import config_dir
 
 CONFIG_FILE = "config.json"
@@ -35,13 +35,12 @@ def config_path(directory: Path | None = None) -> Path:
 
 
 def read_json(path: Path) -> Any:
-    """The file's JSON (None when there is no file)."""
+    """The file's JSON (None when there is no file); only a small regular file is read, so a
+    FIFO, device or huge file never hangs it (`files.read_small_json`)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"{path}: not readable as JSON ({exc})") from None
+        return read_small_json(path)
+    except FileProblem as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def write_json(path: Path, data: Mapping[str, Any]) -> None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -133,18 +132,18 @@ class FileStore:
         return f"file {self.path} (readable by you only, mode 0600)"
 
     def get_api_key(self) -> str:
-        """The saved key ("" when none). ValueError for a file that is unreadable, a symlink,
-        someone else's, or open to others and not fixable."""
+        """The saved key ("" when none). ValueError (in words) for a file that is a symlink, not
+        a regular file, someone else's, open to others and not fixable, too large, not UTF-8 or
+        not JSON: it is read with `read_small_json`, so a FIFO or device never hangs it."""
+        from caec_desktop.settings.files import read_small_json
+
         try:
             note = check_private(self.path)
-            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-            with os.fdopen(fd, encoding="utf-8") as fh:
-                data = json.loads(fh.read())
-        except FileNotFoundError:
+        except PrivateFileError as exc:
+            raise ValueError(f"secrets file {exc}") from None  # the message names the file
+        data = read_small_json(self.path)  # FileProblem (a ValueError) says why in words
+        if data is None:
             return ""
-        except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
-            reason = str(exc) if isinstance(exc, PrivateFileError) else type(exc).__name__
-            raise ValueError(f"{self.path}: unreadable secrets file ({reason})") from None
         if note:
             self.notes.append(note)
         key = data.get(KEY_NAME, "") if isinstance(data, dict) else ""

@@ -14,13 +14,21 @@ a key registers it (and the environment's keys) with the redactor (`redact.remem
 
 from __future__ import annotations
 
+import io
+import ipaddress
+import logging
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlparse
+from urllib.parse import urlparse, urlsplit
 
 from pydantic import AliasChoices, Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, DotEnvSettingsSource, SettingsConfigDict
 
+from caec_desktop.settings.files import FileProblem, read_small_text
 from caec_desktop.settings.redact import key_problem, remember, remember_environment
+
+log = logging.getLogger(__name__)
 
 Mode = Literal["offline", "local", "openrouter"]
 ToolCallStyle = Literal["auto", "native", "prompt"]
@@ -31,6 +39,9 @@ DEFAULT_OPENROUTER_MODEL = "openai/gpt-oss-120b"
 LOCAL_TIMEOUT_S = 300.0
 """Local servers on a laptop CPU: a 6k-token prompt took 70-130 s to read (docs/local-models.md)."""
 REMOTE_TIMEOUT_S = 60.0
+LOCAL_TURN_TIMEOUT_S = 900.0
+"""A turn asks a local model about three times: three slow requests must fit."""
+REMOTE_TURN_TIMEOUT_S = 300.0
 
 
 class Settings(BaseSettings):
@@ -56,14 +67,20 @@ class Settings(BaseSettings):
     tool_call_style: ToolCallStyle = "auto"
     provider_require_tools: bool = True
     fallback_model: str | None = None
-    request_timeout_s: float | None = Field(default=None, gt=0)
-    """Seconds to wait for one reply (CAEC_REQUEST_TIMEOUT_S); None: LOCAL_TIMEOUT_S in local
-    mode (a CPU may take minutes to read a long prompt), REMOTE_TIMEOUT_S otherwise."""
+    request_timeout_s: float | None = Field(default=None, gt=0, le=3600, allow_inf_nan=False)
+    """Longest wait for the model's next piece of reply: the next streamed token or tool-call
+    delta (keep-alive comments and trickled bytes do not count), or the whole reply when it is
+    not streamed. `CAEC_REQUEST_TIMEOUT_S`; None: LOCAL_TIMEOUT_S in local mode (a CPU may take
+    minutes to read a long prompt), REMOTE_TIMEOUT_S otherwise (`effective_request_timeout`)."""
+    turn_timeout_s: float | None = Field(default=None, gt=0, le=86400, allow_inf_nan=False)
+    """Longest a whole turn may take, retries and back-off included; the turn then ends with a
+    model error. `CAEC_TURN_TIMEOUT_S`, `caec ask/chat --timeout`; None: LOCAL_TURN_TIMEOUT_S in
+    local mode, REMOTE_TURN_TIMEOUT_S otherwise (`effective_turn_timeout`)."""
     max_retries: int = Field(default=3, ge=0, le=10)
     """HTTP attempts after the first one, on 429 / 5xx / timeouts / dropped connections."""
-    retry_base_delay_s: float = Field(default=1.0, ge=0, le=60)
+    retry_base_delay_s: float = Field(default=1.0, ge=0, le=60, allow_inf_nan=False)
     """Back-off before retry n is base × 2^(n-1) plus up to 25 % jitter (Retry-After wins)."""
-    retry_max_delay_s: float = Field(default=30.0, ge=0, le=600)
+    retry_max_delay_s: float = Field(default=30.0, ge=0, le=600, allow_inf_nan=False)
     """Longest wait between attempts; a Retry-After above it ends the retries."""
     stream: bool = False
     """Stream the tool-selection calls too (off by default: several servers corrupt streamed
@@ -90,13 +107,7 @@ class Settings(BaseSettings):
     @field_validator("base_url")
     @classmethod
     def _http_url(cls, value: str) -> str:
-        value = value.strip()
-        if not value.startswith(("http://", "https://")):
-            raise ValueError(
-                f"base_url must start with http:// or https:// "
-                f"(e.g. http://127.0.0.1:11434/v1), got {value!r}"
-            )
-        return value.rstrip("/")
+        return check_url(value)
 
     @property
     def effective_mode(self) -> Mode:
@@ -113,6 +124,12 @@ class Settings(BaseSettings):
         if self.model:
             return self.model
         return DEFAULT_OPENROUTER_MODEL if self.effective_mode == "openrouter" else ""
+
+    def effective_turn_timeout(self) -> float:
+        """The turn time limit in force (see `turn_timeout_s`)."""
+        if self.turn_timeout_s is not None:
+            return self.turn_timeout_s
+        return LOCAL_TURN_TIMEOUT_S if self.effective_mode == "local" else REMOTE_TURN_TIMEOUT_S
 
     def effective_request_timeout(self) -> float:
         """The request timeout in force (see `request_timeout_s`)."""
@@ -168,6 +185,79 @@ class Settings(BaseSettings):
         data["base_url"] = self.effective_base_url()
         data["api_key_set"] = bool(self.api_key())
         return data
+
+
+def check_url(value: str) -> str:
+    """`value` as an http(s) base URL without a trailing slash; ValueError in words otherwise.
+
+    Refused: other schemes, control characters (CR/LF would split an HTTP header), a missing
+    host, a port outside 1-65535 or not a number, a bracketed host that is not an IPv6 address.
+    """
+    value = value.strip()
+    example = "(e.g. http://127.0.0.1:11434/v1)"
+    if not value.startswith(("http://", "https://")):
+        raise ValueError(
+            f"base_url must start with http:// or https:// {example}, got {value[:80]!r}"
+        )
+    bad = next((c for c in value if ord(c) < 32 or ord(c) == 127 or c.isspace()), None)
+    if bad is not None:
+        raise ValueError(
+            f"base_url contains a control or space character ({bad!r}); a URL has none {example}"
+        )
+    try:
+        parts = urlsplit(value)
+        port = parts.port
+    except ValueError as exc:
+        text = str(exc)
+        if "Port" in text:
+            raise ValueError(
+                f"base_url has an invalid port (a port is a whole number from 1 to 65535) {example}"
+            ) from None
+        if "[" in value:
+            raise ValueError(f"base_url has an invalid IPv6 address in [...] {example}") from None
+        raise ValueError(f"base_url has an invalid host {example}") from None
+    host = parts.hostname
+    if not host:
+        raise ValueError(f"base_url has no host name {example}, got {value[:80]!r}")
+    if "[" in parts.netloc:
+        try:
+            ipaddress.IPv6Address(host.split("%", 1)[0])
+        except ValueError:
+            raise ValueError(f"base_url has an invalid IPv6 address in [...] {example}") from None
+    if port == 0:
+        raise ValueError(f"base_url has port 0; a port is a whole number from 1 to 65535 {example}")
+    return value.rstrip("/")
+
+
+class SafeDotEnvSource(DotEnvSettingsSource):
+    """pydantic-settings' `.env` source, reading the file with `read_small_text`: a `.env` that is
+    a FIFO, a device, a folder, too large or not UTF-8 is skipped (logged; `dotenv_problem` says
+    why in words) instead of hanging start-up or ending it with a traceback."""
+
+    def _read_env_file(self, file_path: Path) -> Mapping[str, str | None]:
+        from dotenv import dotenv_values
+        from pydantic_settings.sources.utils import parse_env_vars
+
+        try:
+            text = read_small_text(file_path)
+        except FileProblem as exc:
+            log.warning("%s", exc)
+            return {}
+        if text is None:
+            return {}
+        values = dotenv_values(stream=io.StringIO(text))
+        return parse_env_vars(
+            values, self.case_sensitive, self.env_ignore_empty, self.env_parse_none_str
+        )
+
+
+def dotenv_problem(path: Path | str) -> str:
+    """Why the `.env` file at `path` is skipped ("" when it is read or absent)."""
+    try:
+        read_small_text(path)
+    except FileProblem as exc:
+        return f"{exc}; its settings were ignored"
+    return ""
 
 
 def host_of(url: str) -> str:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
-from typing import Annotated, Any, ClassVar, Generic, TypeVar, cast
+from functools import cache, partial
+from typing import Annotated, Any, ClassVar, Generic, TypeVar, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
@@ -135,6 +135,9 @@ class ToolResult(BaseModel):
     """Base for result models."""
 
     model_config = ConfigDict(extra="forbid")
+    zero_allowed: ClassVar[frozenset[str]] = frozenset()
+    """Results with a unit that may really be 0 (a damping coefficient at e = 1); any other such
+    result of exactly 0 is reported as an underflow (see `execution._underflowed`)."""
 
 
 # Only what turns formulas into formatting: `*` (emphasis even inside a word: PI*r*sqrt) and code
@@ -237,3 +240,19 @@ class ToolSpec(Generic[A, Res]):
     """What the tool computes, one of `GROUPS` (help, `caec tools` and the forms group by it)."""
     example: dict[str, Any] = field(default_factory=dict)
     """A valid argument set (used in help text, schema round-trip tests, and the form's sample)."""
+
+    def result_units(self) -> dict[str, str]:
+        """The unit of each result field ("" for plain numbers), from the `Unit` markers."""
+        return _result_units(self.result_model)
+
+
+@cache
+def _result_units(model: type[ToolResult]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name, info in model.model_fields.items():
+        # `Time` keeps its marker in `metadata`; `Time | None` inside the Union's Annotated arm
+        arms = (info.annotation, *get_args(info.annotation))
+        markers = [*info.metadata, *(m for a in arms for m in getattr(a, "__metadata__", ()))]
+        marker = next((m for m in markers if isinstance(m, Unit)), None)
+        out[name] = marker.unit if marker is not None else ""
+    return out

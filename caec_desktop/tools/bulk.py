@@ -10,7 +10,8 @@ How φ is given — exactly one of:
 - `bulk_density` together with `solid_density`.
 With φ from the first two ways, one density may be added: `solid_density` gives ρ_b = φ ρ_s, or
 `bulk_density` gives ρ_s = ρ_b/φ. The mass needs `volume` and a density; without a density the
-mass is left out (null) and the sheet says why.
+mass is left out (null) and the sheet says why. A `bulk_density` with a `volume` alone gives the
+mass M = ρ_b V (φ, ε and e_v are then null: they need the solid density).
 """
 
 from __future__ import annotations
@@ -72,11 +73,13 @@ class BulkArgs(ToolArgs):
                 given[1], f"give only one of {WAYS}; got {' and '.join(given)} (over-determined)"
             )
         if not given:
+            if self.bulk_density is not None and self.volume is not None:
+                return self  # the mass of a volume of known bulk density: M = ρ_b V
             if self.bulk_density is not None:
                 raise ArgError(
                     "solid_density",
                     "required with bulk_density to get φ = ρ_b/ρ_s (in kg/m^3); "
-                    "or give packing_fraction or porosity",
+                    "or give packing_fraction or porosity, or a volume for the mass ρ_b V",
                 )
             raise ArgError("packing_fraction", f"required: give {WAYS}")
         if given == ["bulk_density"]:
@@ -91,9 +94,9 @@ class BulkArgs(ToolArgs):
 
 
 class BulkResult(ToolResult):
-    packing_fraction: Ratio = R("Solid volume fraction φ")
-    porosity: Ratio = R("Porosity ε = 1 − φ")
-    void_ratio: Ratio = R("Void ratio e_v = (1 − φ)/φ")
+    packing_fraction: Ratio | None = R("Solid volume fraction φ (null from a bulk density alone)")
+    porosity: Ratio | None = R("Porosity ε = 1 − φ (null from a bulk density alone)")
+    void_ratio: Ratio | None = R("Void ratio e_v = (1 − φ)/φ (null from a bulk density alone)")
     bulk_density: Density | None = R("Bulk density ρ_b (null without a density)")
     solid_density: Density | None = R("Solid density ρ_s (null without a density)")
     mass: Mass | None = R("Bulk mass ρ_b V (null without volume or density)")
@@ -102,6 +105,28 @@ class BulkResult(ToolResult):
 def bulk_properties(args: BulkArgs, sheet: CalcSheet) -> BulkResult:
     """Convert between packing fraction, porosity, void ratio and densities; mass of a volume."""
     rho_b, rho_s = args.bulk_density, args.solid_density
+    if args.packing_fraction is None and args.porosity is None and rho_s is None:
+        assert rho_b is not None and args.volume is not None  # checked by the model validator
+        bulk_mass = sheet.step(
+            "M",
+            "ρ_b V",
+            f"{fmt(rho_b, 'kg/m^3')} · {fmt(args.volume, 'm^3')}",
+            rho_b * args.volume,
+            "kg",
+        )
+        sheet.notes.append(
+            "φ, ε and e_v not computed: they need the solid density (φ = ρ_b/ρ_s), a packing "
+            "fraction or a porosity"
+        )
+        sheet.references.append(REF_BULK)
+        return BulkResult(
+            packing_fraction=None,
+            porosity=None,
+            void_ratio=None,
+            bulk_density=rho_b,
+            solid_density=None,
+            mass=bulk_mass,
+        )
     if args.packing_fraction is not None:
         phi = args.packing_fraction
         sheet.notes.append(f"Packing fraction given: φ = {sig(phi)}")

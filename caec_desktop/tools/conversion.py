@@ -7,7 +7,6 @@ field error on `to_unit` that names both dimensions.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import pint
@@ -15,32 +14,23 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from caec_desktop.tools.base import ArgError, CalcSheet, CalcStep, R, ToolArgs, ToolResult, ToolSpec
 from caec_desktop.tools.units import dimensionality_name, sig, ureg
+from caec_desktop.tools.values import ValueReadError, quote, read_unit
 
 REF_PINT = "pint unit registry (SI 2019 definitions; offset units such as °C via Quantity)"
 
 
-def _clean(text: str) -> str:
-    return text.strip().replace("µ", "u").replace("μ", "u")
-
-
 def parse_unit(field_name: str, text: str) -> pint.Unit:
-    """The pint unit named by `text`; ArgError on `field_name` when pint does not know it, or
-    when an exponent is not finite ("m**1e400" parses as meter ** inf, which no value can have)."""
+    """The pint unit named by `text`, read by the value reader (`values.read_unit`: unit names
+    joined by * and /, whole-number powers, nothing evaluated); ArgError on `field_name` saying
+    what could not be read."""
     try:
-        unit = ureg().parse_units(_clean(text))
-    except Exception:  # pint raises UndefinedUnitError, AssertionError, ValueError, ...
-        raise ArgError(
-            field_name, f"unknown unit {text!r} (examples: mm, inch, g/cm^3, MPa, degC, km/h)"
-        ) from None
-    powers = ureg().Quantity(1.0, unit).unit_items()
-    bad = [f"{n} ** {p}" for n, p in powers if isinstance(p, float) and not math.isfinite(p)]
-    if bad:
+        return ureg().parse_units(read_unit(text))
+    except ValueReadError as exc:
         raise ArgError(
             field_name,
-            f"unit {text!r} has an exponent that is not a finite number ({', '.join(bad)}); "
-            "use a finite exponent such as m**3",
-        )
-    return unit
+            f"could not read unit {quote(text)}: {exc} (examples: mm, inch, g/cm^3, MPa, degC, "
+            "km/h)",
+        ) from None
 
 
 def _has_offset(unit: Any) -> bool:

@@ -123,6 +123,7 @@ class SpringArgs(ToolArgs):
 
 
 class SpringResult(ToolResult):
+    zero_allowed = frozenset({"damping_coefficient"})  # e = 1: no damping
     collision_time: Time = R("Collision duration t_c")
     stiffness: Stiffness = R("Normal spring stiffness k")
     damping_coefficient: Damping = R("Normal damping coefficient η")

@@ -11,8 +11,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
+from caec_desktop.tools import plausibility
 from caec_desktop.tools.base import ArgError, CalcSheet, ToolArgs, ToolSpec
 from caec_desktop.tools.messages import FieldMessage, field_messages
+from caec_desktop.tools.plausibility import FieldWarning
 from caec_desktop.tools.registry import get_tool
 from caec_desktop.tools.schema import tool_schema
 from caec_desktop.tools.units import pretty_unit
@@ -27,6 +29,12 @@ class ToolOutcome(BaseModel):
     result: dict[str, Any] | None = None
     errors: list[FieldMessage] = Field(default_factory=list)
     calc_sheet: CalcSheet | None = None
+    warnings: list[FieldWarning] = Field(default_factory=list)
+    """Inputs that are valid but far outside the usual DEM range (`plausibility.RANGES`): the
+    run computed, and every entry point shows these next to the result."""
+
+    def warning_texts(self) -> list[str]:
+        return [w.text() for w in self.warnings]
 
     def error_text(self) -> str:
         return "; ".join(e.text() for e in self.errors)
@@ -40,10 +48,41 @@ def validate(name: str, raw: dict[str, Any]) -> tuple[ToolArgs | None, list[Fiel
         return None, [FieldMessage(field="tool", message=str(exc.args[0]))]
     if not isinstance(raw, dict):
         return None, [FieldMessage(field="", message="arguments must be a JSON object")]
+    deep = [
+        FieldMessage(
+            field=str(key),
+            message=f"nested deeper than {MAX_DEPTH} levels; expected a number, a string with a "
+            "unit, or a list of them",
+        )
+        for key, value in raw.items()
+        if _too_deep(value)
+    ]
+    if deep:
+        return None, deep
     try:
         return spec.args_model.model_validate(raw), []
     except ValidationError as exc:
         return None, field_messages(exc, spec)
+
+
+MAX_DEPTH = 4
+"""Deepest nesting of lists/objects in one argument (tool arguments are at most a list)."""
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether `value` nests lists or dicts deeper than MAX_DEPTH (walked without recursion, so
+    a model's or a file's 2,000-deep list cannot exhaust the stack)."""
+    level: list[Any] = [value]
+    for _ in range(MAX_DEPTH + 1):
+        level = [
+            item
+            for v in level
+            if isinstance(v, list | tuple | dict)
+            for item in (v.values() if isinstance(v, dict) else v)
+        ]
+        if not level:
+            return False
+    return True
 
 
 def execute(name: str, raw: dict[str, Any]) -> ToolOutcome:
@@ -90,8 +129,8 @@ def _run(spec: ToolSpec[Any, Any], args: ToolArgs, sheet: CalcSheet) -> ToolOutc
         kind = "division by zero" if isinstance(exc, ZeroDivisionError) else "overflow"
         after = f" after step {sheet.steps[-1].name}" if sheet.steps else ""
         raise _OutOfRange(f"{kind}{after}") from None
-    except ValidationError as exc:  # result models reject inf/NaN (Unit types)
-        bad = [e for e in exc.errors(include_url=False) if e["type"] == "finite_number"]
+    except ValidationError as exc:  # result models reject inf/NaN and subnormals (Unit types)
+        bad = [e for e in exc.errors(include_url=False) if e["type"] in ("finite_number", "unit")]
         if len(bad) != len(exc.errors()):
             raise
         raise _OutOfRange(_non_finite_text({str(e["loc"][0]): e["input"] for e in bad})) from None
@@ -99,9 +138,31 @@ def _run(spec: ToolSpec[Any, Any], args: ToolArgs, sheet: CalcSheet) -> ToolOutc
     non_finite = {k: v for k, v in dumped.items() if not _all_finite(v)}
     if non_finite:
         raise _OutOfRange(_non_finite_text(non_finite))
+    zero = _underflowed(spec, dumped)
+    if zero:
+        raise _OutOfRange(f"underflow: {_non_finite_text(zero)}")
+    values = args.model_dump()
     return ToolOutcome(
-        tool=spec.name, ok=True, args=args.model_dump(), result=dumped, calc_sheet=sheet
+        tool=spec.name,
+        ok=True,
+        args=values,
+        result=dumped,
+        calc_sheet=sheet,
+        warnings=plausibility.check(values),
     )
+
+
+def _underflowed(spec: ToolSpec[Any, Any], result: dict[str, Any]) -> dict[str, float]:
+    """Physical results (with a unit) that came out as exactly 0: from positive inputs, a time,
+    mass, size or stiffness of 0 is an underflow, not an answer (unless the result model lists
+    the field in `zero_allowed`)."""
+    units = spec.result_units()
+    allowed = spec.result_model.zero_allowed
+    return {
+        k: v
+        for k, v in result.items()
+        if v == 0.0 and isinstance(v, float) and units.get(k) and k not in allowed
+    }
 
 
 def _all_finite(value: Any) -> bool:

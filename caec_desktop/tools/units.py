@@ -1,4 +1,4 @@
-"""Units: one pint registry for the whole app, parsing of "2 mm"-style inputs, display formatting.
+"""Units: one pint registry for the whole app, values in SI (`to_si`), display formatting.
 
 pint does the conversions (no hand-written tables). The registry is built lazily and cached on disk
 (`cache_folder=":auto:"`, ~0.16 s instead of ~0.28 s) so importing the tools stays cheap.
@@ -7,11 +7,12 @@ pint does the conversions (no hand-written tables). The registry is built lazily
 from __future__ import annotations
 
 import math
-import re
 from functools import lru_cache
 from typing import Any
 
 import pint
+
+from caec_desktop.tools.values import TINY, ValueReadError, read_unit, read_value
 
 # Human names for dimensions, keyed by a unit of that dimension (pint computes the dimensionality,
 # so the key never depends on how pint orders "[mass] * [length]").
@@ -37,107 +38,154 @@ _DIMENSION_UNITS: dict[str, str] = {
 
 
 @lru_cache(maxsize=1)
-def _dimension_names() -> dict[str, str]:
-    names = {str(ureg().parse_units(u).dimensionality): n for u, n in _DIMENSION_UNITS.items()}
+def _dimension_names() -> dict[object, str]:
+    """Names by pint dimensionality (compared as pint compares them: lbf and N are both forces,
+    though pint writes their dimensions in different orders), and by the text of each."""
+    names: dict[object, str] = {}
+    for unit, name in _DIMENSION_UNITS.items():
+        dimensionality = ureg().parse_units(unit).dimensionality
+        names[dimensionality] = names[str(dimensionality)] = name
     names["dimensionless"] = "dimensionless"
     return names
 
 
 def dimensionality_name(dimensionality: object) -> str:
     """A readable name for a pint dimensionality ("length" for {[length]: 1}); unnamed ones as
-    pint writes them ("[length] ** 2.5")."""
-    return _dimension_names().get(str(dimensionality), str(dimensionality))
+    pint writes them ("[length] ** 4")."""
+    names = _dimension_names()
+    try:
+        return names.get(dimensionality, None) or names.get(
+            str(dimensionality), str(dimensionality)
+        )
+    except TypeError:  # not hashable
+        return str(dimensionality)
+
+
+# Spellings engineers type that pint lacks, defined once here (each with its source); the value
+# reader (values.py) reads every unit through this registry, so chat, forms, CLI and models share
+# them. Quote marks for inch and foot are read in values.py (pint's tokenizer cannot take them).
+_DEFINITIONS = (
+    # 1 mil = 1 thou = 0.001 in (NIST Handbook 44, Appendix C, "mil"); pint's own `mil` is the
+    # angular mil, which no DEM input is given in.
+    "mil = 0.001 * inch = _ = mils",
+    # pound per cubic foot, the US customary density unit (NIST SP 811, Table B.8, "pound per cubic
+    # foot (lb/ft3)"); "pcf" in US geotechnical reports.
+    "pcf = pound / foot ** 3",
+    # Pascal multiples as typed without the case pint requires (SI brochure: MPa, GPa, kPa).
+    # Only whole names: a lower-case "pa" is not defined, so "mpa" can never read as millipascal.
+    "Mpa = megapascal = _ = mpa = MPA",
+    "Gpa = gigapascal = _ = gpa = GPA",
+    "Kpa = kilopascal = _ = kpa = KPa = KPA",
+)
 
 
 @lru_cache(maxsize=1)
 def ureg() -> pint.UnitRegistry[Any]:
-    """The app's single unit registry (lazily created, disk-cached definitions)."""
+    """The app's single unit registry (lazily created, disk-cached definitions, plus the
+    spellings of `_DEFINITIONS`)."""
     reg: pint.UnitRegistry[Any]
     try:
-        reg = pint.UnitRegistry(cache_folder=":auto:")
+        reg = pint.UnitRegistry(cache_folder=":auto:", on_redefinition="ignore")
     except Exception:  # pragma: no cover - unwritable cache dir: fall back to an uncached registry
-        reg = pint.UnitRegistry()
+        reg = pint.UnitRegistry(on_redefinition="ignore")
+    for definition in _DEFINITIONS:
+        reg.define(definition)
     reg.formatter.default_format = "~P"
     return reg
 
 
 def dimension_name(unit: str) -> str:
-    """A readable name for the dimension of `unit` ("pressure/stress" for "Pa")."""
-    dim = str(ureg().parse_units(unit).dimensionality) if unit else "dimensionless"
+    """A readable name for the dimension of `unit` ("pressure/stress" for "Pa"); the unit is
+    read by the value reader (it may be text a user or model typed).
+
+    Raises:
+        ValueReadError: `unit` is not a unit."""
+    dim = str(ureg().parse_units(read_unit(unit)).dimensionality) if unit else "dimensionless"
     return dimensionality_name(dim)
 
 
-class UnitParseError(ValueError):
-    """A value could not be read as a quantity of the expected dimension."""
+UnitParseError = ValueReadError
+"""A value could not be read as a quantity of the expected dimension (the value reader's error)."""
 
 
 def to_si(value: Any, unit: str) -> float:
-    """Convert a number (already in `unit`) or a string with a unit ("2 mm") to a float in `unit`.
+    """A number (already in `unit`) or a value text ("2 mm", read by `values.read_value`) as a
+    float in `unit` ("" for dimensionless).
 
     Raises:
-        UnitParseError: with a message that names the expected dimension and unit.
+        UnitParseError: quoting the value and naming the expected dimension and unit; also for
+            numbers outside the float range and values too small to compute with (subnormal).
     """
     if isinstance(value, bool):
         raise UnitParseError(f"expected a number in {unit or 'no unit'}, got {value!r}")
-    if isinstance(value, int | float):
-        return float(value)
+    if isinstance(value, int):
+        try:
+            return float(value)
+        except OverflowError:
+            digits = int(value.bit_length() * math.log10(2)) + 1
+            raise UnitParseError(
+                f"a whole number of about {digits} digits is outside the range of numbers that "
+                "can be computed with (about ±1.8e308)"
+            ) from None
+    if isinstance(value, float):
+        if 0.0 < abs(value) < TINY:
+            raise UnitParseError(f"{value!r} is too small to compute with (below {TINY:.1e})")
+        return value  # inf and NaN: the field's finite check names them
     if not isinstance(value, str):
         raise UnitParseError(
             f"expected a number in {unit or 'no unit'} or a string with a unit, "
             f"got {type(value).__name__}"
         )
-    text = value.strip().replace("µ", "u").replace("μ", "u")
-    if not text:
-        raise UnitParseError(f"expected a value in {unit or 'no unit'}, got an empty string")
-    simple = _NUMBER_UNIT.fullmatch(text)
-    if simple is not None:
-        factor = _scale(simple.group(2), unit)
-        if factor is not None:
-            return float(simple.group(1)) * factor
-    reg = ureg()
+    reading = read_value(value)
+    if not reading.unit:
+        return reading.number
     try:
-        q: Any = reg.Quantity(text)  # typed by pint only when numpy is installed
-    except Exception as exc:
-        raise UnitParseError(f"could not read {value!r} as a quantity ({exc})") from None
-    if not isinstance(q, pint.Quantity):  # a bare number parsed as a plain float
-        return float(q)
-    if q.dimensionless and not unit:
-        return float(q.to("dimensionless").magnitude)
-    if q.unitless:
-        return float(q.magnitude)
-    try:
-        return float(q.to(unit or "dimensionless").magnitude)
-    except pint.DimensionalityError:
-        expected = dimension_name(unit)
-        got = dimensionality_name(q.dimensionality)
+        factor = _scale(reading.unit, unit)
+    except _Mismatch as exc:
         raise UnitParseError(
-            f"expected a {expected} (in {unit or 'no unit'}), got {value!r} which is a {got}"
+            f"expected a {dimension_name(unit)} (in {pretty_unit(unit) or 'no unit'}), "
+            f'got "{reading.text}" which is a {exc.got}'
         ) from None
+    if factor is None:  # an offset scale (degC to K): pint converts the value itself
+        result = float(ureg().Quantity(reading.number, reading.unit).to(unit).magnitude)
+    else:
+        result = reading.number * factor
+    if not math.isfinite(result):
+        raise UnitParseError(
+            f'"{reading.text}" is outside the range of numbers that can be computed with '
+            f"once converted to {unit or 'a plain number'}"
+        )
+    if 0.0 < abs(result) < TINY:
+        raise UnitParseError(f'"{reading.text}" is too small to compute with in {unit}')
+    return result
 
 
-# "0.5 mm", "2.5 g/cm^3", "70GPa": a plain number and a unit expression (no arithmetic).
-_NUMBER_UNIT = re.compile(
-    r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-z][A-Za-z0-9/^*. ]*?)"
-)
+class _Mismatch(Exception):
+    """A unit of another dimension than the one wanted; `got` names its dimension."""
+
+    def __init__(self, got: str) -> None:
+        super().__init__(got)
+        self.got = got
 
 
 @lru_cache(maxsize=512)
 def _scale(unit_text: str, unit: str) -> float | None:
-    """How many `unit` one `unit_text` is, when that is a plain scale of the same dimension.
+    """How many `unit` one `unit_text` is (the reader's pint syntax), cached per spelling;
+    None for offset scales, which pint converts value by value.
 
-    Parsing "0.5 mm" with pint costs ~0.15 ms; the scale per unit spelling is cached and the
-    number multiplied by it, which is what pint's conversion does. None (offsets such as degC,
-    dimensionless targets, unknown or mismatched units) sends the value down the full path,
-    which gives the detailed error messages.
+    Raises:
+        _Mismatch: the two are of different dimensions.
     """
-    if not unit:
-        return None
     reg = ureg()
+    source = reg.parse_units(unit_text)
+    target = reg.parse_units(unit) if unit else reg.dimensionless
+    if source.dimensionality != target.dimensionality:
+        raise _Mismatch(dimensionality_name(source.dimensionality))
     try:
-        one = float(reg.Quantity(1.0, unit_text).to(unit).magnitude)
-        two = float(reg.Quantity(2.0, unit_text).to(unit).magnitude)
-        zero = float(reg.Quantity(0.0, unit_text).to(unit).magnitude)
-    except Exception:
+        one = float(reg.Quantity(1.0, source).to(target).magnitude)
+        two = float(reg.Quantity(2.0, source).to(target).magnitude)
+        zero = float(reg.Quantity(0.0, source).to(target).magnitude)
+    except pint.errors.OffsetUnitCalculusError:
         return None
     return one if zero == 0.0 and two == 2.0 * one else None
 

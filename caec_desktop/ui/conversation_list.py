@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.services.history import HistoryStore
+from caec_desktop.services.history.store import error_words
 from caec_desktop.ui.conversation_delegate import ConversationDelegate
 from caec_desktop.ui.conversation_model import ConversationListModel
 
@@ -153,7 +154,7 @@ class ConversationList(QWidget):
         try:
             self.model.store.delete_conversation(conversation_id)
         except (KeyError, sqlite3.Error) as exc:
-            self.model.failed.emit(f"Conversation not deleted: {exc}")
+            self.model.failed.emit(f"Conversation not deleted: {error_words(exc)}")
             return
         self.refresh()
         self.conversationDeleted.emit(conversation_id)

@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from caec_desktop.services.history import Conversation, HistoryStore
+from caec_desktop.services.history.store import SearchTextError, error_words
 
 CONVERSATION_ROLE = Qt.ItemDataRole.UserRole
 UPDATED_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -55,8 +56,11 @@ class ConversationListModel(QAbstractListModel):
         store = self.store
         try:
             rows = store.search_conversations(text) if text else store.list_conversations()
+        except SearchTextError as exc:  # NUL, broken characters, too long: say so, list nothing
+            self.failed.emit(str(exc))
+            rows = []
         except sqlite3.Error as exc:
-            self.failed.emit(f"Conversation list not read: {exc}")
+            self.failed.emit(f"Conversation list not read: {error_words(exc)}")
             return
         self.beginResetModel()
         self._rows = rows
@@ -113,7 +117,7 @@ class ConversationListModel(QAbstractListModel):
         try:
             self.store.rename_conversation(conv.id, name)
         except (KeyError, sqlite3.Error) as exc:
-            self.failed.emit(f"Conversation not renamed: {exc}")
+            self.failed.emit(f"Conversation not renamed: {error_words(exc)}")
             return False
         self._rows[index.row()] = replace(conv, name=name)
         self.dataChanged.emit(index, index, [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole])

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from caec_desktop.services.forms import FormField, join_value, split_value
+from caec_desktop.services.forms import FormField, join_value, plain_number, split_value
 from caec_desktop.tools.units import convert, pretty_unit
 
 ERROR_STYLE = "color: #b00020;"
@@ -101,10 +101,9 @@ class TextEditor(FieldEditor):
         if not text:
             return None
         if self.field.kind in ("number", "integer"):
-            try:
-                number = float(text)
-            except ValueError:
-                return text  # validation names the field and says what is expected
+            number = plain_number(text)
+            if number is None:
+                return text  # validation reads it with the same reader and names the problem
             return int(number) if self.field.kind == "integer" and number.is_integer() else number
         return text
 

@@ -47,6 +47,15 @@ TRACE_FILTERS = {"Trace, JSON lines (*.jsonl)": ".jsonl"}
 _STORE_ERRORS = (KeyError, sqlite3.Error, ValidationError, ValueError)
 
 
+def _why(exc: BaseException) -> str:
+    """A store or file failure in words (no exception text)."""
+    from caec_desktop.services.history.store import error_words
+
+    if isinstance(exc, OSError | sqlite3.Error | KeyError):
+        return error_words(exc)
+    return "its saved turns could not be read"
+
+
 def _show_progress(dialog: QProgressDialog, done: int, total: int) -> None:
     dialog.setMaximum(total)
     dialog.setValue(min(done, total))
@@ -67,7 +76,7 @@ class HistoryController(QObject):
         window: MainWindow,
         runner: SessionRunner,
         recorder: ConversationRecorder,
-        report: Callable[[str, BaseException], None],
+        report: Callable[[str, BaseException | None], None],
     ) -> None:
         super().__init__(window)
         self.window = window
@@ -120,13 +129,20 @@ class HistoryController(QObject):
             return False
         try:
             loaded = self.recorder.store.load(conversation_id)
-            self.runner.session.restore([(t.user_text, t.result) for t in loaded.turns])
+            skipped = loaded.skipped
+            skipped += self.runner.session.restore([(t.user_text, t.result) for t in loaded.turns])
         except _STORE_ERRORS as exc:
-            self.report(f"Conversation {conversation_id} not opened: {exc}", exc)
+            self.report(f"Conversation {conversation_id} not opened: {_why(exc)}", exc)
             self.list.set_current(self.recorder.conversation_id)
             return False
         self._show(loaded)
         self.window.show_usage({}, self.runner.session.usage_total)
+        if skipped:
+            self.report(
+                f"{skipped} damaged part(s) of this conversation could not be read and are "
+                "left out; the rest of it is here.",
+                None,
+            )
         return True
 
     def new_conversation(self) -> None:
@@ -204,7 +220,7 @@ class HistoryController(QObject):
                     conversation_id, choice.title_block.to_dict()
                 )
             except _STORE_ERRORS as exc:
-                self.report(f"Title block not remembered: {exc}", exc)
+                self.report(f"Title block not remembered: {_why(exc)}", exc)
         self.export_report(choice.path, turns=choice.turns, title_block=choice.title_block)
 
     def export_report(
@@ -304,7 +320,7 @@ class HistoryController(QObject):
         try:
             return self.recorder.store.load(conversation_id)
         except _STORE_ERRORS as exc:
-            self.report(f"{what} not exported: {exc}", exc)
+            self.report(f"{what} not exported: {_why(exc)}", exc)
             return None
 
     # --- slots -----------------------------------------------------------------------------------

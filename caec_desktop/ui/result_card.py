@@ -108,6 +108,10 @@ class _Wrapping(QLabel):
         return QSize(40, super().minimumSizeHint().height())
 
 
+WARNING_STYLE = "color: #8a5300;"
+"""Valid but unusual inputs: amber, to stand out from the results without reading as an error."""
+
+
 class ResultCard(QFrame):
     """A tool call that ran: results in plain words, the calc sheet one click away."""
 
@@ -123,6 +127,12 @@ class ResultCard(QFrame):
         self.result: dict[str, Any] = dict(data.get("result") or {})
         self.sheet = sheet_of(data.get("calc_sheet"))
 
+        self.warnings = [str(w) for w in data.get("warnings") or []]
+        self.warning_label = _Wrapping("\n".join(f"⚠ {w}" for w in self.warnings))
+        self.warning_label.setStyleSheet(WARNING_STYLE)
+        self.warning_label.setWordWrap(True)
+        if not self.warnings:
+            self.warning_label.hide()  # (setVisible(True) on a parentless label opens a window)
         title = _Wrapping(f"<b>{escape(self.tool)}</b>")
         title.setWordWrap(True)
         self.verdict_label = QLabel()
@@ -181,14 +191,16 @@ class ResultCard(QFrame):
         lay = QVBoxLayout(self)
         lay.addWidget(title)
         lay.addWidget(self.verdict_label)
+        lay.addWidget(self.warning_label)
         lay.addWidget(WideArea(self.result_label))
         lay.addWidget(self.inputs_label)
         lay.addLayout(buttons)
         lay.addWidget(self.sheet_area)
 
     def text(self) -> str:
-        """What Copy puts on the clipboard: results, inputs, then the full calc sheet."""
-        parts = [f"{self.tool}", *result_lines(self.tool, self.result)]
+        """What Copy puts on the clipboard: warnings, results, inputs, then the calc sheet."""
+        parts = [f"{self.tool}", *(f"warning: {w}" for w in self.warnings)]
+        parts += result_lines(self.tool, self.result)
         inputs = input_text(self.tool, self.args, self.arg_sources)
         if inputs:
             parts.append(inputs)

@@ -90,8 +90,11 @@ class SessionRunner(QObject):
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the session reports its own failures; this is a bug path
-            log.exception("run failed")
-            self.failed.emit(f"{type(exc).__name__}: {exc}")
+            log.exception("run failed: %s", type(exc).__name__)
+            self.failed.emit(
+                "Something unexpected stopped this run (a bug in CAEC Desktop, not your input); "
+                "the details are in the log file caec-desktop.log in the data folder."
+            )
         finally:
             turn = getattr(self.session, "last_turn", None)
             self.runFinished.emit(turn if turn is not before else None)

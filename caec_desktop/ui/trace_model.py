@@ -29,6 +29,7 @@ KIND_COLOURS: dict[str, str] = {
     "validation_error": "#fde2b8",
     "retry": "#fff3a8",
     "refusal": "#f6c6f0",
+    "warning": "#fff3a8",
     "error": "#f8b4b4",
     "tool_result": "#d3f2d3",
     "run_end": "#e4e8f0",
@@ -38,6 +39,7 @@ _ICONS = {
     "validation_error": QStyle.StandardPixmap.SP_MessageBoxWarning,
     "retry": QStyle.StandardPixmap.SP_BrowserReload,
     "refusal": QStyle.StandardPixmap.SP_MessageBoxCritical,
+    "warning": QStyle.StandardPixmap.SP_MessageBoxWarning,
     "error": QStyle.StandardPixmap.SP_MessageBoxCritical,
 }
 

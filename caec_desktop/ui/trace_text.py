@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from caec_desktop.agent.trace import TraceEvent
 
-PROBLEM_KINDS: frozenset[str] = frozenset({"validation_error", "retry", "refusal", "error"})
+PROBLEM_KINDS: frozenset[str] = frozenset(
+    {"validation_error", "retry", "refusal", "warning", "error"}
+)
 """Kinds that must stand out in the trace (colour, icon, the "problems only" filter)."""
 
 
@@ -44,6 +46,8 @@ def summarize(event: TraceEvent) -> str:
         return f"attempt {d.get('attempt', '?')}"
     if kind == "refusal":
         return str(d.get("reason", ""))
+    if kind == "warning":
+        return str(d.get("message") or f"{d.get('field', '?')}: {d.get('why', '')}")
     if kind == "tool_result":
         shown = shown_args(tool_name(d), d.get("result") or {}, "result")
         return f"{tool_name(d)} → {_short(shown, 90)}"

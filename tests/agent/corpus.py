@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.agent.corpus_reader import READER_ROWS
+
 
 @dataclass(frozen=True)
 class Row:
@@ -668,3 +670,4 @@ CORPUS: list[Row] = [
 from tests.agent.corpus_new_tools import NEW_TOOL_ROWS  # noqa: E402  (rows of the ten new tools)
 
 CORPUS += NEW_TOOL_ROWS
+CORPUS += [Row(**fields) for fields in READER_ROWS]  # issue 10: units, bulk mass, durations, …

@@ -57,7 +57,7 @@ def test_rows_with_missing_inputs_exit_2_and_name_them(
     capsys: pytest.CaptureFixture[str], row: Row
 ) -> None:
     code, out = ask(capsys, row.text)
-    assert (code, out["status"]) == (2, "invalid")
+    assert (code, out["status"]) == (2, "needs_input")
     assert out["tool_results"] == []
     for name in row.missing:
         assert name in out["answer"]

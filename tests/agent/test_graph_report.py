@@ -26,7 +26,10 @@ def test_values_are_shown_with_units_and_four_significant_figures() -> None:
 def test_final_status_from_state() -> None:
     assert final_status({"status": "refused"}) == "refused"
     assert final_status({"attempts": 0, "reply": "hi"}) == "answered"
-    assert final_status({"attempts": 1, "missing": ["density [kg/m³]"], "reply": "?"}) == "invalid"
+    assert final_status({"attempts": 1, "missing": ["density [kg/m³]"], "reply": "?"}) == (
+        "needs_input"
+    )
+    assert final_status({"attempts": 2, "missing": ["density"], "errors": [{}]}) == "invalid"  # type: ignore[list-item]
     assert final_status({"attempts": 1, "reply": ""}) == "invalid"
 
 

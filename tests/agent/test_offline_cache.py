@@ -18,9 +18,9 @@ def parse_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     calls: list[str] = []
     real = offline.parse
 
-    def counting(text: str, vocabulary: tuple[str, ...]) -> offline.Parsed:
+    def counting(text: str, vocabulary: tuple[str, ...], known: frozenset[str]) -> offline.Parsed:
         calls.append(text)
-        return real(text, vocabulary)
+        return real(text, vocabulary, known)
 
     offline.read.cache_clear()
     offline.ranked_phrasings.cache_clear()

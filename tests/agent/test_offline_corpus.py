@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from caec_desktop.agent.selection.offline import classify_text, select_text
 from caec_desktop.tools import execute, tool_names, validate
 from tests.agent.corpus import CORPUS, Row
+from tests.agent.corpus_reader import READER_ROWS
 
 
 def _same(expected: Any, got: Any) -> bool:
@@ -50,6 +52,15 @@ def test_row(row: Row) -> None:
 @pytest.mark.parametrize("row", [r for r in CORPUS if r.intent], ids=lambda r: r.text)
 def test_intent(row: Row) -> None:
     assert classify_text(row.text) == row.intent
+
+
+US_CUSTOMARY = re.compile(r"\d\s?(?:in|inch|ft|lbf|psi|ksi|pcf|thou|yd3|ft3|ft/s)\b|\d\"|lb/")
+
+
+def test_issue_10_rows_cover_its_classes() -> None:
+    """At least 80 phrasings for the reader's classes, 25 of them with US customary units."""
+    assert len(READER_ROWS) >= 80
+    assert sum(bool(US_CUSTOMARY.search(r["text"])) for r in READER_ROWS) >= 25
 
 
 def test_corpus_covers_every_tool_with_hits_and_misses() -> None:

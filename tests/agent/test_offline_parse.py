@@ -38,14 +38,27 @@ def test_unit_spellings_become_pint_units(typed: str, unit: str, si: float, si_u
         ("psi", "pressure/stress"),
         ("km/h", "velocity"),
         ("L", "volume"),
-        ("in", None),  # "3 in" is too often the English word
-        ("at", None),  # pint: technical atmosphere
-        ("particles", None),  # pint: an amount of substance
-        ("steel", None),
+        ("Hz", "frequency"),  # a unit no input takes keeps its dimension (was dropped as bare)
+        ("m^4", "[length] ** 4"),
     ],
 )
 def test_unit_dimension(unit: str, dim: str | None) -> None:
     assert unit_dimension(unit) == dim
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [
+        ("3 at 2 m/s", ""),  # pint: technical atmosphere
+        ("500 particles", ""),  # pint: an amount of substance
+        ("2 steel balls", ""),
+        ("2 grains of sand", ""),  # pint: a mass (64.8 mg)
+        ("500 in a box", ""),
+    ],
+)
+def test_english_words_after_a_number_are_not_its_unit(text: str, unit: str) -> None:
+    q = read(text).quantities[0]
+    assert (q.unit, q.problem) == (unit, "")
 
 
 def test_scientific_notation_percent_and_keys() -> None:
@@ -105,3 +118,19 @@ def test_ordinary_words_are_not_typos() -> None:
         "dampng": "damping",
         "hetrz": "hertz",
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("rayleigh r=10**10**10 m glass", "powers are not read"),
+        ("rayleigh r=2^3 mm glass", "powers are not read"),
+        ("rayleigh r=" + "1" * 100_000 + " mm glass", "outside the range of numbers"),
+        ("rayleigh r=2 ±", "could not read"),
+    ],
+)
+def test_hostile_numbers_in_a_query_are_refused_whole(text: str, problem: str) -> None:
+    """Each once misread (`10**10**10 m` as 10, 10 and 10 m) or took quadratic time on a long
+    digit run (100,000 digits: minutes; now linear)."""
+    (q, *_rest) = read(text).quantities
+    assert problem in q.problem and len(q.problem) < 200

@@ -85,7 +85,7 @@ async def test_a_second_material_that_is_not_used_is_said() -> None:
 @pytest.mark.asyncio
 async def test_a_value_with_the_wrong_unit_for_its_key_says_so() -> None:
     turn = await ask("rayleigh timestep for r=1 kg glass")
-    assert turn.status == "invalid"
+    assert turn.status == "needs_input"
     assert "r: expected a length (in m), got 1 kg which is a mass" in turn.answer
     assert "Not used" not in turn.answer
 

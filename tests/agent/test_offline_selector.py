@@ -71,7 +71,15 @@ def test_missing_inputs_name_unit_and_example() -> None:
     assert "rho=2.5 g/cm^3" in density
     modulus = next(m for m in selection.missing if m.startswith("youngs_modulus"))
     assert "— or shear_modulus [Pa]" in modulus
-    assert selection.reply is not None and "particle_radius=0.5 mm" in selection.reply
+    assert selection.reply is not None and "I read so far: r = 0.5 mm (typed (d/2))" in (
+        selection.reply
+    )
+
+
+def test_what_was_read_so_far_is_shown_in_display_units() -> None:
+    reply = select_text("rayleigh time step for glass").reply or ""
+    assert "E = 70 GPa (preset:glass)" in reply and "ρ = 2500 kg/m³" in reply
+    assert "7e+10" not in reply and "youngs_modulus=" not in reply
 
 
 def test_help_lists_every_tool_and_each_example_runs() -> None:

@@ -140,7 +140,7 @@ def test_trace_without_calls_or_unreadable_is_exit_2(tmp_path: Path, capsys) -> 
     assert f"{bad}:3: not a trace event (seq:" in err and "Traceback" not in err
 
     assert main(["replay", str(tmp_path / "missing.jsonl")]) == 2
-    assert "cannot read (FileNotFoundError" in capsys.readouterr().err
+    assert "cannot read (No such file or directory)" in capsys.readouterr().err
 
 
 def test_compare_rules() -> None:

@@ -154,7 +154,7 @@ def test_no_config_file_means_defaults(clean_env: Path) -> None:
         ('{"colour": "red"}', "colour: unknown setting"),
         ('{"llm_api_key": "sk-x"}', "llm_api_key: the API key is kept in the secret store"),
         ("[1, 2]", "expected a JSON object"),
-        ("{mode: offline", "not readable as JSON"),
+        ("{mode: offline", "is not valid JSON (the first error is at line 1, column 2)"),
     ],
 )
 def test_bad_config_file_names_file_and_field(clean_env: Path, content: str, fragment: str) -> None:

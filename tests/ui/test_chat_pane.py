@@ -121,6 +121,21 @@ def test_open_in_form_carries_the_call_arguments(qtbot: QtBot) -> None:
     assert opened.args == ["rayleigh_timestep", ARGS, sources]
 
 
+def test_result_card_shows_plausibility_warnings(qtbot: QtBot) -> None:
+    args = {**ARGS, "particle_radius": 1.2}
+    outcome = execute("rayleigh_timestep", args)
+    assert outcome.ok and outcome.warnings
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    card = pane.add_result({**_result_data(), "args": args, "warnings": outcome.warning_texts()})
+    qtbot.waitUntil(card.warning_label.isVisible, timeout=2000)
+    assert "particle_radius = 1.2 m is unusually large" in card.warning_label.text()
+    assert "warning: particle_radius = 1.2 m" in card.text()
+    plain = pane.add_result(_result_data())
+    assert not plain.warning_label.isVisibleTo(plain)
+
+
 def test_a_question_sent_while_idle_with_a_queue_left_asks_the_oldest_first(qtbot: QtBot) -> None:
     pane = ChatPane()
     qtbot.addWidget(pane)

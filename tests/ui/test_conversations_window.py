@@ -249,7 +249,7 @@ def test_report_dialog_picks_turns_and_remembers_the_title_block(
     assert dialog.turns.count() == 3
     assert dialog.chosen_turns() == [1, 3]
     assert dialog.turns.item(1).text().startswith("2. rayleigh time step r=1 kg")
-    assert dialog.turns.item(1).text().endswith("— invalid")
+    assert dialog.turns.item(1).text().endswith("— needs_input")  # r=1 kg: radius still needed
     # prefilled from the last title block used, without its date
     assert dialog.fields["author"].text() == "A. Engineer" and dialog.fields["date"].text() == ""
     dialog.fields["project"].setText("Silo discharge")
@@ -333,7 +333,7 @@ def test_a_conversation_gone_from_the_store_is_a_message_not_a_crash(h: Harness)
     view.setCurrentIndex(h.history.list.model.index(0))
     assert h.sink.count == 1
     assert h.window.banner.text() == (
-        f"Conversation {gone} not opened: 'no conversation with id {gone}'"
+        f"Conversation {gone} not opened: it is no longer in the history"
     )
     assert h.recorder.conversation_id is None
     assert h.window.windowTitle() == "CAEC Desktop — New conversation"

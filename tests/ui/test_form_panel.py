@@ -208,6 +208,20 @@ def test_open_in_form_keeps_the_call_sources_until_the_user_edits(
     assert set(sources.values()) <= {"form", "default"}
 
 
+def test_a_malformed_fraction_is_an_inline_error_not_a_product(
+    panel: FormPanel, qtbot: QtBot
+) -> None:
+    """`0.20.7` once ran as 0.20 x 0.7 = 0.14 (pint read it as a product)."""
+    panel.set_tool("rayleigh_timestep")
+    panel.fill_example()
+    fraction = panel.editors["fraction"]
+    assert isinstance(fraction, TextEditor)
+    fraction.edit.setText("0.20.7")
+    assert fraction.value() == "0.20.7"
+    assert not panel.check()
+    assert 'could not read "0.20.7": two decimal points' in fraction.error()
+
+
 def test_tool_list_groups_the_tools_under_headers(panel: FormPanel) -> None:
     """Every tool once, under the header of its ToolSpec.group, groups in GROUPS order."""
     from caec_desktop.tools import tool_groups

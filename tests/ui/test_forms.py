@@ -87,3 +87,9 @@ def test_split_and_join_round_trip_values_with_units() -> None:
     assert join_value("2500", "kg/m^3", "kg/m^3") == 2500.0
     assert join_value("", "mm", "m") is None
     assert join_value("3 kg", "mm", "m") == "3 kg"  # typed unit kept for validation to judge
+    # the value reader decides what a number is: not Python's float()
+    assert join_value("0.20.7", "", "") == "0.20.7"
+    assert join_value("1_000", "mm", "m") == "1_000"
+    assert join_value("inf", "", "") == "inf"
+    assert join_value("2×10^-3", "", "") == 2e-3
+    assert split_value("1.2.5 mm", "m") == ("1.2.5 mm", "m")

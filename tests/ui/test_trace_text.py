@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from caec_desktop.ui.trace_text import attempts, attempts_markdown, summarize
+from caec_desktop.agent.trace import TraceEvent
+from caec_desktop.ui.trace_text import PROBLEM_KINDS, attempts, attempts_markdown, summarize
 from tests.ui.helpers import events
 
 
@@ -55,6 +56,17 @@ def test_a_streamed_text_chunk_is_one_line_naming_what_is_written() -> None:
     )
     assert summarize(delta) == "summary ▸ The step is 1.02 µs."
     assert summarize(final) == "7 tokens"
+
+
+def test_a_warning_reads_as_its_message() -> None:
+    event = TraceEvent(
+        seq=1,
+        t_ms=0.0,
+        kind="warning",
+        data={"field": "density", "value": 2.5, "why": "is unusual", "message": "density = 2.5"},
+    )
+    assert summarize(event) == "density = 2.5"
+    assert "warning" in PROBLEM_KINDS
 
 
 def test_offline_is_read_from_who_made_the_calls() -> None:

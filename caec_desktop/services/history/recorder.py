@@ -3,6 +3,12 @@
 The conversation row is created on the first turn (no empty conversations from opening and closing
 the app) and named after the first request. The turn's events are stored in the `events` table,
 not inside the turn's JSON, so each is stored once.
+
+Nothing finished is lost silently (docs/reliability.md): the recorder keeps the turns it saved in
+the current conversation, so a history file deleted or replaced while the app runs gets them
+again (`HistoryFileChanged`), and a write that fails (disk full, folder made read-only) moves the
+store to memory and saves the turn there. What the user must know goes to `notify` (the window's
+banner, the CLI's stderr).
 """
 
 from __future__ import annotations
@@ -11,18 +17,22 @@ import logging
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
 from caec_desktop.agent.trace import TraceEvent
-from caec_desktop.services.history.store import HistoryStore
+from caec_desktop.services.history.store import HistoryFileChanged, HistoryStore, error_words
 
 NAME_LENGTH = 60
 
 log = logging.getLogger(__name__)
 
-Report = Callable[[str, BaseException], None]
+Report = Callable[[str, BaseException | None], None]
 """Where a failure goes instead of raising: `(message, exception)`, e.g. the window's banner."""
+Notify = Callable[[str], None]
+"""Shows one sentence to the user (the window's banner, the CLI's stderr)."""
+SavedTurn = tuple[str, dict[str, Any], list[TraceEvent]]
 
 
 def asked_text(events: list[TraceEvent]) -> str:
@@ -34,18 +44,58 @@ def asked_text(events: list[TraceEvent]) -> str:
 
 
 class ConversationRecorder:
-    """Appends turns to one conversation of `store`; `conversation_id` is None until the first."""
+    """Appends turns to one conversation of `store`; `conversation_id` is None until the first.
+
+    Args:
+        store: the history (`HistoryStore.open()` in the app).
+        conversation_id: the conversation to continue (None: a new one on the first turn).
+        report: where `turn_finished` sends a failure to save (None: it is logged).
+        notify: where the store's notices go (None: `report` without an exception, else the log).
+    """
 
     def __init__(
         self,
         store: HistoryStore,
         conversation_id: int | None = None,
         report: Report | None = None,
+        notify: Notify | None = None,
     ) -> None:
         self.store = store
-        self.conversation_id = conversation_id
+        self._conversation_id = conversation_id
         self.report = report
-        """Where `turn_finished` sends a failure to save (None: it is logged)."""
+        self.notify = notify
+        self.saved: list[SavedTurn] = []
+        """Turns of the current conversation saved by this recorder (this session's)."""
+        self._told = 0
+
+    @property
+    def conversation_id(self) -> int | None:
+        return self._conversation_id
+
+    @conversation_id.setter
+    def conversation_id(self, value: int | None) -> None:
+        if value != self._conversation_id:
+            self.saved = []
+        self._conversation_id = value
+
+    def new_notices(self) -> list[str]:
+        """The store's notices not handed out yet (for the banner or stderr)."""
+        fresh = self.store.notices[self._told :]
+        self._told = len(self.store.notices)
+        return fresh
+
+    def tell(self) -> None:
+        """Pass the store's new notices, as one message, to `notify` (or `report`, or the log)."""
+        notices = self.new_notices()
+        if not notices:
+            return
+        text = " ".join(notices)
+        if self.notify is not None:
+            self.notify(text)
+        elif self.report is not None:
+            self.report(text, None)
+        else:
+            log.warning("%s", text)
 
     def record(self, turn: BaseModel, user_text: str | None = None) -> int:
         """Save `turn` (one transaction); returns its index in the conversation.
@@ -53,46 +103,77 @@ class ConversationRecorder:
         Args:
             turn: the finished `session.TurnResult` (a model with an `events` list).
             user_text: what the user asked (default: taken from the turn's `run_start` event).
+
+        Raises:
+            sqlite3.Error, OSError: only when even the in-memory store fails.
         """
         events: list[TraceEvent] = list(getattr(turn, "events", []))
         text = user_text if user_text is not None else asked_text(events)
-        if self.conversation_id is None:
+        data = turn.model_dump(mode="json", exclude={"events"})
+        self.saved.append((text, data, events))
+        try:
+            return self._save(text, data, events)
+        except HistoryFileChanged:
+            return self._save_again()
+        except (sqlite3.Error, OSError) as exc:
+            if not self.store.saving:
+                raise
+            self.store.keep_in_memory(error_words(exc))  # everything saved so far comes along
+            return self._save(text, data, events)
+
+    def _save(self, text: str, data: dict[str, Any], events: list[TraceEvent]) -> int:
+        if self._conversation_id is None:
             name = " ".join(text.split())
             if len(name) > NAME_LENGTH:
                 name = name[: NAME_LENGTH - 1] + "…"
-            self.conversation_id = self.store.create_conversation(name or "Conversation")
-        data = turn.model_dump(mode="json", exclude={"events"})
-        return self.store.save_turn(self.conversation_id, text, data, events)
+            self._conversation_id = self.store.create_conversation(name or "Conversation")
+        return self.store.save_turn(self._conversation_id, text, data, events)
+
+    def _save_again(self) -> int:
+        """The file was replaced: this session's turns of the conversation go into a new one."""
+        self._conversation_id = None
+        idx = -1
+        for text, data, events in self.saved:
+            idx = self._save(text, data, events)
+        self.store.notices.append(
+            f"{len(self.saved)} turn(s) of this conversation were saved again into the new "
+            f"history file {self.store.path}."
+        )
+        return idx
 
     def turn_finished(self, turn: BaseModel | None) -> None:
         """Save a finished turn (None: a run that ended without one, nothing to save); a failure
-        goes to `report`, never raised."""
+        goes to `report`, never raised, and what the store had to do goes to `notify`."""
         if turn is None:
             return
         try:
             idx = self.record(turn)
         except (OSError, sqlite3.Error, ValueError) as exc:
+            message = f"Turn not saved to history ({error_words(exc)}); export it to keep it."
             if self.report is None:
-                log.error("turn not saved to history: %s", exc)
+                log.error("%s", message)
             else:
-                self.report(f"Turn not saved to history: {exc}", exc)
+                self.report(message, exc)
         else:
             log.info("turn %d saved to conversation %s", idx, self.conversation_id)
+        self.tell()
 
 
-def open_recorder(report: Report, path: Path | None = None) -> ConversationRecorder | None:
+def open_recorder(
+    report: Report, path: Path | None = None, notify: Notify | None = None
+) -> ConversationRecorder:
     """A recorder on a new conversation of the history; its `turn_finished` saves each turn.
 
     The caller connects `turn_finished` to whatever announces finished turns (app.py: the
-    window's `SessionRunner.runFinished` signal). Never raises: a history that cannot be opened
-    is passed to `report` and None is returned, so the app goes on without it.
+    window's `SessionRunner.runFinished` signal). Never raises: the history is opened with
+    `HistoryStore.open` (damage moved aside and recovered, or turns kept in memory) and what the
+    user must know about it goes to `notify` (default: `report`) at once.
 
     Args:
-        report: `ErrorSink.report(message, exc)`, also told when a turn cannot be saved.
+        report: `ErrorSink.report(message, exc)`, told when a turn cannot be saved.
         path: database file (default: the user data dir).
+        notify: shows the store's notices (default: `report` with no exception).
     """
-    try:
-        return ConversationRecorder(HistoryStore(path), report=report)
-    except (OSError, sqlite3.Error) as exc:
-        report(f"History unavailable, turns are not saved: {exc}", exc)
-        return None
+    recorder = ConversationRecorder(HistoryStore.open(path), report=report, notify=notify)
+    recorder.tell()
+    return recorder

@@ -8,29 +8,64 @@ costs (no whole-history rewrites; see bench/bench_history.py). What the user typ
 names, turn results and events are stored after `redact` (every known key, fragments of one,
 key-shaped strings), so a key that slipped into a message or a result never reaches the disk.
 The folder is private (0700) and the database, its WAL and SHM files are created 0600 (SQLite
-gives the WAL and SHM files the database file's mode).
+gives the WAL and SHM files the database file's mode); so are the daily backups.
+
+Damage (docs/reliability.md): `HistoryStore.open()` — what the app and `caec chat` use — never
+fails. It runs SQLite's `quick_check`; a file that fails it, is no database, or is a folder, pipe,
+dangling link or empty file in the database's place is moved aside
+(`history.corrupt-<time>.sqlite3`, never deleted) and what still reads is recovered into a fresh
+file (`recovery.py`). A data folder that cannot be written keeps the session's turns in an in-memory
+database (earlier history copied in read-only when it reads), so they can still be listed and
+exported. Before every write the file is checked to be the one opened: a database deleted or
+replaced while the app runs is noticed (`HistoryFileChanged`, the recorder saves the conversation
+again). Each of these leaves a sentence in `notices` for the window's banner or the CLI's stderr.
+Once a day the database is copied with SQLite's online backup API to
+`backups/history-<date>.sqlite3` (the newest 7 kept). Rows whose text is not UTF-8 or whose JSON
+does not decode are skipped and counted, never fatal.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
+import logging
+import os
 import sqlite3
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from caec_desktop.agent.trace import TraceEvent
+from caec_desktop.services.history.recovery import (
+    Recovered,
+    decode_text,
+    move_aside,
+    open_read_only,
+    recover,
+)
 from caec_desktop.settings.files import private_dir, private_file
 from caec_desktop.settings.paths import data_dir
 from caec_desktop.settings.redact import redact, redact_text
+
+log = logging.getLogger(__name__)
 
 DB_FILE = "history.sqlite3"
 SCHEMA_VERSION = 2
 """1: conversations, turns, events. 2: + report_fields (a package's title block per
 conversation). Each version only adds tables (`CREATE TABLE IF NOT EXISTS`), so opening an
 older file upgrades it in place and keeps every turn readable."""
+BACKUP_DIR = "backups"
+BACKUPS_KEPT = 7
+SEARCH_MAX_CHARS = 200
+"""Longest search text (SQLite refuses LIKE patterns past 50,000 bytes; a search box needs far
+fewer characters)."""
+UNREADABLE_NAME = "(unreadable name)"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversations (
@@ -99,6 +134,8 @@ class LoadedConversation:
 
     conversation: Conversation
     turns: list[StoredTurn]
+    skipped: int = 0
+    """Stored turns or events that could not be decoded and were left out."""
 
     @property
     def messages(self) -> list[dict[str, str]]:
@@ -115,29 +152,364 @@ class LoadedConversation:
         return [e for t in self.turns for e in t.events]
 
 
+class HistoryDamaged(Exception):
+    """The database file is damaged or no database; the message says so in words."""
+
+
+class HistoryFileChanged(sqlite3.OperationalError):
+    """The database file was deleted or replaced since it was opened; the store has opened the
+    file now at its path (or a new one), and conversations saved before may be gone from it.
+    (An OperationalError, so code that handles failed writes handles this one too.)"""
+
+
+class SearchTextError(ValueError):
+    """Search text that cannot be searched for; the message says why and what to do."""
+
+
+def check_search(text: str) -> str:
+    """`text` as a search term, or SearchTextError: no NUL, no lone surrogates, a length cap."""
+    if "\x00" in text:
+        raise SearchTextError(
+            "Search: the text contains a NUL character (\\0), which cannot be searched for; "
+            "remove it."
+        )
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        raise SearchTextError(
+            "Search: the text contains a broken character (a lone UTF-16 surrogate); retype it."
+        )
+    if len(text) > SEARCH_MAX_CHARS:
+        raise SearchTextError(
+            f"Search: the text is {len(text):,} characters long; at most {SEARCH_MAX_CHARS} "
+            "can be searched for."
+        )
+    return text
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    info = os.stat(path)
+    return info.st_dev, info.st_ino
+
+
+def _damage(exc: sqlite3.Error) -> str | None:
+    """The damage `exc` reports, in words, or None when it is no damage (locked, read-only…)."""
+    name = getattr(exc, "sqlite_errorname", "")
+    if name == "SQLITE_NOTADB":
+        return "the file is not an SQLite database"
+    if name == "SQLITE_CORRUPT" or "malformed" in str(exc):
+        return "the database is malformed"
+    return None
+
+
+def error_words(exc: BaseException) -> str:
+    """An OS or SQLite error (or a conversation not found) in words (no exception class names)."""
+    if isinstance(exc, KeyError):
+        return "it is no longer in the history"
+    if isinstance(exc, OSError):
+        if exc.errno is None and exc.args:  # our own (a private-file check): already words
+            return str(exc)
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            return "permission denied or read-only"
+        if exc.errno == errno.ENOSPC:
+            return "the disk is full"
+        return exc.strerror or "input/output error"
+    base = "_".join(getattr(exc, "sqlite_errorname", "").split("_")[:2])
+    known = {
+        "SQLITE_FULL": "the disk is full",
+        "SQLITE_READONLY": "the file or its folder is read-only",
+        "SQLITE_CANTOPEN": "the file cannot be opened or created (permissions?)",
+        "SQLITE_IOERR": "a disk input/output error",
+        "SQLITE_BUSY": "another program holds the database locked",
+        "SQLITE_PERM": "permission denied",
+    }
+    if base in known:
+        return known[base]
+    damage = _damage(exc) if isinstance(exc, sqlite3.Error) else None
+    return damage or "a database error"
+
+
+def _copy_into(path: Path, db: sqlite3.Connection) -> bool:
+    """Copy the database at `path` into `db` without writing to it; False when it cannot."""
+    from urllib.parse import quote
+
+    for query in ("mode=ro", "immutable=1"):  # immutable: a WAL file that cannot be opened
+        try:
+            with contextlib.closing(
+                sqlite3.connect(f"file:{quote(str(path))}?{query}", uri=True)
+            ) as src:
+                if src.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                    return False
+                src.backup(db)
+            return True
+        except sqlite3.Error:
+            continue
+    return False
+
+
+def _odd(path: Path) -> str | None:
+    """What stands at `path` when it cannot be a database (None: nothing there, or a file)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        try:
+            info = os.stat(path)
+        except OSError:
+            return "a link to nothing"
+    if stat.S_ISDIR(info.st_mode):
+        return "a folder"
+    if stat.S_ISFIFO(info.st_mode):
+        return "a named pipe (FIFO)"
+    if not stat.S_ISREG(info.st_mode):
+        return "a device or socket"
+    if info.st_size == 0 and not os.path.exists(str(path) + "-wal"):
+        return "an empty file (0 bytes)"
+    return None
+
+
 class HistoryStore:
     """The history database. One connection, used from the thread that opened it.
 
     Args:
         path: database file (default: `default_path()`); its folder is created if needed.
+
+    `HistoryStore(path)` opens exactly that file and raises when it cannot (HistoryDamaged, OSError,
+    sqlite3.Error); `HistoryStore.open(path)` never raises (see the module docstring).
     """
 
-    def __init__(self, path: Path | str | None = None) -> None:
+    def __init__(self, path: Path | str | None = None, *, resilient: bool = False) -> None:
         self.path = Path(path) if path is not None else default_path()
-        _make_private(self.path)
+        self.notices: list[str] = []
+        """What the user must be told (damage, recovery, not saving), oldest first."""
+        self.saving = True
+        """False when turns are kept in memory only (the file cannot be used)."""
+        self.backup_dir = self.path.parent / BACKUP_DIR
+        self._resilient = resilient
+        self._identity: tuple[int, int] | None = None
+        self._backed_up = ""
+        if resilient:
+            self._db = self._open_resilient()
+        else:
+            self._db = self._connect(self.path)  # makes the folder (0700)
+            self._identity = _identity(self.path)
+
+    @classmethod
+    def open(cls, path: Path | str | None = None) -> HistoryStore:
+        """The history at `path`, whatever state the file is in; read `notices` afterwards."""
+        return cls(path, resilient=True)
+
+    # --- opening -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _prepare(db: sqlite3.Connection, wal: bool = True) -> None:
+        db.text_factory = decode_text
+        if wal:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        db.execute("PRAGMA busy_timeout=5000")
+        db.executescript(_SCHEMA)
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _connect(self, path: Path) -> sqlite3.Connection:
+        """`path` opened, checked with `quick_check` and given the schema.
+
+        Raises:
+            HistoryDamaged: the file fails the check or is no database.
+        """
+        _make_private(path)
         # isolation_level=None: we open transactions ourselves, one per write.
-        self._db = sqlite3.connect(self.path, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.execute("PRAGMA busy_timeout=5000")
-        self._db.executescript(_SCHEMA)
-        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        db = sqlite3.connect(path, isolation_level=None)
+        try:
+            db.text_factory = decode_text
+            db.execute("PRAGMA busy_timeout=5000")
+            try:
+                row = db.execute("PRAGMA quick_check").fetchone()
+            except sqlite3.DatabaseError as exc:
+                why = _damage(exc)
+                if why is None:
+                    raise
+                raise HistoryDamaged(why) from None
+            if row is None or row[0] != "ok":
+                detail = str(row[0])[:120] if row else "no answer"
+                raise HistoryDamaged(f"SQLite's check found damage: {detail}")
+            self._prepare(db)
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _open_resilient(self) -> sqlite3.Connection:
+        """The file at `self.path` (recovered, or replaced by a fresh one), else memory."""
+        folder = self.path.parent
+        try:
+            private_dir(folder)
+        except OSError as exc:
+            return self._in_memory(f"the folder {folder} cannot be created ({error_words(exc)})")
+        odd = _odd(self.path)
+        if odd is not None:
+            try:
+                aside = move_aside(self.path)
+            except OSError as exc:
+                why = error_words(exc)
+                return self._in_memory(f"{self.path} is {odd} and cannot be moved ({why})")
+            self.notices.append(
+                f"The history file {self.path} was {odd}; it was moved to {aside.name} in "
+                f"{folder} (nothing deleted) and a new history was started."
+            )
+        try:
+            db = self._connect(self.path)
+        except HistoryDamaged as exc:
+            return self._recover(str(exc))
+        except (sqlite3.Error, OSError) as exc:
+            return self._in_memory(f"{self.path} cannot be written ({error_words(exc)})", self.path)
+        self._after_open(db)
+        return db
+
+    def _after_open(self, db: sqlite3.Connection) -> None:
+        self.saving = True
+        try:
+            self._identity = _identity(self.path)
+        except OSError:
+            self._identity = None
+        self._daily_backup(db)
+
+    def _recover(self, why: str) -> sqlite3.Connection:
+        """Move the damaged file aside, start a fresh one and copy into it what still reads."""
+        folder = self.path.parent
+        try:
+            aside = move_aside(self.path)
+            db = self._connect(self.path)
+        except (OSError, sqlite3.Error, HistoryDamaged) as exc:
+            return self._in_memory(
+                f"the history file is damaged ({why}) and no new one can be made "
+                f"({error_words(exc) if not isinstance(exc, HistoryDamaged) else exc})"
+            )
+        found = Recovered()
+        try:
+            src = open_read_only(aside)
+            try:
+                with _Transaction(db):
+                    found = recover(src, db)
+            finally:
+                src.close()
+        except sqlite3.Error as exc:
+            log.warning("history recovery from %s stopped: %r", aside, exc)
+            found = Recovered(lost=1)
+        log.warning("history damaged (%s): moved to %s, %s", why, aside, found)
+        self.notices.append(
+            f"The history file was damaged ({why}). It was moved to {aside.name} in {folder} "
+            f"(nothing deleted); {found.text()}."
+        )
+        self._after_open(db)
+        return db
+
+    def _in_memory(self, reason: str, readable: Path | None = None) -> sqlite3.Connection:
+        """An in-memory database (with the readable history at `readable` copied in)."""
+        db = sqlite3.connect(":memory:", isolation_level=None)
+        copied = False
+        if readable is not None and _odd(readable) is None and readable.exists():
+            copied = _copy_into(readable, db)
+        self._prepare(db, wal=False)
+        self.saving = False
+        self._identity = None
+        earlier = " Earlier conversations can still be opened." if copied else ""
+        self.notices.append(
+            f"History is not saved: {reason}. This session's turns are kept in memory until "
+            f"the app closes; export them to keep them.{earlier}"
+        )
+        log.warning("history in memory only: %s", reason)
+        return db
+
+    def keep_in_memory(self, reason: str) -> None:
+        """From now on keep turns in memory (after a failed write: disk full, read-only…),
+        with everything saved so far copied over."""
+        if not self.saving:
+            return
+        old = self._db
+        db = sqlite3.connect(":memory:", isolation_level=None)
+        try:
+            old.backup(db)
+        except sqlite3.Error:
+            log.warning("history not copied into memory", exc_info=True)
+        with contextlib.suppress(sqlite3.Error):
+            old.close()
+        self._prepare(db, wal=False)
+        self._db = db
+        self.saving = False
+        self._identity = None
+        self.notices.append(
+            f"History is no longer saved: {reason}. This session's turns are kept in memory "
+            "until the app closes; export them to keep them."
+        )
+
+    def _ensure_file(self) -> None:
+        """Before a write: the file must still be the one opened (see HistoryFileChanged)."""
+        if not self.saving or self._identity is None:
+            return
+        try:
+            now: tuple[int, int] | None = _identity(self.path)
+        except OSError:
+            now = None
+        if now == self._identity:
+            if self._resilient:
+                self._daily_backup(self._db)
+            return
+        what = "deleted" if now is None else "replaced by another file"
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+        # SQLite leaves the old database's WAL when its file has gone; opened with the new file,
+        # its pages would be written into it. It is moved aside (never deleted).
+        stale = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        for suffix in ("-wal", "-shm"):
+            companion = self.path.with_name(self.path.name + suffix)
+            if os.path.lexists(companion):
+                with contextlib.suppress(OSError):
+                    os.rename(
+                        companion, self.path.with_name(f"history.stale-{stale}.sqlite3{suffix}")
+                    )
+        log.warning("history file %s was %s", self.path, what)
+        self._db = self._open_resilient()
+        if self.saving:
+            self.notices.append(
+                f"The history file {self.path} was {what} while the app ran; a history file is "
+                "in place again and this conversation is saved into it (earlier conversations "
+                f"may be in the daily backups in {self.backup_dir})."
+            )
+        raise HistoryFileChanged(
+            f"the history file was {what} while the app ran; it is in place again"
+        )
+
+    def _daily_backup(self, db: sqlite3.Connection) -> None:
+        """Copy the database to backups/history-<date>.sqlite3 once a day; keep the newest 7."""
+        if not self._resilient:
+            return
+        today = datetime.now(UTC).date().isoformat()
+        if self._backed_up == today:
+            return
+        self._backed_up = today
+        target = self.backup_dir / f"history-{today}.sqlite3"
+        if target.exists():
+            return
+        try:
+            private_dir(self.backup_dir)
+            tmp = private_file(target.with_name(target.name + ".tmp"))  # 0600 before SQLite
+            with contextlib.closing(sqlite3.connect(tmp)) as copy:
+                db.backup(copy)
+            os.replace(tmp, target)
+            kept = sorted(self.backup_dir.glob("history-????-??-??.sqlite3"), reverse=True)
+            for old in kept[BACKUPS_KEPT:]:
+                old.unlink()
+        except (OSError, sqlite3.Error) as exc:
+            log.warning("history backup to %s failed: %s", target, error_words(exc))
 
     # --- plumbing --------------------------------------------------------------------------
 
     def _tx(self) -> _Transaction:
-        """`with store._tx():` runs the block in one IMMEDIATE transaction (commit or rollback)."""
+        """`with store._tx():` runs the block in one IMMEDIATE transaction (commit or rollback).
+
+        Raises HistoryFileChanged first when the file is no longer the one opened."""
+        self._ensure_file()
         return _Transaction(self._db)
 
     def close(self) -> None:
@@ -181,20 +553,22 @@ class HistoryStore:
             (conversation_id,),
         ).fetchone()
         self._require(row is not None, conversation_id)
-        return Conversation(*row)
+        return _conversation(row)
 
     def list_conversations(self) -> list[Conversation]:
         """All conversations, most recently updated first."""
         rows = self._db.execute(
             "SELECT id, name, created, updated FROM conversations ORDER BY updated DESC, id DESC"
         )
-        return [Conversation(*r) for r in rows]
+        return [_conversation(r) for r in rows]
 
     def search_conversations(self, text: str) -> list[Conversation]:
         """Conversations whose name, a user message or a stored result contains `text`.
 
-        Matching ignores case for ASCII letters (SQLite LIKE).
+        Matching ignores case for ASCII letters (SQLite LIKE); `%`, `_` and `\\` match
+        themselves. SearchTextError (in words) for text that cannot be searched for.
         """
+        text = check_search(text)
         pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         rows = self._db.execute(
             """SELECT id, name, created, updated FROM conversations c
@@ -204,7 +578,7 @@ class HistoryStore:
                ORDER BY updated DESC, id DESC""",
             {"p": pattern},
         )
-        return [Conversation(*r) for r in rows]
+        return [_conversation(r) for r in rows]
 
     # --- report title block ------------------------------------------------------------------
 
@@ -306,20 +680,32 @@ class HistoryStore:
         conv = self.get_conversation(conversation_id)
         turns: list[StoredTurn] = []
         by_id: dict[int, list[TraceEvent]] = {}
+        skipped = 0
         for tid, idx, text, result, created in self._db.execute(
             "SELECT id, idx, user_text, result, created FROM turns"
             " WHERE conversation = ? ORDER BY idx",
             (conversation_id,),
         ):
+            data = _json_object(result)
+            if data is None or not isinstance(text, str):  # undecodable: left out, counted
+                skipped += 1
+                continue
             by_id[tid] = []
-            turns.append(StoredTurn(idx, text, json.loads(result), created, by_id[tid]))
+            turns.append(StoredTurn(idx, text, data, str(created or ""), by_id[tid]))
         for tid, event in self._db.execute(
             "SELECT e.turn, e.event FROM events e JOIN turns t ON t.id = e.turn"
             " WHERE t.conversation = ? ORDER BY t.idx, e.seq",
             (conversation_id,),
         ):
-            by_id[tid].append(TraceEvent.model_validate_json(event))
-        return LoadedConversation(conv, turns)
+            if tid not in by_id:
+                continue  # the event of a turn left out
+            try:
+                by_id[tid].append(TraceEvent.model_validate_json(event or ""))
+            except (ValidationError, ValueError):
+                skipped += 1
+        if skipped:
+            log.warning("conversation %s: %d undecodable rows skipped", conversation_id, skipped)
+        return LoadedConversation(conv, turns, skipped)
 
     def turn_count(self, conversation_id: int) -> int:
         (n,) = self._db.execute(
@@ -335,6 +721,24 @@ class HistoryStore:
     def _require(found: object, conversation_id: int) -> None:
         if not found:
             raise KeyError(f"no conversation with id {conversation_id}")
+
+
+def _conversation(row: tuple[Any, ...]) -> Conversation:
+    """A conversation row; text that did not decode shows as a placeholder."""
+    cid, name, created, updated = row
+    return Conversation(cid, name if isinstance(name, str) else UNREADABLE_NAME,
+                        str(created or ""), str(updated or ""))  # fmt: skip
+
+
+def _json_object(text: Any) -> dict[str, Any] | None:
+    """The JSON object stored in `text`, or None when it does not decode to one."""
+    if not isinstance(text, str):
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _make_private(path: Path) -> None:
@@ -361,4 +765,8 @@ class _Transaction:
         return self._db
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
-        self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+        if not exc_type:
+            self._db.execute("COMMIT")
+        elif self._db.in_transaction:  # SQLite may have rolled back already (a full disk)
+            with contextlib.suppress(sqlite3.Error):  # the block's error is the one to see
+                self._db.execute("ROLLBACK")

@@ -339,6 +339,8 @@ def _failure_text(item: Any, parameter: str, unit: str) -> str:
 
 
 def _warning_text(item: Any) -> str:
+    if isinstance(item, Mapping) and item.get("message"):  # a `warning` event's own wording
+        return str(item["message"])
     if isinstance(item, Mapping):
         name = item.get("field") or item.get("name") or ""
         why = item.get("why") or item.get("message") or ""

@@ -67,16 +67,27 @@ def test_turn_finished_saves_each_finished_turn(tmp_path: Path) -> None:
     assert recorder.store.turn_count(recorder.conversation_id) == 2
 
 
-def test_recorder_reports_instead_of_raising(tmp_path: Path) -> None:
+def test_recorder_keeps_turns_in_memory_when_the_folder_cannot_be_made(tmp_path: Path) -> None:
     (turn, _) = run_turns()
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     problems: list[str] = []
-    assert open_recorder(lambda m, e: problems.append(m), blocker / "h.db") is None
-    assert problems[0].startswith("History unavailable, turns are not saved:")
+    recorder = open_recorder(lambda m, e: problems.append(m), blocker / "h.db")
+    assert problems[0].startswith("History is not saved: the folder")
+    assert "kept in memory" in problems[0] and str(blocker) in problems[0]
+    recorder.turn_finished(turn)  # kept (in memory), so it can still be listed and exported
+    assert recorder.conversation_id is not None
+    assert recorder.store.turn_count(recorder.conversation_id) == 1
+    assert not recorder.store.saving and not (blocker / "h.db").exists()
 
+
+def test_a_store_that_fails_keeps_the_turn_in_memory_and_says_so(tmp_path: Path) -> None:
+    (turn, _) = run_turns()
+    problems: list[str] = []
     recorder = open_recorder(lambda m, e: problems.append(m), tmp_path / "h.db")
-    assert recorder is not None
     recorder.store.close()  # e.g. the disk went away
     recorder.turn_finished(turn)
-    assert problems[1].startswith("Turn not saved to history:")
+    (told,) = problems  # the turn went to memory instead, and the user is told so
+    assert told.startswith("History is no longer saved:") and "export them" in told
+    assert not recorder.store.saving
+    assert recorder.store.turn_count(recorder.conversation_id or 0) == 1

@@ -22,14 +22,16 @@ from typing import Any
 import httpx
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 
+from caec_desktop.agent.deadline import remaining
 from caec_desktop.agent.selection.llm.chat_model import CaecChatOpenAI, make_chat_model, move_think
 from caec_desktop.agent.selection.llm.errors import (
     ErrorInfo,
+    IdleTimeout,
     InStreamError,
     classify_error,
     user_message,
 )
-from caec_desktop.agent.selection.llm.models import list_models, shown
+from caec_desktop.agent.selection.llm.models import list_models, shown, unreachable
 from caec_desktop.agent.selection.llm.streaming import TextDeltas
 from caec_desktop.agent.selection.protocol import SelectorError
 from caec_desktop.agent.trace import redact
@@ -86,6 +88,18 @@ def _with_ids(msg: AIMessage) -> AIMessage:
     calls = [{**c, "id": c.get("id") or new_call_id()} for c in msg.tool_calls]
     bad = [{**c, "id": c.get("id") or new_call_id()} for c in msg.invalid_tool_calls]
     return msg.model_copy(update={"tool_calls": calls, "invalid_tool_calls": bad})
+
+
+def _progress(chunk: AIMessageChunk) -> bool:
+    """Whether a streamed chunk carries part of the reply (text, a tool-call delta, reasoning,
+    the finish or the usage), as opposed to an empty or role-only keep-alive."""
+    return bool(
+        chunk.content
+        or chunk.tool_call_chunks
+        or chunk.additional_kwargs
+        or chunk.response_metadata.get("finish_reason")
+        or chunk.usage_metadata
+    )
 
 
 def new_call_id() -> str:
@@ -153,16 +167,36 @@ class ModelCaller:
         runnable: Any = chat.bind_tools(tools, tool_choice=choice) if tools else chat
         if limit is not None:
             runnable = runnable.bind(max_tokens=limit)
+        idle = self.settings.effective_request_timeout()
         if not stream:
-            msg = await runnable.ainvoke(messages)
+            try:
+                async with asyncio.timeout(idle):  # a body trickled a byte at a time ends too
+                    msg = await runnable.ainvoke(messages)
+            except TimeoutError:
+                raise IdleTimeout(idle, streamed=False) from None
             if not isinstance(msg, AIMessage):
                 raise InStreamError("the server's reply was not an assistant message")
             return _with_ids(msg)
         full: AIMessageChunk | None = None
-        async for chunk in runnable.astream(messages):
-            full = chunk if full is None else full + chunk
-            if deltas is not None and isinstance(chunk.content, str):
-                deltas.feed(chunk.content)
+        loop = asyncio.get_running_loop()
+        last_progress = loop.time()
+        chunks = aiter(runnable.astream(messages))
+        try:
+            while True:
+                try:
+                    async with asyncio.timeout_at(last_progress + idle):
+                        chunk = await anext(chunks)
+                except StopAsyncIteration:
+                    break
+                except TimeoutError:
+                    raise IdleTimeout(idle, streamed=True) from None
+                if _progress(chunk):  # keep-alive and empty chunks do not count
+                    last_progress = loop.time()
+                full = chunk if full is None else full + chunk
+                if deltas is not None and isinstance(chunk.content, str):
+                    deltas.feed(chunk.content)
+        finally:
+            await chunks.aclose()
         if full is None or not full.response_metadata.get("finish_reason"):
             # Every server ends a reply with a finish_reason: without one the stream was cut.
             raise InStreamError("the stream ended before the reply was complete")
@@ -188,9 +222,14 @@ class ModelCaller:
         if info.kind == "timeout" and s.effective_mode == "local":
             return None  # a local server is still computing it: a retry would queue behind it
         if info.retry_after is not None:
-            return info.retry_after if info.retry_after <= s.retry_max_delay_s else None
-        base: float = min(s.retry_base_delay_s * 2 ** (attempt - 1), s.retry_max_delay_s)
-        return base * (1 + 0.25 * random.random())
+            delay = info.retry_after if info.retry_after <= s.retry_max_delay_s else None
+        else:
+            base: float = min(s.retry_base_delay_s * 2 ** (attempt - 1), s.retry_max_delay_s)
+            delay = base * (1 + 0.25 * random.random())
+        left = remaining()
+        if delay is not None and left is not None and delay >= left:
+            return None  # the turn's deadline would pass while waiting: no retry outlives it
+        return delay
 
     async def invoke(
         self,
@@ -284,7 +323,7 @@ class ModelCaller:
             status, ids = await list_models(self.settings)
         except httpx.HTTPError as exc:
             ids, kind = [], "connection"
-            found = f"could not be reached to list its models ({type(exc).__name__}: {exc})"
+            found = f"could not be reached to list its models ({unreachable(exc, self.settings)})"
         else:
             kind, found = "model_not_found", f"lists no model (HTTP {status} from /models)"
         if ids:

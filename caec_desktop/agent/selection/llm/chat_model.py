@@ -9,6 +9,7 @@ class do the rest. Importing this module imports langchain-openai (~1 s): only t
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -17,7 +18,7 @@ from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_openai import ChatOpenAI
 from pydantic import model_validator
 
-from caec_desktop.agent.selection.llm.errors import InStreamError
+from caec_desktop.agent.selection.llm.errors import BadReply, InStreamError, describe_body
 from caec_desktop.agent.selection.llm.normalize import (
     normalize_delta,
     normalize_message,
@@ -30,6 +31,8 @@ from caec_desktop.settings.model import Settings
 LOCAL_MAX_TOKENS = 256
 """Reply length cap for local servers: llama.cpp's default is the whole context, and a small
 model that rambles then holds a single-slot server for minutes."""
+HTTP_TIMEOUT_MARGIN_S = 5.0
+"""The HTTP client's timeout is the request limit plus this (see `make_chat_model`)."""
 DUMMY_KEY = "not-needed"
 """Local servers usually need no key, but the OpenAI client insists on one."""
 
@@ -49,7 +52,8 @@ def _string_ids(reply: Any) -> Any:
 
 
 class _StringIdStream:
-    """An SDK chunk stream whose chunks pass through `_string_ids`."""
+    """An SDK chunk stream whose chunks pass through `_string_ids`; a stream that ends without a
+    single chunk (an event stream holding no completion data) raises `BadReply`."""
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
@@ -62,8 +66,15 @@ class _StringIdStream:
         return await self._stream.__aexit__(*exc)
 
     async def __aiter__(self) -> AsyncIterator[Any]:
+        count = 0
         async for chunk in self._stream:
+            count += 1
             yield _string_ids(chunk)
+        if not count:
+            raise BadReply(
+                "it answered with an event stream holding no chat-completion data: is the base "
+                "URL right? It usually ends in /v1"
+            )
 
 
 class _StringIdCompletions:
@@ -76,9 +87,72 @@ class _StringIdCompletions:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
 
+    @property
+    def with_raw_response(self) -> _CheckedRaw:
+        """What langchain uses for replies that are not streamed: checked before parsing."""
+        return _CheckedRaw(self._inner.with_raw_response)
+
     async def create(self, **kwargs: Any) -> Any:
-        reply = await self._inner.create(**kwargs)
-        return _StringIdStream(reply) if kwargs.get("stream") else _string_ids(reply)
+        raw = await _CheckedRaw(self._inner.with_raw_response).create(**kwargs)
+        return _StringIdStream(raw.parse()) if kwargs.get("stream") else _string_ids(raw.parse())
+
+
+class _CheckedRaw:
+    """`with_raw_response` of the completions resource: a reply that is not a chat completion
+    (or an event stream, when one was asked for) raises `BadReply` saying what it is."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def create(self, **kwargs: Any) -> Any:
+        raw = await self._inner.create(**kwargs)
+        response = raw.http_response
+        ctype = response.headers.get("content-type", "")
+        if not kwargs.get("stream"):
+            _check_body(response.content, ctype, response.status_code, False)
+        elif "event-stream" not in ctype:  # not a stream: read what it is instead
+            _check_body(await _capped_body(response), ctype, response.status_code, True)
+        return raw
+
+
+MAX_ODD_BODY = 256 * 1024
+"""Bytes read of a reply that is not the event stream asked for, to say what it is."""
+
+
+async def _capped_body(response: Any) -> bytes:
+    """Up to MAX_ODD_BODY bytes of a streamed response's body (then the response is closed)."""
+    data = b""
+    try:
+        async for part in response.aiter_bytes():
+            data += part
+            if len(data) >= MAX_ODD_BODY:
+                break
+    finally:
+        await response.aclose()
+    return data
+
+
+def _check_body(data: bytes, ctype: str, status: int, streamed: bool) -> None:
+    """Raise `BadReply` (or `InStreamError`) unless `data` is a chat completion's JSON.
+
+    An in-band `{"error": ...}` becomes InStreamError as before; a streamed request answered with
+    one JSON completion is a server that cannot stream (retried without streaming).
+    """
+    try:
+        value = json.loads(data)
+    except (ValueError, RecursionError):
+        raise describe_body(data, ctype, status) from None
+    if isinstance(value, dict) and value.get("error"):
+        raise InStreamError(value)
+    if not isinstance(value, dict) or not isinstance(value.get("choices"), list):
+        raise describe_body(data, ctype, status)
+    if streamed:
+        raise BadReply(
+            "it answered a streamed request with one JSON reply", status, "stream_unsupported"
+        )
 
 
 class CaecChatOpenAI(ChatOpenAI):
@@ -208,8 +282,10 @@ def make_chat_model(settings: Settings, model: str) -> CaecChatOpenAI:
 
     SDK retries are off: `caller.py` retries itself so every attempt is a trace event. The
     per-chunk stream timeout is off too: it awaits each chunk in a separate task, and a Stop
-    arriving there was sometimes lost (the read went on to its timeout); the HTTP read timeout
-    (`request_timeout_s`) still bounds every wait for data.
+    arriving there was sometimes lost (the read went on to its timeout). `caller.py` bounds each
+    request by `request_timeout_s` itself (an idle limit that keep-alives and trickled bytes do
+    not reset); the HTTP timeout, a little longer, is only a backstop, so the caller's message
+    (which names the limit) is the one the user sees.
     """
     mode = settings.effective_mode
     extra_body: dict[str, Any] | None = None
@@ -219,7 +295,7 @@ def make_chat_model(settings: Settings, model: str) -> CaecChatOpenAI:
         model=model,
         base_url=settings.effective_base_url(),
         api_key=settings.request_key() or DUMMY_KEY,
-        timeout=settings.effective_request_timeout(),
+        timeout=settings.effective_request_timeout() + HTTP_TIMEOUT_MARGIN_S,
         max_retries=0,
         streaming=settings.stream,
         stream_usage=True,

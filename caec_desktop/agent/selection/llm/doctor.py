@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from caec_desktop.agent.selection.llm.models import list_models, shown
+from caec_desktop.agent.selection.llm.models import list_models, shown, unreachable
 from caec_desktop.agent.selection.protocol import Selection, SelectionRequest, SelectorError
 from caec_desktop.agent.trace import redact
 from caec_desktop.settings.model import Settings
@@ -102,7 +102,7 @@ async def _list_models(settings: Settings, report: DoctorReport) -> bool:
     try:
         status, ids = await list_models(settings)
     except httpx.HTTPError as exc:
-        detail = str(redact(f"{type(exc).__name__}: {exc}", (settings.api_key(),)))
+        detail = unreachable(exc, settings)
         report.checks.append(Check("reachable", False, detail))
         return False
     report.checks.append(Check("reachable", True, f"HTTP {status} from /models"))

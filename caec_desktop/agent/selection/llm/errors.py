@@ -7,6 +7,7 @@ module load: classes are matched by name so offline mode never pays for the SDK.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass
@@ -37,6 +38,73 @@ class InStreamError(Exception):
     def __init__(self, body: Any) -> None:
         self.body = body
         super().__init__(_message_of(body) or "error inside the server's reply")
+
+
+class IdleTimeout(TimeoutError):
+    """The server sent no part of the reply for `request_timeout_s` (classified "timeout")."""
+
+    def __init__(self, seconds: float, streamed: bool) -> None:
+        self.seconds = seconds
+        what = "no token or tool call arrived" if streamed else "the reply did not arrive complete"
+        super().__init__(f"{what} within {seconds:g} s (the request time limit, request_timeout_s)")
+
+
+class BadReply(Exception):
+    """A reply that is not a chat completion (an HTML page, text, binary, cut JSON), described in
+    words: what the server sent and what to check (see `describe_body`)."""
+
+    def __init__(self, message: str, status: int | None = None, kind: str = "invalid_reply"):
+        self.message = message
+        self.status = status
+        self.kind = kind
+        super().__init__(message)
+
+
+_CHECK_URL = "is the base URL right? It usually ends in /v1"
+_TITLE = re.compile(rb"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+
+
+def _printable(text: str, limit: int = 100) -> str:
+    """`text` on one line, without control characters, at most `limit` characters."""
+    flat = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def sent(data: bytes, content_type: str = "") -> str:
+    """What a body is, in words: "an HTML page (“Sign in”)", "4,096 bytes of binary data", …"""
+    ctype = content_type.split(";")[0].strip().lower()
+    if not data.strip():
+        return "an empty reply"
+    head = data.lstrip()[:64].lower()
+    if "html" in ctype or head.startswith((b"<!doctype html", b"<html", b"<head", b"<body")):
+        found = _TITLE.search(data[:65536])
+        title = _printable(found.group(1).decode("utf-8", "replace"), 60) if found else ""
+        return f"an HTML page (“{title}”)" if title else "an HTML page"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    controls = sum(1 for c in text[:4096] if ord(c) < 32 and c not in "\r\n\t") if text else 0
+    if text is None or controls > len(text[:4096]) // 20:
+        return f"{len(data):,} bytes of binary data (content type {ctype or 'none'})"
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        if text.lstrip().startswith(("{", "[")):
+            return f"JSON cut off after {len(data):,} bytes (the reply ended in the middle)"
+        return f"plain text (“{_printable(text)}”)"
+    if isinstance(value, dict):
+        keys = ", ".join(str(k) for k in list(value)[:8]) or "none"
+        return f"JSON without the parts of a chat completion (its keys: {keys})"
+    return f"JSON that is a {type(value).__name__ if not isinstance(value, list) else 'list'}"
+
+
+def describe_body(data: bytes, content_type: str = "", status: int | None = None) -> BadReply:
+    """The fault of a reply that is not a chat completion, as a `BadReply` sentence."""
+    return BadReply(
+        f"it answered with {sent(data, content_type)}, not a chat completion: {_CHECK_URL}",
+        status,
+    )
 
 
 @dataclass
@@ -146,8 +214,23 @@ def _class_names(exc: BaseException) -> set[str]:
     return {cls.__name__ for cls in type(exc).__mro__}
 
 
+def _bad_reply(exc: BaseException) -> BadReply | None:
+    """The `BadReply` behind `exc` (the SDK wraps what a transport hook raises), if any."""
+    seen: BaseException | None = exc
+    for _ in range(5):
+        if seen is None:
+            return None
+        if isinstance(seen, BadReply):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
 def classify_error(exc: BaseException, secrets: tuple[str, ...] = ()) -> ErrorInfo:
     """Kind, status, message (keys redacted) and Retry-After of a failed request."""
+    bad = _bad_reply(exc)
+    if bad is not None:
+        return ErrorInfo(bad.kind, bad.status, str(redact(bad.message, secrets)))
     names = _class_names(exc)
     body = getattr(exc, "body", None)
     response = getattr(exc, "response", None)
@@ -156,6 +239,11 @@ def classify_error(exc: BaseException, secrets: tuple[str, ...] = ()) -> ErrorIn
     if status is None:
         status = code or (502 if isinstance(exc, InStreamError) else None)
     message = _message_of(body) or str(getattr(exc, "message", "") or exc) or type(exc).__name__
+    if isinstance(body, str) and body.lstrip()[:1] == "<":  # an HTML error page
+        message = f"it answered with {sent(body.encode(), 'text/html')}"
+    elif "APIConnectionError" in names or names & _TRANSPORT:
+        message = _connection_words(exc)
+        names = names | {"APIConnectionError"}
     message = str(redact(message, secrets))
     low = message.lower()
     retry_after = _retry_after(getattr(response, "headers", None))
@@ -192,6 +280,28 @@ def classify_error(exc: BaseException, secrets: tuple[str, ...] = ()) -> ErrorIn
     return ErrorInfo(kind=kind, status=status, message=message, retry_after=retry_after)
 
 
+_TRANSPORT = frozenset({"RemoteProtocolError", "ReadError", "WriteError", "ConnectError"})
+"""httpx errors that reach us unwrapped from a stream."""
+
+
+def _connection_words(exc: BaseException) -> str:
+    """What went wrong with the connection, from the transport error behind the SDK's."""
+    names: set[str] = set()
+    seen: BaseException | None = exc
+    for _ in range(6):
+        if seen is None:
+            break
+        names |= _class_names(seen)
+        seen = seen.__cause__ or seen.__context__
+    if "RemoteProtocolError" in names:
+        return "the server closed the connection before its reply was complete"
+    if "ConnectError" in names:
+        return "the connection was refused or the host name was not found"
+    if "ReadError" in names or "WriteError" in names:
+        return "the connection broke while the reply was being read"
+    return "the connection to the server failed"
+
+
 _ADVICE = {
     "auth": "The server refused the API key. Check the key in Settings "
     "(or CAEC_LLM_API_KEY / OPENROUTER_API_KEY).",
@@ -203,11 +313,12 @@ _ADVICE = {
     "model_not_found": "The server does not know this model. Check the model name (`caec doctor` "
     "lists the models the server offers).",
     "upstream": "The model server (or its upstream provider) failed.",
-    "timeout": "The server did not answer in time; raise the request timeout or try again.",
-    "connection": "Could not reach the server; check the base URL and that the server runs.",
+    "timeout": "If the model is just slow, raise the request time limit (request_timeout_s in "
+    "Settings, or CAEC_REQUEST_TIMEOUT_S); otherwise check that the server is not stuck.",
+    "connection": "Check the base URL, that the server runs, and any proxy in between.",
     "bad_request": "The server rejected the request.",
     "context_length": "",
-    "invalid_reply": "The server's reply could not be read.",
+    "invalid_reply": "The server's reply was not a chat completion this app can read.",
 }
 
 

@@ -12,11 +12,17 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any
+
+from caec_desktop.tools.jsontext import MAX_JSON_DEPTH, too_deep
 
 log = logging.getLogger(__name__)
 
 REASONING_KEYS = ("reasoning", "reasoning_content", "reasoning_details")
+
+
+_FIRST_KEY = re.compile(r'\s*\{\s*"([A-Za-z_][A-Za-z0-9_]{0,63})"\s*:')
 
 
 def _arguments(raw: Any) -> str:
@@ -24,6 +30,10 @@ def _arguments(raw: Any) -> str:
         return "{}"
     if not isinstance(raw, str):
         return json.dumps(raw)
+    if too_deep(raw):  # json.loads here (and in langchain) would exhaust the recursion limit
+        first = _FIRST_KEY.match(raw)  # named, so validation blames that field
+        key = first.group(1) if first else "arguments"
+        return json.dumps({key: f"nested deeper than {MAX_JSON_DEPTH} levels"})
     try:
         inner = json.loads(raw)
     except json.JSONDecodeError:

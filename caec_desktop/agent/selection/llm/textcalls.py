@@ -21,6 +21,8 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+from caec_desktop.tools.jsontext import MAX_JSON_DEPTH, too_deep
+
 _BLOCK = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|(?=<tool_call>)|\Z)", re.DOTALL)
 _LINE = re.compile(r"^[ \t]*TOOL_CALL:[ \t]*([A-Za-z_][\w.\-]*)[ \t]*(?=\{)", re.MULTILINE)
 _THINK = re.compile(r"^\s*<think>(.*?)(?:</think>|\Z)", re.DOTALL)
@@ -49,6 +51,8 @@ def split_think(content: str) -> tuple[str, str]:
 def _decode_object(text: str) -> Any:
     """A JSON object from `text`: strict, then trimmed/brace-completed, then a Python literal."""
     text = text.strip()
+    if too_deep(text):
+        return None
     try:
         return json.loads(text)
     except json.JSONDecodeError:
@@ -74,6 +78,8 @@ def coerce_args(raw: Any) -> tuple[dict[str, Any], list[str]]:
     if raw is None or raw == "":
         return {}, []
     value = raw
+    if isinstance(raw, str) and too_deep(raw):
+        return {}, [f"arguments are nested deeper than {MAX_JSON_DEPTH} levels"]
     for _ in range(2):
         if not isinstance(value, str):
             break
@@ -171,6 +177,8 @@ def parse_text_calls(text: str, known: Collection[str]) -> tuple[list[TextCall],
         known: tool names; bare JSON is only taken as a call when its name is one of them.
     """
     text = _unescaped(text)
+    if too_deep(text):  # JSON this deep would exhaust the decoder's recursion: no calls read
+        return [], text.strip()
     for finder in (_blocks, _lines):
         calls, spans = finder(text)
         if calls:

@@ -438,6 +438,12 @@ CONTAINER_KEY_BEFORE_RE = re.compile(
 CONTAINER_KEY_AFTER_RE = re.compile(rf"\s*(?:{CONTAINER_WORDS})\b", re.IGNORECASE)
 """After a size key typed behind its value, the container it belongs to (`50 mm radius drum`);
 used with `match(text, pos)`, so no `^`."""
+PARTICLE_KEY_AFTER_RE = re.compile(
+    r"\s*(?:\w+\s+)?(?:particles?|spheres?|beads?|balls?|grains?|pellets?|granules?|media)\b",
+    re.IGNORECASE,
+)
+"""After a size key typed behind its value, the particles it belongs to (`5 mm diameter spheres`,
+`3 mm diameter glass beads`); used with `match(text, pos)`."""
 _CONTAINER_ROLE = {
     "particle_radius": "container_radius",
     "particle_diameter": "container_diameter",
@@ -450,6 +456,11 @@ def container_roles(roles: tuple[str, ...]) -> tuple[str, ...]:
     radius 50 mm` is the cylinder's radius, not a particle's); () when the key is no size."""
     mapped = [_CONTAINER_ROLE[r] for r in roles if r in _CONTAINER_ROLE]
     return tuple(dict.fromkeys(mapped))
+
+
+def particle_roles(roles: tuple[str, ...]) -> tuple[str, ...]:
+    """The particle's size roles of a size key said of particles (`5 mm diameter spheres`)."""
+    return tuple(r for r in roles if not r.startswith("container")) or roles
 
 
 def key_roles(key: str) -> tuple[str, ...]:

@@ -104,11 +104,18 @@ class Filler:
 
     def __post_init__(self) -> None:
         accepted = {role for p in self.params for role, _ in p.roles} | _STEP_ROLES
-        self._role = [next((r for r in q.roles if r in accepted), None) for q in self.quantities]
+        self._role = [
+            None if q.problem else next((r for r in q.roles if r in accepted), None)
+            for q in self.quantities
+        ]
 
     @property
     def quantities(self) -> list[Quantity]:
         return self.parsed.quantities
+
+    def roles(self) -> set[str]:
+        """The roles typed (keyed) or unkeyed dimensions present: what a step may still use."""
+        return {r for r in self._role if r} | {q.dim for q in self.quantities if not q.roles}
 
     def role(self, index: int) -> str | None:
         """The role quantity `index` plays for this tool (None when unkeyed or foreign)."""
@@ -132,7 +139,11 @@ class Filler:
         return [
             i
             for i, q in enumerate(self.quantities)
-            if i not in self.used and not q.roles and not q.misfit and q.dim == dim
+            if i not in self.used
+            and not q.roles
+            and not q.misfit
+            and not q.problem
+            and q.dim == dim
         ]
 
     def keyed(self) -> None:

@@ -83,13 +83,53 @@ def missing_reply(
     missing = [" — or ".join(input_hint(tool, n) for n in group) for group in groups]
     lines = [f"To run {tool} I still need:"] + [f"- {m}" for m in missing]
     if understood:
+        units = {k: p.get("x-unit", "") for k, p in tool_schema(tool)["properties"].items()}
         got = ", ".join(
-            f"{k}={_show(v)}" + (f" ({sources[k]})" if sources.get(k, "typed") != "typed" else "")
+            f"{LABELS.get(k, k)} = {_display(v, units.get(k, ''))}"
+            + (f" ({sources[k]})" if sources.get(k, "typed") != "typed" else "")
             for k, v in understood.items()
         )
         lines.append(f"I read so far: {got}.")
     lines.append(f'Example: "{BY_TOOL[tool].example}".')
     return "\n".join(lines), missing
+
+
+LABELS = {
+    "particle_radius": "r",
+    "particle_diameter": "d",
+    "max_particle_radius": "r_max",
+    "other_radius": "r2",
+    "youngs_modulus": "E",
+    "shear_modulus": "G",
+    "poisson_ratio": "ν",
+    "density": "ρ",
+    "solid_density": "ρ_s",
+    "bulk_density": "ρ_b",
+    "wall_youngs_modulus": "wall E",
+    "wall_poisson_ratio": "wall ν",
+    "impact_velocity": "v",
+    "timestep": "dt",
+    "normal_force": "F",
+    "yield_stress": "yield",
+    "safety_factor": "SF",
+    "packing_fraction": "φ",
+    "porosity": "ε",
+    "restitution": "e",
+    "stiffness": "k",
+    "effective_mass": "m",
+    "container_diameter": "D",
+}
+"""Short names engineers write for inputs ("I read so far: r = 1 mm, E = 70 GPa")."""
+
+
+def _display(value: Any, unit: str) -> str:
+    """A value as people read it: an SI number with its unit and prefix (`70 GPa`, not 7e+10),
+    text as typed (`0.25 inch`)."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_display(v, unit) for v in value) + "]"
+    if isinstance(value, float | int) and not isinstance(value, bool):
+        return fmt(float(value), unit)
+    return str(value)
 
 
 _PRESET_LABELS = {

@@ -34,6 +34,9 @@ class Built:
     wrong: list[str] = field(default_factory=list)
     """Values typed with a unit their key cannot have ("r: expected a length (in m), got 1 kg
     which is a mass"): shown first, they are why an input is missing."""
+    unread: list[str] = field(default_factory=list)
+    """Values that could not be read at all (`particle_radius: could not read "1.2.5 mm": two
+    decimal points`): nothing is computed while there is one, a typed value is never skipped."""
 
 
 def _takes(p: Phrasing) -> set[str]:
@@ -49,6 +52,7 @@ def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
     """
     scored: list[tuple[int, int, Phrasing]] = []
     named = {r for q in parsed.quantities for r in q.roles[:1]}
+    typed_dims = {q.dim for q in parsed.quantities}
     lower = parsed.lower
     for order, p in enumerate(PHRASINGS):
         conversion = p.tool == "convert_units" and steps.convert_match(parsed.text)
@@ -63,6 +67,7 @@ def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
             score += 100
         if score:
             score += len(named & _takes(p))
+            score += sum(w for dim, w in p.dim_weights if dim in typed_dims)
             scored.append((score, -order, p))
     if not scored:
         scored = _by_names(parsed)
@@ -103,6 +108,8 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     missing = [g for g in p.required if not any(n in filler.args for n in g)]
     missing += [g for g in extra if not any(n in filler.args for n in g) and g not in missing]
     left = [q for i, q in enumerate(parsed.quantities) if i not in filler.used]
+    unread = [_unread(q, _takes(p)) for q in left if q.problem]
+    left = [q for q in left if not q.problem]
     wrong = [_wrong_unit(parsed, q, _takes(p)) for q in left if q.misfit]
     unused = [typed(parsed, q) for q in left if not q.misfit]
     notes = list(filler.notes)
@@ -117,7 +124,15 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
             "result"
         )
         unused = []
-    return Built(p.tool, filler.args, filler.sources, missing, unused, notes, wrong)
+    return Built(p.tool, filler.args, filler.sources, missing, unused, notes, wrong, unread)
+
+
+def _unread(q: Quantity, takes: set[str]) -> str:
+    """The reader's reason, named after the input the key stands for (`particle_radius: could
+    not read "1.2.5 mm": two decimal points`), or after the key as typed."""
+    names = [r for r in q.misfit if r in takes] or list(q.misfit)
+    name = names[0] if names else q.key
+    return f"{name}: {q.problem}" if name else q.problem
 
 
 def _wrong_unit(parsed: Parsed, q: Quantity, takes: set[str]) -> str:

@@ -16,24 +16,44 @@ from typing import Any
 from caec_desktop.agent.selection.offline.aliases import (
     CONTAINER_KEY_AFTER_RE,
     CONTAINER_KEY_BEFORE_RE,
+    PARTICLE_KEY_AFTER_RE,
     POST_KEY_RE,
     POST_ROLES,
     PRE_KEY_RE,
     ROLE_DIM,
+    WORD_ROLES,
     container_roles,
     key_roles,
+    particle_roles,
 )
-from caec_desktop.tools.units import ureg
+from caec_desktop.tools.units import dimensionality_name, ureg
+from caec_desktop.tools.values import (
+    ValueReadError,
+    e_notation,
+    number_value,
+    quote,
+    read_unit,
+    read_value,
+)
 
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
-_UNIT = r"%|1?/[A-Za-z]+(?![\w/^])|[A-Za-zµμ°Ω][A-Za-z0-9µμ°/^*·.]*"
-QTY_RE = re.compile(rf"(?<![\w.^])(?P<num>{_NUMBER})(?:[ \t]?(?P<unit>{_UNIT}))?")
-_SCI_RE = re.compile(r"(\d)\s*[x×*]\s*10\s*\^\s*([-+]?\d+)")
+"""A number once `normalize` has turned `2×10^-3` into `2e-3` (the value reader's grammar)."""
+_UNIT = r"%|1?/[A-Za-z]+(?![\w/^])|[A-Za-zµμ°Ω][A-Za-z0-9µμ°/^*·]*|[^\x00-\x7f\s\w]+"
+"""A unit word, a per-unit (`1/s`, `/s`), `%`, or symbols no unit has (`2 🦆`, `2 ±`: read,
+and refused)."""
+QTY_RE = re.compile(
+    rf"(?<![\w.^/*])(?P<num>{_NUMBER})(?P<junk>(?:[.,]\d+)+|(?:(?:/|\*\*?|\^)[-+]?[\d.]+)+)?"
+    rf"(?:(?P<mark>''|[\"″'′])(?![A-Za-z])|[ \t]*(?P<unit>{_UNIT}))?"
+)
+"""A number, anything glued to it that makes it malformed (`1.2.5`, `1,5`, `3/4`), then an inch
+or foot mark glued to it (`0.25"`, `3'`) or the word after it that may be its unit."""
+_SUPERSCRIPT_RE = re.compile("[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _TIMES_RE = re.compile(r"(?<=[\d.])\s*[x×*]\s*(?=[-+]?[\d.])")
 _SEPARATOR_RE = re.compile(r"^[\s,;x]*(?:and\s*)?$")
-_KEY_NEXT_RE = re.compile(r"\s*=|_")
-"""After a would-be unit: `2500 E=70 GPa` — the E is the next key, not a unit; so is the `n` of
-`1e6 n_cores=16`."""
+_KEY_NEXT_RE = re.compile(r"\w*\s*=|_")
+"""After a would-be unit: `2500 E=70 GPa`, `0.3 sigma_y=250 MPa`, `1e6 n_cores=16` — the next
+key, not a unit."""
 _WORD_PAIR_RE = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*([A-Za-z][\w-]*)")
 _WORD_RE = re.compile(r"(?<![\w'-])[A-Za-z][A-Za-z'-]{4,}(?![\w'-])")
 """A word of 5+ letters that may be a typo (not part of an identifier like `neighbor_cell_size`)."""
@@ -47,17 +67,60 @@ _UNICODE = {
     "ε": "eps ",
     "σ": "sigma ",
     "Δt": "dt",
-    "³": "^3",
-    "²": "^2",
     "’": "'",
     "−": "-",
     "–": "-",
 }
 _CASE_FIX = {"pa": "Pa", "kpa": "kPa", "mpa": "MPa", "gpa": "GPa", "kn": "kN", "n": "N"}
 _NOT_UNITS = frozenset(
-    {"at", "a", "in", "e", "x", "of", "and", "or", "to", "is", "by", "k", "G", "nu", "rho", "phi"}
+    {
+        "at", "a", "as", "e", "x", "of", "and", "or", "to", "is", "by", "nu", "rho", "phi",
+        "are", "particle", "particles", "grain", "grains", "stone", "stones", "point", "points",
+        "hand", "hands", "cup", "cups", "turn", "turns", "cycle", "cycles", "count", "shot",
+        "shots", "pi", "bit", "bits", "pt", "sigma", "tau", "mu", "alpha", "beta", "gamma",
+        "delta", "theta", "lambda", "omega", "eps",
+    }
+)  # fmt: skip
+"""Words pint reads as units (technical atmosphere, annum, particle = 1/N_A, grain, …) that are
+English after a number here (`500 particles`, `2 grains`). `in` has its own rule (`_is_inch`)."""
+_UNIT_LETTERS = frozenset("msgNLlhtJ")
+"""Single letters read as units after a number (metre, second, gram, newton, litre, hour, tonne,
+joule); any other letter there is a key or a word (`2 d` is no day, `2 E` no exa-anything)."""
+_PREPOSITION_NEXT = frozenset(
+    {
+        "a", "an", "the", "this", "that", "these", "those", "each", "every", "my", "our",
+        "your", "its", "their", "one", "some", "total", "all", "series", "parallel", "water",
+        "air", "vacuum", "which", "it", "them", "contact", "order", "range", "practice",
+    }
+)  # fmt: skip
+"""Words after `<number> in` that make `in` a preposition (`500 in a box`, `2 in total`)."""
+_PLAIN_WORDS = frozenset(
+    """
+    particles particle beads bead balls ball spheres sphere grains grain pellets pellet granules
+    granule pieces piece items item parts part steps step iterations iteration times time classes
+    class sizes size layers layer mesh fraction fractions of and or to in at on by for with from
+    per the a an each every is are was were be it its as than then x vs versus total all other
+    others more less about approx approximately around roughly diameter diameters radius radii
+    dia wide tall long high deep thick across apart away mass weight what which how many much
+    if so but not no yes please do does can could would should will i we you my our your this
+    that these those there here up down over under into onto like same both also only just
+    elements element cells cell bins bin grid sided side faces face points order pcs nos
+    contacts contact collisions collision impacts impact hits
+    samples sample runs run cases case discs disks rods fibres fibers rocks fold
+    take takes took taking need needs needed give gives gave get gets got make makes made use
+    uses used using run running last lasts lasting go goes went stay stays have has had having
+    want wants see say says let lets keep keeps put puts set sets show shows find finds check
+    when where why who whom whose while after before during until since because though although
+    into onto upon off out again once twice thrice very too quite rather enough approx ca nearly
+    just only even still also per each every either neither nor yet some any no none most least
+    first second third last next previous new old big small large long short high low fast slow
+    hot cold dry wet loose dense packed random steady total max min maximum minimum average mean
+    typical nominal initial final cores core threads thread processors nodes gpus gpu cpus cpu
+    hours days weeks months years people users workers machines
+    """.split()  # noqa: SIM905 - a word list reads better as text
 )
-"""Words pint reads as units (technical atmosphere, annum, inch, …) that are English here."""
+"""English words after a number that are not meant as its unit (a number followed by any other
+word is a unit that could not be read, and the reply says so)."""
 
 
 @dataclass
@@ -75,6 +138,9 @@ class Quantity:
     """The number as typed ("2e-7"), kept in string arguments so reports echo the user."""
     percent: bool = False
     """Typed with `%` (value already divided by 100)."""
+    problem: str = ""
+    """Why the value could not be read (`could not read "2 zorks": ...`), "" when it was. Such a
+    quantity fills nothing and is reported, so a typed value is never dropped in silence."""
     key: str = ""
     """The alias as typed ("E", "yield", "tall"), "" when unkeyed."""
     roles: tuple[str, ...] = ()
@@ -130,9 +196,10 @@ def _multiplied(match: re.Match[str]) -> str:
 def normalize(text: str) -> str:
     """Unicode symbols to ASCII names, `2×10^-7` to `2e-7`, `0.5x0.3` to `0.5 x 0.3`, `500k` and
     `2 million` to `500e3` and `2e6`."""
+    text = e_notation(text)
     for old, new in _UNICODE.items():
         text = text.replace(old, new)
-    text = _SCI_RE.sub(r"\1e\2", text)
+    text = _SUPERSCRIPT_RE.sub(lambda m: "^" + m.group().translate(_SUPERSCRIPTS), text)
     text = _MULTIPLIER_RE.sub(_multiplied, text)
     return _TIMES_RE.sub(" x ", text)
 
@@ -168,24 +235,20 @@ _ANGLE_UNITS = frozenset({"deg", "degree", "degrees", "°", "rad", "radian", "ra
 """Angles are dimensionless to pint; only these spellings make a number an angle."""
 
 
+@lru_cache(maxsize=512)
+def unit_dimension(unit: str) -> str:
+    """Dimension name of a unit the value reader returned: the names tool inputs use
+    (`REFERENCE_UNITS`, `angle` for the angle spellings), else pint's own ("[length] ** 4")."""
+    if unit in _ANGLE_UNITS:
+        return "angle"
+    dim = ureg().parse_units(unit).dimensionality
+    return _dimensionalities().get(dim) or dimensionality_name(dim)
+
+
 @lru_cache(maxsize=1)
 def _dimensionalities() -> dict[Any, str]:
     reg = ureg()
     return {reg.parse_units(unit).dimensionality: name for name, unit in REFERENCE_UNITS.items()}
-
-
-@lru_cache(maxsize=512)
-def unit_dimension(unit: str) -> str | None:
-    """Dimension name of a (normalised) unit, or None if it is no unit a tool input uses."""
-    if unit in _NOT_UNITS:
-        return None
-    if unit in _ANGLE_UNITS:
-        return "angle"
-    try:
-        dim = ureg().parse_units(unit).dimensionality
-    except Exception:  # pint raises several types for text that is not a unit
-        return None
-    return _dimensionalities().get(dim)
 
 
 @lru_cache(maxsize=2048)
@@ -221,18 +284,98 @@ def correct_typos(text: str, vocabulary: tuple[str, ...]) -> tuple[str, dict[str
     return _WORD_RE.sub(fix, text), fixes
 
 
-def _read_unit(text: str, match: re.Match[str]) -> tuple[str, str, bool, int]:
-    """(unit, dimension, percent, end) for the number in `match`; bare if no unit fits."""
-    raw = match.group("unit")
+@dataclass(frozen=True)
+class _Unit:
+    """What follows a number: its unit (pint syntax, "" for none) and dimension, whether it was
+    `%`, where the quantity ends, and why it could not be read ("" when it could)."""
+
+    unit: str
+    dim: str
+    percent: bool
+    end: int
+    problem: str = ""
+
+
+_BARE = "dimensionless"
+_NEXT_WORD_RE = re.compile(r"[ \t]*(?P<word>[A-Za-z]+|\d|[.,;:!?)\]]|$)")
+
+
+def _is_inch(text: str, pos: int, glued: bool) -> bool:
+    """Whether `in` right after a number (ending at `pos`) is the inch.
+
+    The rule: glued to the number (`0.25in`) it is the inch; spaced, it is the inch unless a
+    number or a word that starts a place or amount follows (`500 in a box`, `2 in total`,
+    `20 in 3 rows`). So `r = 0.25 in`, `0.25 in radius`, `d=1 in,`, `a 1 in steel ball` and
+    `3 in to mm` are inches; `2 mm particles in a cylinder` never asks (its `in` follows a unit).
+    """
+    if glued:
+        return True
+    after = _NEXT_WORD_RE.match(text, pos)
+    if after is None:  # something else follows (a quote, a bracket): read as a unit mark
+        return True
+    word = after.group("word")
+    return not (word.isdigit() or word.lower() in _PREPOSITION_NEXT)
+
+
+def _is_word(token: str, known: frozenset[str]) -> bool:
+    """Whether `token` after a number is an English word or a key, not a would-be unit."""
+    low = token.lower()
+    return (
+        low in _PLAIN_WORDS
+        or low.rstrip("s") in _PLAIN_WORDS
+        or low in known
+        or low.rstrip("s") in known
+        or low in _ALIAS_WORDS
+        or bool(key_roles(token))
+    )
+
+
+_ALIAS_WORDS = frozenset(w for key in (*WORD_ROLES, *POST_ROLES) for w in key.split())
+"""The words of every key (`solid` of `solid density`, `allowable` of `allowable stress`)."""
+
+
+def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
+    """The unit of the number in `match` (see `_Unit`).
+
+    A word after a number is its unit when the value reader reads it; else it is English
+    (`_NOT_UNITS`, `_PLAIN_WORDS`, `known`: the selector's keywords, materials and containers; a
+    key) and the number is bare; any other word is a unit that could not be read, and the
+    quantity carries the reader's reason.
+    """
+    typed = text[match.start() : match.end()]
+    if match.group("junk"):
+        try:
+            read_value(typed)
+        except ValueReadError as exc:
+            return _Unit("", "", False, match.end(), str(exc))
+    raw, mark = match.group("unit"), match.group("mark")
+    end_num = match.end("junk") if match.group("junk") else match.end("num")
+    if mark is not None:
+        if text[match.start() - 1 : match.start()] in ('"', "'"):  # a closing quote: d="2"
+            return _Unit("", _BARE, False, end_num)
+        return _Unit(read_unit(mark), "length", False, match.end("mark"))
     if raw is None:
-        return "", "dimensionless", False, match.end("num")
+        return _Unit("", _BARE, False, end_num)
     if raw == "%":
-        return "", "dimensionless", True, match.end("unit")
-    unit = normalize_unit(raw)
-    dim = None if _KEY_NEXT_RE.match(text, match.end("unit")) else unit_dimension(unit)
-    if dim is None:
-        return "", "dimensionless", False, match.end("num")
-    return unit, dim, False, match.end("unit") - (len(raw) - len(raw.rstrip(".")))
+        return _Unit("", _BARE, True, match.end("unit"))
+    end = match.end("unit")
+    glued = match.start("unit") == end_num
+    if _KEY_NEXT_RE.match(text, end):  # `2500 E=70 GPa`: the next key, not a unit
+        return _Unit("", _BARE, False, end_num)
+    if raw in ("in", "In"):
+        if _is_inch(text, end, glued):
+            return _Unit("inch", "length", False, end)
+        return _Unit("", _BARE, False, end_num)
+    problem = f'could not read {quote(typed)}: "{raw}" right after a number'
+    if raw in _NOT_UNITS or (len(raw) == 1 and raw.isalpha() and raw not in _UNIT_LETTERS):
+        return _Unit("", "", False, end, problem) if glued else _Unit("", _BARE, False, end_num)
+    try:
+        unit = read_unit(normalize_unit(raw))
+    except ValueReadError as exc:
+        if _is_word(raw, known) and not glued:
+            return _Unit("", _BARE, False, end_num)
+        return _Unit("", "", False, end, f"could not read {quote(typed)}: {exc}")
+    return _Unit(unit, unit_dimension(unit), False, end)
 
 
 def _explicit(key_text: str) -> bool:
@@ -263,6 +406,8 @@ def _attach_keys(quantities: list[Quantity]) -> None:
             roles = POST_ROLES[re.sub(r"[\s_-]", " ", key.lower())]
             if CONTAINER_KEY_AFTER_RE.match(q.after, post.end()):
                 roles = container_roles(roles) or roles
+            elif PARTICLE_KEY_AFTER_RE.match(q.after, post.end()):
+                roles = particle_roles(roles)
             candidates.append((key, roles, post.end()))
         claimed = 0
         for key, roles, used in candidates:
@@ -275,16 +420,34 @@ def _attach_keys(quantities: list[Quantity]) -> None:
                 q.key, q.misfit = pre.group("key"), candidates[0][1]
 
 
-def parse(raw: str, vocabulary: tuple[str, ...] = ()) -> Parsed:
-    """Quantities and keys of a query (see module docstring)."""
+def parse(
+    raw: str, vocabulary: tuple[str, ...] = (), known: frozenset[str] = frozenset()
+) -> Parsed:
+    """Quantities and keys of a query (see module docstring). Typos are corrected towards
+    `vocabulary`; `known` are lower-case words that are never a number's unit."""
     text, fixes = correct_typos(normalize(raw), vocabulary)
     quantities: list[Quantity] = []
     for match in QTY_RE.finditer(text):
-        unit, dim, percent, end = _read_unit(text, match)
+        read = _read_unit(text, match, known)
         number = match.group("num")
-        value = float(number) / 100.0 if percent else float(number)
+        problem = read.problem
+        value = 0.0
+        if not problem:
+            try:
+                value = number_value(number) / (100.0 if read.percent else 1.0)
+            except ValueReadError as exc:
+                problem = f"could not read {quote(text[match.start() : read.end])}: {exc}"
         quantities.append(
-            Quantity(value, unit, dim, match.start(), end, "" if percent else number, percent)
+            Quantity(
+                value,
+                "" if problem else read.unit,
+                "" if problem else read.dim,
+                match.start(),
+                read.end,
+                "" if read.percent else number,
+                read.percent,
+                problem,
+            )
         )
     for i, q in enumerate(quantities):
         prev_end = quantities[i - 1].end if i else 0
@@ -302,7 +465,13 @@ def _inherit_units(quantities: list[Quantity]) -> None:
     (not a number keyed as a ratio: in `phi=0.6 and 2 m3` the 0.6 stays bare)."""
     for i in range(len(quantities) - 2, -1, -1):
         q, nxt = quantities[i], quantities[i + 1]
-        if q.unit or q.percent or not nxt.unit or not _SEPARATOR_RE.match(q.after.strip() or "-"):
+        if (
+            q.unit
+            or q.percent
+            or q.problem
+            or not nxt.unit
+            or not _SEPARATOR_RE.match(q.after.strip() or "-")
+        ):
             continue
         pre = PRE_KEY_RE.search(q.before)
         roles = key_roles(pre.group("key")) if pre else ()

@@ -56,6 +56,9 @@ class Phrasing:
     step: Step | None = None
     step_roles: frozenset[str] = frozenset()
     """Roles the tool's own step reads (lists, box sides), for ranking by typed names."""
+    dim_weights: tuple[tuple[str, int], ...] = ()
+    """(dimension, weight) added when a keyword matched and a value of that dimension was typed:
+    a volume makes "mass of 2 m³ of sand" a bulk mass, not one particle's."""
     patterns: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
     anchors: frozenset[str] | None = field(init=False, repr=False, compare=False)
     """Strings one of which any keyword match contains (the tool's name too); None when a
@@ -399,7 +402,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
         "particle_mass",
         (
             (r"\b(?:mass|weight) of (?:a|an|one|the|each|single)\b", 8),
-            (r"\bparticle mass\b|\bhow heavy\b|\bweighs?\b|\bmass of\b", 6),
+            (r"\bparticle mass\b|\bhow heavy\b|\bweighs?\b|\b(?:mass|weight) of\b", 6),
             (r"\bmass\b", 2),
         ),
         (diameter(), simple("density", DENSITY, preset="density")),
@@ -475,6 +478,15 @@ PHRASINGS: tuple[Phrasing, ...] = (
         (
             (r"\bhertz(?:ian)?\b", 8),
             (r"\b(?:contact|collision|impact) (?:time|duration)\b", 5),
+            # how long a contact lasts, however it is asked
+            (
+                r"\bhow long\b.*\b(?:contacts?|collisions?|collide|impacts?|hits?|bounces?"
+                r"|touch\w*)\b"
+                r"|\b(?:contacts?|collisions?|impacts?)\b.*\b(?:last|lasts|take|takes)\b"
+                r"|\b(?:duration|length|time) of (?:the |a |an |each )?(?:contact|collision|impact)"
+                r"|\b(?:contact|collision|impact)s? (?:last|lasts|lasting|period)\b",
+                8,
+            ),
         ),
         (
             *_material_params(),
@@ -511,6 +523,14 @@ PHRASINGS: tuple[Phrasing, ...] = (
         (
             (r"\bporosity\b|\bvoid(?:age| ratio| fraction)\b", 8),
             (r"\bbulk\b|\bpacking fraction\b|\bsolid fraction\b", 4),
+            # the mass or weight of a packed volume (a packing or bulk word names it)
+            (
+                r"\b(?:mass|weigh\w*|heavy)\b.*\b(?:porosity|packing|phi|void\w*|bulk|solids? "
+                r"fraction)\b|\b(?:porosity|packing|phi|void\w*|bulk|solids? fraction)\b.*"
+                r"\b(?:mass|weigh\w*|heavy)\b",
+                10,
+            ),
+            (r"\b(?:mass|weigh\w*|heavy)\b", 1),
         ),
         (
             simple("packing_fraction", NONE),
@@ -527,6 +547,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
         (),
         "bulk density 1500 kg/m3 of sand",
         steps.bulk,
+        dim_weights=(("volume", 8),),
     ),
     SIMULATION_COST,
     Phrasing(

@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from caec_desktop.agent.selection.offline.aliases import CONTAINER_WORDS
 from caec_desktop.agent.selection.offline.help import (
     errors_reply,
     help_text,
@@ -44,6 +45,19 @@ _VOCABULARY = tuple(
 )
 
 
+_KNOWN = frozenset(
+    {w.lower() for w in _VOCABULARY}
+    | {
+        word
+        for m in MATERIALS.values()
+        for alias in (m.key, *m.aliases)
+        for word in re.findall(r"[a-z]+", alias.lower())
+    }
+    | set(CONTAINER_WORDS.split("|"))
+)
+"""Words that are never a number's unit (`2 glass beads`, `50 mm pipe`)."""
+
+
 @lru_cache(maxsize=64)
 def read(text: str) -> Parsed:
     """The parsed query (typos corrected towards tool keywords and material names).
@@ -51,7 +65,7 @@ def read(text: str) -> Parsed:
     Cached: classify() and select() read the same text in one turn, and follow-ups reread the
     earlier requests on every turn. Nothing modifies a `Parsed` after parsing.
     """
-    return parse(text, _VOCABULARY)
+    return parse(text, _VOCABULARY, _KNOWN)
 
 
 @lru_cache(maxsize=64)
@@ -88,11 +102,14 @@ def select_text(text: str, history: list[dict[str, Any]] | None = None) -> Selec
         built = follow_up
     elif parsed.quantities and not is_help(text):
         return Selection(
-            reply="I found values but not which calculation you want.\n\n" + help_text()
+            reply="I found values but not which calculation you want.\n\n" + help_text(),
+            missing=[WHICH_CALCULATION],
         )
     else:
         return Selection(reply=help_text())
     notes = reading_notes(parsed, built)
+    if built.unread:
+        return _unread_reply(built, notes)
     if built.missing:
         reply, missing = missing_reply(built.tool, built.missing, built.args, built.sources)
         wrong = [f"**Wrong unit:** {w}." for w in built.wrong]
@@ -101,6 +118,25 @@ def select_text(text: str, history: list[dict[str, Any]] | None = None) -> Selec
         name=built.tool, args=built.args, id="regex-1", source="regex", arg_sources=built.sources
     )
     return Selection(calls=[call], reply="\n\n".join(notes) or None)
+
+
+WHICH_CALCULATION = "which calculation to run (e.g. rayleigh time step, particle mass)"
+"""The missing input when values were typed but no calculation named: nothing is computed."""
+UNREAD_NEXT = (
+    "Nothing was computed: a value I cannot read is never guessed or skipped. Type each value as "
+    "one number with its unit, e.g. r=0.25 in, d=2 mm, E=70 GPa, rho=2.5 g/cm^3."
+)
+
+
+def _unread_reply(built: Built, notes: list[str]) -> Selection:
+    """No call while a typed value could not be read: the reply names each one and why."""
+    parts = [f"**Value not read:** {u}." for u in built.unread] + [UNREAD_NEXT]
+    missing = list(built.unread)
+    if built.missing:
+        reply, still = missing_reply(built.tool, built.missing, built.args, built.sources)
+        parts.append(reply)
+        missing += still
+    return Selection(reply="\n\n".join([*parts, *notes]), missing=missing)
 
 
 def reading_notes(parsed: Parsed, built: Built) -> list[str]:
@@ -168,7 +204,7 @@ def _merge(phrasing: Phrasing, before: Built, now: Built) -> Built:
         args[name], sources[name] = value, now.sources[name]
     groups = [*phrasing.required, *before.missing, *now.missing]
     missing = [g for i, g in enumerate(groups) if g not in groups[:i] and not set(g) & set(args)]
-    return Built(now.tool, args, sources, missing, now.unused, now.notes, now.wrong)
+    return Built(now.tool, args, sources, missing, now.unused, now.notes, now.wrong, now.unread)
 
 
 class RegexSelector:

@@ -25,6 +25,7 @@ from caec_desktop.agent.selection.offline.parse import normalize_unit
 from caec_desktop.tools.materials import mentions
 from caec_desktop.tools.units import convert as convert_value
 from caec_desktop.tools.units import ureg
+from caec_desktop.tools.values import read_unit
 
 Missing = list[tuple[str, ...]]
 
@@ -48,7 +49,7 @@ _VALUE_UNIT_RE = re.compile(rf"(?P<num>{_NUMBER})(?:\s*(?P<from>{_UNIT_WORD})(?!
 _BOX_RE = re.compile(r"\b(?:box|cuboid|cube|bin|rectangular|hopper|chamber|domain)\b", re.I)
 _CYLINDER_RE = re.compile(r"\b(?:cylinder|cylindrical|pipe|tube|column|drum|silo|tank)\b", re.I)
 _WALL_FIX_RE = re.compile(r"\bwall[\s_-]*(?:correction|corrected|effect)\b", re.I)
-_WALL_HIT_RE = re.compile(r"\b(?:wall|plate|flat)\b", re.I)
+_WALL_HIT_RE = re.compile(r"\b(?:wall|plate|flat|floor|liner|target|surface)s?\b", re.I)
 _WALL_AFTER_RE = re.compile(r"\s*(?:wall|plate|flat|surface|liner|floor)s?\b", re.I)
 """Right after a material's name: the wall is made of it (`a steel wall`)."""
 _STEP_WORD_RE = re.compile(r"\b(?:at|with|every|using)\s*$", re.I)
@@ -93,7 +94,7 @@ _TEMPERATURES = {"F": "degF", "C": "degC", "°F": "degF", "°C": "degC"}
 
 def _is_temperature(unit: str) -> bool:
     try:
-        return dict(ureg().parse_units(unit).dimensionality) == {"[temperature]": 1}
+        return dict(ureg().parse_units(read_unit(unit)).dimensionality) == {"[temperature]": 1}
     except Exception:  # pint raises several types for text that is not a unit
         return False
 
@@ -227,9 +228,11 @@ def _runs(f: Filler, items: list[int]) -> None:
 
 
 def bulk(f: Filler) -> Missing:
-    """bulk_properties: one of φ, ε or a bulk density; a bulk density also needs the solid one."""
+    """bulk_properties: one of φ, ε or a bulk density; a bulk density also needs the solid one,
+    unless a volume is given (then the mass ρ_b V is what is asked)."""
     missing: Missing = [("packing_fraction", "porosity", "bulk_density")]
-    if "bulk_density" in f.args:
+    volume = "volume" in f.args or bool({"volume", "container_volume"} & f.roles())
+    if "bulk_density" in f.args and not volume:
         missing.append(("solid_density",))
     return missing
 

@@ -1,0 +1,34 @@
+"""How deep JSON text nests, counted before parsing it.
+
+`json.loads` recurses once per `[` or `{`: 2,000 nested brackets from `--args` or a model's tool
+call raise RecursionError, which no caller expects. Every reader of argument JSON (the CLI, the
+LLM response normaliser, text tool calls) checks the depth first and refuses deeper text by name.
+"""
+
+from __future__ import annotations
+
+MAX_JSON_DEPTH = 16
+"""Deepest nesting of argument JSON that is parsed (tool arguments nest 2 levels)."""
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of `[`/`{` in `text`, outside JSON strings (linear, no recursion)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            escaped = not escaped and ch == "\\"
+            in_string = escaped or ch != '"'
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def too_deep(text: str) -> bool:
+    """Whether `text` nests deeper than MAX_JSON_DEPTH."""
+    return json_depth(text) > MAX_JSON_DEPTH

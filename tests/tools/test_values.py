@@ -1,0 +1,240 @@
+"""The value reader: one number, at most one unit, nothing else; every other text is refused.
+
+Expected SI values are written from the unit definitions (cited per row), not from our code.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from caec_desktop.tools.units import fmt, to_si
+from caec_desktop.tools.values import MAX_CHARS, ValueReadError, read_unit, read_value
+
+INCH = 0.0254  # international inch, exactly 25.4 mm (1959 international yard and pound agreement)
+FOOT = 12 * INCH
+POUND = 0.45359237  # kg, exact (same agreement)
+G0 = 9.80665  # m/s², standard gravity (CGPM 1901): kgf and lbf are masses times g0
+
+# (spelling, SI unit, SI value of one of it)
+SPELLINGS: list[tuple[str, str, float]] = [
+    ("in", "m", INCH),
+    ("inch", "m", INCH),
+    ("inches", "m", INCH),
+    ('"', "m", INCH),
+    ("ft", "m", FOOT),
+    ("'", "m", FOOT),
+    ("thou", "m", INCH / 1000),
+    ("mil", "m", INCH / 1000),  # 1 mil = 0.001 in (NIST Handbook 44, Appendix C)
+    ("µm", "m", 1e-6),
+    ("μm", "m", 1e-6),  # Greek mu typed for the micro sign
+    ("um", "m", 1e-6),
+    ("micron", "m", 1e-6),
+    ("microns", "m", 1e-6),
+    ("micrometre", "m", 1e-6),
+    ("millimetre", "m", 1e-3),
+    ("millimeter", "m", 1e-3),
+    ("cm", "m", 1e-2),
+    ("g/cc", "kg/m^3", 1000.0),
+    ("g/cm3", "kg/m^3", 1000.0),
+    ("g/cm^3", "kg/m^3", 1000.0),
+    ("kg/m3", "kg/m^3", 1.0),
+    ("lb/ft3", "kg/m^3", POUND / FOOT**3),
+    ("pcf", "kg/m^3", POUND / FOOT**3),
+    ("psi", "Pa", POUND * G0 / INCH**2),
+    ("ksi", "Pa", 1000 * POUND * G0 / INCH**2),
+    ("MPa", "Pa", 1e6),
+    ("N/mm2", "Pa", 1e6),
+    ("N/mm²", "Pa", 1e6),
+    ("GPa", "Pa", 1e9),
+    ("Gpa", "Pa", 1e9),
+    ("gpa", "Pa", 1e9),
+    ("lbf", "N", POUND * G0),
+    ("kgf", "N", G0),
+    ("rpm", "rad/s", 2 * math.pi / 60),
+    ("%", "", 0.01),
+    ("litre", "m^3", 1e-3),
+    ("L", "m^3", 1e-3),
+    ("ms", "s", 1e-3),
+    ("µs", "s", 1e-6),
+    ("us", "s", 1e-6),
+    ("ns", "s", 1e-9),
+]
+
+
+@pytest.mark.parametrize("sep", ["", " "], ids=["glued", "spaced"])
+@pytest.mark.parametrize(("spelling", "unit", "one"), SPELLINGS, ids=[s[0] for s in SPELLINGS])
+def test_unit_spellings_engineers_type(spelling: str, unit: str, one: float, sep: str) -> None:
+    assert to_si(f"0.25{sep}{spelling}", unit) == pytest.approx(0.25 * one, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("2", 2.0),
+        ("2.5", 2.5),
+        (".5", 0.5),
+        ("5.", 5.0),
+        ("2e-3", 2e-3),
+        ("2E-3", 2e-3),
+        ("2×10^-3", 2e-3),
+        ("2 x 10^-3", 2e-3),
+        ("2·10⁻³", 2e-3),
+        ("2*10^3", 2e3),
+        ("\u22125", -5.0),  # unicode minus
+        ("+5", 5.0),
+    ],
+)
+def test_number_notations(text: str, number: float) -> None:
+    assert read_value(text).number == number
+    assert read_value(f"{text} mm").unit == "mm"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("1.2.5 mm", 'could not read "1.2.5 mm": two decimal points'),
+        ("2500 2", '"2500 2" holds two numbers'),
+        ("0.20.7", 'could not read "0.20.7": two decimal points'),
+        ("1,5 mm", "a comma inside the number"),
+        ("2,500 kg/m^3", "a comma inside the number"),
+        ("10**10**10 m", "powers are not read"),
+        ("10**400 m", "powers are not read"),
+        ("10^3 m", "powers are not read"),
+        ("2*3 mm", "arithmetic is not read"),
+        ("1/2 in", "fractions are not read; write 0.5 in"),
+        ("2+3", "arithmetic is not read"),
+        ("2 🦆", '"🦆" cannot be part of a unit'),
+        ("2 zorks", '"zorks" is not a unit I know'),
+        ("2 mmm", '"mmm" is not a unit I know; did you mean mm'),
+        ("2 mm glass", "two unit names without * or / between them"),
+        ("2 N m", "two unit names without * or / between them"),
+        ("2 m^2^3", "one whole-number power"),
+        ("2 m**1e400", "a power must be a whole number"),
+        ("2 m^10", "power 10 of a unit"),
+        ("2 kg/", "is not a complete unit"),
+        ("2 (m", "is not a complete unit"),
+        ("mm 2", "expected a number first"),
+        ("two millimetres", "expected a number first"),
+        ("inf m", "expected a number first"),
+        ("nan", "expected a number first"),
+        ("", "empty"),
+        ("   ", "empty"),
+        ("1e999 m", "outside the range of numbers"),
+        ("1e-320 m", "too small to compute with"),
+        ("1e-400", "too small to compute with"),
+        ("2e", "an exponent needs digits"),
+        ("2 mm%", "% must be the whole unit"),
+    ],
+)
+def test_malformed_values_are_refused_with_what_was_wrong(text: str, message: str) -> None:
+    with pytest.raises(ValueReadError) as info:
+        read_value(text)
+    assert message in str(info.value)
+
+
+def test_long_text_is_refused_before_any_reading() -> None:
+    text = "1" + " m" * 50_000  # 100 kB
+    with pytest.raises(ValueReadError, match=f"at most {MAX_CHARS} characters"):
+        read_value(text)
+    with pytest.raises(ValueReadError, match=f"longer than {MAX_CHARS}"):
+        read_unit("m" * 100_000)
+
+
+def test_suggestions_for_unknown_units() -> None:
+    with pytest.raises(ValueReadError, match="did you mean furlong"):
+        read_unit("furlongz")
+    with pytest.raises(ValueReadError, match=r"did you mean (psi|ksi)"):
+        read_unit("pss")
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "words"),
+    [
+        (10**400, "m", "outside the range"),
+        (-(10**400), "m", "outside the range"),
+        (5e-324, "m", "too small to compute with"),
+        (-1e-310, "Pa", "too small to compute with"),
+        ("1e308 km", "m", "outside the range of numbers that can be computed with"),
+        ("1e-306 nm", "m", "too small to compute with"),
+        ("60 %", "m", 'expected a length (in m), got "60 %" which is a dimensionless'),
+        ("0.3 mm", "", "expected a dimensionless"),
+    ],
+)
+def test_values_outside_the_float_range_are_errors(value: object, unit: str, words: str) -> None:
+    with pytest.raises(ValueReadError) as info:
+        to_si(value, unit)
+    assert words in str(info.value)
+
+
+# --- properties ------------------------------------------------------------------------------
+
+NORMAL = st.floats(allow_nan=False, allow_infinity=False, allow_subnormal=False).filter(
+    lambda x: x == 0 or abs(x) >= 2.3e-308
+)
+UNITS = st.sampled_from(["", "mm", "m", "GPa", "kg/m^3", "g/cm3", "N/mm²", "us", "lbf", "in"])
+
+
+@given(NORMAL, UNITS, st.sampled_from(["", " "]))
+def test_formatted_numbers_read_back_exactly(x: float, unit: str, sep: str) -> None:
+    reading = read_value(f"{x!r}{sep if unit else ''}{unit}")
+    assert reading.number == x
+
+
+@given(
+    st.integers(1, 9),
+    st.integers(0, 999),
+    st.integers(-300, 300),
+    st.sampled_from(["×10^", "x10^", "·10^", " × 10^"]),
+)
+def test_times_ten_notation_reads_as_e_notation(lead: int, frac: int, exp: int, times: str) -> None:
+    mantissa = f"{lead}.{frac:03d}"
+    assert read_value(f"{mantissa}{times}{exp}").number == float(f"{mantissa}e{exp}")
+
+
+@given(
+    st.floats(min_value=1e-12, max_value=1e12, allow_nan=False),
+    st.sampled_from(["m", "s", "Pa", "N", "m/s", "kg/m^3"]),
+)
+def test_displayed_values_read_back_to_the_shown_number(x: float, unit: str) -> None:
+    """What reports show (`fmt`: 4 significant figures, SI prefix) reads back within rounding."""
+    shown = fmt(x, unit)
+    assert to_si(shown, unit) == pytest.approx(x, rel=5e-4)
+
+
+JUNK = st.sampled_from(
+    [".5", ".0", ",5", " 2", " 3.5", "**2", "^3", "*2", "/2", "+1", "-1", " zorks", " 🦆", " mm mm"]
+)
+
+
+@given(NORMAL.map(abs), JUNK, st.sampled_from(["", " mm"]))
+def test_a_number_followed_by_junk_is_refused(x: float, junk: str, unit: str) -> None:
+    text = f"{x!r}{junk}{unit}"
+    with pytest.raises(ValueReadError):
+        read_value(text)
+
+
+def _read_or_refuse(text: str) -> None:
+    """A Reading or a ValueReadError (never another exception), and what was read reads back the
+    same when written out again."""
+    try:
+        reading = read_value(text)
+    except ValueReadError:
+        return
+    again = read_value(
+        f"{reading.number!r} {reading.unit}" if reading.unit else repr(reading.number)
+    )
+    assert again.number == reading.number and again.unit == reading.unit
+
+
+@given(st.text(max_size=40))
+def test_any_text_is_read_or_refused(text: str) -> None:
+    _read_or_refuse(text)
+
+
+@given(st.text(alphabet="0123456789.eE+-*/^x× ,mkgsPaN%\"'()²³µ", max_size=30))
+def test_number_and_unit_alphabet_is_read_or_refused(text: str) -> None:
+    _read_or_refuse(text)
