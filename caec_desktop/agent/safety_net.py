@@ -103,3 +103,29 @@ def offline_results(
         emit("tool_result", {**entry, "safety_net": True})
         results.append(entry)
     return results, selection.reply or ""
+
+
+def after_deadline(
+    text: str,
+    history_: list[dict[str, Any]],
+    refuse_unsafe: bool,
+    failure: str,
+    emit: Callable[[str, dict[str, Any]], None],
+) -> dict[str, Any] | None:
+    """The safety net for a turn stopped at its time limit (outside the graph): the final state
+    with the offline reader's results and the labelled answer, or None when it computes nothing
+    (or the guard refuses the question: the deadline's own message stands)."""
+    from caec_desktop.agent.guard import unsafe_reason
+    from caec_desktop.agent.report import build_report
+    from caec_desktop.agent.state import turn_input
+
+    state: AgentState = {**turn_input(text, history_)}
+    if refuse_unsafe and unsafe_reason(text, offline_tools(text, history_)):
+        return None
+    results, notes = offline_results(state, emit)
+    if not results:
+        return None
+    done: AgentState = {**state, "tool_results": results, "reply": notes}
+    answer = build_report(done, "answered")
+    answer = f"{SAFETY_NET_LABEL}\n\n(The model failed: {failure})\n\n{answer}"
+    return {"tool_results": results, "answer": answer, "path": "safety_net", "reply": notes}

@@ -290,7 +290,7 @@ class Session:
                         task.cancel()
                         await asyncio.gather(task, return_exceptions=True)
                     self._task = None
-                state, status, extra = self._outcome(task, recorder, bool(expired))
+                state, status, extra = self._outcome(task, recorder, bool(expired), text)
                 for event in extra:
                     yield event
                 turn = self._record(text, state, status, mode, model)
@@ -342,15 +342,37 @@ class Session:
             for m in self.messages[-HISTORY_LIMIT:]
         ]
 
+    def _deadline_net(
+        self, text: str, message: str, recorder: TraceRecorder
+    ) -> dict[str, Any] | None:
+        model = self._selector
+        if not (self.settings.safety_net and model is not None and model.answers_in_prose):
+            return None
+        from caec_desktop.agent.safety_net import after_deadline
+
+        def emit(kind: str, data: dict[str, Any]) -> None:
+            recorder.make(kind, "report", data)
+
+        refuse = self.settings.refuse_unsafe_calculations
+        return after_deadline(text, self._history(), refuse, message, emit)
+
     def _outcome(
-        self, task: asyncio.Task[dict[str, Any]], recorder: TraceRecorder, timed_out: bool = False
+        self,
+        task: asyncio.Task[dict[str, Any]],
+        recorder: TraceRecorder,
+        timed_out: bool = False,
+        text: str = "",
     ) -> tuple[dict[str, Any], str, list[TraceEvent]]:
-        """Final state, status and any closing error events of a finished run task."""
+        """Final state, status and any closing error events of a finished run task (a model's
+        turn stopped at its time limit gets the offline safety net, agent/safety_net.py)."""
         from caec_desktop.agent.report import build_report
 
         if task.cancelled() and timed_out:
             message = turn_timeout_message(self.settings.effective_turn_timeout())
             event = recorder.make("error", None, {"message": message, "kind": "turn_timeout"})
+            net = self._deadline_net(text, message, recorder)
+            if net is not None:
+                return net, "answered", [event]
             answer = build_report({"error_message": message}, "model_error")
             return {"error_message": message, "answer": answer}, "model_error", [event]
         if task.cancelled():
