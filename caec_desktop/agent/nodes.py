@@ -21,8 +21,8 @@ from caec_desktop.agent.report import CALL_A_TOOL, NO_TOOL_REPLY, build_report, 
 from caec_desktop.agent.routing import TOOL_INTENTS
 from caec_desktop.agent.safety_net import (
     SAFETY_NET_LABEL,
+    guarded,
     offline_results,
-    offline_tools,
     path_of,
     wanted,
 )
@@ -298,18 +298,21 @@ async def report_node(state: AgentState, runtime: Runtime[GraphContext]) -> Upda
 
 def _safety_net(state: AgentState, status: str, runtime: Runtime[GraphContext]) -> Update:
     """The offline reader's results when a model's turn computed nothing (safety_net.py); {}
-    when the net is off, does not apply, or computes nothing either."""
+    when the net is off, does not apply, or computes nothing either; a refusal when the stress
+    guard refuses the question (a failed classify skipped the request guard)."""
     ctx = runtime.context
-    if not ctx.settings.safety_net or not wanted(state, status, ctx.selector.answers_in_prose):
+    reader = ctx.reader
+    if reader is None or not ctx.settings.safety_net:
+        return {}
+    if not wanted(state, status, ctx.selector.answers_in_prose, reader):
         return {}
     emit = _emitter(runtime, "report")
-    guard = ctx.settings.refuse_unsafe_calculations
-    if guard and (refused := _guard_request(emit, state)):
-        return refused  # the guard holds for the safety net too (a failed classify skipped it)
     text = request_text(state)
-    if guard and (reason := unsafe_reason(text, offline_tools(text, history(state)))):
+    if ctx.settings.refuse_unsafe_calculations and (
+        reason := guarded(text, history(state), reader)
+    ):
         return _refusal(emit, reason)
-    results, notes = offline_results(state, emit)
+    results, notes = offline_results(state, reader, emit)
     if not results:
         return {}
     return {"tool_results": results, "reply": notes, "missing": [], "error_message": ""}

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from caec_desktop.agent.context import OfflineReader
 from caec_desktop.agent.routing import TOOL_INTENTS
 from caec_desktop.agent.state import AgentState, ToolResultEntry, history, request_text
 from caec_desktop.tools import execute
@@ -41,7 +42,7 @@ def path_of(state: AgentState) -> str:
     return _PATH_OF_SOURCE.get(results[0]["source"], "form")
 
 
-def wanted(state: AgentState, status: str, model_turn: bool) -> bool:
+def wanted(state: AgentState, status: str, model_turn: bool, reader: OfflineReader) -> bool:
     """Whether the safety net should try this turn (its status as it would end without it)."""
     if not model_turn or state.get("tool_results") or status in ("refused", "cancelled"):
         return False
@@ -51,31 +52,18 @@ def wanted(state: AgentState, status: str, model_turn: bool) -> bool:
         return state.get("error_kind") in MODEL_FAULTS
     # answered without a call: only when the model took a calculation for chat (its prose
     # may hold numbers of its own)
-    from caec_desktop.agent.selection.offline.regex_selector import classify_text
-
     text = request_text(state)
-    return state.get("attempts", 0) == 0 and classify_text(text, history(state)) in TOOL_INTENTS
-
-
-def offline_tools(text: str, history: list[dict[str, Any]]) -> tuple[str, ...]:
-    """The tool the offline reader would choose for `text` (for the guard: a stress question
-    is refused even when the reader still misses inputs)."""
-    from caec_desktop.agent.selection.offline.regex_selector import ranked_phrasings
-
-    ranked = ranked_phrasings(text)
-    return (ranked[0][1].tool,) if ranked else ()
+    return state.get("attempts", 0) == 0 and reader.classify(text, history(state)) in TOOL_INTENTS
 
 
 def offline_results(
-    state: AgentState, emit: Callable[[str, dict[str, Any]], None]
+    state: AgentState, reader: OfflineReader, emit: Callable[[str, dict[str, Any]], None]
 ) -> tuple[list[ToolResultEntry], str]:
     """The offline reader's valid results for the turn's request, and its reading notes.
 
     Empty when it finds no calculation, misses inputs, or its call does not validate (then the
     turn ends as it would have: the model's rejected calls and the inputs to give)."""
-    from caec_desktop.agent.selection.offline.regex_selector import select_text
-
-    selection = select_text(request_text(state), history(state))
+    selection = reader.select(request_text(state), history(state))
     results: list[ToolResultEntry] = []
     for call in selection.calls:
         emit("tool_call", {
@@ -105,9 +93,19 @@ def offline_results(
     return results, selection.reply or ""
 
 
+def guarded(text: str, history_: list[dict[str, Any]], reader: OfflineReader) -> str:
+    """Why the stress guard refuses `text` for the net (its tool included; "" when it may go
+    on): a model's turn whose classify failed never met the request guard."""
+    from caec_desktop.agent.guard import unsafe_reason
+
+    tool = reader.tool(text)
+    return unsafe_reason(text, (tool,) if tool else ()) or ""
+
+
 def after_deadline(
     text: str,
     history_: list[dict[str, Any]],
+    reader: OfflineReader,
     refuse_unsafe: bool,
     failure: str,
     emit: Callable[[str, dict[str, Any]], None],
@@ -115,14 +113,13 @@ def after_deadline(
     """The safety net for a turn stopped at its time limit (outside the graph): the final state
     with the offline reader's results and the labelled answer, or None when it computes nothing
     (or the guard refuses the question: the deadline's own message stands)."""
-    from caec_desktop.agent.guard import unsafe_reason
     from caec_desktop.agent.report import build_report
     from caec_desktop.agent.state import turn_input
 
     state: AgentState = {**turn_input(text, history_)}
-    if refuse_unsafe and unsafe_reason(text, offline_tools(text, history_)):
+    if refuse_unsafe and guarded(text, history_, reader):
         return None
-    results, notes = offline_results(state, emit)
+    results, notes = offline_results(state, reader, emit)
     if not results:
         return None
     done: AgentState = {**state, "tool_results": results, "reply": notes}

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field, ValidationError
 
+from caec_desktop.agent.context import OfflineReader
 from caec_desktop.agent.deadline import set_deadline
 from caec_desktop.agent.events import STREAM_MODES, TraceRecorder, node_update
 from caec_desktop.agent.selection.protocol import SelectorError, ToolSelector
@@ -99,6 +100,21 @@ def graph_shape() -> tuple[list[str], list[tuple[str, str, bool]]]:
     from caec_desktop.agent.build import graph_shape as shape
 
     return shape()
+
+
+def offline_reader() -> OfflineReader:
+    """The offline reader, for the graph's safety net (agent/safety_net.py)."""
+    from caec_desktop.agent.selection.offline.regex_selector import (
+        classify_text,
+        ranked_phrasings,
+        select_text,
+    )
+
+    def tool(text: str) -> str | None:
+        ranked = ranked_phrasings(text)
+        return ranked[0][1].tool if ranked else None
+
+    return OfflineReader(classify=classify_text, select=select_text, tool=tool)
 
 
 def turn_timeout_message(limit: float) -> str:
@@ -317,7 +333,9 @@ class Session:
         from caec_desktop.agent.context import GraphContext
         from caec_desktop.agent.state import start_state, state_after, turn_input
 
-        context = GraphContext(selector=selector or self.selector(), settings=self.settings)
+        context = GraphContext(
+            selector=selector or self.selector(), settings=self.settings, reader=offline_reader()
+        )
         graph_input = turn_input(text, self._history())
         state = start_state(graph_input)
         async for part in compiled_graph().astream(
@@ -354,7 +372,7 @@ class Session:
             recorder.make(kind, "report", data)
 
         refuse = self.settings.refuse_unsafe_calculations
-        return after_deadline(text, self._history(), refuse, message, emit)
+        return after_deadline(text, self._history(), offline_reader(), refuse, message, emit)
 
     def _outcome(
         self,
