@@ -123,10 +123,26 @@ def _load_settings(mode: Mode | None = None) -> tuple[Settings, str]:
     return loaded.settings, " ".join(loaded.notes)
 
 
+def use_display(settings: Settings) -> str | None:
+    """Make the settings' display units current (cards, reports, tables, plots); a unit that
+    does not fit its kind leaves SI shown and returns the message."""
+    from caec_desktop.tools.display import Display, DisplayError, make_display, use
+
+    try:
+        units = {str(k): v for k, v in settings.display_units.items()}
+        use(make_display(settings.units_preset, units, settings.significant_figures))
+    except DisplayError as exc:
+        use(Display())
+        return f"Display units not used ({exc}); values are shown in SI."
+    return None
+
+
 def apply_settings(runner: SessionRunner, sink: ErrorSink, new: Settings) -> None:
     """Save `new` settings and go on with the same conversation in a session that uses them."""
     from caec_desktop.settings.config import save_settings
 
+    if (problem := use_display(new)) is not None:
+        sink.report(problem)
     try:
         save_settings(new)
     except Exception as exc:  # a failed save must not lose the conversation
@@ -197,6 +213,8 @@ def build(
     window = window or MainWindow()
     window.help_source = help_source  # type: ignore[assignment]
     window.attach(runner, settings)
+    if (problem := use_display(settings)) is not None:
+        window.show_error(problem)
     return window, runner
 
 

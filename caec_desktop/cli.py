@@ -71,6 +71,33 @@ def parse_pairs(pairs: Sequence[str]) -> dict[str, Any]:
     return out
 
 
+def apply_display(ns: argparse.Namespace) -> str | None:
+    """Make the display units current for this command: the settings' (config file, env), then
+    `--units` and `--sig` over them. Returns a message naming the bad option, else None."""
+    from caec_desktop.settings.config import ConfigError, load_settings
+    from caec_desktop.tools.display import DisplayError, make_display, parse_units_option, use
+
+    overrides: dict[str, str] = {}
+    try:
+        settings = load_settings()
+        preset, digits = settings.units_preset, settings.significant_figures
+        overrides.update({str(k): v for k, v in settings.display_units.items()})
+    except ConfigError:  # the command itself reports a broken config where it needs one
+        preset, digits = "si", 4
+    try:
+        if getattr(ns, "units", None):
+            option = parse_units_option(ns.units)
+            if option["preset"] != "si" or not option["overrides"]:
+                preset, overrides = option["preset"], {}
+            overrides.update(option["overrides"])
+        if getattr(ns, "sig", None) is not None:
+            digits = ns.sig
+        use(make_display(preset, overrides, digits))
+    except DisplayError as exc:
+        return str(exc)
+    return None
+
+
 def cmd_tools(ns: argparse.Namespace) -> int:
     from caec_desktop.tools import tool_list
 
@@ -95,7 +122,7 @@ def cmd_tools(ns: argparse.Namespace) -> int:
 
 def cmd_run(ns: argparse.Namespace) -> int:
     from caec_desktop.tools import execute, result_schema, tool_names
-    from caec_desktop.tools.units import fmt
+    from caec_desktop.tools.display import current
 
     try:
         args = parse_pairs(ns.pairs)
@@ -123,6 +150,8 @@ def cmd_run(ns: argparse.Namespace) -> int:
             _say(msg, err=True)
         return EXIT_INVALID
     outcome = execute(ns.tool, args)
+    units = {k: v.get("x-unit", "") for k, v in result_schema(ns.tool)["properties"].items()}
+    show = current().show
     if ns.json:
         _print_json(
             {
@@ -130,6 +159,9 @@ def cmd_run(ns: argparse.Namespace) -> int:
                 "tool": outcome.tool,
                 "args": outcome.args if outcome.ok else args,
                 "result": outcome.result,
+                "display": {
+                    k: show(v, units.get(k, "")) for k, v in (outcome.result or {}).items()
+                },
                 "errors": [e.text() for e in outcome.errors],
                 "warnings": [{**w.model_dump(), "text": w.text()} for w in outcome.warnings],
                 "calc_sheet": outcome.calc_sheet.model_dump() if outcome.calc_sheet else None,
@@ -141,15 +173,67 @@ def cmd_run(ns: argparse.Namespace) -> int:
         for err in outcome.errors:
             _say(f"  {err.text()}", err=True)
         return EXIT_INVALID
-    units = {k: v.get("x-unit", "") for k, v in result_schema(ns.tool)["properties"].items()}
     for warning in outcome.warning_texts():
-        print(f"warning: {warning}")
+        _say(f"warning: {warning}")
     for key, value in (outcome.result or {}).items():
-        shown = fmt(value, units.get(key, "")) if isinstance(value, float) else value
-        _say(f"{key} = {shown}")
+        _say(f"{key} = {show(value, units.get(key, ''))}")
     if outcome.calc_sheet:
         _say()
         _say(outcome.calc_sheet.text())
+    return EXIT_OK
+
+
+def cmd_sweep(ns: argparse.Namespace) -> int:
+    """`caec sweep TOOL PARAM=FROM..TO[:N][:log] key=value …`: the tool at every point."""
+    from caec_desktop.tools.display import current
+    from caec_desktop.tools.sweep import (
+        RangeError,
+        parse_range,
+        run_sweep,
+        sweep_csv,
+        sweep_text,
+        table_cells,
+    )
+
+    def refuse(messages: list[str]) -> int:
+        if ns.json:
+            _print_json({"ok": False, "tool": ns.tool, "table": None, "errors": messages})
+        else:
+            _say(f"caec sweep: {ns.tool}: invalid input", err=True)
+            for m in messages:
+                _say(f"  {m}", err=True)
+        return EXIT_INVALID
+
+    try:
+        parameter, _, spec = ns.range.partition("=")
+        if not spec:
+            raise RangeError(f"expected PARAM=FROM..TO[:N][:log], got {ns.range!r}")
+        request: dict[str, Any] = {"tool": ns.tool, "parameter": parameter.strip()}
+        request.update(parse_range(spec))
+        request["args"] = parse_pairs(ns.pairs)
+        if ns.args:
+            extra = json.loads(ns.args)
+            if not isinstance(extra, dict):
+                raise ValueError("--args must be a JSON object")
+            request["args"].update(extra)
+    except (ValueError, json.JSONDecodeError) as exc:
+        return refuse([f"invalid arguments: {exc}"])
+    if ns.threshold is not None:
+        request["threshold"] = ns.threshold
+    outcome = run_sweep(request)
+    if not outcome.ok or outcome.table is None:
+        return refuse([e.text() for e in outcome.errors])
+    table = outcome.table
+    if ns.json:
+        headers, rows = table_cells(table)
+        _print_json(
+            {"ok": True, "tool": ns.tool, "request": outcome.request, "table": table,
+             "display": {"headers": headers, "rows": rows}, "errors": []}
+        )  # fmt: skip
+    elif ns.csv:
+        _say(sweep_csv(table).rstrip("\n"))
+    else:
+        _say(sweep_text(table, current()))
     return EXIT_OK
 
 
@@ -407,6 +491,19 @@ def _positive_seconds(text: str) -> float:
     return value
 
 
+def _display_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--units",
+        help="display units: a preset (si, si_mm_mpa, us) and/or kind=unit pairs, e.g. "
+        "length=mm,pressure=MPa (kinds: length time pressure density mass force stiffness "
+        "speed); values stay SI in --json",
+    )
+    p.add_argument("--sig", type=int, help="significant figures shown (2-10, default 4)")
+
+
+_DISPLAY = "caec_desktop.tools.display"
+
+
 # --- history / export: saved conversations -----------------------------------------------------
 
 
@@ -564,7 +661,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("pairs", nargs="*", metavar="key=value", help='e.g. particle_diameter="2 mm"')
     p.add_argument("--args", help="arguments as a JSON object")
     p.add_argument("--json", action="store_true")
+    _display_options(p)
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser(
+        "sweep",
+        help="run one tool over a range of one input (a sweep)",
+        description="Every point is validated and computed by the tool itself; failed points "
+        "are listed, not dropped. At most 1000 points.",
+    )
+    p.add_argument("tool")
+    p.add_argument(
+        "range",
+        metavar="PARAM=FROM..TO[:N][:log]",
+        help='e.g. particle_radius=0.5mm..5mm:20:log, or a list: particle_radius="0.5,1,2 mm"',
+    )
+    p.add_argument("pairs", nargs="*", metavar="key=value", help="the tool's other inputs")
+    p.add_argument("--args", help="the other inputs as a JSON object")
+    p.add_argument("--threshold", help='a value to compare the first result with, e.g. "2e-7 s"')
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="SI numbers plus display strings")
+    out.add_argument("--csv", action="store_true", help="the table as CSV (display units)")
+    _display_options(p)
+    p.set_defaults(func=cmd_sweep)
 
     for name, func, text in (
         ("ask", cmd_ask, "answer one request through the agent (offline regex or an LLM)"),
@@ -586,6 +705,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(
             "--model", help="model name (CAEC_MODEL; local mode default: the server's first listed)"
         )
+        _display_options(p)
         p.add_argument(
             "--timeout",
             type=_seconds,
@@ -662,7 +782,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     gc.disable()
     if argv is None:
         atexit.register(gc.freeze)
+    loaded = sys.modules.get(_DISPLAY)  # --units/--sig hold for this command only
+    display = loaded.current() if loaded is not None else None
     try:
+        if hasattr(ns, "units") and (bad := apply_display(ns)) is not None:
+            _say(f"caec {ns.command}: {bad}", err=True)
+            return EXIT_INVALID
         return int(ns.func(ns))
     except KeyboardInterrupt:
         return 130
@@ -678,6 +803,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return EXIT_BUG
     finally:
+        if (module := sys.modules.get(_DISPLAY)) is not None:
+            module.use(display or module.Display())
         if collecting and argv is not None:
             gc.enable()
 

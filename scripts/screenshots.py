@@ -5,8 +5,9 @@
 States, at 1280×800: the welcome panel of a new conversation; an offline answer with its calc
 sheet open (an earlier conversation in the list); a retry in the trace (a scripted selector
 proposes a bad radius first); the graph after that run; the tool form with a validation error;
-the settings dialog; Help → Tools and formulas. At 1024×700: a conversation of several answers
-with a calc sheet open. The real Session and tools produce every number shown.
+a sweep from the form (plot with EDEM's bands); the settings dialog; Help → Tools and formulas.
+At 1024×700: a conversation of several answers with a calc sheet open. The real Session and tools
+produce every number shown.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ class RetrySelector:
         "poisson_ratio": 0.25,
     }
 
-    async def classify(self, text: str, history: list[dict[str, Any]]) -> str:
+    async def classify(self, request: Any) -> str:
         return "calculation"
 
     async def select(self, request: Any) -> Any:
@@ -66,6 +67,9 @@ class RetrySelector:
 
     async def summarize(self, request: Any, results: list[dict[str, Any]]) -> str | None:
         return None
+
+    async def aclose(self) -> None:
+        """Nothing to close (the selector protocol asks every selector for it)."""
 
 
 def save(widget: QWidget, name: str) -> None:
@@ -157,6 +161,28 @@ async def main() -> None:
     form.editors["density"].set_value("2500 m")  # a length where a density belongs
     form.check()
     save(window, "form_error.png")
+
+    # A sweep from the form: the Rayleigh step against the radius, judged for dt = 0.2 µs.
+    window.conversations.new_conversation()
+    form.fill_example()
+    form.editors["particle_radius"].set_unit("mm")  # type: ignore[attr-defined]
+    switch = form.switches["particle_radius"]
+    switch.setChecked(True)
+    switch.row.set_entry("0.1", "3", 60, "log")
+    switch.row.threshold.setText("2e-7 s")
+    form.run()
+    await finished(runner)
+    from caec_desktop.ui.sweep_card import SweepCard
+
+    sweep = next(w for w in window.chat.items() if isinstance(w, SweepCard))
+    for _ in range(600):  # the plotting library loads on a thread; at most 30 s
+        if sweep.plot.drawn:
+            break
+        await asyncio.sleep(0.05)
+    sweep.plot.readout.setText(sweep.plot.readout_text(30))
+    window.chat.scroll_area.ensureWidgetVisible(sweep)
+    save(window, "sweep.png")
+    save(sweep, "sweep_card.png")
 
     help_dialog = window.show_tools_help()
     help_dialog.resize(900, 700)

@@ -8,6 +8,7 @@ is a sequence of small steps, each a function below it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
@@ -46,7 +47,8 @@ from caec_desktop.agent.state import (
     history,
     request_text,
 )
-from caec_desktop.tools import execute
+from caec_desktop.tools import ToolOutcome, execute
+from caec_desktop.tools.sweep import SWEEP_TOOL, finish, plan_sweep, sweep_chunks
 
 Update = dict[str, Any]
 """A node's delta to the state."""
@@ -127,7 +129,7 @@ async def tools_node(state: AgentState, runtime: Runtime[GraphContext]) -> Updat
         return {**spent, **refused}
     if not selection.calls and _answered_in_prose(state, ctx.selector):
         return {**spent, **_no_tool_call(emit, state, attempt)}
-    results, errors = _run_calls(emit, selection.calls, attempt, state)
+    results, errors = await _run_calls(emit, selection.calls, attempt, state)
     return {
         **spent,
         "proposed": [_call_dict(c) for c in selection.calls],
@@ -185,7 +187,7 @@ def _model_call_problems(call: ProposedCall, state: AgentState) -> list[str]:
     return [misfit] if misfit else borrowed_messages(call.args, call.arg_sources)
 
 
-def _run_calls(
+async def _run_calls(
     emit: Emit, calls: list[ProposedCall], attempt: int, state: AgentState
 ) -> tuple[list[ToolResultEntry], list[ErrorEntry]]:
     """Validate and run each call: its result, or its field messages (and, for a model's call,
@@ -236,6 +238,35 @@ def _new_results(state: AgentState, results: list[ToolResultEntry]) -> list[Tool
             done.add(key)
             new.append(entry)
     return new
+
+
+async def _sweep(emit: Emit, args: dict[str, Any]) -> ToolOutcome:
+    """Run a sweep call in chunks of a few milliseconds, letting the event loop run between them
+    (the window stays responsive during a 1,000-point sweep); one `sweep` event sums it up."""
+    plan, errors = plan_sweep(args)
+    if plan is None:
+        return ToolOutcome(tool=SWEEP_TOOL, ok=False, errors=errors)
+    began = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    for chunk in sweep_chunks(plan):
+        rows += chunk
+        await asyncio.sleep(0)
+    elapsed = (time.perf_counter() - began) * 1000
+    done = finish(plan, rows, elapsed)
+    emit(
+        "sweep",
+        {
+            "tool": plan.tool,
+            "parameter": plan.parameter,
+            "count": len(rows),
+            "failed": sum(1 for r in rows if not r["ok"]),
+            "scale": plan.scale,
+            "ms": round(elapsed, 3),
+        },
+    )
+    if not done.ok:
+        return ToolOutcome(tool=SWEEP_TOOL, ok=False, args=plan.request, errors=done.errors)
+    return ToolOutcome(tool=SWEEP_TOOL, ok=True, args=plan.request, result=done.table)
 
 
 def _call_dict(call: ProposedCall) -> dict[str, Any]:

@@ -18,7 +18,9 @@ from caec_desktop.agent.guard import REFUSAL_NEXT_STEPS
 from caec_desktop.agent.selection.protocol import StatedValue, Summary
 from caec_desktop.agent.state import NO_CALL, AgentState, Status
 from caec_desktop.tools import CalcSheet, result_schema, tool_schema
-from caec_desktop.tools.units import pretty_unit, show_value
+from caec_desktop.tools.display import current
+from caec_desktop.tools.sweep import SWEEP_TOOL, sweep_markdown
+from caec_desktop.tools.units import pretty_unit
 
 SUMMARY_LABEL = "**Model's summary:**"
 MATCH_TOLERANCE = 0.01
@@ -77,8 +79,12 @@ def _units(tool: str) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def result_markdown(entry: dict[str, Any]) -> str:
-    """One tool result: verdict, result table, inputs with their sources, calc sheet."""
+    """One tool result: verdict, result table, inputs with their sources, calc sheet (a sweep:
+    its table, in display units)."""
     tool = entry["tool"]
+    if tool == SWEEP_TOOL:
+        return sweep_markdown(entry.get("result") or {})
+    show_value = current().show
     in_units, out_units = _units(tool)
     result = entry.get("result") or {}
     lines = [f"### `{tool}`", ""]
@@ -114,6 +120,9 @@ def _values_si(results: Iterable[dict[str, Any]]) -> list[tuple[float, Any]]:
     reg = ureg()
     out = []
     for entry in results:
+        if entry["tool"] == SWEEP_TOOL:
+            out += _sweep_values_si(entry.get("result") or {})
+            continue
         in_units, out_units = _units(entry["tool"])
         for values, units in ((entry.get("result"), out_units), (entry.get("args"), in_units)):
             for key, value in (values or {}).items():
@@ -135,6 +144,28 @@ def _unit_given(values: dict[str, Any], key: str) -> str:
         return ""
     unit = values.get("unit", values.get("from_unit"))
     return unit if isinstance(unit, str) else ""
+
+
+def _sweep_values_si(table: dict[str, Any]) -> list[tuple[float, Any]]:
+    """A sweep's parameter values and numeric results as (SI magnitude, dimensionality)."""
+    from caec_desktop.tools.units import ureg
+
+    reg = ureg()
+    out: list[tuple[float, Any]] = []
+    rows = table.get("points") or []
+    columns = [(None, table.get("unit") or "")]
+    columns += [(c["name"], c["unit"]) for c in table.get("columns") or []]
+    for name, unit in columns:
+        try:
+            base = reg.Quantity(1.0, unit).to_base_units()
+        except (PintError, ValueError, TypeError):
+            continue
+        factor, dim = float(base.magnitude), base.dimensionality
+        for row in rows:
+            value = row.get("value") if name is None else (row.get("result") or {}).get(name)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                out.append((float(value) * factor, dim))
+    return out
 
 
 def _half_last_digit(number: str) -> float:

@@ -27,6 +27,7 @@ EventKind = Literal[
     "retry",
     "refusal",
     "tool_result",
+    "sweep",
     "warning",
     "error",
     "run_end",

@@ -201,3 +201,42 @@ def plain_number(text: str) -> float | None:
     except ValueReadError:
         return None
     return None if reading.unit else reading.number
+
+
+# --- sweeps from the form: one numeric field varied (tools/sweep.py runs it) ------------------
+
+
+def sweepable(f: FormField) -> bool:
+    """Whether a sweep can vary field `f` (a number, with or without a unit)."""
+    return f.kind in ("quantity", "number")
+
+
+@dataclass(frozen=True)
+class SweepEntry:
+    """What the sweep row of a field holds, as typed: ends, points, scale, threshold."""
+
+    start: str
+    stop: str
+    unit: str
+    points: int
+    scale: str
+    threshold: str = ""
+
+
+def sweep_call(
+    tool: str, f: FormField, entry: SweepEntry, others: dict[str, Any]
+) -> dict[str, Any]:
+    """The arguments of the `sweep` call for field `f` swept as `entry`, the other fields'
+    arguments as given. Ends typed without a unit take the unit chosen beside the field, like a
+    single value; an empty end is sent as missing (the sweep's validation names it)."""
+    call: dict[str, Any] = {"tool": tool, "parameter": f.name}
+    for key, text in (("start", entry.start), ("stop", entry.stop)):
+        value = join_value(text, entry.unit, f.unit or "")
+        if value is not None:
+            call[key] = value
+    call["points"] = entry.points
+    call["scale"] = entry.scale
+    call["args"] = {k: v for k, v in others.items() if k != f.name}
+    if entry.threshold.strip():
+        call["threshold"] = entry.threshold.strip()
+    return call

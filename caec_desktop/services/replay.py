@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from caec_desktop.agent.trace import TraceEvent
 from caec_desktop.tools import execute
+from caec_desktop.tools.sweep import SWEEP_TOOL, run_sweep
 
 REL_TOL = 1e-9
 
@@ -130,11 +131,21 @@ def replay_events(events: Iterable[TraceEvent]) -> ReplayReport:
         if not isinstance(args, dict):
             call.differences.append("no arguments recorded for this call")
             continue
-        outcome = execute(tool, args)
-        if not outcome.ok:
-            call.differences += [f"replay rejected the call: {e.text()}" for e in outcome.errors]
+        result: dict[str, Any] | None
+        recorded: Any
+        if tool == SWEEP_TOOL:  # every point again; its timing is not part of the result
+            swept = run_sweep(args)
+            result = dict(swept.table or {}, elapsed_ms=None)
+            recorded = dict(ev.data.get("result") or {}, elapsed_ms=None)
+            errors = [e.text() for e in swept.errors]
+        else:
+            outcome = execute(tool, args)
+            result, recorded = outcome.result, ev.data.get("result")
+            errors = [e.text() for e in outcome.errors]
+        if errors:
+            call.differences += [f"replay rejected the call: {e}" for e in errors]
             continue
-        call.differences = compare(ev.data.get("result"), outcome.result)
+        call.differences = compare(recorded, result)
         call.reproduced = not call.differences
     return ReplayReport(calls)
 

@@ -251,6 +251,10 @@ class Session:
 
         selector = DirectCallSelector(name, args, source, arg_sources)  # type: ignore[arg-type]
         text = " ".join([name, *(f"{k}={v}" for k, v in args.items())])
+        if name == "sweep" and isinstance(args.get("args"), dict):  # tool first, as typed
+            from caec_desktop.tools.sweep import request_text
+
+            text = request_text(args)
         return self._run(redact_text(text, self._secrets()), selector, source)
 
     def _secrets(self) -> tuple[str, ...]:

@@ -32,6 +32,11 @@ log = logging.getLogger(__name__)
 
 Mode = Literal["offline", "local", "openrouter"]
 ToolCallStyle = Literal["auto", "native", "prompt"]
+UnitsPreset = Literal["si", "si_mm_mpa", "us"]
+QuantityKind = Literal[
+    "length", "time", "pressure", "density", "mass", "force", "stiffness", "speed"
+]  # fmt: skip
+"""The kinds of `tools/display.py` (settings may not import tools: same layer)."""
 
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
 OPENROUTER_HOST = "openrouter.ai"
@@ -92,6 +97,11 @@ class Settings(BaseSettings):
     safety_net: bool = True
     """When a model's turn computes nothing (no valid tool call), let the offline reader try the
     user's text and show its result, labelled as the offline reader's."""
+    units_preset: UnitsPreset = "si"
+    """How values are shown (stored values stay SI): si = auto SI prefix, si_mm_mpa, us."""
+    display_units: dict[QuantityKind, str] = Field(default_factory=dict)
+    """Per quantity kind a unit ("mm", "psi") or "auto", over the preset's."""
+    significant_figures: int = Field(default=4, ge=2, le=10)
     api_key_host: str | None = None
     """The host the key was saved for (config.load_settings fills it in from config.json); the
     key goes there only. None: a key given for this run (arguments, `CAEC_LLM_API_KEY`), sent

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJson
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
-from caec_desktop.tools.units import UnitParseError, fmt, to_si
+from caec_desktop.tools.units import UnitParseError, to_si
 
 
 class ArgError(ValueError):
@@ -161,7 +161,13 @@ class CalcStep(BaseModel):
     unit: str = ""
 
     def text(self) -> str:
-        shown = fmt(self.value, self.unit) if isinstance(self.value, float) else str(self.value)
+        from caec_desktop.tools.display import current  # display units of the app or `caec`
+
+        shown = (
+            current().fmt(self.value, self.unit)
+            if isinstance(self.value, float)
+            else str(self.value)
+        )
         return f"{self.name} = {self.formula} = {self.substitution} = {shown}"
 
 

@@ -16,7 +16,7 @@ model call ends, where the final answer takes its place.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
 from PySide6.QtCore import QEvent, QSize, QTimer, Signal
@@ -34,6 +34,9 @@ from caec_desktop.ui.chat_input import ChatInput
 from caec_desktop.ui.question_queue import QuestionQueue
 from caec_desktop.ui.result_card import ResultCard
 from caec_desktop.ui.welcome_panel import WelcomePanel
+
+if TYPE_CHECKING:
+    from caec_desktop.ui.sweep_card import SweepCard
 
 _STYLES = {
     "user": "background: #e8f0fe; border-radius: 6px; padding: 6px;",
@@ -201,9 +204,17 @@ class ChatPane(QWidget):
         self._append(label)
         return label
 
-    def add_result(self, data: dict[str, Any]) -> ResultCard:
-        """Append the card of a tool_result event."""
-        card = ResultCard(data)
+    def add_result(self, data: dict[str, Any]) -> ResultCard | SweepCard:
+        """Append the card of a tool_result event (a sweep's: plot and table)."""
+        from caec_desktop.tools.sweep import SWEEP_TOOL  # the tools load after start-up
+
+        card: ResultCard | SweepCard
+        if data.get("tool") == SWEEP_TOOL:
+            from caec_desktop.ui.sweep_card import SweepCard
+
+            card = SweepCard(data)
+        else:
+            card = ResultCard(data)
         card.openInForm.connect(self.openInForm)
         self._append(card)
         return card

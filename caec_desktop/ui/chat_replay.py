@@ -33,12 +33,17 @@ def answer_bubble(
     the answer drops that result's section and keeps the rest: a model's summary, preset notes,
     warnings, rejected or missing inputs.
     """
+    from caec_desktop.tools.sweep import SWEEP_TOOL, sweep_markdown
+
     role = "error" if status in ("model_error", "error") else "answer"
     text = answer or f"(no answer; status {status})"
     for cli, gui in CLI_TO_GUI.items():
         text = text.replace(cli, gui)
     results = list(tool_results)
     for res in results:
+        if res.get("tool") == SWEEP_TOOL and isinstance(res.get("result"), dict):
+            text = text.replace(sweep_markdown(res["result"]), "")  # the sweep card shows it
+            continue
         text = _without_section(text, res)
     if results and answer and not text.strip():
         return role, ""

@@ -34,10 +34,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from caec_desktop.services.forms import FormField, form_fields
+from caec_desktop.services.forms import FormField, form_fields, split_value, sweep_call, sweepable
 from caec_desktop.tools import get_tool, tool_names, tool_schema, validate
+from caec_desktop.tools.sweep import SWEEP_TOOL
 from caec_desktop.ui.field_widgets import ERROR_STYLE, FieldEditor, make_editor
 from caec_desktop.ui.layout_store import layout_settings
+from caec_desktop.ui.sweep_fields import SweepSwitch, attach_sweep
 from caec_desktop.ui.tool_groups import grouped
 
 FIRST_TOOL = "rayleigh_timestep"
@@ -63,6 +65,8 @@ class FormPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.editors: dict[str, FieldEditor] = {}
+        self.switches: dict[str, SweepSwitch] = {}
+        """The sweep switch of each numeric field (one may be on at a time)."""
         self.fields: list[FormField] = []
         self.tool = ""
         self.sources: dict[str, str] = {}
@@ -198,6 +202,7 @@ class FormPanel(QWidget):
         while self._form.rowCount():
             self._form.removeRow(0)
         self.editors.clear()
+        self.switches.clear()
         schema = tool_schema(name)
         self.description.setText(schema.get("description", ""))
         self.fields = form_fields(schema)
@@ -209,6 +214,9 @@ class FormPanel(QWidget):
             label.setToolTip(f.description)
             self._form.addRow(label, editor)
             self.editors[f.name] = editor
+            if sweepable(f):
+                switch = self.switches[f.name] = attach_sweep(editor)
+                switch.switched.connect(lambda on, n=f.name: self._on_sweep_switched(n, on))
         self.preset_box.setEnabled(any(self._preset_fields(m) for m in self._presets))
         self.preset_box.setToolTip(
             "Fill density, E and ν from a material, or a fluid's density and viscosity"
@@ -221,6 +229,8 @@ class FormPanel(QWidget):
         """Back to the schema defaults, no messages."""
         for f in self.fields:
             self.editors[f.name].set_value(f.default)
+        for switch in self.switches.values():
+            switch.setChecked(False)
         self.sources = {f.name: "default" for f in self.fields}
         self._show_errors({})
 
@@ -228,14 +238,49 @@ class FormPanel(QWidget):
         """Show tool `name` pre-filled with `args` ("Open in form" from the chat).
 
         `sources` says where each argument came from in the original call; an argument it does
-        not name counts as entered in the form.
+        not name counts as entered in the form. A `sweep` call opens its tool with the sweep
+        switch of its parameter on.
         """
+        if name == SWEEP_TOOL:
+            self._fill_sweep(args, sources or {})
+            return
         self.set_tool(name)
         self.reset()
         for key, value in args.items():
             if key in self.editors:
                 self.editors[key].set_value(value)
                 self.sources[key] = (sources or {}).get(key, "form")
+
+    def _fill_sweep(self, call: dict[str, Any], sources: dict[str, str]) -> None:
+        tool, parameter = str(call.get("tool", "")), str(call.get("parameter", ""))
+        if tool not in tool_names():
+            return
+        self.fill(tool, dict(call.get("args") or {}), sources)
+        switch = self.switches.get(parameter)
+        if switch is None:
+            return
+        switch.setChecked(True)
+        values = call.get("values")
+        ends = [values[0], values[-1]] if values else [call.get("start"), call.get("stop")]
+        points = len(values) if values else int(call.get("points") or 10)
+        field = next(f for f in self.fields if f.name == parameter)
+        texts = []
+        for end in ends:
+            number, unit = split_value(end, field.unit or "") if end is not None else ("", "")
+            texts.append(number)
+            if unit and hasattr(self.editors[parameter], "set_unit"):
+                self.editors[parameter].set_unit(unit)  # type: ignore[attr-defined]
+        switch.row.set_entry(texts[0], texts[1], points, str(call.get("scale") or "lin"))
+        if call.get("threshold") is not None:
+            switch.row.threshold.setText(str(call["threshold"]))
+        if values:
+            self._show_errors({"": [f"This sweep was a list of values ({len(values)}); the form "
+                               "sweeps a range from its first to its last: check from, to and "
+                               "points."]})  # fmt: skip
+
+    def sweeping(self) -> str | None:
+        """The field whose sweep switch is on, if any."""
+        return next((n for n, s in self.switches.items() if s.isChecked()), None)
 
     def fill_example(self) -> None:
         """Fill the tool's documented example (a valid argument set)."""
@@ -266,8 +311,11 @@ class FormPanel(QWidget):
         return out
 
     def check(self) -> bool:
-        """Validate with the tool's own rules and show each message on its field."""
+        """Validate with the tool's own rules and show each message on its field (a swept
+        field is judged point by point when the sweep runs, not here)."""
         _, errors = validate(self.tool, self.collect())
+        swept = self.sweeping()
+        errors = [e for e in errors if e.field != swept or swept is None]
         by_field: dict[str, list[str]] = {}
         for e in errors:
             by_field.setdefault(e.field if e.field in self.editors else "", []).append(e.message)
@@ -279,6 +327,14 @@ class FormPanel(QWidget):
         session records invalid input as a validation_error and reports what to fix."""
         self.check()
         args = self.collect()
+        swept = self.sweeping()
+        if swept is not None:
+            field = next(f for f in self.fields if f.name == swept)
+            args.pop(swept, None)
+            sources = {k: self.sources.get(k, "form") for k in args}
+            call = sweep_call(self.tool, field, self.switches[swept].row.entry(), args)
+            self.runRequested.emit(SWEEP_TOOL, call, sources)
+            return
         sources = {k: self.sources.get(k, "form") for k in args}
         self.runRequested.emit(self.tool, args, sources)
 
@@ -299,6 +355,14 @@ class FormPanel(QWidget):
         general = by_field.get("", [])
         self.general_error.setText("; ".join(general))
         self.general_error.setVisible(bool(general))
+
+    def _on_sweep_switched(self, name: str, on: bool) -> None:
+        """One field sweeps at a time: switching one on switches the others off."""
+        if on:
+            for other, switch in self.switches.items():
+                if other != name and switch.isChecked():
+                    switch.setChecked(False)
+        self.editors[name].edit.setEnabled(not on)  # type: ignore[attr-defined]
 
     def _on_preset_box_activated(self, index: int) -> None:
         name = self.preset_box.itemData(index)

@@ -490,6 +490,13 @@ class MainWindow(QMainWindow):
         self.graph.on_event(event)
         if event.kind == "tool_result":
             self.chat.add_result(event.data)
+        elif event.kind == "tool_call":
+            from caec_desktop.tools.sweep import SWEEP_TOOL
+
+            if event.data.get("name") == SWEEP_TOOL:
+                from caec_desktop.ui.plot_view import preload
+
+                preload()  # the plot's library loads on a thread while the sweep computes
         elif event.kind == "llm_response" and event.data.get("stream") == "delta":
             self.chat.stream_text(str(event.data.get("text") or ""))
         elif event.kind == "llm_request":  # a new model call: earlier streamed text is done

@@ -77,8 +77,9 @@ def _units(tool: str, which: str) -> dict[str, str]:
 
 def result_rows(tool: str, result: dict[str, Any]) -> list[tuple[str, str]]:
     """(name, value in words with its display unit) per result field; None values left out."""
-    from caec_desktop.tools.units import show_value
+    from caec_desktop.tools.display import current
 
+    show_value = current().show  # the display units of the settings
     units = _units(tool, "result")
     return [(k, show_value(v, units.get(k, ""))) for k, v in result.items() if v is not None]
 
@@ -90,8 +91,9 @@ def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
 
 def input_text(tool: str, args: dict[str, Any], sources: dict[str, str]) -> str:
     """`Inputs: particle_radius = 500 µm (typed (d/2)); …`, left-out inputs not named."""
-    from caec_desktop.tools.units import show_value
+    from caec_desktop.tools.display import current
 
+    show_value = current().show
     units = _units(tool, "args")
     parts = [
         f"{k} = {show_value(v, units.get(k, ''))}" + (f" ({sources[k]})" if k in sources else "")

@@ -136,9 +136,13 @@ class SettingsDialog(QDialog):
         )
         self.buttons.accepted.connect(self._on_buttons_accepted)
         self.buttons.rejected.connect(self.reject)
+        from caec_desktop.ui.display_settings import DisplayUnitsBox
+
+        self.display_box = DisplayUnitsBox()
         lay = QVBoxLayout(self)
         lay.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)  # grows with the test report
         lay.addLayout(form)
+        lay.addWidget(self.display_box)
         lay.addWidget(self.error_label)
         lay.addWidget(self.buttons)
         self.mode_box.currentTextChanged.connect(self._on_mode_box_changed)
@@ -157,6 +161,7 @@ class SettingsDialog(QDialog):
         self.refuse_check.setChecked(s.refuse_unsafe_calculations)
         self.safety_net_check.setChecked(s.safety_net)
         self.timeout_edit.setText(f"{s.request_timeout_s:g}" if s.request_timeout_s else "")
+        self.display_box.set_from(s)
         self.share_check.setChecked(False)
         self.error_label.hide()
         self._on_mode_box_changed(self.mode_box.currentText())
@@ -231,6 +236,7 @@ class SettingsDialog(QDialog):
             refuse_unsafe_calculations=self.refuse_check.isChecked(),
             safety_net=self.safety_net_check.isChecked(),
             request_timeout_s=self._timeout(),
+            **self.display_box.values(),
         )
         return Settings.model_validate(values)
 

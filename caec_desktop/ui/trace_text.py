@@ -49,7 +49,10 @@ def summarize(event: TraceEvent) -> str:
     if kind == "warning":
         return str(d.get("message") or f"{d.get('field', '?')}: {d.get('why', '')}")
     if kind == "tool_result":
-        shown = shown_args(tool_name(d), d.get("result") or {}, "result")
+        result = d.get("result") or {}
+        if tool_name(d) == "sweep" and isinstance(result.get("points"), list):  # 1,000 rows
+            return f"sweep → {result.get('count')} points, {result.get('failed')} failed"
+        shown = shown_args(tool_name(d), result, "result")
         return f"{tool_name(d)} → {_short(shown, 90)}"
     if kind == "error":
         return str(d.get("message", ""))
@@ -131,8 +134,9 @@ def shown_args(tool: str, args: Any, which: str = "args") -> str:
     booleans as yes/no, left-out (None) values not named."""
     if not isinstance(args, dict):
         return _short(args, 200)
-    from caec_desktop.tools.units import show_value
+    from caec_desktop.tools.display import current
 
+    show_value = current().show  # the display units of the settings
     units = _units(tool, which)
     parts = [f"{k} = {show_value(v, units.get(k, ''))}" for k, v in args.items() if v is not None]
     return ", ".join(parts) or "nothing"

@@ -23,7 +23,8 @@ def test_event_round_trips_through_jsonl() -> None:
 def test_kinds_match_design() -> None:
     assert set(EVENT_KINDS) == {
         "run_start", "node_start", "node_end", "llm_request", "llm_response", "tool_call",
-        "validation_error", "retry", "refusal", "tool_result", "warning", "error", "run_end",
+        "validation_error", "retry", "refusal", "tool_result", "sweep", "warning", "error",
+        "run_end",
     }  # fmt: skip
 
 

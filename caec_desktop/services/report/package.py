@@ -33,7 +33,8 @@ from caec_desktop.agent.trace import TraceEvent, redact
 from caec_desktop.agent.usage import total_usage, usage_text
 from caec_desktop.services.report.text import markdown_to_text, one_line, to_second, turn_ranges
 from caec_desktop.tools import CalcSheet, result_schema, tool_schema
-from caec_desktop.tools.units import pretty_unit, show_value
+from caec_desktop.tools.display import current
+from caec_desktop.tools.units import pretty_unit
 
 CALL_SOURCE_AS_PROVENANCE = {"regex": "typed", "llm": "model", "llm_text": "model"}
 """Where an input came from when the call gives no per-argument source (see ProposedCall)."""
@@ -326,6 +327,11 @@ def _title(tool: str) -> str:
     return tool.replace("_", " ").capitalize()
 
 
+def show_value(value: Any, unit: str) -> str:
+    """A value in the display units of the settings (`tools.display`); SI stays in the data."""
+    return current().show(value, unit)
+
+
 def _failure_text(item: Any, parameter: str, unit: str) -> str:
     """A failed sweep point: `particle_radius = -1 m: must be > 0`."""
     if not isinstance(item, Mapping):
@@ -424,9 +430,12 @@ def _calculation(
 ) -> Calculation:
     tool = str(entry.get("tool", "?"))
     result = dict(entry.get("result") or {})
-    table = _sweep(sweep, tool) if sweep else _sweep(result, tool)
+    table = _sweep(sweep, tool) if sweep else None
+    from_result = table is None  # a `sweep` trace event sums a sweep up; its table is the result
+    if from_result:
+        table = _sweep(result, tool)
     args = dict(entry.get("args") or {})
-    if table is not None and not sweep:
+    if table is not None and from_result:
         # The result is the sweep's table: the calculation is the swept tool, its inputs the
         # ones held fixed (`args` of the table when recorded) and the varied one.
         tool = table.tool

@@ -39,6 +39,7 @@ from caec_desktop.agent.selection.protocol import (
 from caec_desktop.agent.usage import add_usage
 from caec_desktop.settings.model import Settings
 from caec_desktop.tools import tool_list
+from caec_desktop.tools.sweep import SWEEP_TOOL, sweep_brief, sweep_entry
 
 
 def _signature(calls: list[ProposedCall]) -> list[str]:
@@ -72,7 +73,7 @@ class LLMSelector:
         self.caller = ModelCaller(settings)
         self.style = "prompt" if settings.tool_call_style == "prompt" else "native"
         """How tools are offered; `auto` switches to prompt for good on a server without tools."""
-        self.tools = tool_list()
+        self.tools = [*tool_list(), sweep_entry()]
         self.tool_names = {t["name"] for t in self.tools}
         self.local = settings.effective_mode == "local"
 
@@ -280,10 +281,10 @@ class LLMSelector:
                 r = next((r for r in pool if r.get("tool") == c["name"]), None)
                 if r is not None:
                     pool.remove(r)
-                text = prompts.result_text(r) if r else prompts.NOT_RUN_NOTE
+                text = _result_for_model(r) if r else prompts.NOT_RUN_NOTE
                 answers.append(ToolMessage(text, tool_call_id=c["id"] or ""))
         else:
-            lines = [f"- {r.get('tool')} → {prompts.result_text(r)}" for r in results]
+            lines = [f"- {r.get('tool')} → {_result_for_model(r)}" for r in results]
             answers.append(
                 HumanMessage("Tool results:\n" + "\n".join(lines) + "\nAnswer the user briefly.")
             )
@@ -328,6 +329,21 @@ def _sourced(call: ProposedCall, request: SelectionRequest) -> ProposedCall:
     replaced by their presets): see `provenance.py`."""
     call.args, call.arg_sources = source_args(call.name, call.args, request.text, request.history)
     return call
+
+
+def _for_model(entry: dict[str, Any]) -> Any:
+    """A result as the model reads it: a sweep in brief (its table may hold 1,000 rows)."""
+    result = entry.get("result")
+    if entry.get("tool") == SWEEP_TOOL and isinstance(result, dict):
+        return sweep_brief(result)
+    return result
+
+
+def _result_for_model(entry: dict[str, Any]) -> str:
+    """A result for the model: a sweep in brief, else every value with its unit."""
+    if entry.get("tool") == SWEEP_TOOL:
+        return json.dumps(_for_model(entry), default=str)
+    return prompts.result_text(entry)
 
 
 def _intent_from_text(content: str) -> Intent | None:

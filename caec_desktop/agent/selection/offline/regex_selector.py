@@ -23,6 +23,7 @@ from caec_desktop.agent.selection.offline.help import (
 from caec_desktop.agent.selection.offline.match import Built, build, rank
 from caec_desktop.agent.selection.offline.parse import Parsed, parse
 from caec_desktop.agent.selection.offline.phrasings import VOCABULARY, Phrasing
+from caec_desktop.agent.selection.offline.sweeps import sweep_selection
 from caec_desktop.agent.selection.protocol import (
     Intent,
     ProposedCall,
@@ -93,6 +94,14 @@ def select_text(text: str, history: list[dict[str, Any]] | None = None) -> Selec
     A follow-up that names values or a material but no calculation ("and for 2 mm?", "what
     about steel?") reruns the latest calculation (follow-ups included), the new values winning.
     """
+    sweep = sweep_selection(text, lambda one: _select_one(one, history))
+    if sweep is not None:
+        return sweep
+    return _select_one(text, history)
+
+
+def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
+    """`select_text` for one calculation (no range or list read as a sweep)."""
     parsed = read(text)
     ranked = ranked_phrasings(text)
     if ranked:

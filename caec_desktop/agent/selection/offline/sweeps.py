@@ -1,0 +1,126 @@
+"""Sweeps asked for in words: "rayleigh time step for 0.5 to 5 mm glass", "… for r = 0.5, 1, 2 mm",
+"particle count for packing fraction 0.55-0.64".
+
+The range (FROM to/-/.. TO) or list (A, B, C) is found here; everything else is the ordinary
+reader's job. The request is read once with each typed value in place of the range: the one
+argument that changes between those readings is the swept parameter, and its values are what
+the reader made of each typed value (a diameter typed for a radius is halved the same way as in
+a single call). The call proposed is the `sweep` pseudo-tool (`tools/sweep.py`), as from the
+form, `caec sweep` and the LLM.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from caec_desktop.agent.selection.protocol import ProposedCall, Selection
+from caec_desktop.tools.sweep import DEFAULT_POINTS, MAX_POINTS, SWEEP_TOOL
+
+_NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+_UNIT = r"(?:%|(?![eE][-+]?\d)[A-Za-zµμ][A-Za-z0-9µμ/^*·.]*)"
+"""A unit after a number; never the exponent of one ("2e-7" is not 2 e to 7)."""
+_RANGE_RE = re.compile(
+    rf"(?<![\w.^])(?P<a>{_NUM})(?:[ \t]?(?P<ua>{_UNIT}))?"
+    rf"\s*(?:\bto\b|\.\.|–|—|-(?=\s*\d|\s*\.\d))\s*"
+    rf"(?P<b>{_NUM})(?:[ \t]?(?P<ub>{_UNIT}))?(?![\w.])"
+)
+# A list separates its values with a comma and a space: "1,5 mm" is a decimal comma, which the
+# reader refuses, not the list 1 and 5 mm.
+_LIST_RE = re.compile(
+    rf"(?<![\w.^])(?P<items>{_NUM}(?:[ \t]?{_UNIT})?(?:\s*,\s+{_NUM}(?:[ \t]?{_UNIT})?)+"
+    rf"(?:\s*,?\s*\band\b\s*{_NUM}(?:[ \t]?{_UNIT})?)?)(?![\w.])"
+)
+_POINTS_RE = re.compile(r"\b(?:in|with)?\s*(\d+)\s*(?:points|values|steps)\b", re.IGNORECASE)
+_LOG_RE = re.compile(r"\blog(?:arithmic(?:ally)?)?(?:\s*(?:scale|spaced|spacing))?\b", re.I)
+_ITEM_RE = re.compile(rf"({_NUM})(?:[ \t]?({_UNIT}))?")
+_NOT_UNITS = frozenset({"to", "and", "x", "of", "in", "at", "for", "or"})
+
+Select = Callable[[str], Selection]
+NOT_USED = "**Not used:**"
+"""How the reader's notes start for a value no argument took (regex_selector.reading_notes)."""
+
+
+def _items(text: str) -> list[str]:
+    """Typed values of a list or range, a unit typed once after the last applying to all."""
+    found = [(m[1], m[2] if m[2] and m[2].lower() not in _NOT_UNITS else "")
+             for m in _ITEM_RE.finditer(text)]  # fmt: skip
+    last_unit = found[-1][1] if found else ""
+    return [f"{n} {u or last_unit}".strip() for n, u in found]
+
+
+def find_sweep(text: str) -> tuple[tuple[int, int], list[str], bool] | None:
+    """The span of a typed range or list, its typed values, and whether it is a range."""
+    match = _RANGE_RE.search(text)
+    if match is not None and match["ua"] not in _NOT_UNITS:
+        unit_b = match["ub"] or ""
+        if unit_b.lower() in _NOT_UNITS or text[match.end("b") :].lstrip().startswith(
+            (f"{unit_b}=", f"{unit_b} =")
+        ):
+            unit_b = ""  # "0.55-0.64 d=2 mm": the d is the next key, not a unit
+        unit_a = match["ua"] or unit_b
+        end = match.end("ub") if unit_b else match.end("b")
+        values = [f"{match['a']} {unit_a}".strip(), f"{match['b']} {unit_b}".strip()]
+        return (match.start(), end), values, True
+    for match in _LIST_RE.finditer(text):
+        items = _items(match["items"])
+        if len({item.partition(" ")[2] for item in items}) == 1:  # one unit: a list of values
+            return match.span("items"), items, False
+    return None
+
+
+def sweep_selection(text: str, select: Select) -> Selection | None:
+    """A `sweep` call for a request that gives a range or list of values; None when it gives none,
+    when the request read as it is uses every value (a list input, or several inputs), or when
+    the calls read from it do not differ in exactly one argument: then it is no sweep."""
+    points = DEFAULT_POINTS
+    words = text
+    if (m := _POINTS_RE.search(words)) is not None:
+        points = int(m[1])
+        words = words[: m.start()] + words[m.end() :]
+    log = _LOG_RE.search(words) is not None
+    if log:
+        words = _LOG_RE.sub(" ", words)
+    found = find_sweep(words)
+    if found is None:
+        return None
+    whole = select(text)
+    if len(whole.calls) == 1 and NOT_USED not in (whole.reply or ""):
+        # Read as it is, the request already uses every value typed: a list input ("a size
+        # distribution of 1, 2 and 4 mm") or several inputs ("by a factor of 4, 1e8 particles").
+        return None
+    (start, end), values, is_range = found
+    readings = [select(words[:start] + value + words[end:]) for value in values]
+    first = readings[0]
+    if any(len(r.calls) != 1 for r in readings):
+        # A range says "sweep" by itself: say what is missing. A list may be two inputs that
+        # share a unit ("radius 0.2 m, 0.5 m long"): the ordinary reader has it.
+        return first if is_range and not first.calls else None
+    calls = [r.calls[0] for r in readings]
+    if len({c.name for c in calls}) != 1:
+        return None
+    changed = sorted({k for c in calls[1:] for k in c.args if c.args[k] != calls[0].args.get(k)})
+    if len(changed) != 1:
+        return None
+    (parameter,) = changed
+    base = calls[0]
+    sweep: dict[str, Any] = {"tool": base.name, "parameter": parameter}
+    swept = [c.args[parameter] for c in calls]
+    if is_range:
+        sweep.update(start=swept[0], stop=swept[1], points=points, scale="log" if log else "lin")
+    else:
+        sweep["values"] = swept
+    sweep["args"] = {k: v for k, v in base.args.items() if k != parameter}
+    sources = {k: v for k, v in base.arg_sources.items() if k != parameter}
+    how = "from … to" if is_range else "list"
+    notes = [f"**Sweep:** `{parameter}` of `{base.name}` over the typed {how} "
+             f"({', '.join(values)}); the other inputs as read below."]  # fmt: skip
+    if is_range and not 2 <= points <= MAX_POINTS:
+        notes.append(f"(points must be 2 to {MAX_POINTS})")
+    if first.reply:
+        notes.append(first.reply)
+    call = ProposedCall(
+        name=SWEEP_TOOL, args=sweep, id="regex-sweep", source="regex", arg_sources=sources
+    )
+    return Selection(calls=[call], reply="\n\n".join(notes))

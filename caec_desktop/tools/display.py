@@ -1,0 +1,228 @@
+"""Display units and significant figures: how SI values are shown, never how they are stored.
+
+Every value inside CAEC is SI. What people see goes through a `Display`: per quantity kind
+(length, time, pressure/modulus, density, mass, force, stiffness, speed) a preferred unit or
+"auto" (an SI prefix chosen per value, `units.fmt`), and a number of significant figures.
+Presets: `si` (auto everywhere), `si_mm_mpa` (mm and MPa, the rest auto), `us` (US customary).
+
+The process has one current display (`current()` / `use()`): the window sets it from the settings,
+`caec` from `--units`/`--sig`; renderers (report, cards, exports, tables, plots) ask it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
+
+from caec_desktop.tools.units import convert, fmt, pretty_unit, sig
+
+AUTO = "auto"
+DEFAULT_SIG = 4
+SIG_RANGE = (2, 10)
+
+KINDS: dict[str, str] = {
+    "length": "m",
+    "time": "s",
+    "pressure": "Pa",
+    "density": "kg/m^3",
+    "mass": "kg",
+    "force": "N",
+    "stiffness": "N/m",
+    "speed": "m/s",
+}
+"""Quantity kind → its SI unit (the unit values of that kind are stored in)."""
+KIND_LABELS = {
+    "length": "Length",
+    "time": "Time",
+    "pressure": "Pressure / modulus",
+    "density": "Density",
+    "mass": "Mass",
+    "force": "Force",
+    "stiffness": "Stiffness",
+    "speed": "Speed",
+}
+_KIND_OF_UNIT = {unit: kind for kind, unit in KINDS.items()}
+
+UNIT_CHOICES: dict[str, tuple[str, ...]] = {
+    "length": (AUTO, "m", "mm", "um", "cm", "inch", "ft"),
+    "time": (AUTO, "s", "ms", "us", "ns"),
+    "pressure": (AUTO, "Pa", "kPa", "MPa", "GPa", "psi", "ksi"),
+    "density": (AUTO, "kg/m^3", "g/cm^3", "lb/ft^3"),
+    "mass": (AUTO, "kg", "g", "mg", "lb"),
+    "force": (AUTO, "N", "kN", "mN", "lbf"),
+    "stiffness": (AUTO, "N/m", "kN/m", "N/mm", "lbf/inch"),
+    "speed": (AUTO, "m/s", "mm/s", "ft/s"),
+}
+"""Units offered per kind in the settings (any pint unit of the kind is accepted)."""
+
+PRESETS: dict[str, dict[str, str]] = {
+    "si": {},
+    "si_mm_mpa": {"length": "mm", "pressure": "MPa"},
+    "us": {
+        "length": "inch",
+        "pressure": "psi",
+        "density": "lb/ft^3",
+        "mass": "lb",
+        "force": "lbf",
+        "stiffness": "lbf/inch",
+        "speed": "ft/s",
+    },
+}
+"""Preset name → the kinds it fixes (kinds not named stay auto). Time stays auto in every preset:
+µs and ns read better than any fixed unit for DEM time steps."""
+PRESET_LABELS = {"si": "SI, auto prefix", "si_mm_mpa": "SI with mm and MPa", "us": "US customary"}
+
+
+class DisplayError(ValueError):
+    """A preset, unit or figure count that cannot be used (the message says what is allowed)."""
+
+
+def kind_of(unit: str) -> str | None:
+    """The display kind of an SI unit string ("Pa" → "pressure"); None for others."""
+    return _KIND_OF_UNIT.get(unit)
+
+
+@lru_cache(maxsize=256)
+def _factor(si_unit: str, unit: str) -> float:
+    return convert(1.0, si_unit, unit)
+
+
+def check_unit(kind: str, unit: str) -> str:
+    """`unit` when it is "auto" or a unit of `kind`'s dimension; DisplayError otherwise."""
+    if kind not in KINDS:
+        raise DisplayError(f"unknown quantity kind {kind!r}; kinds: {', '.join(KINDS)}")
+    if unit == AUTO:
+        return unit
+    try:
+        _factor(KINDS[kind], unit)
+    except Exception:
+        raise DisplayError(
+            f"{unit!r} is not a unit of {kind} (e.g. {', '.join(UNIT_CHOICES[kind][1:4])}, "
+            f"or {AUTO})"
+        ) from None
+    return unit
+
+
+@dataclass(frozen=True)
+class Display:
+    """Preferred unit per kind (missing = auto) and significant figures."""
+
+    units: dict[str, str] = field(default_factory=dict)
+    sig: int = DEFAULT_SIG
+
+    def unit_for(self, si_unit: str) -> str:
+        """The fixed display unit for values in `si_unit`, or AUTO."""
+        kind = kind_of(si_unit)
+        return self.units.get(kind, AUTO) if kind else AUTO
+
+    def number(self, value: float) -> str:
+        """`value` to `sig` significant figures; plain digits from 1e-4 to below 1e7 (28000, not
+        2.8e4), exponent notation outside."""
+        if value == 0 or not math.isfinite(value) or not 1e-4 <= abs(value) < 1e7:
+            return sig(value, self.sig)
+        places = self.sig - 1 - math.floor(math.log10(abs(value)))
+        decimals = max(places, 0)
+        text = f"{round(value, places):.{decimals}f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
+
+    def fmt(self, value: float, si_unit: str = "") -> str:
+        """`value` (SI, in `si_unit`) for people: in the preferred unit, or an SI prefix."""
+        unit = self.unit_for(si_unit)
+        if unit == AUTO or not math.isfinite(value):
+            return fmt(value, si_unit, self.sig)
+        return f"{self.number(value * _factor(si_unit, unit))} {pretty_unit(unit)}"
+
+    def show(self, value: Any, si_unit: str) -> str:
+        """A result or input for people: numbers as `fmt`, booleans yes/no, lists item by item."""
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, float):
+            return self.fmt(value, si_unit)
+        if isinstance(value, list):
+            return ", ".join(self.show(v, si_unit) for v in value)
+        if isinstance(value, int) and si_unit:
+            return f"{value} {pretty_unit(si_unit)}"
+        return str(value)
+
+    def axis(self, si_unit: str, values: list[float]) -> tuple[str, float]:
+        """One unit for a whole column or axis: (unit shown, factor from SI). Auto picks the
+        prefix of the largest magnitude, so a column reads in one unit."""
+        unit = self.unit_for(si_unit)
+        if not si_unit:
+            return "", 1.0
+        if unit != AUTO:
+            return pretty_unit(unit), _factor(si_unit, unit)
+        finite = [abs(v) for v in values if math.isfinite(v) and v != 0]
+        if not finite:
+            return pretty_unit(si_unit), 1.0
+        shown = fmt(max(finite), si_unit, self.sig).split(" ", 1)
+        unit_text = shown[1] if len(shown) == 2 else pretty_unit(si_unit)
+        return unit_text, _prefix_factor(si_unit, max(finite))
+
+
+def _prefix_factor(si_unit: str, value: float) -> float:
+    """The factor `units.fmt` rescales `value` by (1 when it keeps the SI unit)."""
+    from caec_desktop.tools.units import _COMPACTABLE, _compact_unit
+
+    big_mass = si_unit == "kg" and value >= 1
+    if si_unit not in _COMPACTABLE or big_mass:
+        return 1.0
+    return _compact_unit(si_unit, math.floor(math.log10(value)))[0]
+
+
+def make_display(
+    preset: str = "si", overrides: dict[str, str] | None = None, sig: int = DEFAULT_SIG
+) -> Display:
+    """A Display from a preset, per-kind overrides ("auto" allowed) and significant figures."""
+    if preset not in PRESETS:
+        raise DisplayError(f"unknown units preset {preset!r}; presets: {', '.join(PRESETS)}")
+    if not SIG_RANGE[0] <= sig <= SIG_RANGE[1]:
+        raise DisplayError(
+            f"significant figures must be {SIG_RANGE[0]} to {SIG_RANGE[1]}, got {sig}"
+        )
+    units = dict(PRESETS[preset])
+    for kind, unit in (overrides or {}).items():
+        units[kind] = check_unit(kind, unit)
+    return Display(units={k: u for k, u in units.items() if u != AUTO}, sig=sig)
+
+
+def parse_units_option(text: str) -> dict[str, Any]:
+    """`--units` words: a preset ("si_mm_mpa"), and/or kind=unit pairs ("length=mm,time=us").
+    Returns {"preset", "overrides"}; DisplayError names what is allowed."""
+    preset = "si"
+    overrides: dict[str, str] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if "=" in part:
+            kind, _, unit = part.partition("=")
+            overrides[kind.strip()] = check_unit(kind.strip(), unit.strip())
+        elif part in PRESETS:
+            preset = part
+        else:
+            raise DisplayError(
+                f"--units: {part!r} is neither a preset ({', '.join(PRESETS)}) nor kind=unit "
+                f"(kinds: {', '.join(KINDS)})"
+            )
+    return {"preset": preset, "overrides": overrides}
+
+
+_current = Display()
+
+
+def current() -> Display:
+    """The display in force (SI auto, 4 figures until the app or `caec` sets one)."""
+    return _current
+
+
+def use(display: Display) -> Display:
+    """Make `display` current; returns the one it replaces (to restore it)."""
+    global _current
+    before, _current = _current, display
+    return before
+
+
+def with_sig(display: Display, digits: int) -> Display:
+    return replace(display, sig=digits)

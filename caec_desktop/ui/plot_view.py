@@ -1,0 +1,316 @@
+"""SweepPlot: a sweep's result against its parameter, drawn with pyqtgraph.
+
+pyqtgraph (Qt-native; bench/bench_plotlib.py: ~0.7 s to import against ~1.8 s for matplotlib's
+QtAgg canvas, ~8 ms against ~47 ms to redraw a 1,000-point curve) is imported only when a plot
+is first needed, never at start-up: `preload()` starts the import on a worker thread as soon as
+a sweep is on its way (the form's sweep switch, a sweep call in the trace), and a plot made
+before the import is done shows "Loading the plot…" until it is (polled by a timer, so the
+event loop never waits for the import).
+
+The plot: the chosen result column against the parameter, in display units (`tools/display.py`)
+with the units in the axis labels; log axes for a log sweep or a range spanning two decades or
+more; the sweep's threshold as a line, with EDEM's ok/caution/fail bands on a Rayleigh time step;
+failed points as gaps in the curve and red marks on the axis; a hover read-out of the nearest
+point; PNG and SVG export and copy to the clipboard.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import QApplication, QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from caec_desktop.tools.display import Display, current
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+LOG_DECADES = 2.0
+"""A positive range spanning this many decades (max/min ≥ 100) gets a log axis."""
+BAND_COLOURS = {"ok": (46, 160, 67, 40), "caution": (230, 160, 0, 50), "fail": (210, 40, 40, 40)}
+POLL_MS = 30
+
+_lock = threading.Lock()
+_thread: threading.Thread | None = None
+_module: ModuleType | None = None
+_error: str | None = None
+
+
+def _load() -> None:
+    global _module, _error
+    try:
+        import pyqtgraph
+        import pyqtgraph.exporters
+
+        pyqtgraph.setConfigOptions(antialias=True, background="w", foreground="k")
+        _module = pyqtgraph
+    except Exception as exc:  # pragma: no cover - a broken install: the card says so
+        _error = f"{type(exc).__name__}: {exc}"
+
+
+def preload() -> None:
+    """Start importing pyqtgraph on a worker thread (once); returns at once."""
+    global _thread
+    with _lock:
+        if _thread is None and _module is None:
+            _thread = threading.Thread(target=_load, name="caec-plot-import", daemon=True)
+            _thread.start()
+
+
+def loaded() -> ModuleType | None:
+    """pyqtgraph once imported, else None."""
+    return _module
+
+
+def load_error() -> str | None:
+    return _error
+
+
+def log_axis(values: list[float], forced: bool = False) -> bool:
+    """Whether values want a log axis: all > 0 and `forced` (a log sweep) or ≥ 2 decades."""
+    finite = [v for v in values if math.isfinite(v)]
+    if not finite or min(finite) <= 0:
+        return False
+    return forced or math.log10(max(finite) / min(finite)) >= LOG_DECADES
+
+
+class SweepPlot(QWidget):
+    """One sweep's plot; `ready` is emitted once the plot is drawn (after the import)."""
+
+    ready = Signal()
+
+    def __init__(self, table: dict[str, Any], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.table = table
+        self.display: Display = current()
+        self.plot: Any = None
+        self.drawn = False
+        """The plot is made, drawn and in place of the placeholder."""
+        self.curve: Any = None
+        self.xs: list[float] = []
+        self.ys: list[float] = []
+        self.log_x = False
+        self.log_y = False
+        self.x_unit = ""
+        self.y_unit = ""
+        self.column = table["columns"][0]["name"] if table["columns"] else ""
+        self.column_box = QComboBox()
+        for col in table["columns"]:
+            self.column_box.addItem(col["name"], col["name"])
+        self.column_box.setVisible(len(table["columns"]) > 1)
+        self.column_box.currentIndexChanged.connect(self._on_column_box_changed)
+        self.caption = QLabel("")
+        self.caption.setWordWrap(True)
+        self.readout = QLabel("Point at the curve to read a value.")
+        self.readout.setObjectName("plotReadout")
+        self.readout.setWordWrap(True)
+        self.placeholder = QLabel("Loading the plot…")
+        self.placeholder.setMinimumHeight(280)
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Plot:"))
+        top.addWidget(self.column_box)
+        top.addStretch(1)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.addLayout(top)
+        self._layout.addWidget(self.placeholder)
+        self._layout.addWidget(self.caption)
+        self._layout.addWidget(self.readout)
+        self._timer = QTimer(self)
+        self._timer.setInterval(POLL_MS)
+        self._timer.timeout.connect(self._try_build)
+        preload()
+        # Built on later loop turns, not inside the caller's (the card's) turn: making the plot
+        # widget and drawing a 1,000-point curve each take a frame's worth of time.
+        QTimer.singleShot(0, self, self._try_build)
+        self._timer.start()
+
+    # --- building --------------------------------------------------------------------------------
+    def _try_build(self) -> None:
+        pg = loaded()
+        if pg is None:
+            if load_error() is not None:
+                self._timer.stop()
+                self.placeholder.setText(f"The plot could not be drawn ({load_error()}).")
+            return
+        self._timer.stop()
+        if self.plot is not None:
+            return
+        # No pyqtgraph context menus (the card has its own export buttons): half the set-up time.
+        self.plot = pg.PlotWidget(enableMenu=False, viewBox=pg.ViewBox(enableMenu=False))
+        self.plot.setMinimumHeight(280)
+        self.plot.setMinimumWidth(240)
+        self.plot.showGrid(x=True, y=True, alpha=0.25)
+        self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        QTimer.singleShot(0, self, self._show_plot)
+
+    def _show_plot(self) -> None:
+        self.draw()
+        self._layout.replaceWidget(self.placeholder, self.plot)
+        self.placeholder.deleteLater()
+        self.drawn = True
+        self.ready.emit()
+
+    def draw(self) -> None:
+        """(Re)draw the chosen column with the current display units."""
+        pg = loaded()
+        if pg is None or self.plot is None:
+            return
+        table, display = self.table, self.display
+        item = self.plot.getPlotItem()
+        item.clear()
+        col = next((c for c in table["columns"] if c["name"] == self.column), None)
+        if col is None:
+            return
+        rows = table["points"]
+        xs_si = [float(r["value"]) for r in rows]
+        ys_si = [_number((r.get("result") or {}).get(col["name"])) if r["ok"] else math.nan
+                 for r in rows]  # fmt: skip
+        self.x_unit, fx = display.axis(table["unit"], xs_si)
+        self.y_unit, fy = display.axis(col["unit"], [y for y in ys_si if math.isfinite(y)])
+        self.xs = [x * fx for x in xs_si]
+        self.ys = [y * fy for y in ys_si]
+        self.log_x = log_axis(self.xs, table.get("scale") == "log")
+        self.log_y = log_axis([y for y in self.ys if math.isfinite(y)])
+        item.setLogMode(x=self.log_x, y=self.log_y)
+        item.setLabel("bottom", _label(table["parameter"], self.x_unit))
+        item.setLabel("left", _label(col["name"], self.y_unit))
+        self.caption.setText("")
+        self._bands(pg, item, col["name"], fy)
+        self.curve = item.plot(
+            self.xs,
+            self.ys,
+            pen=pg.mkPen((31, 119, 180), width=2),
+            symbol="o" if len(self.xs) <= 50 else None,
+            symbolSize=5,
+            connect="finite",
+        )
+        failed = [x for x, r in zip(self.xs, rows, strict=True) if not r["ok"]]
+        if failed:
+            good = [y for y in self.ys if math.isfinite(y)]
+            base = min(good) if good else 0.0
+            item.plot(failed, [base] * len(failed), pen=None, symbol="x", symbolSize=10,
+                      symbolPen=pg.mkPen((210, 40, 40), width=2), name="failed")  # fmt: skip
+
+    def _bands(self, pg: Any, item: Any, column: str, factor: float) -> None:
+        threshold = self.table.get("threshold")
+        if threshold is None or column != self.table.get("threshold_column"):
+            return
+        y_of = (lambda v: math.log10(v)) if self.log_y else (lambda v: v)
+        good = [y for y in self.ys if math.isfinite(y) and (y > 0 or not self.log_y)]
+        if not good:
+            return
+        bounds = [b for band in self.table.get("bands") or [] for b in (band["low"], band["high"])]
+        span = [*good, *(b * factor for b in bounds if b is not None)]
+        lo_all, hi_all = min(span), max(span)
+        for band in self.table.get("bands") or []:
+            low = band["low"] * factor if band["low"] is not None else lo_all / 10
+            high = band["high"] * factor if band["high"] is not None else hi_all * 10
+            if self.log_y and (low <= 0 or high <= 0):
+                continue
+            region = pg.LinearRegionItem(
+                values=(y_of(low), y_of(high)),
+                orientation="horizontal",
+                movable=False,
+                brush=pg.mkBrush(*BAND_COLOURS.get(band["label"], (128, 128, 128, 30))),
+                pen=pg.mkPen(None),
+            )
+            region.setZValue(-10)
+            item.addItem(region)
+            label = pg.TextItem(band["label"], color=BAND_COLOURS[band["label"]][:3], anchor=(0, 1))
+            label.setPos(min(self._axis_x(x) for x in self.xs), y_of(max(low, lo_all)))
+            item.addItem(label)
+        shown = self.display.fmt(threshold, self.table["columns"][0]["unit"])
+        if self.table.get("bands"):
+            # A chosen dt is judged by bands on dt_R (dt itself is far below the curve).
+            self.caption.setText(
+                f"Bands for your time step dt = {shown}: ok where dt ≤ 20 % of dt_R, caution up "
+                "to 40 %, fail above (EDEM's time-step advice)."
+            )
+        else:
+            self.caption.setText(f"Dashed line: your threshold {shown}.")
+            item.addItem(pg.InfiniteLine(pos=y_of(threshold * factor), angle=0,
+                         pen=pg.mkPen((90, 90, 90), style=pg.QtCore.Qt.PenStyle.DashLine),
+                         label=f"threshold {shown}", labelOpts={"position": 0.9}))  # fmt: skip
+            good = [*good, threshold * factor]
+        item.getViewBox().setYRange(y_of(min(good)), y_of(max(good)), padding=0.1)
+
+    def _axis_x(self, x: float) -> float:
+        return math.log10(x) if self.log_x and x > 0 else x
+
+    # --- reading ---------------------------------------------------------------------------------
+    def nearest(self, x_view: float) -> int | None:
+        """Index of the point nearest to `x_view` (a view coordinate, log10 on a log axis)."""
+        if not self.xs:
+            return None
+        return min(range(len(self.xs)), key=lambda i: abs(self._axis_x(self.xs[i]) - x_view))
+
+    def readout_text(self, index: int) -> str:
+        row = self.table["points"][index]
+        x = f"{self.table['parameter']} = {self.display.number(self.xs[index])} {self.x_unit}"
+        if not row["ok"]:
+            return f"{x}: failed ({row['error']})"
+        y = f"{self.column} = {self.display.number(self.ys[index])} {self.y_unit}"
+        band = f" ({row['band']})" if row.get("band") else ""
+        return f"{x} → {y}{band}".replace("  ", " ")
+
+    def _on_mouse_moved(self, pos: Any) -> None:
+        if self.plot is None:
+            return
+        view = self.plot.getPlotItem().getViewBox()
+        if not view.sceneBoundingRect().contains(pos):
+            return
+        index = self.nearest(view.mapSceneToView(pos).x())
+        if index is not None:
+            self.readout.setText(self.readout_text(index))
+
+    def _on_column_box_changed(self, _index: int) -> None:
+        self.column = str(self.column_box.currentData())
+        self.draw()
+
+    # --- export ----------------------------------------------------------------------------------
+    def export_png(self, path: str) -> bool:
+        """Save the plot as PNG (what the window shows); False when there is no plot yet."""
+        if self.plot is None:
+            return False
+        return bool(self.plot.grab().save(path, "PNG"))
+
+    def export_svg(self, path: str) -> bool:
+        """Save the plot as SVG, drawn by Qt's SVG generator (pyqtgraph's own SVG exporter
+        fails on the path data Qt 6.11 writes)."""
+        if self.plot is None:
+            return False
+        from PySide6.QtGui import QPainter
+        from PySide6.QtSvg import QSvgGenerator
+
+        generator = QSvgGenerator()
+        generator.setFileName(path)
+        generator.setSize(self.plot.size())
+        generator.setViewBox(self.plot.rect())
+        generator.setTitle(f"{self.column} against {self.table['parameter']}")
+        painter = QPainter(generator)
+        try:
+            self.plot.render(painter)
+        finally:
+            painter.end()
+        return True
+
+    def copy_image(self) -> bool:
+        clipboard = QApplication.clipboard()
+        if self.plot is None or clipboard is None:
+            return False
+        clipboard.setPixmap(self.plot.grab())
+        return True
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return math.nan
+
+
+def _label(name: str, unit: str) -> str:
+    return f"{name} [{unit}]" if unit else name

@@ -1,0 +1,167 @@
+"""SweepCard: a sweep in the chat: summary, plot, the table (folded), export and copy.
+
+The table is a model over the sweep's rows (`tools.sweep.table_cells`, display units), so a
+1,000-row sweep costs no widget per cell. Failed points are rows saying FAILED and why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Signal
+from PySide6.QtGui import QAction, QColor
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from caec_desktop.tools.display import current
+from caec_desktop.tools.sweep import row_cells, summary_line, sweep_csv, table_layout
+from caec_desktop.ui.plot_view import SweepPlot
+
+_FAILED = QColor("#b00020")
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class SweepTableModel(QAbstractTableModel):
+    """The sweep's cells as display strings, formatted when a row is first shown (a 1,000-row
+    sweep costs nothing until its table is opened); failed rows in red."""
+
+    def __init__(self, table: dict[str, Any], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.display = current()
+        self.points = table["points"]
+        self.headers, self._cols, self._banded = table_layout(table, self.display)
+        self._cells: dict[int, list[str]] = {}
+
+    def row(self, index: int) -> list[str]:
+        cells = self._cells.get(index)
+        if cells is None:
+            cells = self._cells[index] = row_cells(
+                self.points[index], self._cols, self._banded, self.display
+            )
+        return cells
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.points)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.headers)
+
+    def data(self, index: _Index, role: int = 0) -> Any:
+        if not index.isValid():
+            return None
+        if role == QtCore.Qt.ItemDataRole.DisplayRole:
+            row = self.row(index.row())
+            return row[index.column()] if index.column() < len(row) else ""
+        if role == QtCore.Qt.ItemDataRole.ForegroundRole and not self.points[index.row()]["ok"]:
+            return _FAILED
+        return None
+
+    def headerData(self, section: int, orientation: Any, role: int = 0) -> Any:
+        if role != QtCore.Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == QtCore.Qt.Orientation.Horizontal:
+            return self.headers[section]
+        return str(section + 1)
+
+
+class SweepCard(QFrame):
+    """A sweep that ran. `openInForm(tool, sweep args, sources)` reopens it in the form."""
+
+    openInForm = Signal(str, dict, dict)
+
+    def __init__(self, data: dict[str, Any], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.tool = "sweep"
+        self.args: dict[str, Any] = dict(data.get("args") or {})
+        self.table: dict[str, Any] = dict(data.get("result") or {})
+        title = QLabel(f"<b>Sweep</b> — {summary_line(self.table).replace('`', '')}")
+        title.setWordWrap(True)
+        self.plot = SweepPlot(self.table)
+        self.model = SweepTableModel(self.table, self)
+        self.table_view = QTableView()
+        self.table_view.setModel(self.model)
+        self.table_view.setMinimumHeight(220)
+        self.table_view.hide()
+
+        self.table_button = QToolButton()
+        self.table_button.setCheckable(True)
+        self.table_button.setText("Table ▸")
+        self.table_button.toggled.connect(self._on_table_button_toggled)
+        self.export_button = QToolButton()
+        self.export_button.setText("Export ▾")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.copy_button = QToolButton()
+        self.copy_button.setText("Copy ▾")
+        self.copy_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        export_menu, copy_menu = QMenu(self), QMenu(self)
+        self.actions_by_name: dict[str, QAction] = {}
+        for menu, key, text, slot in (
+            (export_menu, "png", "Plot as PNG…", self._save_png),
+            (export_menu, "svg", "Plot as SVG…", self._save_svg),
+            (export_menu, "csv", "Table as CSV…", self._save_csv),
+            (copy_menu, "copy_plot", "Plot (image)", self.plot.copy_image),
+            (copy_menu, "copy_table", "Table (CSV text)", self.copy_table),
+        ):
+            action = menu.addAction(text)
+            action.triggered.connect(slot)
+            self.actions_by_name[key] = action
+        self.export_button.setMenu(export_menu)
+        self.copy_button.setMenu(copy_menu)
+        self.form_button = QPushButton("Open in form")
+        self.form_button.clicked.connect(
+            lambda: self.openInForm.emit("sweep", self.args, dict(data.get("arg_sources") or {}))
+        )
+        row = QHBoxLayout()
+        for widget in (self.table_button, self.export_button, self.copy_button):
+            row.addWidget(widget)
+        row.addStretch(1)
+        row.addWidget(self.form_button)
+        lay = QVBoxLayout(self)
+        lay.addWidget(title)
+        lay.addLayout(row)
+        lay.addWidget(self.plot)
+        lay.addWidget(self.table_view)
+
+    def text(self) -> str:
+        return sweep_csv(self.table)
+
+    def copy_table(self) -> None:
+        clipboard = QApplication.clipboard()
+        if clipboard is not None:
+            clipboard.setText(sweep_csv(self.table))
+
+    def _ask_path(self, kind: str, pattern: str) -> str:
+        name = f"sweep_{self.table.get('tool', '')}_{self.table.get('parameter', '')}.{kind}"
+        path, _ = QFileDialog.getSaveFileName(self, f"Save the sweep as {kind.upper()}", name,
+                                              pattern)  # fmt: skip
+        return path
+
+    def _save_png(self) -> None:
+        if path := self._ask_path("png", "PNG image (*.png)"):
+            self.plot.export_png(path)
+
+    def _save_svg(self) -> None:
+        if path := self._ask_path("svg", "SVG image (*.svg)"):
+            self.plot.export_svg(path)
+
+    def _save_csv(self) -> None:
+        if path := self._ask_path("csv", "CSV table (*.csv)"):
+            with open(path, "w", encoding="utf-8", newline="") as fh:
+                fh.write(sweep_csv(self.table))
+
+    def _on_table_button_toggled(self, shown: bool) -> None:
+        self.table_view.setVisible(shown)
+        self.table_button.setText("Table ▾" if shown else "Table ▸")

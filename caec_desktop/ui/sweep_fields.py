@@ -1,0 +1,106 @@
+"""The form's sweep switch: on a numeric field, "Sweep" opens from / to / points / lin-log.
+
+`attach_sweep(editor)` adds the switch to a field editor's input row and the sweep row under it
+(field_widgets.py stays as it is). The form keeps one field sweeping at a time and sends a
+`sweep` call (`services.forms.sweep_call`) instead of the tool's when one is on.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QToolButton,
+    QWidget,
+)
+
+from caec_desktop.services.forms import SweepEntry
+from caec_desktop.tools.sweep import DEFAULT_POINTS, MAX_POINTS
+from caec_desktop.ui.field_widgets import FieldEditor, QuantityEditor
+
+
+class SweepRow(QWidget):
+    """from [ ] to [ ] (the field's unit) points [N] [lin|log] compare with [ ]."""
+
+    def __init__(self, editor: FieldEditor) -> None:
+        super().__init__(editor)
+        self.editor = editor
+        self.start = QLineEdit()
+        self.start.setPlaceholderText("from")
+        self.stop = QLineEdit()
+        self.stop.setPlaceholderText("to")
+        self.points = QSpinBox()
+        self.points.setRange(2, MAX_POINTS)
+        self.points.setValue(DEFAULT_POINTS)
+        self.points.setToolTip(f"Number of points, 2 to {MAX_POINTS}")
+        self.scale = QComboBox()
+        self.scale.addItem("lin", "lin")
+        self.scale.addItem("log", "log")
+        self.threshold = QLineEdit()
+        self.threshold.setPlaceholderText("compare with, e.g. 2e-7 s (optional)")
+        self.threshold.setToolTip(
+            "A value drawn against the first result (e.g. your time step against the Rayleigh "
+            "time step, with EDEM's ok/caution/fail bands)"
+        )
+        lay = QGridLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        for col, widget in enumerate((QLabel("from"), self.start, QLabel("to"), self.stop,
+                                      QLabel("points"), self.points, self.scale)):  # fmt: skip
+            lay.addWidget(widget, 0, col)
+        lay.addWidget(QLabel("compare"), 1, 0)
+        lay.addWidget(self.threshold, 1, 1, 1, 6)
+
+    def entry(self) -> SweepEntry:
+        unit = self.editor.unit() if isinstance(self.editor, QuantityEditor) else ""
+        return SweepEntry(
+            start=self.start.text(),
+            stop=self.stop.text(),
+            unit=unit,
+            points=self.points.value(),
+            scale=str(self.scale.currentData()),
+            threshold=self.threshold.text(),
+        )
+
+    def set_entry(self, start: str, stop: str, points: int, scale: str) -> None:
+        self.start.setText(start)
+        self.stop.setText(stop)
+        self.points.setValue(max(2, min(points, MAX_POINTS)))
+        self.scale.setCurrentIndex(max(0, self.scale.findData(scale)))
+
+
+class SweepSwitch(QToolButton):
+    """The checkable "Sweep" button beside a numeric field; shows its SweepRow when on."""
+
+    switched = Signal(bool)
+
+    def __init__(self, editor: FieldEditor, row: SweepRow) -> None:
+        super().__init__(editor)
+        self.row = row
+        self.setText("Sweep")
+        self.setCheckable(True)
+        self.setToolTip("Vary this input over a range: every point is run by the tool")
+        self.toggled.connect(self._on_toggled)
+
+    def _on_toggled(self, on: bool) -> None:
+        self.row.setVisible(on)
+        if on:
+            from caec_desktop.ui.plot_view import preload
+
+            preload()  # a plot is coming: import the plotting library in the background
+        self.switched.emit(on)
+
+
+def attach_sweep(editor: FieldEditor) -> SweepSwitch:
+    """Add the sweep switch and row to `editor` (a numeric field); returns the switch."""
+    row = SweepRow(editor)
+    row.hide()
+    switch = SweepSwitch(editor, row)
+    editor._input_row.addWidget(switch)
+    layout = editor.layout()
+    if layout is not None:
+        layout.addWidget(row)
+    return switch

@@ -1,0 +1,160 @@
+"""Sweeps in the window: the form's Sweep switch, the sweep card's plot, table and exports.
+
+The form's request is checked against `caec sweep` for the same sweep (the other doors are in
+tests/test_sweep_entry_points.py). Rayleigh time steps: dt_R = π R sqrt(ρ / G) / (0.1631 ν +
+0.8766), G = E / (2 (1 + ν)) (LIGGGHTS fix check/timestep/gran; docs/sweeps.md).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from caec_desktop.cli import main
+from caec_desktop.tools.sweep import run_sweep
+from caec_desktop.ui.chat_pane import ChatPane
+from caec_desktop.ui.form_panel import FormPanel
+from caec_desktop.ui.sweep_card import SweepCard
+
+RHO, E, NU = 2500.0, 70e9, 0.25
+GLASS = {"density": RHO, "youngs_modulus": "70 GPa", "poisson_ratio": NU}
+
+
+def rayleigh(radius: float) -> float:
+    return math.pi * radius * math.sqrt(RHO / (E / (2 * (1 + NU)))) / (0.1631 * NU + 0.8766)
+
+
+def sweep_data(**extra: Any) -> dict[str, Any]:
+    request = {"tool": "rayleigh_timestep", "parameter": "particle_radius", "args": GLASS}
+    out = run_sweep({**request, **extra})
+    assert out.ok
+    return {"tool": "sweep", "args": out.request, "result": out.table, "source": "form"}
+
+
+def test_form_sweep_switch_sends_the_same_sweep_as_the_cli(
+    qtbot: QtBot, capsys: pytest.CaptureFixture[str]
+) -> None:
+    panel = FormPanel()
+    qtbot.addWidget(panel)
+    panel.set_tool("rayleigh_timestep")
+    panel.fill_example()
+    switch = panel.switches["particle_radius"]
+    assert "youngs_modulus" in panel.switches and "particle_radius" in panel.switches
+    switch.setChecked(True)
+    panel.switches["density"].setChecked(True)  # one sweep at a time
+    assert not switch.isChecked()
+    switch.setChecked(True)
+    assert not panel.switches["density"].isChecked()
+    row = switch.row
+    panel.editors["particle_radius"].set_unit("mm")  # type: ignore[attr-defined]
+    row.set_entry("0.5", "5", 7, "log")
+    with qtbot.waitSignal(panel.runRequested) as run:
+        qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    name, call, _ = run.args
+    assert name == "sweep"
+    assert call["start"] == "0.5 mm" and call["stop"] == "5 mm" and call["scale"] == "log"
+    assert "particle_radius" not in call["args"]
+    form = run_sweep(call).table
+    assert (
+        main(
+            [
+                "sweep",
+                "rayleigh_timestep",
+                "particle_radius=0.5mm..5mm:7:log",
+                "density=2500",
+                "youngs_modulus=70 GPa",
+                "poisson_ratio=0.25",
+                "--json",
+            ]
+        )
+        == 0
+    )
+    cli = json.loads(capsys.readouterr().out)["table"]  # fmt: skip
+    assert form is not None
+    assert [p["value"] for p in form["points"]] == pytest.approx(
+        [p["value"] for p in cli["points"]], rel=1e-12
+    )
+    for p in form["points"]:
+        assert p["result"]["rayleigh_timestep"] == pytest.approx(rayleigh(p["value"]), rel=1e-12)
+
+
+def test_open_in_form_reopens_a_sweep(qtbot: QtBot) -> None:
+    panel = FormPanel()
+    qtbot.addWidget(panel)
+    data = sweep_data(start="0.25 mm", stop="2.5 mm", points=12, scale="log")
+    panel.fill("sweep", data["args"], {})
+    assert panel.tool == "rayleigh_timestep" and panel.sweeping() == "particle_radius"
+    entry = panel.switches["particle_radius"].row.entry()
+    assert (entry.start, entry.stop, entry.unit, entry.points, entry.scale) == (
+        "0.25", "2.5", "mm", 12, "log")  # fmt: skip
+
+
+def test_sweep_card_plots_with_units_bands_and_readout(qtbot: QtBot, tmp_path: Path) -> None:
+    data = sweep_data(start="0.1 mm", stop="10 mm", points=40, scale="log", threshold="2e-7 s")
+    card = SweepCard(data)
+    qtbot.addWidget(card)
+    card.show()
+    qtbot.waitUntil(lambda: card.plot.drawn, timeout=20000)  # pyqtgraph loaded
+    plot = card.plot
+    item = plot.plot.getPlotItem()
+    assert item.getAxis("bottom").labelText == "particle_radius [mm]"
+    assert item.getAxis("left").labelText == "rayleigh_timestep [µs]"
+    assert plot.log_x and plot.log_y  # a log sweep over two decades
+    import pyqtgraph as pg
+
+    bands = [i for i in item.items if isinstance(i, pg.LinearRegionItem)]
+    assert len(bands) == 3
+    i = 0
+    text = plot.readout_text(i)
+    radius = data["result"]["points"][i]["value"]
+    assert text.startswith("particle_radius = 0.1 mm")
+    assert f"{rayleigh(radius) * 1e6:.4g} µs" in text and "(fail)" in text
+    assert plot.nearest(math.log10(10.0)) == 39
+    png, svg = tmp_path / "s.png", tmp_path / "s.svg"
+    assert plot.export_png(str(png)) and png.read_bytes()[:4] == b"\x89PNG"
+    assert plot.export_svg(str(svg)) and "<svg" in svg.read_text(encoding="utf-8")
+    assert plot.copy_image()
+    clipboard = QApplication.clipboard()
+    assert clipboard is not None and not clipboard.pixmap().isNull()
+    card.copy_table()
+    assert clipboard.text().splitlines()[0].startswith("particle_radius [mm],")
+    assert card.model.rowCount() == 40
+
+
+def test_failed_points_show_in_the_table_and_as_gaps(qtbot: QtBot) -> None:
+    card = SweepCard(sweep_data(values=["0.5 mm", "-1 mm", "2 mm"]))
+    qtbot.addWidget(card)
+    qtbot.waitUntil(lambda: card.plot.drawn, timeout=20000)
+    assert math.isnan(card.plot.ys[1]) and "failed" in card.plot.readout_text(1)
+    cell = card.model.data(card.model.index(1, 1))
+    assert str(cell).startswith("FAILED: particle_radius: must be > 0")
+
+
+def test_chat_shows_a_sweep_as_a_sweep_card(qtbot: QtBot) -> None:
+    chat = ChatPane()
+    qtbot.addWidget(chat)
+    card = chat.add_result(sweep_data(values=["1 mm", "2 mm"]))
+    assert isinstance(card, SweepCard)
+
+
+def test_settings_dialog_keeps_display_units(qtbot: QtBot) -> None:
+    from caec_desktop.settings.model import Settings
+    from caec_desktop.ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(Settings(mode="offline", display_units={"length": "mm"}))
+    qtbot.addWidget(dialog)
+    box = dialog.display_box
+    assert box.kind_boxes["length"].currentData() == "mm"
+    box.preset_box.setCurrentIndex(box.preset_box.findData("us"))
+    box.kind_boxes["time"].setCurrentIndex(box.kind_boxes["time"].findData("ns"))
+    box.sig_box.setValue(3)
+    new = dialog.result_settings()
+    assert new.units_preset == "us" and new.significant_figures == 3
+    assert new.display_units == {"length": "mm", "time": "ns"}
