@@ -87,7 +87,10 @@ class LLMSelector:
         (or for the latest request it ranks, in a follow-up); all when it ranks none or when
         `Settings.all_tools` asks for all. A small model reads a short prompt faster and better."""
         names = [] if self.settings.all_tools else ranked_tools(request.text, request.history)
-        return [t for t in self.tools if t["name"] in names] or self.tools
+        if not names:
+            return self.tools
+        names.append(SWEEP_TOOL)  # a sweep runs any of them over a range
+        return [t for t in self.tools if t["name"] in names]
 
     def _tool_choice(
         self, purpose: str, tools: list[dict[str, Any]] | None
