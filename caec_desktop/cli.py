@@ -459,6 +459,8 @@ def cmd_doctor(ns: argparse.Namespace) -> int:
         return EXIT_INVALID
     from caec_desktop.agent.selection.llm.doctor import probe
 
+    if ns.timeout is not None:
+        settings = settings.model_copy(update={"request_timeout_s": ns.timeout})
     report = asyncio.run(probe(settings))
     if ns.json:
         _print_json(report.to_dict())
@@ -478,6 +480,16 @@ def cmd_replay(ns: argparse.Namespace) -> int:
         return EXIT_INVALID
     _say(report_json(report) if ns.json else report_text(report))
     return EXIT_OK if report.ok else EXIT_INVALID
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds (a number > 0), got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected seconds (a number > 0), got {text!r}")
+    return value
 
 
 def _display_options(p: argparse.ArgumentParser) -> None:
@@ -709,6 +721,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--base-url", help="OpenAI-compatible endpoint (local mode)")
     p.add_argument("--model", help="model name")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument(
+        "--timeout",
+        type=_positive_seconds,
+        help="seconds to wait for each reply (default: CAEC_REQUEST_TIMEOUT_S, or 300 s for a "
+        "local server, 60 s for OpenRouter)",
+    )
     p.set_defaults(func=cmd_doctor)
 
     p = sub.add_parser("replay", help="re-run the tool calls of a trace; check they reproduce")

@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from caec_desktop.agent.selection.protocol import ToolSelector
+from caec_desktop.agent.selection.protocol import Selection, ToolSelector
 from caec_desktop.settings.model import Settings
+
+History = list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class OfflineReader:
+    """The offline reader as the safety net uses it (agent/safety_net.py), given by the session:
+    the graph depends on no selector module."""
+
+    classify: Callable[[str, History], str]
+    """The intent of a request."""
+    select: Callable[[str, History], Selection]
+    """One call for a request, or a reply saying what is missing."""
+    tool: Callable[[str], str | None]
+    """The tool it ranks highest for a request (None: none)."""
 
 
 @dataclass(frozen=True)
@@ -14,3 +31,5 @@ class GraphContext:
 
     selector: ToolSelector
     settings: Settings
+    reader: OfflineReader | None = None
+    """The offline safety net's reader (None: no safety net for this run)."""

@@ -17,8 +17,16 @@ from langgraph.runtime import Runtime
 
 from caec_desktop.agent.context import GraphContext
 from caec_desktop.agent.guard import STRESS_TOOL, unsafe_reason
+from caec_desktop.agent.inputs import MODEL_SOURCES, borrowed_messages, intent_misfit
 from caec_desktop.agent.report import CALL_A_TOOL, NO_TOOL_REPLY, build_report, final_status
 from caec_desktop.agent.routing import TOOL_INTENTS
+from caec_desktop.agent.safety_net import (
+    SAFETY_NET_LABEL,
+    guarded,
+    offline_results,
+    path_of,
+    wanted,
+)
 from caec_desktop.agent.selection.protocol import (
     AttemptError,
     Emit,
@@ -57,7 +65,7 @@ def _emitter(runtime: Runtime[GraphContext], node: str) -> Emit:
 
 def _model_error(emit: Emit, exc: SelectorError) -> Update:
     emit("error", {"message": exc.user_message, "kind": exc.kind})
-    return {"status": "model_error", "error_message": exc.user_message}
+    return {"status": "model_error", "error_message": exc.user_message, "error_kind": exc.kind}
 
 
 def _attempt_errors(state: AgentState) -> list[AttemptError]:
@@ -121,7 +129,7 @@ async def tools_node(state: AgentState, runtime: Runtime[GraphContext]) -> Updat
         return {**spent, **refused}
     if not selection.calls and _answered_in_prose(state, ctx.selector):
         return {**spent, **_no_tool_call(emit, state, attempt)}
-    results, errors = await _run_calls(emit, selection.calls, attempt)
+    results, errors = await _run_calls(emit, selection.calls, attempt, state)
     return {
         **spent,
         "proposed": [_call_dict(c) for c in selection.calls],
@@ -170,20 +178,33 @@ def _no_tool_call(emit: Emit, state: AgentState, attempt: int) -> Update:
     return {"proposed": [], "reply": NO_TOOL_REPLY, "status": "invalid"}
 
 
+def _model_call_problems(call: ProposedCall, state: AgentState) -> list[str]:
+    """Why a model's call must not run: a physical input in no message (the user is asked for
+    it instead), or a tool that does not answer this kind of request (inputs.py)."""
+    if call.source not in MODEL_SOURCES:
+        return []
+    misfit = intent_misfit(call.name, state.get("intent"))
+    return [misfit] if misfit else borrowed_messages(call.args, call.arg_sources)
+
+
 async def _run_calls(
-    emit: Emit, calls: list[ProposedCall], attempt: int
+    emit: Emit, calls: list[ProposedCall], attempt: int, state: AgentState
 ) -> tuple[list[ToolResultEntry], list[ErrorEntry]]:
-    """Validate and run each call: its result, or its field messages as a rejected call."""
+    """Validate and run each call: its result, or its field messages (and, for a model's call,
+    its borrowed inputs or misfit tool) as a rejected call."""
     results: list[ToolResultEntry] = []
     errors: list[ErrorEntry] = []
     for call in calls:
-        emit("tool_call", {"name": call.name, "args": call.args, "source": call.source})
+        emit("tool_call", {
+            "name": call.name, "args": call.args, "source": call.source,
+            **({"arg_sources": call.arg_sources} if call.arg_sources else {}),
+        })  # fmt: skip
         if call.name == SWEEP_TOOL:
             outcome = await _sweep(emit, call.args)
         else:
             outcome = execute(call.name, call.args)
-        if not outcome.ok:
-            messages = [e.text() for e in outcome.errors]
+        messages = [e.text() for e in outcome.errors] + _model_call_problems(call, state)
+        if messages:
             emit("validation_error", {"tool": call.name, "messages": messages, "attempt": attempt})
             errors.append(
                 ErrorEntry(attempt=attempt, tool=call.name, args=call.args, messages=messages)
@@ -285,5 +306,47 @@ async def report_node(state: AgentState, runtime: Runtime[GraphContext]) -> Upda
         update["usage"] = request.usage
     merged: AgentState = {**state, **update}  # type: ignore[typeddict-item]
     status = final_status(merged)
+    net = _safety_net(merged, status, runtime)
+    if net.get("refused"):
+        update.update(net)
+        merged = {**merged, **net}  # type: ignore[typeddict-item]
+        status = "refused"
+        net = {}
+    elif net:
+        update.update(net)
+        merged = {**merged, **net}  # type: ignore[typeddict-item]
+        status = "answered"
     answer = build_report(merged, status, summary)
-    return {**update, "status": status, "answer": answer, "messages": [answer_message(answer)]}
+    if net:
+        error = state.get("error_message")
+        failed = f"\n\n(The model failed: {error})" if error else ""
+        answer = f"{SAFETY_NET_LABEL}{failed}\n\n{answer}"
+    return {
+        **update,
+        "status": status,
+        "path": "safety_net" if net else path_of(merged),
+        "answer": answer,
+        "messages": [answer_message(answer)],
+    }
+
+
+def _safety_net(state: AgentState, status: str, runtime: Runtime[GraphContext]) -> Update:
+    """The offline reader's results when a model's turn computed nothing (safety_net.py); {}
+    when the net is off, does not apply, or computes nothing either; a refusal when the stress
+    guard refuses the question (a failed classify skipped the request guard)."""
+    ctx = runtime.context
+    reader = ctx.reader
+    if reader is None or not ctx.settings.safety_net:
+        return {}
+    if not wanted(state, status, ctx.selector.answers_in_prose, reader):
+        return {}
+    emit = _emitter(runtime, "report")
+    text = request_text(state)
+    if ctx.settings.refuse_unsafe_calculations and (
+        reason := guarded(text, history(state), reader)
+    ):
+        return _refusal(emit, reason)
+    results, notes = offline_results(state, reader, emit)
+    if not results:
+        return {}
+    return {"tool_results": results, "reply": notes, "missing": [], "error_message": ""}

@@ -128,12 +128,22 @@ def _values_si(results: Iterable[dict[str, Any]]) -> list[tuple[float, Any]]:
             for key, value in (values or {}).items():
                 if not isinstance(value, int | float) or isinstance(value, bool):
                     continue
+                unit = units.get(key) or _unit_given(values or {}, key)
                 try:
-                    q = reg.Quantity(float(value), units.get(key) or "").to_base_units()
+                    q = reg.Quantity(float(value), unit).to_base_units()
                 except (PintError, ValueError, TypeError):
                     continue
                 out.append((float(q.magnitude), q.dimensionality))
     return out
+
+
+def _unit_given(values: dict[str, Any], key: str) -> str:
+    """The unit a value names beside itself (a conversion: result `value` in `unit`, argument
+    `value` in `from_unit`); "" when none."""
+    if key != "value":
+        return ""
+    unit = values.get("unit", values.get("from_unit"))
+    return unit if isinstance(unit, str) else ""
 
 
 def _sweep_values_si(table: dict[str, Any]) -> list[tuple[float, Any]]:

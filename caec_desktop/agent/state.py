@@ -76,6 +76,8 @@ class AgentState(TypedDict, total=False):
     """The selector's own text when it made no call (help, missing inputs, the model's words)."""
     missing: list[str]
     error_message: str
+    error_kind: str
+    """The SelectorError kind of a `model_error` (timeout, auth, …)."""
     """What went wrong when the run ended with `model_error`."""
     usage: Annotated[dict[str, float], add_usage]
     transcript: Annotated[list[AnyMessage], operator.add]
@@ -83,6 +85,8 @@ class AgentState(TypedDict, total=False):
     `SelectionRequest.transcript`). The one place a turn's model conversation is kept."""
     answer: str
     status: Status
+    path: str
+    """How the results were reached: model, safety_net, offline, form or none (safety_net.py)."""
 
 
 _REDUCED = {

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field, ValidationError
 
+from caec_desktop.agent.context import OfflineReader
 from caec_desktop.agent.deadline import set_deadline
 from caec_desktop.agent.events import STREAM_MODES, TraceRecorder, node_update
 from caec_desktop.agent.selection.protocol import SelectorError, ToolSelector
@@ -54,6 +55,9 @@ class TurnResult(BaseModel):
     events: list[TraceEvent] = Field(default_factory=list)
     status: str = "error"
     """answered | invalid | refused | model_error | cancelled | error"""
+    path: str = "none"
+    """How the results were reached: model (the model's own call), safety_net (the offline
+    reader, after the model produced no valid call), offline, form, none."""
     mode: str = "offline"
     """offline | local | openrouter, or the call's source ("form") when no selector chose it."""
     model: str = ""
@@ -96,6 +100,21 @@ def graph_shape() -> tuple[list[str], list[tuple[str, str, bool]]]:
     from caec_desktop.agent.build import graph_shape as shape
 
     return shape()
+
+
+def offline_reader() -> OfflineReader:
+    """The offline reader, for the graph's safety net (agent/safety_net.py)."""
+    from caec_desktop.agent.selection.offline.regex_selector import (
+        classify_text,
+        ranked_phrasings,
+        select_text,
+    )
+
+    def tool(text: str) -> str | None:
+        ranked = ranked_phrasings(text)
+        return ranked[0][1].tool if ranked else None
+
+    return OfflineReader(classify=classify_text, select=select_text, tool=tool)
 
 
 def turn_timeout_message(limit: float) -> str:
@@ -264,7 +283,7 @@ class Session:
                     {"text": text, "mode": mode, "model": model, "source": source},
                 )
                 queue: asyncio.Queue[TraceEvent | None] = asyncio.Queue()
-                limit = self.settings.turn_timeout_s
+                limit = self.settings.effective_turn_timeout()
                 context = contextvars.copy_context()
                 context.run(set_deadline, limit)  # the run's task (and its tasks) see it
                 task = asyncio.create_task(
@@ -291,7 +310,7 @@ class Session:
                         task.cancel()
                         await asyncio.gather(task, return_exceptions=True)
                     self._task = None
-                state, status, extra = self._outcome(task, recorder, bool(expired))
+                state, status, extra = self._outcome(task, recorder, bool(expired), text)
                 for event in extra:
                     yield event
                 turn = self._record(text, state, status, mode, model)
@@ -318,7 +337,9 @@ class Session:
         from caec_desktop.agent.context import GraphContext
         from caec_desktop.agent.state import start_state, state_after, turn_input
 
-        context = GraphContext(selector=selector or self.selector(), settings=self.settings)
+        context = GraphContext(
+            selector=selector or self.selector(), settings=self.settings, reader=offline_reader()
+        )
         graph_input = turn_input(text, self._history())
         state = start_state(graph_input)
         async for part in compiled_graph().astream(
@@ -343,15 +364,37 @@ class Session:
             for m in self.messages[-HISTORY_LIMIT:]
         ]
 
+    def _deadline_net(
+        self, text: str, message: str, recorder: TraceRecorder
+    ) -> dict[str, Any] | None:
+        model = self._selector
+        if not (self.settings.safety_net and model is not None and model.answers_in_prose):
+            return None
+        from caec_desktop.agent.safety_net import after_deadline
+
+        def emit(kind: str, data: dict[str, Any]) -> None:
+            recorder.make(kind, "report", data)
+
+        refuse = self.settings.refuse_unsafe_calculations
+        return after_deadline(text, self._history(), offline_reader(), refuse, message, emit)
+
     def _outcome(
-        self, task: asyncio.Task[dict[str, Any]], recorder: TraceRecorder, timed_out: bool = False
+        self,
+        task: asyncio.Task[dict[str, Any]],
+        recorder: TraceRecorder,
+        timed_out: bool = False,
+        text: str = "",
     ) -> tuple[dict[str, Any], str, list[TraceEvent]]:
-        """Final state, status and any closing error events of a finished run task."""
+        """Final state, status and any closing error events of a finished run task (a model's
+        turn stopped at its time limit gets the offline safety net, agent/safety_net.py)."""
         from caec_desktop.agent.report import build_report
 
         if task.cancelled() and timed_out:
-            message = turn_timeout_message(self.settings.turn_timeout_s)
+            message = turn_timeout_message(self.settings.effective_turn_timeout())
             event = recorder.make("error", None, {"message": message, "kind": "turn_timeout"})
+            net = self._deadline_net(text, message, recorder)
+            if net is not None:
+                return net, "answered", [event]
             answer = build_report({"error_message": message}, "model_error")
             return {"error_message": message, "answer": answer}, "model_error", [event]
         if task.cancelled():
@@ -398,6 +441,7 @@ class Session:
             refused=bool(state.get("refused", False)),
             usage=dict(state.get("usage") or {}),
             status=status,
+            path=str(state.get("path") or "none"),
             mode=mode,
             model=model,
         )

@@ -41,6 +41,12 @@ QuantityKind = Literal[
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
 OPENROUTER_HOST = "openrouter.ai"
 DEFAULT_OPENROUTER_MODEL = "openai/gpt-oss-120b"
+LOCAL_TIMEOUT_S = 300.0
+"""Local servers on a laptop CPU: a 6k-token prompt took 70-130 s to read (docs/local-models.md)."""
+REMOTE_TIMEOUT_S = 60.0
+LOCAL_TURN_TIMEOUT_S = 900.0
+"""A turn asks a local model about three times: three slow requests must fit."""
+REMOTE_TURN_TIMEOUT_S = 300.0
 
 
 class Settings(BaseSettings):
@@ -66,13 +72,15 @@ class Settings(BaseSettings):
     tool_call_style: ToolCallStyle = "auto"
     provider_require_tools: bool = True
     fallback_model: str | None = None
-    request_timeout_s: float = Field(default=60.0, gt=0, le=3600, allow_inf_nan=False)
+    request_timeout_s: float | None = Field(default=None, gt=0, le=3600, allow_inf_nan=False)
     """Longest wait for the model's next piece of reply: the next streamed token or tool-call
     delta (keep-alive comments and trickled bytes do not count), or the whole reply when it is
-    not streamed. `CAEC_REQUEST_TIMEOUT_S`."""
-    turn_timeout_s: float = Field(default=300.0, gt=0, le=86400, allow_inf_nan=False)
+    not streamed. `CAEC_REQUEST_TIMEOUT_S`; None: LOCAL_TIMEOUT_S in local mode (a CPU may take
+    minutes to read a long prompt), REMOTE_TIMEOUT_S otherwise (`effective_request_timeout`)."""
+    turn_timeout_s: float | None = Field(default=None, gt=0, le=86400, allow_inf_nan=False)
     """Longest a whole turn may take, retries and back-off included; the turn then ends with a
-    model error. `CAEC_TURN_TIMEOUT_S`, `caec ask/chat --timeout`."""
+    model error. `CAEC_TURN_TIMEOUT_S`, `caec ask/chat --timeout`; None: LOCAL_TURN_TIMEOUT_S in
+    local mode, REMOTE_TURN_TIMEOUT_S otherwise (`effective_turn_timeout`)."""
     max_retries: int = Field(default=3, ge=0, le=10)
     """HTTP attempts after the first one, on 429 / 5xx / timeouts / dropped connections."""
     retry_base_delay_s: float = Field(default=1.0, ge=0, le=60, allow_inf_nan=False)
@@ -83,6 +91,12 @@ class Settings(BaseSettings):
     """Stream the tool-selection calls too (off by default: several servers corrupt streamed
     tool-call arguments). The final answer's prose streams either way."""
     refuse_unsafe_calculations: bool = True
+    all_tools: bool = False
+    """Offer the model every tool; by default only those the offline reader ranks highest for
+    the question (all when it ranks none): a small model reads a short prompt faster and better."""
+    safety_net: bool = True
+    """When a model's turn computes nothing (no valid tool call), let the offline reader try the
+    user's text and show its result, labelled as the offline reader's."""
     units_preset: UnitsPreset = "si"
     """How values are shown (stored values stay SI): si = auto SI prefix, si_mm_mpa, us."""
     display_units: dict[QuantityKind, str] = Field(default_factory=dict)
@@ -120,6 +134,25 @@ class Settings(BaseSettings):
         if self.model:
             return self.model
         return DEFAULT_OPENROUTER_MODEL if self.effective_mode == "openrouter" else ""
+
+    def effective_turn_timeout(self) -> float:
+        """The turn time limit in force (see `turn_timeout_s`)."""
+        if self.turn_timeout_s is not None:
+            return self.turn_timeout_s
+        return LOCAL_TURN_TIMEOUT_S if self.effective_mode == "local" else REMOTE_TURN_TIMEOUT_S
+
+    def effective_request_timeout(self) -> float:
+        """The request timeout in force (see `request_timeout_s`)."""
+        if self.request_timeout_s is not None:
+            return self.request_timeout_s
+        return LOCAL_TIMEOUT_S if self.effective_mode == "local" else REMOTE_TIMEOUT_S
+
+    def timeout_note(self) -> str:
+        """How long requests may take and where to change it, for every timeout message."""
+        return (
+            f"The request timeout is {self.effective_request_timeout():g} s "
+            "(CAEC_REQUEST_TIMEOUT_S, or 'Request timeout' in Settings)."
+        )
 
     def effective_base_url(self) -> str:
         return OPENROUTER_BASE_URL if self.effective_mode == "openrouter" else self.base_url

@@ -32,6 +32,18 @@ _BOUND_WORDS = {
 _SYMBOL = {"gt": ">", "ge": ">=", "lt": "<", "le": "<="}
 
 
+def neutral_example(example: Any) -> str:
+    """An example's format without its value (`"<value> GPa"` for "70 GPa"): a model told
+    `youngs_modulus="70 GPa"` copies one material's value into its next call."""
+    if isinstance(example, str):
+        number, _, unit = example.strip().partition(" ")
+        with contextlib.suppress(ValueError):
+            float(number)
+            return f'"<value> {unit}"' if unit else "<value>"
+        return f'"{example}"'
+    return "<value>" if isinstance(example, int | float) else repr(example)
+
+
 def field_messages(exc: ValidationError, spec: ToolSpec[Any, Any]) -> list[FieldMessage]:
     out: list[FieldMessage] = []
     props = tool_schema(spec.name)["properties"]
@@ -47,7 +59,7 @@ def field_messages(exc: ValidationError, spec: ToolSpec[Any, Any]) -> list[Field
             unit = prop.get("x-unit")
             where = f"in {unit}" if unit else "dimensionless"
             if prop.get("examples"):
-                hint = f' ({where}), e.g. {loc}="{prop["examples"][0]}"'
+                hint = f" ({where}), e.g. {loc}={neutral_example(prop['examples'][0])}"
             elif unit is not None and prop.get("type") == "array":
                 hint = f" ({where}; a list of numbers, or of strings with a unit)"
             elif unit is not None:

@@ -98,6 +98,12 @@ class SettingsDialog(QDialog):
         may go there too."""
         self.share_check.hide()
         self.refuse_check = QCheckBox("Refuse unsafe calculations (stress without a safety factor)")
+        self.safety_net_check = QCheckBox(
+            "Offline safety net: when the model makes no valid tool call, answer with the "
+            "offline reader (labelled)"
+        )
+        self.timeout_edit = QLineEdit()
+        self.timeout_edit.setPlaceholderText("default: 300 s local, 60 s OpenRouter")
         self.error_label = QLabel()
         self.error_label.setStyleSheet(ERROR_STYLE)
         self.error_label.hide()
@@ -120,7 +126,9 @@ class SettingsDialog(QDialog):
         form.addRow("", self.share_check)
         form.addRow("Model", self.model_edit)
         form.addRow("Tool-call style", self.style_box)
+        form.addRow("Request timeout (s)", self.timeout_edit)
         form.addRow("", self.refuse_check)
+        form.addRow("", self.safety_net_check)
         form.addRow("", self.test_button)
         form.addRow(self.test_result)
         self.buttons = QDialogButtonBox(
@@ -151,6 +159,8 @@ class SettingsDialog(QDialog):
         self.model_edit.setText(s.model)
         self.style_box.setCurrentText(s.tool_call_style)
         self.refuse_check.setChecked(s.refuse_unsafe_calculations)
+        self.safety_net_check.setChecked(s.safety_net)
+        self.timeout_edit.setText(f"{s.request_timeout_s:g}" if s.request_timeout_s else "")
         self.display_box.set_from(s)
         self.share_check.setChecked(False)
         self.error_label.hide()
@@ -173,10 +183,23 @@ class SettingsDialog(QDialog):
             return "API key: OpenRouter mode needs a key (openrouter.ai → Keys)"
         if key and (problem := key_problem(key)):
             return f"API key: {problem}"
+        if self._timeout() == -1.0:
+            return "Request timeout: a number of seconds > 0, or empty for the default"
         bound = self.key_host()
         if mode == "openrouter" and bound and bound != OPENROUTER_HOST:
             return f"API key: the saved key is for {bound}; enter your OpenRouter key"
         return ""
+
+    def _timeout(self) -> float | None:
+        """The timeout typed (None: empty, the default; -1: not a number of seconds > 0)."""
+        text = self.timeout_edit.text().strip()
+        if not text:
+            return None
+        try:
+            value = float(text)
+        except ValueError:
+            return -1.0
+        return value if 0 < value < float("inf") else -1.0
 
     def target_host(self) -> str:
         """The host the endpoint chosen in the dialog is on."""
@@ -211,6 +234,8 @@ class SettingsDialog(QDialog):
             model=self.model_edit.text().strip(),
             tool_call_style=self.style_box.currentText(),
             refuse_unsafe_calculations=self.refuse_check.isChecked(),
+            safety_net=self.safety_net_check.isChecked(),
+            request_timeout_s=self._timeout(),
             **self.display_box.values(),
         )
         return Settings.model_validate(values)

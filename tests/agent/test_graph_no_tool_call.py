@@ -31,8 +31,9 @@ def server() -> Iterator[FakeOpenAI]:
         yield fake
 
 
-def _settings(server: FakeOpenAI) -> Settings:
+def _settings(server: FakeOpenAI, safety_net: bool = True) -> Settings:
     return Settings(
+        safety_net=safety_net,
         mode="local",
         base_url=server.base_url,
         model="fake-model",
@@ -52,8 +53,8 @@ def _prose(text: str = PROSE) -> Reply:
     return Reply(message={"role": "assistant", "content": text})
 
 
-async def _ask(server: FakeOpenAI) -> TurnResult:
-    session = Session(_settings(server))
+async def _ask(server: FakeOpenAI, safety_net: bool = True) -> TurnResult:
+    session = Session(_settings(server, safety_net))
     try:
         async for _ in session.ask(QUERY):
             pass
@@ -70,7 +71,7 @@ def _texts(request: dict[str, Any]) -> str:
 @pytest.mark.asyncio
 async def test_prose_twice_ends_invalid_without_the_models_number(server: FakeOpenAI) -> None:
     server.add(_intent(), _prose(), _prose("It is 5 s, trust me."))
-    turn = await _ask(server)
+    turn = await _ask(server, safety_net=False)
     assert turn.status == "invalid" and not turn.tool_results and turn.attempts == 2
     _classify, first, second = server.chat_requests
     assert "Call a tool; do not compute numbers yourself" not in _texts(first)
@@ -97,3 +98,21 @@ async def test_a_call_after_the_reminder_is_validated_and_run(server: FakeOpenAI
     expected = math.pi * r * math.sqrt(rho / (e / (2 * (1 + nu)))) / (0.1631 * nu + 0.8766)
     assert result["result"]["rayleigh_timestep"] == pytest.approx(expected, rel=1e-9)
     assert "Rejected inputs" not in turn.answer and "⚠" not in turn.answer
+
+
+@pytest.mark.asyncio
+async def test_prose_twice_is_answered_by_the_offline_reader_labelled(server: FakeOpenAI) -> None:
+    """The safety net: the offline reader computes from the user's text; the model's number is
+    not shown, the label says who computed, and the path is recorded."""
+    server.add(_intent(), _prose(), _prose("It is 5 s, trust me."))
+    turn = await _ask(server)
+    assert turn.status == "answered" and turn.path == "safety_net" and turn.attempts == 2
+    (result,) = turn.tool_results
+    assert result["tool"] == "rayleigh_timestep" and result["source"] == "regex"
+    g = 70e9 / (2 * (1 + 0.25))  # Rayleigh step, DEM_REFERENCE §1.2
+    expected = math.pi * 1e-3 * math.sqrt(2500 / g) / (0.1631 * 0.25 + 0.8766)
+    assert result["result"]["rayleigh_timestep"] == pytest.approx(expected, rel=1e-9)
+    assert turn.answer.startswith("**The model did not produce a valid tool call; the offline")
+    assert "5 s" not in turn.answer
+    assert [e["tool"] for e in turn.errors] == ["(no tool call)"]  # the model's attempt stays
+    assert any(e.kind == "tool_result" and e.data.get("safety_net") for e in turn.events)

@@ -271,13 +271,18 @@ async def test_error_inside_http_200_is_a_failure(
     assert e["kind"] == "upstream" and "Provider returned error" in e["message"]
 
 
-async def test_slow_reply_times_out_then_retries(
+async def test_a_local_server_that_times_out_is_not_asked_again(
     fake_llm: FakeOpenAI, make_settings: Any, events: Events
 ) -> None:
+    """A local server still computes an abandoned request (one slot): a retry would queue behind
+    it. The message names the timeout and where to raise it."""
     fake_llm.add(Reply(message={"role": "assistant", "content": "late"}, delay_s=20), OK)
-    selection = await make_selector(make_settings(request_timeout_s=0.3)).select(events.request())
-    assert selection.reply == "Which radius?"  # the retry's answer, not the 20 s "late" one
-    assert events.of("error")[0]["kind"] == "timeout"
+    with pytest.raises(SelectorError) as exc:
+        await make_selector(make_settings(request_timeout_s=0.3)).select(events.request())
+    assert exc.value.kind == "timeout"
+    assert "0.3 s" in exc.value.user_message and "CAEC_REQUEST_TIMEOUT_S" in exc.value.user_message
+    assert len(fake_llm.chat_requests) == 1
+    assert [e["kind"] for e in events.of("error")] == ["timeout"]
 
 
 async def test_dropped_connection_is_retried(

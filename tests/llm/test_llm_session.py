@@ -114,7 +114,8 @@ async def test_ask_gives_a_validated_result_and_the_models_words(
     summary_request = fake_llm.chat_requests[2]["messages"]
     (tool_msg,) = [m for m in summary_request if m["role"] == "tool"]
     assert tool_msg["tool_call_id"] == "call_r1"
-    assert json.loads(tool_msg["content"])["rayleigh_timestep"] == pytest.approx(DT_R, rel=1e-9)
+    number, unit = json.loads(tool_msg["content"])["rayleigh_timestep"].split()
+    assert unit == "s" and float(number) == pytest.approx(DT_R, rel=1e-5)  # with its unit
     purposes = [e.data["purpose"] for e in turn.events if e.kind == "llm_response"]
     assert {"select", "summarize"} <= set(purposes)
 

@@ -18,6 +18,28 @@ from tests.reliability.conftest import no_python_text
 QUERY = "rayleigh time step for 1 mm glass beads"
 
 
+@pytest.fixture(autouse=True)
+def _no_safety_net(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests check how a server's faults are reported: the offline safety net would
+    answer QUERY from its text instead (test_a_turn_stopped_at_its_limit_gets_the_safety_net)."""
+    monkeypatch.setenv("CAEC_SAFETY_NET", "false")
+
+
+def test_a_turn_stopped_at_its_limit_gets_the_safety_net(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CAEC_SAFETY_NET", "true")
+    monkeypatch.setenv("CAEC_REQUEST_TIMEOUT_S", "600")  # only the turn limit can end it
+    with hostile.HostileServer(hostile.keep_alive_only) as server:
+        code, out, err = ask(capsys, server.base_url, "--timeout", "0.5")
+    assert (code, out["status"], out["path"]) == (0, "answered", "safety_net")
+    assert out["answer"].startswith("**The model did not produce a valid tool call")
+    assert "0.5 s" in out["answer"] and "turn_timeout_s" in out["answer"]  # why, still said
+    assert [r["tool"] for r in out["tool_results"]] == ["rayleigh_timestep"]
+    assert out["tool_results"][0]["source"] == "regex"
+    no_python_text(out["answer"], err)
+
+
 def ask(capsys: pytest.CaptureFixture[str], url: str, *extra: str) -> tuple[int, dict, str]:
     code = cli.main(["ask", QUERY, "--mode", "local", "--base-url", url, "--model", "m",
                      "--json", *extra])  # fmt: skip

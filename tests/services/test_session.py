@@ -20,6 +20,7 @@ from tests.scripted_selector import GOOD_RAYLEIGH, ScriptedSelector
 OFFLINE = Settings(mode="offline")
 TURN_FIELDS = {
     "answer",
+    "path",
     "intent",
     "tool_results",
     "errors",
@@ -296,8 +297,9 @@ async def test_a_model_answering_a_calculation_in_prose_is_told_once_then_the_tu
     None
 ):
     selector = ScriptedSelector([None], reply="The Rayleigh time step is 5 s.")
-    turn = await drain(Session(OFFLINE, selector=selector), "rayleigh for 1 mm glass")
-    assert turn.status == "invalid" and not turn.tool_results
+    no_net = Settings(mode="offline", safety_net=False)
+    turn = await drain(Session(no_net, selector=selector), "rayleigh for 1 mm glass")
+    assert turn.status == "invalid" and not turn.tool_results and turn.path == "none"
     assert turn.attempts == 2
     (fed_back,) = selector.requests[1].errors
     assert "Call a tool; do not compute numbers yourself" in fed_back.messages[0]

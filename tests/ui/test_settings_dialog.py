@@ -108,3 +108,22 @@ def test_connection_test_runs_the_probe_and_hides_the_key(
     assert seen == ["http://127.0.0.1:8000/v1"]
     assert dialog.test_result.text() == "ok: model answered with key ***"
     assert dialog.test_button.isEnabled()
+
+
+def test_safety_net_and_request_timeout_are_settings(dialog: SettingsDialog, qtbot: QtBot) -> None:
+    dialog.open()
+    assert dialog.safety_net_check.isChecked()  # on by default
+    dialog.mode_box.setCurrentText("local")
+    dialog.model_edit.setText("gemma3-270m")
+    dialog.safety_net_check.setChecked(False)
+    dialog.timeout_edit.setText("abc")
+    assert dialog.problem().startswith("Request timeout:")
+    dialog.timeout_edit.setText("600")
+    assert dialog.problem() == ""
+    with qtbot.waitSignal(dialog.finished) as done:
+        dialog.buttons.accepted.emit()
+    assert done.args == [1]
+    s = dialog.result_settings()
+    assert s.safety_net is False and s.effective_request_timeout() == 600.0
+    dialog.timeout_edit.setText("")
+    assert dialog.result_settings().effective_request_timeout() == 300.0  # local default

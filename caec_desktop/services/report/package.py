@@ -301,6 +301,12 @@ def how_computed(entry: Mapping[str, Any], turn: Mapping[str, Any], tool: str = 
     by_tool = f"computed by the app's {tool} tool"
     if source == "form":
         return f"Inputs entered in the tool form; {by_tool}."
+    if source == "regex" and turn.get("path") == "safety_net":
+        model = str(turn.get("model") or "the model")
+        return (
+            f"Safety net: {model} produced no valid tool call, so the offline reader read the "
+            f"inputs from the request (no model); {by_tool}. Check the inputs."
+        )
     if source == "regex":
         return f"Inputs read from the request by the offline reader (no model); {by_tool}."
     if source in ("llm", "llm_text"):

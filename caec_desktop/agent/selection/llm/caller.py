@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 Emit = Callable[[str, dict[str, Any]], None]
 _NO_FALLBACK = frozenset({"auth", "quota", "tools_unsupported", "bad_request"})
 """A second model cannot fix these."""
+CLASSIFY_MAX_TOKENS = 64
+"""The intent is one short JSON object: a small local model that rambles is cut off early."""
 _TEXT_PURPOSES = {"select": "reply", "summarize": "summary"}
 """Calls whose streamed prose is shown as it arrives, and the `purpose` its deltas carry (a
 classify reply is an intent, never text for the user)."""
@@ -135,6 +137,9 @@ class ModelCaller:
         if self.key_note:  # a local server: asked without the key, which may be all it needs
             log.warning("%s", self.key_note)
         self._models: dict[tuple[str, bool], CaecChatOpenAI] = {}
+        self.local = settings.effective_mode == "local"
+        self.send_tool_choice = True
+        """Whether `tool_choice` goes with the tools; off for good once a server refused it."""
 
     def _streams(self, purpose: str) -> bool:
         return self.stream_summary if purpose == "summarize" else self.stream
@@ -154,10 +159,15 @@ class ModelCaller:
         tools: list[dict[str, Any]] | None,
         stream: bool,
         deltas: TextDeltas | None = None,
+        tool_choice: str | dict[str, Any] | None = None,
+        limit: int | None = None,
     ) -> AIMessage:
         chat = self._chat(name, stream)
-        runnable: Any = chat.bind_tools(tools) if tools else chat
-        idle = self.settings.request_timeout_s
+        choice = tool_choice if self.send_tool_choice else None
+        runnable: Any = chat.bind_tools(tools, tool_choice=choice) if tools else chat
+        if limit is not None:
+            runnable = runnable.bind(max_tokens=limit)
+        idle = self.settings.effective_request_timeout()
         if not stream:
             try:
                 async with asyncio.timeout(idle):  # a body trickled a byte at a time ends too
@@ -209,6 +219,8 @@ class ModelCaller:
         s = self.settings
         if not info.retryable or attempt > s.max_retries:
             return None
+        if info.kind == "timeout" and s.effective_mode == "local":
+            return None  # a local server is still computing it: a retry would queue behind it
         if info.retry_after is not None:
             delay = info.retry_after if info.retry_after <= s.retry_max_delay_s else None
         else:
@@ -226,8 +238,12 @@ class ModelCaller:
         tools: list[dict[str, Any]] | None,
         emit: Emit,
         purpose: str,
+        tool_choice: str | dict[str, Any] | None = None,
     ) -> AIMessage:
-        """The model's reply; SelectorError (kind, actionable message) when every attempt failed."""
+        """The model's reply; SelectorError (kind, actionable message) when every attempt failed.
+
+        `tool_choice` ("required", or a tool forced by name) goes with `tools` until a server
+        refuses it; then the request is repeated once without it."""
         if not self.model:
             self.model = await self._pick_model(emit)
         names = [self.model]
@@ -250,11 +266,25 @@ class ModelCaller:
                 started = time.perf_counter()
                 deltas = self._deltas(emit, purpose, stream)
                 try:
-                    msg = await self._once(name, messages, tools, stream, deltas)
+                    limit = CLASSIFY_MAX_TOKENS if purpose == "classify" and self.local else None
+                    msg = await self._once(
+                        name, messages, tools, stream, deltas, tool_choice, limit
+                    )
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:
                     info = classify_error(exc, self.secrets)
+                    refused_choice = info.kind == "bad_request" and (
+                        "tool_choice" in info.message or "tool choice" in info.message
+                    )
+                    if tool_choice and self.send_tool_choice and refused_choice:
+                        self.send_tool_choice = False
+                        self._emit(emit, "error", {
+                            "kind": info.kind, "message": info.message, "status": info.status,
+                            "action": "retrying without tool_choice",
+                        })  # fmt: skip
+                        attempt -= 1
+                        continue
                     if info.kind == "stream_unsupported" and stream:
                         self.stream = self.stream_summary = False
                         self._emit(emit, "error", {
@@ -280,6 +310,8 @@ class ModelCaller:
             if info.kind in _NO_FALLBACK:
                 break
         message = user_message(info, name, self.base_url, total)
+        if info.kind == "timeout":
+            message = f"{message} {self.settings.timeout_note()}"
         if info.kind == "auth" and self.key_note:
             message = f"{message} {self.key_note}"
         raise SelectorError(info.kind, message)

@@ -28,6 +28,9 @@ from caec_desktop.agent.selection.llm.normalize import (
 from caec_desktop.agent.selection.llm.textcalls import split_think
 from caec_desktop.settings.model import Settings
 
+LOCAL_MAX_TOKENS = 256
+"""Reply length cap for local servers: llama.cpp's default is the whole context, and a small
+model that rambles then holds a single-slot server for minutes."""
 HTTP_TIMEOUT_MARGIN_S = 5.0
 """The HTTP client's timeout is the request limit plus this (see `make_chat_model`)."""
 DUMMY_KEY = "not-needed"
@@ -155,6 +158,9 @@ def _check_body(data: bytes, ctype: str, status: int, streamed: bool) -> None:
 class CaecChatOpenAI(ChatOpenAI):
     """`ChatOpenAI` that tolerates the dialects of OpenAI-compatible servers."""
 
+    local_server: bool = False
+    """A local server (local mode): the reply cap goes as `max_tokens`."""
+
     @model_validator(mode="after")
     def _string_tool_call_ids(self) -> CaecChatOpenAI:
         if self.async_client is not None and not isinstance(
@@ -167,13 +173,22 @@ class CaecChatOpenAI(ChatOpenAI):
         self, input_: Any, *, stop: list[str] | None = None, **kwargs: Any
     ) -> dict[str, Any]:
         """Echo `reasoning_details` on earlier assistant messages, as OpenRouter asks, so the
-        model keeps its reasoning across tool turns."""
+        model keeps its reasoning across tool turns; assistant content never null."""
         payload = super()._get_request_payload(input_, stop=stop, **kwargs)
         messages = self._convert_input(input_).to_messages()
         for sent, msg in zip(payload.get("messages") or [], messages, strict=False):
             details = msg.additional_kwargs.get("reasoning_details")
             if isinstance(msg, AIMessage) and details and isinstance(sent, dict):
                 sent["reasoning_details"] = details
+            if isinstance(sent, dict) and sent.get("role") == "assistant":
+                # llama-cpp-python's server rejects an assistant turn whose content is null
+                # (HTTP 500, "Input should be a valid string") when its tool calls are echoed.
+                sent["content"] = sent.get("content") or ""
+        if self.local_server and "max_completion_tokens" in payload:
+            # llama-cpp-python's server reads only `max_tokens` (it ignores the newer name and
+            # generates up to the whole context)
+            limit = payload.pop("max_completion_tokens")
+            payload.setdefault("max_tokens", limit)
         return payload
 
     def _create_chat_result(
@@ -280,11 +295,13 @@ def make_chat_model(settings: Settings, model: str) -> CaecChatOpenAI:
         model=model,
         base_url=settings.effective_base_url(),
         api_key=settings.request_key() or DUMMY_KEY,
-        timeout=settings.request_timeout_s + HTTP_TIMEOUT_MARGIN_S,
+        timeout=settings.effective_request_timeout() + HTTP_TIMEOUT_MARGIN_S,
         max_retries=0,
         streaming=settings.stream,
         stream_usage=True,
         stream_chunk_timeout=None,
         extra_body=extra_body,
         temperature=0,
+        max_tokens=LOCAL_MAX_TOKENS if mode == "local" else None,
+        local_server=mode == "local",
     )

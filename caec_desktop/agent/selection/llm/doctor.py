@@ -8,6 +8,7 @@ calls written as text (prompt style), reasoning fields, usage. The settings dial
 
 from __future__ import annotations
 
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -44,10 +45,21 @@ class DoctorReport:
     recommended_mode: str = "offline"
     recommended_style: str | None = None
     """native or prompt (the `tool_call_style` setting) when an LLM mode works."""
+    seconds_per_request: float | None = None
+    """The slowest probe's reply time: how long one request takes at this server."""
+    answers: bool = False
+    """The model replied (no call needed): with the offline safety net the mode works."""
+
+    @property
+    def seconds_per_turn(self) -> float | None:
+        """A turn asks about three times (intent, tool call, summary)."""
+        if self.seconds_per_request is None:
+            return None
+        return round(3 * self.seconds_per_request, 1)
 
     @property
     def ok(self) -> bool:
-        return self.recommended_mode != "offline"
+        return self.recommended_mode != "offline" or self.answers
 
     @property
     def summary(self) -> str:
@@ -66,10 +78,19 @@ class DoctorReport:
     def _text(self) -> str:
         lines = [f"caec doctor: {self.mode} at {self.base_url}, model {self.model or '(none)'}"]
         lines += [f"  [{'ok' if c.ok else '--'}] {c.name}: {c.detail}" for c in self.checks]
-        if self.ok:
+        speed = (
+            f", ~{self.seconds_per_turn:g} s per turn" if self.seconds_per_turn is not None else ""
+        )
+        if self.recommended_mode != "offline":
             lines.append(
-                f"Recommended: mode={self.recommended_mode}, "
+                f"Works{speed}. Recommended: mode={self.recommended_mode}, "
                 f"tool_call_style={self.recommended_style}"
+            )
+        elif self.answers:
+            lines.append(
+                f"Works{speed}, but the model made no valid tool call: answers will come from "
+                "the offline safety net (labelled) until a model that calls tools is used. "
+                "Recommended: mode=local, tool_call_style=auto"
             )
         else:
             lines.append("Recommended: offline mode (regex dispatcher) or the tool forms.")
@@ -131,21 +152,28 @@ async def probe(settings: Settings) -> DoctorReport:
     if not await _list_models(settings, report):
         return report
     settings = settings.model_copy(update={"model": report.model})
+    listed = all(c.ok for c in report.checks if c.name == "model listed")
     events: list[tuple[str, dict[str, Any]]] = []
     usage: dict[str, float] = {}
     works: dict[str, bool] = {}
-    for style, source, label in (("native", "llm", "native tool calls"),
-                                 ("prompt", "llm_text", "text-parsed tool calls")):  # fmt: skip
+    for style, label in (("native", "native tool calls"), ("prompt", "text-parsed tool calls")):
+        started = time.perf_counter()
         selection, problem = await _try_style(settings, style, events)
+        took = time.perf_counter() - started
         calls = selection.calls if selection else []
-        works[style] = any(c.name == PROBE_TOOL and c.source == source for c in calls)
+        works[style] = any(c.name == PROBE_TOOL for c in calls)
         if selection is not None:
+            report.answers = listed
+            report.seconds_per_request = round(max(report.seconds_per_request or 0.0, took), 1)
             usage = usage or selection.usage
+            as_text = " (written as text, read by the text parser)" if style == "native" else ""
+            as_text = as_text if calls and calls[0].source == "llm_text" else ""
             detail = (
-                f"{calls[0].name} {calls[0].args}"
+                f"{calls[0].name} {calls[0].args}{as_text}"
                 if calls
                 else f"no call; replied {(selection.reply or '')[:120]!r}"
             )
+            detail += f"; {took:.1f} s"
         else:
             detail = problem
         report.checks.append(Check(label, works[style], detail))

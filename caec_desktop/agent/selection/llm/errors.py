@@ -188,6 +188,28 @@ def _retry_after(headers: Any) -> float | None:
     return None
 
 
+_CONTEXT_TEXT = re.compile(r"exceeds? (the )?(context|maximum context)|context (window|length)")
+_TOKENS = re.compile(r"\((\d+)\)[^\d]+?(?:window|length|context)[^\d]*(\d+)|(\d+)[^\d]+(\d+)")
+
+
+def context_advice(message: str) -> str:
+    """How to fix a prompt longer than the server's context, with the numbers when the server
+    gave them ("Requested tokens (6630) exceed context window of 2048": raise it by 4582)."""
+    m = _TOKENS.search(message)
+    numbers = [int(g) for g in (m.groups() if m else ()) if g]
+    if len(numbers) == 2 and numbers[0] > numbers[1]:
+        need, have = numbers
+        return (
+            f"The prompt needs {need} tokens but the server's context holds {have}: restart the "
+            f"server with a context at least {need - have} tokens larger (llama.cpp: "
+            f"`--n_ctx {max(8192, 1 << (need - 1).bit_length())}`)."
+        )
+    return (
+        "The prompt is longer than the server's context: restart the server with a larger "
+        "context (llama.cpp: `--n_ctx 8192`)."
+    )
+
+
 def _class_names(exc: BaseException) -> set[str]:
     return {cls.__name__ for cls in type(exc).__mro__}
 
@@ -230,6 +252,9 @@ def classify_error(exc: BaseException, secrets: tuple[str, ...] = ()) -> ErrorIn
         kind = "timeout"
     elif "APIConnectionError" in names or "ConnectError" in names:
         kind = "connection"
+    elif "context_length_exceeded" in low or _CONTEXT_TEXT.search(low):
+        kind = "context_length"
+        message = f"{message} {context_advice(message)}"
     elif _NO_TOOLS_WITH_STREAM in low:
         kind = "stream_unsupported"
     elif any(t in low for t in _TOOLS_UNSUPPORTED) and status in (400, 500, None):
@@ -292,6 +317,7 @@ _ADVICE = {
     "Settings, or CAEC_REQUEST_TIMEOUT_S); otherwise check that the server is not stuck.",
     "connection": "Check the base URL, that the server runs, and any proxy in between.",
     "bad_request": "The server rejected the request.",
+    "context_length": "",
     "invalid_reply": "The server's reply was not a chat completion this app can read.",
 }
 

@@ -12,6 +12,7 @@ good when the server says it has no tool support.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from langchain_core.messages import (
@@ -24,6 +25,7 @@ from langchain_core.messages import (
 
 from caec_desktop.agent.selection.llm import prompts
 from caec_desktop.agent.selection.llm.caller import Emit, ModelCaller, new_call_id, usage_of
+from caec_desktop.agent.selection.llm.provenance import source_args
 from caec_desktop.agent.selection.llm.textcalls import parse_text_calls, split_think
 from caec_desktop.agent.selection.protocol import (
     AttemptError,
@@ -73,18 +75,42 @@ class LLMSelector:
         """How tools are offered; `auto` switches to prompt for good on a server without tools."""
         self.tools = [*tool_list(), sweep_entry()]
         self.tool_names = {t["name"] for t in self.tools}
-        self._tool_defs = prompts.openai_tools(self.tools)
+        self.local = settings.effective_mode == "local"
 
     async def aclose(self) -> None:
         """Nothing held open here (langchain-openai's clients close with the process)."""
 
     # --- plumbing --------------------------------------------------------------------------
 
-    def _system(self, purpose: str = "select") -> SystemMessage:
+    def _offered(self, request: SelectionRequest) -> list[dict[str, Any]]:
+        """The tools offered for this request: those the offline reader ranks highest for it
+        (or for the latest request it ranks, in a follow-up); all when it ranks none or when
+        `Settings.all_tools` asks for all. A small model reads a short prompt faster and better."""
+        names = [] if self.settings.all_tools else ranked_tools(request.text, request.history)
+        if not names:
+            return self.tools
+        names.append(SWEEP_TOOL)  # a sweep runs any of them over a range
+        return [t for t in self.tools if t["name"] in names]
+
+    def _tool_choice(
+        self, purpose: str, tools: list[dict[str, Any]] | None
+    ) -> str | dict[str, Any] | None:
+        """What to send as `tool_choice` (local servers only): llama.cpp's function-calling
+        format leaves tools out of the prompt without it, and a tool forced by name gets its
+        arguments constrained to the tool's JSON Schema."""
+        if not self.local or self.style != "native" or not tools:
+            return None
+        if purpose == "classify":
+            return prompts.forced("respond")
+        if purpose == "select":
+            return prompts.forced(tools[0]["function"]["name"]) if len(tools) == 1 else "required"
+        return None
+
+    def _system(self, purpose: str, tools: list[dict[str, Any]]) -> SystemMessage:
         if purpose == "classify":
             return SystemMessage(prompts.CLASSIFY)
         if self.style == "prompt":
-            return SystemMessage(prompts.prompt_style_system(self.tools))
+            return SystemMessage(prompts.prompt_style_system(tools))
         return SystemMessage(prompts.SYSTEM)
 
     async def _invoke(
@@ -93,15 +119,18 @@ class LLMSelector:
         tools: list[dict[str, Any]] | None,
         emit: Emit,
         purpose: str,
+        offered: list[dict[str, Any]] | None = None,
     ) -> AIMessage:
-        """One reply to the system prompt for `purpose` (the style's) and `messages`; in `auto`
-        style, a 'no tool support' answer switches to prompt style."""
+        """One reply to the system prompt for `purpose` (the style's, listing `offered` tools)
+        and `messages`; in `auto` style, a 'no tool support' answer switches to prompt style."""
+        offered = offered if offered is not None else self.tools
         try:
             return await self.caller.invoke(
-                [self._system(purpose), *messages],
+                [self._system(purpose, offered), *messages],
                 tools=tools if self.style == "native" else None,
                 emit=emit,
                 purpose=purpose,
+                tool_choice=self._tool_choice(purpose, tools),
             )
         except SelectorError as exc:
             if not (exc.kind == "tools_unsupported" and self.style == "native"):
@@ -114,7 +143,7 @@ class LLMSelector:
             "action": "switched to prompt-style tool calls (tools described in the system prompt)",
         })  # fmt: skip
         return await self.caller.invoke(
-            [self._system(purpose), *messages], tools=None, emit=emit, purpose=purpose
+            [self._system(purpose, offered), *messages], tools=None, emit=emit, purpose=purpose
         )
 
     # --- classify --------------------------------------------------------------------------
@@ -162,7 +191,7 @@ class LLMSelector:
         latest = [(c.name, c.args, by_sig.get(_signature([c])[0], [])) for c in request.proposed]
         return [HumanMessage(prompts.feedback_text([x for x in latest if x[2]] or [
             (e.call.name, e.call.args, e.messages) for e in errors
-        ]))]  # fmt: skip
+        ], self.style))]  # fmt: skip
 
     async def select(self, request: SelectionRequest) -> Selection:
         """Calls the model proposes for this attempt (or its reply when it proposes none).
@@ -178,7 +207,9 @@ class LLMSelector:
         if request.errors and request.transcript:
             added += self._feedback(request)
         messages = [*start, *request.transcript, *added]
-        msg = await self._invoke(messages, self._tool_defs, emit, "select")
+        offered = self._offered(request)
+        defs = prompts.openai_tools(offered)
+        msg = await self._invoke(messages, defs, emit, "select", offered)
         usage.update(add_usage(usage, usage_of(msg)))
         if msg.invalid_tool_calls and not msg.tool_calls:
             # Unreadable arguments: tell the model once, inside this attempt.
@@ -189,10 +220,10 @@ class LLMSelector:
                 )
                 notes.append(ToolMessage(note, tool_call_id=c["id"] or "", status="error"))
             added += notes
-            msg = await self._invoke([*messages, *notes], self._tool_defs, emit, "select")
+            msg = await self._invoke([*messages, *notes], defs, emit, "select", offered)
             usage.update(add_usage(usage, usage_of(msg)))
         added.append(msg)
-        calls = self._calls_of(msg, emit)
+        calls = [_sourced(c, request) for c in self._calls_of(msg, emit)]
         invalid = _rejected(request.errors)
         repeated = [invalid[s] for s in _signature(calls) if s in invalid]
         if calls and len(repeated) == len(calls):
@@ -253,18 +284,19 @@ class LLMSelector:
                 r = next((r for r in pool if r.get("tool") == c["name"]), None)
                 if r is not None:
                     pool.remove(r)
-                text = json.dumps(_for_model(r), default=str) if r else prompts.NOT_RUN_NOTE
+                text = _result_for_model(r) if r else prompts.NOT_RUN_NOTE
                 answers.append(ToolMessage(text, tool_call_id=c["id"] or ""))
         else:
-            lines = [f"- {r.get('tool')} {json.dumps(r.get('args'), default=str)} → "
-                     f"{json.dumps(_for_model(r), default=str)}" for r in results]  # fmt: skip
+            lines = [f"- {r.get('tool')} → {_result_for_model(r)}" for r in results]
             answers.append(
                 HumanMessage("Tool results:\n" + "\n".join(lines) + "\nAnswer the user briefly.")
             )
         start = [*_history(request.history), HumanMessage(request.text)]
         messages = [*start, *request.transcript, *answers]
         try:
-            msg = await self._invoke(messages, self._tool_defs, request.emit, "summarize")
+            offered = self._offered(request)
+            defs = prompts.openai_tools(offered)
+            msg = await self._invoke(messages, defs, request.emit, "summarize", offered)
         except SelectorError:
             return None
         request.usage.update(add_usage(request.usage, usage_of(msg)))
@@ -277,6 +309,31 @@ class LLMSelector:
         return Summary(text=rest, values=stated_values(rest))
 
 
+_INTENT_KEY = re.compile(r"[{,]\s*['\"]?intent['\"]?\s*:\s*['\"]?([A-Za-z]+)")
+
+
+def ranked_tools(text: str, history: list[dict[str, Any]], top: int = 3) -> list[str]:
+    """The `top` tools the offline reader ranks highest for `text` (else for the latest earlier
+    request it ranks: a follow-up), best first."""
+    from caec_desktop.agent.selection.offline.regex_selector import ranked_phrasings
+
+    requests = [text] + [
+        str(h.get("content")) for h in reversed(history) if h.get("role") == "user"
+    ]
+    for body in requests:
+        names = list(dict.fromkeys(p.tool for _, p in ranked_phrasings(body)))
+        if names:
+            return names[:top]
+    return []
+
+
+def _sourced(call: ProposedCall, request: SelectionRequest) -> ProposedCall:
+    """`call` with the source of each argument (and material names the user gave as values
+    replaced by their presets): see `provenance.py`."""
+    call.args, call.arg_sources = source_args(call.name, call.args, request.text, request.history)
+    return call
+
+
 def _for_model(entry: dict[str, Any]) -> Any:
     """A result as the model reads it: a sweep in brief (its table may hold 1,000 rows)."""
     result = entry.get("result")
@@ -285,12 +342,22 @@ def _for_model(entry: dict[str, Any]) -> Any:
     return result
 
 
+def _result_for_model(entry: dict[str, Any]) -> str:
+    """A result for the model: a sweep in brief, else every value with its unit."""
+    if entry.get("tool") == SWEEP_TOOL:
+        return json.dumps(_for_model(entry), default=str)
+    return prompts.result_text(entry)
+
+
 def _intent_from_text(content: str) -> Intent | None:
     _, visible = split_think(content)
     found, _ = parse_text_calls(visible, {"respond"})
     for f in found:
         if f.args.get("intent") in prompts.INTENTS:
             return f.args["intent"]  # type: ignore[no-any-return]
+    unquoted = _INTENT_KEY.search(visible)  # {intent: "calculation"}
+    if unquoted and unquoted.group(1).lower() in prompts.INTENTS:
+        return unquoted.group(1).lower()  # type: ignore[return-value]
     start = visible.find("{")
     if start >= 0:
         try:

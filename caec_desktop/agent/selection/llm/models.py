@@ -31,7 +31,7 @@ async def list_models(settings: Settings) -> tuple[int, list[str]]:
     key = settings.request_key()  # never to a host the saved key is not for
     headers = {"Authorization": f"Bearer {key}"} if key else {}
     url = f"{settings.effective_base_url().rstrip('/')}/models"
-    limit = settings.request_timeout_s
+    limit = settings.effective_request_timeout()
     body = b""
     try:
         async with (
@@ -57,7 +57,7 @@ def unreachable(exc: httpx.HTTPError, settings: Settings) -> str:
     """Why the server could not be asked for its models, in words (no exception text)."""
     if isinstance(exc, httpx.TimeoutException):
         return (
-            f"no answer within {settings.request_timeout_s:g} s (request_timeout_s; "
+            f"no answer within {settings.effective_request_timeout():g} s (request_timeout_s; "
             "CAEC_REQUEST_TIMEOUT_S raises it)"
         )
     if isinstance(exc, httpx.ConnectError):

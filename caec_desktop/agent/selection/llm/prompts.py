@@ -39,26 +39,63 @@ RESPOND_TOOL: dict[str, Any] = {
 }
 
 
+_KEPT = ("type", "description", "enum", "default", "items", "minLength")
+
+
+def compact_parameters(schema: dict[str, Any]) -> dict[str, Any]:
+    """A tool's JSON Schema as the model gets it: types, descriptions (they carry the unit),
+    enums and defaults. No examples: a small model copies an example's value (one material's
+    Young's modulus) into its call as if the user had given it."""
+    props = {
+        name: {k: v for k, v in prop.items() if k in _KEPT}
+        for name, prop in schema.get("properties", {}).items()
+    }
+    out: dict[str, Any] = {"type": "object", "properties": props}
+    if schema.get("required"):
+        out["required"] = schema["required"]
+    return out
+
+
 def openai_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """`tool_list()` entries as OpenAI `tools` (their schemas are already flat: no `$ref`)."""
+    """`tool_list()` entries as OpenAI `tools`, with compact schemas (`compact_parameters`)."""
     return [
         {
             "type": "function",
             "function": {
                 "name": t["name"],
                 "description": t["description"],
-                "parameters": t["parameters"],
+                "parameters": compact_parameters(t["parameters"]),
             },
         }
         for t in tools
     ]
 
 
+def forced(name: str) -> dict[str, Any]:
+    """`tool_choice` forcing the tool `name`."""
+    return {"type": "function", "function": {"name": name}}
+
+
+def result_text(entry: dict[str, Any]) -> str:
+    """A tool result for the model, every value with its unit ("0.0025 m", not 0.0025)."""
+    from caec_desktop.tools import result_schema
+
+    props = result_schema(str(entry.get("tool"))).get("properties", {})
+    shown = {
+        k: f"{v:.6g} {props.get(k, {}).get('x-unit', '')}".strip()
+        if isinstance(v, int | float) and not isinstance(v, bool)
+        else v
+        for k, v in (entry.get("result") or {}).items()
+        if v is not None
+    }
+    return json.dumps(shown, ensure_ascii=False, default=str)
+
+
 def prompt_style_system(tools: list[dict[str, Any]]) -> str:
     """System prompt for servers without native tool calls: the tools and the TOOL_CALL format."""
     listing = "\n".join(
         f"- {t['name']}: {t['description']}\n  parameters (JSON Schema): "
-        f"{json.dumps(t['parameters'], ensure_ascii=False)}"
+        f"{json.dumps(compact_parameters(t['parameters']), ensure_ascii=False)}"
         for t in tools
     )
     return (
@@ -70,15 +107,20 @@ def prompt_style_system(tools: list[dict[str, Any]]) -> str:
     )
 
 
-def feedback_text(errors: list[tuple[str, dict[str, Any], list[str]]]) -> str:
-    """Validation errors for the model when its calls came as text (no tool_call ids to answer)."""
+def feedback_text(
+    errors: list[tuple[str, dict[str, Any], list[str]]], style: str = "prompt"
+) -> str:
+    """Validation errors for the model when its calls came as text (no tool_call ids to answer),
+    worded for the style in use: only prompt style is told to write TOOL_CALL lines."""
     lines = [
         f"- {name} {json.dumps(args, ensure_ascii=False)}: " + "; ".join(msgs)
         for name, args, msgs in errors
     ]
+    how = "(TOOL_CALL lines)" if style == "prompt" else "(a tool call)"
     return (
         "These tool calls were invalid:\n" + "\n".join(lines) + "\nCorrect the arguments and "
-        "call again (TOOL_CALL lines), or ask the user for the missing values."
+        f"call again {how} using only values the user gave, or ask the user for the missing "
+        "values."
     )
 
 

@@ -14,6 +14,7 @@ Whatever was parsed is cut out of the visible text. Also splits a leading `<thin
 from __future__ import annotations
 
 import ast
+import html
 import json
 import re
 from collections.abc import Collection
@@ -155,6 +156,19 @@ def _bare(text: str, known: Collection[str]) -> tuple[list[TextCall], list[tuple
     return calls, spans
 
 
+_ENTITY = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|quot|amp|lt|gt|apos);")
+
+
+def _unescaped(text: str) -> str:
+    """`text` with HTML entities decoded (twice: a server that escapes its prompt template writes
+    `&#34;`, and an echoed turn escaped again becomes `&amp;#34;`)."""
+    for _ in range(2):
+        if not _ENTITY.search(text):
+            break
+        text = html.unescape(text)
+    return text
+
+
 def parse_text_calls(text: str, known: Collection[str]) -> tuple[list[TextCall], str]:
     """Calls written in `text` and the text left for the user once they are cut out.
 
@@ -162,6 +176,7 @@ def parse_text_calls(text: str, known: Collection[str]) -> tuple[list[TextCall],
         text: the model's visible content (reasoning already removed).
         known: tool names; bare JSON is only taken as a call when its name is one of them.
     """
+    text = _unescaped(text)
     if too_deep(text):  # JSON this deep would exhaust the decoder's recursion: no calls read
         return [], text.strip()
     for finder in (_blocks, _lines):

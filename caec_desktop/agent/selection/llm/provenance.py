@@ -1,0 +1,197 @@
+"""Where each argument of a model's call came from: no input borrowed from nowhere.
+
+A model's call gets the same per-argument sources as an offline one (`ProposedCall.arg_sources`):
+
+- `typed` — the value (after unit conversion, or halved/doubled between radius and diameter) is
+  one the user typed in this request; `typed (earlier turn)` — in an earlier request;
+  `earlier result` — a value an earlier answer reported (a follow-up using it);
+- `preset:<material>` — the property of a material or fluid the user named; a material *name*
+  given as the value (`density="steel"`) becomes that preset's value when the user named it;
+- `default` — the tool's own default;
+- `chosen` — a non-physical choice (a unit name, a shape, a flag) the model made;
+- `model` (`MODEL_SUPPLIED`) — a physical value found in no message: the graph does not compute
+  with it but asks the user (see `agent/inputs.py`).
+
+Quantities are read with the offline query parser, so "1 mm" in a request matches the model's
+`0.001`, `"1 mm"` or `"0.1 cm"` alike.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from caec_desktop.agent.inputs import MODEL_SUPPLIED
+from caec_desktop.agent.selection.offline.parse import Quantity, parse
+from caec_desktop.tools import tool_schema
+from caec_desktop.tools.materials import Material, find_material, mentions
+from caec_desktop.tools.units import UnitParseError, to_si, ureg
+
+TOLERANCE = 1e-3
+"""Relative difference within which a model's value is the user's (a model writes 0.001 for
+"1 mm" but also 2.5e-3 for "2.5 mm" or 6.895e6 for "1000 psi" rounded)."""
+RESULT_TOLERANCE = 0.01
+"""For values of earlier answers, which the answer showed rounded to 4 significant figures."""
+_FACTORS = ((1.0, ""), (0.5, " (d/2)"), (2.0, " (2r)"))
+_PRESET_KEYS = {
+    "density": "density",
+    "solid_density": "density",
+    "youngs_modulus": "youngs_modulus",
+    "wall_youngs_modulus": "youngs_modulus",
+    "poisson_ratio": "poisson_ratio",
+    "wall_poisson_ratio": "poisson_ratio",
+}
+"""Tool arguments a named material fills, and the material property that fills each."""
+
+
+@dataclass(frozen=True)
+class Known:
+    """One value found in the conversation, in SI units (a bare number: as typed)."""
+
+    si: float
+    label: str
+    tolerance: float
+
+
+def _si(q: Quantity) -> float | None:
+    if not q.unit:
+        return q.value
+    try:
+        return float(ureg().Quantity(q.value, q.unit).to_base_units().magnitude)
+    except Exception:  # a word the parser took for a unit: not a value we can compare
+        return None
+
+
+def _known(text: str, history: list[dict[str, Any]]) -> list[Known]:
+    out: list[Known] = []
+    sources: list[tuple[str, str, float]] = [(text, "typed", TOLERANCE)]
+    for turn in reversed(history):
+        content = turn.get("content")
+        if not isinstance(content, str):
+            continue
+        if turn.get("role") == "user":
+            sources.append((content, "typed (earlier turn)", TOLERANCE))
+        else:
+            sources.append((content, "earlier result", RESULT_TOLERANCE))
+    for body, label, tol in sources:
+        for q in parse(body).quantities:
+            si = _si(q)
+            if si is not None:
+                out.append(Known(si, label, tol))
+    return out
+
+
+def _materials(text: str, history: list[dict[str, Any]]) -> list[Material]:
+    found: list[Material] = []
+    bodies = [text] + [str(t.get("content")) for t in reversed(history) if t.get("role") == "user"]
+    for body in bodies:
+        for _, _, material in mentions(body):
+            if material not in found:
+                found.append(material)
+    return found
+
+
+def _close(a: float, b: float, tol: float) -> bool:
+    return math.isclose(a, b, rel_tol=tol, abs_tol=1e-12)
+
+
+def _value_si(value: Any, unit: str) -> float | None:
+    try:
+        return to_si(value, unit)
+    except (UnitParseError, TypeError, ValueError):
+        return None
+
+
+def _from_conversation(si: float, known: Iterable[Known]) -> str | None:
+    for k in known:
+        for factor, note in _FACTORS:
+            if _close(si, k.si * factor, k.tolerance):
+                return k.label + note if k.label != "earlier result" or not note else k.label
+    return None
+
+
+def _from_materials(name: str, si: float, materials: list[Material]) -> str | None:
+    prop = _PRESET_KEYS.get(name)
+    if prop is None:
+        return None
+    for m in materials:
+        if _close(si, m.as_args()[prop], TOLERANCE):
+            return f"preset:{m.key}"
+    return None
+
+
+def _physical(prop: dict[str, Any]) -> bool:
+    """Whether an argument is a physical value (a quantity or a plain number), not a choice."""
+    if "x-unit" in prop or "x-unit-from" in prop:
+        return True
+    types = prop.get("type")
+    kinds = set(types) if isinstance(types, list) else {types}
+    return bool(kinds & {"number", "integer"}) and "boolean" not in kinds
+
+
+def _in_text(word: str, text: str, history: list[dict[str, Any]]) -> bool:
+    bodies = [text] + [str(t.get("content")) for t in history if t.get("role") == "user"]
+    low = word.strip().lower()
+    return bool(low) and any(low in b.lower() for b in bodies)
+
+
+def source_args(
+    tool: str, args: dict[str, Any], text: str, history: list[dict[str, Any]]
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """`(args, sources)` for a model's call of `tool` in reply to `text` after `history`.
+
+    `args` comes back with material names the user gave (`density="steel"`) replaced by the
+    preset value; everything else is unchanged (validation happens later, in the graph).
+    """
+    try:
+        props = tool_schema(tool).get("properties", {})
+    except KeyError:
+        return dict(args), {}
+    known = _known(text, history)
+    materials = _materials(text, history)
+    out = dict(args)
+    sources: dict[str, str] = {}
+    for name, value in args.items():
+        prop = props.get(name)
+        if prop is None:
+            continue  # an unknown parameter: validation names it
+        if "default" in prop and value == prop["default"]:
+            sources[name] = "default"
+            continue
+        if not _physical(prop):
+            is_word = isinstance(value, str) and _in_text(value, text, history)
+            sources[name] = "typed" if is_word else "chosen"
+            continue
+        unit = str(prop.get("x-unit") or "")
+        if "x-unit-from" in prop:
+            unit = ""
+            from_unit = args.get(str(prop["x-unit-from"]))
+            if isinstance(value, int | float) and isinstance(from_unit, str):
+                value = f"{value} {from_unit}"
+        values = value if isinstance(value, list) else [value]
+        labels = [_source_of(name, v, unit, known, materials) for v in values]
+        if isinstance(value, str) and labels[0] == MODEL_SUPPLIED:
+            material = find_material(value)
+            if material is not None and material in materials and name in _PRESET_KEYS:
+                out[name] = material.as_args()[_PRESET_KEYS[name]]
+                labels = [f"preset:{material.key}"]
+        sources[name] = MODEL_SUPPLIED if MODEL_SUPPLIED in labels else labels[0]
+    return out, sources
+
+
+def _source_of(
+    name: str, value: Any, unit: str, known: list[Known], materials: list[Material]
+) -> str:
+    si = _value_si(value, unit) if unit else _value_si(value, "")
+    if si is None and isinstance(value, str) and unit == "":
+        try:  # a conversion's "2.5 mm": compare in base units
+            si = float(ureg().Quantity(value).to_base_units().magnitude)
+        except Exception:
+            si = None
+    if si is None:
+        return MODEL_SUPPLIED
+    if unit:
+        si = float(ureg().Quantity(si, unit).to_base_units().magnitude) if unit else si
+    return _from_conversation(si, known) or _from_materials(name, si, materials) or MODEL_SUPPLIED
