@@ -146,3 +146,27 @@ def test_offline_sweeps_out_of_bounds_are_refused_in_words() -> None:
     assert turn.status == "invalid" and "at most 1000 points" in turn.answer
     turn = offline_turn("rayleigh time step for -1 to 0 mm glass")
     assert turn.status == "invalid" and "every point failed" in turn.answer
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        (
+            "rayleigh time step for 0.5 to 5 mm glass",
+            "`particle_radius` of `rayleigh_timestep` from 0.25 mm to 2.5 mm in 10 evenly "
+            "spaced points (read from the typed 0.5 mm to 5 mm; a size typed without a name is "
+            "a diameter)",
+        ),
+        (
+            "rayleigh time step for r = 0.5, 1, 2 mm glass",
+            "`particle_radius` of `rayleigh_timestep` at 0.5 mm, 1 mm, 2 mm; the other inputs",
+        ),
+    ],
+)
+def test_offline_sweep_says_the_values_it_runs(query: str, expected: str) -> None:
+    """The note names the swept values as read (a bare size halved into a radius), not only the
+    typed text, so a diameter read as a radius range cannot pass unnoticed."""
+    from caec_desktop.agent.selection.offline import select_text
+
+    reply = select_text(query).reply or ""
+    assert expected in reply

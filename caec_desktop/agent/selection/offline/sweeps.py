@@ -113,9 +113,7 @@ def sweep_selection(text: str, select: Select) -> Selection | None:
         sweep["values"] = swept
     sweep["args"] = {k: v for k, v in base.args.items() if k != parameter}
     sources = {k: v for k, v in base.arg_sources.items() if k != parameter}
-    how = "from … to" if is_range else "list"
-    notes = [f"**Sweep:** `{parameter}` of `{base.name}` over the typed {how} "
-             f"({', '.join(values)}); the other inputs as read below."]  # fmt: skip
+    notes = [_sweep_note(parameter, base.name, swept, values, is_range, points, log)]
     if is_range and not 2 <= points <= MAX_POINTS:
         notes.append(f"(points must be 2 to {MAX_POINTS})")
     if first.reply:
@@ -124,3 +122,29 @@ def sweep_selection(text: str, select: Select) -> Selection | None:
         name=SWEEP_TOOL, args=sweep, id="regex-sweep", source="regex", arg_sources=sources
     )
     return Selection(calls=[call], reply="\n\n".join(notes))
+
+
+def _sweep_note(
+    parameter: str,
+    tool: str,
+    swept: list[Any],
+    typed: list[str],
+    is_range: bool,
+    points: int,
+    log: bool,
+) -> str:
+    """What is swept, over which values as read, and what was typed when the reading differs
+    ("0.5 to 5 mm" with no name is a diameter: the radius runs from 0.25 mm to 2.5 mm)."""
+    read = [str(v) for v in swept]
+    if is_range:
+        spacing = "log-spaced" if log else "evenly spaced"
+        what = f"from {read[0]} to {read[1]} in {points} {spacing} points"
+        as_typed = f"{typed[0]} to {typed[1]}"
+    else:
+        what = "at " + ", ".join(read)
+        as_typed = ", ".join(typed)
+    note = f"**Sweep:** `{parameter}` of `{tool}` {what}"
+    if read != typed:
+        why = "; a size typed without a name is a diameter" if parameter.endswith("radius") else ""
+        note += f" (read from the typed {as_typed}{why})"
+    return note + "; the other inputs as read below."
