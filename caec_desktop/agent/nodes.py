@@ -19,6 +19,7 @@ from caec_desktop.agent.context import GraphContext
 from caec_desktop.agent.guard import STRESS_TOOL, unsafe_reason
 from caec_desktop.agent.inputs import MODEL_SOURCES, borrowed_messages, intent_misfit
 from caec_desktop.agent.report import CALL_A_TOOL, NO_TOOL_REPLY, build_report, final_status
+from caec_desktop.agent.results import accept_result
 from caec_desktop.agent.routing import TOOL_INTENTS
 from caec_desktop.agent.safety_net import (
     SAFETY_NET_LABEL,
@@ -210,19 +211,7 @@ async def _run_calls(
                 ErrorEntry(attempt=attempt, tool=call.name, args=call.args, messages=messages)
             )
             continue
-        entry = ToolResultEntry(
-            tool=outcome.tool,
-            args=outcome.args,
-            result=outcome.result or {},
-            calc_sheet=outcome.calc_sheet.model_dump() if outcome.calc_sheet else None,
-            source=call.source,
-            arg_sources=dict(call.arg_sources),
-            warnings=outcome.warning_texts(),
-        )
-        for warning in outcome.warnings:
-            emit("warning", {"tool": call.name, **warning.model_dump(), "message": warning.text()})
-        emit("tool_result", dict(entry))
-        results.append(entry)
+        results.append(accept_result(call, outcome, emit))
     return results, errors
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from caec_desktop.agent.context import OfflineReader
+from caec_desktop.agent.results import accept_result
 from caec_desktop.agent.routing import TOOL_INTENTS
 from caec_desktop.agent.state import AgentState, ToolResultEntry, history, request_text
 from caec_desktop.tools import execute
@@ -77,19 +78,7 @@ def offline_results(
                 "messages": [e.text() for e in outcome.errors],
             })  # fmt: skip
             return [], ""
-        entry = ToolResultEntry(
-            tool=outcome.tool,
-            args=outcome.args,
-            result=outcome.result or {},
-            calc_sheet=outcome.calc_sheet.model_dump() if outcome.calc_sheet else None,
-            source=call.source,
-            arg_sources=dict(call.arg_sources),
-            warnings=outcome.warning_texts(),
-        )
-        for warning in outcome.warnings:
-            emit("warning", {"tool": call.name, **warning.model_dump(), "message": warning.text()})
-        emit("tool_result", {**entry, "safety_net": True})
-        results.append(entry)
+        results.append(accept_result(call, outcome, emit, safety_net=True))
     return results, selection.reply or ""
 
 

@@ -97,7 +97,8 @@ def server(gguf: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{base_url}/models", timeout=5).status_code == 200:
                     break
-            time.sleep(1)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=1)  # paces the poll; returns at once if the server died
         else:
             pytest.fail("llama_cpp.server did not start within 180 s")
         yield base_url
