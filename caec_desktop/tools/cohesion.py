@@ -70,7 +70,11 @@ class CohesionArgs(ToolArgs):
     particle_radius: Length = fields.particle_radius("Radius R₁ of particle 1", example="10 um")
     other_radius: Length | None = fields.other_radius("Radius R₂ of the other sphere (default: R₁)")
     wall: bool = fields.wall()
-    density: Density = fields.density("Solid density ρ₁ of particle 1 (for its weight)")
+    density: Density | None = fields.density(
+        "Solid density ρ₁ of particle 1, for its weight and the Bond numbers (forces alone need "
+        "none)",
+        default=None,
+    )
     surface_energy: SurfaceEnergy | None = Q(
         "Work of adhesion Δγ (= 2γ_s for two identical solids); not LIGGGHTS' sjkr cohesion "
         "energy density in J/m³",
@@ -115,6 +119,12 @@ class CohesionArgs(ToolArgs):
                 "required: give surface_energy (J/m^2), target_bond_number or "
                 "liquid_surface_tension (N/m)",
             )
+        if self.target_bond_number is not None and self.density is None:
+            raise ArgError(
+                "density",
+                "a surface energy for a target Bond number needs the particle weight: give "
+                "density (kg/m^3) or name a material",
+            )
         if (self.youngs_modulus is None) != (self.poisson_ratio is None):
             missing = "poisson_ratio" if self.poisson_ratio is None else "youngs_modulus"
             raise ArgError(
@@ -125,7 +135,7 @@ class CohesionArgs(ToolArgs):
 
 class CohesionResult(ToolResult):
     effective_radius: Length = R("Effective radius R*")
-    particle_weight: Force = R("Weight of particle 1, m₁g")
+    particle_weight: Force | None = R("Weight of particle 1, m₁g (with density)", default=None)
     work_of_adhesion: SurfaceEnergy | None = R(
         "Δγ used (doubled when given per surface)", default=None
     )
@@ -157,13 +167,19 @@ def cohesion_numbers(args: CohesionArgs, sheet: CalcSheet) -> CohesionResult:
     """Adhesion and capillary forces of a contact against the weight of particle 1."""
     r_eff, _ = effective_radius(sheet, args)
     r1, g = args.particle_radius, args.gravity
-    weight = sheet.step(
-        "W",
-        "(4/3) π R₁³ ρ₁ g",
-        f"(4/3) π ({fmt(r1, 'm')})³ · {fmt(args.density, 'kg/m^3')} · {sig(g)} m/s²",
-        4.0 / 3.0 * math.pi * r1**3 * args.density * g,
-        "N",
-    )
+    weight: float | None = None
+    if args.density is not None:
+        weight = sheet.step(
+            "W",
+            "(4/3) π R₁³ ρ₁ g",
+            f"(4/3) π ({fmt(r1, 'm')})³ · {fmt(args.density, 'kg/m^3')} · {sig(g)} m/s²",
+            4.0 / 3.0 * math.pi * r1**3 * args.density * g,
+            "N",
+        )
+    else:
+        sheet.notes.append(
+            "No density given: forces only; the particle weight and Bond numbers need density."
+        )
     out: dict[str, Any] = {}
     gamma = args.surface_energy
     if gamma is not None:
@@ -192,15 +208,16 @@ def cohesion_numbers(args: CohesionArgs, sheet: CalcSheet) -> CohesionResult:
             2.0 * math.pi * gamma * r_eff,
             "N",
         )
-        bo_j = sheet.step(
-            "Bo_JKR", "F_JKR / W", f"{fmt(jkr, 'N')} / {fmt(weight, 'N')}", jkr / weight
-        )
-        bo_d = sheet.step(
-            "Bo_DMT", "F_DMT / W", f"{fmt(dmt, 'N')} / {fmt(weight, 'N')}", dmt / weight
-        )
-        sheet.notes.append(
-            f"Bo_JKR = {sig(bo_j)}: {_bond_label(bo_j)} (indicative, not a flow prediction)."
-        )
+        if weight is not None:
+            bo_j = out["bond_number_jkr"] = sheet.step(
+                "Bo_JKR", "F_JKR / W", f"{fmt(jkr, 'N')} / {fmt(weight, 'N')}", jkr / weight
+            )
+            out["bond_number_dmt"] = sheet.step(
+                "Bo_DMT", "F_DMT / W", f"{fmt(dmt, 'N')} / {fmt(weight, 'N')}", dmt / weight
+            )
+            sheet.notes.append(
+                f"Bo_JKR = {sig(bo_j)}: {_bond_label(bo_j)} (indicative, not a flow prediction)."
+            )
         sheet.notes.append(
             "JKR/DMT are for smooth elastic spheres; asperities of real powders lower the force by "
             "orders of magnitude."
@@ -209,11 +226,10 @@ def cohesion_numbers(args: CohesionArgs, sheet: CalcSheet) -> CohesionResult:
             work_of_adhesion=gamma,
             pull_off_force_jkr=jkr,
             pull_off_force_dmt=dmt,
-            bond_number_jkr=bo_j,
-            bond_number_dmt=bo_d,
         )
         sheet.references += [REF_JKR, REF_DMT]
     if args.target_bond_number is not None:
+        assert weight is not None  # the validator asks for density with a target
         bo = args.target_bond_number
         out["surface_energy_for_target_jkr"] = sheet.step(
             "Δγ_JKR",
@@ -240,9 +256,10 @@ def cohesion_numbers(args: CohesionArgs, sheet: CalcSheet) -> CohesionResult:
             "N",
         )
         out["liquid_bridge_force"] = f_lb
-        out["bond_number_liquid_bridge"] = sheet.step(
-            "Bo_lb", "F_lb / W", f"{fmt(f_lb, 'N')} / {fmt(weight, 'N')}", f_lb / weight
-        )
+        if weight is not None:
+            out["bond_number_liquid_bridge"] = sheet.step(
+                "Bo_lb", "F_lb / W", f"{fmt(f_lb, 'N')} / {fmt(weight, 'N')}", f_lb / weight
+            )
         sheet.notes.append(
             f"Sources disagree by 2 on the bridge force: 4πR*γ cosθ (MercuryDPM/Willett, used) vs "
             f"LIGGGHTS' washino 2πR*γ cosθ = {fmt(f_lb / 2, 'N')}. The value is at contact; it "
@@ -275,11 +292,12 @@ def cohesion_numbers(args: CohesionArgs, sheet: CalcSheet) -> CohesionResult:
         sheet.references.append(REF_TABOR)
     if args.youngs_modulus is not None and gamma is None:
         sheet.notes.append("No Tabor parameter: it needs surface_energy besides E and ν.")
-    sheet.thresholds.append(
-        "Bond number (indicative, no single checked source): Bo < 1 weight dominates, Bo ≈ 1 "
-        "transition, Bo ≫ 1 cohesive"
-    )
-    sheet.references.append(REF_BOND)
+    if weight is not None:
+        sheet.thresholds.append(
+            "Bond number (indicative, no single checked source): Bo < 1 weight dominates, Bo ≈ 1 "
+            "transition, Bo ≫ 1 cohesive"
+        )
+        sheet.references.append(REF_BOND)
     return CohesionResult(effective_radius=r_eff, particle_weight=weight, **out)
 
 

@@ -129,16 +129,12 @@ class FlowArgs(ToolArgs):
             raise ArgError("angular_velocity", "give rotation_speed or angular_velocity, not both")
         if drum and self.drum_radius is None:
             raise ArgError("drum_radius", "the drum Froude number needs the inner drum radius")
-        if drum and self.rotation_speed is None and self.angular_velocity is None:
-            raise ArgError(
-                "rotation_speed",
-                "the drum Froude number needs rotation_speed (rpm) or angular_velocity",
-            )
         if not given and not drum:
             raise ArgError(
                 "shear_rate",
                 "required: give shear_rate, particle_diameter, pressure and density (inertial "
-                "number), or drum_radius and rotation_speed (drum Froude number)",
+                "number), or drum_radius and rotation_speed (drum Froude number; drum_radius "
+                "alone gives the critical speed)",
             )
         if self.mu_2 <= self.mu_s:
             raise ArgError("mu_2", f"must exceed mu_s = {sig(self.mu_s)}")
@@ -158,6 +154,17 @@ class FlowResult(ToolResult):
     verdict: Verdict = R("caution when I > 0.5 (μ(I) beyond its fitted range), else ok")
     drum_regimes: list[str] | None = Field(
         default=None, description="Mellmann regimes whose Fr range (and filling) match"
+    )
+
+
+def _critical_speed(sheet: CalcSheet, r: float, g: float) -> float:
+    """n_c = (60/2π)√(g/R), the drum speed at Fr = 1 (Mellmann 2001)."""
+    return sheet.step(
+        "n_c",
+        "(60/2π) √(g / R)",
+        f"(60/2π) √({sig(g)} m/s² / {fmt(r, 'm')})",
+        60.0 / (2.0 * math.pi) * math.sqrt(g / r),
+        "rpm",
     )
 
 
@@ -212,9 +219,18 @@ def flow_regime(args: FlowArgs, sheet: CalcSheet) -> FlowResult:
             f"collisional → {regime}"
         )
         sheet.references += [REF_INERTIAL, REF_MU_I]
-    if args.drum_radius is not None and (
-        args.rotation_speed is not None or args.angular_velocity is not None
+    if (
+        args.drum_radius is not None
+        and args.rotation_speed is None
+        and args.angular_velocity is None
     ):
+        out["critical_speed"] = _critical_speed(sheet, args.drum_radius, args.gravity)
+        sheet.notes.append(
+            "No drum speed given: the critical speed only; the Froude number and the regimes need "
+            "rotation_speed (rpm) or angular_velocity."
+        )
+        sheet.references.append(REF_FROUDE)
+    elif args.drum_radius is not None:
         r, g = args.drum_radius, args.gravity
         if args.angular_velocity is not None:
             omega = args.angular_velocity
@@ -232,13 +248,7 @@ def flow_regime(args: FlowArgs, sheet: CalcSheet) -> FlowResult:
             f"({sig(omega)} rad/s)² · {fmt(r, 'm')} / {sig(g)} m/s²",
             omega**2 * r / g,
         )
-        n_c = out["critical_speed"] = sheet.step(
-            "n_c",
-            "(60/2π) √(g / R)",
-            f"(60/2π) √({sig(g)} m/s² / {fmt(r, 'm')})",
-            60.0 / (2.0 * math.pi) * math.sqrt(g / r),
-            "rpm",
-        )
+        n_c = out["critical_speed"] = _critical_speed(sheet, r, g)
         out["fraction_of_critical_speed"] = sheet.step(
             "n/n_c", "n / n_c = √Fr", f"{sig(n)} / {sig(n_c)}", n / n_c
         )

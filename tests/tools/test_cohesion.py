@@ -150,3 +150,32 @@ def test_liquid_bridge_limits_and_liggghts_value_printed() -> None:
 )
 def test_bad_input_is_named(args: dict[str, Any], message: str) -> None:
     assert message in error("cohesion_numbers", particle_radius=1e-5, density=2500, **args)
+
+
+def test_forces_alone_need_no_density() -> None:
+    """A pull-off or bridge force is (3/2)πΔγR*, 2πΔγR*, 4πR*γcosθ: no weight in them, so no
+    density is asked for; the weight and the Bond numbers are left out and the sheet says so."""
+    r, gamma, gl = 1e-5, 0.05, 0.0728
+    outcome = execute(
+        "cohesion_numbers",
+        {"particle_radius": r, "surface_energy": gamma, "liquid_surface_tension": gl},
+    )
+    assert outcome.ok, outcome.error_text()
+    assert outcome.result is not None and outcome.calc_sheet is not None
+    got = outcome.result
+    assert got["pull_off_force_jkr"] == pytest.approx(1.5 * math.pi * gamma * r / 2, rel=1e-12)
+    assert got["pull_off_force_dmt"] == pytest.approx(2 * math.pi * gamma * r / 2, rel=1e-12)
+    assert got["liquid_bridge_force"] == pytest.approx(4 * math.pi * r / 2 * gl, rel=1e-12)
+    for absent in (
+        "particle_weight",
+        "bond_number_jkr",
+        "bond_number_dmt",
+        "bond_number_liquid_bridge",
+    ):
+        assert got.get(absent) is None, absent
+    assert any("need density" in n for n in outcome.calc_sheet.notes)
+
+
+def test_target_bond_number_without_density_names_density() -> None:
+    message = error("cohesion_numbers", particle_radius=1e-5, target_bond_number=1)
+    assert "density:" in message and "target Bond number" in message

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from caec_desktop.tools import execute
 from tests.tools.cases import error, matches, run
 
 G = 9.80665
@@ -80,6 +81,19 @@ def test_lognormal_uses_three_geometric_sigmas() -> None:
         "polydisperse_rayleigh", **GLASS, mean_diameter=1e-3, std_dev=1.2, distribution="lognormal"
     )
     assert got["governing_diameter"] == pytest.approx(1e-3 / 1.2**3)
+
+
+def test_critical_speed_from_the_radius_alone() -> None:
+    """n_c = (60/2π)√(g/R) needs no drum speed; the Froude number and regimes are left out."""
+    outcome = execute("flow_regime", {"drum_radius": "0.75 m"})
+    assert outcome.ok, outcome.error_text()
+    assert outcome.result is not None and outcome.calc_sheet is not None
+    assert outcome.result["critical_speed"] == pytest.approx(
+        60 / (2 * math.pi) * math.sqrt(G / 0.75), rel=1e-12
+    )
+    assert outcome.result.get("froude_number") is None
+    assert outcome.result.get("drum_regimes") is None
+    assert any("critical speed only" in n for n in outcome.calc_sheet.notes)
 
 
 @pytest.mark.parametrize(

@@ -444,11 +444,12 @@ CONTAINER_KEY_AFTER_RE = re.compile(rf"\s*(?:{CONTAINER_WORDS})\b", re.IGNORECAS
 """After a size key typed behind its value, the container it belongs to (`50 mm radius drum`);
 used with `match(text, pos)`, so no `^`."""
 PARTICLE_KEY_AFTER_RE = re.compile(
-    r"\s*(?:\w+\s+)?(?:particles?|spheres?|beads?|balls?|grains?|pellets?|granules?|media)\b",
+    r"\s*(?:\w+\s+)?(?:particles?|spheres?|beads?|balls?|grains?|pellets?|granules?|media)\b"
+    r"(?!\s*mills?\b)",
     re.IGNORECASE,
 )
 """After a size key typed behind its value, the particles it belongs to (`5 mm diameter spheres`,
-`3 mm diameter glass beads`); used with `match(text, pos)`."""
+`3 mm diameter glass beads`; not a `ball mill`); used with `match(text, pos)`."""
 _CONTAINER_ROLE = {
     "particle_radius": "container_radius",
     "particle_diameter": "container_diameter",

@@ -227,7 +227,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             simple("contact_angle", ANGLE),
             simple("equilibrium_separation"),
         ),
-        (("particle_radius",), ("density",)),
+        (("particle_radius",),),
         "JKR pull-off force for 20 um glass particles, surface energy 0.05 J/m2",
         steps.cohesion_inputs,
     ),
@@ -321,7 +321,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
         (
             (r"\binertial number\b|\bmu\(i\)", 14),
             (r"\bquasi[\s-]?static\b|\bflow regime\b", 14),
-            (r"\bfroude\b|\bcritical speed\b|\bcentrifug", 14),
+            (r"\bfroude\b|\bcritical (?:speed|rpm|rotation)\b|\bcentrifug", 14),
             (r"\bdrum\b|\bkiln\b|\bmill\b.*\brpm\b", 6),
         ),
         (

@@ -49,7 +49,12 @@ _VALUE_UNIT_RE = re.compile(rf"(?P<num>{_NUMBER})(?:\s*(?P<from>{_UNIT_WORD})(?!
 _BOX_RE = re.compile(r"\b(?:box|cuboid|cube|bin|rectangular|hopper|chamber|domain)\b", re.I)
 _CYLINDER_RE = re.compile(r"\b(?:cylinder|cylindrical|pipe|tube|column|drum|silo|tank)\b", re.I)
 _WALL_FIX_RE = re.compile(r"\bwall[\s_-]*(?:correction|corrected|effect)\b", re.I)
-_WALL_HIT_RE = re.compile(r"\b(?:wall|plate|flat|floor|liner|target|surface)s?\b", re.I)
+_WALL_HIT_RE = re.compile(
+    r"\b(?:wall|plate|flat|floor|liner|target|surface(?!\s*(?:free\s+)?(?:energ|tension)))s?\b",
+    re.I,
+)
+"""A sphere–wall contact; `surface energy` and `surface tension` are properties, not a wall."""
+_CRITICAL_RE = re.compile(r"\bcritical\s+(?:speed|rpm|rotation)\b", re.I)
 _WALL_AFTER_RE = re.compile(r"\s*(?:wall|plate|flat|surface|liner|floor)s?\b", re.I)
 """Right after a material's name: the wall is made of it (`a steel wall`)."""
 _STEP_WORD_RE = re.compile(r"\b(?:at|with|every|using)\s*$", re.I)
@@ -335,7 +340,9 @@ def _si(f: Filler, index: int, target: str) -> float:
 _OTHER = ("other_density", "other_youngs_modulus", "other_poisson_ratio")
 _BOND_RE = re.compile(r"\bbond\b", re.I)
 _DALLAVALLE_RE = re.compile(r"\bdalla[\s-]?valle\b", re.I)
-_DRUM_RE = re.compile(r"\b(?:drum|kiln|mill|rotating|rotary|rpm|froude|critical speed)\b", re.I)
+_DRUM_RE = re.compile(
+    r"\b(?:drum|kiln|mill|rotating|rotary|rpm|froude|critical (?:speed|rpm|rotation))\b", re.I
+)
 
 
 def two_bodies(f: Filler) -> Missing:
@@ -365,15 +372,19 @@ def two_bodies(f: Filler) -> Missing:
 
 
 def cohesion_inputs(f: Filler) -> Missing:
-    """cohesion_numbers: `on a wall` or `on a plate` makes it a sphere–wall contact; and one of
-    the three ways to give cohesion is needed."""
+    """cohesion_numbers: `on a wall` or `on a plate` makes it a sphere–wall contact; one of the
+    three ways to give cohesion is needed; density only for a target Bond number (the forces
+    alone need none; with it the weight and Bond numbers come too)."""
     if _WALL_HIT_RE.search(f.parsed.text) and "wall" not in f.args:
         f.put("wall", True, "inferred")
+    missing: Missing = []
+    if "target_bond_number" in f.args and "density" not in f.args and f.material is None:
+        missing.append(("density",))
     given = {"surface_energy", "target_bond_number", "liquid_surface_tension"} & set(f.args)
     has_liquid = f.fluid is not None and f.fluid.surface_tension is not None
-    if given or has_liquid or f.free(STIFFNESS):
-        return []
-    return [("surface_energy", "target_bond_number", "liquid_surface_tension")]
+    if not (given or has_liquid or f.free(STIFFNESS)):
+        missing.append(("surface_energy", "target_bond_number", "liquid_surface_tension"))
+    return missing
 
 
 def drag_word(f: Filler) -> Missing:
@@ -421,6 +432,8 @@ def flow_split(f: Filler) -> Missing:
             f.put(name, f.use(index).arg)
     if drum:
         need = [("drum_radius",), ("rotation_speed", "angular_velocity")]
+        if _CRITICAL_RE.search(f.parsed.text):
+            need = need[:1]  # the critical speed needs the radius alone
         return [g for g in need if not set(g) & set(f.args)]
     if "shear_rate" not in f.args:
         return [("shear_rate", "drum_radius")]
