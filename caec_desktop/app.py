@@ -225,12 +225,11 @@ def build(
 def _prepare(mode: Mode | None) -> tuple[Settings, str]:
     """What the first answer needs, for the start-up worker thread: pydantic, pint and its unit
     registry, the tool catalog, the settings, the session, the graph's nodes and the offline
-    reader, and what showing it imports (the result card's provenance comes from the export
-    module, which brings markdown-it and the history store). LangGraph comes after, in
-    `_load_engine`: a turn before it runs sequentially."""
+    reader, the help (the welcome's examples) and the history store (its recorder saves that
+    answer). LangGraph comes after, in `_load_engine`: a turn before it runs sequentially."""
     import caec_desktop.agent.sequential
-    import caec_desktop.services.export
     import caec_desktop.services.help
+    import caec_desktop.services.history
     import caec_desktop.services.session
     import caec_desktop.tools
     from caec_desktop.tools.units import ureg
