@@ -1,14 +1,15 @@
 """`caec-desktop`: the window on a qasync loop. The only module that knows which event loop runs.
 
 `main()` shows the window first (importing only Qt and the window), then sets up logging, imports
-qasync (and with it asyncio, ~20 ms) and runs `run_app`: the trace and graph tabs are built while
-a worker thread imports the domain and LangGraph and loads the settings; then the session is
-attached (a question sent meanwhile runs then). Closing the window ends `run_app`, which cancels
-the run and awaits `Session.aclose()` so HTTP clients close before the loop ends (qasync issue
-#60). One error sink (`sys.excepthook` + the loop's exception handler, where `asyncSlot` errors
-land, qasync PR #36) logs each failure and shows it in the window's banner. `--self-test` asks one
-offline query the moment the window is up, prints the answer once shown, and exits 0.
-"""
+asyncio and qasync (Qt events processed between them) and runs `run_app`: the trace and graph
+tabs are built, then a worker thread loads what the first answer needs and the session is
+attached (a question sent meanwhile runs then, on the sequential runner); once that answer is out
+the worker loads LangGraph, which runs the turns after it (docs/architecture.md, "Start-up").
+Closing the window ends `run_app`, which cancels the run and awaits `Session.aclose()` so HTTP
+clients close before the loop ends (qasync issue #60). One error sink (`sys.excepthook` + the
+loop's exception handler, where `asyncSlot` errors land, qasync PR #36) logs each failure and
+shows it in the window's banner. `--self-test` asks one offline query the moment the window is
+up, prints the answer once shown, and exits 0."""
 
 from __future__ import annotations
 
@@ -264,8 +265,8 @@ ENGINE_SLICES = (
     "httpx",
     "langgraph.graph",
 )
-"""LangGraph's import in steps (each one module and what it pulls in), so the worker can stop
-between them when the window closes."""
+"""LangGraph's import in steps (each a module `import langgraph.graph` loads, at the locked
+versions, with what it pulls in), so the worker can stop between them when the window closes."""
 
 
 def _load_engine(
@@ -393,10 +394,10 @@ async def run_app(
     """Fill in the shown `window` (with what `loading` prepares, started now if None), serve
     until the window is closed, then shut the session down.
 
-    Order: the panels while the worker imports; the session as soon as the first stage is done
-    (a question sent meanwhile runs then, on the sequential runner); the rest of the window once
-    that answer is out; LangGraph's import only then (or at once when no question waits), so
-    it does not compete with the first answer for the GIL.
+    Order: the panels (the GUI thread alone), then the worker's first stage; the session as soon
+    as that is done (a question sent meanwhile runs then, on the sequential runner); the rest of
+    the window once that answer is out; LangGraph's import only then (or at once when no question
+    waits), so it does not compete with the first answer for the GIL.
     """
     import asyncio
 
