@@ -170,3 +170,35 @@ def test_the_topology_is_the_compiled_graphs() -> None:
     compiled graph, built from the same topology, is the same."""
     assert topology.shape() == graph_shape()
     assert set(compiled_graph().builder.nodes) == set(topology.NODES)
+
+
+@pytest.mark.usefixtures("runners")
+def test_cancelling_a_sequential_turn_stops_its_node() -> None:
+    """Stop while a node waits (a selector blocked in select): the run ends cancelled, the node's
+    task is cancelled with it, and nothing is left running."""
+    _use("sequential")
+    block = asyncio.Event()  # never set: select() waits until cancelled
+    selector = ScriptedSelector(block=block)
+    selector.answers_in_prose = False
+    session = Session(Settings(mode="offline"), selector)
+
+    async def run() -> list[str]:
+        kinds: list[str] = []
+
+        async def consume() -> None:
+            async for event in session.ask("rayleigh time step"):
+                kinds.append(event.kind)
+
+        consumer = asyncio.ensure_future(consume())
+        await asyncio.wait_for(selector.started.wait(), 10)
+        session.cancel()
+        await asyncio.wait_for(consumer, 10)
+        others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        assert not [t for t in others if not t.done()]
+        return kinds
+
+    kinds = asyncio.run(run())
+    turn = session.last_turn
+    assert turn is not None and turn.status == "cancelled"
+    assert turn.events[0].data["runner"] == "sequential"
+    assert kinds[-1] == "run_end" and "tool_result" not in kinds
