@@ -1,14 +1,15 @@
 """`caec-desktop`: the window on a qasync loop. The only module that knows which event loop runs.
 
 `main()` shows the window first (importing only Qt and the window), then sets up logging, imports
-qasync (and with it asyncio, ~20 ms) and runs `run_app`: the trace and graph tabs are built while
-a worker thread imports the domain and LangGraph and loads the settings; then the session is
-attached (a question sent meanwhile runs then). Closing the window ends `run_app`, which cancels
-the run and awaits `Session.aclose()` so HTTP clients close before the loop ends (qasync issue
-#60). One error sink (`sys.excepthook` + the loop's exception handler, where `asyncSlot` errors
-land, qasync PR #36) logs each failure and shows it in the window's banner. `--self-test` asks one
-offline query the moment the window is up, prints the answer once shown, and exits 0.
-"""
+asyncio and qasync (Qt events processed between them) and runs `run_app`: the trace and graph
+tabs are built, then a worker thread loads what the first answer needs and the session is
+attached (a question sent meanwhile runs then, on the sequential runner); once that answer is out
+the worker loads LangGraph, which runs the turns after it (docs/architecture.md, "Start-up").
+Closing the window ends `run_app`, which cancels the run and awaits `Session.aclose()` so HTTP
+clients close before the loop ends (qasync issue #60). One error sink (`sys.excepthook` + the
+loop's exception handler, where `asyncSlot` errors land, qasync PR #36) logs each failure and
+shows it in the window's banner. `--self-test` asks one offline query the moment the window is
+up, prints the answer once shown, and exits 0."""
 
 from __future__ import annotations
 
@@ -20,8 +21,11 @@ import logging
 import os
 import re
 import sys
+import threading
+import time
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -33,6 +37,7 @@ if TYPE_CHECKING:
     from PySide6.QtCore import QObject
     from PySide6.QtWidgets import QApplication
 
+    from caec_desktop.services.history import ConversationRecorder
     from caec_desktop.services.session import Session, TurnResult
     from caec_desktop.settings.model import Mode, Settings
     from caec_desktop.ui.history_controller import HistoryController
@@ -219,27 +224,71 @@ def build(
 
 
 def _prepare(mode: Mode | None) -> tuple[Settings, str]:
-    """Everything the first answer needs that is slow to load, for a worker thread: pydantic,
-    pint and its unit registry, the tool catalog, the settings, LangGraph and the compiled graph,
-    and the selector's modules (the regex tables offline, langchain-openai's ~1 s otherwise).
-    Left to the first run, the last two would block the UI thread."""
+    """What the first answer needs, for the start-up worker thread: pydantic, pint and its unit
+    registry, the tool catalog, the settings, the session, the graph's nodes and the offline
+    reader, the help (the welcome's examples) and the history store (its recorder saves that
+    answer). LangGraph comes after, in `_load_engine`: a turn before it runs sequentially."""
+    import caec_desktop.agent.sequential
+    import caec_desktop.services.help
+    import caec_desktop.services.history
     import caec_desktop.services.session
     import caec_desktop.tools
-    from caec_desktop.agent.build import compiled_graph
     from caec_desktop.tools.units import ureg
 
     caec_desktop.tools.tool_names()  # imports the catalog: every tool's models
     settings, problem = _load_settings(mode)
-    compiled_graph()
     ureg()
-    offline = settings.effective_mode == "offline"
-    with contextlib.suppress(ImportError):  # the session reports a missing LLM stack itself
-        importlib.import_module(
-            "caec_desktop.agent.selection.offline"
-            if offline
-            else "caec_desktop.agent.selection.llm.llm_selector"
-        )
+    importlib.import_module("caec_desktop.agent.selection.offline")  # the safety net's too
     return settings, problem
+
+
+LOOP_MODULES = ("ssl", "asyncio", "qasync")
+"""What the event loop needs, imported in `main()` one at a time after the window is shown
+(~10-25 ms each; asyncio imports ssl)."""
+
+PANEL_MODULES = (
+    "caec_desktop.ui.trace_text",
+    "caec_desktop.ui.trace_model",
+    "caec_desktop.ui.kind_filter",
+    "caec_desktop.ui.trace_panel",
+    "caec_desktop.ui.graph_layout",
+    "caec_desktop.ui.graph_view",
+)
+"""The trace and graph panels' modules, imported one per turn of the event loop before
+`build_panels` (together they held the loop ~60 ms, most of it PySide6 building the `Qt` enum
+namespace on first use)."""
+
+ENGINE_SLICES = (
+    "langchain_core.messages",
+    "langchain_core.runnables",
+    "langsmith.run_trees",
+    "httpx",
+    "langgraph.graph",
+)
+"""LangGraph's import in steps (each a module `import langgraph.graph` loads, at the locked
+versions, with what it pulls in), so the worker can stop between them when the window closes."""
+
+
+def _load_engine(
+    first: Future[tuple[Settings, str]], go: threading.Event, stop: Callable[[], bool]
+) -> None:
+    """LangGraph and the compiled graph, then the LLM selector's modules in a model mode (~1 s
+    for langchain-openai; a model's first turn waits for them, agent/engine.py). Runs on the
+    start-up worker after `_prepare`, once `go` is set (app.py sets it when the first answer is
+    out, so these imports do not compete with that turn for the GIL)."""
+    go.wait()
+    for name in ENGINE_SLICES:
+        if stop():
+            return
+        importlib.import_module(name)
+        time.sleep(0)  # let the GUI thread take the GIL between slices
+    from caec_desktop.agent import engine
+
+    engine.load_graph()
+    settings = first.result() if not first.exception() else None
+    if settings is not None and settings[0].effective_mode != "offline" and not stop():
+        with contextlib.suppress(ImportError):  # the session reports a missing LLM stack itself
+            importlib.import_module("caec_desktop.agent.selection.llm.llm_selector")
 
 
 def _end_start_up_gc_pause(parent: QObject, runner: SessionRunner | None = None) -> MainThreadGC:
@@ -275,24 +324,81 @@ def next_turn(runner: SessionRunner) -> asyncio.Future[TurnResult | None]:
     return done
 
 
-def _start_loading(ns: argparse.Namespace) -> Future[tuple[Settings, str]]:
-    """Run `_prepare` on a worker thread now (no event loop needed yet)."""
-    from concurrent.futures import ThreadPoolExecutor
+LOADING_SWITCH_INTERVAL_S = 0.001
+"""Python's GIL switch interval while the start-up worker imports (default 5 ms): the GUI
+thread, woken by a timer, a paint or a key, waits at most this long for the GIL instead of 5 ms
+(imports are long runs of bytecode that otherwise keep it for the whole interval)."""
 
-    pool = ThreadPoolExecutor(1, thread_name_prefix="caec-start-up")
-    loading = pool.submit(_prepare, "offline" if ns.self_test else None)
-    pool.shutdown(wait=False)  # the thread ends when _prepare returns
-    return loading
+
+class Loading:
+    """The start-up worker's two stages: `first`, what the first answer needs (`_prepare`), then
+    `engine`, LangGraph (`_load_engine`), which waits for `go` and stops early once `stop()` is
+    called (the window closed before it finished)."""
+
+    def __init__(
+        self,
+        mode: Mode | None,
+        prepare: Callable[[Mode | None], tuple[Settings, str]] = _prepare,
+        load_engine: Callable[
+            [Future[tuple[Settings, str]], threading.Event, Callable[[], bool]], None
+        ] = _load_engine,
+    ) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.go = threading.Event()
+        self._stopped = False
+        self._interval = sys.getswitchinterval()
+        sys.setswitchinterval(LOADING_SWITCH_INTERVAL_S)  # restored once both stages are done
+        pool = ThreadPoolExecutor(1, thread_name_prefix="caec-start-up")
+        self.first: Future[tuple[Settings, str]] = pool.submit(prepare, mode)
+        self.engine: Future[None] = pool.submit(self._second, load_engine)
+        pool.shutdown(wait=False)  # the thread ends when both stages have returned
+
+    def _second(
+        self,
+        load_engine: Callable[
+            [Future[tuple[Settings, str]], threading.Event, Callable[[], bool]], None
+        ],
+    ) -> None:
+        try:
+            load_engine(self.first, self.go, lambda: self._stopped)
+        finally:
+            sys.setswitchinterval(self._interval)
+
+    def stop(self) -> None:
+        """Release the engine stage without loading the rest (the app is closing)."""
+        self._stopped = True
+        self.go.set()
+
+
+def _start_loading(ns: argparse.Namespace) -> Loading:
+    """Start both loading stages on a worker thread now (no event loop needed yet)."""
+    return Loading("offline" if ns.self_test else None)
+
+
+async def _in_steps(*steps: Callable[[], object]) -> None:
+    """Run each step in its own turn of the event loop (none holds the loop for all of them)."""
+    import asyncio
+
+    for step in steps:
+        step()
+        await asyncio.sleep(0)
 
 
 async def run_app(
     app: QApplication,
     window: MainWindow,
     ns: argparse.Namespace,
-    loading: Future[tuple[Settings, str]] | None = None,
+    loading: Loading | None = None,
 ) -> int:
     """Fill in the shown `window` (with what `loading` prepares, started now if None), serve
-    until the window is closed, then shut the session down."""
+    until the window is closed, then shut the session down.
+
+    Order: the panels (the GUI thread alone), then the worker's first stage; the session as soon
+    as that is done (a question sent meanwhile runs then, on the sequential runner); the rest of
+    the window once that answer is out; LangGraph's import only then (or at once when no question
+    waits), so it does not compete with the first answer for the GIL.
+    """
     import asyncio
 
     if ns.self_test:  # asked the moment the window is up, as by a quick user
@@ -305,42 +411,119 @@ async def run_app(
     sink = ErrorSink(window)
     sink.install(asyncio.get_running_loop())
     await asyncio.sleep(0)  # paint first, then fill in
-    loading = loading or _start_loading(ns)
-    window.build_panels()  # on the UI thread while the worker imports
-    settings, problem = await asyncio.wrap_future(loading)
+    if loading is None:  # the panels first, alone: the worker would halve their share of the GIL
+        await _in_steps(
+            *(partial(importlib.import_module, name) for name in PANEL_MODULES),
+            window.build_panels,
+        )
+        loading = _start_loading(ns)
+    try:
+        return await _serve(window, ns, loading, sink, closed)
+    finally:
+        loading.stop()  # never leave the worker waiting (the process would not exit)
+
+
+async def _serve(
+    window: MainWindow,
+    ns: argparse.Namespace,
+    loading: Loading,
+    sink: ErrorSink,
+    closed: asyncio.Event,
+) -> int:
+    import asyncio
+
+    window.build_panels()  # (built already unless `loading` was given)
+    try:
+        settings, problem = await asyncio.wrap_future(loading.first)
+    except Exception as exc:  # a broken install: say so, keep the window (no traceback)
+        sink.report(START_UP_FAILED, exc)
+        window.chat.set_running(False)
+        window.statusBar().showMessage("not asked", 8000)
+        if ns.self_test:
+            return 1
+        await closed.wait()
+        return 0
+    from caec_desktop.agent import engine  # imported by the worker by now
+
+    engine.loading_in_background(loading.engine)  # turns until it is done run sequentially
     sink.secrets = (settings.api_key(),)
     window, runner = build(settings, window=window)  # asks the question sent while loading
     answered = next_turn(runner) if runner.running else None
-    from caec_desktop.services.session import graph_shape
-
-    window.load_graph(graph_shape())
-    collector = _end_start_up_gc_pause(window, runner)
-    conversations = None if ns.self_test else wire_history(window, runner, sink)
-    window.restore_layout()  # once the conversation dock exists: its state is part of it
-    wire_settings(window, runner, sink)
+    recorder = None if ns.self_test else _open_recorder(runner, sink)
     if problem:
         window.show_error(problem)
     turn = await answered if answered is not None else None
+    loading.go.set()  # the first answer is out (or none was asked): LangGraph now
+    watch = asyncio.ensure_future(_engine_loaded(window, runner, loading, sink))
+    from caec_desktop.services.session import graph_shape
+
+    conversations: list[HistoryController] = []
+
+    def history() -> None:
+        if recorder is not None:
+            conversations.append(wire_history(window, runner, sink, recorder))
+
+    await _in_steps(
+        lambda: window.load_graph(graph_shape()),
+        history,
+        window.restore_layout,  # once the conversation dock exists: its state is part of it
+        lambda: wire_settings(window, runner, sink),
+    )
     if ns.self_test:
-        return await _finish_self_test(window, runner, sink, turn)
+        return await _finish_self_test(window, runner, sink, turn, watch)
     window.build_form()  # now the first answer is out
     await closed.wait()
     await runner.shutdown()  # cancels the run, awaits Session.aclose(): HTTP clients closed
-    del collector, conversations  # kept alive until the window closed
+    watch.cancel()  # kept until now: its result is the collector; `conversations` the dock's
     return 0
 
 
-def wire_history(
-    window: MainWindow, runner: SessionRunner, sink: ErrorSink
-) -> HistoryController | None:
-    """Save every finished turn to the history, and add the conversation list, reopen and
-    export actions to `window`. Never None now: a history that cannot be opened is recovered or
-    kept in memory (`HistoryStore.open`), and the banner says so."""
+START_UP_FAILED = (
+    "CAEC Desktop could not load its calculator (a broken installation, not your input); the "
+    "details are in the log file caec-desktop.log in the data folder. Reinstalling usually "
+    "fixes this."
+)
+
+
+async def _engine_loaded(
+    window: MainWindow, runner: SessionRunner, loading: Loading, sink: ErrorSink
+) -> MainThreadGC:
+    """Once LangGraph has loaded (or failed to), end the start-up GC pause and return the
+    collector; a failure goes to the banner in words (offline questions and forms go on,
+    sequentially)."""
+    import asyncio
+
+    from caec_desktop.agent import engine
+
+    try:
+        await asyncio.wrap_future(loading.engine)
+    except Exception as exc:
+        sink.report(engine.load_problem() or START_UP_FAILED, exc)
+    return _end_start_up_gc_pause(window, runner)
+
+
+def _open_recorder(runner: SessionRunner, sink: ErrorSink) -> ConversationRecorder:
+    """Save every finished turn to the history (from the first one on)."""
     from caec_desktop.services.history import open_recorder
-    from caec_desktop.ui.history_controller import HistoryController
 
     recorder = open_recorder(sink.report)
     runner.runFinished.connect(recorder.turn_finished)
+    return recorder
+
+
+def wire_history(
+    window: MainWindow,
+    runner: SessionRunner,
+    sink: ErrorSink,
+    recorder: ConversationRecorder | None = None,
+) -> HistoryController:
+    """Save every finished turn to the history (with `recorder`, already saving them, or a new
+    one), and add the conversation list, reopen and export actions to `window`. A history that
+    cannot be opened is recovered or kept in memory (`HistoryStore.open`), and the banner says
+    so."""
+    from caec_desktop.ui.history_controller import HistoryController
+
+    recorder = recorder or _open_recorder(runner, sink)
     return HistoryController(window, runner, recorder, sink.report)
 
 
@@ -356,11 +539,17 @@ def wire_settings(window: MainWindow, runner: SessionRunner, sink: ErrorSink) ->
 
 
 async def _finish_self_test(
-    window: MainWindow, runner: SessionRunner, sink: ErrorSink, turn: TurnResult | None
+    window: MainWindow,
+    runner: SessionRunner,
+    sink: ErrorSink,
+    turn: TurnResult | None,
+    engine_loaded: asyncio.Future[MainThreadGC],
 ) -> int:
-    """Print the answer shown, check that the tool form builds, shut down; 0 if all went well."""
+    """Print the answer shown, check that the tool form builds and LangGraph loads, shut down;
+    0 if all went well."""
     print(turn.answer if turn else "(no answer)", flush=True)
     window.build_form()
+    await engine_loaded
     ok = turn is not None and turn.status == "answered" and sink.count == 0
     await runner.shutdown()
     window.close()
@@ -417,10 +606,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.fit_to_screen()
     window.show()  # before logging, asyncio and qasync load: the window is up ~30 ms sooner
     _setup_logging()
-    loading = _start_loading(ns)  # overlaps qasync's import and the first paint
+    for name in LOOP_MODULES:  # Qt paints and takes input between them (no loop runs yet)
+        app.processEvents()
+        importlib.import_module(name)
     import qasync
 
-    return int(qasync.run(run_app(app, window, ns, loading)))
+    return int(qasync.run(run_app(app, window, ns)))
 
 
 if __name__ == "__main__":  # pragma: no cover

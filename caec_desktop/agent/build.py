@@ -1,11 +1,7 @@
 """The compiled agent graph (built once per process and reused: compiling costs milliseconds).
 
-```
-START ─► intent ──route_after_intent──► tools ──route_after_tools──► report ─► END
-                 └──────────────────────► report      └─(retry)─► tools
-```
-
-`route_after_intent` and `route_after_tools` are conditional edges (pure functions in routing.py),
+Built from the topology in topology.py (nodes, entry, what follows each node). The routes
+(`route_after_intent`, `route_after_tools`, pure functions in routing.py) are conditional edges,
 not nodes, given as small `Runnable`s that run inline on the loop, untraced (`_Route`). Only
 public LangGraph and LangChain API is used here.
 """
@@ -19,12 +15,9 @@ from typing import Any
 from langchain_core.runnables import Runnable, RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
+from caec_desktop.agent import topology
 from caec_desktop.agent.context import GraphContext
-from caec_desktop.agent.nodes import intent_node, report_node, tools_node
-from caec_desktop.agent.routing import route_after_intent, route_after_tools
 from caec_desktop.agent.state import AgentState
-
-NODES = ("intent", "tools", "report")
 
 
 class _Route(Runnable[AgentState, str]):
@@ -52,18 +45,22 @@ class _Route(Runnable[AgentState, str]):
 def compiled_graph() -> Any:
     """The agent graph, compiled without a checkpointer (the session keeps the conversation)."""
     graph = StateGraph(AgentState, context_schema=GraphContext)
-    graph.add_node("intent", intent_node)
-    graph.add_node("tools", tools_node)
-    graph.add_node("report", report_node)
-    graph.add_edge(START, "intent")
-    graph.add_conditional_edges("intent", _Route(route_after_intent), ["tools", "report"])
-    graph.add_conditional_edges("tools", _Route(route_after_tools), ["tools", "report"])
-    graph.add_edge("report", END)
+    for name, node in topology.NODES.items():
+        # A node takes `NodeRuntime`, the protocol LangGraph's Runtime[GraphContext] satisfies
+        # (LangGraph passes it by the parameter's name); its overloads name their own types.
+        graph.add_node(name, node)  # type: ignore[call-overload]
+    graph.add_edge(START, topology.ENTRY)
+    for name, after in topology.AFTER.items():
+        if isinstance(after, topology.Route):
+            graph.add_conditional_edges(name, _Route(after.route), list(after.targets))
+        else:
+            graph.add_edge(name, END if after == topology.END else after)
     return graph.compile(name="caec")
 
 
 def graph_shape() -> tuple[list[str], list[tuple[str, str, bool]]]:
-    """The nodes and (source, target, conditional) edges as plain data, for the graph view."""
+    """The compiled graph's nodes and (source, target, conditional) edges as plain data (what
+    `topology.shape()` gives without LangGraph; a test holds them equal)."""
     drawable = compiled_graph().get_graph()
     edges = [(str(e.source), str(e.target), bool(e.conditional)) for e in drawable.edges]
     return list(drawable.nodes.keys()), edges

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from caec_desktop.agent.selection.protocol import Selection, ToolSelector
 from caec_desktop.settings.model import Settings
@@ -33,3 +33,14 @@ class GraphContext:
     settings: Settings
     reader: OfflineReader | None = None
     """The offline safety net's reader (None: no safety net for this run)."""
+
+
+class NodeRuntime(Protocol):
+    """What a node reads of its run: LangGraph's `Runtime[GraphContext]` when the compiled graph
+    runs it (injected by the parameter's name, `runtime`), `sequential.Runtime` otherwise."""
+
+    @property
+    def context(self) -> GraphContext: ...
+
+    @property
+    def stream_writer(self) -> Callable[[Any], None]: ...

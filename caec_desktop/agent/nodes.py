@@ -13,9 +13,7 @@ import json
 import time
 from typing import Any
 
-from langgraph.runtime import Runtime
-
-from caec_desktop.agent.context import GraphContext
+from caec_desktop.agent.context import NodeRuntime
 from caec_desktop.agent.guard import STRESS_TOOL, unsafe_reason
 from caec_desktop.agent.inputs import MODEL_SOURCES, borrowed_messages, intent_misfit
 from caec_desktop.agent.report import CALL_A_TOOL, NO_TOOL_REPLY, build_report, final_status
@@ -55,7 +53,7 @@ Update = dict[str, Any]
 """A node's delta to the state."""
 
 
-def _emitter(runtime: Runtime[GraphContext], node: str) -> Emit:
+def _emitter(runtime: NodeRuntime, node: str) -> Emit:
     writer = runtime.stream_writer
 
     def emit(kind: str, data: dict[str, Any]) -> None:
@@ -89,7 +87,7 @@ def _request(state: AgentState, emit: Emit, attempt: int) -> SelectionRequest:
     )
 
 
-async def intent_node(state: AgentState, runtime: Runtime[GraphContext]) -> Update:
+async def intent_node(state: AgentState, runtime: NodeRuntime) -> Update:
     """Classify the request (calculation, conversion, help, other) with the selector."""
     emit = _emitter(runtime, "intent")
     request = _request(state, emit, 1)
@@ -103,7 +101,7 @@ async def intent_node(state: AgentState, runtime: Runtime[GraphContext]) -> Upda
 # --- tools: guard, select, guard again, validate and execute, keep the new results -----------
 
 
-async def tools_node(state: AgentState, runtime: Runtime[GraphContext]) -> Update:
+async def tools_node(state: AgentState, runtime: NodeRuntime) -> Update:
     """One attempt: guard, select, then validate and run each call.
 
     The guard reads the request before the first selection, and the selected tools after each
@@ -270,7 +268,7 @@ def _call_dict(call: ProposedCall) -> dict[str, Any]:
 # --- report --------------------------------------------------------------------------------
 
 
-async def report_node(state: AgentState, runtime: Runtime[GraphContext]) -> Update:
+async def report_node(state: AgentState, runtime: NodeRuntime) -> Update:
     """Write the answer: the selector's reply for non-calculations, else results and next steps."""
     emit = _emitter(runtime, "report")
     selector = runtime.context.selector
@@ -319,7 +317,7 @@ async def report_node(state: AgentState, runtime: Runtime[GraphContext]) -> Upda
     }
 
 
-def _safety_net(state: AgentState, status: str, runtime: Runtime[GraphContext]) -> Update:
+def _safety_net(state: AgentState, status: str, runtime: NodeRuntime) -> Update:
     """The offline reader's results when a model's turn computed nothing (safety_net.py); {}
     when the net is off, does not apply, or computes nothing either; a refusal when the stress
     guard refuses the question (a failed classify skipped the request guard)."""

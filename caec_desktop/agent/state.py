@@ -1,22 +1,28 @@
 """The agent graph's state: what each node reads and the deltas it returns.
 
 Lists that grow during a turn (`messages`, `tool_results`, `errors`, `transcript`) and `usage`
-have reducers, so nodes return only what they add. `messages` holds this turn's HumanMessage (the
-request) and the report's AIMessage (the answer); `transcript` a model's exchange in LLM modes;
-everything else is plain JSON-like data, so the final state turns into a `TurnResult` without
-conversion.
+have reducers, so nodes return only what they add. `messages` holds this turn's request and the
+report's answer as `{"role", "content"}` dicts, the shape `history` has; `transcript` a model's
+exchange in LLM modes (LangChain messages); everything else is plain JSON-like data, so the final
+state turns into a `TurnResult` without conversion.
+
+Nothing here imports LangChain or LangGraph: an offline turn can run before they have loaded
+(agent/sequential.py). `AnyMessage` is LangChain's type for the type checker only; at run time the
+transcript's items are not inspected (its reducer only concatenates lists).
 """
 
 from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, TypedDict, get_origin, get_type_hints
-
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
-from langgraph.graph.message import add_messages
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypedDict, get_origin, get_type_hints
 
 from caec_desktop.agent.usage import add_usage
+
+if TYPE_CHECKING:
+    from langchain_core.messages import AnyMessage
+else:
+    AnyMessage = Any
 
 Status = Literal[
     "answered", "needs_input", "invalid", "refused", "model_error", "cancelled", "error"
@@ -31,6 +37,10 @@ MAX_ATTEMPTS = 3
 NO_CALL = "(no tool call)"
 """The `tool` of the error entry recorded when a model answered a calculation without calling a
 tool (fed back to it like a rejected call; not a rejected input in the report)."""
+
+
+Message = dict[str, Any]
+"""A message as `{"role": "user" | "assistant", "content": str}`, as in `history`."""
 
 
 class ToolResultEntry(TypedDict):
@@ -58,9 +68,8 @@ class ErrorEntry(TypedDict):
 class AgentState(TypedDict, total=False):
     """State of one turn. Input: `messages` (the request) and `history` (see `turn_input`)."""
 
-    messages: Annotated[list[AnyMessage], add_messages]
-    """This turn's messages: the user's request, then the answer once `report` has run. Each is
-    built once with its id set, so `add_messages` neither converts nor assigns ids."""
+    messages: Annotated[list[Message], operator.add]
+    """This turn's messages: the user's request, then the answer once `report` has run."""
     history: list[dict[str, Any]]
     """Recent earlier messages as `{"role", "content"}`, the shape selectors take (plain dicts:
     converting a dozen long answers to message objects on every turn cost ~0.3 ms)."""
@@ -100,25 +109,20 @@ _REDUCERS: dict[str, Callable[[Any, Any], Any]] = {
 """The state's reducers by field (`tool_results`, `errors`, `usage`)."""
 
 
-REQUEST_ID = "request"
-ANSWER_ID = "answer"
-"""Message ids within a turn (each turn's state is new: no checkpointer keeps earlier ones)."""
-
-
 def turn_input(request: str, history: list[dict[str, Any]]) -> AgentState:
-    """The graph's input for one turn: the request as a HumanMessage, and the earlier messages."""
-    return {"messages": [HumanMessage(content=request, id=REQUEST_ID)], "history": history}
+    """The graph's input for one turn: the request as a user message, and the earlier messages."""
+    return {"messages": [{"role": "user", "content": request}], "history": history}
 
 
-def answer_message(answer: str) -> AIMessage:
-    """The report's answer as the turn's AIMessage."""
-    return AIMessage(content=answer, id=ANSWER_ID)
+def answer_message(answer: str) -> Message:
+    """The report's answer as the turn's assistant message."""
+    return {"role": "assistant", "content": answer}
 
 
 def start_state(graph_input: AgentState) -> AgentState:
     """The state a run starts from as LangGraph holds it: the reduced fields empty (a reducer's
-    channel starts as an empty list or dict), then the input. The input's messages already
-    have ids, so `add_messages` would return them as they are: they are taken directly."""
+    channel starts as an empty list or dict), then the input (LangGraph's channels take the
+    input's values as they are)."""
     state: dict[str, Any] = {n: get_origin(h.__origin__)() for n, h in _REDUCED.items()}
     return {**state, **graph_input}  # type: ignore[typeddict-item]
 
@@ -136,10 +140,10 @@ def state_after(state: AgentState, update: dict[str, Any]) -> AgentState:
 
 
 def request_text(state: AgentState) -> str:
-    """The user's request of this turn: the latest HumanMessage ("" when none was given)."""
+    """The user's request of this turn: the latest user message ("" when none was given)."""
     for message in reversed(state.get("messages") or []):
-        if isinstance(message, HumanMessage):
-            return message.content if isinstance(message.content, str) else message.text
+        if message.get("role") == "user":
+            return str(message.get("content") or "")
     return ""
 
 

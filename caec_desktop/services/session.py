@@ -4,7 +4,9 @@ TraceEvents. The window and the `caec` command both drive it; nothing here impor
 Each turn passes only the recent history to the graph (no checkpointer replaying the whole
 thread), so the cost per turn stays flat however long the conversation gets. Runs are sequential
 per event loop (a class-level lock): a burst of requests queues instead of interleaving on the loop.
-LangGraph is imported on the first run, not at import, so showing the window stays cheap.
+LangGraph is imported on the first run, not at import, so showing the window stays cheap; while
+the app loads it in the background, a turn without a model runs on the sequential runner
+(agent/engine.py), and its run_start event says which runner ran it.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field, ValidationError
 
+from caec_desktop.agent import engine
 from caec_desktop.agent.context import OfflineReader
 from caec_desktop.agent.deadline import set_deadline
-from caec_desktop.agent.events import STREAM_MODES, TraceRecorder, node_update
+from caec_desktop.agent.events import TraceRecorder, node_update
 from caec_desktop.agent.selection.protocol import SelectorError, ToolSelector
 from caec_desktop.agent.trace import TraceEvent
 from caec_desktop.agent.usage import add_usage
@@ -96,8 +99,9 @@ def default_selector(settings: Settings) -> ToolSelector:
 
 
 def graph_shape() -> tuple[list[str], list[tuple[str, str, bool]]]:
-    """The agent graph's nodes and edges as plain data (imports LangGraph), for the graph view."""
-    from caec_desktop.agent.build import graph_shape as shape
+    """The agent graph's nodes and edges as plain data, for the graph view (from its topology:
+    LangGraph need not be loaded)."""
+    from caec_desktop.agent.topology import shape
 
     return shape()
 
@@ -277,17 +281,21 @@ class Session:
                 recorder = TraceRecorder(secrets=self._secrets())
                 # A direct call (form) is chosen by no selector: its mode is its source, no model.
                 mode, model = (self.mode, self.model) if selector is None else (source, "")
+                runner = engine.pick(self._uses_model(selector))
                 start = recorder.make(
                     "run_start",
                     None,
-                    {"text": text, "mode": mode, "model": model, "source": source},
-                )
+                    {
+                        "text": text, "mode": mode, "model": model, "source": source,
+                        "runner": runner,
+                    },
+                )  # fmt: skip
                 queue: asyncio.Queue[TraceEvent | None] = asyncio.Queue()
                 limit = self.settings.effective_turn_timeout()
                 context = contextvars.copy_context()
                 context.run(set_deadline, limit)  # the run's task (and its tasks) see it
                 task = asyncio.create_task(
-                    self._drive(text, selector, recorder, queue), context=context
+                    self._drive(text, selector, runner, recorder, queue), context=context
                 )
                 task.add_done_callback(lambda _: queue.put_nowait(None))
                 expired: list[bool] = []
@@ -326,14 +334,19 @@ class Session:
             if not self._open_runs:
                 self._cancel_requested = False
 
+    def _uses_model(self, selector: ToolSelector | None) -> bool:
+        """Whether this turn's selector asks a model (`selector`: a form's, else the session's)."""
+        chosen = selector if selector is not None else self._selector
+        return chosen.answers_in_prose if chosen is not None else self.mode != "offline"
+
     async def _drive(
         self,
         text: str,
         selector: ToolSelector | None,
+        runner: engine.Runner,
         recorder: TraceRecorder,
         queue: asyncio.Queue[TraceEvent | None],
     ) -> dict[str, Any]:
-        from caec_desktop.agent.build import compiled_graph
         from caec_desktop.agent.context import GraphContext
         from caec_desktop.agent.state import start_state, state_after, turn_input
 
@@ -342,12 +355,7 @@ class Session:
         )
         graph_input = turn_input(text, self._history())
         state = start_state(graph_input)
-        async for part in compiled_graph().astream(
-            graph_input,
-            context=context,
-            stream_mode=STREAM_MODES,
-            version="v2",
-        ):
+        async for part in await engine.stream(runner, graph_input, context):
             if (update := node_update(part)) is not None:
                 state = state_after(state, update)
             if (event := recorder.from_part(part)) is not None:

@@ -57,7 +57,7 @@ def sheet_of(raw: Any) -> CalcSheet | None:
 
 def arg_sources(data: dict[str, Any]) -> dict[str, str]:
     """Where each argument of a reported call came from, as the calculation report says it."""
-    from caec_desktop.services.export import provenance
+    from caec_desktop.services.provenance import provenance
     from caec_desktop.tools import tool_schema
 
     tool = str(data.get("tool") or data.get("name") or "")

@@ -116,20 +116,20 @@ def test_folded_updates_equal_langgraphs_final_state(text: str) -> None:
     assert folded == final
 
 
-def test_messages_carry_the_request_and_the_answer_through_add_messages() -> None:
-    """The state contract: `messages` (reduced by add_messages) holds this turn's HumanMessage
-    and the report's AIMessage; the nodes read the request from it."""
-    from langchain_core.messages import AIMessage, HumanMessage
-    from langgraph.graph.message import add_messages
+def test_messages_carry_the_request_and_the_answer() -> None:
+    """The state contract: `messages` holds this turn's request and the report's answer as
+    `{"role", "content"}` dicts (plain data: no LangChain messages, so a turn can run before
+    LangChain loads); the nodes read the request from it."""
+    import operator
 
     from caec_desktop.agent.state import _REDUCERS
 
-    assert _REDUCERS["messages"] is add_messages
+    assert _REDUCERS["messages"] is operator.add
     text = "rayleigh time step for 1 mm glass beads"
     folded, final = asyncio.run(_fold_and_values(text))
     human, ai = final["messages"]
-    assert isinstance(human, HumanMessage) and human.content == text
-    assert isinstance(ai, AIMessage) and ai.content == final["answer"]
-    assert "| rayleigh_timestep |" in ai.content  # the computed report, not an echo
+    assert human == {"role": "user", "content": text}
+    assert ai == {"role": "assistant", "content": final["answer"]}
+    assert "| rayleigh_timestep |" in ai["content"]  # the computed report, not an echo
     assert request_text(final) == text
     assert folded["messages"] == final["messages"]

@@ -205,6 +205,8 @@ def test_closing_the_window_awaits_session_aclose_before_run_app_ends(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # run_app installs the error sink
+    # run_app registers its LangGraph loading with the engine: leave the process's as it was.
+    monkeypatch.setattr("caec_desktop.agent.engine._loading", None)
     monkeypatch.setattr("caec_desktop.services.session.Session", _SlowCloseSession)
     _SlowCloseSession.closed.clear()
     window = MainWindow()

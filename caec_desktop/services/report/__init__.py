@@ -1,6 +1,7 @@
 """The calculation package: turns chosen from a conversation, a title block, a summary, and each
 calculation numbered with its inputs, steps, results, verdict and references (see package.py)."""
 
+from caec_desktop.services.provenance import provenance
 from caec_desktop.services.report.package import (
     CalcPackage,
     Calculation,
@@ -11,7 +12,6 @@ from caec_desktop.services.report.package import (
     build_package,
     default_turns,
     how_computed,
-    provenance,
 )
 from caec_desktop.services.report.text import (
     markdown_to_text,

@@ -31,13 +31,11 @@ from typing import Any, ClassVar
 from caec_desktop import __version__
 from caec_desktop.agent.trace import TraceEvent, redact
 from caec_desktop.agent.usage import total_usage, usage_text
+from caec_desktop.services.provenance import provenance
 from caec_desktop.services.report.text import markdown_to_text, one_line, to_second, turn_ranges
 from caec_desktop.tools import CalcSheet, result_schema, tool_schema
 from caec_desktop.tools.display import current
 from caec_desktop.tools.units import pretty_unit
-
-CALL_SOURCE_AS_PROVENANCE = {"regex": "typed", "llm": "model", "llm_text": "model"}
-"""Where an input came from when the call gives no per-argument source (see ProposedCall)."""
 
 FIELD_LIMIT = 200
 """Longest title-block field kept (characters)."""
@@ -281,17 +279,6 @@ def _label(prop: Mapping[str, Any]) -> str:
     while re.search(r"\([^()]*\)", text):
         text = re.sub(r"\s*\([^()]*\)", "", text)
     return " ".join(text.split())
-
-
-def provenance(entry: Mapping[str, Any], name: str, value: Any, prop: Mapping[str, Any]) -> str:
-    """Where input `name` came from: its recorded source, else default/the call's source."""
-    sources = entry.get("arg_sources") or {}
-    if name in sources:
-        return str(sources[name])
-    if "default" in prop and prop["default"] == value:
-        return "default"
-    call_source = str(entry.get("source") or "unknown")
-    return CALL_SOURCE_AS_PROVENANCE.get(call_source, call_source)
 
 
 def how_computed(entry: Mapping[str, Any], turn: Mapping[str, Any], tool: str = "") -> str:

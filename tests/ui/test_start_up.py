@@ -1,0 +1,227 @@
+"""Start-up (app.py): a question sent before LangGraph has loaded is answered at once on the
+sequential runner, with the same card and trace as LangGraph's; the loaded graph takes over for
+the next turn; a failure while loading in the background is shown in words, never a traceback,
+a hang or a lost question.
+
+The loading stages are the app's own (`app.Loading`), with the LangGraph stage held by a gate the
+test opens (or made to fail), so "before it has loaded" is a state, not a race.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from typing import Any
+
+import pytest
+import qasync
+from PySide6.QtWidgets import QApplication
+
+from caec_desktop.agent import engine
+from caec_desktop.app import START_UP_FAILED, Loading, _load_engine, _prepare, run_app
+from caec_desktop.services.session import TurnResult
+from caec_desktop.settings.model import Settings
+from caec_desktop.ui.main_window import MainWindow
+
+QUESTION = "rayleigh time step for 1 mm glass beads"
+NO_LANGGRAPH = "No module named 'langgraph'"
+
+
+@pytest.fixture(autouse=True)
+def _engine_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No LangGraph loaded at the start (the process's engine state restored afterwards), and
+    the error sink run_app installs removed afterwards."""
+    monkeypatch.setattr(engine, "_graph", None)
+    monkeypatch.setattr(engine, "_loading", None)
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    yield
+
+
+def _gated_engine(
+    gate: threading.Event, fail: bool = False
+) -> Callable[[Future[tuple[Settings, str]], threading.Event, Callable[[], bool]], None]:
+    """The app's LangGraph stage, held until `gate` opens (then it loads, or fails as a missing
+    LangGraph would)."""
+
+    def load(first: Future[tuple[Settings, str]], go: threading.Event, stop: Any) -> None:
+        assert gate.wait(timeout=30), "the test never opened the gate"
+        if fail:
+            raise ImportError(NO_LANGGRAPH)
+        _load_engine(first, go, stop)
+
+    return load
+
+
+def _offline(mode: Any) -> tuple[Settings, str]:
+    _, problem = _prepare(mode)
+    return Settings(mode="offline"), problem
+
+
+async def _until(condition: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+    """Let the loop run until `condition` holds (bounded)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not condition():
+        assert loop.time() < end, f"timed out waiting for {what}"
+        await asyncio.sleep(0.005)
+
+
+def _turns(window: MainWindow) -> list[TurnResult]:
+    return list(window.runner.session.turns) if window.runner is not None else []
+
+
+async def _ask(window: MainWindow, text: str) -> TurnResult:
+    before = len(_turns(window))
+    window.chat.input.setPlainText(text)
+    window.chat.input.submit()
+    await _until(lambda: len(_turns(window)) > before and not window.chat.running, "the answer")
+    return _turns(window)[-1]
+
+
+def _runner_of(turn: TurnResult) -> str:
+    return str(turn.events[0].data["runner"])
+
+
+def _without_times(turn: TurnResult) -> list[tuple[str, str | None, dict[str, Any]]]:
+    out = []
+    for event in turn.events:
+        data = {k: v for k, v in event.data.items() if k != "runner"}
+        out.append((event.kind, event.node, data))
+    return out
+
+
+def _start(
+    qapp: QApplication, loading: Loading, first_question: str | None = QUESTION
+) -> tuple[MainWindow, asyncio.Future[int]]:
+    window = MainWindow()
+    window.show()
+    if first_question:  # typed and sent before anything has loaded
+        window.chat.input.setPlainText(first_question)
+        window.chat.input.submit()
+    task = asyncio.ensure_future(
+        run_app(qapp, window, argparse.Namespace(self_test=False), loading)
+    )
+    return window, task
+
+
+def test_a_question_before_langgraph_is_answered_then_langgraph_takes_over(
+    qapp: QApplication, qloop: qasync.QEventLoop
+) -> None:
+    gate = threading.Event()
+    loading = Loading(None, prepare=_offline, load_engine=_gated_engine(gate))
+
+    async def scenario() -> None:
+        window, task = _start(qapp, loading)
+        try:
+            await _until(lambda: len(_turns(window)) == 1 and not window.chat.running, "answer")
+            early = _turns(window)[0]
+            assert _runner_of(early) == "sequential" and early.status == "answered"
+            assert not loading.engine.done()  # LangGraph had not loaded when it was answered
+            assert [c.tool for c in window.chat.cards()] == ["rayleigh_timestep"]
+            rows = window.trace.model.rowCount()
+            assert rows == len(early.events)
+
+            gate.set()  # LangGraph loads now
+            await asyncio.wrap_future(loading.engine)
+            later = await _ask(window, QUESTION)
+            assert _runner_of(later) == "langgraph"
+            # The same turn either way: answer, results, trace events; and the same card.
+            assert later.answer == early.answer
+            assert later.tool_results == early.tool_results
+            assert _without_times(later) == _without_times(early)
+            first, second = window.chat.cards()
+            assert second.text() == first.text()
+            assert window.trace.model.rowCount() == rows + len(later.events)
+            assert not window.banner.isVisible()
+        finally:
+            gate.set()
+            window.close()
+        assert await task == 0
+
+    try:
+        qloop.run_until_complete(scenario())
+    finally:
+        qapp.setQuitOnLastWindowClosed(True)
+
+
+def test_langgraph_failing_to_load_is_said_in_words_and_offline_goes_on(
+    qapp: QApplication, qloop: qasync.QEventLoop
+) -> None:
+    gate = threading.Event()
+    loading = Loading(None, prepare=_offline, load_engine=_gated_engine(gate, fail=True))
+
+    async def scenario() -> None:
+        window, task = _start(qapp, loading)
+        try:
+            await _until(lambda: len(_turns(window)) == 1 and not window.chat.running, "answer")
+            gate.set()  # now the load fails
+            await _until(window.banner.isVisible, "the banner")
+            shown = window.banner.text()
+            assert "LangGraph" in shown and "could not be loaded" in shown
+            assert NO_LANGGRAPH in shown and "Offline questions and the tool forms" in shown
+            assert "Traceback" not in shown and 'File "' not in shown
+            after = await _ask(window, "convert 3 inch to mm")
+            assert after.status == "answered" and _runner_of(after) == "sequential"
+        finally:
+            gate.set()
+            window.close()
+        assert await task == 0
+
+    try:
+        qloop.run_until_complete(scenario())
+    finally:
+        qapp.setQuitOnLastWindowClosed(True)
+
+
+def test_a_model_turn_after_a_failed_load_ends_with_the_reason() -> None:
+    """A model's turn needs LangGraph: when its load failed, the turn ends model_error with the
+    reason in words (no traceback), and an offline turn still runs."""
+    from caec_desktop.services.session import Session
+    from tests.scripted_selector import ScriptedSelector
+
+    failed: Future[None] = Future()
+    failed.set_exception(ImportError(NO_LANGGRAPH))
+    engine.loading_in_background(failed)
+
+    async def run(session: Session, text: str) -> TurnResult:
+        async for _ in session.ask(text):
+            pass
+        assert session.last_turn is not None
+        return session.last_turn
+
+    model = asyncio.run(run(Session(Settings(mode="offline"), ScriptedSelector()), QUESTION))
+    assert model.status == "model_error" and _runner_of(model) == "langgraph"
+    assert "LangGraph" in model.answer and NO_LANGGRAPH in model.answer
+    assert "Traceback" not in model.answer
+    offline = asyncio.run(run(Session(Settings(mode="offline")), QUESTION))
+    assert offline.status == "answered" and _runner_of(offline) == "sequential"
+
+
+def test_a_broken_first_stage_is_said_in_words_and_the_question_is_not_left_waiting(
+    qapp: QApplication, qloop: qasync.QEventLoop
+) -> None:
+    def broken(mode: Any) -> tuple[Settings, str]:
+        raise ImportError("No module named 'pint'")
+
+    gate = threading.Event()
+    loading = Loading(None, prepare=broken, load_engine=_gated_engine(gate))
+
+    async def scenario() -> None:
+        window, task = _start(qapp, loading)
+        try:
+            await _until(window.banner.isVisible, "the banner")
+            assert window.banner.text() == START_UP_FAILED
+            assert not window.chat.running  # the question sent is not left "running"
+        finally:
+            gate.set()
+            window.close()
+        assert await task == 0
+
+    try:
+        qloop.run_until_complete(scenario())
+    finally:
+        qapp.setQuitOnLastWindowClosed(True)
