@@ -87,6 +87,7 @@ ROLE_DIM: dict[str, str] = {
     "cfd_cell_size": LENGTH,
     "scale_factor": NONE,
     "n_particles": NONE,
+    "n_parcels": NONE,
     "damping_coefficient": DAMPING,
     "smallest_feature": LENGTH,
     "throughput": FREQUENCY,
@@ -274,11 +275,12 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
         "surface_energy",
         "liquid_surface_tension",
     ),
+    ("surface energy per surface", "gamma s", "solid surface energy"): ("surface_energy",),
     ("surface tension", "gamma l", "liquid surface tension"): ("liquid_surface_tension",),
     ("bond number", "target bond number", "bo", "target bo"): ("target_bond_number",),
     ("contact angle", "theta", "wetting angle"): ("contact_angle",),
     ("fluid density", "rho f", "rhof", "liquid density", "gas density"): ("fluid_density",),
-    ("viscosity", "mu f", "dynamic viscosity", "fluid viscosity"): ("fluid_viscosity",),
+    ("viscosity", "mu", "mu f", "dynamic viscosity", "fluid viscosity"): ("fluid_viscosity",),
     ("slip", "slip velocity", "relative velocity fluid", "u slip"): ("slip_velocity",),
     ("voidage", "void fraction", "eps f", "fluid fraction"): ("voidage", "porosity"),
     ("cell size", "cfd cell", "cfd cell size", "mesh size", "grid size", "dx"): ("cfd_cell_size",),
@@ -293,6 +295,7 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
         "cg factor",
     ): ("scale_factor",),
     ("particles", "number of particles", "particle count", "n particles"): ("n_particles",),
+    ("parcels", "number of parcels", "parcel count", "n parcels", "target parcels"): ("n_parcels",),
     ("damping", "damping coefficient", "eta", "eta n"): ("damping_coefficient",),
     ("smallest feature", "gap", "feature size"): ("smallest_feature",),
     ("throughput", "particle steps per core second"): ("throughput",),
@@ -408,7 +411,7 @@ POST_ROLES: dict[str, tuple[str, ...]] = {
     "time step": ("timestep",),
     "timestep": ("timestep",),
     "particles": ("n_particles",),
-    "parcels": ("n_particles",),
+    "parcels": ("n_parcels",),
     "particle-steps": ("throughput",),
     "particle steps": ("throughput",),
     "cores": ("n_cores",),
@@ -431,12 +434,13 @@ POST_KEY_RE = re.compile(
 
 CONTAINER_WORDS = (
     "cylinder|cylindrical|pipe|tube|column|drum|silo|vessel|container|bed|box|bin|hopper|tank|"
-    "cube|cuboid|chamber|domain"
+    "cube|cuboid|chamber|domain|kiln|mill"
 )
 
 
 CONTAINER_KEY_BEFORE_RE = re.compile(
-    rf"\b(?:{CONTAINER_WORDS})s?\s*(?:(?:of|with|having|whose|and)\s+)?(?:(?:a|an|the|its)\s+)?$",
+    rf"\b(?:{CONTAINER_WORDS})s?\s*,?\s*(?:(?:of|with|having|whose|and)\s+)?"
+    r"(?:(?:a|an|the|its)\s+)?(?:inner\s+|internal\s+)?$",
     re.IGNORECASE,
 )
 """Before a size key that belongs to the container: `cylinder of radius`, `pipe with a diameter`."""
@@ -450,6 +454,12 @@ PARTICLE_KEY_AFTER_RE = re.compile(
 )
 """After a size key typed behind its value, the particles it belongs to (`5 mm diameter spheres`,
 `3 mm diameter glass beads`; not a `ball mill`); used with `match(text, pos)`."""
+FLUID_KEY_BEFORE_RE = re.compile(
+    r"\b(?:fluid|liquid|gas|carrier)s?\b(?:\s+(?!particles?\b|solids?\b)[\w']+){0,3}\s*$",
+    re.IGNORECASE,
+)
+"""Before a density key that belongs to the fluid: `in a liquid with density`, `a fluid of
+density` (not `fluid and particles of density`)."""
 _CONTAINER_ROLE = {
     "particle_radius": "container_radius",
     "particle_diameter": "container_diameter",
@@ -462,6 +472,11 @@ def container_roles(roles: tuple[str, ...]) -> tuple[str, ...]:
     radius 50 mm` is the cylinder's radius, not a particle's); () when the key is no size."""
     mapped = [_CONTAINER_ROLE[r] for r in roles if r in _CONTAINER_ROLE]
     return tuple(dict.fromkeys(mapped))
+
+
+def fluid_roles(roles: tuple[str, ...]) -> tuple[str, ...]:
+    """The fluid's roles of a density key said of the fluid (`a liquid of density 1100`)."""
+    return ("fluid_density",) if {"density", "solid_density"} & set(roles) else roles
 
 
 def particle_roles(roles: tuple[str, ...]) -> tuple[str, ...]:

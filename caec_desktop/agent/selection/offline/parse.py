@@ -16,6 +16,7 @@ from typing import Any
 from caec_desktop.agent.selection.offline.aliases import (
     CONTAINER_KEY_AFTER_RE,
     CONTAINER_KEY_BEFORE_RE,
+    FLUID_KEY_BEFORE_RE,
     PARTICLE_KEY_AFTER_RE,
     POST_KEY_RE,
     POST_ROLES,
@@ -23,6 +24,7 @@ from caec_desktop.agent.selection.offline.aliases import (
     ROLE_DIM,
     WORD_ROLES,
     container_roles,
+    fluid_roles,
     key_roles,
     particle_roles,
 )
@@ -38,9 +40,9 @@ from caec_desktop.tools.values import (
 
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 """A number once `normalize` has turned `2×10^-3` into `2e-3` (the value reader's grammar)."""
-_UNIT = r"%|1?/[A-Za-z]+(?![\w/^])|[A-Za-zµμ°Ω][A-Za-z0-9µμ°/^*·]*|[^\x00-\x7f\s\w]+"
+_UNIT = r"%|1?/[A-Za-z]+(?![\w/^])|[A-Za-zµμ°Ω](?:[A-Za-z0-9µμ°/*·]|\^-?)*|[^\x00-\x7f\s\w]+"
 """A unit word, a per-unit (`1/s`, `/s`), `%`, or symbols no unit has (`2 🦆`, `2 ±`: read,
-and refused)."""
+and refused); a negative power is part of the unit (`20 s^-1`)."""
 QTY_RE = re.compile(
     rf"(?<![\w.^/*])(?P<num>{_NUMBER})(?P<junk>(?:[.,]\d+)+|(?:(?:/|\*\*?|\^)[-+]?[\d.]+)+)?"
     rf"(?:(?P<mark>''|[\"″'′])(?![A-Za-z])|[ \t]*(?P<unit>{_UNIT}))?"
@@ -72,6 +74,12 @@ _UNICODE = {
     "–": "-",
 }
 _CASE_FIX = {"pa": "Pa", "kpa": "kPa", "mpa": "MPa", "gpa": "GPa", "kn": "kN", "n": "N"}
+_SI_CASED = frozenset({"mPa"})
+"""Typed exactly so, a unit means what SI says: `mPa` is the millipascal (`5 mPa s` of a
+viscosity), never the megapascal that a lower-case `mpa` is taken for."""
+_PASCAL_SECOND_RE = re.compile(r"(?<=[\d\s])([kmuµ]?Pa)\s*[.·]?\s*s\b(?![.·]?\w)")
+"""`1e-3 Pa s`, `5 mPa.s`, `1 Pa·s`: a viscosity unit written with a space or a dot, read whole
+(else the `s` would be dropped and a pressure read)."""
 _NOT_UNITS = frozenset(
     {
         "at", "a", "as", "e", "x", "of", "and", "or", "to", "is", "by", "nu", "rho", "phi",
@@ -201,6 +209,7 @@ def normalize(text: str) -> str:
         text = text.replace(old, new)
     text = _SUPERSCRIPT_RE.sub(lambda m: "^" + m.group().translate(_SUPERSCRIPTS), text)
     text = _MULTIPLIER_RE.sub(_multiplied, text)
+    text = _PASCAL_SECOND_RE.sub(r"\1*s", text)
     return _TIMES_RE.sub(" x ", text)
 
 
@@ -211,7 +220,7 @@ def normalize_unit(unit: str) -> str:
     if unit.startswith("/"):  # `0.01 /s`
         unit = "1" + unit
     parts = re.split(r"([/*])", unit)
-    return "".join(_CASE_FIX.get(p.lower(), p) if p not in "/*" else p for p in parts)
+    return "".join(p if p in "/*" or p in _SI_CASED else _CASE_FIX.get(p.lower(), p) for p in parts)
 
 
 REFERENCE_UNITS = {
@@ -400,6 +409,8 @@ def _attach_keys(quantities: list[Quantity]) -> None:
             roles = key_roles(pre.group("key"))
             if CONTAINER_KEY_BEFORE_RE.search(q.before, 0, pre.start()):
                 roles = container_roles(roles) or roles
+            elif FLUID_KEY_BEFORE_RE.search(q.before, 0, pre.start()):
+                roles = fluid_roles(roles)
             candidates.append((pre.group("key"), roles, 0))
         if post:
             key = post.group("key")

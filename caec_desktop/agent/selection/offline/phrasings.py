@@ -130,7 +130,7 @@ def _other_body() -> tuple[Param, ...]:
     """Body 2 (`other_*`, filled from a second material by `steps.two_bodies`, like a second
     typed radius) and the wall."""
     return (
-        Param("other_radius", (("other_radius", 1.0),), LENGTH, bare_factor=0.5),
+        Param("other_radius", (("other_radius", 1.0),)),
         simple("other_density"),
         simple("other_youngs_modulus"),
         simple("other_poisson_ratio"),
@@ -189,7 +189,12 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
     Phrasing(
         "contact_pair",
         (
-            (r"\beffective (?:radius|mass|(?:young'?s |shear )?modulus|properties)\b", 14),
+            # asked for (no value after it): `effective mass 1e-5 kg` is a linear spring's input
+            (
+                r"\beffective (?:radius|mass|(?:young'?s |shear )?modulus|properties)\b"
+                r"(?!\s*(?:=|:|of|is)?\s*[\d.])",
+                14,
+            ),
             (r"\b(?:hertz(?:ian)?|contact|normal|tangential) stiffness\b", 14),
             (r"\bkt\s*/\s*kn\b|\bk_t\s*/\s*k_n\b|\btangential.*normal stiffness ratio\b", 14),
             (r"\bmindlin\b", 14),
@@ -405,9 +410,13 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(
         "particle_mass",
         (
-            (r"\b(?:mass|weight) of (?:a|an|one|the|each|single)\b", 8),
-            (r"\bparticle mass\b|\bhow heavy\b|\bweighs?\b|\b(?:mass|weight) of\b", 6),
-            (r"\bmass\b", 2),
+            (r"(?<!effective )(?<!reduced )\b(?:mass|weight) of (?:a|an|one|the|each|single)\b", 8),
+            (
+                r"\bparticle mass\b|\bhow heavy\b|\bweighs?\b"
+                r"|(?<!effective )(?<!reduced )\b(?:mass|weight) of\b",
+                6,
+            ),
+            (r"(?<!effective )(?<!reduced )\bmass\b(?!\s*(?:flow|rate))", 2),
         ),
         (diameter(), simple("density", DENSITY, preset="density")),
         (("particle_diameter",), ("density",)),
@@ -531,12 +540,12 @@ PHRASINGS: tuple[Phrasing, ...] = (
             (r"\bbulk\b|\bpacking fraction\b|\bsolid fraction\b", 4),
             # the mass or weight of a packed volume (a packing or bulk word names it)
             (
-                r"\b(?:mass|weigh\w*|heavy)\b.*\b(?:porosity|packing|phi|void\w*|bulk|solids? "
-                r"fraction)\b|\b(?:porosity|packing|phi|void\w*|bulk|solids? fraction)\b.*"
-                r"\b(?:mass|weigh\w*|heavy)\b",
+                r"\b(?:mass(?!\s*(?:flow|rate))|weigh\w*|heavy)\b.*\b(?:porosity|packing|phi"
+                r"|void\w*|bulk|solids? fraction)\b|\b(?:porosity|packing|phi|void\w*|bulk"
+                r"|solids? fraction)\b.*\b(?:mass(?!\s*(?:flow|rate))|weigh\w*|heavy)\b",
                 10,
             ),
-            (r"\b(?:mass|weigh\w*|heavy)\b", 1),
+            (r"\b(?:mass(?!\s*(?:flow|rate))|weigh\w*|heavy)\b", 1),
         ),
         (
             simple("packing_fraction", NONE),
@@ -553,7 +562,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
         (),
         "bulk density 1500 kg/m3 of sand",
         steps.bulk,
-        dim_weights=(("volume", 8),),
+        dim_weights=(("volume", 8), ("density", 4)),
     ),
     SIMULATION_COST,
     Phrasing(
@@ -601,7 +610,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
             (r"\bporosity\b.*\bwall\b|\bwall\b.*\bporosity\b", 8),
             # porosity asked for (no value after it) in a pipe or column: the wall effect's
             (
-                r"\bporosity\b(?!\s*(?:=|:|of|is)?\s*[\d.])"
+                r"\bporosity\b(?!\s*(?:=|:|of|is)?\s*[\d.]++(?!\s*(?:[mcuµ]?m|in|inch|micron)s?\b))"
                 r"(?=.*\b(?:pipe|tube|column|cylinder|bed)\b)",
                 10,
             ),
@@ -659,7 +668,7 @@ _KEYWORDS = """
     acceptable stable enough okay steel glass overlap mindlin cohesion cohesive adhesion
     capillary bridge surface energy reynolds archimedes stokes terminal felice dallavalle coarse
     parcel parcels insertion throughput inertial froude critical beverloo discharge orifice
-    outflow rolling friction torque
+    outflow rolling friction torque liner lining target surface plate floor
 """
 VOCABULARY: tuple[str, ...] = tuple(sorted(set(_KEYWORDS.split())))
 """Keywords that typos are corrected towards (words of 5+ letters)."""
