@@ -70,7 +70,8 @@ plate`, `a steel target`, `an alumina liner`)."""
 _STEP_WORD_RE = re.compile(r"\b(?:at|with|every|using)\s*$", re.I)
 _RUN_GAP_RE = re.compile(r"^[\s,;]*(?:and\s*)?$")
 _CONTAINER_BEFORE_RE = re.compile(rf"\b(?:{CONTAINER_WORDS})s?\W*$", re.I)
-_CONTAINER_AFTER_RE = re.compile(rf"^\W*(?:{CONTAINER_WORDS})\b", re.I)
+_CONTAINER_AFTER_RE = re.compile(rf"^\W*(?:[a-z]+\s+)??(?:{CONTAINER_WORDS})\b", re.I)
+"""Right after a size: the container it is of (`100 mm pipe`, `a 100 mm glass drum`)."""
 
 
 def convert_match(text: str) -> re.Match[str] | None:
