@@ -196,12 +196,26 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
         "e modulus",
     ): ("youngs_modulus",),
     ("shear modulus", "shear"): ("shear_modulus",),
-    ("wall e", "wall modulus", "wall youngs modulus", "wall young's modulus", "wall youngs"): (
-        "wall_youngs_modulus",
-    ),
-    ("wall nu", "wall poisson", "wall poisson ratio", "wall poisson's ratio"): (
-        "wall_poisson_ratio",
-    ),
+    (
+        "wall e",
+        "wall modulus",
+        "wall youngs modulus",
+        "wall young's modulus",
+        "wall youngs",
+        "e of the wall",
+        "e of wall",
+        "modulus of the wall",
+        "e wall",
+    ): ("wall_youngs_modulus",),
+    (
+        "wall nu",
+        "wall poisson",
+        "wall poisson ratio",
+        "wall poisson's ratio",
+        "nu of the wall",
+        "nu wall",
+        "poisson ratio of the wall",
+    ): ("wall_poisson_ratio",),
     (
         "nu",
         "poisson",
@@ -333,7 +347,12 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
 
 WORD_ROLES: dict[str, tuple[str, ...]] = {w: roles for ws, roles in _WORDS.items() for w in ws}
 
-_CONNECT = r"\s*(?:=|:|~|≈|\bis\b|\bof\b|\bat\b|\bequals?\b|\babout\b)?\s*"
+_CONNECT = (
+    r"\s*(?:(?:of|for|in)\s+(?:the\s+)?(?P<fluid>water|air|liquid|fluid|gas|oil)\b\s*)?"
+    r"(?:=|:|~|≈|\bis\b|\bof\b|\bat\b|\bequals?\b|\babout\b)?\s*"
+)
+"""Between a key and its value: `=`, `of`, `is`, …; `density of water 998 kg/m3` names the
+fluid (group `fluid`)."""
 
 
 _SEP = " "
@@ -444,6 +463,12 @@ CONTAINER_KEY_BEFORE_RE = re.compile(
     re.IGNORECASE,
 )
 """Before a size key that belongs to the container: `cylinder of radius`, `pipe with a diameter`."""
+CONTAINER_VALUE_BEFORE_RE = re.compile(
+    rf"\b(?:{CONTAINER_WORDS})s?\s*(?:(?:of|having|is|=|:)\s*)?(?:(?:a|an|the)\s+)?$",
+    re.IGNORECASE,
+)
+"""Before a value whose size key follows it, the container it belongs to (`a tube of 20 mm
+diameter`, `a pipe 50 mm diameter`)."""
 CONTAINER_KEY_AFTER_RE = re.compile(rf"\s*(?:{CONTAINER_WORDS})\b", re.IGNORECASE)
 """After a size key typed behind its value, the container it belongs to (`50 mm radius drum`);
 used with `match(text, pos)`, so no `^`."""
@@ -460,6 +485,14 @@ FLUID_KEY_BEFORE_RE = re.compile(
 )
 """Before a density key that belongs to the fluid: `in a liquid with density`, `a fluid of
 density` (not `fluid and particles of density`)."""
+WALL_KEY_BEFORE_RE = re.compile(
+    r"\b(?:wall|plate|floor|liner|target|surface)s?(?:'s)?\s*(?:(?:with|of|having|whose)\s+)?"
+    r"(?:(?:a|an|the|its)\s+)?$",
+    re.IGNORECASE,
+)
+"""Right before a modulus or Poisson key that belongs to the wall: `a rubber plate E 10 MPa`,
+`a steel wall with E 200 GPa` (not `on a plate, E 10 MPa`: the comma starts another item)."""
+_WALL_ROLE = {"youngs_modulus": "wall_youngs_modulus", "poisson_ratio": "wall_poisson_ratio"}
 _CONTAINER_ROLE = {
     "particle_radius": "container_radius",
     "particle_diameter": "container_diameter",
@@ -475,8 +508,18 @@ def container_roles(roles: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def fluid_roles(roles: tuple[str, ...]) -> tuple[str, ...]:
-    """The fluid's roles of a density key said of the fluid (`a liquid of density 1100`)."""
-    return ("fluid_density",) if {"density", "solid_density"} & set(roles) else roles
+    """The fluid's roles of a key said of the fluid (`a liquid of density 1100`, `surface
+    tension of water 0.072 N/m`)."""
+    if {"density", "solid_density"} & set(roles):
+        return ("fluid_density",)
+    if "liquid_surface_tension" in roles:
+        return ("liquid_surface_tension",)
+    return roles
+
+
+def wall_roles(roles: tuple[str, ...]) -> tuple[str, ...]:
+    """The wall's roles of a modulus or Poisson key said of the wall; () when it is neither."""
+    return tuple(_WALL_ROLE[r] for r in roles if r in _WALL_ROLE)
 
 
 def particle_roles(roles: tuple[str, ...]) -> tuple[str, ...]:

@@ -18,7 +18,8 @@ from caec_desktop.tools.units import pretty_unit
 
 _BOOLS = {"true": True, "yes": True, "false": False, "no": False}
 _HOLDER_AFTER_RE = re.compile(
-    rf"\s*(?:[a-z]+\s+)?(?P<word>(?!bed\b)(?:{CONTAINER_WORDS}|{steps.WALL_WORDS}))s?\b", re.I
+    rf"\s*(?:{steps.ADJECTIVE})?(?P<word>(?!bed\b)(?:{CONTAINER_WORDS}|{steps.WALL_WORDS}))s?\b",
+    re.I,
 )
 """Right after a material's name, what is made of it when that is no particle: `a glass
 column`, `a steel drum`, `a steel plate` (a `sand bed` is a bed of sand)."""
@@ -145,11 +146,12 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     held = [
         f"{m.key} (named for the {word}, not the particles)"
         for m, word in holders
-        if m.key not in used and filler.material is None and any(q.preset for q in p.params)
+        if m.key not in used and any(q.preset for q in p.params)
     ]
     if held:
         notes.append(f"**Not used:** {', '.join(dict.fromkeys(held))}")
-    dropped = [m.key for _, _, m in mentions(parsed.text) if m.key not in used]
+    skip = used | {m.key for m, _ in holders}
+    dropped = [m.key for _, _, m in mentions(parsed.text) if m.key not in skip]
     if dropped and filler.material is not None and any(param.preset for param in p.params):
         left_out = ", ".join([*dict.fromkeys(dropped), *unused])
         notes.append(

@@ -16,17 +16,20 @@ from typing import Any
 from caec_desktop.agent.selection.offline.aliases import (
     CONTAINER_KEY_AFTER_RE,
     CONTAINER_KEY_BEFORE_RE,
+    CONTAINER_VALUE_BEFORE_RE,
     FLUID_KEY_BEFORE_RE,
     PARTICLE_KEY_AFTER_RE,
     POST_KEY_RE,
     POST_ROLES,
     PRE_KEY_RE,
     ROLE_DIM,
+    WALL_KEY_BEFORE_RE,
     WORD_ROLES,
     container_roles,
     fluid_roles,
     key_roles,
     particle_roles,
+    wall_roles,
 )
 from caec_desktop.tools.units import dimensionality_name, ureg
 from caec_desktop.tools.values import (
@@ -74,6 +77,9 @@ _UNICODE = {
     "–": "-",
 }
 _CASE_FIX = {"pa": "Pa", "kpa": "kPa", "mpa": "MPa", "gpa": "GPa", "kn": "kN", "n": "N"}
+_PER_SECOND_RE = re.compile(r"(?<=\d\s)s-1\b(?![-.\d])|(?<=\d)s-1\b(?![-.\d])")
+"""`50 s-1` (a rate written without the caret) is 50 s⁻¹; only the second: `1 mm-2 mm` stays a
+range."""
 _SI_CASED = frozenset({"mPa"})
 """Typed exactly so, a unit means what SI says: `mPa` is the millipascal (`5 mPa s` of a
 viscosity), never the megapascal that a lower-case `mpa` is taken for."""
@@ -210,6 +216,7 @@ def normalize(text: str) -> str:
     text = _SUPERSCRIPT_RE.sub(lambda m: "^" + m.group().translate(_SUPERSCRIPTS), text)
     text = _MULTIPLIER_RE.sub(_multiplied, text)
     text = _PASCAL_SECOND_RE.sub(r"\1*s", text)
+    text = _PER_SECOND_RE.sub("s^-1", text)
     return _TIMES_RE.sub(" x ", text)
 
 
@@ -397,10 +404,16 @@ def _fits(role: str, dim: str) -> bool:
     return dim == "dimensionless" or ROLE_DIM.get(role, dim) == dim
 
 
+_LIST_GAP_RE = re.compile(r"^[\s,;]*(?:and\s+)?$", re.IGNORECASE)
+
+
 def _attach_keys(quantities: list[Quantity]) -> None:
     """A key before a quantity beats one after it; a key after one quantity (`400 mm diameter`)
-    is not also read as the key before the next one (`diameter 600 mm long`)."""
+    is not also read as the key before the next one (`diameter 600 mm long`). A key said of a
+    container, a fluid or a wall is theirs (`cylinder of radius`, `a liquid of density`, `a
+    rubber plate E 10 MPa nu 0.45`: both values the plate's)."""
     claimed = 0
+    wall_before = False
     for q in quantities:
         pre = PRE_KEY_RE.search(q.before, claimed) if q.before else None
         post = POST_KEY_RE.match(q.after)
@@ -409,8 +422,12 @@ def _attach_keys(quantities: list[Quantity]) -> None:
             roles = key_roles(pre.group("key"))
             if CONTAINER_KEY_BEFORE_RE.search(q.before, 0, pre.start()):
                 roles = container_roles(roles) or roles
-            elif FLUID_KEY_BEFORE_RE.search(q.before, 0, pre.start()):
+            elif pre.group("fluid") or FLUID_KEY_BEFORE_RE.search(q.before, 0, pre.start()):
                 roles = fluid_roles(roles)
+            elif WALL_KEY_BEFORE_RE.search(q.before, 0, pre.start()) or (
+                wall_before and _LIST_GAP_RE.match(q.before[: pre.start()])
+            ):
+                roles = wall_roles(roles) or roles
             candidates.append((pre.group("key"), roles, 0))
         if post:
             key = post.group("key")
@@ -419,6 +436,8 @@ def _attach_keys(quantities: list[Quantity]) -> None:
                 roles = container_roles(roles) or roles
             elif PARTICLE_KEY_AFTER_RE.match(q.after, post.end()):
                 roles = particle_roles(roles)
+            elif not pre and CONTAINER_VALUE_BEFORE_RE.search(q.before):
+                roles = container_roles(roles) or roles
             candidates.append((key, roles, post.end()))
         claimed = 0
         for key, roles, used in candidates:
@@ -429,6 +448,7 @@ def _attach_keys(quantities: list[Quantity]) -> None:
         else:
             if pre and candidates[0][1] and _explicit(pre.group(0)):
                 q.key, q.misfit = pre.group("key"), candidates[0][1]
+        wall_before = any(r.startswith("wall_") for r in q.roles)
 
 
 def parse(

@@ -191,7 +191,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
         (
             # asked for (no value after it): `effective mass 1e-5 kg` is a linear spring's input
             (
-                r"\beffective (?:radius|mass|(?:young'?s |shear )?modulus|properties)\b"
+                r"\beffective (?:radius|mass|e|(?:young'?s |shear )?modulus|properties)\b"
                 r"(?!\s*(?:=|:|of|is)?\s*[\d.])",
                 14,
             ),
@@ -356,7 +356,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
                 r"|\b(?:silo|hopper)\b.*\b(?:outflow|discharge)\b",
                 14,
             ),
-            (r"\bhow fast\b.*\bempt", 14),
+            (r"\bhow fast\b.*\bempt|\b(?:how long|time) to empty\b|\bempty(?:ing)? time\b", 14),
         ),
         (
             simple("orifice_diameter"),
@@ -429,7 +429,12 @@ PHRASINGS: tuple[Phrasing, ...] = (
             (r"\bhow many\b(?!.*\b(?:time[\s_-]?)?steps\b)", 5),
             (r"\bfit\b", 5),
             # asked by name, it outweighs a volume typed (bulk_properties' dim weight)
-            (r"\bparticle count\b|\bnumber of (?:particles|spheres|beads|grains)\b", 14),
+            (
+                r"\bparticle count\b|(?<!bond )(?<!reynolds )(?<!froude )(?<!stokes )"
+                r"(?<!archimedes )(?<!inertial )(?<!coordination )\bnumber of (?:[\w.]+ ){0,3}?"
+                r"(?:particles|spheres|beads|grains|pellets|balls)\b",
+                14,
+            ),
             (r"\b(?:cylinder|box|container|silo|drum|tank|cuboid|bin|hopper)\b", 3),
         ),
         (
@@ -615,7 +620,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
                 r"(?=.*\b(?:pipe|tube|column|cylinder|bed)\b)",
                 10,
             ),
-            (r"\b(?:pipe|tube|column|bed)\b", 3),
+            (r"\b(?:pipe|tube|column|bed)\b", 1),
             (r"\bporosity\b", 2),
         ),
         (

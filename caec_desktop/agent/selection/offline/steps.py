@@ -50,6 +50,7 @@ HOW_MANY_RE = re.compile(
 _VALUE_UNIT_RE = re.compile(rf"(?P<num>{_NUMBER})(?:\s*(?P<from>{_UNIT_WORD})(?![\w°µ/^*.]*\s*=))?")
 """`convert 3 inch` (to_unit missing) or `value=3 from_unit=inch` (a key, not a unit, follows)."""
 _BOX_RE = re.compile(r"\b(?:box|cuboid|cube|bin|rectangular|hopper|chamber|domain)\b", re.I)
+_CUBE_RE = re.compile(r"\bcube\b|\bcubic (?:box|container|bin)\b", re.I)
 _CYLINDER_RE = re.compile(r"\b(?:cylinder|cylindrical|pipe|tube|column|drum|silo|tank)\b", re.I)
 _WALL_FIX_RE = re.compile(r"\bwall[\s_-]*(?:correction|corrected|effect)\b", re.I)
 WALL_WORDS = r"wall|plate|flat|floor|liner|lining|target|surface"
@@ -64,13 +65,16 @@ _WALL_HIT_RE = re.compile(
 """A sphere–wall contact; a wall word naming something else is none: `surface energy` and
 `surface tension` (properties), `per surface`, `target Bond number`, `target dt`, `wall time`."""
 _CRITICAL_RE = re.compile(r"\bcritical\s+(?:speed|rpm|rotation)\b", re.I)
-_WALL_AFTER_RE = re.compile(rf"\s*(?:[a-z]+\s+)?(?:{WALL_WORDS})s?\b", re.I)
+ADJECTIVE = r"(?!(?:with|of|in|on|at|and|or|for|to|from|by|into|onto|against|the|a|an)\b)[a-z]+\s+"
+"""One word between a material or a size and what it names (`steel base plate`, `100 mm glass
+drum`), never a preposition (`glass beads with surface tension` names no surface)."""
+_WALL_AFTER_RE = re.compile(rf"\s*(?:{ADJECTIVE})?(?:{WALL_WORDS})s?\b", re.I)
 """Right after a material's name: the wall is made of it (`a steel wall`, `a steel base
 plate`, `a steel target`, `an alumina liner`)."""
 _STEP_WORD_RE = re.compile(r"\b(?:at|with|every|using)\s*$", re.I)
 _RUN_GAP_RE = re.compile(r"^[\s,;]*(?:and\s*)?$")
 _CONTAINER_BEFORE_RE = re.compile(rf"\b(?:{CONTAINER_WORDS})s?\W*$", re.I)
-_CONTAINER_AFTER_RE = re.compile(rf"^\W*(?:[a-z]+\s+)??(?:{CONTAINER_WORDS})\b", re.I)
+_CONTAINER_AFTER_RE = re.compile(rf"^\W*(?:{ADJECTIVE})??(?:{CONTAINER_WORDS})\b", re.I)
 """Right after a size: the container it is of (`100 mm pipe`, `a 100 mm glass drum`)."""
 
 
@@ -175,6 +179,11 @@ def container(f: Filler) -> Missing:
         return [(n,) for n in ("diameter", "height") if n not in f.args]
     if shape == "box":
         _sizes(f, "length", "width", "height")
+        sides = [n for n in ("length", "width", "height") if n in f.args]
+        if _CUBE_RE.search(text) and len(sides) == 1:  # `a 10 cm cube`: one side for all three
+            for name in ("length", "width", "height"):
+                if name not in f.args:
+                    f.put(name, f.args[sides[0]], f"{f.sources[sides[0]]} (cube)")
         return [(n,) for n in ("length", "width", "height") if n not in f.args]
     _sizes(f)
     return []
@@ -198,9 +207,30 @@ def size_lists(f: Filler) -> Missing:
     return missing
 
 
+_NUMBER_WORDS_RE = re.compile(
+    r"\b(?:by\s+(?:number|count)|number\s+fractions?)\s*(?:of|=|:|are)?\s*$"
+)
+_MASS_WORDS_RE = re.compile(
+    r"\b(?:by\s+(?:mass|weight)|(?:mass|weight)\s+fractions?)\s*(?:of|=|:|are)?\s*$"
+)
+_NUMBER_AFTER_RE = re.compile(r"^\s*(?:by\s+)?(?:number|count)\b")
+_MASS_AFTER_RE = re.compile(r"^\s*(?:by\s+)?(?:mass|weight)\b")
+
+
 def _fraction_name(f: Filler, indices: list[int]) -> str:
+    """Number or mass fractions: a key on the values, else the words right before the first
+    (`by number 0.7 and 0.3`) or right after the last (`0.7 and 0.3 by number`); mass when none
+    says."""
     kinds = {f.role(i) for i in indices} | {_post_role(f, i) for i in indices}
-    return "number_fractions" if "number_fractions" in kinds else "mass_fractions"
+    if "number_fractions" in kinds:
+        return "number_fractions"
+    if "mass_fractions" in kinds:
+        return "mass_fractions"
+    before = f.quantities[indices[0]].before.lower()
+    after = f.quantities[indices[-1]].after.lower()
+    if _NUMBER_WORDS_RE.search(before) or _NUMBER_AFTER_RE.match(after):
+        return "number_fractions"
+    return "mass_fractions"
 
 
 def _pairs(f: Filler, items: list[int]) -> bool:
