@@ -1104,12 +1104,214 @@ QUERIES: list[tuple[str, str | None, dict[str, Any], Any]] = [
     ("is 1e-6 ok for 2 mm glass", None, {}, 'could not read "1e-6 ok"'),
 ]
 
+ROUND_TWO: list[tuple[str, str | None, dict[str, Any], Any]] = [
+    # written after the first fixes, to look for more of the same class
+    (
+        "rayleigh time step for 2 mm glass beads in a 50 mm steel pipe",
+        "rayleigh_timestep",
+        dict(particle_radius=1e-3, **GL),
+        ("rayleigh_timestep", ray(1e-3, 2500, 70e9, 0.25)),
+    ),
+    (
+        "time step for 1 mm steel balls in a glass tube of 20 mm diameter",
+        "rayleigh_timestep",
+        dict(particle_radius=5e-4, **ST),
+        ("rayleigh_timestep", ray(5e-4, 7850, 210e9, 0.3)),
+    ),
+    (
+        "hertz contact time of 3 mm glass beads in a steel drum at 2 m/s",
+        "hertz_contact_time",
+        dict(particle_radius=1.5e-3, impact_velocity=2.0, other_radius=None, **NO_WALL, **GL),
+        ("contact_time", th(m(3e-3, 2500) / 2, 7.5e-4, es(70e9, 0.25, 70e9, 0.25), 2.0)),
+    ),
+    (
+        "mass of a 4 mm steel ball in a glass jar",
+        "particle_mass",
+        dict(particle_diameter=4e-3, density=7850),
+        ("particle_mass", m(4e-3, 7850)),
+    ),
+    (
+        "how heavy is a 1 in steel ball",
+        "particle_mass",
+        dict(particle_diameter=INCH, density=7850),
+        ("particle_mass", m(INCH, 7850)),
+    ),
+    (
+        "particle mass for a 2 mm bead, rho 1.2 g/cc, in a steel box",
+        "particle_mass",
+        dict(particle_diameter=2e-3, density=1200),
+        ("particle_mass", m(2e-3, 1200)),
+    ),
+    (
+        "contact time for a steel ball of 10 mm radius on a glass plate at 0.5 m/s",
+        "hertz_contact_time",
+        dict(particle_radius=1e-2, wall=True, wall_youngs_modulus=70e9, **ST),
+        ("contact_time", th(m(2e-2, 7850), 1e-2, es(210e9, 0.3, 70e9, 0.25), 0.5)),
+    ),
+    (
+        "rayleigh step of glass beads radius 0.25 mm, E of the wall 200 GPa",
+        "rayleigh_timestep",
+        dict(particle_radius=2.5e-4, **GL),
+        ("rayleigh_timestep", ray(2.5e-4, 2500, 70e9, 0.25)),
+    ),
+    (
+        "effective E for 2 mm glass hitting a rubber plate E 10 MPa nu 0.45",
+        "contact_pair",
+        dict(
+            particle_radius=1e-3,
+            wall=True,
+            wall_youngs_modulus=1e7,
+            wall_poisson_ratio=0.45,
+            **GL,
+        ),
+        ("effective_modulus", es(70e9, 0.25, 1e7, 0.45)),
+    ),
+    (
+        "max overlap of 2 mm glass at 3 m/s against a 4 mm steel ball",
+        "hertz_max_overlap",
+        dict(particle_radius=1e-3, other_radius=2e-3, other_youngs_modulus=210e9, **GL),
+        (
+            "max_overlap",
+            ov(ms(m(2e-3, 2500), m(4e-3, 7850)), rs(1e-3, 2e-3), es(70e9, 0.25, 210e9, 0.3), 3.0),
+        ),
+    ),
+    (
+        "how many 5 mm pellets in a cylinder of radius 100 mm and height 300 mm",
+        "estimate_particle_count",
+        dict(container_shape="cylinder", diameter=0.2, height=0.3, particle_diameter=5e-3),
+        ("particle_count", 0.6 * pi * 0.1**2 * 0.3 / (pi * 125e-9 / 6)),
+    ),
+    (
+        "how many particles of 1 mm in a 10 cm cube",
+        "estimate_particle_count",
+        dict(container_shape="box", length=0.1, width=0.1, height=0.1, particle_diameter=1e-3),
+        ("particle_count", 0.6 * 1e-3 / (pi * 1e-9 / 6)),
+    ),
+    (
+        "number of 3 mm beads in a 500 mL beaker at 0.64 packing",
+        "estimate_particle_count",
+        dict(container_volume=5e-4, packing_fraction=0.64, particle_diameter=3e-3),
+        ("particle_count", 0.64 * 5e-4 / (pi * 27e-9 / 6)),
+    ),
+    (
+        "how many 5 mm balls in a pipe 50 mm diameter 1 m long",
+        "estimate_particle_count",
+        dict(container_shape="cylinder", diameter=0.05, height=1.0, particle_diameter=5e-3),
+        ("particle_count", 0.6 * pi * 0.025**2 / (pi * 125e-9 / 6)),
+    ),
+    (
+        "mass of 3 L of glass beads with bulk density 1.5 kg/L",
+        "bulk_properties",
+        dict(bulk_density=1500, volume=3e-3),
+        ("mass", 4.5),
+    ),
+    (
+        "solid fraction for a bulk density of 1400 kg/m3 glass beads",
+        "bulk_properties",
+        dict(bulk_density=1400, solid_density=2500),
+        ("packing_fraction", 1400 / 2500),
+    ),
+    (
+        "bond number of 100 um glass beads with surface tension of water 0.072 N/m",
+        "cohesion_numbers",
+        dict(particle_radius=5e-5, liquid_surface_tension=0.072, surface_energy=None, wall=False),
+        ("bond_number_liquid_bridge", 4 * pi * 2.5e-5 * 0.072 / (m(1e-4, 2500) * G0)),
+    ),
+    (
+        "jkr force for a 10 um particle and a flat surface with work of adhesion 0.1 J/m2",
+        "cohesion_numbers",
+        dict(particle_radius=5e-6, surface_energy=0.1, wall=True),
+        ("pull_off_force_jkr", 1.5 * pi * 0.1 * 5e-6),
+    ),
+    (
+        "cohesion number for 20 micron particles, surface energy 50 mJ/m2",
+        "cohesion_numbers",
+        dict(particle_radius=1e-5, surface_energy=0.05, wall=False, density=None),
+        ("pull_off_force_jkr", 1.5 * pi * 0.05 * 5e-6),
+    ),
+    (
+        "froude number of a 600 mm drum at 30 rpm with 2 mm glass beads",
+        "flow_regime",
+        dict(drum_radius=0.3, rotation_speed=30.0, shear_rate=None),
+        ("froude_number", froude(30 * RPM, 0.3)),
+    ),
+    (
+        "rotating drum 0.4 m radius 10 rpm 3 mm particles filling 30%",
+        "flow_regime",
+        dict(drum_radius=0.4, rotation_speed=10.0, filling_degree=0.3),
+        ("froude_number", froude(10 * RPM, 0.4)),
+    ),
+    (
+        "shear rate 50 s-1, d 1 mm, pressure 2 kPa, rho 2650: inertial number",
+        "flow_regime",
+        dict(shear_rate=50.0, particle_diameter=1e-3, pressure=2e3, density=2650),
+        ("inertial_number", 50 * 1e-3 / math.sqrt(2e3 / 2650)),
+    ),
+    (
+        "how long to empty 1 t of pellets (5 mm, bulk density 650) through a 200 mm orifice",
+        "beverloo_discharge",
+        dict(orifice_diameter=0.2, particle_diameter=5e-3, bulk_density=650, fill_mass=1000),
+        ("discharge_time", 1000 / beverloo(650, 0.2, 5e-3)),
+    ),
+    (
+        "discharge rate of 2 mm glass beads from a hopper with a 2 in opening, bulk density 1500",
+        "beverloo_discharge",
+        dict(orifice_diameter=2 * INCH, particle_diameter=2e-3, bulk_density=1500),
+        ("mass_flow_rate", beverloo(1500, 2 * INCH, 2e-3)),
+    ),
+    (
+        "size classes 0.5 mm and 1 mm by number 0.7 and 0.3: mass fractions",
+        "polydisperse_counts",
+        dict(diameters=[5e-4, 1e-3], number_fractions=[0.7, 0.3], mass_fractions=None),
+        ("mass_fractions", [0.7 * 0.125 / (0.7 * 0.125 + 0.3), 0.3 / (0.7 * 0.125 + 0.3)]),
+    ),
+    (
+        "polydisperse counts for 1, 2 and 4 mm glass beads, 20%, 30% and 50% by mass, total 3 kg",
+        "polydisperse_counts",
+        dict(diameters=[1e-3, 2e-3, 4e-3], mass_fractions=[0.2, 0.3, 0.5], total_mass=3.0),
+        (
+            "total_count",
+            sum(3 * w / m(d, 2500) for w, d in ((0.2, 1e-3), (0.3, 2e-3), (0.5, 4e-3))),
+        ),
+    ),
+    (
+        "rolling resistance of 2 mm glass beads, mu_r 0.1, E 70 GPa, overlap 1 um, on a steel "
+        "floor",
+        "rolling_resistance",
+        dict(rolling_friction=0.1, overlap=1e-6, wall=True, wall_youngs_modulus=210e9),
+        ("normal_stiffness", 4 / 3 * es(70e9, 0.25, 210e9, 0.3) * math.sqrt(1e-3 * 1e-6)),
+    ),
+    (
+        "how long will 5 s take at dt 1e-6 with 1e5 particles on 4 cores, throughput 2e6 "
+        "particle-steps per core-second, efficiency 0.8",
+        "simulation_cost",
+        dict(duration=5.0, timestep=1e-6, n_particles=1e5, n_cores=4, parallel_efficiency=0.8),
+        ("wall_time", 1e5 * 5e6 / (2e6 * 4 * 0.8)),
+    ),
+    (
+        "linear spring for two 2 mm glass beads, stiffness 1e4 N/m, restitution 0.8",
+        None,
+        {},
+        "effective_mass",
+    ),
+]
+
 REFUSED_BY_THE_TOOL: list[tuple[str, str, str]] = [
     # read as typed; the tool refuses a unit that does not say what turns
     (
         "froude number of a drum rotating at 2 Hz with radius 0.4 m",
         "flow_regime",
         'rotation_speed: "2 Hz" does not say what turns',
+    ),
+    (
+        "froude number of a 0.8 m diameter drum at 2 Hz",
+        "flow_regime",
+        'rotation_speed: "2 Hz" does not say what turns',
+    ),
+    (
+        "critical speed fraction of a drum of radius 0.5 m turning at 0.5 1/s",
+        "flow_regime",
+        'rotation_speed: "0.5 1/s" does not say what turns',
     ),
     (
         "contact stiffness for 2 mm glass at an overlap of 1 percent",
@@ -1207,12 +1409,14 @@ def test_at_least_a_hundred_queries_over_every_tool() -> None:
     from caec_desktop.tools import tool_names
 
     assert len(QUERIES) + len(REFUSED_BY_THE_TOOL) + len(FOLLOW_UPS) >= 100
-    used = {q[1] for q in QUERIES} | {q[1] for q in REFUSED_BY_THE_TOOL}
+    used = {q[1] for q in QUERIES + ROUND_TWO} | {q[1] for q in REFUSED_BY_THE_TOOL}
     used |= {f[2] for f in FOLLOW_UPS}
     assert set(tool_names()) <= used
 
 
-@pytest.mark.parametrize(("text", "tool", "args", "key"), QUERIES, ids=[q[0] for q in QUERIES])
+@pytest.mark.parametrize(
+    ("text", "tool", "args", "key"), QUERIES + ROUND_TWO, ids=[q[0] for q in QUERIES + ROUND_TWO]
+)
 def test_query(text: str, tool: str | None, args: dict[str, Any], key: Any) -> None:
     _check(text, [], tool, args, key)
 
