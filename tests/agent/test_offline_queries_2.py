@@ -1294,6 +1294,68 @@ ROUND_TWO: list[tuple[str, str | None, dict[str, Any], Any]] = [
         {},
         "effective_mass",
     ),
+    (
+        "max overlap 2 mm sand at 1 m/s, the wall is steel",
+        "hertz_max_overlap",
+        dict(particle_radius=1e-3, wall=True, wall_youngs_modulus=210e9, overlap_limit=0.01),
+        ("max_overlap", ov(m(2e-3, 2650), 1e-3, es(95e9, 0.08, 210e9, 0.3), 1.0)),
+    ),
+    (
+        "overlap of 2 mm glass beads at 2 m/s, wall E 210 GPa nu 0.3",
+        "hertz_max_overlap",
+        dict(particle_radius=1e-3, wall=True, wall_youngs_modulus=210e9, wall_poisson_ratio=0.3),
+        ("max_overlap", ov(m(2e-3, 2500), 1e-3, es(70e9, 0.25, 210e9, 0.3), 2.0)),
+    ),
+    (
+        "terminal velocity of 500 um glass in water flowing at 0.2 m/s",
+        "cfd_dem_numbers",
+        dict(particle_diameter=5e-4, flow_velocity=0.2, slip_velocity=None, **WATER),
+        ("archimedes_number", archimedes(5e-4, 2500, 998.2, 1.002e-3)),
+    ),
+    (
+        "cfd-dem cell size for 0.5 mm glass beads in a 5 mm mesh, water",
+        "cfd_dem_numbers",
+        dict(particle_diameter=5e-4, cfd_cell_size=5e-3, particle_density=2500, **WATER),
+        None,
+    ),
+    (
+        "terminal velocity of a 3 mm water droplet in air",
+        None,
+        {},
+        "fluid_density = 1.205",
+    ),
+    (
+        "coarse grain 1 mm glass by 4, flow rate 2 kg/s",
+        "coarse_graining",
+        dict(scale_factor=4.0, particle_diameter=1e-3, damping_coefficient=None),
+        ("parcel_diameter", 4e-3),
+    ),
+    (
+        "neighbor cell size for a max radius of 2 mm and a skin of 10% of the diameter",
+        "neighbor_cell_size",
+        dict(max_particle_radius=2e-3, skin=1e-3),  # 10 % is no length: the default skin
+        ("cell_size", 0.5 * (4e-3 + 1e-3)),
+    ),
+    ("rolling resistance 0.05, 3 mm glass, overlap 0.5% of radius", None, {}, "overlap"),
+    (
+        "liquid bridge force for 2 mm glass beads in water with contact angle 0 and 50 um gap",
+        "cohesion_numbers",
+        dict(particle_radius=1e-3, contact_angle=0.0, other_radius=None, wall=False),
+        ("liquid_bridge_force", 4 * pi * 5e-4 * 0.0728),
+    ),
+    (
+        "pull-off force of a 10 um glass bead on a glass plate with gamma = 0.04 J/m^2 each "
+        "surface",
+        "cohesion_numbers",
+        dict(particle_radius=5e-6, surface_energy=0.04, surface_energy_per_surface=True, wall=True),
+        ("pull_off_force_jkr", 1.5 * pi * 0.08 * 5e-6),
+    ),
+    (
+        "drum rotating at 2 rad/s, diameter 1 m: froude number",
+        "flow_regime",
+        dict(drum_radius=0.5, rotation_speed=2 / RPM, particle_diameter=None),
+        ("froude_number", froude(2.0, 0.5)),
+    ),
 ]
 
 REFUSED_BY_THE_TOOL: list[tuple[str, str, str]] = [

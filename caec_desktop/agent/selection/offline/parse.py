@@ -400,7 +400,14 @@ def _explicit(key_text: str) -> bool:
     return re.search(r"(?:[=:~≈]|\bis\b|\bequals?\b)\s*$", key_text) is not None
 
 
-def _fits(role: str, dim: str) -> bool:
+NONE_DIM = "dimensionless"
+
+
+def _fits(role: str, dim: str, percent: bool = False) -> bool:
+    """Whether a value of dimension `dim` can fill `role`: its own dimension, or a bare number
+    (read in the role's SI unit); a percentage only a ratio (`skin 10%` is no 0.1 m)."""
+    if percent:
+        return ROLE_DIM.get(role, NONE_DIM) == NONE_DIM
     return dim == "dimensionless" or ROLE_DIM.get(role, dim) == dim
 
 
@@ -441,7 +448,7 @@ def _attach_keys(quantities: list[Quantity]) -> None:
             candidates.append((key, roles, post.end()))
         claimed = 0
         for key, roles, used in candidates:
-            fitting = tuple(r for r in roles if _fits(r, q.dim))
+            fitting = tuple(r for r in roles if _fits(r, q.dim, q.percent))
             if fitting:
                 q.key, q.roles, claimed = key, fitting, used
                 break
@@ -493,7 +500,8 @@ def parse(
 
 def _inherit_units(quantities: list[Quantity]) -> None:
     """In `0.5 x 0.3 x 0.2 m` or `1, 2 and 3 mm` the bare numbers take the last number's unit
-    (not a number keyed as a ratio: in `phi=0.6 and 2 m3` the 0.6 stays bare)."""
+    (not a number keyed as something of another dimension: in `phi=0.6 and 2 m3` the 0.6 stays
+    bare, in `contact angle 0 and 50 um` the 0 too)."""
     for i in range(len(quantities) - 2, -1, -1):
         q, nxt = quantities[i], quantities[i + 1]
         if (
@@ -506,6 +514,6 @@ def _inherit_units(quantities: list[Quantity]) -> None:
             continue
         pre = PRE_KEY_RE.search(q.before)
         roles = key_roles(pre.group("key")) if pre else ()
-        if roles and all(ROLE_DIM.get(r) == "dimensionless" for r in roles):
-            continue
+        if roles and not any(ROLE_DIM.get(r) == nxt.dim for r in roles):
+            continue  # `contact angle 0 and 50 um`: the 0 is an angle, not 0 um
         q.unit, q.dim = nxt.unit, nxt.dim

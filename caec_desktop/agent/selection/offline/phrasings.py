@@ -15,7 +15,6 @@ from typing import Any
 from caec_desktop.agent.selection.offline import steps
 from caec_desktop.agent.selection.offline.aliases import (
     ANGLE,
-    DAMPING,
     DENSITY,
     FORCE,
     LENGTH,
@@ -244,7 +243,11 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             (r"\bstokes number\b", 14),
             (r"\barchimedes\b", 14),
             (r"\bdi ?felice\b", 14),
-            (r"\bcfd cell\b|\bcell size\b.*\b(?:cfd|fluid)\b", 14),
+            (
+                r"\bcfd(?:[\s-]dem)? cell\b|\bcell size\b.*\b(?:cfd|fluid|water|air|mesh)\b"
+                r"|\b(?:cfd|mesh|fluid)\b.*\bcell size\b",
+                14,
+            ),
             (r"\bcfd\b", 6),
         ),
         (
@@ -285,7 +288,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             simple("n_parcels"),
             simple("total_mass", MASS),
             simple("stiffness", STIFFNESS),
-            simple("damping_coefficient", DAMPING),
+            simple("damping_coefficient"),  # keyed only: an unkeyed kg/s is a mass flow
             simple("youngs_modulus"),
             simple("surface_energy", SURFACE_ENERGY),
             simple("timestep", TIME),
@@ -568,7 +571,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
         (),
         "bulk density 1500 kg/m3 of sand",
         steps.bulk,
-        dim_weights=(("volume", 8), ("density", 4)),
+        dim_weights=(("volume", 8),),
     ),
     SIMULATION_COST,
     Phrasing(

@@ -179,11 +179,11 @@ def container(f: Filler) -> Missing:
         return [(n,) for n in ("diameter", "height") if n not in f.args]
     if shape == "box":
         _sizes(f, "length", "width", "height")
-        sides = [n for n in ("length", "width", "height") if n in f.args]
-        if _CUBE_RE.search(text) and len(sides) == 1:  # `a 10 cm cube`: one side for all three
+        given = [n for n in ("length", "width", "height") if n in f.args]
+        if _CUBE_RE.search(text) and len(given) == 1:  # `a 10 cm cube`: one side for all three
             for name in ("length", "width", "height"):
                 if name not in f.args:
-                    f.put(name, f.args[sides[0]], f"{f.sources[sides[0]]} (cube)")
+                    f.put(name, f.args[given[0]], f"{f.sources[given[0]]} (cube)")
         return [(n,) for n in ("length", "width", "height") if n not in f.args]
     _sizes(f)
     return []
