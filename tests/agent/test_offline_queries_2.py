@@ -1420,6 +1420,20 @@ FOLLOW_UPS: list[tuple[list[str], str, str, dict[str, Any], Any]] = [
         ("pull_off_force_jkr", 1.5 * pi * 0.1 * 5e-6),
     ),
     (
+        ["terminal velocity of 1 mm glass in water"],
+        "and in air?",
+        "cfd_dem_numbers",
+        dict(particle_diameter=1e-3, particle_density=2500, **AIR),
+        ("archimedes_number", archimedes(1e-3, 2500, 1.205, 1.81e-5)),
+    ),
+    (
+        ["hertz contact time for 2 mm glass beads at 1 m/s"],
+        "and on a steel wall?",
+        "hertz_contact_time",
+        dict(particle_radius=1e-3, wall=True, wall_youngs_modulus=210e9, **GL),
+        ("contact_time", th(m(2e-3, 2500), 1e-3, es(70e9, 0.25, 210e9, 0.3), 1.0)),
+    ),
+    (
         ["mass of a 2 mm glass bead"],
         "and 5 mm?",
         "particle_mass",
