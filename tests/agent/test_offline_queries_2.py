@@ -1351,6 +1351,19 @@ ROUND_TWO: list[tuple[str, str | None, dict[str, Any], Any]] = [
         ("pull_off_force_jkr", 1.5 * pi * 0.08 * 5e-6),
     ),
     (
+        "inertial number for 1 mm glass in a drum, shear rate 10 1/s, pressure 1 kPa",
+        "flow_regime",
+        dict(shear_rate=10.0, pressure=1e3, particle_diameter=1e-3, drum_radius=None),
+        ("inertial_number", 10 * 1e-3 / math.sqrt(1e3 / 2500)),
+    ),
+    (
+        "simulation cost for 1 hour at dt 1e-5 s with 1e4 particles, 1e6 particle-steps per "
+        "core-second, 2 cores",
+        "simulation_cost",
+        dict(duration=3600.0, timestep=1e-5, n_particles=1e4, throughput=1e6, n_cores=2),
+        ("wall_time", 1e4 * 3.6e8 / (1e6 * 2)),
+    ),
+    (
         "drum rotating at 2 rad/s, diameter 1 m: froude number",
         "flow_regime",
         dict(drum_radius=0.5, rotation_speed=2 / RPM, particle_diameter=None),

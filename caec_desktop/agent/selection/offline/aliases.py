@@ -446,7 +446,9 @@ POST_ROLES: dict[str, tuple[str, ...]] = {
     "particle-steps": ("throughput",),
     "particle steps": ("throughput",),
     "cores": ("n_cores",),
+    "core": ("n_cores",),
     "cpus": ("n_cores",),
+    "cpu": ("n_cores",),
     "orifice": ("orifice_diameter",),
     "outlet": ("orifice_diameter",),
     "hole": ("orifice_diameter",),
@@ -458,10 +460,11 @@ POST_ROLES: dict[str, tuple[str, ...]] = {
 POST_KEY_RE = re.compile(
     r"^\s*(?P<key>"
     + "|".join(re.escape(k).replace(r"\ ", r"[\s_-]") for k in sorted(POST_ROLES, key=len)[::-1])
-    + r")\b",
+    + r")\b(?![-_]\w)",
     re.IGNORECASE,
 )
-"""A key right after a quantity: `200 mm tall`, `100 mm across`, `1600 kg/m3 bulk density`."""
+"""A key right after a quantity: `200 mm tall`, `100 mm across`, `1600 kg/m3 bulk density`; not
+the first word of a compound (`1000 core-hours` gives no core count)."""
 
 CONTAINER_WORDS = (
     "cylinder|cylindrical|pipe|tube|column|drum|silo|vessel|container|bed|box|bin|hopper|tank|"

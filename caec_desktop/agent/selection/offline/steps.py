@@ -532,7 +532,8 @@ def flow_split(f: Filler) -> Missing:
     rate is the shear rate; each group needs all of its inputs. In a drum question a size
     written next to the drum (`a 1.2 m drum`) or keyed by a plain `radius`/`diameter` with no
     shear rate typed is the drum's (the particle size matters only for the inertial number)."""
-    drum = bool(_DRUM_RE.search(f.parsed.text)) or "drum_radius" in f.args
+    sheared = {"shear_rate", "pressure"} <= set(f.args)  # an inertial number asked for
+    drum = (bool(_DRUM_RE.search(f.parsed.text)) and not sheared) or "drum_radius" in f.args
     for index in f.free(FREQUENCY):
         name = "rotation_speed" if drum else "shear_rate"
         if name not in f.args:
