@@ -31,13 +31,15 @@ def body_material(text: str) -> tuple[Material | None, list[tuple[Material, str]
     """The particles' material: the first one named that is not named for a container or a wall
     (`a 3 mm particle in a glass column` names no particle material); and those that were,
     with the word they were named for."""
+    body: Material | None = None
     holders: list[tuple[Material, str]] = []
     for _, end, material in mentions(text):
         hit = _HOLDER_AFTER_RE.match(text, end)
         if hit is None or material.key in _GRANULAR:
-            return material, holders
-        holders.append((material, hit.group("word").lower()))
-    return None, holders
+            body = body or material
+        else:
+            holders.append((material, hit.group("word").lower()))
+    return body, [(m, w) for m, w in holders if body is None or m.key != body.key]
 
 
 @dataclass
