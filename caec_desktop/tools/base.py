@@ -15,7 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJson
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
-from caec_desktop.tools.units import UnitParseError, to_si
+from caec_desktop.tools.units import UnitParseError, to_si, ureg
+from caec_desktop.tools.values import read_value
 
 
 class ArgError(ValueError):
@@ -31,9 +32,34 @@ def _coerce(unit: str, value: Any) -> Any:
     if value is None:
         return None
     try:
+        if unit in _TURN_UNITS and isinstance(value, str):
+            _check_turns(unit, value)
         return to_si(value, unit)
     except UnitParseError as exc:
         raise PydanticCustomError("unit", "{msg}", {"msg": str(exc)}) from None
+
+
+_TURN_UNITS = {"rpm": ("hertz", "second"), "rad/s": ("hertz",)}
+"""Rotation inputs and the per-time units that do not say what turns: a speed `2 Hz` or `2 1/s`
+is 2 rev/s to an engineer (n = 120 rpm) but 2 rad/s to pint (19 rpm); an angular velocity
+`2 Hz` likewise (SI: the hertz is for frequencies, ω is in rad/s or s⁻¹)."""
+_ANGLES = frozenset(
+    {"radian", "turn", "degree", "revolutions_per_minute", "revolutions_per_second", "arcminute"}
+)
+
+
+def _check_turns(unit: str, value: str) -> None:
+    """Refuse a rotation typed in a unit that does not say whether it counts turns or radians."""
+    reading = read_value(value)
+    if not reading.unit:
+        return
+    names = set(ureg().parse_units(reading.unit)._units)
+    if names & _ANGLES or not names <= set(_TURN_UNITS[unit]) | {"minute", "hour"}:
+        return
+    raise UnitParseError(
+        f'"{reading.text}" does not say what turns: 1 Hz or 1 1/s is 1 rev/s (60 rpm) to an '
+        "engineer but 1 rad/s (9.55 rpm) to a unit library; write rpm, rev/s or rad/s"
+    )
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,10 @@
 
 Scaling rules (docs/references.md §R2.5; same bulk stresses, strains, density, restitution and
 friction at unchanged gravity and geometry):
-- D = s d, M = s³ m, N_p = N/s³; linear stiffness k' = s k (same δ/D; Bierwisch et al. 2009,
-  Radl et al. 2011, recalled; stiffness ∝ size, Thakur et al. 2016, abstract verified); Hertz E
-  unchanged (δ_max/R depends only on ρv²/E); damping η' = s² η (keeps ζ and e; derived);
+- D = s d, M = s³ m, N_p = N/s³ (so s = (N/N_p)^(1/3) for a target parcel count); linear
+  stiffness k' = s k (same δ/D; Bierwisch et al. 2009, Radl et al. 2011, recalled; stiffness ∝
+  size, Thakur et al. 2016, abstract verified); Hertz E unchanged (δ_max/R depends only on
+  ρv²/E); damping η' = s² η (keeps ζ and e; derived);
   contact time and time step × s; particle-steps for a fixed time ÷ s⁴; drag on a parcel s³ times
   the drag of one primary particle at the primary diameter (CFDEM forceSubModel.C:407-434; MFiX
   CGDEM drag_gp_des.f:109).
@@ -63,8 +64,17 @@ REF_FEATURE = (
 
 
 class CoarseArgs(ToolArgs):
-    scale_factor: Ratio = Q(
-        "Coarse-graining factor s = D/d (≥ 1; caution above 10)", ge=1, example=4
+    scale_factor: Ratio | None = Q(
+        "Coarse-graining factor s = D/d (≥ 1; caution above 10), or give n_parcels",
+        default=None,
+        ge=1,
+        example=4,
+    )
+    n_parcels: Ratio | None = Q(
+        "Target number of parcels N_p: gives s = (N/N_p)^(1/3) (needs n_particles, or total_mass "
+        "with particle_diameter and density); instead of scale_factor",
+        default=None,
+        gt=0,
     )
     particle_diameter: Length | None = fields.particle_diameter(
         "Primary particle diameter d (for D, masses and counts)", default=None, example=None
@@ -109,10 +119,42 @@ class CoarseArgs(ToolArgs):
             raise ArgError(missing, "a count from total_mass needs particle_diameter and density")
         if self.smallest_feature is not None and self.particle_diameter is None:
             raise ArgError("particle_diameter", "the smallest_feature check needs it")
+        if (self.scale_factor is None) == (self.n_parcels is None):
+            raise ArgError(
+                "scale_factor",
+                "give scale_factor, or n_parcels (a target parcel count) to solve for it, not both"
+                if self.scale_factor is not None
+                else "required: give scale_factor, or n_parcels with n_particles (or total_mass)",
+            )
+        if self.n_parcels is not None:
+            n = primary_count(self)
+            if n is None:
+                raise ArgError(
+                    "n_particles",
+                    "a scale factor from n_parcels needs the number of primary particles: give "
+                    "n_particles, or total_mass with particle_diameter and density",
+                )
+            if self.n_parcels > n:
+                raise ArgError(
+                    "n_parcels",
+                    f"must not exceed the number of primary particles N = {sig(n)} (s ≥ 1)",
+                )
         return self
 
 
+def primary_count(args: CoarseArgs) -> float | None:
+    """N: given, or the total mass over one particle's mass ρπd³/6; None without either."""
+    if args.n_particles is not None:
+        return args.n_particles
+    if args.total_mass is None or args.density is None or args.particle_diameter is None:
+        return None
+    return args.total_mass / (args.density * math.pi * args.particle_diameter**3 / 6.0)
+
+
 class CoarseResult(ToolResult):
+    scale_factor: Ratio | None = R(
+        "s = (N/N_p)^(1/3), solved for the n_parcels asked for", default=None
+    )
     parcel_diameter: Length | None = R("Parcel diameter D = s d", default=None)
     particle_mass: Mass | None = R("Primary particle mass m = ρπd³/6", default=None)
     parcel_mass: Mass | None = R("Parcel mass M = s³ m", default=None)
@@ -143,8 +185,14 @@ class CoarseResult(ToolResult):
 
 def coarse_graining(args: CoarseArgs, sheet: CalcSheet) -> CoarseResult:
     """Parcel sizes and counts, and the scaled stiffness, damping, cohesion and time step."""
-    s = args.scale_factor
     out: dict[str, Any] = {}
+    s = args.scale_factor
+    if s is None:  # solved for a target parcel count (the validator checked N and N_p)
+        n, n_p = primary_count(args), args.n_parcels
+        assert n is not None and n_p is not None
+        s = out["scale_factor"] = sheet.step(
+            "s", "(N / N_p)^(1/3)", f"({sig(n)} / {sig(n_p)})^(1/3)", (n / n_p) ** (1.0 / 3.0)
+        )
     verdict: Verdict = "ok"
     d, rho = args.particle_diameter, args.density
     if d is not None:
@@ -277,7 +325,8 @@ def coarse_graining(args: CoarseArgs, sheet: CalcSheet) -> CoarseResult:
 COARSE_GRAINING: ToolSpec[Any, Any] = ToolSpec(
     name="coarse_graining",
     description=(
-        "Coarse graining by a factor s: parcel diameter s·d, mass s³m and count N/s³; scaled "
+        "Coarse graining by a factor s (or s = (N/N_p)^(1/3) for a target parcel count N_p): "
+        "parcel diameter s·d, mass s³m and count N/s³; scaled "
         "linear stiffness s·k, damping s²η, time step s·dt, Hertz E unchanged, cohesion (stress "
         "scheme s·Δγ or bond scheme s²·Δγ); particle-steps saved s⁴ and parcel drag factor s³."
     ),

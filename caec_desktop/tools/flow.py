@@ -119,7 +119,8 @@ class FlowArgs(ToolArgs):
             or self.angular_velocity is not None
         )
         given = [k for k, v in i_group.items() if v is not None]
-        if given and len(given) < len(i_group):
+        sheared = self.shear_rate is not None or self.pressure is not None
+        if given and len(given) < len(i_group) and (sheared or not drum):
             missing = next(k for k, v in i_group.items() if v is None)
             raise ArgError(
                 missing,
@@ -171,6 +172,13 @@ def _critical_speed(sheet: CalcSheet, r: float, g: float) -> float:
 def flow_regime(args: FlowArgs, sheet: CalcSheet) -> FlowResult:
     """Inertial number and regime of a sheared flow; Froude number and regimes of a drum."""
     out: dict[str, Any] = {}
+    if args.shear_rate is None and args.pressure is None:
+        unused = [n for n in ("particle_diameter", "density") if getattr(args, n) is not None]
+        if unused:
+            sheet.notes.append(
+                f"{' and '.join(unused)} not used: only the inertial number takes "
+                f"{'them' if len(unused) > 1 else 'it'} (with shear_rate and pressure)."
+            )
     if (
         args.shear_rate is not None
         and args.particle_diameter is not None

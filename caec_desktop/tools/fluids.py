@@ -73,7 +73,19 @@ def _matcher() -> tuple[re.Pattern[str], dict[str, Fluid]]:
 
 
 def find_fluid(text: str) -> Fluid | None:
-    """The fluid named first in `text` ("1 mm glass beads in water"), or None."""
+    """The fluid the particles are in: the one named after `in`, `through` or `into` ("a 3 mm
+    water droplet in air" → air), else the first one named ("1 mm glass beads, water"), or None."""
     pattern, fluids = _matcher()
-    hit = pattern.search(text)
-    return None if hit is None else fluids[hit.group().lower()]
+    hits = list(pattern.finditer(text))
+    if not hits:
+        return None
+    inside = [h for h in hits if _IN_RE.search(text, 0, h.start())]
+    return fluids[(inside or hits)[0].group().lower()]
+
+
+_IN_RE = re.compile(
+    r"\b(?:in|through|into|inside|within|immersed in|submerged in)\s+(?:(?:a|an|the)\s+)?"
+    r"(?:\w+\s+)?$",
+    re.IGNORECASE,
+)
+"""Right before a fluid's name: the particles are in it (`in water`, `in still air`)."""

@@ -76,6 +76,9 @@ _DEFINITIONS = (
     "Mpa = megapascal = _ = mpa = MPA",
     "Gpa = gigapascal = _ = gpa = GPA",
     "Kpa = kilopascal = _ = kpa = KPa = KPA",
+    # revolution, as engineers abbreviate it (`0.5 rev/s`, `30 rev/min`); pint has `revolution`
+    # and `turn` (2π rad) but not `rev`.
+    "rev = turn = _ = revs",
 )
 
 

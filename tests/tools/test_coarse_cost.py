@@ -110,10 +110,32 @@ def test_coarse_graining_geometry_and_large_factor() -> None:
         ({"scale_factor": 2, "n_particles": 10, "total_mass": 1}, "total_mass: give n_particles"),
         ({"scale_factor": 2, "total_mass": 1}, "density: a count from total_mass"),
         ({"scale_factor": 2, "cohesion_scaling": "mass"}, "cohesion_scaling: must be one of"),
+        ({}, "scale_factor: required: give scale_factor, or n_parcels"),
+        ({"scale_factor": 2, "n_parcels": 10, "n_particles": 1e3}, "scale_factor: give scale"),
+        ({"n_parcels": 1e6}, "n_particles: a scale factor from n_parcels needs"),
+        ({"n_parcels": 1e6, "n_particles": 1e5}, "n_parcels: must not exceed"),
     ],
 )
 def test_coarse_graining_bad_input(args: dict[str, Any], message: str) -> None:
     assert message in error("coarse_graining", **args)
+
+
+def test_scale_factor_for_a_target_parcel_count() -> None:
+    """s = (N/N_p)^(1/3) (§R2.5, N_p = N/s³ solved for s); then everything as for that s."""
+    got = run("coarse_graining", n_parcels=1e6, n_particles=5e8, particle_diameter="1 mm")
+    s = (5e8 / 1e6) ** (1 / 3)
+    assert got["scale_factor"] == pytest.approx(s, rel=1e-12)
+    assert got["parcel_count"] == pytest.approx(1e6, rel=1e-12)
+    assert got["parcel_diameter"] == pytest.approx(s * 1e-3, rel=1e-12)
+    by_mass = run(
+        "coarse_graining",
+        n_parcels=2e5,
+        total_mass="100 kg",
+        density=2500,
+        particle_diameter="0.5 mm",
+    )
+    n = 100 / (2500 * math.pi * 0.5e-3**3 / 6)
+    assert by_mass["scale_factor"] == pytest.approx((n / 2e5) ** (1 / 3), rel=1e-12)
 
 
 # --- simulation_cost -----------------------------------------------------------------------------

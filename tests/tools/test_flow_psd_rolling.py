@@ -83,6 +83,34 @@ def test_lognormal_uses_three_geometric_sigmas() -> None:
     assert got["governing_diameter"] == pytest.approx(1e-3 / 1.2**3)
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "omega"),
+    [
+        ("rotation_speed", "0.5 rev/s", math.pi),
+        ("rotation_speed", "30 rev/min", math.pi),
+        ("rotation_speed", "2 rps", 4 * math.pi),
+        ("angular_velocity", "3 1/s", 3.0),
+        ("angular_velocity", "3 rad/s", 3.0),
+    ],
+)
+def test_rotation_units_that_say_what_turns(field: str, value: str, omega: float) -> None:
+    outcome = execute("flow_regime", {"drum_radius": 0.5, field: value})
+    assert outcome.ok, outcome.error_text()
+    assert outcome.result is not None
+    assert outcome.result["angular_velocity"] == pytest.approx(omega, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("rotation_speed", "2 Hz"), ("rotation_speed", "2 1/s"), ("angular_velocity", "2 Hz")],
+)
+def test_a_rotation_in_hertz_is_refused(field: str, value: str) -> None:
+    """2 Hz is 2 rev/s (120 rpm) to an engineer and 2 rad/s (19 rpm) to pint: refused."""
+    outcome = execute("flow_regime", {"drum_radius": 0.5, field: value})
+    assert not outcome.ok
+    assert f'{field}: "{value}" does not say what turns' in outcome.error_text()
+
+
 def test_critical_speed_from_the_radius_alone() -> None:
     """n_c = (60/2π)√(g/R) needs no drum speed; the Froude number and regimes are left out."""
     outcome = execute("flow_regime", {"drum_radius": "0.75 m"})

@@ -87,6 +87,7 @@ ROLE_DIM: dict[str, str] = {
     "cfd_cell_size": LENGTH,
     "scale_factor": NONE,
     "n_particles": NONE,
+    "n_parcels": NONE,
     "damping_coefficient": DAMPING,
     "smallest_feature": LENGTH,
     "throughput": FREQUENCY,
@@ -195,12 +196,26 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
         "e modulus",
     ): ("youngs_modulus",),
     ("shear modulus", "shear"): ("shear_modulus",),
-    ("wall e", "wall modulus", "wall youngs modulus", "wall young's modulus", "wall youngs"): (
-        "wall_youngs_modulus",
-    ),
-    ("wall nu", "wall poisson", "wall poisson ratio", "wall poisson's ratio"): (
-        "wall_poisson_ratio",
-    ),
+    (
+        "wall e",
+        "wall modulus",
+        "wall youngs modulus",
+        "wall young's modulus",
+        "wall youngs",
+        "e of the wall",
+        "e of wall",
+        "modulus of the wall",
+        "e wall",
+    ): ("wall_youngs_modulus",),
+    (
+        "wall nu",
+        "wall poisson",
+        "wall poisson ratio",
+        "wall poisson's ratio",
+        "nu of the wall",
+        "nu wall",
+        "poisson ratio of the wall",
+    ): ("wall_poisson_ratio",),
     (
         "nu",
         "poisson",
@@ -274,15 +289,28 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
         "surface_energy",
         "liquid_surface_tension",
     ),
+    ("surface energy per surface", "gamma s", "solid surface energy"): ("surface_energy",),
     ("surface tension", "gamma l", "liquid surface tension"): ("liquid_surface_tension",),
     ("bond number", "target bond number", "bo", "target bo"): ("target_bond_number",),
     ("contact angle", "theta", "wetting angle"): ("contact_angle",),
     ("fluid density", "rho f", "rhof", "liquid density", "gas density"): ("fluid_density",),
-    ("viscosity", "mu f", "dynamic viscosity", "fluid viscosity"): ("fluid_viscosity",),
+    ("viscosity", "mu", "mu f", "dynamic viscosity", "fluid viscosity"): ("fluid_viscosity",),
     ("slip", "slip velocity", "relative velocity fluid", "u slip"): ("slip_velocity",),
     ("voidage", "void fraction", "eps f", "fluid fraction"): ("voidage", "porosity"),
     ("cell size", "cfd cell", "cfd cell size", "mesh size", "grid size", "dx"): ("cfd_cell_size",),
-    ("flow velocity", "flow speed"): ("flow_velocity",),
+    (
+        "flow velocity",
+        "flow speed",
+        "flowing",
+        "flowing at",
+        "fluid velocity",
+        "superficial velocity",
+        "gas velocity",
+        "air velocity",
+        "liquid velocity",
+        "water velocity",
+    ): ("flow_velocity",),
+    ("flow rate", "flow"): ("mass_flow_rate", "flow_velocity"),
     ("characteristic length", "flow length"): ("characteristic_length",),
     (
         "factor",
@@ -293,6 +321,7 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
         "cg factor",
     ): ("scale_factor",),
     ("particles", "number of particles", "particle count", "n particles"): ("n_particles",),
+    ("parcels", "number of parcels", "parcel count", "n parcels", "target parcels"): ("n_parcels",),
     ("damping", "damping coefficient", "eta", "eta n"): ("damping_coefficient",),
     ("smallest feature", "gap", "feature size"): ("smallest_feature",),
     ("throughput", "particle steps per core second"): ("throughput",),
@@ -330,7 +359,12 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
 
 WORD_ROLES: dict[str, tuple[str, ...]] = {w: roles for ws, roles in _WORDS.items() for w in ws}
 
-_CONNECT = r"\s*(?:=|:|~|≈|\bis\b|\bof\b|\bat\b|\bequals?\b|\babout\b)?\s*"
+_CONNECT = (
+    r"\s*(?:(?:of|for|in)\s+(?:the\s+)?(?P<fluid>water|air|liquid|fluid|gas|oil)\b\s*)?"
+    r"(?:=|:|~|≈|\bis\b|\bof\b|\bat\b|\bequals?\b|\babout\b)?\s*"
+)
+"""Between a key and its value: `=`, `of`, `is`, …; `density of water 998 kg/m3` names the
+fluid (group `fluid`)."""
 
 
 _SEP = " "
@@ -408,11 +442,13 @@ POST_ROLES: dict[str, tuple[str, ...]] = {
     "time step": ("timestep",),
     "timestep": ("timestep",),
     "particles": ("n_particles",),
-    "parcels": ("n_particles",),
+    "parcels": ("n_parcels",),
     "particle-steps": ("throughput",),
     "particle steps": ("throughput",),
     "cores": ("n_cores",),
+    "core": ("n_cores",),
     "cpus": ("n_cores",),
+    "cpu": ("n_cores",),
     "orifice": ("orifice_diameter",),
     "outlet": ("orifice_diameter",),
     "hole": ("orifice_diameter",),
@@ -424,22 +460,30 @@ POST_ROLES: dict[str, tuple[str, ...]] = {
 POST_KEY_RE = re.compile(
     r"^\s*(?P<key>"
     + "|".join(re.escape(k).replace(r"\ ", r"[\s_-]") for k in sorted(POST_ROLES, key=len)[::-1])
-    + r")\b",
+    + r")\b(?![-_]\w)",
     re.IGNORECASE,
 )
-"""A key right after a quantity: `200 mm tall`, `100 mm across`, `1600 kg/m3 bulk density`."""
+"""A key right after a quantity: `200 mm tall`, `100 mm across`, `1600 kg/m3 bulk density`; not
+the first word of a compound (`1000 core-hours` gives no core count)."""
 
 CONTAINER_WORDS = (
     "cylinder|cylindrical|pipe|tube|column|drum|silo|vessel|container|bed|box|bin|hopper|tank|"
-    "cube|cuboid|chamber|domain"
+    "cube|cuboid|chamber|domain|kiln|mill"
 )
 
 
 CONTAINER_KEY_BEFORE_RE = re.compile(
-    rf"\b(?:{CONTAINER_WORDS})s?\s*(?:(?:of|with|having|whose|and)\s+)?(?:(?:a|an|the|its)\s+)?$",
+    rf"\b(?:{CONTAINER_WORDS})s?\s*,?\s*(?:(?:of|with|having|whose|and)\s+)?"
+    r"(?:(?:a|an|the|its)\s+)?(?:inner\s+|internal\s+)?$",
     re.IGNORECASE,
 )
 """Before a size key that belongs to the container: `cylinder of radius`, `pipe with a diameter`."""
+CONTAINER_VALUE_BEFORE_RE = re.compile(
+    rf"\b(?:{CONTAINER_WORDS})s?\s*(?:(?:of|having|is|=|:)\s*)?(?:(?:a|an|the)\s+)?$",
+    re.IGNORECASE,
+)
+"""Before a value whose size key follows it, the container it belongs to (`a tube of 20 mm
+diameter`, `a pipe 50 mm diameter`)."""
 CONTAINER_KEY_AFTER_RE = re.compile(rf"\s*(?:{CONTAINER_WORDS})\b", re.IGNORECASE)
 """After a size key typed behind its value, the container it belongs to (`50 mm radius drum`);
 used with `match(text, pos)`, so no `^`."""
@@ -450,6 +494,20 @@ PARTICLE_KEY_AFTER_RE = re.compile(
 )
 """After a size key typed behind its value, the particles it belongs to (`5 mm diameter spheres`,
 `3 mm diameter glass beads`; not a `ball mill`); used with `match(text, pos)`."""
+FLUID_KEY_BEFORE_RE = re.compile(
+    r"\b(?:fluid|liquid|gas|carrier)s?\b(?:\s+(?!particles?\b|solids?\b)[\w']+){0,3}\s*$",
+    re.IGNORECASE,
+)
+"""Before a density key that belongs to the fluid: `in a liquid with density`, `a fluid of
+density` (not `fluid and particles of density`)."""
+WALL_KEY_BEFORE_RE = re.compile(
+    r"\b(?:wall|plate|floor|liner|target|surface)s?(?:'s)?\s*(?:(?:with|of|having|whose)\s+)?"
+    r"(?:(?:a|an|the|its)\s+)?$",
+    re.IGNORECASE,
+)
+"""Right before a modulus or Poisson key that belongs to the wall: `a rubber plate E 10 MPa`,
+`a steel wall with E 200 GPa` (not `on a plate, E 10 MPa`: the comma starts another item)."""
+_WALL_ROLE = {"youngs_modulus": "wall_youngs_modulus", "poisson_ratio": "wall_poisson_ratio"}
 _CONTAINER_ROLE = {
     "particle_radius": "container_radius",
     "particle_diameter": "container_diameter",
@@ -462,6 +520,21 @@ def container_roles(roles: tuple[str, ...]) -> tuple[str, ...]:
     radius 50 mm` is the cylinder's radius, not a particle's); () when the key is no size."""
     mapped = [_CONTAINER_ROLE[r] for r in roles if r in _CONTAINER_ROLE]
     return tuple(dict.fromkeys(mapped))
+
+
+def fluid_roles(roles: tuple[str, ...]) -> tuple[str, ...]:
+    """The fluid's roles of a key said of the fluid (`a liquid of density 1100`, `surface
+    tension of water 0.072 N/m`)."""
+    if {"density", "solid_density"} & set(roles):
+        return ("fluid_density",)
+    if "liquid_surface_tension" in roles:
+        return ("liquid_surface_tension",)
+    return roles
+
+
+def wall_roles(roles: tuple[str, ...]) -> tuple[str, ...]:
+    """The wall's roles of a modulus or Poisson key said of the wall; () when it is neither."""
+    return tuple(_WALL_ROLE[r] for r in roles if r in _WALL_ROLE)
 
 
 def particle_roles(roles: tuple[str, ...]) -> tuple[str, ...]:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from caec_desktop.agent.selection.offline import steps
-from caec_desktop.agent.selection.offline.aliases import ROLE_DIM
+from caec_desktop.agent.selection.offline.aliases import CONTAINER_WORDS, ROLE_DIM
 from caec_desktop.agent.selection.offline.fill import Filler
 from caec_desktop.agent.selection.offline.parse import REFERENCE_UNITS, Parsed, Quantity
 from caec_desktop.agent.selection.offline.phrasings import PHRASINGS, Phrasing
@@ -16,6 +17,29 @@ from caec_desktop.tools.materials import Material, mentions
 from caec_desktop.tools.units import pretty_unit
 
 _BOOLS = {"true": True, "yes": True, "false": False, "no": False}
+_HOLDER_AFTER_RE = re.compile(
+    rf"\s*(?:{steps.ADJECTIVE})?(?P<word>(?!bed\b)(?:{CONTAINER_WORDS}|{steps.WALL_WORDS}))s?\b",
+    re.I,
+)
+"""Right after a material's name, what is made of it when that is no particle: `a glass
+column`, `a steel drum`, `a steel plate` (a `sand bed` is a bed of sand)."""
+_GRANULAR = frozenset({"quartz_sand"})
+"""Materials that are only ever the particles (a `sand column` is a column of sand)."""
+
+
+def body_material(text: str) -> tuple[Material | None, list[tuple[Material, str]]]:
+    """The particles' material: the first one named that is not named for a container or a wall
+    (`a 3 mm particle in a glass column` names no particle material); and those that were,
+    with the word they were named for."""
+    body: Material | None = None
+    holders: list[tuple[Material, str]] = []
+    for _, end, material in mentions(text):
+        hit = _HOLDER_AFTER_RE.match(text, end)
+        if hit is None or material.key in _GRANULAR:
+            body = body or material
+        else:
+            holders.append((material, hit.group("word").lower()))
+    return body, [(m, w) for m, w in holders if body is None or m.key != body.key]
 
 
 @dataclass
@@ -95,7 +119,13 @@ def _by_names(parsed: Parsed) -> list[tuple[int, int, Phrasing]]:
 
 
 def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
-    """Fill `p.tool`'s arguments: keyed values, the tool's own step, unkeyed values, presets."""
+    """Fill `p.tool`'s arguments: keyed values, the tool's own step, unkeyed values, presets.
+
+    `material` is the first material named; one named for a container or a wall (`a steel
+    drum`) fills no particle property."""
+    holders: list[tuple[Material, str]] = []
+    if material is not None:
+        material, holders = body_material(parsed.text)
     filler = Filler(parsed, material, p.params, fluid=find_fluid(parsed.text), tool=p.tool)
     fields = get_tool(p.tool).args_model.model_fields
     for name, word in parsed.words.items():
@@ -115,7 +145,15 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     notes = list(filler.notes)
     bodies = (filler.material, filler.wall_material, filler.other_material)
     used = {m.key for m in bodies if m is not None}
-    dropped = [m.key for _, _, m in mentions(parsed.text) if m.key not in used]
+    held = [
+        f"{m.key} (named for the {word}, not the particles)"
+        for m, word in holders
+        if m.key not in used and any(q.preset for q in p.params)
+    ]
+    if held:
+        notes.append(f"**Not used:** {', '.join(dict.fromkeys(held))}")
+    skip = used | {m.key for m, _ in holders}
+    dropped = [m.key for _, _, m in mentions(parsed.text) if m.key not in skip]
     if dropped and filler.material is not None and any(param.preset for param in p.params):
         left_out = ", ".join([*dict.fromkeys(dropped), *unused])
         notes.append(

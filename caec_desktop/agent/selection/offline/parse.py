@@ -16,15 +16,20 @@ from typing import Any
 from caec_desktop.agent.selection.offline.aliases import (
     CONTAINER_KEY_AFTER_RE,
     CONTAINER_KEY_BEFORE_RE,
+    CONTAINER_VALUE_BEFORE_RE,
+    FLUID_KEY_BEFORE_RE,
     PARTICLE_KEY_AFTER_RE,
     POST_KEY_RE,
     POST_ROLES,
     PRE_KEY_RE,
     ROLE_DIM,
+    WALL_KEY_BEFORE_RE,
     WORD_ROLES,
     container_roles,
+    fluid_roles,
     key_roles,
     particle_roles,
+    wall_roles,
 )
 from caec_desktop.tools.units import dimensionality_name, ureg
 from caec_desktop.tools.values import (
@@ -38,9 +43,9 @@ from caec_desktop.tools.values import (
 
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 """A number once `normalize` has turned `2×10^-3` into `2e-3` (the value reader's grammar)."""
-_UNIT = r"%|1?/[A-Za-z]+(?![\w/^])|[A-Za-zµμ°Ω][A-Za-z0-9µμ°/^*·]*|[^\x00-\x7f\s\w]+"
+_UNIT = r"%|1?/[A-Za-z]+(?![\w/^])|[A-Za-zµμ°Ω](?:[A-Za-z0-9µμ°/*·]|\^-?)*|[^\x00-\x7f\s\w]+"
 """A unit word, a per-unit (`1/s`, `/s`), `%`, or symbols no unit has (`2 🦆`, `2 ±`: read,
-and refused)."""
+and refused); a negative power is part of the unit (`20 s^-1`)."""
 QTY_RE = re.compile(
     rf"(?<![\w.^/*])(?P<num>{_NUMBER})(?P<junk>(?:[.,]\d+)+|(?:(?:/|\*\*?|\^)[-+]?[\d.]+)+)?"
     rf"(?:(?P<mark>''|[\"″'′])(?![A-Za-z])|[ \t]*(?P<unit>{_UNIT}))?"
@@ -72,6 +77,15 @@ _UNICODE = {
     "–": "-",
 }
 _CASE_FIX = {"pa": "Pa", "kpa": "kPa", "mpa": "MPa", "gpa": "GPa", "kn": "kN", "n": "N"}
+_PER_SECOND_RE = re.compile(r"(?<=\d\s)s-1\b(?![-.\d])|(?<=\d)s-1\b(?![-.\d])")
+"""`50 s-1` (a rate written without the caret) is 50 s⁻¹; only the second: `1 mm-2 mm` stays a
+range."""
+_SI_CASED = frozenset({"mPa"})
+"""Typed exactly so, a unit means what SI says: `mPa` is the millipascal (`5 mPa s` of a
+viscosity), never the megapascal that a lower-case `mpa` is taken for."""
+_PASCAL_SECOND_RE = re.compile(r"(?<=[\d\s])([kmuµ]?Pa)\s*[.·]?\s*s\b(?![.·]?\w)")
+"""`1e-3 Pa s`, `5 mPa.s`, `1 Pa·s`: a viscosity unit written with a space or a dot, read whole
+(else the `s` would be dropped and a pressure read)."""
 _NOT_UNITS = frozenset(
     {
         "at", "a", "as", "e", "x", "of", "and", "or", "to", "is", "by", "nu", "rho", "phi",
@@ -201,6 +215,8 @@ def normalize(text: str) -> str:
         text = text.replace(old, new)
     text = _SUPERSCRIPT_RE.sub(lambda m: "^" + m.group().translate(_SUPERSCRIPTS), text)
     text = _MULTIPLIER_RE.sub(_multiplied, text)
+    text = _PASCAL_SECOND_RE.sub(r"\1*s", text)
+    text = _PER_SECOND_RE.sub("s^-1", text)
     return _TIMES_RE.sub(" x ", text)
 
 
@@ -211,7 +227,7 @@ def normalize_unit(unit: str) -> str:
     if unit.startswith("/"):  # `0.01 /s`
         unit = "1" + unit
     parts = re.split(r"([/*])", unit)
-    return "".join(_CASE_FIX.get(p.lower(), p) if p not in "/*" else p for p in parts)
+    return "".join(p if p in "/*" or p in _SI_CASED else _CASE_FIX.get(p.lower(), p) for p in parts)
 
 
 REFERENCE_UNITS = {
@@ -384,14 +400,27 @@ def _explicit(key_text: str) -> bool:
     return re.search(r"(?:[=:~≈]|\bis\b|\bequals?\b)\s*$", key_text) is not None
 
 
-def _fits(role: str, dim: str) -> bool:
+NONE_DIM = "dimensionless"
+
+
+def _fits(role: str, dim: str, percent: bool = False) -> bool:
+    """Whether a value of dimension `dim` can fill `role`: its own dimension, or a bare number
+    (read in the role's SI unit); a percentage only a ratio (`skin 10%` is no 0.1 m)."""
+    if percent:
+        return ROLE_DIM.get(role, NONE_DIM) == NONE_DIM
     return dim == "dimensionless" or ROLE_DIM.get(role, dim) == dim
+
+
+_LIST_GAP_RE = re.compile(r"^[\s,;]*(?:and\s+)?$", re.IGNORECASE)
 
 
 def _attach_keys(quantities: list[Quantity]) -> None:
     """A key before a quantity beats one after it; a key after one quantity (`400 mm diameter`)
-    is not also read as the key before the next one (`diameter 600 mm long`)."""
+    is not also read as the key before the next one (`diameter 600 mm long`). A key said of a
+    container, a fluid or a wall is theirs (`cylinder of radius`, `a liquid of density`, `a
+    rubber plate E 10 MPa nu 0.45`: both values the plate's)."""
     claimed = 0
+    wall_before = False
     for q in quantities:
         pre = PRE_KEY_RE.search(q.before, claimed) if q.before else None
         post = POST_KEY_RE.match(q.after)
@@ -400,6 +429,12 @@ def _attach_keys(quantities: list[Quantity]) -> None:
             roles = key_roles(pre.group("key"))
             if CONTAINER_KEY_BEFORE_RE.search(q.before, 0, pre.start()):
                 roles = container_roles(roles) or roles
+            elif pre.group("fluid") or FLUID_KEY_BEFORE_RE.search(q.before, 0, pre.start()):
+                roles = fluid_roles(roles)
+            elif WALL_KEY_BEFORE_RE.search(q.before, 0, pre.start()) or (
+                wall_before and _LIST_GAP_RE.match(q.before[: pre.start()])
+            ):
+                roles = wall_roles(roles) or roles
             candidates.append((pre.group("key"), roles, 0))
         if post:
             key = post.group("key")
@@ -408,16 +443,19 @@ def _attach_keys(quantities: list[Quantity]) -> None:
                 roles = container_roles(roles) or roles
             elif PARTICLE_KEY_AFTER_RE.match(q.after, post.end()):
                 roles = particle_roles(roles)
+            elif not pre and CONTAINER_VALUE_BEFORE_RE.search(q.before):
+                roles = container_roles(roles) or roles
             candidates.append((key, roles, post.end()))
         claimed = 0
         for key, roles, used in candidates:
-            fitting = tuple(r for r in roles if _fits(r, q.dim))
+            fitting = tuple(r for r in roles if _fits(r, q.dim, q.percent))
             if fitting:
                 q.key, q.roles, claimed = key, fitting, used
                 break
         else:
             if pre and candidates[0][1] and _explicit(pre.group(0)):
                 q.key, q.misfit = pre.group("key"), candidates[0][1]
+        wall_before = any(r.startswith("wall_") for r in q.roles)
 
 
 def parse(
@@ -462,7 +500,8 @@ def parse(
 
 def _inherit_units(quantities: list[Quantity]) -> None:
     """In `0.5 x 0.3 x 0.2 m` or `1, 2 and 3 mm` the bare numbers take the last number's unit
-    (not a number keyed as a ratio: in `phi=0.6 and 2 m3` the 0.6 stays bare)."""
+    (not a number keyed as something of another dimension: in `phi=0.6 and 2 m3` the 0.6 stays
+    bare, in `contact angle 0 and 50 um` the 0 too)."""
     for i in range(len(quantities) - 2, -1, -1):
         q, nxt = quantities[i], quantities[i + 1]
         if (
@@ -475,6 +514,6 @@ def _inherit_units(quantities: list[Quantity]) -> None:
             continue
         pre = PRE_KEY_RE.search(q.before)
         roles = key_roles(pre.group("key")) if pre else ()
-        if roles and all(ROLE_DIM.get(r) == "dimensionless" for r in roles):
-            continue
+        if roles and not any(ROLE_DIM.get(r) == nxt.dim for r in roles):
+            continue  # `contact angle 0 and 50 um`: the 0 is an angle, not 0 um
         q.unit, q.dim = nxt.unit, nxt.dim

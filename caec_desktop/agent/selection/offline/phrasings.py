@@ -15,7 +15,6 @@ from typing import Any
 from caec_desktop.agent.selection.offline import steps
 from caec_desktop.agent.selection.offline.aliases import (
     ANGLE,
-    DAMPING,
     DENSITY,
     FORCE,
     LENGTH,
@@ -130,7 +129,7 @@ def _other_body() -> tuple[Param, ...]:
     """Body 2 (`other_*`, filled from a second material by `steps.two_bodies`, like a second
     typed radius) and the wall."""
     return (
-        Param("other_radius", (("other_radius", 1.0),), LENGTH, bare_factor=0.5),
+        Param("other_radius", (("other_radius", 1.0),)),
         simple("other_density"),
         simple("other_youngs_modulus"),
         simple("other_poisson_ratio"),
@@ -189,7 +188,12 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
     Phrasing(
         "contact_pair",
         (
-            (r"\beffective (?:radius|mass|(?:young'?s |shear )?modulus|properties)\b", 14),
+            # asked for (no value after it): `effective mass 1e-5 kg` is a linear spring's input
+            (
+                r"\beffective (?:radius|mass|e|(?:young'?s |shear )?modulus|properties)\b"
+                r"(?!\s*(?:=|:|of|is)?\s*[\d.])",
+                14,
+            ),
             (r"\b(?:hertz(?:ian)?|contact|normal|tangential) stiffness\b", 14),
             (r"\bkt\s*/\s*kn\b|\bk_t\s*/\s*k_n\b|\btangential.*normal stiffness ratio\b", 14),
             (r"\bmindlin\b", 14),
@@ -239,7 +243,11 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             (r"\bstokes number\b", 14),
             (r"\barchimedes\b", 14),
             (r"\bdi ?felice\b", 14),
-            (r"\bcfd cell\b|\bcell size\b.*\b(?:cfd|fluid)\b", 14),
+            (
+                r"\bcfd(?:[\s-]dem)? cell\b|\bcell size\b.*\b(?:cfd|fluid|water|air|mesh)\b"
+                r"|\b(?:cfd|mesh|fluid)\b.*\bcell size\b",
+                14,
+            ),
             (r"\bcfd\b", 6),
         ),
         (
@@ -277,15 +285,16 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             simple("density", DENSITY, preset="density"),
             simple("scale_factor", NONE),
             simple("n_particles"),
+            simple("n_parcels"),
             simple("total_mass", MASS),
             simple("stiffness", STIFFNESS),
-            simple("damping_coefficient", DAMPING),
+            simple("damping_coefficient"),  # keyed only: an unkeyed kg/s is a mass flow
             simple("youngs_modulus"),
             simple("surface_energy", SURFACE_ENERGY),
             simple("timestep", TIME),
             simple("smallest_feature"),
         ),
-        (("scale_factor",),),
+        (("scale_factor", "n_parcels"),),
         "coarse grain 0.5 mm particles by a factor of 4, 1e8 particles",
         steps.cohesion_scheme,
     ),
@@ -350,7 +359,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
                 r"|\b(?:silo|hopper)\b.*\b(?:outflow|discharge)\b",
                 14,
             ),
-            (r"\bhow fast\b.*\bempt", 14),
+            (r"\bhow fast\b.*\bempt|\b(?:how long|time) to empty\b|\bempty(?:ing)? time\b", 14),
         ),
         (
             simple("orifice_diameter"),
@@ -405,9 +414,13 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(
         "particle_mass",
         (
-            (r"\b(?:mass|weight) of (?:a|an|one|the|each|single)\b", 8),
-            (r"\bparticle mass\b|\bhow heavy\b|\bweighs?\b|\b(?:mass|weight) of\b", 6),
-            (r"\bmass\b", 2),
+            (r"(?<!effective )(?<!reduced )\b(?:mass|weight) of (?:a|an|one|the|each|single)\b", 8),
+            (
+                r"\bparticle mass\b|\bhow heavy\b|\bweighs?\b"
+                r"|(?<!effective )(?<!reduced )\b(?:mass|weight) of\b",
+                6,
+            ),
+            (r"(?<!effective )(?<!reduced )\bmass\b(?!\s*(?:flow|rate))", 2),
         ),
         (diameter(), simple("density", DENSITY, preset="density")),
         (("particle_diameter",), ("density",)),
@@ -419,7 +432,12 @@ PHRASINGS: tuple[Phrasing, ...] = (
             (r"\bhow many\b(?!.*\b(?:time[\s_-]?)?steps\b)", 5),
             (r"\bfit\b", 5),
             # asked by name, it outweighs a volume typed (bulk_properties' dim weight)
-            (r"\bparticle count\b|\bnumber of (?:particles|spheres|beads|grains)\b", 14),
+            (
+                r"\bparticle count\b|(?<!bond )(?<!reynolds )(?<!froude )(?<!stokes )"
+                r"(?<!archimedes )(?<!inertial )(?<!coordination )\bnumber of (?:[\w.]+ ){0,3}?"
+                r"(?:particles|spheres|beads|grains|pellets|balls)\b",
+                14,
+            ),
             (r"\b(?:cylinder|box|container|silo|drum|tank|cuboid|bin|hopper)\b", 3),
         ),
         (
@@ -531,12 +549,12 @@ PHRASINGS: tuple[Phrasing, ...] = (
             (r"\bbulk\b|\bpacking fraction\b|\bsolid fraction\b", 4),
             # the mass or weight of a packed volume (a packing or bulk word names it)
             (
-                r"\b(?:mass|weigh\w*|heavy)\b.*\b(?:porosity|packing|phi|void\w*|bulk|solids? "
-                r"fraction)\b|\b(?:porosity|packing|phi|void\w*|bulk|solids? fraction)\b.*"
-                r"\b(?:mass|weigh\w*|heavy)\b",
+                r"\b(?:mass(?!\s*(?:flow|rate))|weigh\w*|heavy)\b.*\b(?:porosity|packing|phi"
+                r"|void\w*|bulk|solids? fraction)\b|\b(?:porosity|packing|phi|void\w*|bulk"
+                r"|solids? fraction)\b.*\b(?:mass(?!\s*(?:flow|rate))|weigh\w*|heavy)\b",
                 10,
             ),
-            (r"\b(?:mass|weigh\w*|heavy)\b", 1),
+            (r"\b(?:mass(?!\s*(?:flow|rate))|weigh\w*|heavy)\b", 1),
         ),
         (
             simple("packing_fraction", NONE),
@@ -601,11 +619,11 @@ PHRASINGS: tuple[Phrasing, ...] = (
             (r"\bporosity\b.*\bwall\b|\bwall\b.*\bporosity\b", 8),
             # porosity asked for (no value after it) in a pipe or column: the wall effect's
             (
-                r"\bporosity\b(?!\s*(?:=|:|of|is)?\s*[\d.])"
+                r"\bporosity\b(?!\s*(?:=|:|of|is)?\s*[\d.]++(?!\s*(?:[mcuµ]?m|in|inch|micron)s?\b))"
                 r"(?=.*\b(?:pipe|tube|column|cylinder|bed)\b)",
                 10,
             ),
-            (r"\b(?:pipe|tube|column|bed)\b", 3),
+            (r"\b(?:pipe|tube|column|bed)\b", 1),
             (r"\bporosity\b", 2),
         ),
         (
@@ -659,7 +677,7 @@ _KEYWORDS = """
     acceptable stable enough okay steel glass overlap mindlin cohesion cohesive adhesion
     capillary bridge surface energy reynolds archimedes stokes terminal felice dallavalle coarse
     parcel parcels insertion throughput inertial froude critical beverloo discharge orifice
-    outflow rolling friction torque
+    outflow rolling friction torque liner lining target surface plate floor
 """
 VOCABULARY: tuple[str, ...] = tuple(sorted(set(_KEYWORDS.split())))
 """Keywords that typos are corrected towards (words of 5+ letters)."""

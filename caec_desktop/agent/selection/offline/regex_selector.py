@@ -31,6 +31,7 @@ from caec_desktop.agent.selection.protocol import (
     SelectionRequest,
     Summary,
 )
+from caec_desktop.tools.fluids import find_fluid
 from caec_desktop.tools.materials import MATERIALS, find_material
 
 _VOCABULARY = tuple(
@@ -177,7 +178,7 @@ def _follow_up(parsed: Parsed, history: list[dict[str, Any]]) -> Built | None:
     first request's size. A follow-up whose call was rejected (marked `"rejected"` in the
     history) is skipped: "and nu=0.6?" refused, "and for 3 mm?" builds on the accepted call.
     """
-    if not parsed.quantities and find_material(parsed.text) is None:
+    if not _names_values(parsed):
         return None
     requests = [
         (t["content"], bool(t.get("rejected")))
@@ -195,12 +196,19 @@ def _follow_up(parsed: Parsed, history: list[dict[str, Any]]) -> Built | None:
             if rejected:  # its values were refused: build on the last accepted call
                 continue
             later = read(text)
-            if later.quantities or find_material(later.text) is not None:
+            if _names_values(later):
                 step = build(phrasing, later, find_material(later.text))
                 built = _merge(phrasing, built, step) if step.args else built
         now = build(phrasing, parsed, find_material(parsed.text))
         return _merge(phrasing, built, now) if now.args else None
     return None
+
+
+def _names_values(parsed: Parsed) -> bool:
+    """Whether a follow-up gives something: a value, a material or a fluid (`and in air?`)."""
+    text = parsed.text
+    named = find_material(text) is not None or find_fluid(text) is not None
+    return bool(parsed.quantities) or named
 
 
 def _merge(phrasing: Phrasing, before: Built, now: Built) -> Built:

@@ -14,8 +14,11 @@ from caec_desktop.agent.selection.offline.aliases import (
     CONTAINER_WORDS,
     FREQUENCY,
     LENGTH,
+    MASS,
     MASS_FLOW,
     NONE,
+    PARTICLE_KEY_AFTER_RE,
+    POST_KEY_RE,
     PRESSURE,
     STIFFNESS,
     TIME,
@@ -47,20 +50,32 @@ HOW_MANY_RE = re.compile(
 _VALUE_UNIT_RE = re.compile(rf"(?P<num>{_NUMBER})(?:\s*(?P<from>{_UNIT_WORD})(?![\w°µ/^*.]*\s*=))?")
 """`convert 3 inch` (to_unit missing) or `value=3 from_unit=inch` (a key, not a unit, follows)."""
 _BOX_RE = re.compile(r"\b(?:box|cuboid|cube|bin|rectangular|hopper|chamber|domain)\b", re.I)
+_CUBE_RE = re.compile(r"\bcube\b|\bcubic (?:box|container|bin)\b", re.I)
 _CYLINDER_RE = re.compile(r"\b(?:cylinder|cylindrical|pipe|tube|column|drum|silo|tank)\b", re.I)
 _WALL_FIX_RE = re.compile(r"\bwall[\s_-]*(?:correction|corrected|effect)\b", re.I)
+WALL_WORDS = r"wall|plate|flat|floor|liner|lining|target|surface"
+"""Words for a flat body a particle touches (a wall contact, and the wall's material after a
+material's name)."""
 _WALL_HIT_RE = re.compile(
-    r"\b(?:wall|plate|flat|floor|liner|target|surface(?!\s*(?:free\s+)?(?:energ|tension)))s?\b",
+    rf"(?<!\bper\s)(?<!\beach\s)\b(?:{WALL_WORDS})s?\b"
+    r"(?!\s*(?:free\s+)?(?:energ|tension|bond|bo\b|number|area|rough|times?\b|clock|fraction"
+    r"|dt\b|steps?\b|values?\b|parcels?\b|count|=|\d))",
     re.I,
 )
-"""A sphere–wall contact; `surface energy` and `surface tension` are properties, not a wall."""
+"""A sphere–wall contact; a wall word naming something else is none: `surface energy` and
+`surface tension` (properties), `per surface`, `target Bond number`, `target dt`, `wall time`."""
 _CRITICAL_RE = re.compile(r"\bcritical\s+(?:speed|rpm|rotation)\b", re.I)
-_WALL_AFTER_RE = re.compile(r"\s*(?:wall|plate|flat|surface|liner|floor)s?\b", re.I)
-"""Right after a material's name: the wall is made of it (`a steel wall`)."""
+ADJECTIVE = r"(?!(?:with|of|in|on|at|and|or|for|to|from|by|into|onto|against|the|a|an)\b)[a-z]+\s+"
+"""One word between a material or a size and what it names (`steel base plate`, `100 mm glass
+drum`), never a preposition (`glass beads with surface tension` names no surface)."""
+_WALL_AFTER_RE = re.compile(rf"\s*(?:{ADJECTIVE})?(?:{WALL_WORDS})s?\b", re.I)
+"""Right after a material's name: the wall is made of it (`a steel wall`, `a steel base
+plate`, `a steel target`, `an alumina liner`)."""
 _STEP_WORD_RE = re.compile(r"\b(?:at|with|every|using)\s*$", re.I)
 _RUN_GAP_RE = re.compile(r"^[\s,;]*(?:and\s*)?$")
 _CONTAINER_BEFORE_RE = re.compile(rf"\b(?:{CONTAINER_WORDS})s?\W*$", re.I)
-_CONTAINER_AFTER_RE = re.compile(rf"^\W*(?:{CONTAINER_WORDS})\b", re.I)
+_CONTAINER_AFTER_RE = re.compile(rf"^\W*(?:{ADJECTIVE})??(?:{CONTAINER_WORDS})\b", re.I)
+"""Right after a size: the container it is of (`100 mm pipe`, `a 100 mm glass drum`)."""
 
 
 def convert_match(text: str) -> re.Match[str] | None:
@@ -164,6 +179,11 @@ def container(f: Filler) -> Missing:
         return [(n,) for n in ("diameter", "height") if n not in f.args]
     if shape == "box":
         _sizes(f, "length", "width", "height")
+        given = [n for n in ("length", "width", "height") if n in f.args]
+        if _CUBE_RE.search(text) and len(given) == 1:  # `a 10 cm cube`: one side for all three
+            for name in ("length", "width", "height"):
+                if name not in f.args:
+                    f.put(name, f.args[given[0]], f"{f.sources[given[0]]} (cube)")
         return [(n,) for n in ("length", "width", "height") if n not in f.args]
     _sizes(f)
     return []
@@ -179,15 +199,38 @@ def size_lists(f: Filler) -> Missing:
     items = [i for i in items if f.quantities[i].dim in (LENGTH, NONE)]
     if not _pairs(f, items):
         _runs(f, items)
+    if "total_mass" not in f.args and not f.free(MASS):
+        f.skip_presets.add("density")  # a density is for counts, which need the total mass
     missing: Missing = [] if "diameters" in f.args else [("diameters",)]
     if not {"mass_fractions", "number_fractions"} & set(f.args):
         missing.append(("mass_fractions", "number_fractions"))
     return missing
 
 
+_NUMBER_WORDS_RE = re.compile(
+    r"\b(?:by\s+(?:number|count)|number\s+fractions?)\s*(?:of|=|:|are)?\s*$"
+)
+_MASS_WORDS_RE = re.compile(
+    r"\b(?:by\s+(?:mass|weight)|(?:mass|weight)\s+fractions?)\s*(?:of|=|:|are)?\s*$"
+)
+_NUMBER_AFTER_RE = re.compile(r"^\s*(?:by\s+)?(?:number|count)\b")
+_MASS_AFTER_RE = re.compile(r"^\s*(?:by\s+)?(?:mass|weight)\b")
+
+
 def _fraction_name(f: Filler, indices: list[int]) -> str:
+    """Number or mass fractions: a key on the values, else the words right before the first
+    (`by number 0.7 and 0.3`) or right after the last (`0.7 and 0.3 by number`); mass when none
+    says."""
     kinds = {f.role(i) for i in indices} | {_post_role(f, i) for i in indices}
-    return "number_fractions" if "number_fractions" in kinds else "mass_fractions"
+    if "number_fractions" in kinds:
+        return "number_fractions"
+    if "mass_fractions" in kinds:
+        return "mass_fractions"
+    before = f.quantities[indices[0]].before.lower()
+    after = f.quantities[indices[-1]].after.lower()
+    if _NUMBER_WORDS_RE.search(before) or _NUMBER_AFTER_RE.match(after):
+        return "number_fractions"
+    return "mass_fractions"
 
 
 def _pairs(f: Filler, items: list[int]) -> bool:
@@ -249,6 +292,7 @@ def hertz_partner(f: Filler) -> Missing:
     text = f.parsed.text
     if _WALL_HIT_RE.search(text) and "wall" not in f.args:
         f.put("wall", True, "inferred")
+    _two_sizes(f)
     named = mentions(text)
     if f.args.get("wall") is not True or not named:
         return []
@@ -267,6 +311,47 @@ def hertz_partner(f: Filler) -> Missing:
         if name not in f.args:
             f.put(name, values[prop], f"preset:{wall[2].key} (wall)")
     return []
+
+
+_NOT_A_BODY_AFTER_RE = re.compile(
+    r"^\s*(?:thick|long|wide|tall|high|deep|apart|away|gap|overlap|of overlap)\b", re.I
+)
+
+
+def _two_sizes(f: Filler) -> None:
+    """The sizes of two bodies: of the unkeyed sizes (not a container's, not a thickness or a
+    distance) the first is body 1's, the second body 2's (`a 1 mm bead hitting a 10 mm ball`);
+    a second size typed with a particle key is body 2's too. Against a wall there is no body 2,
+    and a size left over is reported as not used."""
+    if "other_radius" in f.args:
+        return
+    free = set(f.free(LENGTH))
+    sizes = [
+        i
+        for i in range(len(f.quantities))
+        if i not in f.used
+        and (i in free or f.role(i) in ("particle_radius", "particle_diameter"))
+        and not _near_container(f, i)
+        and not _NOT_A_BODY_AFTER_RE.match(f.quantities[i].after)
+    ]
+    if f.args.get("wall") is True:
+        return
+    if "particle_radius" not in f.args:
+        if len(sizes) < 2:
+            return
+        first = sizes.pop(0)
+        f.put("particle_radius", *_as_radius(f, first))
+    if sizes:
+        f.put("other_radius", *_as_radius(f, sizes[0]))
+
+
+def _as_radius(f: Filler, index: int) -> tuple[str | float, str]:
+    """Quantity `index` as a radius argument and its source: a radius as typed, a diameter or
+    a bare size (a diameter) halved."""
+    q = f.use(index)
+    if f.role(index) == "particle_radius":
+        return q.arg, "typed"
+    return q.scaled(0.5), "typed (d/2)"
 
 
 def convention(f: Filler) -> Missing:
@@ -356,19 +441,19 @@ def two_bodies(f: Filler) -> Missing:
     if len(distinct) < 2:
         return []
     f.material, f.other_material = distinct[0], distinct[1]
-    sizes = [
-        i for i in range(len(f.quantities)) if f.role(i) in ("particle_radius", "particle_diameter")
-    ]
-    sizes = [i for i in sizes if i not in f.used]
-    if sizes and "other_radius" not in f.args:
-        q = f.use(sizes[0])
-        half = f.role(sizes[0]) == "particle_diameter"
-        f.put("other_radius", q.scaled(0.5 if half else 1.0), "typed (d/2)" if half else "typed")
     values = distinct[1].as_args()
     for name in _OTHER:
         if name not in f.args:
             f.put(name, values[name.removeprefix("other_")], f"preset:{distinct[1].key} (other)")
     return []
+
+
+_PER_SURFACE_RE = re.compile(
+    r"\b(?:per|each|of (?:one|each|a single))[\s-]+(?:surface|solid|face)\b|\bgamma[\s_-]?s\b"
+    r"|\bsolid surface energy\b",
+    re.I,
+)
+"""A surface energy given per surface (γ_s of one solid): Δγ = 2γ_s is the work of adhesion."""
 
 
 def cohesion_inputs(f: Filler) -> Missing:
@@ -377,6 +462,13 @@ def cohesion_inputs(f: Filler) -> Missing:
     alone need none; with it the weight and Bond numbers come too)."""
     if _WALL_HIT_RE.search(f.parsed.text) and "wall" not in f.args:
         f.put("wall", True, "inferred")
+    _two_sizes(f)
+    if (
+        "surface_energy" in f.args
+        and "surface_energy_per_surface" not in f.args
+        and _PER_SURFACE_RE.search(f.parsed.text)
+    ):
+        f.put("surface_energy_per_surface", True, "inferred")
     missing: Missing = []
     if "target_bond_number" in f.args and "density" not in f.args and f.material is None:
         missing.append(("density",))
@@ -401,10 +493,23 @@ def cohesion_scheme(f: Filler) -> Missing:
     return []
 
 
+def _size_runs(f: Filler) -> None:
+    """Sizes and fractions typed as lists (`sizes 1 mm and 2 mm, mass fractions 0.5 and 0.5`)
+    are a size distribution; one size stays the particle diameter."""
+    items = [i for i in range(len(f.quantities)) if f.role(i) in _LIST_ROLES]
+    items = [i for i in items if f.quantities[i].dim in (LENGTH, NONE) and i not in f.used]
+    sizes = [i for i in items if f.quantities[i].dim == LENGTH]
+    if len(sizes) < 2 or "particle_diameter" in f.args:
+        return
+    if not _pairs(f, items):
+        _runs(f, items)
+
+
 def run_cost(f: Filler) -> Missing:
     """simulation_cost: the times as for timesteps_for_duration; then either a run (duration and
     time step) or a mass flow to insert."""
     two_times(f)
+    _size_runs(f)
     if {"duration", "timestep"} & set(f.args):
         return [(n,) for n in ("duration", "timestep") if n not in f.args]
     if "mass_flow_rate" in f.args or f.free(MASS_FLOW):
@@ -424,12 +529,17 @@ def psd_sizes(f: Filler) -> Missing:
 
 def flow_split(f: Filler) -> Missing:
     """flow_regime: a speed in rpm or rad/s is the drum's when the query is about a drum, else a
-    rate is the shear rate; each group needs all of its inputs."""
-    drum = bool(_DRUM_RE.search(f.parsed.text)) or "drum_radius" in f.args
+    rate is the shear rate; each group needs all of its inputs. In a drum question a size
+    written next to the drum (`a 1.2 m drum`) or keyed by a plain `radius`/`diameter` with no
+    shear rate typed is the drum's (the particle size matters only for the inertial number)."""
+    sheared = {"shear_rate", "pressure"} <= set(f.args)  # an inertial number asked for
+    drum = (bool(_DRUM_RE.search(f.parsed.text)) and not sheared) or "drum_radius" in f.args
     for index in f.free(FREQUENCY):
         name = "rotation_speed" if drum else "shear_rate"
         if name not in f.args:
             f.put(name, f.use(index).arg)
+    if drum and "drum_radius" not in f.args:
+        _drum_size(f)
     if drum:
         need = [("drum_radius",), ("rotation_speed", "angular_velocity")]
         if _CRITICAL_RE.search(f.parsed.text):
@@ -438,6 +548,41 @@ def flow_split(f: Filler) -> Missing:
     if "shear_rate" not in f.args:
         return [("shear_rate", "drum_radius")]
     return [(n,) for n in ("pressure",) if n not in f.args and not f.free(PRESSURE)]
+
+
+_PLAIN_SIZE_KEYS = frozenset({"radius", "diameter", "dia", "size", "r", "d", "R", "D"})
+
+
+def _particles_after(after: str) -> bool:
+    """`2 mm diameter particles`: the text after a value (and its post key) names particles."""
+    post = POST_KEY_RE.match(after)
+    return PARTICLE_KEY_AFTER_RE.match(after, post.end() if post else 0) is not None
+
+
+def _drum_size(f: Filler) -> None:
+    """The drum's radius from a size said of the drum (see `flow_split`)."""
+    for i in f.free(LENGTH):
+        if _near_container(f, i):
+            f.put("drum_radius", f.use(i).scaled(0.5), "typed (d/2)")
+            return
+    if "shear_rate" in f.args:
+        return
+    for i, q in enumerate(f.quantities):
+        role = f.role(i)
+        if (
+            i in f.used
+            and role in ("particle_radius", "particle_diameter")
+            and q.key in _PLAIN_SIZE_KEYS | {k.title() for k in _PLAIN_SIZE_KEYS}
+            and not _particles_after(q.after)
+            and not re.search(r"\b(?:particles?|grains?|beads?|balls?)\s*$", q.before, re.I)
+        ):
+            f.args.pop("particle_diameter", None)
+            f.sources.pop("particle_diameter", None)
+            if role == "particle_radius":
+                f.put("drum_radius", q.arg)
+            else:
+                f.put("drum_radius", q.scaled(0.5), "typed (d/2)")
+            return
 
 
 def rolling_contact(f: Filler) -> Missing:
