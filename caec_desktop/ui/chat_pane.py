@@ -50,7 +50,10 @@ _STYLES = {
     "error": "background: #fdecea; color: #8a1c1c; border-radius: 6px; padding: 6px;",
     "writing": "background: #f6f6f6; border: 1px dashed #b0b0b0; border-radius: 6px; padding: 6px;",
 }
-_SHEET = "\n".join(f'Bubble[role="{role}"] {{ {style} }}' for role, style in _STYLES.items())
+_SHEET = "\n".join(
+    f'{"WritingBubble" if role == "writing" else "Bubble"}[role="{role}"] {{ {style} }}'
+    for role, style in _STYLES.items()
+)
 """One style sheet on the chat for every bubble, by its role: a style sheet per bubble made Qt
 build a style for each one (~0.1 ms per event on every bubble, seconds for a long chat)."""
 WRITING_NOTE = "*model is writing…*"
@@ -59,6 +62,9 @@ RENDER_INTERVAL_MS = 25
 LLM layer's 50 ms between delta events, so a render falls between two trace-table updates (each
 delta is also a trace row) instead of in the same frame: measured by bench/bench_streaming.py, the
 longest stall was 14–25 ms at 50 ms (the two in step) and 10–14 ms at 25 ms."""
+PIECE_CHARS = 400
+"""The streamed text's last piece is cut at a block boundary (`markdown_blocks.last_cut`) once it
+is longer than this: each render then lays out at most about this much text, not the answer."""
 OLDER_CHUNK = 10
 """Older turns made into widgets at a time as the reader scrolls up."""
 OLDER_MARGIN_PX = 200
@@ -119,8 +125,72 @@ class Bubble(QLabel):
         return height
 
     def minimumSizeHint(self) -> QSize:
-        """Narrow enough for any pane: the text wraps instead of widening the chat."""
-        return QSize(40, super().minimumSizeHint().height())
+        """Narrow enough for any pane (the text wraps instead of widening the chat), one line
+        high. QLabel's own hints lay the whole text out three times (unwrapped, at its narrowest
+        and at a trial width; ~3.5 ms each for a 300-word answer) and the chat's layout, which
+        sizes each bubble by `heightForWidth`, needs neither."""
+        return QSize(40, self._line_height())
+
+    def sizeHint(self) -> QSize:
+        """About 80 characters wide, one line high (see `minimumSizeHint`)."""
+        margins = self.contentsMargins()
+        width = self.fontMetrics().averageCharWidth() * 80 + margins.left() + margins.right()
+        return QSize(width, self._line_height())
+
+    def _line_height(self) -> int:
+        self.ensurePolished()  # the chat's style sheet gives the padding
+        margins = self.contentsMargins()
+        return self.fontMetrics().height() + margins.top() + margins.bottom()
+
+
+class WritingBubble(QFrame):
+    """The "model is writing…" bubble: the note, then the streamed Markdown in pieces cut at block
+    boundaries. Finished pieces keep their layout; each render sets only the last piece's text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setProperty("role", "writing")
+        self._lay = QVBoxLayout(self)
+        self._lay.setContentsMargins(0, 0, 0, 0)
+        self._lay.setSpacing(0)
+        self._label(WRITING_NOTE)
+        self._pieces: list[Bubble] = []
+        self._cut = 0
+        """Where the last piece starts in the text."""
+        self._shown = ""
+
+    def text(self) -> str:
+        """The note, then the text rendered so far (what the bubble reads as)."""
+        return f"{WRITING_NOTE}\n\n{self._shown}" if self._shown else WRITING_NOTE
+
+    def pieces(self) -> list[str]:
+        """The text of each piece, in order."""
+        return [piece.text() for piece in self._pieces]
+
+    def show_text(self, text: str) -> None:
+        """Render `text`, the whole answer so far (it only ever grows)."""
+        from caec_desktop.ui.markdown_blocks import last_cut
+
+        if not self._pieces:
+            self._pieces.append(self._label(""))
+        if len(text) - self._cut > PIECE_CHARS:
+            cut = last_cut(text, self._cut)
+            if cut > self._cut:  # the last piece ends at the cut and is laid out no more
+                self._pieces[-1].setText(text[self._cut : cut])
+                self._pieces.append(self._label(""))
+                self._cut = cut
+        if self._pieces[-1].text() != text[self._cut :]:
+            self._pieces[-1].setText(text[self._cut :])
+        self._shown = text
+
+    def _label(self, text: str) -> Bubble:
+        label = Bubble()
+        label.setTextFormat(QtCore.Qt.TextFormat.MarkdownText)
+        label.setText(text)
+        label.setWordWrap(True)
+        label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._lay.addWidget(label)
+        return label
 
 
 class ChatPane(QWidget):
@@ -182,7 +252,7 @@ class ChatPane(QWidget):
         lay.addWidget(self.new_answer_button)
         lay.addWidget(self.queue)
         lay.addLayout(row)
-        self._writing: QLabel | None = None
+        self._writing: WritingBubble | None = None
         self._written: list[str] = []
         self._older: list[Callable[[], None]] = []
         """Replays of turns older than those shown, oldest first (see `set_older`)."""
@@ -246,7 +316,8 @@ class ChatPane(QWidget):
         if not delta:
             return
         if self._writing is None:
-            self._writing = self.add_message("writing", WRITING_NOTE)
+            self._writing = WritingBubble()
+            self._append(self._writing)
         self._written.append(delta)
         if not self._render_timer.isActive():
             self._render_timer.start()
@@ -268,7 +339,8 @@ class ChatPane(QWidget):
         if self._writing is None:
             return
         text = "".join(self._written)
-        self._writing.setText(f"{WRITING_NOTE}\n\n{text}")  # the bar's range follows
+        self._written = [text]
+        self._writing.show_text(text)  # the bar's range follows
         if not self.following:
             self.new_answer_button.show()
         self.writingShown.emit(text)
@@ -324,7 +396,8 @@ class ChatPane(QWidget):
         if not self._older:
             return
         bar = self.scroll_area.verticalScrollBar()
-        not_full = self._host.sizeHint().height() <= self.scroll_area.viewport().height()
+        content = self._host.heightForWidth(self._host.width())  # bubbles: one line in sizeHint
+        not_full = content <= self.scroll_area.viewport().height()
         if not_full or (bar.maximum() > 0 and bar.value() <= OLDER_MARGIN_PX):
             self.show_older()
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.services.session import TurnResult
@@ -16,8 +15,9 @@ from caec_desktop.ui.session_runner import SessionRunner
 from tests.ui.helpers import FakeSession, events
 
 
-def _bubbles(pane: ChatPane, role: str) -> list[QLabel]:
-    return [w for w in pane.items() if isinstance(w, QLabel) and w.property("role") == role]
+def _bubbles(pane: ChatPane, role: str) -> list[Any]:
+    """Bubbles of `role` (answers are labels; the writing bubble is a frame of labels)."""
+    return [w for w in pane.items() if w.property("role") == role]
 
 
 def _delta(text: str, purpose: str = "summary") -> tuple[str, str, dict[str, Any]]:
@@ -107,3 +107,24 @@ def test_a_bubble_height_follows_its_text_and_width(qtbot: QtBot) -> None:
     bubble.setStyleSheet("padding: 40px;")
     bubble.ensurePolished()  # as the layout does before it asks
     assert bubble.heightForWidth(300) > tall  # the style's padding counts
+
+
+def test_a_long_answer_streams_in_pieces_that_read_as_the_whole_text(qtbot: QtBot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    renders: list[str] = []
+    pane.writingShown.connect(renders.append)
+    words = " ".join(f"word{j}" for j in range(40))
+    paragraphs = [f"Paragraph {i}: {words}" for i in range(6)]
+    items = [f"- item {i} " + "x" * 30 for i in range(8)]
+    text = "\n\n".join(paragraphs) + "\n\n" + "\n".join(items)
+    for start in range(0, len(text), 7):  # every token, many renders
+        pane.stream_text(text[start : start + 7])
+        if start % 350 == 0:
+            qtbot.waitUntil(lambda upto=start: bool(renders) and len(renders[-1]) > upto)
+    qtbot.waitUntil(lambda: bool(renders) and renders[-1] == text)
+    (bubble,) = _bubbles(pane, "writing")
+    pieces = bubble.pieces()
+    assert len(pieces) > 2 and "".join(pieces) == text  # cut, nothing lost or repeated
+    assert all(piece.startswith(("Paragraph", "- item")) for piece in pieces)  # at block starts
+    assert bubble.text() == f"{WRITING_NOTE}\n\n{text}"
