@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.ui.kind_filter import KindFilterProxy
+from caec_desktop.ui.trace_delegate import TraceDelegate
 from caec_desktop.ui.trace_model import EVENT_ROLE, TraceModel
 from caec_desktop.ui.trace_text import PROBLEM_KINDS, attempts, attempts_markdown, is_offline
 
@@ -46,6 +47,8 @@ class TracePanel(QWidget):
         self.kind_filter.addItems([ALL, PROBLEMS])  # the kinds follow in load_kinds()
         self.kind_filter.currentTextChanged.connect(self._on_kind_filter_changed)
         self.count_label = QLabel("0 events")
+        # Opaque: a new count repaints the label alone, not the two tab widgets around it.
+        self.count_label.setAutoFillBackground(True)
 
         self.table = QTableView()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -58,6 +61,7 @@ class TracePanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(20)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setModel(self.proxy)
+        self.table.setItemDelegate(TraceDelegate(self.proxy))
         for col, width in enumerate((80, 90, 130)):
             self.table.setColumnWidth(col, width)
         self.table.selectionModel().selectionChanged.connect(self._on_table_selection_changed)
@@ -112,7 +116,7 @@ class TracePanel(QWidget):
         self.kind_filter.addItems(list(EVENT_KINDS))
 
     def add_event(self, event: TraceEvent) -> None:
-        """Show a new event (batched into the table on the next tick)."""
+        """Show a new event (batched into the table: `trace_model.FLUSH_MS`)."""
         self.load_kinds()
         if event.kind == "run_start":
             self._run_events = []
@@ -122,7 +126,7 @@ class TracePanel(QWidget):
             self._retry_timer.start()
 
     def flush(self) -> None:
-        """Show queued events and the retry view now instead of on the next tick."""
+        """Show queued events and the retry view now instead of after their timers."""
         self.model.flush()
         if self._retry_timer.isActive():
             self._retry_timer.stop()

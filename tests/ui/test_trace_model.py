@@ -172,3 +172,31 @@ def test_ten_thousand_signal_emits_from_python_do_not_crash(qtbot: QtBot) -> Non
     for i in range(1, 10_001):
         emitter.fired.emit(TraceEvent(seq=i, t_ms=0.0, kind="node_end"))
     assert len(received) == 10_000 and received[-1] == 10_000
+
+
+def test_trace_delegate_paints_what_the_model_gives(qtbot: QtBot) -> None:
+    """The delegate's one-call style option matches Qt's own, built from `data()` role by role."""
+    from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
+
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    panel.model.extend(RETRY_RUN)
+    panel.flush()
+    delegate, reference = panel.table.itemDelegate(), QStyledItemDelegate()
+    assert type(delegate).__name__ == "TraceDelegate"
+    checked = 0
+    for row in range(panel.proxy.rowCount()):
+        for col in range(panel.proxy.columnCount()):
+            index = panel.proxy.index(row, col)
+            ours, qts = QStyleOptionViewItem(), QStyleOptionViewItem()
+            ours.initFrom(panel.table)
+            qts.initFrom(panel.table)
+            delegate.initStyleOption(ours, index)
+            reference.initStyleOption(qts, index)
+            assert ours.text == qts.text == index.data()
+            assert ours.backgroundBrush == qts.backgroundBrush
+            assert ours.features == qts.features
+            assert ours.icon.isNull() == qts.icon.isNull()
+            assert ours.decorationSize == qts.decorationSize
+            checked += not ours.icon.isNull()
+    assert checked == 2  # the kind cells of the validation_error and retry rows have icons
