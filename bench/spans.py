@@ -160,7 +160,7 @@ def attribute(
         named = sum(c for _n, c, d in inside if d == 0)
         out.append({
             "wall_ms": round(wall, 2), "cpu_ms": round(cpu, 2),
-            "steps": [f"{n} {c} ms" for n, c, _d in inside[:6]],
+            "steps": [f"{n} {c} ms" for n, c, _d in inside[:10]],
             "cpu_ms_outside_named_steps (Qt layout/paint/timers)": round(cpu - named, 2),
         })  # fmt: skip
     return out

@@ -64,3 +64,18 @@ def test_a_full_collection_waits_until_no_run_is_going(
     running[0] = True
     assert collector.check() == 2  # postponed too long: it runs anyway
     collector.timer.stop()
+
+
+def test_while_busy_the_middle_generation_is_collected_in_smaller_steps(qtbot: QtBot) -> None:
+    running = [True]
+    collector = MainThreadGC(interval_ms=60_000, busy=lambda: running[0])
+    collector.thresholds = (10**9, main_thread_gc.BUSY_YOUNG_THRESHOLD + 1, 10**9)
+    for _ in range(main_thread_gc.BUSY_YOUNG_THRESHOLD + 1):
+        gc.collect(0)  # each one counts once for generation 1
+    assert gc.get_count()[1] > main_thread_gc.BUSY_YOUNG_THRESHOLD
+    assert collector.check() == 1  # past the busy threshold, not yet past Python's
+    running[0] = False
+    for _ in range(main_thread_gc.BUSY_YOUNG_THRESHOLD + 1):
+        gc.collect(0)
+    assert collector.check() is None  # idle: Python's own threshold again
+    collector.timer.stop()
