@@ -130,7 +130,7 @@ def _instrument(spans: Spans) -> None:
         (ChatPane, "_render_writing", "streamed bubble render"),
         (ChatPane, "_on_bar_range_changed", "chat scroll-follow"),
         (rec.ConversationRecorder, "record", "history save"),
-        (HistoryController, "_on_runner_run_finished", "conversation list refresh"),
+        (HistoryController, "_on_runner_run_settled", "conversation list refresh"),
         (MainThreadGC, "check", "gc (main-thread collector)"),
     ]:
         spans.wrap(owner, attr, name)

@@ -191,11 +191,12 @@ def timed_application(spans: Spans, argv: list[str]) -> Any:
 
 def wire_recorder(runner: Any, path: Any) -> Any:
     """A history recorder saving each finished turn of `runner` to `path`, as app.py wires it
-    (`open_recorder` + `turn_finished` on main; `record_runner` in the code before)."""
+    (`open_recorder` + `turn_finished` on `runSettled` now; `record_runner` in older code)."""
     import caec_desktop.services.history as history
 
     if hasattr(history, "open_recorder"):
         recorder = history.open_recorder(print, path)
-        runner.runFinished.connect(recorder.turn_finished)
+        finished = getattr(runner, "runSettled", runner.runFinished)  # runFinished before
+        finished.connect(recorder.turn_finished)
         return recorder
     return history.record_runner(runner, print, path)

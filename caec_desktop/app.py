@@ -340,7 +340,7 @@ def wire_history(
     from caec_desktop.ui.history_controller import HistoryController
 
     recorder = open_recorder(sink.report)
-    runner.runFinished.connect(recorder.turn_finished)
+    runner.runSettled.connect(recorder.turn_finished)  # after the answer is on screen
     return HistoryController(window, runner, recorder, sink.report)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+from typing import Any
 
 import qasync
 from PySide6.QtCore import Qt
@@ -294,3 +295,25 @@ def test_the_tool_form_is_built_when_its_tab_is_first_opened(qtbot: QtBot) -> No
     form = window.side.widget(2)
     assert isinstance(form, FormPanel) and window.side.currentWidget() is form
     assert window.form is form and form.tool_box.count() > 0
+
+
+def test_run_settled_follows_the_shown_answer_with_the_same_turn(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """Saving binds to runSettled: it comes after runFinished (the answer already in the chat),
+    once per run, with the same turn."""
+    session = FakeSession(events(("run_start", None, {}), ("run_end", None, {})), answer="ok")
+    window, runner, _form = _window(qtbot, session)
+    seen: list[tuple[str, Any, int]] = []
+    runner.runFinished.connect(lambda t: seen.append(("finished", t, len(window.chat.items()))))
+    runner.runSettled.connect(lambda t: seen.append(("settled", t, len(window.chat.items()))))
+
+    async def scenario() -> None:
+        _send(window, qtbot, "compute it")
+        await wait_signal(runner.runSettled)
+
+    qloop.run_until_complete(scenario())
+    (finished, turn, _), (settled, same, shown) = seen
+    assert (finished, settled) == ("finished", "settled")
+    assert turn is session.last_turn and same is turn
+    assert window.chat.items()[-1].property("role") == "answer" and shown == 2  # question, answer
