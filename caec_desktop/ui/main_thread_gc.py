@@ -3,14 +3,14 @@
 With automatic collection on, a collection runs in whichever thread happens to allocate when a
 threshold is crossed: an executor thread, the start-up import thread, an HTTP client's. Collecting
 a cycle that holds a Qt object there deletes the object off the GUI thread, which can crash Qt.
-So the app turns automatic collection off and collects here, with the same thresholds, between
-events. The pattern is pyqtgraph's `GarbageCollector` (pyqtgraph/util/garbage_collector.py).
+So the app turns automatic collection off and collects here, between events, with Python's
+thresholds except that the middle generation goes in smaller steps (`YOUNG_STEP`). The pattern is
+pyqtgraph's `GarbageCollector` (pyqtgraph/util/garbage_collector.py).
 
 A full collection (generation 2) walks every tracked object: with 10,000 trace rows held it took
 35-57 ms of GUI-thread CPU, the longest stall of a whole run (bench/bench_streaming.py). So it waits
 for an idle moment: no run going (`busy()` False) for `IDLE_MS`; until then the younger
-generations are still collected, the middle one in smaller steps (`BUSY_YOUNG_THRESHOLD`). A full
-collection postponed for `MAX_POSTPONE_MS` runs anyway.
+generations are still collected. A full collection postponed for `MAX_POSTPONE_MS` runs anyway.
 """
 
 from __future__ import annotations
@@ -25,10 +25,11 @@ INTERVAL_MS = 100
 IDLE_MS = 2000
 """A full collection waits until nothing has been busy for this long (an answer being read)."""
 MAX_POSTPONE_MS = 120_000
-BUSY_YOUNG_THRESHOLD = 2
-"""While busy, generation 1 is collected after this many generation-0 collections instead of
-Python's 10: it holds what survived them, and a streamed run's survivors (~28,000 objects after
-ten) took a 12 ms walk. Collected five times as often, each walk is a fifth as long."""
+YOUNG_STEP = 2
+"""Generation 1 is collected after this many generation-0 collections instead of Python's 10: it
+holds what survived them, and a streamed run's survivors (~28,000 objects after ten) took a 12 ms
+walk. Collected five times as often, each walk is about a fifth as long; generation 2's threshold
+is raised as much, so full collections come no more often than with Python's thresholds."""
 
 
 class MainThreadGC(QObject):
@@ -43,7 +44,9 @@ class MainThreadGC(QObject):
         super().__init__(parent)
         self.busy = busy
         """True while work the user watches is going (a run): full collections wait."""
-        self.thresholds = gc.get_threshold()
+        young, middle, old = gc.get_threshold()
+        step = min(middle, YOUNG_STEP)
+        self.thresholds = (young, step, old * middle // step)
         self._last_busy = self._full_due = 0.0
         gc.disable()
         self.timer = QTimer(self)
@@ -54,14 +57,10 @@ class MainThreadGC(QObject):
         """Collect the oldest generation whose count passed its threshold; its number, or None."""
         counts = gc.get_count()
         now = time.monotonic() * 1000.0
-        busy = self.busy is not None and self.busy()
-        if busy:
+        if self.busy is not None and self.busy():
             self._last_busy = now
-        thresholds = list(self.thresholds)
-        if busy:
-            thresholds[1] = min(thresholds[1], BUSY_YOUNG_THRESHOLD)
         for generation in (2, 1, 0):
-            if counts[generation] <= thresholds[generation]:
+            if counts[generation] <= self.thresholds[generation]:
                 continue
             if generation == 2 and not self._idle(now):
                 generation = 1  # the young objects still; the full walk at the next idle moment

@@ -1,7 +1,7 @@
 """SessionRunner: the thin Qt adapter over `Session` (async iterators in, Qt signals out).
 
 The view binds only to these signals (qasync's service pattern); what is not shown (the history's
-save) binds to `runSettled`, a step after `runFinished`. The runner keeps its own
+save) binds to `runSettled`, `SETTLE_MS` after `runFinished`. The runner keeps its own
 reference to the run task (qasync issue #98: tasks made by `asyncSlot` are not kept alive) and
 `shutdown()` cancels and awaits it before the loop closes (issue #60), then closes every session it
 has run (the current one and those replaced after a settings change) so their HTTP clients close.
@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from caec_desktop.services.session import Session
 
 log = logging.getLogger(__name__)
+SETTLE_MS = 50
+"""From `runFinished` to `runSettled`: a new answer is shown, laid out and painted over the next
+few event-loop steps (Qt posts each of them as the previous one runs); work done a step later
+still fell into the same frame."""
 
 
 class SessionRunner(QObject):
@@ -30,9 +34,9 @@ class SessionRunner(QObject):
     eventReceived = Signal(object)
     runFinished = Signal(object)
     runSettled = Signal(object)
-    """The turn of `runFinished` again, one event-loop step later: for work the user does not
-    watch (saving it to the history, refreshing the conversation list), so that the frame showing
-    the answer does not wait for it (bench/bench_streaming.py: 3-4 ms at the end of each run)."""
+    """The turn of `runFinished` again, `SETTLE_MS` later: for work the user does not watch
+    (saving it to the history, refreshing the conversation list), so that the frames showing the
+    answer do not wait for it (bench/bench_streaming.py: 3-4 ms at the end of each run)."""
     failed = Signal(str)
 
     def __init__(self, session: Session, parent: QObject | None = None) -> None:
@@ -104,4 +108,4 @@ class SessionRunner(QObject):
             turn = getattr(self.session, "last_turn", None)
             finished = turn if turn is not before else None
             self.runFinished.emit(finished)
-            asyncio.get_running_loop().call_soon(self.runSettled.emit, finished)
+            asyncio.get_running_loop().call_later(SETTLE_MS / 1000, self.runSettled.emit, finished)

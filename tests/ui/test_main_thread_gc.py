@@ -66,16 +66,19 @@ def test_a_full_collection_waits_until_no_run_is_going(
     collector.timer.stop()
 
 
-def test_while_busy_the_middle_generation_is_collected_in_smaller_steps(qtbot: QtBot) -> None:
-    running = [True]
-    collector = MainThreadGC(interval_ms=60_000, busy=lambda: running[0])
-    collector.thresholds = (10**9, main_thread_gc.BUSY_YOUNG_THRESHOLD + 1, 10**9)
-    for _ in range(main_thread_gc.BUSY_YOUNG_THRESHOLD + 1):
-        gc.collect(0)  # each one counts once for generation 1
-    assert gc.get_count()[1] > main_thread_gc.BUSY_YOUNG_THRESHOLD
-    assert collector.check() == 1  # past the busy threshold, not yet past Python's
-    running[0] = False
-    for _ in range(main_thread_gc.BUSY_YOUNG_THRESHOLD + 1):
+def test_the_middle_generation_goes_in_smaller_steps_full_collections_no_more_often(
+    qtbot: QtBot,
+) -> None:
+    young, middle, old = gc.get_threshold()
+    collector = MainThreadGC(interval_ms=60_000)
+    step = main_thread_gc.YOUNG_STEP
+    assert collector.thresholds == (young, step, old * middle // step)
+    assert collector.thresholds[1] * collector.thresholds[2] == middle * old  # same full rate
+    collector.thresholds = (10**9, step, 10**9)
+    gc.collect(1)  # counts from zero
+    for _ in range(step):
         gc.collect(0)
-    assert collector.check() is None  # idle: Python's own threshold again
+    assert collector.check() is None  # not past the step yet
+    gc.collect(0)
+    assert collector.check() == 1
     collector.timer.stop()
