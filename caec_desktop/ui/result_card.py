@@ -59,15 +59,22 @@ def sheet_of(raw: Any) -> CalcSheet | None:
 def arg_sources(data: dict[str, Any]) -> dict[str, str]:
     """Where each argument of a reported call came from, as the calculation report says it."""
     from caec_desktop.services.export import provenance
-    from caec_desktop.tools import tool_schema
 
-    tool = str(data.get("tool") or data.get("name") or "")
-    try:
-        props = tool_schema(tool).get("properties", {})
-    except KeyError:
-        props = {}
+    props = _arg_props(str(data.get("tool") or data.get("name") or ""))
     args = data.get("args") or {}
     return {k: provenance(data, k, v, props.get(k, {})) for k, v in args.items()}
+
+
+@cache
+def _arg_props(tool: str) -> dict[str, Any]:
+    """The argument schema's properties (cached: `tool_schema` deep-copies the schema, ~1 ms a
+    card; read-only here)."""
+    from caec_desktop.tools import tool_schema
+
+    try:
+        return dict(tool_schema(tool).get("properties", {}))
+    except KeyError:
+        return {}
 
 
 @cache
