@@ -200,3 +200,15 @@ def test_trace_delegate_paints_what_the_model_gives(qtbot: QtBot) -> None:
             assert ours.decorationSize == qts.decorationSize
             checked += not ours.icon.isNull()
     assert checked == 2  # the kind cells of the validation_error and retry rows have icons
+
+
+def test_the_event_count_shows_whole_in_its_fixed_size_label(qtbot: QtBot) -> None:
+    """The count label has a fixed size (a new count then relays nothing out) that holds it."""
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    panel.model.extend(RETRY_RUN * 3)
+    panel.flush()
+    label = panel.count_label
+    assert label.text() == f"{3 * len(RETRY_RUN)} events"
+    assert label.minimumSize() == label.maximumSize()  # fixed: no layout pass per new count
+    assert label.fontMetrics().horizontalAdvance("1234567 events") < label.width()
