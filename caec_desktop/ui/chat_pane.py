@@ -58,10 +58,9 @@ _SHEET = "\n".join(
 build a style for each one (~0.1 ms per event on every bubble, seconds for a long chat)."""
 WRITING_NOTE = "*model is writing…*"
 RENDER_INTERVAL_MS = 25
-"""Delay from streamed text to its render, and the least time between two renders. Half the
-LLM layer's 50 ms between delta events, so a render falls between two trace-table updates (each
-delta is also a trace row) instead of in the same frame: measured by bench/bench_streaming.py, the
-longest stall was 14–25 ms at 50 ms (the two in step) and 10–14 ms at 25 ms."""
+"""Delay from streamed text to its render, and the least time between two renders (the LLM layer
+sends a delta event every 50 ms). New trace rows wait for half of it after each render (see
+`MainWindow`), so the table's repaint never shares a frame with the chat's."""
 PIECE_CHARS = 400
 """The streamed text's last piece is cut at a block boundary (`markdown_blocks.last_cut`) once it
 is longer than this: each render then lays out at most about this much text, not the answer."""

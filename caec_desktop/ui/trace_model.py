@@ -72,7 +72,13 @@ class TraceModel(QAbstractTableModel):
         """Queue `event`; it becomes a row within `FLUSH_MS` (or on `flush()`)."""
         self._pending.append(event)
         if not self._flush_timer.isActive():
-            self._flush_timer.start()
+            self._flush_timer.start(FLUSH_MS)
+
+    def postpone_flush(self, ms: int) -> None:
+        """Insert the queued events no sooner than `ms` from now (the window keeps the table's
+        repaint out of the frames that repaint the chat: see `MainWindow`)."""
+        if self._flush_timer.isActive() and self._flush_timer.remainingTime() < ms:
+            self._flush_timer.start(ms)
 
     def extend(self, events: list[TraceEvent]) -> None:
         """Queue many events at once."""

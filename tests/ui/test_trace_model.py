@@ -212,3 +212,17 @@ def test_the_event_count_shows_whole_in_its_fixed_size_label(qtbot: QtBot) -> No
     assert label.text() == f"{3 * len(RETRY_RUN)} events"
     assert label.minimumSize() == label.maximumSize()  # fixed: no layout pass per new count
     assert label.fontMetrics().horizontalAdvance("1234567 events") < label.width()
+
+
+def test_a_postponed_batch_still_arrives_whole_and_in_order(qtbot: QtBot) -> None:
+    """The window postpones the table's update while the chat repaints; no event is lost."""
+    model = TraceModel()
+    for event in RETRY_RUN[:4]:
+        model.append(event)
+    model.postpone_flush(30)
+    model.append(RETRY_RUN[4])
+    model.postpone_flush(30)
+    qtbot.waitUntil(lambda: model.rowCount() == 5, timeout=5000)
+    assert model.events() == RETRY_RUN[:5]
+    model.postpone_flush(30)  # nothing queued: nothing to do
+    assert model.rowCount() == 5
