@@ -59,8 +59,8 @@ build a style for each one (~0.1 ms per event on every bubble, seconds for a lon
 WRITING_NOTE = "*model is writing…*"
 RENDER_INTERVAL_MS = 25
 """Delay from streamed text to its render, and the least time between two renders (the LLM layer
-sends a delta event every 50 ms). New trace rows wait for half of it after each render (see
-`MainWindow`), so the table's repaint never shares a frame with the chat's."""
+sends a delta event every 50 ms). The window keeps renders and new trace rows half of it apart
+(see `MainWindow`), so the table's repaint does not share a frame with the chat's."""
 PIECE_CHARS = 400
 """The streamed text's last piece is cut at a block boundary (`markdown_blocks.last_cut`) once it
 is longer than this: each render then lays out at most about this much text, not the answer."""
@@ -319,7 +319,13 @@ class ChatPane(QWidget):
             self._append(self._writing)
         self._written.append(delta)
         if not self._render_timer.isActive():
-            self._render_timer.start()
+            self._render_timer.start(RENDER_INTERVAL_MS)
+
+    def postpone_render(self, ms: int) -> None:
+        """Render the streamed text no sooner than `ms` from now (the window keeps the chat's
+        repaint out of the frames that repaint the trace table)."""
+        if self._render_timer.isActive() and self._render_timer.remainingTime() < ms:
+            self._render_timer.start(ms)
 
     def writing_text(self) -> str | None:
         """The text streamed into the writing bubble so far; None when there is no bubble."""

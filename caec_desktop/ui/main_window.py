@@ -55,7 +55,7 @@ CHAT_MIN_WIDTH = 380
 """The chat is never narrower: a result card's buttons (Calc sheet, Copy, Open in form) fit."""
 SIDE_MIN_WIDTH = 300
 TRACE_AFTER_RENDER_MS = RENDER_INTERVAL_MS // 2
-"""New trace rows are inserted no sooner than this after a render of the streamed answer."""
+"""New trace rows and renders of the streamed answer are kept at least this far apart."""
 LAYOUT_VERSION = 1
 """Bumped when the window's docks or splitters change, so an old saved layout is ignored."""
 
@@ -188,6 +188,7 @@ class MainWindow(QMainWindow):
         self.trace = TracePanel()
         self.graph = GraphView()
         self.trace.model.modelReset.connect(self.graph.reset_counts)
+        self.trace.model.rowsInserted.connect(self._on_trace_rows_inserted)
         self._replace_tab(0, self.trace)
         self._replace_tab(1, self.graph)
         self.side.setCurrentIndex(0)
@@ -501,6 +502,11 @@ class MainWindow(QMainWindow):
         made the longest stall of a streamed run), and still come before the next render."""
         if hasattr(self, "trace"):
             self.trace.model.postpone_flush(TRACE_AFTER_RENDER_MS)
+
+    def _on_trace_rows_inserted(self, *_: Any) -> None:
+        """New trace rows (the table repaints): the next render of the streamed answer waits
+        as long, for the same reason."""
+        self.chat.postpone_render(TRACE_AFTER_RENDER_MS)
 
     def _on_runner_run_started(self, _kind: str) -> None:
         self.chat.set_running(True)

@@ -128,3 +128,21 @@ def test_a_long_answer_streams_in_pieces_that_read_as_the_whole_text(qtbot: QtBo
     assert len(pieces) > 2 and "".join(pieces) == text  # cut, nothing lost or repeated
     assert all(piece.startswith(("Paragraph", "- item")) for piece in pieces)  # at block starts
     assert bubble.text() == f"{WRITING_NOTE}\n\n{text}"
+
+
+def test_a_postponed_render_still_shows_every_token(qtbot: QtBot) -> None:
+    """The window postpones renders while the trace table repaints; the text still all shows."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    renders: list[str] = []
+    pane.writingShown.connect(renders.append)
+    for word in ("The ", "step ", "is "):
+        pane.stream_text(word)
+        pane.postpone_render(30)
+    pane.stream_text("1.02 µs.")
+    pane.postpone_render(30)
+    qtbot.waitUntil(lambda: renders[-1:] == ["The step is 1.02 µs."], timeout=5000)
+    assert _bubbles(pane, "writing")[0].text() == f"{WRITING_NOTE}\n\nThe step is 1.02 µs."
+    pane.end_stream()
+    pane.postpone_render(30)  # no bubble, nothing pending: nothing to do
+    assert pane.writing_text() is None
