@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
-from PySide6.QtCore import QEvent, QSize, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -64,6 +64,9 @@ sends a delta event every 50 ms). The window keeps renders and new trace rows ha
 PIECE_CHARS = 400
 """The streamed text's last piece is cut at a block boundary (`markdown_blocks.last_cut`) once it
 is longer than this: each render then lays out at most about this much text, not the answer."""
+LAYOUT_PASSES = 4
+"""Layout requests a render sends at once: one per level from a piece of the writing bubble up
+to the chat's scroll area (one spare)."""
 OLDER_CHUNK = 10
 """Older turns made into widgets at a time as the reader scrolls up."""
 OLDER_MARGIN_PX = 200
@@ -189,6 +192,8 @@ class WritingBubble(QFrame):
         label.setWordWrap(True)
         label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self._lay.addWidget(label)
+        if self.isVisible():
+            label.show()  # now, not from a call Qt posts (see `ChatPane._render_writing`)
         return label
 
 
@@ -346,6 +351,11 @@ class ChatPane(QWidget):
         text = "".join(self._written)
         self._written = [text]
         self._writing.show_text(text)  # the bar's range follows
+        # Lay the chat out now rather than pass by pass as Qt posts each step (the piece, the
+        # bubble, the chat, the scroll area): the frame this render makes is then done in this
+        # loop turn, and timers set apart from it (the trace's batch) stay apart.
+        for _ in range(LAYOUT_PASSES):
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         if not self.following:
             self.new_answer_button.show()
         self.writingShown.emit(text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.services.session import TurnResult
@@ -146,3 +147,28 @@ def test_a_postponed_render_still_shows_every_token(qtbot: QtBot) -> None:
     pane.end_stream()
     pane.postpone_render(30)  # no bubble, nothing pending: nothing to do
     assert pane.writing_text() is None
+
+
+def test_a_render_lays_the_chat_out_at_once(qtbot: QtBot) -> None:
+    """When writingShown fires, the grown text is laid out and the view is at its end already
+    (not a few posted layout passes later, which could share a frame with other work)."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.resize(400, 300)
+    pane.show()
+    seen: list[tuple[int, int, bool]] = []
+
+    def on_shown(_text: str) -> None:
+        (bubble,) = _bubbles(pane, "writing")
+        bar = pane.scroll_area.verticalScrollBar()
+        piece = bubble.findChildren(QLabel)[-1]
+        seen.append(
+            (piece.height(), piece.heightForWidth(piece.width()), bar.value() == bar.maximum())
+        )
+
+    pane.writingShown.connect(on_shown)
+    for i in range(6):
+        pane.stream_text(f"sentence {i} " + "word " * 40)
+        qtbot.waitUntil(lambda n=i: len(seen) > n, timeout=5000)
+    assert all(height == wanted for height, wanted, _end in seen)
+    assert seen[-1][2] and pane.scroll_area.verticalScrollBar().maximum() > 0
