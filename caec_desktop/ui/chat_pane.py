@@ -40,6 +40,7 @@ from caec_desktop.ui.chat_input import ChatInput
 from caec_desktop.ui.question_queue import QuestionQueue
 from caec_desktop.ui.result_card import ResultCard
 from caec_desktop.ui.welcome_panel import WelcomePanel
+from caec_desktop.ui.wrap_label import WrapLabel
 
 if TYPE_CHECKING:
     from caec_desktop.ui.sweep_card import SweepCard
@@ -80,51 +81,9 @@ IDLE_PLACEHOLDER = (
 RUNNING_PLACEHOLDER = "A run is going: type on, Enter queues your next question (Esc stops the run)"
 
 
-_RELAYOUT_EVENTS = frozenset(
-    {
-        QEvent.Type.Polish,
-        QEvent.Type.StyleChange,
-        QEvent.Type.FontChange,
-        QEvent.Type.ContentsRectChange,
-    }
-)
-
-
-class Bubble(QLabel):
-    """A chat bubble: a word-wrapped label that remembers its height for each width.
-
-    QLabel lays its text out again on every `heightForWidth` call, and the chat's layout asks every
-    bubble about three times whenever any bubble changes size: ~1 ms per call for an answer, so
-    each re-render of the growing bubble cost ~3 ms per earlier bubble. The cache is dropped when
-    the text, font, style or margins change.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._heights: dict[int, int] = {}
-
-    def setText(self, text: str) -> None:
-        self._heights.clear()
-        super().setText(text)
-
-    def setTextFormat(self, fmt: QtCore.Qt.TextFormat) -> None:
-        self._heights.clear()
-        super().setTextFormat(fmt)
-
-    def setWordWrap(self, on: bool) -> None:
-        self._heights.clear()
-        super().setWordWrap(on)
-
-    def event(self, event: QEvent) -> bool:
-        if event.type() in _RELAYOUT_EVENTS:  # a new style sheet's padding counts once polished
-            self._heights.clear()
-        return super().event(event)
-
-    def heightForWidth(self, width: int) -> int:
-        height = self._heights.get(width)
-        if height is None:
-            height = self._heights[width] = super().heightForWidth(width)
-        return height
+class Bubble(WrapLabel):
+    """A chat bubble: a word-wrapped label that remembers its height for each width (see
+    `wrap_label`), with size hints that lay nothing out."""
 
     def minimumSizeHint(self) -> QSize:
         """Narrow enough for any pane (the text wraps instead of widening the chat), one line

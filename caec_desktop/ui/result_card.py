@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.ui.wide_area import WideArea
+from caec_desktop.ui.wrap_label import WrapLabel
 
 if TYPE_CHECKING:
     from caec_desktop.tools import CalcSheet
@@ -117,8 +118,9 @@ def input_text(tool: str, args: dict[str, Any], sources: dict[str, str]) -> str:
     return "Inputs: " + "; ".join(parts) if parts else ""
 
 
-class _Wrapping(QLabel):
-    """A word-wrapped label allowed to be narrower than its longest line."""
+class _Wrapping(WrapLabel):
+    """A word-wrapped label allowed to be narrower than its longest line (its height remembered
+    per width: the chat lays every card out again whenever the streamed answer grows)."""
 
     def minimumSizeHint(self) -> QSize:
         return QSize(40, super().minimumSizeHint().height())

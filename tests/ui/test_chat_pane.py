@@ -147,3 +147,16 @@ def test_a_question_sent_while_idle_with_a_queue_left_asks_the_oldest_first(qtbo
     with qtbot.waitSignal(pane.sendRequested) as sent:
         pane.ask("newer")
     assert sent.args == ["older"] and pane.queue.texts() == ["newer"]
+
+
+def test_a_card_label_height_follows_its_text_and_width(qtbot: QtBot) -> None:
+    """Card labels remember their height per width (the chat asks on every render of a streamed
+    answer) and still follow a new text."""
+    card = ResultCard(_result_data())
+    qtbot.addWidget(card)
+    label = card.inputs_label
+    short = label.heightForWidth(300)
+    assert label.heightForWidth(300) == short
+    label.setText("an input = 1 mm (typed); " * 30)
+    assert label.heightForWidth(300) > 3 * short
+    assert label.heightForWidth(600) < label.heightForWidth(300)
