@@ -21,10 +21,11 @@ if TYPE_CHECKING:
     from caec_desktop.services.session import Session
 
 log = logging.getLogger(__name__)
-SETTLE_MS = 50
+SETTLE_MS = 150
 """From `runFinished` to `runSettled`: a new answer is shown, laid out and painted over the next
-few event-loop steps (Qt posts each of them as the previous one runs); work done a step later
-still fell into the same frame."""
+few event-loop steps (Qt posts each of them as the previous one runs; work done a step later still
+fell into the same frame), and the trace shows the run's last rows within 100 ms
+(`trace_model.FLUSH_MS`, a table repaint): the save comes after both."""
 
 
 class SessionRunner(QObject):
