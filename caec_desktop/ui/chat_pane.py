@@ -113,7 +113,7 @@ class WritingBubble(QFrame):
         self.setProperty("role", "writing")
         self._lay = QVBoxLayout(self)
         self._lay.setContentsMargins(0, 0, 0, 0)
-        self._lay.setSpacing(0)
+        self._lay.setSpacing(self.fontMetrics().height() // 2)  # as between two paragraphs
         self._label(WRITING_NOTE)
         self._pieces: list[Bubble] = []
         self._cut = 0
