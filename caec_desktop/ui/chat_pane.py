@@ -68,6 +68,9 @@ is longer than this: each render then lays out at most about this much text, not
 LAYOUT_PASSES = 4
 """Layout requests a render sends at once: one per level from a piece of the writing bubble up
 to the chat's scroll area (one spare)."""
+SHOW_LATER_MS = 1
+"""A new result card is shown this long after it is built: on a later loop turn (a 0 ms single
+shot is a posted call, run in the same pass as the build's own posted work)."""
 OLDER_CHUNK = 10
 """Older turns made into widgets at a time as the reader scrolls up."""
 OLDER_MARGIN_PX = 200
@@ -271,8 +274,18 @@ class ChatPane(QWidget):
         else:
             card = ResultCard(data)
         card.openInForm.connect(self.openInForm)
+        if self._insert_at is None and self._host.isVisible():
+            # A card of a run going on: shown (styled, laid out, painted) a loop turn after it is
+            # built, not in the same one (~6 ms + ~5 ms of the GUI thread together). Replayed
+            # older turns are shown all at once by `batch` instead.
+            card.hide()
+            QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._show_card(card))
         self._append(card)
         return card
+
+    def _show_card(self, card: QWidget) -> None:
+        if self._list.indexOf(card) >= 0:  # (not if the chat was cleared meanwhile)
+            card.show()
 
     def stream_text(self, delta: str) -> None:
         """Add text the model is writing to the "model is writing…" bubble (made on first use)."""

@@ -160,3 +160,16 @@ def test_a_card_label_height_follows_its_text_and_width(qtbot: QtBot) -> None:
     label.setText("an input = 1 mm (typed); " * 30)
     assert label.heightForWidth(300) > 3 * short
     assert label.heightForWidth(600) < label.heightForWidth(300)
+
+
+def test_a_card_of_a_live_run_shows_a_loop_turn_later_complete(qtbot: QtBot) -> None:
+    """Built in one step, shown in a later one (not both in one stall); nothing of it lost."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    pane.add_message("user", "rayleigh for 1 mm glass beads")
+    card = pane.add_result(_result_data())
+    assert isinstance(card, ResultCard) and pane.cards() == [card]
+    assert card.isHidden()  # built, not shown yet
+    qtbot.waitUntil(card.isVisible, timeout=5000)
+    assert "1.023 µs" in card.result_label.text() and card.copy_button.isVisible()
