@@ -1,17 +1,20 @@
 """Event-loop stalls while the window shows a model's answer streaming in. Prints JSON.
 
-Run: `QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_streaming.py [--tokens 300]`.
+Run: `QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_streaming.py [--runs 5]`.
 
 The window runs a real turn in local mode with streaming on, against the loopback fake server
 (`tests/llm/fake_server.py`): intent, one tool call, then a Markdown summary of `--tokens` words
 sent as one SSE chunk each at `--rate` chunks per second (100 tokens/s by default), while the trace
 already holds `--rows` (10,000) rows. A 1 ms heartbeat timer records the gaps between its ticks:
 `max_stall_ms_streaming` is the longest gap from the first render of the growing bubble to its
-last (target ≤ 16 ms, one frame at 60 Hz); `max_stall_ms_run` the longest over the whole turn (it
-also holds the graph's nodes, the tool run, and the final answer and result card replacing the
-bubble). Values are medians over `--runs` measured turns (3), plus the worst run's streaming
-stall; both are checked against the target. One turn runs first, unmeasured, so first-use costs
-are not counted; the cyclic GC is paused during imports and start-up objects frozen, as app.py
+last (target ≤ 16 ms, one frame at 60 Hz); `max_stall_ms_run` the longest over the whole turn,
+0.3 s after its end included (the graph's nodes, the tool run, the result card, the final answer
+replacing the bubble, the history save): the target figure, ≤ 10 ms in each of `--runs` measured
+turns (3; issue 18 asks for 5 in a row). Each run's figures are listed (`per_run_*`), wall and
+GUI-thread CPU (`*_cpu_*`: what the loop itself spent; on a loaded machine wall gaps also hold
+time given to other processes), with medians; the steps inside the worst run's longest gaps are
+named (`worst_run_gaps_by_cpu`, `worst_run_steps`). One turn runs first, unmeasured, so first-use
+costs are not counted; the cyclic GC is paused during imports and start-up objects frozen, as app.py
 does (without that, one full collection walking langchain-openai's modules stalled ~130 ms).
 Also reported: how many delta events and bubble renders the stream caused, the longest render.
 """
@@ -130,7 +133,7 @@ def _instrument(spans: Spans) -> None:
         (ChatPane, "_render_writing", "streamed bubble render"),
         (ChatPane, "_on_bar_range_changed", "chat scroll-follow"),
         (rec.ConversationRecorder, "record", "history save"),
-        (HistoryController, "_on_runner_run_finished", "conversation list refresh"),
+        (HistoryController, "_on_runner_run_settled", "conversation list refresh"),
         (MainThreadGC, "check", "gc (main-thread collector)"),
     ]:
         spans.wrap(owner, attr, name)

@@ -57,14 +57,7 @@ class Spans:
         def _run(handle: Any) -> None:
             if not spans.on:
                 return original(handle)
-            cb = handle._callback
-            owner = getattr(cb, "__self__", None)
-            coro = getattr(owner, "get_coro", None)
-            name = (
-                getattr(coro(), "__qualname__", "task")
-                if coro
-                else getattr(cb, "__qualname__", "cb")
-            )
+            name = _callback_name(handle._callback)
             t0, c0 = time.perf_counter(), time.thread_time()
             spans.depth += 1
             try:
@@ -96,6 +89,29 @@ class Spans:
                 "total_ms": round(v[3], 1)}
             for k, v in sorted(out.items(), key=lambda kv: -kv[1][2])
         }  # fmt: skip
+
+
+def _callback_name(cb: Any) -> str:
+    """A task's coroutine (a graph step by its node: "RunnableCallable.ainvoke[tools]"), or the
+    callback's own name."""
+    coro = getattr(getattr(cb, "__self__", None), "get_coro", None)
+    if coro is None:
+        return getattr(cb, "__qualname__", "cb")
+    inner = coro()
+    name = getattr(inner, "__qualname__", "task")
+    frame = getattr(inner, "cr_frame", None)
+    node = getattr(frame.f_locals.get("self"), "name", None) if frame is not None else None
+    return f"{name}[{node}]" if isinstance(node, str) else name
+
+
+def _receiver_name(receiver: Any) -> str:
+    """A widget's class, a scroll area's viewport (a plain QWidget) named by its area."""
+    name = type(receiver).__name__
+    if name == "QWidget":
+        parent = receiver.parent()
+        if parent is not None and type(parent).__name__ != "QWidget":
+            return f"QWidget in {type(parent).__name__}"
+    return name
 
 
 class Heartbeat:
@@ -144,7 +160,7 @@ def attribute(
         named = sum(c for _n, c, d in inside if d == 0)
         out.append({
             "wall_ms": round(wall, 2), "cpu_ms": round(cpu, 2),
-            "steps": [f"{n} {c} ms" for n, c, _d in inside[:6]],
+            "steps": [f"{n} {c} ms" for n, c, _d in inside[:10]],
             "cpu_ms_outside_named_steps (Qt layout/paint/timers)": round(cpu - named, 2),
         })  # fmt: skip
     return out
@@ -167,7 +183,7 @@ def timed_application(spans: Spans, argv: list[str]) -> Any:
                 spans.depth -= 1
                 c1, t1 = time.thread_time(), time.perf_counter()
                 if (c1 - c0) > 0.0005:
-                    name = f"qt:{kind.name} {type(receiver).__name__}"
+                    name = f"qt:{kind.name} {_receiver_name(receiver)}"
                     spans.spans.append((name, t0, t1, (c1 - c0) * 1000.0, spans.depth))
 
     return TimedApplication(argv)
@@ -175,11 +191,12 @@ def timed_application(spans: Spans, argv: list[str]) -> Any:
 
 def wire_recorder(runner: Any, path: Any) -> Any:
     """A history recorder saving each finished turn of `runner` to `path`, as app.py wires it
-    (`open_recorder` + `turn_finished` on main; `record_runner` in the code before)."""
+    (`open_recorder` + `turn_finished` on `runSettled` now; `record_runner` in older code)."""
     import caec_desktop.services.history as history
 
     if hasattr(history, "open_recorder"):
         recorder = history.open_recorder(print, path)
-        runner.runFinished.connect(recorder.turn_finished)
+        finished = getattr(runner, "runSettled", runner.runFinished)  # runFinished before
+        finished.connect(recorder.turn_finished)
         return recorder
     return history.record_runner(runner, print, path)

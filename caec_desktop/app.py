@@ -507,7 +507,7 @@ def _open_recorder(runner: SessionRunner, sink: ErrorSink) -> ConversationRecord
     from caec_desktop.services.history import open_recorder
 
     recorder = open_recorder(sink.report)
-    runner.runFinished.connect(recorder.turn_finished)
+    runner.runSettled.connect(recorder.turn_finished)  # after the answer is on screen
     return recorder
 
 

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
-from PySide6.QtCore import QEvent, QSize, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -40,6 +40,7 @@ from caec_desktop.ui.chat_input import ChatInput
 from caec_desktop.ui.question_queue import QuestionQueue
 from caec_desktop.ui.result_card import ResultCard
 from caec_desktop.ui.welcome_panel import WelcomePanel
+from caec_desktop.ui.wrap_label import WrapLabel
 
 if TYPE_CHECKING:
     from caec_desktop.ui.sweep_card import SweepCard
@@ -50,15 +51,26 @@ _STYLES = {
     "error": "background: #fdecea; color: #8a1c1c; border-radius: 6px; padding: 6px;",
     "writing": "background: #f6f6f6; border: 1px dashed #b0b0b0; border-radius: 6px; padding: 6px;",
 }
-_SHEET = "\n".join(f'Bubble[role="{role}"] {{ {style} }}' for role, style in _STYLES.items())
+_SHEET = "\n".join(
+    f'{"WritingBubble" if role == "writing" else "Bubble"}[role="{role}"] {{ {style} }}'
+    for role, style in _STYLES.items()
+)
 """One style sheet on the chat for every bubble, by its role: a style sheet per bubble made Qt
 build a style for each one (~0.1 ms per event on every bubble, seconds for a long chat)."""
 WRITING_NOTE = "*model is writing…*"
 RENDER_INTERVAL_MS = 25
-"""Delay from streamed text to its render, and the least time between two renders. Half the
-LLM layer's 50 ms between delta events, so a render falls between two trace-table updates (each
-delta is also a trace row) instead of in the same frame: measured by bench/bench_streaming.py, the
-longest stall was 14–25 ms at 50 ms (the two in step) and 10–14 ms at 25 ms."""
+"""Delay from streamed text to its render, and the least time between two renders (the LLM layer
+sends a delta event every 50 ms). The window keeps renders and new trace rows half of it apart
+(see `MainWindow`), so the table's repaint does not share a frame with the chat's."""
+PIECE_CHARS = 400
+"""The streamed text's last piece is cut at a block boundary (`markdown_blocks.last_cut`) once it
+is longer than this: each render then lays out at most about this much text, not the answer."""
+LAYOUT_PASSES = 4
+"""Layout requests a render sends at once: one per level from a piece of the writing bubble up
+to the chat's scroll area (one spare)."""
+SHOW_LATER_MS = 1
+"""A new result card is shown this long after it is built: on a later loop turn (a 0 ms single
+shot is a posted call, run in the same pass as the build's own posted work)."""
 OLDER_CHUNK = 10
 """Older turns made into widgets at a time as the reader scrolls up."""
 OLDER_MARGIN_PX = 200
@@ -72,55 +84,79 @@ IDLE_PLACEHOLDER = (
 RUNNING_PLACEHOLDER = "A run is going: type on, Enter queues your next question (Esc stops the run)"
 
 
-_RELAYOUT_EVENTS = frozenset(
-    {
-        QEvent.Type.Polish,
-        QEvent.Type.StyleChange,
-        QEvent.Type.FontChange,
-        QEvent.Type.ContentsRectChange,
-    }
-)
+class Bubble(WrapLabel):
+    """A chat bubble: a word-wrapped label that remembers its height for each width (see
+    `wrap_label`), with size hints that lay nothing out."""
+
+    def minimumSizeHint(self) -> QSize:
+        """Narrow enough for any pane (the text wraps instead of widening the chat), one line
+        high. QLabel's own hints lay the whole text out three times (unwrapped, at its narrowest
+        and at a trial width; ~3.5 ms each for a 300-word answer) and the chat's layout, which
+        sizes each bubble by `heightForWidth`, needs neither."""
+        return QSize(40, self._line_height())
+
+    def sizeHint(self) -> QSize:
+        """About 80 characters wide, one line high (see `minimumSizeHint`)."""
+        margins = self.contentsMargins()
+        width = self.fontMetrics().averageCharWidth() * 80 + margins.left() + margins.right()
+        return QSize(width, self._line_height())
+
+    def _line_height(self) -> int:
+        self.ensurePolished()  # the chat's style sheet gives the padding
+        margins = self.contentsMargins()
+        return self.fontMetrics().height() + margins.top() + margins.bottom()
 
 
-class Bubble(QLabel):
-    """A chat bubble: a word-wrapped label that remembers its height for each width.
-
-    QLabel lays its text out again on every `heightForWidth` call, and the chat's layout asks every
-    bubble about three times whenever any bubble changes size: ~1 ms per call for an answer, so
-    each re-render of the growing bubble cost ~3 ms per earlier bubble. The cache is dropped when
-    the text, font, style or margins change.
-    """
+class WritingBubble(QFrame):
+    """The "model is writing…" bubble: the note, then the streamed Markdown in pieces cut at block
+    boundaries. Finished pieces keep their layout; each render sets only the last piece's text."""
 
     def __init__(self) -> None:
         super().__init__()
-        self._heights: dict[int, int] = {}
+        self.setProperty("role", "writing")
+        self._lay = QVBoxLayout(self)
+        self._lay.setContentsMargins(0, 0, 0, 0)
+        self._lay.setSpacing(self.fontMetrics().height() // 2)  # as between two paragraphs
+        self._label(WRITING_NOTE)
+        self._pieces: list[Bubble] = []
+        self._cut = 0
+        """Where the last piece starts in the text."""
+        self._shown = ""
 
-    def setText(self, text: str) -> None:
-        self._heights.clear()
-        super().setText(text)
+    def text(self) -> str:
+        """The note, then the text rendered so far (what the bubble reads as)."""
+        return f"{WRITING_NOTE}\n\n{self._shown}" if self._shown else WRITING_NOTE
 
-    def setTextFormat(self, fmt: QtCore.Qt.TextFormat) -> None:
-        self._heights.clear()
-        super().setTextFormat(fmt)
+    def pieces(self) -> list[str]:
+        """The text of each piece, in order."""
+        return [piece.text() for piece in self._pieces]
 
-    def setWordWrap(self, on: bool) -> None:
-        self._heights.clear()
-        super().setWordWrap(on)
+    def show_text(self, text: str) -> None:
+        """Render `text`, the whole answer so far (it only ever grows)."""
+        from caec_desktop.ui.markdown_blocks import last_cut
 
-    def event(self, event: QEvent) -> bool:
-        if event.type() in _RELAYOUT_EVENTS:  # a new style sheet's padding counts once polished
-            self._heights.clear()
-        return super().event(event)
+        if not self._pieces:
+            self._pieces.append(self._label(""))
+        if len(text) - self._cut > PIECE_CHARS:
+            cut = last_cut(text, self._cut)
+            if cut > self._cut:  # the last piece ends at the cut and is laid out no more
+                self._pieces[-1].setText(text[self._cut : cut])
+                self._pieces.append(self._label(""))
+                self._cut = cut
+        if self._pieces[-1].text() != text[self._cut :]:
+            self._pieces[-1].setText(text[self._cut :])
+        self._shown = text
 
-    def heightForWidth(self, width: int) -> int:
-        height = self._heights.get(width)
-        if height is None:
-            height = self._heights[width] = super().heightForWidth(width)
-        return height
-
-    def minimumSizeHint(self) -> QSize:
-        """Narrow enough for any pane: the text wraps instead of widening the chat."""
-        return QSize(40, super().minimumSizeHint().height())
+    def _label(self, text: str) -> Bubble:
+        label = Bubble()
+        label.setTextFormat(QtCore.Qt.TextFormat.MarkdownText)
+        label.setText(text)
+        label.setWordWrap(True)
+        label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._lay.addWidget(label)
+        if self.isVisible():
+            label.show()  # now, not from a call Qt posts (see `ChatPane._render_writing`)
+        return label
 
 
 class ChatPane(QWidget):
@@ -182,7 +218,7 @@ class ChatPane(QWidget):
         lay.addWidget(self.new_answer_button)
         lay.addWidget(self.queue)
         lay.addLayout(row)
-        self._writing: QLabel | None = None
+        self._writing: WritingBubble | None = None
         self._written: list[str] = []
         self._older: list[Callable[[], None]] = []
         """Replays of turns older than those shown, oldest first (see `set_older`)."""
@@ -238,18 +274,35 @@ class ChatPane(QWidget):
         else:
             card = ResultCard(data)
         card.openInForm.connect(self.openInForm)
+        if self._insert_at is None and self._host.isVisible():
+            # A card of a run going on: shown (styled, laid out, painted) a loop turn after it is
+            # built, not in the same one (~6 ms + ~5 ms of the GUI thread together). Replayed
+            # older turns are shown all at once by `batch` instead.
+            card.hide()
+            QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._show_card(card))
         self._append(card)
         return card
+
+    def _show_card(self, card: QWidget) -> None:
+        if self._list.indexOf(card) >= 0:  # (not if the chat was cleared meanwhile)
+            card.show()
 
     def stream_text(self, delta: str) -> None:
         """Add text the model is writing to the "model is writing…" bubble (made on first use)."""
         if not delta:
             return
         if self._writing is None:
-            self._writing = self.add_message("writing", WRITING_NOTE)
+            self._writing = WritingBubble()
+            self._append(self._writing)
         self._written.append(delta)
         if not self._render_timer.isActive():
-            self._render_timer.start()
+            self._render_timer.start(RENDER_INTERVAL_MS)
+
+    def postpone_render(self, ms: int) -> None:
+        """Render the streamed text no sooner than `ms` from now (the window keeps the chat's
+        repaint out of the frames that repaint the trace table)."""
+        if self._render_timer.isActive() and self._render_timer.remainingTime() < ms:
+            self._render_timer.start(ms)
 
     def writing_text(self) -> str | None:
         """The text streamed into the writing bubble so far; None when there is no bubble."""
@@ -268,7 +321,13 @@ class ChatPane(QWidget):
         if self._writing is None:
             return
         text = "".join(self._written)
-        self._writing.setText(f"{WRITING_NOTE}\n\n{text}")  # the bar's range follows
+        self._written = [text]
+        self._writing.show_text(text)  # the bar's range follows
+        # Lay the chat out now rather than pass by pass as Qt posts each step (the piece, the
+        # bubble, the chat, the scroll area): the frame this render makes is then done in this
+        # loop turn, and timers set apart from it (the trace's batch) stay apart.
+        for _ in range(LAYOUT_PASSES):
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         if not self.following:
             self.new_answer_button.show()
         self.writingShown.emit(text)
@@ -324,7 +383,8 @@ class ChatPane(QWidget):
         if not self._older:
             return
         bar = self.scroll_area.verticalScrollBar()
-        not_full = self._host.sizeHint().height() <= self.scroll_area.viewport().height()
+        content = self._host.heightForWidth(self._host.width())  # bubbles: one line in sizeHint
+        not_full = content <= self.scroll_area.viewport().height()
         if not_full or (bar.maximum() > 0 and bar.value() <= OLDER_MARGIN_PX):
             self.show_older()
 

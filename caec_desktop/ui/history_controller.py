@@ -123,8 +123,9 @@ class HistoryController(QObject):
         self.list.model.renamed.connect(self._on_model_renamed)
         self.list.model.failed.connect(lambda message: self.report(message, RuntimeError(message)))
         runner.runStarted.connect(self._on_runner_run_started)
-        # Connected after the recorder's own slot, so the turn is saved when this runs.
-        runner.runFinished.connect(self._on_runner_run_finished)
+        # Connected after the recorder's own slot, so the turn is saved when this runs; a step
+        # after the answer shows (`runSettled`), like the save.
+        runner.runSettled.connect(self._on_runner_run_settled)
         self.list.set_current(recorder.conversation_id)
 
     # --- conversations ---------------------------------------------------------------------------
@@ -347,9 +348,10 @@ class HistoryController(QObject):
         self.list.setEnabled(False)
         self.new_action.setEnabled(False)
 
-    def _on_runner_run_finished(self, turn: Any) -> None:
-        self.list.setEnabled(True)
-        self.new_action.setEnabled(True)
+    def _on_runner_run_settled(self, turn: Any) -> None:
+        idle = not self.runner.running  # (a queued question may have started already)
+        self.list.setEnabled(idle)
+        self.new_action.setEnabled(idle)
         if turn is None or self.recorder.conversation_id is None:
             return
         self.list.refresh()  # a new conversation appears, the one answered moves to the top

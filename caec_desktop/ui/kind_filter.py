@@ -95,3 +95,10 @@ class KindFilterProxy(QAbstractTableModel):
         if self._source is None or not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
         return self._source.cell(self._rows[index.row()], index.column(), role)
+
+    def shown(self, row: int, col: int) -> tuple[str, Any, Any]:
+        """Text, background brush and icon (None when none) of a cell: what `data()` gives for the
+        display, background and decoration roles, in one call (see `trace_delegate`)."""
+        if self._source is None or not 0 <= row < len(self._rows):
+            return "", None, None
+        return self._source.shown(self._rows[row], col)

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.settings.redact import key_problem, pasted_key, redact_text
-from caec_desktop.ui.chat_pane import ChatPane
+from caec_desktop.ui.chat_pane import RENDER_INTERVAL_MS, ChatPane
 from caec_desktop.ui.chat_replay import answer_bubble
 from caec_desktop.ui.layout_store import layout_settings
 from caec_desktop.ui.window_menus import WindowMenus
@@ -54,6 +54,8 @@ _LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 CHAT_MIN_WIDTH = 380
 """The chat is never narrower: a result card's buttons (Calc sheet, Copy, Open in form) fit."""
 SIDE_MIN_WIDTH = 300
+TRACE_AFTER_RENDER_MS = RENDER_INTERVAL_MS // 2
+"""New trace rows and renders of the streamed answer are kept at least this far apart."""
 LAYOUT_VERSION = 1
 """Bumped when the window's docks or splitters change, so an old saved layout is ignored."""
 
@@ -172,6 +174,7 @@ class MainWindow(QMainWindow):
         self.chat.stopRequested.connect(self._on_chat_stop_requested)
         self.chat.openInForm.connect(self.open_in_form)
         self.side.currentChanged.connect(self._on_side_current_changed)
+        self.chat.writingShown.connect(self._on_chat_writing_shown)
         if runner is not None and settings is not None:
             self.attach(runner, settings)
 
@@ -185,6 +188,7 @@ class MainWindow(QMainWindow):
         self.trace = TracePanel()
         self.graph = GraphView()
         self.trace.model.modelReset.connect(self.graph.reset_counts)
+        self.trace.model.rowsInserted.connect(self._on_trace_rows_inserted)
         self._replace_tab(0, self.trace)
         self._replace_tab(1, self.graph)
         self.side.setCurrentIndex(0)
@@ -491,6 +495,18 @@ class MainWindow(QMainWindow):
         self.chat.add_message("user", f"[form] {tool}({shown})")
         if self.runner is None or not self.runner.run_tool(tool, args, sources):
             self.chat.add_message("error", "A run is still going: stop it or wait for it.")
+
+    def _on_chat_writing_shown(self, _text: str) -> None:
+        """The streamed answer was re-rendered; its layout and repaint follow over the next few
+        loop steps. New trace rows wait until they are done (a table repaint in the same frame
+        made the longest stall of a streamed run), and still come before the next render."""
+        if hasattr(self, "trace"):
+            self.trace.model.postpone_flush(TRACE_AFTER_RENDER_MS)
+
+    def _on_trace_rows_inserted(self, *_: Any) -> None:
+        """New trace rows (the table repaints): the next render of the streamed answer waits
+        as long, for the same reason."""
+        self.chat.postpone_render(TRACE_AFTER_RENDER_MS)
 
     def _on_runner_run_started(self, _kind: str) -> None:
         self.chat.set_running(True)

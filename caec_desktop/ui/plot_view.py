@@ -32,6 +32,8 @@ LOG_DECADES = 2.0
 """A positive range spanning this many decades (max/min ≥ 100) gets a log axis."""
 BAND_COLOURS = {"ok": (46, 160, 67, 40), "caution": (230, 160, 0, 50), "fail": (210, 40, 40, 40)}
 POLL_MS = 30
+LATER_MS = 1
+"""The plot is made, and drawn, this long after the step before: on a later loop turn."""
 
 _lock = threading.Lock()
 _thread: threading.Thread | None = None
@@ -124,8 +126,10 @@ class SweepPlot(QWidget):
         self._timer.timeout.connect(self._try_build)
         preload()
         # Built on later loop turns, not inside the caller's (the card's) turn: making the plot
-        # widget and drawing a 1,000-point curve each take a frame's worth of time.
-        QTimer.singleShot(0, self, self._try_build)
+        # widget and drawing a 1,000-point curve each take a frame's worth of time. A timer of
+        # 1 ms, not 0: Qt runs a 0 ms single shot as a posted call, in the same pass of posted
+        # events as the card's own layout and paint (one stall of all of them).
+        QTimer.singleShot(LATER_MS, self, self._try_build)
         self._timer.start()
 
     # --- building --------------------------------------------------------------------------------
@@ -145,7 +149,7 @@ class SweepPlot(QWidget):
         self.plot.setMinimumWidth(240)
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
-        QTimer.singleShot(0, self, self._show_plot)
+        QTimer.singleShot(LATER_MS, self, self._show_plot)
 
     def _show_plot(self) -> None:
         self.draw()

@@ -6,8 +6,9 @@ Values are shown in words and display units (`yes`/`no`, `70 GPa`, never `True` 
 `70000000000.0`); a value the tool did not compute (None) is left out. Wide content (the table,
 the sheet's formulas) scrolls sideways inside the card, never the chat.
 
-The calc sheet's Markdown is laid out the first time it is unfolded (a card appears in one
-step of a run, or many at once when a conversation reopens, and most sheets are never opened).
+The calc sheet's widgets are made, and its Markdown laid out, the first time it is unfolded (a
+card appears in one step of a run, or many at once when a conversation reopens, and most sheets
+are never opened).
 
 Open in form carries each argument's origin as the report states it (`export.provenance`), so a
 form run of the same call keeps "typed", "model", "preset:…" for the inputs left unchanged.
@@ -33,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.ui.wide_area import WideArea
+from caec_desktop.ui.wrap_label import WrapLabel
 
 if TYPE_CHECKING:
     from caec_desktop.tools import CalcSheet
@@ -58,15 +60,22 @@ def sheet_of(raw: Any) -> CalcSheet | None:
 def arg_sources(data: dict[str, Any]) -> dict[str, str]:
     """Where each argument of a reported call came from, as the calculation report says it."""
     from caec_desktop.services.provenance import provenance
-    from caec_desktop.tools import tool_schema
 
-    tool = str(data.get("tool") or data.get("name") or "")
-    try:
-        props = tool_schema(tool).get("properties", {})
-    except KeyError:
-        props = {}
+    props = _arg_props(str(data.get("tool") or data.get("name") or ""))
     args = data.get("args") or {}
     return {k: provenance(data, k, v, props.get(k, {})) for k, v in args.items()}
+
+
+@cache
+def _arg_props(tool: str) -> dict[str, Any]:
+    """The argument schema's properties (cached: `tool_schema` deep-copies the schema, ~1 ms a
+    card; read-only here)."""
+    from caec_desktop.tools import tool_schema
+
+    try:
+        return dict(tool_schema(tool).get("properties", {}))
+    except KeyError:
+        return {}
 
 
 @cache
@@ -109,8 +118,9 @@ def input_text(tool: str, args: dict[str, Any], sources: dict[str, str]) -> str:
     return "Inputs: " + "; ".join(parts) if parts else ""
 
 
-class _Wrapping(QLabel):
-    """A word-wrapped label allowed to be narrower than its longest line."""
+class _Wrapping(WrapLabel):
+    """A word-wrapped label allowed to be narrower than its longest line (its height remembered
+    per width: the chat lays every card out again whenever the streamed answer grows)."""
 
     def minimumSizeHint(self) -> QSize:
         return QSize(40, super().minimumSizeHint().height())
@@ -170,13 +180,8 @@ class ResultCard(QFrame):
         )
         if not self.inputs_label.text():
             self.inputs_label.hide()
-        self.sheet_label = QLabel()
-        self.sheet_label.setTextFormat(QtCore.Qt.TextFormat.MarkdownText)
-        self.sheet_label.setTextInteractionFlags(
-            QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
-        )
-        self.sheet_area = WideArea(self.sheet_label)
-        self.sheet_area.hide()
+        self._sheet: tuple[WideArea, QLabel] | None = None
+        """The calc sheet's area and label, made on first use (`sheet_area`)."""
 
         self.sheet_button = QToolButton()
         self.sheet_button.setCheckable(True)
@@ -202,7 +207,28 @@ class ResultCard(QFrame):
         lay.addWidget(WideArea(self.result_label))
         lay.addWidget(self.inputs_label)
         lay.addLayout(buttons)
-        lay.addWidget(self.sheet_area)
+        self._lay = lay
+
+    @property
+    def sheet_area(self) -> WideArea:
+        """The folded-away calc sheet under the buttons, made the first time it is asked for:
+        a card is built in one step of a run, and most sheets are never opened."""
+        if self._sheet is None:
+            label = QLabel()
+            label.setTextFormat(QtCore.Qt.TextFormat.MarkdownText)
+            label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+            area = WideArea(label)
+            area.hide()
+            self._lay.addWidget(area)
+            self._sheet = (area, label)
+        return self._sheet[0]
+
+    @property
+    def sheet_label(self) -> QLabel:
+        """The calc sheet's label (empty until the sheet is first unfolded)."""
+        self.sheet_area  # noqa: B018 (made on first use)
+        assert self._sheet is not None
+        return self._sheet[1]
 
     def text(self) -> str:
         """What Copy puts on the clipboard: warnings, results, inputs, then the calc sheet."""

@@ -1,6 +1,7 @@
 """SessionRunner: the thin Qt adapter over `Session` (async iterators in, Qt signals out).
 
-The view binds only to these signals (qasync's service pattern). The runner keeps its own
+The view binds only to these signals (qasync's service pattern); what is not shown (the history's
+save) binds to `runSettled`, `SETTLE_MS` after `runFinished`. The runner keeps its own
 reference to the run task (qasync issue #98: tasks made by `asyncSlot` are not kept alive) and
 `shutdown()` cancels and awaits it before the loop closes (issue #60), then closes every session it
 has run (the current one and those replaced after a settings change) so their HTTP clients close.
@@ -20,6 +21,11 @@ if TYPE_CHECKING:
     from caec_desktop.services.session import Session
 
 log = logging.getLogger(__name__)
+SETTLE_MS = 150
+"""From `runFinished` to `runSettled`: a new answer is shown, laid out and painted over the next
+few event-loop steps (Qt posts each of them as the previous one runs; work done a step later still
+fell into the same frame), and the trace shows the run's last rows within 100 ms
+(`trace_model.FLUSH_MS`, a table repaint): the save comes after both."""
 
 
 class SessionRunner(QObject):
@@ -28,6 +34,10 @@ class SessionRunner(QObject):
     runStarted = Signal(str)
     eventReceived = Signal(object)
     runFinished = Signal(object)
+    runSettled = Signal(object)
+    """The turn of `runFinished` again, `SETTLE_MS` later: for work the user does not watch
+    (saving it to the history, refreshing the conversation list), so that the frames showing the
+    answer do not wait for it (bench/bench_streaming.py: 3-4 ms at the end of each run)."""
     failed = Signal(str)
 
     def __init__(self, session: Session, parent: QObject | None = None) -> None:
@@ -36,6 +46,8 @@ class SessionRunner(QObject):
         self.task: asyncio.Task[None] | None = None
         self._replaced: list[Session] = []
         """Sessions swapped out by `replace_session`, closed by `shutdown`."""
+        self._settling: list[tuple[asyncio.TimerHandle, Any]] = []
+        """Finished turns whose `runSettled` is still to come, with its timer."""
 
     @property
     def running(self) -> bool:
@@ -66,11 +78,13 @@ class SessionRunner(QObject):
         self.session = session
 
     async def shutdown(self) -> None:
-        """Cancel the run, wait for it, close the HTTP clients of every session run here."""
+        """Cancel the run, wait for it, settle its turn at once (so it is saved), close the HTTP
+        clients of every session run here."""
         if self.task is not None and not self.task.done():
             self.session.cancel()
             self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
+        self._settle_now()
         sessions, self._replaced = [*self._replaced, self.session], []
         for session in sessions:
             await session.aclose()
@@ -97,4 +111,21 @@ class SessionRunner(QObject):
             )
         finally:
             turn = getattr(self.session, "last_turn", None)
-            self.runFinished.emit(turn if turn is not before else None)
+            finished = turn if turn is not before else None
+            self.runFinished.emit(finished)
+            handle = asyncio.get_running_loop().call_later(
+                SETTLE_MS / 1000, self._settle, finished
+            )
+            self._settling.append((handle, finished))
+
+    def _settle(self, finished: Any) -> None:
+        self._settling = [(h, t) for h, t in self._settling if t is not finished]
+        self.runSettled.emit(finished)
+
+    def _settle_now(self) -> None:
+        """Emit every `runSettled` still waiting (the window is closing: a turn answered just
+        before must still be saved)."""
+        pending, self._settling = self._settling, []
+        for handle, finished in pending:
+            handle.cancel()
+            self.runSettled.emit(finished)

@@ -91,10 +91,7 @@ class SweepCard(QFrame):
         title.setWordWrap(True)
         self.plot = SweepPlot(self.table)
         self.model = SweepTableModel(self.table, self)
-        self.table_view = QTableView()
-        self.table_view.setModel(self.model)
-        self.table_view.setMinimumHeight(220)
-        self.table_view.hide()
+        self._table_view: QTableView | None = None
 
         self.table_button = QToolButton()
         self.table_button.setCheckable(True)
@@ -133,7 +130,20 @@ class SweepCard(QFrame):
         lay.addWidget(title)
         lay.addLayout(row)
         lay.addWidget(self.plot)
-        lay.addWidget(self.table_view)
+        self._lay = lay
+
+    @property
+    def table_view(self) -> QTableView:
+        """The table of every point, under the plot, made the first time it is asked for (the
+        Table button): a card is built in one step of a run, and most tables stay folded."""
+        if self._table_view is None:
+            view = QTableView()
+            view.setModel(self.model)
+            view.setMinimumHeight(220)
+            view.hide()
+            self._lay.addWidget(view)
+            self._table_view = view
+        return self._table_view
 
     def text(self) -> str:
         return sweep_csv(self.table)

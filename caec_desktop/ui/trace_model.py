@@ -1,7 +1,7 @@
 """TraceModel: an append-only Qt table model over TraceEvents (time, node, kind, summary).
 
-Events arriving in a burst are buffered and inserted once per event-loop tick (one
-beginInsertRows/endInsertRows per batch), so a 10,000-event run does not stall the window.
+Events arriving in a burst are buffered and inserted together at most `FLUSH_MS` after the first
+(one beginInsertRows/endInsertRows per batch), so a 10,000-event run does not stall the window.
 `Qt.UserRole` hands the TraceEvent itself to views and tests (napari's item-model habit).
 """
 
@@ -44,10 +44,14 @@ _ICONS = {
 }
 
 _Index = QModelIndex | QPersistentModelIndex
+FLUSH_MS = 100
+"""Events are inserted at most this long after they arrive, in one batch: each insert scrolls the
+table and repaints its visible rows (~2.5 ms), so a streamed answer's delta events (one per 50 ms)
+share repaints instead of each causing one."""
 
 
 class TraceModel(QAbstractTableModel):
-    """Rows of TraceEvents, appended only; `append` buffers, the next tick inserts the batch."""
+    """Rows of TraceEvents, appended only; `append` buffers, a timer inserts the batch."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -58,17 +62,23 @@ class TraceModel(QAbstractTableModel):
         self._pending: list[TraceEvent] = []
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
-        self._flush_timer.setInterval(0)
+        self._flush_timer.setInterval(FLUSH_MS)
         self._flush_timer.timeout.connect(self.flush)
         self._brushes = {k: QBrush(QColor(c)) for k, c in KIND_COLOURS.items()}
         self._icons: dict[str, Any] = {}
 
     # --- feeding ---------------------------------------------------------------------------------
     def append(self, event: TraceEvent) -> None:
-        """Queue `event`; it becomes a row on the next event-loop tick (or on `flush()`)."""
+        """Queue `event`; it becomes a row within `FLUSH_MS` (or on `flush()`)."""
         self._pending.append(event)
         if not self._flush_timer.isActive():
-            self._flush_timer.start()
+            self._flush_timer.start(FLUSH_MS)
+
+    def postpone_flush(self, ms: int) -> None:
+        """Insert the queued events no sooner than `ms` from now (the window keeps the table's
+        repaint out of the frames that repaint the chat: see `MainWindow`)."""
+        if self._flush_timer.isActive() and self._flush_timer.remainingTime() < ms:
+            self._flush_timer.start(ms)
 
     def extend(self, events: list[TraceEvent]) -> None:
         """Queue many events at once."""
@@ -148,6 +158,12 @@ class TraceModel(QAbstractTableModel):
         if role == KIND_ROLE:
             return ev.kind
         return None
+
+    def shown(self, row: int, col: int) -> tuple[str, Any, Any]:
+        """`cell()` for the display, background and decoration roles at once."""
+        kind = self._rows[row].kind
+        icon = self._icon(kind) if col == COL_KIND and kind in _ICONS else None
+        return self.cell(row, col, Qt.ItemDataRole.DisplayRole), self._brushes.get(kind), icon
 
     def _icon(self, kind: str) -> Any:
         if kind not in self._icons:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.ui.kind_filter import KindFilterProxy
+from caec_desktop.ui.trace_delegate import TraceDelegate
 from caec_desktop.ui.trace_model import EVENT_ROLE, TraceModel
 from caec_desktop.ui.trace_text import PROBLEM_KINDS, attempts, attempts_markdown, is_offline
 
@@ -46,6 +47,13 @@ class TracePanel(QWidget):
         self.kind_filter.addItems([ALL, PROBLEMS])  # the kinds follow in load_kinds()
         self.kind_filter.currentTextChanged.connect(self._on_kind_filter_changed)
         self.count_label = QLabel("0 events")
+        # A new count repaints the label alone: it is opaque (not the tab widgets around it) and
+        # of a fixed size (a label of any other size asks its parent's layout to run again on
+        # each new text, and the whole panel was repainted: ~4 ms per batch of rows).
+        self.count_label.setAutoFillBackground(True)
+        self.count_label.setFixedSize(
+            self._count_width("0000000 events"), self.count_label.sizeHint().height()
+        )
 
         self.table = QTableView()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -58,6 +66,10 @@ class TracePanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(20)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setModel(self.proxy)
+        self.table.setItemDelegate(TraceDelegate(self.proxy))
+        # Opaque: its scroll bar, which changes with each batch of rows, repaints the table
+        # alone, not the tab widgets around it.
+        self.table.setAutoFillBackground(True)
         for col, width in enumerate((80, 90, 130)):
             self.table.setColumnWidth(col, width)
         self.table.selectionModel().selectionChanged.connect(self._on_table_selection_changed)
@@ -112,7 +124,7 @@ class TracePanel(QWidget):
         self.kind_filter.addItems(list(EVENT_KINDS))
 
     def add_event(self, event: TraceEvent) -> None:
-        """Show a new event (batched into the table on the next tick)."""
+        """Show a new event (batched into the table: `trace_model.FLUSH_MS`)."""
         self.load_kinds()
         if event.kind == "run_start":
             self._run_events = []
@@ -122,7 +134,7 @@ class TracePanel(QWidget):
             self._retry_timer.start()
 
     def flush(self) -> None:
-        """Show queued events and the retry view now instead of on the next tick."""
+        """Show queued events and the retry view now instead of after their timers."""
         self.model.flush()
         if self._retry_timer.isActive():
             self._retry_timer.stop()
@@ -144,8 +156,16 @@ class TracePanel(QWidget):
         else:
             self.proxy.set_kinds(PROBLEM_KINDS if text == PROBLEMS else {text})
 
+    def _count_width(self, text: str) -> int:
+        margins = self.count_label.contentsMargins()
+        advance = self.count_label.fontMetrics().horizontalAdvance(text)
+        return advance + margins.left() + margins.right() + 2
+
     def _on_model_rows_inserted(self, *_: Any) -> None:
-        self.count_label.setText(f"{self.model.rowCount()} events")
+        text = f"{self.model.rowCount()} events"
+        if self._count_width(text) > self.count_label.width():  # (10 million rows and more)
+            self.count_label.setFixedWidth(self._count_width(text))
+        self.count_label.setText(text)
         bar = self.table.verticalScrollBar()
         if bar.value() >= bar.maximum() - 2:  # follow the tail unless the user scrolled up
             self.table.scrollToBottom()

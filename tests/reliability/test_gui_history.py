@@ -38,7 +38,7 @@ def test_a_conversation_with_damaged_turns_opens_and_says_how_many(
     qtbot.addWidget(window)
     sink = ErrorSink(window)
     recorder = open_recorder(sink.report)
-    runner.runFinished.connect(recorder.turn_finished)
+    runner.runSettled.connect(recorder.turn_finished)
     controller = HistoryController(window, runner, recorder, sink.report)
     assert controller.open_conversation(cid)
     assert [m["content"] for m in runner.session.messages if m["role"] == "user"] == ["first"]

@@ -9,6 +9,7 @@ from pytestqt.qtbot import QtBot
 from caec_desktop.tools import execute
 from caec_desktop.ui.chat_pane import ChatPane
 from caec_desktop.ui.result_card import ResultCard
+from caec_desktop.ui.wide_area import WideArea
 
 ARGS = {
     "particle_radius": "1 mm",
@@ -101,8 +102,9 @@ def test_result_card_folds_the_calc_sheet_and_copies_it(qtbot: QtBot) -> None:
     assert "<td>rayleigh_timestep</td>" in card.result_label.text()
     assert "1.023 µs" in card.result_label.text()  # display units, not 1.023e-06
     qtbot.waitUntil(card.isVisible, timeout=2000)  # a layout shows new children on the next tick
-    assert not card.sheet_label.isVisible()
+    areas = len(card.findChildren(WideArea))  # the results table's; the sheet's not made yet
     qtbot.mouseClick(card.sheet_button, Qt.MouseButton.LeftButton)
+    assert len(card.findChildren(WideArea)) == areas + 1  # made on the first unfold
     assert card.sheet_label.isVisible()
     assert "π R sqrt(ρ / G)" in card.sheet_label.text()  # the formula line of the sheet
     qtbot.mouseClick(card.copy_button, Qt.MouseButton.LeftButton)
@@ -145,3 +147,29 @@ def test_a_question_sent_while_idle_with_a_queue_left_asks_the_oldest_first(qtbo
     with qtbot.waitSignal(pane.sendRequested) as sent:
         pane.ask("newer")
     assert sent.args == ["older"] and pane.queue.texts() == ["newer"]
+
+
+def test_a_card_label_height_follows_its_text_and_width(qtbot: QtBot) -> None:
+    """Card labels remember their height per width (the chat asks on every render of a streamed
+    answer) and still follow a new text."""
+    card = ResultCard(_result_data())
+    qtbot.addWidget(card)
+    label = card.inputs_label
+    short = label.heightForWidth(300)
+    assert label.heightForWidth(300) == short
+    label.setText("an input = 1 mm (typed); " * 30)
+    assert label.heightForWidth(300) > 3 * short
+    assert label.heightForWidth(600) < label.heightForWidth(300)
+
+
+def test_a_card_of_a_live_run_shows_a_loop_turn_later_complete(qtbot: QtBot) -> None:
+    """Built in one step, shown in a later one (not both in one stall); nothing of it lost."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    pane.add_message("user", "rayleigh for 1 mm glass beads")
+    card = pane.add_result(_result_data())
+    assert isinstance(card, ResultCard) and pane.cards() == [card]
+    assert card.isHidden()  # built, not shown yet
+    qtbot.waitUntil(card.isVisible, timeout=5000)
+    assert "1.023 µs" in card.result_label.text() and card.copy_button.isVisible()

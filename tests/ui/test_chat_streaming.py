@@ -16,8 +16,9 @@ from caec_desktop.ui.session_runner import SessionRunner
 from tests.ui.helpers import FakeSession, events
 
 
-def _bubbles(pane: ChatPane, role: str) -> list[QLabel]:
-    return [w for w in pane.items() if isinstance(w, QLabel) and w.property("role") == role]
+def _bubbles(pane: ChatPane, role: str) -> list[Any]:
+    """Bubbles of `role` (answers are labels; the writing bubble is a frame of labels)."""
+    return [w for w in pane.items() if w.property("role") == role]
 
 
 def _delta(text: str, purpose: str = "summary") -> tuple[str, str, dict[str, Any]]:
@@ -107,3 +108,67 @@ def test_a_bubble_height_follows_its_text_and_width(qtbot: QtBot) -> None:
     bubble.setStyleSheet("padding: 40px;")
     bubble.ensurePolished()  # as the layout does before it asks
     assert bubble.heightForWidth(300) > tall  # the style's padding counts
+
+
+def test_a_long_answer_streams_in_pieces_that_read_as_the_whole_text(qtbot: QtBot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    renders: list[str] = []
+    pane.writingShown.connect(renders.append)
+    words = " ".join(f"word{j}" for j in range(40))
+    paragraphs = [f"Paragraph {i}: {words}" for i in range(6)]
+    items = [f"- item {i} " + "x" * 30 for i in range(8)]
+    text = "\n\n".join(paragraphs) + "\n\n" + "\n".join(items)
+    for start in range(0, len(text), 7):  # every token, many renders
+        pane.stream_text(text[start : start + 7])
+        if start % 350 == 0:
+            qtbot.waitUntil(lambda upto=start: bool(renders) and len(renders[-1]) > upto)
+    qtbot.waitUntil(lambda: bool(renders) and renders[-1] == text)
+    (bubble,) = _bubbles(pane, "writing")
+    pieces = bubble.pieces()
+    assert len(pieces) > 2 and "".join(pieces) == text  # cut, nothing lost or repeated
+    assert all(piece.startswith(("Paragraph", "- item")) for piece in pieces)  # at block starts
+    assert bubble.text() == f"{WRITING_NOTE}\n\n{text}"
+
+
+def test_a_postponed_render_still_shows_every_token(qtbot: QtBot) -> None:
+    """The window postpones renders while the trace table repaints; the text still all shows."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    renders: list[str] = []
+    pane.writingShown.connect(renders.append)
+    for word in ("The ", "step ", "is "):
+        pane.stream_text(word)
+        pane.postpone_render(30)
+    pane.stream_text("1.02 µs.")
+    pane.postpone_render(30)
+    qtbot.waitUntil(lambda: renders[-1:] == ["The step is 1.02 µs."], timeout=5000)
+    assert _bubbles(pane, "writing")[0].text() == f"{WRITING_NOTE}\n\nThe step is 1.02 µs."
+    pane.end_stream()
+    pane.postpone_render(30)  # no bubble, nothing pending: nothing to do
+    assert pane.writing_text() is None
+
+
+def test_a_render_lays_the_chat_out_at_once(qtbot: QtBot) -> None:
+    """When writingShown fires, the grown text is laid out and the view is at its end already
+    (not a few posted layout passes later, which could share a frame with other work)."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.resize(400, 300)
+    pane.show()
+    seen: list[tuple[int, int, bool]] = []
+
+    def on_shown(_text: str) -> None:
+        (bubble,) = _bubbles(pane, "writing")
+        bar = pane.scroll_area.verticalScrollBar()
+        piece = bubble.findChildren(QLabel)[-1]
+        seen.append(
+            (piece.height(), piece.heightForWidth(piece.width()), bar.value() == bar.maximum())
+        )
+
+    pane.writingShown.connect(on_shown)
+    for i in range(6):
+        pane.stream_text(f"sentence {i} " + "word " * 40)
+        qtbot.waitUntil(lambda n=i: len(seen) > n, timeout=5000)
+    assert all(height == wanted for height, wanted, _end in seen)
+    assert seen[-1][2] and pane.scroll_area.verticalScrollBar().maximum() > 0

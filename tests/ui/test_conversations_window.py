@@ -47,7 +47,7 @@ class Harness:
         self.sink = ErrorSink(self.window, (PLAIN_SECRET,))
         recorder = open_recorder(self.sink.report)
         assert recorder is not None
-        self.runner.runFinished.connect(recorder.turn_finished)
+        self.runner.runSettled.connect(recorder.turn_finished)
         self.recorder = recorder
         self.history = HistoryController(self.window, self.runner, recorder, self.sink.report)
         self.window.conversations = self.history  # as app.py does
@@ -55,12 +55,12 @@ class Harness:
 
     async def ask(self, text: str) -> Any:
         assert self.runner.ask(text)
-        (turn,) = await wait_signal(self.runner.runFinished, timeout=30)
+        (turn,) = await wait_signal(self.runner.runSettled, timeout=30)
         return turn
 
     async def form(self, tool: str, args: dict[str, Any]) -> Any:
         assert self.runner.run_tool(tool, args)
-        (turn,) = await wait_signal(self.runner.runFinished, timeout=30)
+        (turn,) = await wait_signal(self.runner.runSettled, timeout=30)
         return turn
 
     def chat(self) -> list[tuple[str, str]]:
@@ -318,7 +318,7 @@ def test_list_is_locked_while_a_run_goes(h: Harness, qloop: qasync.QEventLoop) -
     async def scenario() -> tuple[bool, bool]:
         assert h.runner.ask(FIRST)
         during = (h.history.list.isEnabled(), h.history.new_action.isEnabled())
-        await wait_signal(h.runner.runFinished, timeout=30)
+        await wait_signal(h.runner.runSettled, timeout=30)
         return during
 
     assert qloop.run_until_complete(scenario()) == (False, False)

@@ -72,7 +72,7 @@ def test_keyboard_only_question_new_export_help_settings(
     async def ask() -> None:
         qtbot.keyClicks(focused(), "rayleigh time step for 1 mm glass beads")
         press(qtbot, Qt.Key.Key_Return)
-        await wait_signal(h.runner.runFinished, timeout=30)
+        await wait_signal(h.runner.runSettled, timeout=30)  # saved by then
 
     qloop.run_until_complete(ask())
     assert window.chat.cards() and window.chat.cards()[0].tool == "rayleigh_timestep"

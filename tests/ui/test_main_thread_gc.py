@@ -64,3 +64,21 @@ def test_a_full_collection_waits_until_no_run_is_going(
     running[0] = True
     assert collector.check() == 2  # postponed too long: it runs anyway
     collector.timer.stop()
+
+
+def test_the_middle_generation_goes_in_smaller_steps_full_collections_no_more_often(
+    qtbot: QtBot,
+) -> None:
+    young, middle, old = gc.get_threshold()
+    collector = MainThreadGC(interval_ms=60_000)
+    step = main_thread_gc.YOUNG_STEP
+    assert collector.thresholds == (young, step, old * middle // step)
+    assert collector.thresholds[1] * collector.thresholds[2] == middle * old  # same full rate
+    collector.thresholds = (10**9, step, 10**9)
+    gc.collect(1)  # counts from zero
+    for _ in range(step):
+        gc.collect(0)
+    assert collector.check() is None  # not past the step yet
+    gc.collect(0)
+    assert collector.check() == 1
+    collector.timer.stop()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+from typing import Any
 
 import qasync
 from PySide6.QtCore import Qt
@@ -294,3 +295,49 @@ def test_the_tool_form_is_built_when_its_tab_is_first_opened(qtbot: QtBot) -> No
     form = window.side.widget(2)
     assert isinstance(form, FormPanel) and window.side.currentWidget() is form
     assert window.form is form and form.tool_box.count() > 0
+
+
+def test_run_settled_follows_the_shown_answer_with_the_same_turn(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """Saving binds to runSettled: it comes after runFinished (the answer already in the chat),
+    once per run, with the same turn."""
+    session = FakeSession(events(("run_start", None, {}), ("run_end", None, {})), answer="ok")
+    window, runner, _form = _window(qtbot, session)
+    seen: list[tuple[str, Any, int]] = []
+    runner.runFinished.connect(lambda t: seen.append(("finished", t, len(window.chat.items()))))
+    runner.runSettled.connect(lambda t: seen.append(("settled", t, len(window.chat.items()))))
+
+    async def scenario() -> None:
+        _send(window, qtbot, "compute it")
+        await wait_signal(runner.runSettled)
+
+    qloop.run_until_complete(scenario())
+    (finished, turn, _), (settled, same, shown) = seen
+    assert (finished, settled) == ("finished", "settled")
+    assert turn is session.last_turn and same is turn
+    assert window.chat.items()[-1].property("role") == "answer" and shown == 2  # question, answer
+
+
+def test_closing_right_after_an_answer_still_settles_its_turn_once(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """The save binds to runSettled, which waits SETTLE_MS: a window closed inside that wait
+    must still settle (save) the turn, at shutdown, and not a second time later."""
+    session = FakeSession(events(("run_start", None, {}), ("run_end", None, {})), answer="ok")
+    window, runner, _form = _window(qtbot, session)
+    settled: list[Any] = []
+    runner.runSettled.connect(settled.append)
+
+    async def scenario() -> None:
+        _send(window, qtbot, "compute it")
+        await wait_signal(runner.runFinished)
+        assert settled == []  # still waiting for its frames
+        timers = [handle for handle, _ in runner._settling]
+        assert len(timers) == 1
+        await runner.shutdown()
+        assert settled == [session.last_turn]
+        assert all(t.cancelled() for t in timers)  # so it cannot fire a second time
+
+    qloop.run_until_complete(scenario())
+    assert settled == [session.last_turn]

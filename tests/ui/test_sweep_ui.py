@@ -158,3 +158,18 @@ def test_settings_dialog_keeps_display_units(qtbot: QtBot) -> None:
     new = dialog.result_settings()
     assert new.units_preset == "us" and new.significant_figures == 3
     assert new.display_units == {"length": "mm", "time": "ns"}
+
+
+def test_the_table_is_made_when_first_unfolded(qtbot: QtBot) -> None:
+    """The card is built without its table view; the Table button makes it, with every point."""
+    from PySide6.QtWidgets import QTableView
+
+    card = SweepCard(sweep_data(values=["0.5 mm", "1 mm", "2 mm"]))
+    qtbot.addWidget(card)
+    card.show()
+    assert not card.findChildren(QTableView)
+    qtbot.mouseClick(card.table_button, Qt.MouseButton.LeftButton)
+    (view,) = card.findChildren(QTableView)
+    assert view is card.table_view and view.isVisible() and view.model().rowCount() == 3
+    qtbot.mouseClick(card.table_button, Qt.MouseButton.LeftButton)
+    assert not view.isVisible() and card.findChildren(QTableView) == [view]

@@ -172,3 +172,57 @@ def test_ten_thousand_signal_emits_from_python_do_not_crash(qtbot: QtBot) -> Non
     for i in range(1, 10_001):
         emitter.fired.emit(TraceEvent(seq=i, t_ms=0.0, kind="node_end"))
     assert len(received) == 10_000 and received[-1] == 10_000
+
+
+def test_trace_delegate_paints_what_the_model_gives(qtbot: QtBot) -> None:
+    """The delegate's one-call style option matches Qt's own, built from `data()` role by role."""
+    from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
+
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    panel.model.extend(RETRY_RUN)
+    panel.flush()
+    delegate, reference = panel.table.itemDelegate(), QStyledItemDelegate()
+    assert type(delegate).__name__ == "TraceDelegate"
+    checked = 0
+    for row in range(panel.proxy.rowCount()):
+        for col in range(panel.proxy.columnCount()):
+            index = panel.proxy.index(row, col)
+            ours, qts = QStyleOptionViewItem(), QStyleOptionViewItem()
+            ours.initFrom(panel.table)
+            qts.initFrom(panel.table)
+            delegate.initStyleOption(ours, index)
+            reference.initStyleOption(qts, index)
+            assert ours.text == qts.text == index.data()
+            assert ours.backgroundBrush == qts.backgroundBrush
+            assert ours.features == qts.features
+            assert ours.icon.isNull() == qts.icon.isNull()
+            assert ours.decorationSize == qts.decorationSize
+            checked += not ours.icon.isNull()
+    assert checked == 2  # the kind cells of the validation_error and retry rows have icons
+
+
+def test_the_event_count_shows_whole_in_its_fixed_size_label(qtbot: QtBot) -> None:
+    """The count label has a fixed size (a new count then relays nothing out) that holds it."""
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    panel.model.extend(RETRY_RUN * 3)
+    panel.flush()
+    label = panel.count_label
+    assert label.text() == f"{3 * len(RETRY_RUN)} events"
+    assert label.minimumSize() == label.maximumSize()  # fixed: no layout pass per new count
+    assert label.fontMetrics().horizontalAdvance("1234567 events") < label.width()
+
+
+def test_a_postponed_batch_still_arrives_whole_and_in_order(qtbot: QtBot) -> None:
+    """The window postpones the table's update while the chat repaints; no event is lost."""
+    model = TraceModel()
+    for event in RETRY_RUN[:4]:
+        model.append(event)
+    model.postpone_flush(30)
+    model.append(RETRY_RUN[4])
+    model.postpone_flush(30)
+    qtbot.waitUntil(lambda: model.rowCount() == 5, timeout=5000)
+    assert model.events() == RETRY_RUN[:5]
+    model.postpone_flush(30)  # nothing queued: nothing to do
+    assert model.rowCount() == 5

@@ -62,7 +62,7 @@ def test_ten_answers_at_1024x700_follow_wrap_and_keep_buttons_whole(
         async def ask(question: str = question) -> None:
             chat.input.setPlainText(question)
             qtbot.keyClick(chat.input, Qt.Key.Key_Return)
-            await wait_signal(h.runner.runFinished, timeout=30)
+            await wait_signal(h.runner.runSettled, timeout=30)  # saved by then
 
         qloop.run_until_complete(ask())
         if i == 2:  # open one calc sheet (long formulas) and go on

@@ -165,7 +165,7 @@ def open_recorder(
     """A recorder on a new conversation of the history; its `turn_finished` saves each turn.
 
     The caller connects `turn_finished` to whatever announces finished turns (app.py: the
-    window's `SessionRunner.runFinished` signal). Never raises: the history is opened with
+    window's `SessionRunner.runSettled` signal). Never raises: the history is opened with
     `HistoryStore.open` (damage moved aside and recovered, or turns kept in memory) and what the
     user must know about it goes to `notify` (default: `report`) at once.
 

@@ -59,7 +59,7 @@ def test_turn_finished_saves_each_finished_turn(tmp_path: Path) -> None:
     problems: list[str] = []
     recorder = open_recorder(lambda msg, exc: problems.append(msg), tmp_path / "h.db")
     assert recorder is not None
-    recorder.turn_finished(turns[0])  # as app.py connects it to SessionRunner.runFinished
+    recorder.turn_finished(turns[0])  # as app.py connects it to SessionRunner.runSettled
     recorder.turn_finished(None)  # a run that ended without a turn: nothing to save
     recorder.turn_finished(turns[1])
     assert problems == []

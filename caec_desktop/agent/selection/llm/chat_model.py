@@ -108,7 +108,7 @@ class _CheckedRaw:
         return getattr(self._inner, name)
 
     async def create(self, **kwargs: Any) -> Any:
-        raw = await self._inner.create(**kwargs)
+        raw = await self._inner.create(**_as_is(kwargs))
         response = raw.http_response
         ctype = response.headers.get("content-type", "")
         if not kwargs.get("stream"):
@@ -116,6 +116,27 @@ class _CheckedRaw:
         elif "event-stream" not in ctype:  # not a stream: read what it is instead
             _check_body(await _capped_body(response), ctype, response.status_code, True)
         return raw
+
+
+SENT_AS_IS = ("messages", "tools")
+"""Request parameters handed to the SDK in `extra_body` (see `_as_is`)."""
+
+
+def _as_is(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """`kwargs` with the messages and tools moved into `extra_body`, which the SDK merges into the
+    JSON body unchanged (its keys win over the others).
+
+    Before sending, the SDK walks every parameter against its TypedDict annotations, to rename
+    aliased keys and encode files; message and tool parameters have neither (langchain hands over
+    plain JSON dicts), and the walk of a call's 4-6 messages and 1-3 tool schemas took 2-3 ms of
+    the GUI thread per model call (bench/bench_streaming.py). `messages` stays as an empty list
+    because the SDK requires the argument."""
+    moved = {key: kwargs[key] for key in SENT_AS_IS if key in kwargs}
+    if not moved:
+        return kwargs
+    rest = {key: value for key, value in kwargs.items() if key not in moved}
+    extra = {**(kwargs.get("extra_body") or {}), **moved}
+    return {**rest, "messages": [], "extra_body": extra}
 
 
 MAX_ODD_BODY = 256 * 1024

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from caec_desktop.agent.inputs import MODEL_SUPPLIED
@@ -76,11 +77,19 @@ def _known(text: str, history: list[dict[str, Any]]) -> list[Known]:
         else:
             sources.append((content, "earlier result", RESULT_TOLERANCE))
     for body, label, tol in sources:
-        for q in parse(body).quantities:
-            si = _si(q)
-            if si is not None:
-                out.append(Known(si, label, tol))
+        out.extend(Known(si, label, tol) for si in values_in(body))
     return out
+
+
+@lru_cache(maxsize=512)
+def values_in(body: str) -> tuple[float, ...]:
+    """The values of the quantities read in `body`, in SI units (a bare number: as written).
+
+    Remembered per text: every model call's arguments are checked against the whole
+    conversation, whose earlier messages never change, and reading them again with pint on
+    each call grew with the conversation (~10 ms of the GUI thread six turns in,
+    bench/bench_streaming.py)."""
+    return tuple(si for si in (_si(q) for q in parse(body).quantities) if si is not None)
 
 
 def _materials(text: str, history: list[dict[str, Any]]) -> list[Material]:
