@@ -547,7 +547,10 @@ async def _finish_self_test(
 ) -> int:
     """Print the answer shown, check that the tool form builds and LangGraph loads, shut down;
     0 if all went well."""
-    print(turn.answer if turn else "(no answer)", flush=True)
+    try:
+        print(turn.answer if turn else "(no answer)", flush=True)
+    except BrokenPipeError:  # `--self-test | head`: the reader has gone, the check goes on
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     window.build_form()
     await engine_loaded
     ok = turn is not None and turn.status == "answered" and sink.count == 0

@@ -122,6 +122,25 @@ def test_self_test_answers_offline_and_exits_zero(tmp_path: Path) -> None:
         assert stat.S_IMODE((tmp_path / "data" / "caec-desktop.log").stat().st_mode) == 0o600
 
 
+def test_self_test_into_a_closed_pipe_exits_zero_without_a_traceback(tmp_path: Path) -> None:
+    """`caec-desktop --self-test | head -0`: the reader is gone before the answer is printed."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "caec_desktop.app", "--self-test"],
+            cwd=ROOT,
+            env=_env(tmp_path),
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=50,
+        )
+    finally:
+        os.close(write_end)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+
 def _python(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     """`code` run by a fresh interpreter in the repo, with a private profile."""
     return subprocess.run(
