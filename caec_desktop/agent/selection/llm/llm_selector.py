@@ -106,9 +106,29 @@ class LLMSelector:
             return prompts.forced(tools[0]["function"]["name"]) if len(tools) == 1 else "required"
         return None
 
+    def _schema(self, purpose: str, tools: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """The JSON Schema the reply must follow (local servers compile it into a grammar, so a
+        small model cannot write an invalid call), or None. Classify in prompt style: the
+        intent object (native style forces the `respond` tool, which llama.cpp constrains
+        itself). Select: one call of the offered tools in prompt style, and in native style
+        when several tools are offered (a single tool is forced by name instead)."""
+        if not (self.local and self.settings.constrained_output and self.caller.constrained):
+            return None
+        if not tools:
+            return None
+        if purpose == "classify":
+            return prompts.INTENT_SCHEMA if self.style == "prompt" else None
+        if purpose == "select" and (self.style == "prompt" or len(tools) > 1):
+            return prompts.call_schema(tools)
+        return None
+
     def _system(self, purpose: str, tools: list[dict[str, Any]]) -> SystemMessage:
         if purpose == "classify":
             return SystemMessage(prompts.CLASSIFY)
+        if purpose == "respond":
+            return SystemMessage(prompts.RESPOND)
+        if self.style == "prompt" and purpose == "select" and self._schema(purpose, tools):
+            return SystemMessage(prompts.constrained_system(tools))
         if self.style == "prompt":
             return SystemMessage(prompts.prompt_style_system(tools))
         return SystemMessage(prompts.SYSTEM)
@@ -131,6 +151,7 @@ class LLMSelector:
                 emit=emit,
                 purpose=purpose,
                 tool_choice=self._tool_choice(purpose, tools),
+                schema=self._schema(purpose, offered if purpose == "select" else tools or []),
             )
         except SelectorError as exc:
             if not (exc.kind == "tools_unsupported" and self.style == "native"):
@@ -143,7 +164,11 @@ class LLMSelector:
             "action": "switched to prompt-style tool calls (tools described in the system prompt)",
         })  # fmt: skip
         return await self.caller.invoke(
-            [self._system(purpose, offered), *messages], tools=None, emit=emit, purpose=purpose
+            [self._system(purpose, offered), *messages],
+            tools=None,
+            emit=emit,
+            purpose=purpose,
+            schema=self._schema(purpose, offered if purpose == "select" else tools or []),
         )
 
     # --- classify --------------------------------------------------------------------------
@@ -152,6 +177,12 @@ class LLMSelector:
         """Intent via the synthetic `respond` tool, else JSON in the text, else the regex rules."""
         emit = request.emit
         text = request.text
+        from caec_desktop.agent.selection.offline import classify_text
+
+        if classify_text(text, request.history) == "help":
+            # "what can you do?": the help text answers it; no model call, no tool list.
+            emit("llm_response", {"purpose": "classify", "content": HELP_NOTE, "intent": "help"})
+            return "help"
         messages = [*_history(request.history), HumanMessage(text)]
         msg = await self._invoke(messages, [prompts.RESPOND_TOOL], emit, "classify")
         request.usage.update(add_usage(request.usage, usage_of(msg)))
@@ -162,8 +193,6 @@ class LLMSelector:
         if intent is not None:
             return intent
         emit("error", {"kind": "classify", "message": "model gave no intent; using regex rules"})
-        from caec_desktop.agent.selection.offline import classify_text
-
         return classify_text(text, request.history)
 
     # --- select ----------------------------------------------------------------------------
@@ -241,8 +270,17 @@ class LLMSelector:
         return Selection(reply=visible.strip() or None, usage=usage, transcript=added)
 
     async def respond(self, request: SelectionRequest) -> Selection:
-        """The model's reply to a request that runs no tool (help, conversation)."""
-        return await self.select(request)
+        """The reply to a request that runs no tool: for help, the help text (no model call);
+        else the model's words, asked without any tool list (nothing is run for this turn)."""
+        if request.intent == "help":
+            return Selection(reply=model_help_text())
+        usage: dict[str, float] = {}
+        messages = [*_history(request.history), HumanMessage(request.text)]
+        msg = await self._invoke(messages, None, request.emit, "respond", [])
+        usage.update(add_usage(usage, usage_of(msg)))
+        _, visible = split_think(str(msg.content))
+        _, rest = parse_text_calls(visible, self.tool_names)  # a call written here runs nothing
+        return Selection(reply=rest.strip() or None, usage=usage, transcript=[msg])
 
     def _calls_of(self, msg: AIMessage, emit: Emit) -> list[ProposedCall]:
         if msg.tool_calls:
@@ -307,6 +345,20 @@ class LLMSelector:
         from caec_desktop.agent.selection.offline import stated_values
 
         return Summary(text=rest, values=stated_values(rest))
+
+
+HELP_NOTE = "a help question (offline rules): answered with the help text, no model call"
+
+
+def model_help_text() -> str:
+    """The help text for the model modes: what can be computed and how to ask."""
+    from caec_desktop.agent.selection.offline.help import help_text
+
+    return help_text(
+        "I compute DEM set-up values with tools: ask in your own words and give the inputs with "
+        "units (2 mm, 70 GPa, 2.5 g/cm^3). Material names (glass, steel, sand, …) fill density, "
+        "E and ν. A model's call runs only with values you gave or named. What I can compute:"
+    )
 
 
 _INTENT_KEY = re.compile(r"[{,]\s*['\"]?intent['\"]?\s*:\s*['\"]?([A-Za-z]+)")
