@@ -71,7 +71,7 @@ async def test_prompt_style_turn_is_constrained_and_the_models_call_computes(
     }
     schema = _schema_of(select)
     assert select["response_format"]["type"] == "json_schema"
-    assert set(_names(schema)) == {"convert_units", "sweep"}  # the narrowed tools, no others
+    assert _names(schema) == ["convert_units"]  # the narrowed tools (no range: no sweep)
     assert "tools" not in select and "response_format" not in summarize
     # the short listing: one line per offered tool, the grammar carries the arguments
     system = select["messages"][0]["content"]
@@ -96,7 +96,7 @@ async def test_llama_cpp_python_refusing_json_schema_gets_json_object_with_schem
     assert refused["response_format"]["type"] == "json_schema"
     assert classify["response_format"] == {"type": "json_object", "schema": prompts.INTENT_SCHEMA}
     assert select["response_format"]["type"] == "json_object"  # remembered for the turn
-    assert set(_names(select["response_format"]["schema"])) == {"convert_units", "sweep"}
+    assert _names(select["response_format"]["schema"]) == ["convert_units"]
     actions = [e.data.get("action") for e in turn.events if e.kind == "error"]
     assert "retrying with response_format json_object" in actions
 
@@ -120,8 +120,18 @@ async def test_a_server_refusing_both_forms_is_asked_without_response_format(
 
 
 @pytest.mark.asyncio
-async def test_native_style_constrains_a_choice_of_several_tools_not_a_forced_one(
-    fake_llm: FakeOpenAI, make_settings: Any
+@pytest.mark.parametrize(
+    ("text", "offered"),
+    [
+        (CONVERT, ["convert_units"]),
+        (
+            "rayleigh time step for 1 mm",
+            ["rayleigh_timestep", "pwave_timestep", "check_timestep_heuristic"],
+        ),
+    ],
+)
+async def test_native_style_select_is_constrained_with_tool_choice_required(
+    fake_llm: FakeOpenAI, make_settings: Any, text: str, offered: list[str]
 ) -> None:
     intent = {
         "role": "assistant",
@@ -135,11 +145,13 @@ async def test_native_style_constrains_a_choice_of_several_tools_not_a_forced_on
         ],
     }
     fake_llm.add(Reply(message=intent), said(json.dumps(CALL)), said("Done."))
-    await ask(Session(settings=make_settings(safety_net=False)), "rayleigh time step for 1 mm")
+    await ask(Session(settings=make_settings(safety_net=False)), text)
     classify, select = fake_llm.chat_requests[:2]
     assert "response_format" not in classify  # the forced `respond` tool is constrained already
-    assert select["tool_choice"] == "required" and len(select["tools"]) > 1
-    offered = [t["function"]["name"] for t in select["tools"]]
+    # not a tool forced by name, even when one is offered: llama-cpp-python would constrain
+    # the reply to that tool's own schema and ignore response_format
+    assert select["tool_choice"] == "required"
+    assert [t["function"]["name"] for t in select["tools"]] == offered
     assert _names(_schema_of(select)) == offered
 
 

@@ -84,12 +84,17 @@ class LLMSelector:
 
     def _offered(self, request: SelectionRequest) -> list[dict[str, Any]]:
         """The tools offered for this request: those the offline reader ranks highest for it
-        (or for the latest request it ranks, in a follow-up); all when it ranks none or when
-        `Settings.all_tools` asks for all. A small model reads a short prompt faster and better."""
+        (or for the latest request it ranks, in a follow-up), and `sweep` when it gives a range
+        or list of values; all when it ranks none or when `Settings.all_tools` asks for all. A
+        small model reads a short prompt faster and better (and picked `sweep` for "convert
+        2.5 mm to m" when it was always offered)."""
         names = [] if self.settings.all_tools else ranked_tools(request.text, request.history)
         if not names:
             return self.tools
-        names.append(SWEEP_TOOL)  # a sweep runs any of them over a range
+        from caec_desktop.agent.selection.offline.sweeps import find_sweep
+
+        if find_sweep(request.text) is not None:
+            names.append(SWEEP_TOOL)  # a range or list of values: a sweep runs any of them
         return [t for t in self.tools if t["name"] in names]
 
     def _tool_choice(
@@ -103,24 +108,28 @@ class LLMSelector:
         if purpose == "classify":
             return prompts.forced("respond")
         if purpose == "select":
-            return prompts.forced(tools[0]["function"]["name"]) if len(tools) == 1 else "required"
+            if len(tools) == 1 and not self._constrains_select():
+                return prompts.forced(tools[0]["function"]["name"])
+            return "required"
         return None
+
+    def _constrains_select(self) -> bool:
+        """Whether a selection's reply goes with a JSON Schema (`_schema`)."""
+        return self.local and self.settings.constrained_output and self.caller.constrained
 
     def _schema(self, purpose: str, tools: list[dict[str, Any]]) -> dict[str, Any] | None:
         """The JSON Schema the reply must follow (local servers compile it into a grammar, so a
         small model cannot write an invalid call), or None. Classify in prompt style: the
         intent object (native style forces the `respond` tool, which llama.cpp constrains
-        itself). Select: one call of the offered tools in prompt style, and in native style
-        when several tools are offered (a single tool is forced by name instead)."""
-        if not (self.local and self.settings.constrained_output and self.caller.constrained):
-            return None
-        if not tools:
+        itself). Select: one call of the offered tools, in either style (native style then
+        sends `tool_choice: required`, not a tool forced by name: llama-cpp-python would build
+        its grammar from the tool's own schema instead, and a 270M model wrote `value: 100`
+        for "convert 2.5 mm to m" there, `2.5` with this one)."""
+        if not (self._constrains_select() and tools):
             return None
         if purpose == "classify":
             return prompts.INTENT_SCHEMA if self.style == "prompt" else None
-        if purpose == "select" and (self.style == "prompt" or len(tools) > 1):
-            return prompts.call_schema(tools)
-        return None
+        return prompts.call_schema(tools) if purpose == "select" else None
 
     def _system(self, purpose: str, tools: list[dict[str, Any]]) -> SystemMessage:
         if purpose == "classify":

@@ -197,6 +197,8 @@ def _constrained(name: str, prop: dict[str, Any]) -> dict[str, Any]:
     its dimension (a bare number's unit is guessed by no one), a dimensionless one as a number;
     a material name where a named material fills the argument."""
     types = prop.get("type")
+    if types == "string" and name.endswith("_unit"):  # convert_units' from_unit / to_unit
+        return {"type": "string", "pattern": f"^{_ANY_UNIT}$"}
     if not (isinstance(types, list) and set(types) == {"number", "string"}):
         return {k: v for k, v in prop.items() if k in ("type", "enum", "items", "minLength")}
     unit = prop.get("x-unit") or ""
