@@ -45,6 +45,10 @@ _NO_FALLBACK = frozenset({"auth", "quota", "tools_unsupported", "bad_request"})
 """A second model cannot fix these."""
 CLASSIFY_MAX_TOKENS = 64
 """The intent is one short JSON object: a small local model that rambles is cut off early."""
+SUMMARY_MAX_TOKENS = 128
+"""A local model's final words are a sentence or two: a CPU-bound model writes 2-10 tokens a
+second, and the report already holds every number. A summary cut off there is not shown."""
+_LOCAL_LIMITS = {"classify": CLASSIFY_MAX_TOKENS, "summarize": SUMMARY_MAX_TOKENS}
 _TEXT_PURPOSES = {"select": "reply", "respond": "reply", "summarize": "summary"}
 """Calls whose streamed prose is shown as it arrives, and the `purpose` its deltas carry (a
 classify reply is an intent, never text for the user)."""
@@ -312,7 +316,7 @@ class ModelCaller:
                 started = time.perf_counter()
                 deltas = self._deltas(emit, purpose, stream)
                 try:
-                    limit = CLASSIFY_MAX_TOKENS if purpose == "classify" and self.local else None
+                    limit = _LOCAL_LIMITS.get(purpose) if self.local else None
                     msg = await self._once(
                         name, messages, tools, stream, deltas, tool_choice, limit,
                         response_format(schema, form) if schema is not None and form else None,

@@ -347,6 +347,8 @@ class LLMSelector:
         except SelectorError:
             return None
         request.usage.update(add_usage(request.usage, usage_of(msg)))
+        if msg.response_metadata.get("finish_reason") == "length":
+            return None  # cut off at the reply cap: the report's own text reads better
         _, visible = split_think(str(msg.content))
         _, rest = parse_text_calls(visible, self.tool_names)
         if not rest:
