@@ -221,3 +221,20 @@ def test_the_grammar_allows_values_with_a_unit_of_their_dimension_only() -> None
         "impact_velocity",
     ]
     assert args["additionalProperties"] is False
+
+
+@pytest.mark.asyncio
+async def test_a_model_calling_a_ranked_calculation_help_is_overruled(
+    fake_llm: FakeOpenAI, make_settings: Any
+) -> None:
+    """Gemma 270M classified "hertz contact time for r=1 mm steel at 2 m/s" as help; the offline
+    rules rank a tool for it, so it goes to tool selection (not to the help text)."""
+    fake_llm.add(said('{"intent": "help"}'), said("No call."), said("Still none."))
+    settings = make_settings(tool_call_style="prompt", safety_net=False)
+    turn = await ask(Session(settings=settings), "hertz contact time for r=1 mm steel at 2 m/s")
+    assert turn.intent == "calculation"
+    # classify, then two selections (the second after being told to call a tool)
+    assert len(fake_llm.chat_requests) == 3
+    assert _names(_schema_of(fake_llm.chat_requests[1])) == ["hertz_contact_time"]
+    notes = [e.data.get("content", "") for e in turn.events if e.kind == "llm_response"]
+    assert any("the model said 'help'" in n for n in notes)

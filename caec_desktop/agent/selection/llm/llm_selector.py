@@ -195,14 +195,29 @@ class LLMSelector:
         messages = [*_history(request.history), HumanMessage(text)]
         msg = await self._invoke(messages, [prompts.RESPOND_TOOL], emit, "classify")
         request.usage.update(add_usage(request.usage, usage_of(msg)))
-        for call in msg.tool_calls:
-            if call["name"] == "respond" and call["args"].get("intent") in prompts.INTENTS:
-                return call["args"]["intent"]  # type: ignore[no-any-return]
-        intent = _intent_from_text(str(msg.content))
-        if intent is not None:
-            return intent
-        emit("error", {"kind": "classify", "message": "model gave no intent; using regex rules"})
-        return classify_text(text, request.history)
+        said = next(
+            (
+                c["args"]["intent"]
+                for c in msg.tool_calls
+                if c["name"] == "respond" and c["args"].get("intent") in prompts.INTENTS
+            ),
+            None,
+        ) or _intent_from_text(str(msg.content))
+        if said is None:
+            note = "model gave no intent; using regex rules"
+            emit("error", {"kind": "classify", "message": note})
+            return classify_text(text, request.history)
+        if self.local and said in ("help", "other") and ranked_tools(text, []):
+            # A small local model called "hertz contact time for r=1 mm steel at 2 m/s" help:
+            # a question the offline rules rank a tool for is not left without a calculation.
+            ruled = classify_text(text, request.history)
+            emit("llm_response", {
+                "purpose": "classify", "intent": ruled,
+                "content": f"the model said {said!r}, but the offline rules rank a tool for "
+                f"this request: {ruled}",
+            })  # fmt: skip
+            return ruled
+        return said
 
     # --- select ----------------------------------------------------------------------------
 
