@@ -197,7 +197,10 @@ def _shape(tool: str) -> dict[str, Any]:
 def _accepts(prop: dict[str, Any], value: str) -> bool:
     options = prop.get("anyOf") or [prop]
     return any(
-        o.get("type") == "string" and re.fullmatch(o["pattern"].strip("^$"), value) for o in options
+        value in o["enum"]
+        if "enum" in o
+        else o.get("type") == "string" and re.fullmatch(o["pattern"].strip("^$"), value)
+        for o in options
     )
 
 
@@ -210,6 +213,7 @@ def test_the_grammar_allows_values_with_a_unit_of_their_dimension_only() -> None
         assert not _accepts(radius, bad), bad
     assert _accepts(density, "2500 kg/m3") and _accepts(density, "steel")  # a named preset
     assert not _accepts(density, "1 mm")
+    assert _accepts(density, "glass beads") and not _accepts(density, "None")  # names only
     assert args["properties"]["poisson_ratio"]["anyOf"][0] == {"type": "number"}
     # optional inputs with a default (a flag) are left out; those without one stay optional
     assert "wall" not in args["properties"] and "other_radius" in args["properties"]

@@ -178,9 +178,17 @@ _UNITS: dict[str, str] = {
 """Spellings the grammar offers per argument unit (all read by `tools/values.py`): a model can
 write "2 mm" for a radius but not "2 m/s" or "100"."""
 _ANY_UNIT = "[A-Za-zµ°%][A-Za-z0-9µ°%/*·.-]{0,11}"
-NAME = "^[A-Za-z][A-Za-z _-]{1,24}$"
-"""A material or fluid name ("steel"): for the arguments a named material fills, it is mapped
-to the preset's value (`provenance.py`)."""
+
+
+def material_names() -> list[str]:
+    """Every spelling of a material preset ("steel", "glass beads"): for the arguments a named
+    material fills, the name is mapped to the preset's value (`provenance.py`). An enum, not a
+    free word: Gemma 270M wrote `poisson_ratio: "None"` where any word was allowed."""
+    from caec_desktop.tools.materials import MATERIALS
+
+    return sorted({a for m in MATERIALS.values() for a in (m.key, *m.aliases)})
+
+
 _NAMED = frozenset(
     {"density", "solid_density", "youngs_modulus", "wall_youngs_modulus", "poisson_ratio",
      "wall_poisson_ratio"}
@@ -204,7 +212,7 @@ def _constrained(name: str, prop: dict[str, Any]) -> dict[str, Any]:
     unit = prop.get("x-unit") or ""
     value = {"type": "string", "pattern": with_unit(unit)} if unit else {"type": "number"}
     if name in _NAMED:
-        return {"anyOf": [value, {"type": "string", "pattern": NAME}]}
+        return {"anyOf": [value, {"enum": material_names()}]}
     return value
 
 
