@@ -6,7 +6,9 @@ Run against a server you started (e.g. `scripts/local-model` prints the command 
         [--styles native,prompt] [--variants narrowed,all_tools] [--out turns.jsonl]
 
 For the issue's 6 questions, per tool-call style and variant (`narrowed`: the tools the offline
-reader ranks highest, the default; `all_tools`: every tool, as before — the baseline), it prints
+reader ranks highest, with replies constrained to a JSON Schema where the server offers it — the
+default; `unconstrained`: narrowed, without `response_format`; `all_tools`: every tool, no
+constraint — the baseline before both), it prints
 JSON with: the share of turns answered by the model's own validated call, the share answered by
 the offline safety net, the share refused, the share ending with a clear message, the median
 prompt tokens per turn and the median seconds per turn; and the narrowed/all-tools ratios of
@@ -64,6 +66,18 @@ async def one_turn(settings: Any, question: str) -> dict[str, Any]:
         "prompt_tokens": int(turn.usage.get("prompt_tokens", 0)),
         "seconds": round(seconds, 2),
         "borrowed_inputs_computed": borrowed,
+        "requests": [  # each model request: what for, seconds, prompt tokens
+            [
+                e.data.get("purpose"),
+                round(e.data.get("duration_ms", 0) / 1000, 1),
+                (e.data.get("usage") or {}).get("prompt_tokens"),
+            ]
+            for e in turn.events
+            if e.kind == "llm_response" and "duration_ms" in e.data
+        ],
+        "rejected": [
+            {"tool": e["tool"], "args": e["args"], "messages": e["messages"]} for e in turn.errors
+        ],
         "answer_start": turn.answer[:160],
     }
 
@@ -82,6 +96,7 @@ def summary(turns: list[dict[str, Any]]) -> dict[str, Any]:
         "help_or_message_share": share(lambda t: t["path"] == "none" and t["status"] != "refused"),
         "median_prompt_tokens": statistics.median([t["prompt_tokens"] for t in turns] or [0]),
         "median_seconds": statistics.median([t["seconds"] for t in turns] or [0]),
+        "max_seconds": max([t["seconds"] for t in turns] or [0]),
         "borrowed_inputs_computed": sum(len(t["borrowed_inputs_computed"]) for t in turns),
     }
 
@@ -109,6 +124,7 @@ async def main(argv: list[str] | None = None) -> int:
                     model=args.model,
                     tool_call_style=style,  # type: ignore[arg-type]
                     all_tools=variant == "all_tools",
+                    constrained_output=variant == "narrowed",
                     request_timeout_s=args.timeout,
                     max_retries=0,
                 )

@@ -84,6 +84,7 @@ def _request(state: AgentState, emit: Emit, attempt: int) -> SelectionRequest:
         emit=emit,
         proposed=[ProposedCall(**c) for c in state.get("proposed") or []],
         transcript=list(state.get("transcript") or []),
+        intent=state.get("intent"),
     )
 
 

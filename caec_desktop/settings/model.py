@@ -94,6 +94,10 @@ class Settings(BaseSettings):
     all_tools: bool = False
     """Offer the model every tool; by default only those the offline reader ranks highest for
     the question (all when it ranks none): a small model reads a short prompt faster and better."""
+    constrained_output: bool = True
+    """Local mode: ask the server to constrain the reply to a JSON Schema (one call of the
+    offered tools; the intent) where it offers that (`response_format`); a server that refuses
+    it is asked again without."""
     safety_net: bool = True
     """When a model's turn computes nothing (no valid tool call), let the offline reader try the
     user's text and show its result, labelled as the offline reader's."""

@@ -433,7 +433,8 @@ async def test_a_turn_s_exchange_comes_from_the_request_not_the_selector(
     retry = await sel.select(turn_a.request("rayleigh with density -1", 2, errors))
     assert retry.reply == "Which density?"
     sent = fake_llm.chat_requests[2]["messages"]
-    assert [m["content"] for m in sent if m["role"] == "user"] == ["rayleigh with density -1"]
+    (user,) = [m["content"] for m in sent if m["role"] == "user"]
+    assert user.endswith("\n\nrayleigh with density -1")  # after the system prompt (local mode)
     (assistant,) = [m for m in sent if m["role"] == "assistant"]
     assert [c["id"] for c in assistant["tool_calls"]] == ["call_a"]
     (tool_msg,) = [m for m in sent if m["role"] == "tool"]

@@ -78,7 +78,9 @@ async def test_prompt_style_describes_tools_and_feeds_errors_back_as_text(
         ),
         Reply(message={"role": "assistant", "content": "The mass is tiny."}),
     )
-    sel = make_selector(make_settings(tool_call_style="prompt", all_tools=True))
+    sel = make_selector(
+        make_settings(tool_call_style="prompt", all_tools=True, constrained_output=False)
+    )
     first = events.keep(await sel.select(events.request()))
     assert [(c.args, c.source) for c in first.calls] == [({"diameter": "-1 mm"}, "llm_text")]
     errors = [

@@ -216,7 +216,9 @@ async def test_auto_switches_to_prompt_style(
 ) -> None:
     line = 'TOOL_CALL: particle_mass {"a": 1}'
     fake_llm.add(err(status, message), Reply(message={"role": "assistant", "content": line}))
-    selection = await make_selector(make_settings()).select(events.request())
+    selection = await make_selector(make_settings(constrained_output=False)).select(
+        events.request()
+    )
     assert [(c.name, c.args, c.source) for c in selection.calls] == [
         ("particle_mass", {"a": 1}, "llm_text")
     ]

@@ -207,7 +207,7 @@ async def test_a_server_refusing_tool_choice_is_asked_again_without_it(
 ) -> None:
     refused = Reply(status=400, body={"error": {"message": "tool_choice is not supported"}})
     fake_llm.add(refused, intent("help"), Reply(message={"role": "assistant", "content": "Hi."}))
-    turn = await ask(Session(settings=make_settings()), "what can you do?")
+    turn = await ask(Session(settings=make_settings()), "tell me about your abilities")
     assert turn.status == "answered"
     first, second = fake_llm.chat_requests[:2]
     assert "tool_choice" in first and "tool_choice" not in second

@@ -208,7 +208,7 @@ async def test_a_reply_without_calls_streams_as_reply(
         Reply(message={"role": "assistant", "content": text}, content_pieces=12),
     )
     session = Session(settings=make_settings(stream=True))
-    seen = [event async for event in session.ask("hello")]
+    seen = [event async for event in session.ask("tell me a joke")]
     assert session.last_turn is not None
     deltas = [e for e in seen if _is_delta(e)]
     assert {e.data["purpose"] for e in deltas} == {"reply"}
@@ -267,7 +267,7 @@ async def test_a_key_the_model_echoes_is_redacted_in_every_streamed_event(
         ),
     )
     session = Session(settings=make_settings(stream=True))
-    seen = [event async for event in session.ask("hello")]
+    seen = [event async for event in session.ask("tell me a joke")]
     deltas = [e for e in seen if _is_delta(e)]
     assert len(deltas) > 1
     assert "".join(e.data["text"] for e in deltas) == "Your key *** is set; ask me for a time step."

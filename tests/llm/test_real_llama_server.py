@@ -42,6 +42,7 @@ QUESTIONS = (
     "convert 2.5 mm to m",
     "hertz contact time for r=1 mm steel at 2 m/s",
     "what is the stress in a glass bead under 10 N?",
+    "what can you do?",
 )
 
 
@@ -136,6 +137,33 @@ def _no_traceback(done: subprocess.CompletedProcess[str]) -> None:
     assert "Traceback" not in done.stdout + done.stderr, done.stderr[-2000:]
 
 
+def test_every_constrained_schema_compiles_to_a_llama_cpp_grammar(gguf: Path) -> None:
+    """Each tool's call schema, the schema over all tools and the intent schema convert to GBNF
+    and parse in llama.cpp's grammar parser (with the model's vocabulary): a grammar that fails
+    to parse aborted llama-cpp-python 0.3.36's whole server (a `\\.` escape in a pattern)."""
+    import llama_cpp  # type: ignore[import-not-found]
+    from llama_cpp.llama_grammar import json_schema_to_gbnf  # type: ignore[import-not-found]
+
+    from caec_desktop.agent.selection.llm import prompts
+    from caec_desktop.tools import tool_list
+    from caec_desktop.tools.sweep import sweep_entry
+
+    model = llama_cpp.Llama(str(gguf), vocab_only=True, verbose=False)
+    vocab = llama_cpp.llama_model_get_vocab(model.model)
+    tools = [*tool_list(), sweep_entry()]
+    schemas = {t["name"]: prompts.call_schema([t]) for t in tools}
+    schemas |= {"all tools": prompts.call_schema(tools), "intent": prompts.INTENT_SCHEMA}
+    failed = []
+    for name, schema in schemas.items():
+        grammar = json_schema_to_gbnf(json.dumps(schema))
+        sampler = llama_cpp.llama_sampler_init_grammar(vocab, grammar.encode(), b"root")
+        if not sampler:
+            failed.append(name)
+        else:
+            llama_cpp.llama_sampler_free(sampler)
+    assert failed == []
+
+
 def test_doctor_says_the_server_works_and_how_fast(server: str, tmp_path: Path) -> None:
     args = ("--mode", "local", "--base-url", server, "--model", MODEL, "--json")
     done = _caec(tmp_path, "doctor", *args)
@@ -152,6 +180,9 @@ def _check_turn(turn: dict[str, Any], question: str) -> None:
         assert "model" not in result["arg_sources"].values(), result  # no borrowed input
     if "stress" in question:
         assert turn["status"] == "refused", turn["answer"][:500]
+        return
+    if question == "what can you do?":  # the help text, no model request
+        assert turn["status"] == "answered" and "What I can compute" in turn["answer"]
         return
     if turn["status"] == "answered" and turn["tool_results"]:
         assert turn["path"] in ("model", "safety_net")

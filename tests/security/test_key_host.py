@@ -50,7 +50,7 @@ def sent_keys(server: FakeOpenAI) -> set[str]:
 
 async def ask(settings: Any) -> Any:
     session = Session(settings)
-    async for _ in session.ask("hello"):
+    async for _ in session.ask("tell me a joke"):  # not a help question: it reaches the model
         pass
     await session.aclose()
     return session.last_turn

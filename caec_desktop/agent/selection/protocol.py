@@ -78,6 +78,9 @@ class SelectionRequest:
     transcript: list[BaseMessage] = field(default_factory=list)
     """This turn's exchange with a model so far: the messages earlier selections returned in
     `Selection.transcript`, kept in the graph state (empty for selectors without a model)."""
+    intent: str | None = None
+    """The classified intent, once `classify` ran (for `respond`: help is answered with the
+    help text, not by a model)."""
 
 
 @dataclass

@@ -45,7 +45,11 @@ _NO_FALLBACK = frozenset({"auth", "quota", "tools_unsupported", "bad_request"})
 """A second model cannot fix these."""
 CLASSIFY_MAX_TOKENS = 64
 """The intent is one short JSON object: a small local model that rambles is cut off early."""
-_TEXT_PURPOSES = {"select": "reply", "summarize": "summary"}
+SUMMARY_MAX_TOKENS = 128
+"""A local model's final words are a sentence or two: a CPU-bound model writes 2-10 tokens a
+second, and the report already holds every number. A summary cut off there is not shown."""
+_LOCAL_LIMITS = {"classify": CLASSIFY_MAX_TOKENS, "summarize": SUMMARY_MAX_TOKENS}
+_TEXT_PURPOSES = {"select": "reply", "respond": "reply", "summarize": "summary"}
 """Calls whose streamed prose is shown as it arrives, and the `purpose` its deltas carry (a
 classify reply is an intent, never text for the user)."""
 
@@ -64,6 +68,32 @@ def usage_of(msg: AIMessage) -> dict[str, float]:
     if isinstance(cost, int | float):
         out["cost"] = float(cost)
     return out
+
+
+JSON_FORMATS = ("json_schema", "json_object")
+"""How a JSON Schema for the reply is sent, tried in this order until a server takes one:
+OpenAI's `{"type": "json_schema", "json_schema": {"name", "schema"}}` (vLLM, llama.cpp's own
+llama-server, LM Studio, Ollama), then `{"type": "json_object", "schema": ...}`, the only form
+llama-cpp-python's server reads (it refuses `json_schema` with an HTTP 500 naming
+`response_format`). Either way the server compiles the schema into a grammar: the reply cannot
+be anything else (docs/local-models.md)."""
+_FORMAT_WORDS = ("response_format", "json_schema", "json_object", "grammar")
+"""A refusal naming one of these is a refusal of the constrained output, not of the request."""
+
+
+def response_format(schema: dict[str, Any], form: str) -> dict[str, Any]:
+    """`response_format` carrying `schema` in the form `form` (one of JSON_FORMATS)."""
+    if form == "json_schema":
+        return {"type": "json_schema", "json_schema": {"name": "reply", "schema": schema}}
+    return {"type": "json_object", "schema": schema}
+
+
+def _refuses_format(info: ErrorInfo) -> bool:
+    """Whether a failed request was refused for its `response_format` (a 4xx, or the 500
+    llama-cpp-python answers with for a request it cannot validate)."""
+    low = info.message.lower()
+    bad = info.kind in ("bad_request", "upstream") and info.status in (400, 422, 500)
+    return bad and any(w in low for w in _FORMAT_WORDS)
 
 
 def reasoning_of(msg: AIMessage) -> str:
@@ -140,6 +170,14 @@ class ModelCaller:
         self.local = settings.effective_mode == "local"
         self.send_tool_choice = True
         """Whether `tool_choice` goes with the tools; off for good once a server refused it."""
+        self.json_formats = list(JSON_FORMATS)
+        """The `response_format` forms not yet refused by this server, to try in order; when
+        none is left, replies are no longer constrained (see `invoke`'s `schema`)."""
+
+    @property
+    def constrained(self) -> bool:
+        """Whether a reply can still be constrained to a JSON Schema on this server."""
+        return bool(self.json_formats)
 
     def _streams(self, purpose: str) -> bool:
         return self.stream_summary if purpose == "summarize" else self.stream
@@ -161,12 +199,18 @@ class ModelCaller:
         deltas: TextDeltas | None = None,
         tool_choice: str | dict[str, Any] | None = None,
         limit: int | None = None,
+        reply_format: dict[str, Any] | None = None,
     ) -> AIMessage:
         chat = self._chat(name, stream)
         choice = tool_choice if self.send_tool_choice else None
         runnable: Any = chat.bind_tools(tools, tool_choice=choice) if tools else chat
         if limit is not None:
             runnable = runnable.bind(max_tokens=limit)
+        if reply_format is not None:
+            # In the request body as is: given to langchain as `response_format`, it would call
+            # the SDK's `parse()`, which refuses tools that are not `strict`.
+            body = {**(chat.extra_body or {}), "response_format": reply_format}
+            runnable = runnable.bind(extra_body=body)
         idle = self.settings.effective_request_timeout()
         if not stream:
             try:
@@ -239,11 +283,15 @@ class ModelCaller:
         emit: Emit,
         purpose: str,
         tool_choice: str | dict[str, Any] | None = None,
+        schema: dict[str, Any] | None = None,
     ) -> AIMessage:
         """The model's reply; SelectorError (kind, actionable message) when every attempt failed.
 
         `tool_choice` ("required", or a tool forced by name) goes with `tools` until a server
-        refuses it; then the request is repeated once without it."""
+        refuses it; then the request is repeated once without it. `schema` (a JSON Schema the
+        reply's content must follow) goes as `response_format` in the first form of
+        JSON_FORMATS the server has not refused; a refused form is dropped for good and the
+        request repeated with the next, then without any."""
         if not self.model:
             self.model = await self._pick_model(emit)
         names = [self.model]
@@ -257,23 +305,36 @@ class ModelCaller:
                 attempt += 1
                 total += 1
                 stream = self._streams(purpose)
+                form = self.json_formats[0] if schema is not None and self.json_formats else None
                 self._emit(emit, "llm_request", {
                     "purpose": purpose, "model": name, "base_url": self.base_url,
                     "attempt": attempt, "stream": stream, "messages": len(messages),
                     "tools": [t["function"]["name"] for t in tools or []],
+                    **({"response_format": form} if form else {}),
                     **({"key_note": self.key_note} if self.key_note else {}),
                 })  # fmt: skip
                 started = time.perf_counter()
                 deltas = self._deltas(emit, purpose, stream)
                 try:
-                    limit = CLASSIFY_MAX_TOKENS if purpose == "classify" and self.local else None
+                    limit = _LOCAL_LIMITS.get(purpose) if self.local else None
                     msg = await self._once(
-                        name, messages, tools, stream, deltas, tool_choice, limit
-                    )
+                        name, messages, tools, stream, deltas, tool_choice, limit,
+                        response_format(schema, form) if schema is not None and form else None,
+                    )  # fmt: skip
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:
                     info = classify_error(exc, self.secrets)
+                    if form is not None and _refuses_format(info):
+                        self.json_formats.remove(form)
+                        then = self.json_formats[0] if self.json_formats else None
+                        self._emit(emit, "error", {
+                            "kind": info.kind, "message": info.message, "status": info.status,
+                            "action": f"retrying with response_format {then}" if then
+                            else "retrying without a response_format (reply not constrained)",
+                        })  # fmt: skip
+                        attempt -= 1
+                        continue
                     refused_choice = info.kind == "bad_request" and (
                         "tool_choice" in info.message or "tool choice" in info.message
                     )

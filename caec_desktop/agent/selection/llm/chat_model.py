@@ -205,6 +205,8 @@ class CaecChatOpenAI(ChatOpenAI):
                 # llama-cpp-python's server rejects an assistant turn whose content is null
                 # (HTTP 500, "Input should be a valid string") when its tool calls are echoed.
                 sent["content"] = sent.get("content") or ""
+        if self.local_server:
+            _fold_system(payload)
         if self.local_server and "max_completion_tokens" in payload:
             # llama-cpp-python's server reads only `max_tokens` (it ignores the newer name and
             # generates up to the whole context)
@@ -258,6 +260,25 @@ class CaecChatOpenAI(ChatOpenAI):
             if cost is not None:
                 gen.message.response_metadata["cost"] = cost
         return gen
+
+
+def _fold_system(payload: dict[str, Any]) -> None:
+    """Local servers: the system prompt goes at the head of the first user message, as Gemma's
+    own chat template does. Small models' chat formats often have no system role, and
+    llama-cpp-python's `gemma` format drops system messages without a word: Gemma 270M then saw
+    "convert 2.5 mm to m" alone and swapped the units it saw with the prompt."""
+    messages = payload.get("messages")
+    if not isinstance(messages, list):
+        return
+    system = [m for m in messages if isinstance(m, dict) and m.get("role") == "system"]
+    rest = [m for m in messages if not (isinstance(m, dict) and m.get("role") == "system")]
+    first = next((m for m in rest if isinstance(m, dict) and m.get("role") == "user"), None)
+    if not system or first is None or not isinstance(first.get("content"), str):
+        return
+    head = "\n\n".join(str(m.get("content") or "") for m in system)
+    payload["messages"] = [
+        {**m, "content": f"{head}\n\n{m['content']}"} if m is first else m for m in rest
+    ]
 
 
 def _stream_reasoning(found: dict[str, Any]) -> dict[str, Any]:

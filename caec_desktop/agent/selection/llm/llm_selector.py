@@ -84,12 +84,17 @@ class LLMSelector:
 
     def _offered(self, request: SelectionRequest) -> list[dict[str, Any]]:
         """The tools offered for this request: those the offline reader ranks highest for it
-        (or for the latest request it ranks, in a follow-up); all when it ranks none or when
-        `Settings.all_tools` asks for all. A small model reads a short prompt faster and better."""
+        (or for the latest request it ranks, in a follow-up), and `sweep` when it gives a range
+        or list of values; all when it ranks none or when `Settings.all_tools` asks for all. A
+        small model reads a short prompt faster and better (and picked `sweep` for "convert
+        2.5 mm to m" when it was always offered)."""
         names = [] if self.settings.all_tools else ranked_tools(request.text, request.history)
         if not names:
             return self.tools
-        names.append(SWEEP_TOOL)  # a sweep runs any of them over a range
+        from caec_desktop.agent.selection.offline.sweeps import find_sweep
+
+        if find_sweep(request.text) is not None:
+            names.append(SWEEP_TOOL)  # a range or list of values: a sweep runs any of them
         return [t for t in self.tools if t["name"] in names]
 
     def _tool_choice(
@@ -103,12 +108,36 @@ class LLMSelector:
         if purpose == "classify":
             return prompts.forced("respond")
         if purpose == "select":
-            return prompts.forced(tools[0]["function"]["name"]) if len(tools) == 1 else "required"
+            if len(tools) == 1 and not self._constrains_select():
+                return prompts.forced(tools[0]["function"]["name"])
+            return "required"
         return None
+
+    def _constrains_select(self) -> bool:
+        """Whether a selection's reply goes with a JSON Schema (`_schema`)."""
+        return self.local and self.settings.constrained_output and self.caller.constrained
+
+    def _schema(self, purpose: str, tools: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """The JSON Schema the reply must follow (local servers compile it into a grammar, so a
+        small model cannot write an invalid call), or None. Classify in prompt style: the
+        intent object (native style forces the `respond` tool, which llama.cpp constrains
+        itself). Select: one call of the offered tools, in either style (native style then
+        sends `tool_choice: required`, not a tool forced by name: llama-cpp-python would build
+        its grammar from the tool's own schema instead, and a 270M model wrote `value: 100`
+        for "convert 2.5 mm to m" there, `2.5` with this one)."""
+        if not (self._constrains_select() and tools):
+            return None
+        if purpose == "classify":
+            return prompts.INTENT_SCHEMA if self.style == "prompt" else None
+        return prompts.call_schema(tools) if purpose == "select" else None
 
     def _system(self, purpose: str, tools: list[dict[str, Any]]) -> SystemMessage:
         if purpose == "classify":
             return SystemMessage(prompts.CLASSIFY)
+        if purpose == "respond":
+            return SystemMessage(prompts.RESPOND)
+        if self.style == "prompt" and purpose == "select" and self._schema(purpose, tools):
+            return SystemMessage(prompts.constrained_system(tools))
         if self.style == "prompt":
             return SystemMessage(prompts.prompt_style_system(tools))
         return SystemMessage(prompts.SYSTEM)
@@ -131,6 +160,7 @@ class LLMSelector:
                 emit=emit,
                 purpose=purpose,
                 tool_choice=self._tool_choice(purpose, tools),
+                schema=self._schema(purpose, offered if purpose == "select" else tools or []),
             )
         except SelectorError as exc:
             if not (exc.kind == "tools_unsupported" and self.style == "native"):
@@ -143,7 +173,11 @@ class LLMSelector:
             "action": "switched to prompt-style tool calls (tools described in the system prompt)",
         })  # fmt: skip
         return await self.caller.invoke(
-            [self._system(purpose, offered), *messages], tools=None, emit=emit, purpose=purpose
+            [self._system(purpose, offered), *messages],
+            tools=None,
+            emit=emit,
+            purpose=purpose,
+            schema=self._schema(purpose, offered if purpose == "select" else tools or []),
         )
 
     # --- classify --------------------------------------------------------------------------
@@ -152,19 +186,38 @@ class LLMSelector:
         """Intent via the synthetic `respond` tool, else JSON in the text, else the regex rules."""
         emit = request.emit
         text = request.text
+        from caec_desktop.agent.selection.offline import classify_text
+
+        if classify_text(text, request.history) == "help":
+            # "what can you do?": the help text answers it; no model call, no tool list.
+            emit("llm_response", {"purpose": "classify", "content": HELP_NOTE, "intent": "help"})
+            return "help"
         messages = [*_history(request.history), HumanMessage(text)]
         msg = await self._invoke(messages, [prompts.RESPOND_TOOL], emit, "classify")
         request.usage.update(add_usage(request.usage, usage_of(msg)))
-        for call in msg.tool_calls:
-            if call["name"] == "respond" and call["args"].get("intent") in prompts.INTENTS:
-                return call["args"]["intent"]  # type: ignore[no-any-return]
-        intent = _intent_from_text(str(msg.content))
-        if intent is not None:
-            return intent
-        emit("error", {"kind": "classify", "message": "model gave no intent; using regex rules"})
-        from caec_desktop.agent.selection.offline import classify_text
-
-        return classify_text(text, request.history)
+        said = next(
+            (
+                c["args"]["intent"]
+                for c in msg.tool_calls
+                if c["name"] == "respond" and c["args"].get("intent") in prompts.INTENTS
+            ),
+            None,
+        ) or _intent_from_text(str(msg.content))
+        if said is None:
+            note = "model gave no intent; using regex rules"
+            emit("error", {"kind": "classify", "message": note})
+            return classify_text(text, request.history)
+        if self.local and said in ("help", "other") and ranked_tools(text, []):
+            # A small local model called "hertz contact time for r=1 mm steel at 2 m/s" help:
+            # a question the offline rules rank a tool for is not left without a calculation.
+            ruled = classify_text(text, request.history)
+            emit("llm_response", {
+                "purpose": "classify", "intent": ruled,
+                "content": f"the model said {said!r}, but the offline rules rank a tool for "
+                f"this request: {ruled}",
+            })  # fmt: skip
+            return ruled
+        return said
 
     # --- select ----------------------------------------------------------------------------
 
@@ -241,8 +294,17 @@ class LLMSelector:
         return Selection(reply=visible.strip() or None, usage=usage, transcript=added)
 
     async def respond(self, request: SelectionRequest) -> Selection:
-        """The model's reply to a request that runs no tool (help, conversation)."""
-        return await self.select(request)
+        """The reply to a request that runs no tool: for help, the help text (no model call);
+        else the model's words, asked without any tool list (nothing is run for this turn)."""
+        if request.intent == "help":
+            return Selection(reply=model_help_text())
+        usage: dict[str, float] = {}
+        messages = [*_history(request.history), HumanMessage(request.text)]
+        msg = await self._invoke(messages, None, request.emit, "respond", [])
+        usage.update(add_usage(usage, usage_of(msg)))
+        _, visible = split_think(str(msg.content))
+        _, rest = parse_text_calls(visible, self.tool_names)  # a call written here runs nothing
+        return Selection(reply=rest.strip() or None, usage=usage, transcript=[msg])
 
     def _calls_of(self, msg: AIMessage, emit: Emit) -> list[ProposedCall]:
         if msg.tool_calls:
@@ -300,6 +362,8 @@ class LLMSelector:
         except SelectorError:
             return None
         request.usage.update(add_usage(request.usage, usage_of(msg)))
+        if msg.response_metadata.get("finish_reason") == "length":
+            return None  # cut off at the reply cap: the report's own text reads better
         _, visible = split_think(str(msg.content))
         _, rest = parse_text_calls(visible, self.tool_names)
         if not rest:
@@ -307,6 +371,20 @@ class LLMSelector:
         from caec_desktop.agent.selection.offline import stated_values
 
         return Summary(text=rest, values=stated_values(rest))
+
+
+HELP_NOTE = "a help question (offline rules): answered with the help text, no model call"
+
+
+def model_help_text() -> str:
+    """The help text for the model modes: what can be computed and how to ask."""
+    from caec_desktop.agent.selection.offline.help import help_text
+
+    return help_text(
+        "I compute DEM set-up values with tools: ask in your own words and give the inputs with "
+        "units (2 mm, 70 GPa, 2.5 g/cm^3). Material names (glass, steel, sand, …) fill density, "
+        "E and ν. A model's call runs only with values you gave or named. What I can compute:"
+    )
 
 
 _INTENT_KEY = re.compile(r"[{,]\s*['\"]?intent['\"]?\s*:\s*['\"]?([A-Za-z]+)")

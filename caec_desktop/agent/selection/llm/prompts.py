@@ -24,6 +24,13 @@ CLASSIFY = (
     'with only the JSON object {"intent": "..."}.'
 )
 
+RESPOND = (
+    "You help engineers set up DEM (discrete element method) simulations. This message needs "
+    "no calculation: answer briefly in plain words, without numbers you worked out yourself. "
+    "For a calculation, the user can ask for it with the inputs and their units."
+)
+"""For a request that runs no tool (conversation): no tools are offered."""
+
 RESPOND_TOOL: dict[str, Any] = {
     "type": "function",
     "function": {
@@ -107,6 +114,17 @@ def prompt_style_system(tools: list[dict[str, Any]]) -> str:
     )
 
 
+def constrained_system(tools: list[dict[str, Any]]) -> str:
+    """System prompt when the reply is constrained to one call's JSON (`call_schema`): the
+    tools in one line each; the grammar carries the argument names and their unit forms."""
+    listing = "\n".join(f"- {t['name']}: {t['description'].split('. ')[0]}" for t in tools)
+    return (
+        f"{SYSTEM}\n\nTools:\n{listing}\n\nReply with one JSON object "
+        '{"name": tool_name, "arguments": {...}} using only values from the user\'s messages, '
+        'each with its unit ("2 mm"), or a material name the user gave ("steel").'
+    )
+
+
 def feedback_text(
     errors: list[tuple[str, dict[str, Any], list[str]]], style: str = "prompt"
 ) -> str:
@@ -130,3 +148,112 @@ INVALID_CALL_NOTE = (
 )
 RAN_NOTE = "This call was valid and has run; its result is kept. Do not repeat it."
 NOT_RUN_NOTE = "Not run (no result)."
+
+
+# --- constrained output: JSON Schemas the server compiles into a grammar ---------------------
+# llama.cpp compiles these into a GBNF grammar; an invalid grammar (an unknown escape such as
+# `\\.` in a pattern) aborted llama-cpp-python 0.3.36's whole server process, so patterns use
+# character classes only (tests/llm/test_real_llama_server.py compiles every tool's schema).
+
+_NUMBER = r"-?[0-9]{1,6}([.][0-9]{1,6})?([eE]-?[0-9]{1,2})?"
+"""At most 6 digits each side: a tiny model otherwise writes digits until its token limit."""
+_UNITS: dict[str, str] = {
+    "m": "mm|m|cm|µm|um|in|ft",
+    "m/s": "m/s|mm/s|cm/s|km/h",
+    "m/s^2": "m/s2",
+    "kg/m^3": "kg/m3|g/cm3",
+    "Pa": "Pa|kPa|MPa|GPa|psi",
+    "s": "s|ms|µs|us|ns|min|h",
+    "N": "N|kN|mN",
+    "N/m": "N/m|kN/m",
+    "kg": "kg|g|mg",
+    "kg/s": "kg/s|g/s",
+    "m^3": "m3|cm3|mm3|L",
+    "J/m^2": "J/m2|mJ/m2",
+    "1/s": "1/s",
+    "rad/s": "rad/s",
+    "rpm": "rpm",
+    "degree": "deg|degree",
+}
+"""Spellings the grammar offers per argument unit (all read by `tools/values.py`): a model can
+write "2 mm" for a radius but not "2 m/s" or "100"."""
+_ANY_UNIT = "[A-Za-zµ°%][A-Za-z0-9µ°%/*·.-]{0,11}"
+
+
+def material_names() -> list[str]:
+    """Every spelling of a material preset ("steel", "glass beads"): for the arguments a named
+    material fills, the name is mapped to the preset's value (`provenance.py`). An enum, not a
+    free word: Gemma 270M wrote `poisson_ratio: "None"` where any word was allowed."""
+    from caec_desktop.tools.materials import MATERIALS
+
+    return sorted({a for m in MATERIALS.values() for a in (m.key, *m.aliases)})
+
+
+_NAMED = frozenset(
+    {"density", "solid_density", "youngs_modulus", "wall_youngs_modulus", "poisson_ratio",
+     "wall_poisson_ratio"}
+)  # fmt: skip
+
+
+def with_unit(unit: str) -> str:
+    """The pattern of a value in `unit`'s dimension: a number, an optional space, a unit."""
+    return f"^{_NUMBER} ?({_UNITS.get(unit, _ANY_UNIT)})$"
+
+
+def _constrained(name: str, prop: dict[str, Any]) -> dict[str, Any]:
+    """One argument's schema for the grammar: a physical value only as a number with a unit of
+    its dimension (a bare number's unit is guessed by no one), a dimensionless one as a number;
+    a material name where a named material fills the argument."""
+    types = prop.get("type")
+    if types == "string" and name.endswith("_unit"):  # convert_units' from_unit / to_unit
+        return {"type": "string", "pattern": f"^{_ANY_UNIT}$"}
+    if not (isinstance(types, list) and set(types) == {"number", "string"}):
+        return {k: v for k, v in prop.items() if k in ("type", "enum", "items", "minLength")}
+    unit = prop.get("x-unit") or ""
+    value = {"type": "string", "pattern": with_unit(unit)} if unit else {"type": "number"}
+    if name in _NAMED:
+        return {"anyOf": [value, {"enum": material_names()}]}
+    return value
+
+
+def constrained_parameters(schema: dict[str, Any]) -> dict[str, Any]:
+    """A tool's arguments as the grammar allows them: the required ones first, then the optional
+    ones without a default value (a box's sides, Young's modulus or shear modulus), and none with
+    a default (a flag, a fraction): a small model offered those fills them with values nobody
+    gave, where leaving them out keeps the default."""
+    required = list(schema.get("required") or [])
+    props = schema.get("properties", {})
+    optional = [n for n, p in props.items() if n not in required and p.get("default") is None]
+    return {
+        "type": "object",
+        "properties": {n: _constrained(n, props[n]) for n in [*required, *optional]},
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def call_schema(tools: list[dict[str, Any]]) -> dict[str, Any]:
+    """JSON Schema of one call of one of `tools` (`tool_list()` entries):
+    `{"name": <tool>, "arguments": {...}}`, a `oneOf` over the tools when there are several."""
+    shapes = [
+        {
+            "type": "object",
+            "properties": {
+                "name": {"const": t["name"]},
+                "arguments": constrained_parameters(t["parameters"]),
+            },
+            "required": ["name", "arguments"],
+            "additionalProperties": False,
+        }
+        for t in tools
+    ]
+    return shapes[0] if len(shapes) == 1 else {"oneOf": shapes}
+
+
+INTENT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"intent": {"enum": list(INTENTS)}},
+    "required": ["intent"],
+    "additionalProperties": False,
+}
+"""The classify reply as the grammar allows it: `{"intent": ...}`."""

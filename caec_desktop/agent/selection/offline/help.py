@@ -40,14 +40,18 @@ def example_pairs(tool: str) -> str:
     return " ".join(parts)
 
 
-def help_text() -> str:
-    """What can be computed offline, with a phrasing and the `name=value` form for each tool."""
-    lines = [
-        "I work offline: name a calculation and give the inputs with units (any spelling: "
-        "2 mm, 70 GPa, 2.5 g/cm^3). A size without a name is a diameter. Material names "
-        "(glass, steel, sand, …) fill density, E and ν; anything you type overrides them. "
-        'Follow-ups such as "and for 2 mm?" rerun your last calculation. What I can compute:',
-    ]
+OFFLINE_INTRO = (
+    "I work offline: name a calculation and give the inputs with units (any spelling: "
+    "2 mm, 70 GPa, 2.5 g/cm^3). A size without a name is a diameter. Material names "
+    "(glass, steel, sand, …) fill density, E and ν; anything you type overrides them. "
+    'Follow-ups such as "and for 2 mm?" rerun your last calculation. What I can compute:'
+)
+
+
+def help_text(intro: str = OFFLINE_INTRO) -> str:
+    """What can be computed (after `intro`, which says how to ask in the mode in use), with a
+    phrasing and the `name=value` form for each tool."""
+    lines = [intro]
     for group, tools in tool_groups().items():
         lines += ["", f"**{group}**"]  # a paragraph of its own, not the end of the last item
         for tool in tools:
