@@ -113,9 +113,7 @@ class SessionRunner(QObject):
             turn = getattr(self.session, "last_turn", None)
             finished = turn if turn is not before else None
             self.runFinished.emit(finished)
-            handle = asyncio.get_running_loop().call_later(
-                SETTLE_MS / 1000, self._settle, finished
-            )
+            handle = asyncio.get_running_loop().call_later(SETTLE_MS / 1000, self._settle, finished)
             self._settling.append((handle, finished))
 
     def _settle(self, finished: Any) -> None:

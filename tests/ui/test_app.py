@@ -141,6 +141,7 @@ def test_self_test_into_a_closed_pipe_exits_zero_without_a_traceback(tmp_path: P
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
 
+
 def _python(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     """`code` run by a fresh interpreter in the repo, with a private profile."""
     return subprocess.run(
