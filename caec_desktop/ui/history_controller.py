@@ -288,6 +288,9 @@ class HistoryController(QObject):
             dialog.canceled.disconnect(job.cancel)
             dialog.close()
             dialog.deleteLater()
+            # Kept as the controller's child, every export's job stayed alive with its slots
+            # and the conversation it wrote (bench/bench_memory.py: ~5 MB more per 50 turns).
+            job.deleteLater()
             self.window.statusBar().showMessage(message, 10000)
 
         job.finished.connect(lambda written: done(f"Report saved to {written}"))
