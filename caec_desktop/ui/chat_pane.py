@@ -155,7 +155,6 @@ class _Page(QWidget):
 
     def __init__(self, spacing: int) -> None:
         super().__init__()
-        self.setAutoFillBackground(True)
         self.lay = QVBoxLayout(self)
         self.lay.setContentsMargins(0, 0, 0, 0)
         self.lay.setSpacing(spacing)
