@@ -15,7 +15,9 @@ model call ends, where the final answer takes its place.
 
 A reopened conversation shows its newest turns at once and keeps the older ones as pending
 replays (`set_older`): they are made into widgets a chunk at a time, as the reader scrolls near
-the top (or while the shown turns do not fill the view), keeping the view where it was.
+the top (or while the shown turns do not fill the view), keeping the view where it was. Each
+chunk is built into its own page (`_Page`), laid out as one item of the chat and shown with room
+made for it first, so a chunk costs about the same above 1,000 turns as above 10.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
-from PySide6.QtCore import QCoreApplication, QEvent, QSize, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QMargins, QSize, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -71,10 +73,14 @@ to the chat's scroll area (one spare)."""
 SHOW_LATER_MS = 1
 """A new result card is shown this long after it is built: on a later loop turn (a 0 ms single
 shot is a posted call, run in the same pass as the build's own posted work)."""
-OLDER_CHUNK = 10
-"""Older turns made into widgets at a time as the reader scrolls up."""
+OLDER_CHUNK = 1
+"""Older turns made into widgets at a time as the reader scrolls up: one turn (a request, its
+cards and its answer) takes ~4-8 ms to build and lay out, so a chunk stays inside a frame; the
+next chunk follows on a later tick while the view is still near the top."""
 OLDER_MARGIN_PX = 200
 """Older turns are shown when the view comes this close to the top."""
+ROOM_MARGIN_PX = 64
+"""Spare height given to the chat while an older page shows (see `ChatPane._show_with_room`)."""
 FOLLOW_SLACK_PX = 8
 """The reader counts as "at the end" this close to the bottom (a wheel step is ~60 px)."""
 IDLE_PLACEHOLDER = (
@@ -159,6 +165,54 @@ class WritingBubble(QFrame):
         return label
 
 
+def _inner_width(widget: QWidget) -> int:
+    """The width `widget`'s layout gives its items."""
+    layout = widget.layout()
+    margins = layout.contentsMargins() if layout is not None else QMargins()
+    return widget.width() - margins.left() - margins.right()
+
+
+class _Host(QWidget):
+    """The widget holding the chat's items, in its scroll area."""
+
+    def sizeHint(self) -> QSize:
+        """Its height at its width (what the scroll area sizes it to), for the reason of
+        `_Page.sizeHint`."""
+        return QSize(self.width(), self.heightForWidth(self.width()))
+
+
+class _Page(QWidget):
+    """Older turns made into widgets together (one chunk), laid out as one item of the chat.
+
+    The chat's layout places each of its items again whenever one is added: with every widget an
+    item of its own that was ~60 µs a widget (a chunk near the top of 1,000 turns: 100-300 ms
+    with the resizes of `_show_with_room`); a page is one item whose own layout later pages
+    leave alone. Its children are added while it is hidden and shown with it in one step."""
+
+    def __init__(self, spacing: int) -> None:
+        super().__init__()
+        self.lay = QVBoxLayout(self)
+        self.lay.setContentsMargins(0, 0, 0, 0)
+        self.lay.setSpacing(spacing)
+
+    def sizeHint(self) -> QSize:
+        """Its height at the width the chat gives it. (QLayout's own hint is the height at the
+        page's preferred width: asking it evicts the one width each layout caches its heights
+        for, and every chunk then measured every page again, twice: ~4 ms a page.)"""
+        chat = self.parentWidget()
+        width = _inner_width(chat) if chat is not None else self.width()
+        return QSize(width, self.heightForWidth(width))
+
+    def items(self) -> list[QWidget]:
+        out = []
+        for i in range(self.lay.count()):
+            item = self.lay.itemAt(i)
+            w = item.widget() if item is not None else None
+            if w is not None:
+                out.append(w)
+        return out
+
+
 class ChatPane(QWidget):
     """Shows turns as they happen; during a run Send queues and Stop shows."""
 
@@ -175,7 +229,7 @@ class ChatPane(QWidget):
         self.running = False
         self.following = True
         """The view sticks to the newest item (False once the reader scrolls up)."""
-        self._host = QWidget()
+        self._host = _Host()
         self._host.setStyleSheet(_SHEET)
         self._list = QVBoxLayout(self._host)
         self._list.addStretch(1)
@@ -222,8 +276,8 @@ class ChatPane(QWidget):
         self._written: list[str] = []
         self._older: list[Callable[[], None]] = []
         """Replays of turns older than those shown, oldest first (see `set_older`)."""
-        self._insert_at: int | None = None
-        """While older turns are replayed: where the next widget goes (above the shown ones)."""
+        self._page: _Page | None = None
+        """While older turns are replayed: the page their widgets go into (see `show_older`)."""
         self._keep_from_bottom: int | None = None
         self._older_timer = QTimer(self)
         self._older_timer.setSingleShot(True)
@@ -242,7 +296,9 @@ class ChatPane(QWidget):
         for i in range(self._list.count()):
             item = self._list.itemAt(i)
             w = item.widget() if item is not None else None
-            if w is not None:
+            if isinstance(w, _Page):
+                out += w.items()
+            elif w is not None:
                 out.append(w)
         return out
 
@@ -274,7 +330,7 @@ class ChatPane(QWidget):
         else:
             card = ResultCard(data)
         card.openInForm.connect(self.openInForm)
-        if self._insert_at is None and self._host.isVisible():
+        if self._page is None and self._host.isVisible():
             # A card of a run going on: shown (styled, laid out, painted) a loop turn after it is
             # built, not in the same one (~6 ms + ~5 ms of the GUI thread together). Replayed
             # older turns are shown all at once by `batch` instead.
@@ -358,22 +414,43 @@ class ChatPane(QWidget):
 
     def show_older(self, count: int = OLDER_CHUNK) -> int:
         """Make the `count` newest pending older turns into widgets above the shown ones, the view
-        staying on what it showed; returns how many were added."""
+        staying on what it showed; returns how many were added. They are built into a hidden
+        page (no layout or show per widget), which is inserted and shown once."""
         chunk, self._older = self._older[-count:], self._older[:-count]
         if not chunk:
             return 0
         bar = self.scroll_area.verticalScrollBar()
         if not self.following:
             self._keep_from_bottom = bar.maximum() - bar.value()
-        self._insert_at = 0
+        page = self._page = _Page(self._list.spacing())
         try:
-            with self.batch():
-                for replay in chunk:
-                    replay()
+            for replay in chunk:
+                replay()
         finally:
-            self._insert_at = None
+            self._page = None
+        self._list.insertWidget(0, page)  # hidden: the layout leaves it out until shown
+        self._show_with_room(page)
         self._show_welcome()
         return len(chunk)
+
+    def _show_with_room(self, page: _Page) -> None:
+        """Show `page` with the chat made taller by its height (and a margin) meanwhile.
+
+        Showing a page lays the chat out at once, in its current height; short of room, the
+        layout took the difference from every page (each card resized, then resized back when
+        the scroll area had grown the chat: ~0.3 ms a page, ~100 ms near the top of 1,000
+        turns). With room to spare the stretch below the last item takes it, and the scroll
+        area trims the chat to its content afterwards. (A minimum height, because the scroll
+        area sizes the chat back to its content at once when it is only resized.)"""
+        page.ensurePolished()  # the chat's style sheet gives the bubbles' padding
+        host = self._host
+        room = page.heightForWidth(_inner_width(host)) + self._list.spacing() + ROOM_MARGIN_PX
+        minimum = host.minimumHeight()  # 0: the layout sets none for a widget in a scroll area
+        host.setMinimumHeight(host.height() + room)
+        try:
+            page.show()
+        finally:
+            host.setMinimumHeight(minimum)
 
     def _on_older_timer_timeout(self) -> None:
         """Show a chunk of older turns if the view is near the top or not full. Started by the
@@ -392,18 +469,21 @@ class ChatPane(QWidget):
         """Empty the conversation (the welcome panel shows again); the view follows again."""
         self._older = []
         self._older_timer.stop()
+        self._keep_from_bottom = None
         self.end_stream()
-        for w in self.items():
-            self._list.removeWidget(w)
-            w.deleteLater()
+        while self._list.count() > 1:  # the last item is the stretch
+            item = self._list.takeAt(0)
+            w = item.widget() if item is not None else None
+            if w is not None:
+                w.hide()  # at once: a page's children go with it, later
+                w.deleteLater()
         self.following = True
         self.new_answer_button.hide()
         self._show_welcome()
 
     def _append(self, widget: QWidget) -> None:
-        if self._insert_at is not None:  # an older turn: above the shown ones, the view stays
-            self._list.insertWidget(self._insert_at, widget)
-            self._insert_at += 1
+        if self._page is not None:  # an older turn: into its page (see show_older)
+            self._page.lay.addWidget(widget)
             return
         self._list.insertWidget(self._list.count() - 1, widget)
         self._show_welcome()
@@ -420,7 +500,7 @@ class ChatPane(QWidget):
         bar.setValue(bar.maximum())  # and again when the layout has grown: _on_bar_range_changed
 
     def _show_welcome(self) -> None:
-        empty = not self.items()
+        empty = self._list.count() <= 1  # only the stretch
         self.welcome_area.setVisible(empty)
         self.scroll_area.setVisible(not empty)
 

@@ -37,7 +37,8 @@ class ExportJob(QObject):
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
-        self._work = work
+        self._work: Callable[[Callable[[int, int], None], Callable[[], bool]], Path] | None = work
+        """Dropped when the run ends: it holds the whole conversation being exported."""
         self._cancel = threading.Event()
         self._thread: threading.Thread | None = None
         self.result: Path | None = None
@@ -64,8 +65,11 @@ class ExportJob(QObject):
 
     def _run(self) -> None:
         outcome: Any
+        work, self._work = self._work, None
+        if work is None:  # started twice
+            return
         try:
-            outcome = self._work(self.progress.emit, self._cancel.is_set)
+            outcome = work(self.progress.emit, self._cancel.is_set)
         except ExportCancelled:
             self.cancelled.emit()
             return

@@ -382,3 +382,24 @@ def test_reopening_shows_the_conversation_token_total_and_new_clears_it(
     finally:
         qloop.run_until_complete(h.runner.shutdown())
         h.store.close()
+
+
+def test_a_finished_export_leaves_no_job_behind(
+    h: Harness, qloop: qasync.QEventLoop, qtbot: QtBot, tmp_path: Path
+) -> None:
+    """Each export's job held the conversation it wrote; kept as the controller's child, every
+    job of a session stayed alive (memory grew with each export)."""
+    import gc
+
+    import shiboken6
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    qloop.run_until_complete(h.ask(FIRST))
+    for name in ("one.md", "two.md"):
+        job = h.history.export_report(tmp_path / name)
+        finish(qtbot, h, job, saved=f"Report saved to {tmp_path / name}")
+        assert (tmp_path / name).is_file()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
+    alive = [o for o in gc.get_objects() if isinstance(o, ExportJob) and shiboken6.isValid(o)]
+    assert alive == []

@@ -4,12 +4,15 @@ up (in order, above the shown ones); switching conversations leaves nothing behi
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import qasync
-from PySide6.QtWidgets import QLabel
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
+from caec_desktop.ui.result_card import ResultCard
 from tests.ui.conftest import LeakCheck
 from tests.ui.test_conversations_window import FIRST, Harness
 
@@ -29,6 +32,33 @@ def _user_texts(h: Harness) -> list[str]:
         for w in h.window.chat.items()
         if isinstance(w, QLabel) and w.property("role") == "user"
     ]
+
+
+def _saved(qloop: qasync.QEventLoop, h: Harness, first: str, turns: int) -> int:
+    """A saved conversation of `turns` turns: `first`, then "<first> / question i"."""
+    turn = qloop.run_until_complete(h.ask(first))
+    conversation = h.recorder.conversation_id
+    assert conversation is not None
+    data = turn.model_dump(mode="json", exclude={"events"})
+    for i in range(1, turns):
+        h.store.save_turn(conversation, f"{first} / question {i}", data, turn.events)
+    h.history.new_conversation()
+    return conversation
+
+
+class _Resizes(QObject):
+    """Counts the resize events of the widgets it watches."""
+
+    def __init__(self, widgets: list[QWidget]) -> None:
+        super().__init__()
+        self.count = 0
+        for w in widgets:
+            w.installEventFilter(self)
+
+    def eventFilter(self, watched: Any, event: Any) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.count += 1
+        return False
 
 
 def test_a_long_conversation_opens_at_its_newest_turn_and_fills_in_on_scroll(
@@ -83,3 +113,61 @@ def test_switching_conversations_leaves_no_widget_timer_or_task_behind(
     h.history.new_conversation()
     leak_check.assert_clean(h.window, qloop)
     assert not h.window.chat.items()
+
+
+def test_older_turns_shown_above_leave_the_cards_below_untouched(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness
+) -> None:
+    """Adding an older turn must not lay out the turns already shown again: it once took the room
+    for the new turn from every card (each resized twice), so a turn near the top of a long
+    conversation cost ~200 ms. Only the new turn's widgets get sizes."""
+    h.window.resize(1000, 700)
+    h.window.show()
+    conversation = _saved(qloop, h, FIRST, 30)
+    assert h.history.open_conversation(conversation)
+    chat = h.window.chat
+    bar = chat.scroll_area.verticalScrollBar()
+
+    def cards_at_least(n: int) -> bool:
+        bar.setValue(0)
+        return len(chat.cards()) >= n
+
+    qtbot.waitUntil(lambda: cards_at_least(12), timeout=20_000)
+    qtbot.waitUntil(lambda: not chat._older_timer.isActive(), timeout=5000)
+    shown = chat.cards()
+    resizes = _Resizes([w for card in shown for w in (card, *card.findChildren(QWidget))])
+    before = chat.older_pending()
+    assert chat.show_older() == 1
+    qtbot.waitUntil(lambda: len(chat.cards()) == len(shown) + 1, timeout=5000)
+    qtbot.waitUntil(lambda: chat.items()[0].isVisible(), timeout=5000)
+    assert chat.older_pending() == before - 1
+    assert resizes.count == 0
+    assert all(isinstance(c, ResultCard) for c in chat.cards())
+
+
+def test_switching_while_older_turns_are_being_built_shows_only_the_new_conversation(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness, leak_check: LeakCheck
+) -> None:
+    h.window.resize(1000, 700)
+    h.window.show()
+    first = _saved(qloop, h, FIRST, 20)
+    second = _saved(qloop, h, FIRST.replace("1 mm", "2 mm"), 15)
+    assert h.history.open_conversation(first)
+    chat = h.window.chat
+    chat.scroll_area.verticalScrollBar().setValue(0)  # the reader starts scrolling up
+    chat.show_older()
+    assert chat.older_pending() > 0  # mid-build
+    assert h.history.open_conversation(second)
+    leak_check.assert_clean(h.window, qloop)
+    bar = chat.scroll_area.verticalScrollBar()
+
+    def scrolled_to_the_first() -> bool:
+        bar.setValue(0)
+        return chat.older_pending() == 0
+
+    qtbot.waitUntil(scrolled_to_the_first, timeout=20_000)
+    name = FIRST.replace("1 mm", "2 mm")
+    assert _user_texts(h) == [name, *(f"{name} / question {i}" for i in range(1, 15))]
+    assert len(chat.cards()) == 15
+    h.history.new_conversation()
+    leak_check.assert_clean(h.window, qloop)

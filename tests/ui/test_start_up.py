@@ -122,6 +122,7 @@ def test_a_question_before_langgraph_is_answered_then_langgraph_takes_over(
             assert _runner_of(early) == "sequential" and early.status == "answered"
             assert not loading.engine.done()  # LangGraph had not loaded when it was answered
             assert [c.tool for c in window.chat.cards()] == ["rayleigh_timestep"]
+            window.trace.flush()  # rows arrive in batches (trace_model.FLUSH_MS)
             rows = window.trace.model.rowCount()
             assert rows == len(early.events)
 
@@ -135,6 +136,7 @@ def test_a_question_before_langgraph_is_answered_then_langgraph_takes_over(
             assert _without_times(later) == _without_times(early)
             first, second = window.chat.cards()
             assert second.text() == first.text()
+            window.trace.flush()
             assert window.trace.model.rowCount() == rows + len(later.events)
             assert not window.banner.isVisible()
         finally:
