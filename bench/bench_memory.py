@@ -25,7 +25,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from spans import wire_recorder
+from spans import app_collector, wire_recorder
 
 TARGET = 0.05
 MASS = {"particle_diameter": "2 mm", "density": "2500 kg/m^3"}
@@ -51,7 +51,6 @@ def main() -> None:
     from caec_desktop.services.session import Session
     from caec_desktop.settings.model import Settings
     from caec_desktop.ui.history_controller import HistoryController
-    from caec_desktop.ui.main_thread_gc import MainThreadGC
     from caec_desktop.ui.main_window import MainWindow
     from caec_desktop.ui.session_runner import SessionRunner
     from tests.ui.helpers import wait_signal
@@ -68,10 +67,7 @@ def main() -> None:
         assert recorder is not None
         controller = HistoryController(window, runner, recorder, lambda m, _e: print(m))
         window.conversations = controller
-        try:
-            collector = MainThreadGC(window, busy=lambda: runner.running)
-        except TypeError:  # the code before issue 18 (for before/after runs)
-            collector = MainThreadGC(window)
+        collector = app_collector(window, runner)  # as app.py
         window.resize(1180, 760)
         window.show()
         window.build_form()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import statistics
@@ -30,7 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from spans import Heartbeat, wire_recorder
+from spans import Heartbeat, app_collector, wire_recorder
 
 TARGET_MS = 100.0
 
@@ -78,6 +79,8 @@ def main() -> None:
         recorder = wire_recorder(runner, Path(tmp) / "history.sqlite3")
         assert recorder is not None
         controller = HistoryController(window, runner, recorder, lambda m, _e: print(m))
+        gc.freeze()  # start-up's objects, as app.py freezes them
+        collector = app_collector(window, runner)  # as app.py: GUI-thread collections
         window.resize(1180, 760)
         window.show()
         app.processEvents()
@@ -124,6 +127,7 @@ def main() -> None:
         scroll_s = time.perf_counter() - t0
         heart.stop()
         gaps = heart.gaps()
+        collector.timer.stop()
         window.close()
         recorder.store.close()
     result: dict[str, Any] = {"runs": ns.runs, "load_average": os.getloadavg()}

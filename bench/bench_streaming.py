@@ -36,7 +36,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from spans import Heartbeat, Spans, attribute, timed_application, wire_recorder
+from spans import Heartbeat, Spans, app_collector, attribute, timed_application, wire_recorder
 
 ARGS = {"particle_radius": "1 mm", "density": "2500 kg/m^3", "youngs_modulus": "70 GPa",
         "poisson_ratio": 0.25}  # fmt: skip
@@ -150,7 +150,6 @@ def measure(tokens: int, rate: float, rows: int, n_runs: int) -> list[dict[str, 
     from caec_desktop.services.session import Session
     from caec_desktop.settings.model import Settings
     from caec_desktop.ui.history_controller import HistoryController
-    from caec_desktop.ui.main_thread_gc import MainThreadGC
     from caec_desktop.ui.main_window import MainWindow
     from caec_desktop.ui.session_runner import SessionRunner
     from tests.llm.fake_server import FakeOpenAI
@@ -173,10 +172,7 @@ def measure(tokens: int, rate: float, rows: int, n_runs: int) -> list[dict[str, 
         )  # fmt: skip
         runner = SessionRunner(Session(settings))
         window = MainWindow(runner, settings)
-        try:  # as app.py: collections on the GUI thread, full ones when no run is going
-            collector = MainThreadGC(window, busy=lambda: runner.running)
-        except TypeError:  # the code before issue 18 (for before/after runs)
-            collector = MainThreadGC(window)
+        collector = app_collector(window, runner)  # as app.py
         recorder = wire_recorder(runner, Path(tmp) / "history.sqlite3")  # as app.py
         assert recorder is not None
         controller = HistoryController(window, runner, recorder, lambda m, _e: print(m))

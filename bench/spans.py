@@ -200,3 +200,17 @@ def wire_recorder(runner: Any, path: Any) -> Any:
         finished.connect(recorder.turn_finished)
         return recorder
     return history.record_runner(runner, print, path)
+
+
+def app_collector(window: Any, runner: Any) -> Any:
+    """The GUI-thread garbage collector as app.py makes it (`collector_for`: full collections
+    wait while a run goes or the reader scrolls); in older code, what it made then."""
+    import caec_desktop.app as app
+    from caec_desktop.ui.main_thread_gc import MainThreadGC
+
+    if hasattr(app, "collector_for"):
+        return app.collector_for(window, runner)
+    try:
+        return MainThreadGC(window, busy=lambda: runner.running)
+    except TypeError:  # the code before issue 18 (for before/after runs)
+        return MainThreadGC(window)

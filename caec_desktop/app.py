@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     import asyncio
     from concurrent.futures import Future
 
-    from PySide6.QtCore import QObject
     from PySide6.QtWidgets import QApplication
 
     from caec_desktop.services.history import ConversationRecorder
@@ -291,7 +290,7 @@ def _load_engine(
             importlib.import_module("caec_desktop.agent.selection.llm.llm_selector")
 
 
-def _end_start_up_gc_pause(parent: QObject, runner: SessionRunner | None = None) -> MainThreadGC:
+def _end_start_up_gc_pause(window: MainWindow, runner: SessionRunner | None = None) -> MainThreadGC:
     """Hand the cyclic GC, paused by `main()` for start-up, to a collector on the GUI thread.
 
     Start-up creates ~190,000 long-lived objects (modules, classes, schemas) and little garbage
@@ -299,14 +298,23 @@ def _end_start_up_gc_pause(parent: QObject, runner: SessionRunner | None = None)
     the cold start. `gc.freeze()` moves them to the permanent generation, so later collections
     (during runs, trace filling) no longer walk them either. From then on collections run from
     a timer on the GUI thread, never in a worker thread, and full collections wait until no run
-    of `runner` is going (see ui/main_thread_gc.py). The caller keeps the returned collector for
-    as long as the window runs.
+    of `runner` is going and the reader is not scrolling the chat (see ui/main_thread_gc.py). The
+    caller keeps the returned collector for as long as the window runs.
     """
+    gc.freeze()
+    return collector_for(window, runner)
+
+
+def collector_for(window: MainWindow, runner: SessionRunner | None = None) -> MainThreadGC:
+    """The GUI-thread garbage collector of `window`: full collections wait while a run of
+    `runner` goes or the reader moves through the chat (`ChatPane.busy`). The benches use it
+    too, so they measure the app's collector."""
     from caec_desktop.ui.main_thread_gc import MainThreadGC
 
-    gc.freeze()
-    busy = (lambda: runner.running) if runner is not None else None
-    return MainThreadGC(parent, busy=busy)
+    def busy() -> bool:
+        return (runner is not None and runner.running) or window.chat.busy()
+
+    return MainThreadGC(window, busy=busy)
 
 
 def next_turn(runner: SessionRunner) -> asyncio.Future[TurnResult | None]:

@@ -22,6 +22,7 @@ made for it first, so a chunk costs about the same above 1,000 turns as above 10
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -81,6 +82,8 @@ OLDER_MARGIN_PX = 200
 """Older turns are shown when the view comes this close to the top."""
 ROOM_MARGIN_PX = 64
 """Spare height given to the chat while an older page shows (see `ChatPane._show_with_room`)."""
+SCROLL_BUSY_MS = 500
+"""The chat counts as busy (see `ChatPane.busy`) this long after it last scrolled."""
 FOLLOW_SLACK_PX = 8
 """The reader counts as "at the end" this close to the bottom (a wheel step is ~60 px)."""
 IDLE_PLACEHOLDER = (
@@ -279,6 +282,8 @@ class ChatPane(QWidget):
         self._page: _Page | None = None
         """While older turns are replayed: the page their widgets go into (see `show_older`)."""
         self._keep_from_bottom: int | None = None
+        self._scrolled_at = 0.0
+        """When the view last scrolled (`time.monotonic()`), for `busy()`."""
         self._older_timer = QTimer(self)
         self._older_timer.setSingleShot(True)
         self._older_timer.setInterval(0)
@@ -508,7 +513,16 @@ class ChatPane(QWidget):
         """The mode line of the welcome panel."""
         self.welcome.set_mode(text)
 
+    def busy(self) -> bool:
+        """Whether the reader is moving through the chat: scrolled in the last `SCROLL_BUSY_MS`,
+        or older turns are still being made into widgets. A full garbage collection waits while
+        it is (ui/main_thread_gc.py): with a long conversation's widgets it walks ~100-160 ms, a
+        visible jerk in the middle of scrolling."""
+        recent = time.monotonic() - self._scrolled_at < SCROLL_BUSY_MS / 1000
+        return recent or self._older_timer.isActive()
+
     def _on_bar_value_changed(self, value: int) -> None:
+        self._scrolled_at = time.monotonic()
         bar = self.scroll_area.verticalScrollBar()
         self.following = value >= bar.maximum() - FOLLOW_SLACK_PX
         if self.following:

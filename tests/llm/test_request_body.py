@@ -39,9 +39,9 @@ async def test_messages_and_tools_are_sent_as_given(
     )
     assert reply.content == "ok"
     (sent,) = fake_llm.chat_requests
+    # a local server: the system prompt heads the first user message (chat_model._fold_system)
     assert sent["messages"] == [
-        {"role": "system", "content": "You compute."},
-        {"role": "user", "content": "Rayleigh step, r = 1 mm (µ, “quotes”)"},
+        {"role": "user", "content": "You compute.\n\nRayleigh step, r = 1 mm (µ, “quotes”)"},
     ]
     assert sent["tools"] == [convert_to_openai_tool(TOOL)]
     assert sent["model"] == "fake-model" and sent["stream"] is stream

@@ -82,3 +82,32 @@ def test_the_middle_generation_goes_in_smaller_steps_full_collections_no_more_of
     gc.collect(0)
     assert collector.check() == 1
     collector.timer.stop()
+
+
+def test_the_apps_collector_waits_while_the_reader_scrolls_the_chat(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """app.collector_for: a full collection waits while the chat scrolls (a long conversation's
+    widgets make it a ~100-160 ms walk, a jerk in mid-scroll), then runs once the reader stops."""
+    from caec_desktop.app import collector_for
+    from caec_desktop.ui.main_window import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.resize(600, 400)
+    window.show()
+    chat = window.chat
+    for i in range(40):
+        chat.add_message("user", f"question {i}\n\nwith a second paragraph to make it taller")
+    bar = chat.scroll_area.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 200)
+    collector = collector_for(window)
+    collector.timer.stop()
+    collector.thresholds = (10**9, 10**9, -1)  # generation 2 is always past its threshold
+    bar.setValue(bar.value() - 120)  # a wheel step up
+    assert chat.busy()
+    assert collector.check() == 1  # the reader is scrolling: only the young generations
+    chat._scrolled_at -= 1.0  # the reader stopped a second ago (SCROLL_BUSY_MS is 500)
+    assert not chat.busy()
+    monkeypatch.setattr(main_thread_gc, "IDLE_MS", 0)  # (and the idle wait is over)
+    assert collector.check() == 2
