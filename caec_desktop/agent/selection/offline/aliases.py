@@ -194,6 +194,10 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
         "elastic modulus",
         "modulus",
         "e modulus",
+        "ymod",
+        "y mod",
+        "emod",
+        "e mod",
     ): ("youngs_modulus",),
     ("shear modulus", "shear"): ("shear_modulus",),
     (
@@ -224,6 +228,7 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
         "poisson ratio",
         "poissons ratio",
         "poisson's ratio",
+        "pr",
     ): ("poisson_ratio",),
     ("dt", "timestep", "time step", "delta t", "step size", "dt used", "my dt"): ("timestep",),
     (
@@ -456,6 +461,12 @@ POST_ROLES: dict[str, tuple[str, ...]] = {
     "cfd cell": ("cfd_cell_size",),
     "cell": ("cfd_cell_size",),
     "mesh": ("cfd_cell_size",),
+    "overlap": ("overlap",),
+    "of overlap": ("overlap",),
+    "parallel efficiency": ("parallel_efficiency",),
+    "efficiency": ("parallel_efficiency",),
+    "id": ("container_diameter",),
+    "inner diameter": ("container_diameter",),
 }
 POST_KEY_RE = re.compile(
     r"^\s*(?P<key>"
@@ -495,7 +506,7 @@ PARTICLE_KEY_AFTER_RE = re.compile(
 """After a size key typed behind its value, the particles it belongs to (`5 mm diameter spheres`,
 `3 mm diameter glass beads`; not a `ball mill`); used with `match(text, pos)`."""
 FLUID_KEY_BEFORE_RE = re.compile(
-    r"\b(?:fluid|liquid|gas|carrier)s?\b(?:\s+(?!particles?\b|solids?\b)[\w']+){0,3}\s*$",
+    r"\b(?:fluid|liquid|gas|carrier|oil)s?\b(?:\s+(?!particles?\b|solids?\b)[\w']+){0,3}\s*$",
     re.IGNORECASE,
 )
 """Before a density key that belongs to the fluid: `in a liquid with density`, `a fluid of
@@ -596,5 +607,6 @@ HINTS: dict[str, str] = {
     "rolling_friction": "mu_r=0.1",
     "normal_stiffness": "kn=1e5 N/m (or E and overlap for Hertz)",
     "overlap": "overlap 2 um",
+    "wall_youngs_modulus": "wall E 5 MPa, wall nu 0.45 (or a steel wall)",
 }
 """A second way to type each input, shown after the schema's own example in 'missing' replies."""

@@ -8,7 +8,7 @@ from typing import Any
 
 from caec_desktop.agent.selection.offline import steps
 from caec_desktop.agent.selection.offline.aliases import CONTAINER_WORDS, ROLE_DIM
-from caec_desktop.agent.selection.offline.fill import Filler
+from caec_desktop.agent.selection.offline.fill import ADJECTIVE, Filler
 from caec_desktop.agent.selection.offline.parse import REFERENCE_UNITS, Parsed, Quantity
 from caec_desktop.agent.selection.offline.phrasings import PHRASINGS, Phrasing
 from caec_desktop.tools import get_tool
@@ -18,7 +18,7 @@ from caec_desktop.tools.units import pretty_unit
 
 _BOOLS = {"true": True, "yes": True, "false": False, "no": False}
 _HOLDER_AFTER_RE = re.compile(
-    rf"\s*(?:{steps.ADJECTIVE})?(?P<word>(?!bed\b)(?:{CONTAINER_WORDS}|{steps.WALL_WORDS}))s?\b",
+    rf"\s*(?:{ADJECTIVE})?(?P<word>(?!bed\b)(?:{CONTAINER_WORDS}|{steps.WALL_WORDS}))s?\b",
     re.I,
 )
 """Right after a material's name, what is made of it when that is no particle: `a glass

@@ -394,10 +394,19 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     return _Unit(unit, unit_dimension(unit), False, end)
 
 
-def _explicit(key_text: str) -> bool:
+_HEADING_KEY_RE = re.compile(r"[A-Za-z]{4,}(?:\s+[A-Za-z]+)*")
+"""A key of plain words (`contact time`, `velocity`): before a colon and an unfitting value it
+is a heading naming what is asked (`contact time: 2 mm beads`), not the value's key."""
+
+
+def _explicit(key_text: str, key: str) -> bool:
     """A key joined to its value by `=`, `:` or `is` (`r=1 kg`) surely names it; a bare key
-    before an unfitting value is often part of a phrase (`contact time 1 mm glass`)."""
-    return re.search(r"(?:[=:~≈]|\bis\b|\bequals?\b)\s*$", key_text) is not None
+    before an unfitting value is often part of a phrase (`contact time 1 mm glass`), and a word
+    key before a colon a heading (`terminal velocity: 2 mm beads`, `particle count: 3 mm`)."""
+    joined = re.search(r"(?:[=:~≈]|\bis\b|\bequals?\b)\s*$", key_text)
+    if joined is None:
+        return False
+    return not (joined.group().startswith(":") and _HEADING_KEY_RE.fullmatch(key))
 
 
 NONE_DIM = "dimensionless"
@@ -453,7 +462,7 @@ def _attach_keys(quantities: list[Quantity]) -> None:
                 q.key, q.roles, claimed = key, fitting, used
                 break
         else:
-            if pre and candidates[0][1] and _explicit(pre.group(0)):
+            if pre and candidates[0][1] and _explicit(pre.group(0), pre.group("key")):
                 q.key, q.misfit = pre.group("key"), candidates[0][1]
         wall_before = any(r.startswith("wall_") for r in q.roles)
 
@@ -494,8 +503,31 @@ def parse(
         q.after = text[q.end : next_start]
     _inherit_units(quantities)
     _attach_keys(quantities)
+    _each_speed(text, quantities)
     words = {m.group(1): m.group(2) for m in _WORD_PAIR_RE.finditer(text)}
     return Parsed(raw, text, text.lower(), quantities, fixes, words)
+
+
+_EACH_AFTER_RE = re.compile(r"^\s*(?:each|apiece)\b", re.IGNORECASE)
+_EACH_BEFORE_RE = re.compile(
+    r"\b(?:each|both)\s+(?:moving|travell?ing|going|approaching|flying)\s+(?:at\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _each_speed(text: str, quantities: list[Quantity]) -> None:
+    """A speed of each body (`at 1 m/s each`, `both moving at 1 m/s`) is not read: the contact
+    tools take the relative approach speed, which is twice it head-on and less at an angle."""
+    for q in quantities:
+        if q.dim == "velocity" and (
+            _EACH_AFTER_RE.match(q.after) or _EACH_BEFORE_RE.search(q.before)
+        ):
+            q.problem = (
+                f"could not read {quote(text[q.start : q.end])} as a speed of each body: the "
+                "impact speed is the relative approach speed (2 m/s for two bodies meeting "
+                "head-on at 1 m/s each); type that"
+            )
+            q.unit, q.dim, q.key, q.roles = "", "", "", ()
 
 
 def _inherit_units(quantities: list[Quantity]) -> None:

@@ -11,7 +11,6 @@ import re
 from functools import lru_cache
 
 from caec_desktop.agent.selection.offline.aliases import (
-    CONTAINER_WORDS,
     FREQUENCY,
     LENGTH,
     MASS,
@@ -23,7 +22,7 @@ from caec_desktop.agent.selection.offline.aliases import (
     STIFFNESS,
     TIME,
 )
-from caec_desktop.agent.selection.offline.fill import Filler
+from caec_desktop.agent.selection.offline.fill import ADJECTIVE, Filler, near_container
 from caec_desktop.agent.selection.offline.parse import normalize_unit
 from caec_desktop.tools.materials import mentions
 from caec_desktop.tools.units import convert as convert_value
@@ -65,17 +64,11 @@ _WALL_HIT_RE = re.compile(
 """A sphere–wall contact; a wall word naming something else is none: `surface energy` and
 `surface tension` (properties), `per surface`, `target Bond number`, `target dt`, `wall time`."""
 _CRITICAL_RE = re.compile(r"\bcritical\s+(?:speed|rpm|rotation)\b", re.I)
-ADJECTIVE = r"(?!(?:with|of|in|on|at|and|or|for|to|from|by|into|onto|against|the|a|an)\b)[a-z]+\s+"
-"""One word between a material or a size and what it names (`steel base plate`, `100 mm glass
-drum`), never a preposition (`glass beads with surface tension` names no surface)."""
 _WALL_AFTER_RE = re.compile(rf"\s*(?:{ADJECTIVE})?(?:{WALL_WORDS})s?\b", re.I)
 """Right after a material's name: the wall is made of it (`a steel wall`, `a steel base
 plate`, `a steel target`, `an alumina liner`)."""
 _STEP_WORD_RE = re.compile(r"\b(?:at|with|every|using)\s*$", re.I)
 _RUN_GAP_RE = re.compile(r"^[\s,;]*(?:and\s*)?$")
-_CONTAINER_BEFORE_RE = re.compile(rf"\b(?:{CONTAINER_WORDS})s?\W*$", re.I)
-_CONTAINER_AFTER_RE = re.compile(rf"^\W*(?:{ADJECTIVE})??(?:{CONTAINER_WORDS})\b", re.I)
-"""Right after a size: the container it is of (`100 mm pipe`, `a 100 mm glass drum`)."""
 
 
 def convert_match(text: str) -> re.Match[str] | None:
@@ -131,6 +124,16 @@ def two_times(f: Filler) -> Missing:
         if name not in f.args and free:
             index = free.pop(0) if name == "timestep" else free.pop()
             f.put(name, f.use(index).arg)
+    return []
+
+
+def silo_size(f: Filler) -> Missing:
+    """beverloo_discharge: a size said of the silo or hopper (`in a 300 mm silo`) is its
+    diameter, never the particles' or the orifice's."""
+    if "silo_diameter" not in f.args:
+        near = [i for i in f.free(LENGTH) if _near_container(f, i)]
+        if near:
+            f.put("silo_diameter", f.use(near[0]).arg)
     return []
 
 
@@ -294,9 +297,19 @@ def hertz_partner(f: Filler) -> Missing:
         f.put("wall", True, "inferred")
     _two_sizes(f)
     named = mentions(text)
-    if f.args.get("wall") is not True or not named:
+    if f.args.get("wall") is not True:
         return []
     wall = next((n for n in named if _WALL_AFTER_RE.match(text, n[1])), None)
+    if wall is None and "wall_youngs_modulus" not in f.args:
+        unknown = _UNKNOWN_WALL_RE.search(text)
+        if unknown is not None:  # a rubber liner is no rigid wall, nor of the particles' material
+            f.notes.append(
+                f"**Wall:** no values known for {unknown.group('material')}: type its Young's "
+                "modulus and Poisson ratio (wall E, wall nu)"
+            )
+            return [("wall_youngs_modulus",)]
+    if not named:
+        return []
     if wall is None:
         wall = next((n for n in named if n[2].key != named[0][2].key), None)
     if wall is None:
@@ -313,6 +326,14 @@ def hertz_partner(f: Filler) -> Missing:
     return []
 
 
+_UNKNOWN_WALL_RE = re.compile(
+    r"\b(?P<material>rubber|polyurethane|urethane|aluminium|aluminum|copper|brass|bronze|wood"
+    r"|wooden|concrete|ptfe|teflon|pvc|acrylic|pmma|perspex|plexiglass?|hdpe|uhmw\w*"
+    r"|polyethylene|ceramic|iron|titanium|plastic)\s+(?:" + ADJECTIVE + rf")?(?:{WALL_WORDS})s?\b",
+    re.IGNORECASE,
+)
+"""A wall of a material that has no preset (`a rubber liner`): its modulus is asked for, never
+taken as rigid or as the particles' in silence."""
 _NOT_A_BODY_AFTER_RE = re.compile(
     r"^\s*(?:thick|long|wide|tall|high|deep|apart|away|gap|overlap|of overlap)\b", re.I
 )
@@ -383,13 +404,8 @@ def _sizes(f: Filler, *slots: str) -> None:
 
 
 def _near_container(f: Filler, index: int) -> bool:
-    """`50 mm pipe` or `cylinder 100 mm`, but in `50 mm pipe 5 mm` the pipe belongs to 50 mm."""
-    q = f.quantities[index]
-    claimed = index > 0 and _CONTAINER_AFTER_RE.match(q.before)
-    return bool(
-        _CONTAINER_AFTER_RE.match(q.after)
-        or (not claimed and _CONTAINER_BEFORE_RE.search(q.before))
-    )
+    """`50 mm pipe` or `cylinder 100 mm` (see `fill.near_container`)."""
+    return near_container(f.quantities, index)
 
 
 def _box_sides(f: Filler) -> list[int]:
