@@ -152,7 +152,18 @@ _CASED: dict[str, tuple[str, ...]] = {
 """Single-letter keys, matched case-sensitively."""
 
 _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
-    ("radius", "rad", "particle radius", "rp", "r p", "min radius", "smallest radius"): (
+    (
+        "radius",
+        "rad",
+        "particle radius",
+        "rp",
+        "r p",
+        "min radius",
+        "smallest radius",
+        "r1",
+        "radius 1",
+        "first radius",
+    ): (
         "particle_radius",
         "max_particle_radius",
     ),

@@ -161,6 +161,9 @@ class Filler:
     """Inputs a step decided no preset may fill (E and ν next to a typed linear stiffness)."""
     tool: str = ""
     """The tool being filled: a key naming what it computes is no key (`max overlap of 2 mm`)."""
+    refused: list[str] = field(default_factory=list)
+    """What a step found the tool cannot take as typed (a second body's material in a tool of
+    one material): nothing is computed, and the reply says why."""
 
     def __post_init__(self) -> None:
         accepted = {role for p in self.params for role, _ in p.roles} | _STEP_ROLES

@@ -86,6 +86,25 @@ viscosity), never the megapascal that a lower-case `mpa` is taken for."""
 _PASCAL_SECOND_RE = re.compile(r"(?<=[\d\s])([kmuµ]?Pa)\s*[.·]?\s*s\b(?![.·]?\w)")
 """`1e-3 Pa s`, `5 mPa.s`, `1 Pa·s`: a viscosity unit written with a space or a dot, read whole
 (else the `s` would be dropped and a pressure read)."""
+_SPACED_UNIT_RE = re.compile(
+    r"(?<=\d)(?<![A-Za-z^]\d)(?P<gap>[ \t]?)(?!in\b)(?P<a>[A-Za-zµμ]{1,3})[ \t]+"
+    r"(?P<b>[A-Za-zµμ]{1,3}(?:[/*^]-?[A-Za-z0-9µμ]+)+)(?![\w/^*.])"
+)
+"""`0.01 N s/m`, `5 kN m/rad`: a unit written in two parts with a space, the second a compound
+(`/`, `*`, `^`), read whole (else `0.01 N` would be read and `s/m` dropped)."""
+
+
+def _joined_unit(match: re.Match[str]) -> str:
+    """The two parts joined with `*` when each is a unit pint reads, else the text as typed."""
+    whole = f"{match['a']}*{match['b']}"
+    try:
+        read_unit(normalize_unit(match["a"]))
+        read_unit(normalize_unit(whole))
+    except ValueReadError:
+        return match.group(0)
+    return f"{match['gap']}{whole}"
+
+
 _NOT_UNITS = frozenset(
     {
         "at", "a", "as", "e", "x", "of", "and", "or", "to", "is", "by", "nu", "rho", "phi",
@@ -216,6 +235,7 @@ def normalize(text: str) -> str:
     text = _SUPERSCRIPT_RE.sub(lambda m: "^" + m.group().translate(_SUPERSCRIPTS), text)
     text = _MULTIPLIER_RE.sub(_multiplied, text)
     text = _PASCAL_SECOND_RE.sub(r"\1*s", text)
+    text = _SPACED_UNIT_RE.sub(_joined_unit, text)
     text = _PER_SECOND_RE.sub("s^-1", text)
     return _TIMES_RE.sub(" x ", text)
 

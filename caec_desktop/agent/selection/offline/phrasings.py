@@ -68,7 +68,8 @@ class Phrasing:
         compiled = tuple(re.compile(k) for k, _ in self.keywords)
         object.__setattr__(self, "patterns", compiled)
         found = [required_strings(k) for k, _ in self.keywords]
-        anchors = None if None in found else frozenset({self.tool}.union(*filter(None, found)))
+        names = {self.tool, self.tool.replace("_", " ")}  # `contact_pair` or `contact pair`
+        anchors = None if None in found else frozenset(names.union(*filter(None, found)))
         object.__setattr__(self, "anchors", anchors)
 
 

@@ -118,6 +118,9 @@ def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
     else:
         return Selection(reply=help_text())
     notes = reading_notes(parsed, built)
+    if built.refused:
+        parts = [f"**Not computed:** {r}." for r in built.refused]
+        return Selection(reply="\n\n".join([*parts, *notes]), missing=list(built.refused))
     if built.unread:
         return _unread_reply(built, notes)
     if built.missing:
@@ -221,7 +224,17 @@ def _merge(phrasing: Phrasing, before: Built, now: Built) -> Built:
         args[name], sources[name] = value, now.sources[name]
     groups = [*phrasing.required, *before.missing, *now.missing]
     missing = [g for i, g in enumerate(groups) if g not in groups[:i] and not set(g) & set(args)]
-    return Built(now.tool, args, sources, missing, now.unused, now.notes, now.wrong, now.unread)
+    return Built(
+        now.tool,
+        args,
+        sources,
+        missing,
+        now.unused,
+        now.notes,
+        now.wrong,
+        now.unread,
+        now.refused,
+    )
 
 
 class RegexSelector:

@@ -11,6 +11,7 @@ import re
 from functools import lru_cache
 
 from caec_desktop.agent.selection.offline.aliases import (
+    CONTAINER_WORDS,
     FREQUENCY,
     LENGTH,
     MASS,
@@ -24,7 +25,7 @@ from caec_desktop.agent.selection.offline.aliases import (
 )
 from caec_desktop.agent.selection.offline.fill import ADJECTIVE, Filler, near_container
 from caec_desktop.agent.selection.offline.parse import normalize_unit
-from caec_desktop.tools.materials import mentions
+from caec_desktop.tools.materials import Material, mentions
 from caec_desktop.tools.units import convert as convert_value
 from caec_desktop.tools.units import ureg
 from caec_desktop.tools.values import read_unit
@@ -125,6 +126,23 @@ def two_times(f: Filler) -> Missing:
             index = free.pop(0) if name == "timestep" else free.pop()
             f.put(name, f.use(index).arg)
     return []
+
+
+def _one_material(f: Filler, named: list[tuple[int, int, Material]]) -> None:
+    """A tool of one material (both spheres alike) is not run for two bodies of two materials
+    (`a glass bead against a 50 mm steel ball`): one of them would be dropped in silence."""
+    if any(p.name == "other_density" for p in f.params):
+        return  # the tool takes body 2's material (two_bodies fills it)
+    bodies = {m.key for _, end, m in named if not _HOLDER_RE.match(f.parsed.text, end)}
+    if len(bodies) > 1:
+        order = [m.key for _, _, m in named]
+        first, second = sorted(bodies, key=order.index)[:2]
+        f.refused.append(
+            f"{second} for the second body: {f.tool} takes one material for both spheres "
+            f"({first}); for {first} on {second} ask for the max overlap or the effective "
+            "properties (contact_pair), whose reports give the Hertz contact time of two "
+            "materials"
+        )
 
 
 def silo_size(f: Filler) -> Missing:
@@ -298,6 +316,7 @@ def hertz_partner(f: Filler) -> Missing:
     _two_sizes(f)
     named = mentions(text)
     if f.args.get("wall") is not True:
+        _one_material(f, named)
         return []
     wall = next((n for n in named if _WALL_AFTER_RE.match(text, n[1])), None)
     if wall is None and "wall_youngs_modulus" not in f.args:
@@ -326,6 +345,8 @@ def hertz_partner(f: Filler) -> Missing:
     return []
 
 
+_HOLDER_RE = re.compile(rf"\s*(?:{ADJECTIVE})?(?:{CONTAINER_WORDS})s?\b", re.I)
+"""Right after a material's name, a container made of it (`a glass column`): no body."""
 _UNKNOWN_WALL_RE = re.compile(
     r"\b(?P<material>rubber|polyurethane|urethane|aluminium|aluminum|copper|brass|bronze|wood"
     r"|wooden|concrete|ptfe|teflon|pvc|acrylic|pmma|perspex|plexiglass?|hdpe|uhmw\w*"
