@@ -61,7 +61,10 @@ def main() -> None:
     counts = {"right": 0, "asked": 0, "silent": 0}
     rows: list[tuple[str, list[dict[str, Any]], Any]] = []
     for text, tool, args, key in (
-        queries.QUERIES + getattr(queries, "ROUND_TWO", []) + getattr(queries, "ROUND_THREE", [])
+        queries.QUERIES
+        + getattr(queries, "ROUND_TWO", [])
+        + getattr(queries, "ROUND_THREE", [])
+        + getattr(queries, "ROUND_FOUR", [])
     ):
         rows.append(
             (text, [], lambda t=text, a=args, k=key, o=tool: queries._check(t, [], o, a, k))

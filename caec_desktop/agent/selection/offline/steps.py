@@ -471,9 +471,9 @@ def two_bodies(f: Filler) -> Missing:
     """hertz_max_overlap / contact_pair: a wall as for the Hertz time; otherwise two different
     materials named (`steel r=2 mm hitting glass r=1 mm`) are body 1 and body 2, in text order,
     and the second one's properties fill the `other_*` inputs."""
-    hertz_partner(f)
+    wall_missing = hertz_partner(f)
     if f.args.get("wall") is True:
-        return []
+        return wall_missing
     distinct = list({m.key: m for _, _, m in mentions(f.parsed.text)}.values())
     if len(distinct) < 2:
         return []
@@ -625,10 +625,10 @@ def _drum_size(f: Filler) -> None:
 def rolling_contact(f: Filler) -> Missing:
     """rolling_resistance: a wall as for the Hertz time; a typed linear stiffness keeps the
     material's E and ν out (linear and Hertz inputs exclude each other); Hertz needs an overlap."""
-    hertz_partner(f)
+    wall_missing = hertz_partner(f)
     if "normal_stiffness" in f.args or f.free(STIFFNESS):
         f.skip_presets.update({"youngs_modulus", "poisson_ratio"})
-        return []
+        return []  # a linear spring: the wall's modulus plays no part
     if "youngs_modulus" in f.args or f.material is not None:
-        return [] if "overlap" in f.args else [("overlap",)]
+        return wall_missing + ([] if "overlap" in f.args else [("overlap",)])
     return [("normal_stiffness", "youngs_modulus")]
