@@ -65,6 +65,7 @@ def main() -> None:
         + getattr(queries, "ROUND_TWO", [])
         + getattr(queries, "ROUND_THREE", [])
         + getattr(queries, "ROUND_FOUR", [])
+        + getattr(queries, "ROUND_FIVE", [])
     ):
         rows.append(
             (text, [], lambda t=text, a=args, k=key, o=tool: queries._check(t, [], o, a, k))

@@ -353,6 +353,9 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("pressure", "confining pressure", "normal stress", "confining stress"): ("pressure",),
     ("rpm", "speed", "rotation speed", "rotational speed"): ("rotation_speed", "impact_velocity"),
     ("omega", "angular velocity", "angular speed"): ("angular_velocity",),
+    ("mu s", "mus", "mu static", "static friction"): ("mu_s",),
+    ("mu 2", "mu2"): ("mu_2",),
+    ("i 0", "i0"): ("I_0",),
     ("filling", "filling degree", "fill level", "fill", "filled"): ("filling_degree",),
     ("orifice", "orifice diameter", "outlet", "outlet diameter", "d0", "hole", "opening"): (
         "orifice_diameter",

@@ -80,7 +80,7 @@ def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
     scored: list[tuple[int, int, Phrasing]] = []
     named = {r for q in parsed.quantities for r in q.roles[:1]}
     typed_dims = {q.dim for q in parsed.quantities}
-    foreign = {q.dim for q in parsed.quantities if not q.roles and q.unit and q.dim in ROLE_DIMS}
+    foreign = {q.dim for q in parsed.quantities if q.unit and q.dim in ROLE_DIMS}
     lower = parsed.lower
     for order, p in enumerate(PHRASINGS):
         conversion = p.tool == "convert_units" and steps.convert_match(parsed.text)
@@ -105,9 +105,10 @@ def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
 
 
 _FOREIGN_DIM = 5
-"""Taken off a tool's score per dimension of the values typed (with a unit, unkeyed) that none
-of its inputs has: in `is 1e-6 s ok? ... at most 20% of rayleigh` the time typed makes it the
-time-step check, not the Rayleigh step the word names."""
+"""Taken off a tool's score per dimension of the values typed (with a unit) that none of its
+inputs has: in `is 1e-6 s ok? ... at most 20% of rayleigh` or `check my time step 1e-6 s
+against Rayleigh` the time typed makes it the time-step check, not the Rayleigh step the word
+names."""
 ROLE_DIMS = frozenset(ROLE_DIM.values())
 
 

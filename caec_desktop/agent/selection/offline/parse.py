@@ -31,6 +31,7 @@ from caec_desktop.agent.selection.offline.aliases import (
     particle_roles,
     wall_roles,
 )
+from caec_desktop.tools.materials import mentions
 from caec_desktop.tools.units import dimensionality_name, ureg
 from caec_desktop.tools.values import (
     ValueReadError,
@@ -484,6 +485,10 @@ def _attach_keys(quantities: list[Quantity]) -> None:
         else:
             if pre and candidates[0][1] and _explicit(pre.group(0), pre.group("key")):
                 q.key, q.misfit = pre.group("key"), candidates[0][1]
+            elif q.dim == NONE_DIM and not q.percent and q.value >= 1:
+                counted = PARTICLE_KEY_AFTER_RE.match(q.after)
+                if counted:  # `1e7 glass beads`: a count of particles, no ratio
+                    q.key, q.roles = counted.group().strip(), ("n_particles",)
         wall_before = any(r.startswith("wall_") for r in q.roles)
 
 
@@ -493,6 +498,7 @@ def parse(
     """Quantities and keys of a query (see module docstring). Typos are corrected towards
     `vocabulary`; `known` are lower-case words that are never a number's unit."""
     text, fixes = correct_typos(normalize(raw), vocabulary)
+    text = _drop_negated(text, fixes)
     quantities: list[Quantity] = []
     for match in QTY_RE.finditer(text):
         read = _read_unit(text, match, known)
@@ -548,6 +554,25 @@ def _each_speed(text: str, quantities: list[Quantity]) -> None:
                 "head-on at 1 m/s each); type that"
             )
             q.unit, q.dim, q.key, q.roles = "", "", "", ()
+
+
+_NEGATION_RE = re.compile(
+    r"\b(?:not|no|instead\s+of|rather\s+than|except)\s+(?:(?:the|a|an)\s+)?$", re.IGNORECASE
+)
+NEGATED = "(negated)"
+"""What a material said not to be meant (`not steel, glass`) is read as."""
+
+
+def _drop_negated(text: str, fixes: dict[str, str]) -> str:
+    """`not steel, glass` or `glass, not steel`: the negated material is taken out of the text
+    (and listed in `fixes`), so it fills nothing and is no second body."""
+    parts, last = [], 0
+    for start, end, _ in mentions(text):
+        if _NEGATION_RE.search(text, max(0, start - 20), start):
+            parts += [text[last:start], NEGATED]
+            fixes[text[start:end]] = NEGATED
+            last = end
+    return "".join([*parts, text[last:]]) if parts else text
 
 
 def _inherit_units(quantities: list[Quantity]) -> None:
