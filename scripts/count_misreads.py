@@ -66,6 +66,7 @@ def main() -> None:
         + getattr(queries, "ROUND_THREE", [])
         + getattr(queries, "ROUND_FOUR", [])
         + getattr(queries, "ROUND_FIVE", [])
+        + getattr(queries, "ROUND_SIX", [])
     ):
         rows.append(
             (text, [], lambda t=text, a=args, k=key, o=tool: queries._check(t, [], o, a, k))

@@ -147,7 +147,7 @@ _CASED: dict[str, tuple[str, ...]] = {
     "H": ("height",),
     "h": ("height",),
     "w": ("mass_fractions",),
-    "n": ("number_fractions",),
+    "n": ("number_fractions", "rotation_speed"),
 }
 """Single-letter keys, matched case-sensitively."""
 
@@ -353,6 +353,7 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("pressure", "confining pressure", "normal stress", "confining stress"): ("pressure",),
     ("rpm", "speed", "rotation speed", "rotational speed"): ("rotation_speed", "impact_velocity"),
     ("omega", "angular velocity", "angular speed"): ("angular_velocity",),
+    ("gravity", "gravitational acceleration", "g acc"): ("gravity",),
     ("mu s", "mus", "mu static", "static friction"): ("mu_s",),
     ("mu 2", "mu2"): ("mu_2",),
     ("i 0", "i0"): ("I_0",),

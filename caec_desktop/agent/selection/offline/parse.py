@@ -31,6 +31,7 @@ from caec_desktop.agent.selection.offline.aliases import (
     particle_roles,
     wall_roles,
 )
+from caec_desktop.tools.fluids import fluid_mentions
 from caec_desktop.tools.materials import mentions
 from caec_desktop.tools.units import dimensionality_name, ureg
 from caec_desktop.tools.values import (
@@ -87,6 +88,23 @@ viscosity), never the megapascal that a lower-case `mpa` is taken for."""
 _PASCAL_SECOND_RE = re.compile(r"(?<=[\d\s])([kmuµ]?Pa)\s*[.·]?\s*s\b(?![.·]?\w)")
 """`1e-3 Pa s`, `5 mPa.s`, `1 Pa·s`: a viscosity unit written with a space or a dot, read whole
 (else the `s` would be dropped and a pressure read)."""
+_BRACKET_UNIT_RE = re.compile(
+    r"(?P<key>\b[A-Za-z][\w']*)\s*[\[(]\s*(?P<unit>[^\s\[\]()][^\[\]()]{0,11}?)\s*[\])]"
+    r"\s*(?P<sep>[=:])\s*(?P<num>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)(?![\w.])"
+)
+"""A unit written after the key in brackets, as in a spreadsheet's header (`d [mm] = 2`,
+`E (GPa): 70`): it is the value's unit."""
+
+
+def _bracket_unit(match: re.Match[str]) -> str:
+    """`d [mm] = 2` → `d = 2 mm` when pint reads the bracketed unit, else the text as typed."""
+    try:
+        read_unit(normalize_unit(match["unit"]))
+    except ValueReadError:
+        return match.group(0)
+    return f"{match['key']} {match['sep']} {match['num']} {match['unit']}"
+
+
 _SPACED_UNIT_RE = re.compile(
     r"(?<=\d)(?<![A-Za-z^]\d)(?P<gap>[ \t]?)(?!in\b)(?P<a>[A-Za-zµμ]{1,3})[ \t]+"
     r"(?P<b>[A-Za-zµμ]{1,3}(?:[/*^]-?[A-Za-z0-9µμ]+)+)(?![\w/^*.])"
@@ -235,6 +253,7 @@ def normalize(text: str) -> str:
         text = text.replace(old, new)
     text = _SUPERSCRIPT_RE.sub(lambda m: "^" + m.group().translate(_SUPERSCRIPTS), text)
     text = _MULTIPLIER_RE.sub(_multiplied, text)
+    text = _BRACKET_UNIT_RE.sub(_bracket_unit, text)
     text = _PASCAL_SECOND_RE.sub(r"\1*s", text)
     text = _SPACED_UNIT_RE.sub(_joined_unit, text)
     text = _PER_SECOND_RE.sub("s^-1", text)
@@ -530,6 +549,7 @@ def parse(
     _inherit_units(quantities)
     _attach_keys(quantities)
     _each_speed(text, quantities)
+    _spreads(text, quantities)
     words = {m.group(1): m.group(2) for m in _WORD_PAIR_RE.finditer(text)}
     return Parsed(raw, text, text.lower(), quantities, fixes, words)
 
@@ -557,22 +577,45 @@ def _each_speed(text: str, quantities: list[Quantity]) -> None:
 
 
 _NEGATION_RE = re.compile(
-    r"\b(?:not|no|instead\s+of|rather\s+than|except)\s+(?:(?:the|a|an)\s+)?$", re.IGNORECASE
+    r"\b(?:not|no|instead\s+of|rather\s+than|except)\s+(?:(?:in|into|with|through)\s+)?"
+    r"(?:(?:the|a|an)\s+)?$",
+    re.IGNORECASE,
 )
 NEGATED = "(negated)"
 """What a material said not to be meant (`not steel, glass`) is read as."""
 
 
 def _drop_negated(text: str, fixes: dict[str, str]) -> str:
-    """`not steel, glass` or `glass, not steel`: the negated material is taken out of the text
-    (and listed in `fixes`), so it fills nothing and is no second body."""
+    """`not steel, glass`, `glass, not steel`, `not in water but in air`: the negated material or
+    fluid is taken out of the text (and listed in `fixes`), so it fills nothing and is no second
+    body."""
     parts, last = [], 0
-    for start, end, _ in mentions(text):
+    named = sorted(
+        [(a, b) for a, b, _ in mentions(text)] + [(a, b) for a, b, _ in fluid_mentions(text)]
+    )
+    for start, end in named:
         if _NEGATION_RE.search(text, max(0, start - 20), start):
             parts += [text[last:start], NEGATED]
             fixes[text[start:end]] = NEGATED
             last = end
     return "".join([*parts, text[last:]]) if parts else text
+
+
+_SPREAD_RE = re.compile(r"(?:±|\+/-|\+-)\s*$")
+
+
+def _spreads(text: str, quantities: list[Quantity]) -> None:
+    """A value with a spread (`2 mm ± 0.2 mm`) is not read as the value alone: which size (the
+    smallest for a time step) or a distribution's mean and sd is for the user to say."""
+    for i, q in enumerate(quantities):
+        if _SPREAD_RE.search(q.before) and i and not quantities[i - 1].problem:
+            whole = text[quantities[i - 1].start : q.end]
+            for one in (quantities[i - 1], q):
+                one.problem = (
+                    f"could not read {quote(whole)}: a value with a spread; type the value "
+                    "meant (the smallest size for a time step), or a mean and sd"
+                )
+                one.unit, one.dim, one.key, one.roles = "", "", "", ()
 
 
 def _inherit_units(quantities: list[Quantity]) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from caec_desktop.agent.selection.offline import steps
 from caec_desktop.agent.selection.offline.aliases import (
+    ACCELERATION,
     ANGLE,
     DENSITY,
     FORCE,
@@ -231,6 +232,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             simple("liquid_surface_tension", preset="liquid_surface_tension"),
             simple("contact_angle", ANGLE),
             simple("equilibrium_separation"),
+            simple("gravity", ACCELERATION),
         ),
         (("particle_radius",),),
         "JKR pull-off force for 20 um glass particles, surface energy 0.05 J/m2",
@@ -266,7 +268,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             Param("characteristic_length", (("characteristic_length", 1.0), ("length", 1.0))),
             simple("flow_velocity"),
             simple("cfd_cell_size"),
-            simple("gravity"),
+            simple("gravity", ACCELERATION),
         ),
         (("particle_diameter",), ("particle_density",), ("fluid_density",), ("fluid_viscosity",)),
         "terminal velocity of a 1 mm glass bead in water",
@@ -349,6 +351,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             simple("mu_s"),
             simple("mu_2"),
             simple("I_0"),
+            simple("gravity", ACCELERATION),
         ),
         (),
         "froude number of a drum of radius 0.25 m at 10 rpm",
@@ -373,6 +376,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             Param("shape_coefficient", (("shape_coefficient", 1.0), ("stiffness", 1.0))),
             Param("silo_diameter", (("silo_diameter", 1.0), ("container_diameter", 1.0))),
             simple("fill_mass", MASS),
+            simple("gravity", ACCELERATION),
         ),
         (("orifice_diameter",), ("particle_diameter",), ("bulk_density",)),
         "beverloo discharge rate, 50 mm orifice, 2 mm particles, bulk density 1500",

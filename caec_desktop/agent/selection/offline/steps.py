@@ -68,6 +68,11 @@ _CRITICAL_RE = re.compile(r"\bcritical\s+(?:speed|rpm|rotation)\b", re.I)
 _WALL_AFTER_RE = re.compile(rf"\s*(?:{ADJECTIVE})?(?:{WALL_WORDS})s?\b", re.I)
 """Right after a material's name: the wall is made of it (`a steel wall`, `a steel base
 plate`, `a steel target`, `an alumina liner`)."""
+_WALL_BEFORE_RE = re.compile(
+    rf"\b(?:{WALL_WORDS})s?\s*(?:[:=]|\bof\b|\bmade\s+of\b|\bis\b)?\s*$", re.I
+)
+"""Right before a material's name: the wall it makes (`plate steel`, `wall: glass`, `a plate
+of alumina`); not after a comma (`against a wall, glass beads`: the beads are glass)."""
 _STEP_WORD_RE = re.compile(r"\b(?:at|with|every|using)\s*$", re.I)
 _RUN_GAP_RE = re.compile(r"^[\s,;]*(?:and\s*)?$")
 
@@ -319,6 +324,8 @@ def hertz_partner(f: Filler) -> Missing:
         _one_material(f, named)
         return []
     wall = next((n for n in named if _WALL_AFTER_RE.match(text, n[1])), None)
+    if wall is None:  # `plate steel`, `wall: glass`, `a plate of alumina`
+        wall = next((n for n in named if _WALL_BEFORE_RE.search(text, 0, n[0])), None)
     if wall is None and "wall_youngs_modulus" not in f.args:
         unknown = _UNKNOWN_WALL_RE.search(text)
         if unknown is not None:  # a rubber liner is no rigid wall, nor of the particles' material
