@@ -67,6 +67,7 @@ def main() -> None:
         + getattr(queries, "ROUND_FOUR", [])
         + getattr(queries, "ROUND_FIVE", [])
         + getattr(queries, "ROUND_SIX", [])
+        + getattr(queries, "ROUND_SEVEN", [])
     ):
         rows.append(
             (text, [], lambda t=text, a=args, k=key, o=tool: queries._check(t, [], o, a, k))

@@ -1982,6 +1982,78 @@ ROUND_SIX: list[Row] = [
 ]
 
 
+ROUND_SEVEN: list[Row] = [
+    (
+        "time step for sand 0.3 mm, E reduced to 1e7",
+        "rayleigh_timestep",
+        {"particle_radius": 0.15e-3, "youngs_modulus": 1e7, "density": 2650.0},
+        ("rayleigh_timestep", rayleigh(0.15e-3, 2650, 1e7, 0.08)),
+    ),
+    (
+        "max overlap 2 mm glass spheres at 1 m/s, E=1e7 Pa (soft), limit 1 %",
+        "hertz_max_overlap",
+        {
+            "particle_radius": 1e-3,
+            "youngs_modulus": 1e7,
+            "overlap_limit": 0.01,
+            "impact_velocity": 1.0,
+        },
+        ("max_overlap", hertz_overlap(sphere_mass(2e-3, 2500) / 2, 0.5e-3, 1e7 / 1.875, 1.0)),
+    ),
+    (
+        "cohesion numbers for 20 um particles, work of adhesion 0.1 J/m2, not per surface",
+        "cohesion_numbers",
+        {"particle_radius": 10e-6, "surface_energy": 0.1, "surface_energy_per_surface": None},
+        ("pull_off_force_jkr", 1.5 * PI * 0.1 * 5e-6),
+    ),
+    (
+        "cell size for particles with radius 1 mm and 2 mm",
+        "neighbor_cell_size",
+        {"max_particle_radius": 2e-3},
+        ("cell_size", 0.5 * (4e-3 + 1e-3)),
+    ),
+    (
+        "neighbour cell size for 1 mm and 3 mm particles, skin 0.2 mm",
+        "neighbor_cell_size",
+        {"max_particle_radius": 1.5e-3, "skin": 0.2e-3},
+        ("cell_size", 0.5 * (3e-3 + 0.2e-3)),
+    ),
+    (
+        "pull-off force for 5 um particles, surface energy 0.05 J/m2 each surface",
+        "cohesion_numbers",
+        {"particle_radius": 2.5e-6, "surface_energy": 0.05, "surface_energy_per_surface": True},
+        ("pull_off_force_jkr", 1.5 * PI * 0.1 * 1.25e-6),
+    ),
+    (
+        "contact pair 2 mm glass with 5 mm nylon",
+        "contact_pair",
+        {"particle_radius": 1e-3, "other_radius": 2.5e-3, "other_youngs_modulus": 2.5e9, **GLASS},
+        ("effective_modulus", e_star(70e9, 0.25, 2.5e9, 0.39)),
+    ),
+    (
+        "critical dt, d=2mm, E=1e7, rho=2500, nu .3, fraction 0.15",
+        "rayleigh_timestep",
+        {
+            "particle_radius": 1e-3,
+            "youngs_modulus": 1e7,
+            "density": 2500.0,
+            "poisson_ratio": 0.3,
+            "fraction": 0.15,
+        },
+        ("recommended_timestep", 0.15 * rayleigh(1e-3, 2500, 1e7, 0.3)),
+    ),
+    (
+        "contact time: 1 mm glass bead, 2 m/s, wall E = 1 GPa",
+        "hertz_contact_time",
+        {"particle_radius": 0.5e-3, "wall": True, "wall_youngs_modulus": 1e9, **GLASS},
+        (
+            "contact_time",
+            hertz_time(sphere_mass(1e-3, 2500), 0.5e-3, e_star(70e9, 0.25, 1e9, 0.25), 2.0),
+        ),
+    ),
+]
+
+
 REFUSED: list[str] = [
     # a decimal comma is never read as a thousands separator or dropped
     "Rayleigh timestep for glass beads of 2,5 mm",
@@ -2160,6 +2232,15 @@ def test_round_five(
 
 @pytest.mark.parametrize(("text", "tool", "args", "key"), ROUND_SIX, ids=[q[0] for q in ROUND_SIX])
 def test_round_six(
+    text: str, tool: str, args: dict[str, Any], key: tuple[str, float] | None
+) -> None:
+    _check(text, [], tool, args, key)
+
+
+@pytest.mark.parametrize(
+    ("text", "tool", "args", "key"), ROUND_SEVEN, ids=[q[0] for q in ROUND_SEVEN]
+)
+def test_round_seven(
     text: str, tool: str, args: dict[str, Any], key: tuple[str, float] | None
 ) -> None:
     _check(text, [], tool, args, key)

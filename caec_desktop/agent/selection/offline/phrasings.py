@@ -181,7 +181,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             simple("impact_velocity", VELOCITY),
             *_other_body(),
             simple("timestep", TIME),
-            simple("overlap_limit"),
+            simple("overlap_limit", percent=True),
         ),
         (*_MAT_REQ, ("impact_velocity",)),
         "max overlap for 2 mm glass beads colliding at 1 m/s",

@@ -404,7 +404,9 @@ def _as_radius(f: Filler, index: int) -> tuple[str | float, str]:
 
 
 def convention(f: Filler) -> Missing:
-    """neighbor_cell_size: the solver named in the query picks the convention."""
+    """neighbor_cell_size: the solver named in the query picks the convention; of several
+    particle sizes the largest is the one the cell is for."""
+    _largest_size(f)
     low = f.parsed.lower
     if "convention" in f.args:
         return []
@@ -413,6 +415,35 @@ def convention(f: Filler) -> Missing:
     elif "liggghts" in low or "lammps" in low:
         f.put("convention", "liggghts")
     return []
+
+
+_RADIUS_ROLES = frozenset({"max_particle_radius", "particle_radius"})
+
+
+def _largest_size(f: Filler) -> None:
+    """`radius 1 mm and 2 mm`, `particles of 1 mm and 3 mm`: the largest radius fills
+    max_particle_radius (a diameter halved; a size listed right after a radius is a radius)."""
+    sizes: list[tuple[float, int, float]] = []
+    factor = 0.5
+    for i, q in enumerate(f.quantities):
+        role = f.role(i)
+        if q.dim != LENGTH or q.problem or role in ("skin",) or (q.roles and role is None):
+            factor = 0.5
+            continue
+        listed = i > 0 and _RUN_GAP_RE.match(f.quantities[i - 1].after) is not None
+        if role in _RADIUS_ROLES:
+            factor = 1.0
+        elif role == "particle_diameter" or not (listed and sizes):
+            factor = 0.5
+        sizes.append((_si(f, i, "m") * factor, i, factor))
+    if len(sizes) < 2:
+        return
+    _, index, factor = max(sizes)
+    f.used.update(i for _, i, _ in sizes)
+    f.put("max_particle_radius", f.quantities[index].scaled(factor), _RADIUS_LABEL[factor])
+
+
+_RADIUS_LABEL = {1.0: "typed", 0.5: "typed (d/2)"}
 
 
 def _sizes(f: Filler, *slots: str) -> None:
@@ -493,11 +524,13 @@ def two_bodies(f: Filler) -> Missing:
 
 
 _PER_SURFACE_RE = re.compile(
-    r"\b(?:per|each|of (?:one|each|a single))[\s-]+(?:surface|solid|face)\b|\bgamma[\s_-]?s\b"
+    r"(?<!\bnot )\b(?:per|each|of (?:one|each|a single))[\s-]+(?:surface|solid|face)\b"
+    r"|\bgamma[\s_-]?s\b"
     r"|\bsolid surface energy\b",
     re.I,
 )
-"""A surface energy given per surface (γ_s of one solid): Δγ = 2γ_s is the work of adhesion."""
+"""A surface energy given per surface (γ_s of one solid): Δγ = 2γ_s is the work of adhesion
+(`not per surface` is the work of adhesion itself)."""
 
 
 def cohesion_inputs(f: Filler) -> Missing:
