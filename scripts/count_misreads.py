@@ -68,6 +68,7 @@ def main() -> None:
         + getattr(queries, "ROUND_FIVE", [])
         + getattr(queries, "ROUND_SIX", [])
         + getattr(queries, "ROUND_SEVEN", [])
+        + getattr(queries, "ROUND_EIGHT", [])
     ):
         rows.append(
             (text, [], lambda t=text, a=args, k=key, o=tool: queries._check(t, [], o, a, k))

@@ -2054,6 +2054,65 @@ ROUND_SEVEN: list[Row] = [
 ]
 
 
+ROUND_EIGHT: list[Row] = [
+    (
+        "rotating drum 2 m diameter at 5 rpm with 30% fill of 5 mm limestone: Froude and regime",
+        "flow_regime",
+        {"drum_radius": 1.0, "rotation_speed": 5.0, "filling_degree": 0.3},
+        ("froude_number", (5 * 2 * PI / 60) ** 2 * 1.0 / G0),
+    ),
+    (
+        "JKR, two particles 10 um and 20 um radius, surface energy 0.1 J/m2",
+        "cohesion_numbers",
+        {"particle_radius": 10e-6, "other_radius": 20e-6, "surface_energy": 0.1},
+        ("pull_off_force_jkr", 1.5 * PI * 0.1 * (10e-6 * 20e-6 / 30e-6)),
+    ),
+    (
+        "overlap check: glass, 3 mm, v 5 m/s, dt 1e-6 s, limit 0.5%",
+        "hertz_max_overlap",
+        {
+            "particle_radius": 1.5e-3,
+            "impact_velocity": 5.0,
+            "timestep": 1e-6,
+            "overlap_limit": 0.005,
+            **GLASS,
+        },
+        ("max_overlap", hertz_overlap(sphere_mass(3e-3, 2500) / 2, 0.75e-3, 70e9 / 1.875, 5.0)),
+    ),
+    (
+        "simulation cost for 1e6 particles over 10 s with dt = 1e-6 s at 1e6 particle steps "
+        "per core second using 16 cores with 70% efficiency",
+        "simulation_cost",
+        {
+            "n_particles": 1e6,
+            "duration": 10.0,
+            "timestep": 1e-6,
+            "throughput": 1e6,
+            "n_cores": 16,
+            "parallel_efficiency": 0.7,
+        },
+        ("wall_time", 1e6 * 1e7 / (1e6 * 16 * 0.7)),
+    ),
+    (
+        "Rayleigh critical timestep of 1.2 mm steel grit, E at 200 GPa",
+        "rayleigh_timestep",
+        {"particle_radius": 0.6e-3, "youngs_modulus": 200e9, "density": 7850.0},
+        ("rayleigh_timestep", rayleigh(0.6e-3, 7850, 200e9, 0.3)),
+    ),
+    (
+        "what dt should I use for 3 mm polypropylene pellets",
+        "rayleigh_timestep",
+        {
+            "particle_radius": 1.5e-3,
+            "density": 905.0,
+            "youngs_modulus": 1.5e9,
+            "poisson_ratio": 0.42,
+        },
+        ("rayleigh_timestep", rayleigh(1.5e-3, 905, 1.5e9, 0.42)),
+    ),
+]
+
+
 REFUSED: list[str] = [
     # a decimal comma is never read as a thousands separator or dropped
     "Rayleigh timestep for glass beads of 2,5 mm",
@@ -2241,6 +2300,15 @@ def test_round_six(
     ("text", "tool", "args", "key"), ROUND_SEVEN, ids=[q[0] for q in ROUND_SEVEN]
 )
 def test_round_seven(
+    text: str, tool: str, args: dict[str, Any], key: tuple[str, float] | None
+) -> None:
+    _check(text, [], tool, args, key)
+
+
+@pytest.mark.parametrize(
+    ("text", "tool", "args", "key"), ROUND_EIGHT, ids=[q[0] for q in ROUND_EIGHT]
+)
+def test_round_eight(
     text: str, tool: str, args: dict[str, Any], key: tuple[str, float] | None
 ) -> None:
     _check(text, [], tool, args, key)

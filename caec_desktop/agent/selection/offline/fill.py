@@ -69,7 +69,7 @@ def near_container(quantities: list[Quantity], index: int) -> bool:
 
 
 _PERCENT_ALONE_RE = re.compile(
-    r"^\s*(?:of\s+(?:it|that|this|them|(?:the\s+)?rayleigh\w*)\b|full\b|filled\b"
+    r"^\s*(?:of\s+(?:it|that|this|them|(?:the\s+)?rayleigh\w*)\b|full\b|fill(?:ed|ing)?\b"
     r"|[,.;:!?)]|and\b|$)",
     re.IGNORECASE,
 )

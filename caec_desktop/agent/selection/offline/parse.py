@@ -548,6 +548,7 @@ def parse(
         q.after = text[q.end : next_start]
     _inherit_units(quantities)
     _attach_keys(quantities)
+    _inherit_post_keys(quantities)
     _each_speed(text, quantities)
     _spreads(text, quantities)
     words = {m.group(1): m.group(2) for m in _WORD_PAIR_RE.finditer(text)}
@@ -616,6 +617,24 @@ def _spreads(text: str, quantities: list[Quantity]) -> None:
                     "meant (the smallest size for a time step), or a mean and sd"
                 )
                 one.unit, one.dim, one.key, one.roles = "", "", "", ()
+
+
+def _inherit_post_keys(quantities: list[Quantity]) -> None:
+    """In `10 um and 20 um radius` the key after the list is each value's: an unkeyed value
+    followed by `,` or `and` and a value of its dimension keyed by the word after it takes
+    that key (not only the last one is a radius)."""
+    for i in range(len(quantities) - 2, -1, -1):
+        q, nxt = quantities[i], quantities[i + 1]
+        post = POST_KEY_RE.match(nxt.after)
+        if (
+            post is not None
+            and nxt.roles
+            and nxt.key.lower() == post.group("key").lower()
+            and not (q.roles or q.problem or q.misfit)
+            and q.dim == nxt.dim
+            and _LIST_GAP_RE.match(q.after)
+        ):
+            q.key, q.roles = nxt.key, nxt.roles
 
 
 def _inherit_units(quantities: list[Quantity]) -> None:
