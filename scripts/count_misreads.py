@@ -1,10 +1,16 @@
-"""Count how the offline reader does on tests/agent/test_offline_queries_2.py: right, asked or
-refused (acceptable), or silently wrong (a call that validates and runs, but not with what the
-engineer meant). Run it against any checkout's `caec_desktop` to compare versions:
+"""Count how the offline reader does on a query set (tests/agent/test_offline_queries_2.py by
+default): right, asked or refused (acceptable), or silently wrong (a call that validates and
+runs, but not with what the engineer meant). Run it against any checkout's `caec_desktop` to
+compare versions:
 
     .venv/bin/python scripts/count_misreads.py                 # this tree
+    .venv/bin/python scripts/count_misreads.py --queries tests/agent/test_offline_queries_3.py
     git archive <commit> caec_desktop | tar -x -C /tmp/old
     .venv/bin/python scripts/count_misreads.py /tmp/old        # that commit's reader and tools
+
+A set lists QUERIES (and ROUND_TWO) rows `(text, tool, args, key)`, FOLLOW_UPS rows `(before,
+text, tool, args, key)`, REFUSED texts and REFUSED_BY_THE_TOOL rows `(text, tool, message)`,
+and a `_check(text, history, tool, args, key)` that raises AssertionError when a row is misread.
 """
 
 from __future__ import annotations
@@ -18,12 +24,16 @@ HERE = Path(__file__).resolve().parent.parent
 
 
 def main() -> None:
-    code = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else HERE
+    args = sys.argv[1:]
+    where = HERE / "tests" / "agent" / "test_offline_queries_2.py"
+    if "--queries" in args:
+        at = args.index("--queries")
+        where = Path(args[at + 1]).resolve()
+        del args[at : at + 2]
+    code = Path(args[0]).resolve() if args else HERE
     sys.path.insert(0, str(code))
     sys.path.insert(1, str(HERE))
-    spec = importlib.util.spec_from_file_location(
-        "queries", HERE / "tests" / "agent" / "test_offline_queries_2.py"
-    )
+    spec = importlib.util.spec_from_file_location("queries", where)
     assert spec is not None and spec.loader is not None
     queries: Any = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(queries)
@@ -50,11 +60,20 @@ def main() -> None:
 
     counts = {"right": 0, "asked": 0, "silent": 0}
     rows: list[tuple[str, list[dict[str, Any]], Any]] = []
-    for text, tool, args, key in queries.QUERIES + queries.ROUND_TWO:
+    for text, tool, args, key in (
+        queries.QUERIES
+        + getattr(queries, "ROUND_TWO", [])
+        + getattr(queries, "ROUND_THREE", [])
+        + getattr(queries, "ROUND_FOUR", [])
+        + getattr(queries, "ROUND_FIVE", [])
+        + getattr(queries, "ROUND_SIX", [])
+        + getattr(queries, "ROUND_SEVEN", [])
+        + getattr(queries, "ROUND_EIGHT", [])
+    ):
         rows.append(
             (text, [], lambda t=text, a=args, k=key, o=tool: queries._check(t, [], o, a, k))
         )
-    for before, text, tool, args, key in queries.FOLLOW_UPS:
+    for before, text, tool, args, key in getattr(queries, "FOLLOW_UPS", []):
         history = [{"role": "user", "content": b} for b in before]
         rows.append(
             (
@@ -63,7 +82,9 @@ def main() -> None:
                 lambda t=text, h=history, a=args, k=key, o=tool: queries._check(t, h, o, a, k),
             )
         )
-    for text, tool, message in queries.REFUSED_BY_THE_TOOL:
+    for text in getattr(queries, "REFUSED", []):
+        rows.append((text, [], lambda t=text: queries.test_refused(t)))
+    for text, tool, message in getattr(queries, "REFUSED_BY_THE_TOOL", []):
         rows.append(
             (text, [], lambda t=text, o=tool, m=message: queries.test_refused_by_the_tool(t, o, m))
         )

@@ -72,6 +72,12 @@ def _matcher() -> tuple[re.Pattern[str], dict[str, Fluid]]:
     return pattern, {a: f for a, f in aliases}
 
 
+def fluid_mentions(text: str) -> list[tuple[int, int, Fluid]]:
+    """Every mention of a fluid in `text`, in text order: (start, end, fluid)."""
+    pattern, fluids = _matcher()
+    return [(h.start(), h.end(), fluids[h.group().lower()]) for h in pattern.finditer(text)]
+
+
 def find_fluid(text: str) -> Fluid | None:
     """The fluid the particles are in: the one named after `in`, `through` or `into` ("a 3 mm
     water droplet in air" → air), else the first one named ("1 mm glass beads, water"), or None."""

@@ -147,12 +147,23 @@ _CASED: dict[str, tuple[str, ...]] = {
     "H": ("height",),
     "h": ("height",),
     "w": ("mass_fractions",),
-    "n": ("number_fractions",),
+    "n": ("number_fractions", "rotation_speed"),
 }
 """Single-letter keys, matched case-sensitively."""
 
 _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
-    ("radius", "rad", "particle radius", "rp", "r p", "min radius", "smallest radius"): (
+    (
+        "radius",
+        "rad",
+        "particle radius",
+        "rp",
+        "r p",
+        "min radius",
+        "smallest radius",
+        "r1",
+        "radius 1",
+        "first radius",
+    ): (
         "particle_radius",
         "max_particle_radius",
     ),
@@ -194,6 +205,10 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
         "elastic modulus",
         "modulus",
         "e modulus",
+        "ymod",
+        "y mod",
+        "emod",
+        "e mod",
     ): ("youngs_modulus",),
     ("shear modulus", "shear"): ("shear_modulus",),
     (
@@ -224,6 +239,7 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
         "poisson ratio",
         "poissons ratio",
         "poisson's ratio",
+        "pr",
     ): ("poisson_ratio",),
     ("dt", "timestep", "time step", "delta t", "step size", "dt used", "my dt"): ("timestep",),
     (
@@ -337,6 +353,10 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("pressure", "confining pressure", "normal stress", "confining stress"): ("pressure",),
     ("rpm", "speed", "rotation speed", "rotational speed"): ("rotation_speed", "impact_velocity"),
     ("omega", "angular velocity", "angular speed"): ("angular_velocity",),
+    ("gravity", "gravitational acceleration", "g acc"): ("gravity",),
+    ("mu s", "mus", "mu static", "static friction"): ("mu_s",),
+    ("mu 2", "mu2"): ("mu_2",),
+    ("i 0", "i0"): ("I_0",),
     ("filling", "filling degree", "fill level", "fill", "filled"): ("filling_degree",),
     ("orifice", "orifice diameter", "outlet", "outlet diameter", "d0", "hole", "opening"): (
         "orifice_diameter",
@@ -361,10 +381,11 @@ WORD_ROLES: dict[str, tuple[str, ...]] = {w: roles for ws, roles in _WORDS.items
 
 _CONNECT = (
     r"\s*(?:(?:of|for|in)\s+(?:the\s+)?(?P<fluid>water|air|liquid|fluid|gas|oil)\b\s*)?"
-    r"(?:=|:|~|≈|\bis\b|\bof\b|\bat\b|\bequals?\b|\babout\b)?\s*"
+    r"(?:=|:|~|≈|\bis\b|\bof\b|\bat\b|\bequals?\b|\babout\b"
+    r"|\b(?:reduced|set|lowered|raised|increased|changed|softened)\s+to\b)?\s*"
 )
-"""Between a key and its value: `=`, `of`, `is`, …; `density of water 998 kg/m3` names the
-fluid (group `fluid`)."""
+"""Between a key and its value: `=`, `of`, `is`, `reduced to`, …; `density of water 998 kg/m3`
+names the fluid (group `fluid`)."""
 
 
 _SEP = " "
@@ -456,6 +477,12 @@ POST_ROLES: dict[str, tuple[str, ...]] = {
     "cfd cell": ("cfd_cell_size",),
     "cell": ("cfd_cell_size",),
     "mesh": ("cfd_cell_size",),
+    "overlap": ("overlap",),
+    "of overlap": ("overlap",),
+    "parallel efficiency": ("parallel_efficiency",),
+    "efficiency": ("parallel_efficiency",),
+    "id": ("container_diameter",),
+    "inner diameter": ("container_diameter",),
 }
 POST_KEY_RE = re.compile(
     r"^\s*(?P<key>"
@@ -495,7 +522,7 @@ PARTICLE_KEY_AFTER_RE = re.compile(
 """After a size key typed behind its value, the particles it belongs to (`5 mm diameter spheres`,
 `3 mm diameter glass beads`; not a `ball mill`); used with `match(text, pos)`."""
 FLUID_KEY_BEFORE_RE = re.compile(
-    r"\b(?:fluid|liquid|gas|carrier)s?\b(?:\s+(?!particles?\b|solids?\b)[\w']+){0,3}\s*$",
+    r"\b(?:fluid|liquid|gas|carrier|oil)s?\b(?:\s+(?!particles?\b|solids?\b)[\w']+){0,3}\s*$",
     re.IGNORECASE,
 )
 """Before a density key that belongs to the fluid: `in a liquid with density`, `a fluid of
@@ -596,5 +623,6 @@ HINTS: dict[str, str] = {
     "rolling_friction": "mu_r=0.1",
     "normal_stiffness": "kn=1e5 N/m (or E and overlap for Hertz)",
     "overlap": "overlap 2 um",
+    "wall_youngs_modulus": "wall E 5 MPa, wall nu 0.45 (or a steel wall)",
 }
 """A second way to type each input, shown after the schema's own example in 'missing' replies."""

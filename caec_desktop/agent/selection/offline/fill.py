@@ -11,7 +11,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from caec_desktop.agent.selection.offline.aliases import LENGTH
+from caec_desktop.agent.selection.offline.aliases import (
+    CONTAINER_WORDS,
+    LENGTH,
+    PARTICLE_KEY_AFTER_RE,
+)
 from caec_desktop.agent.selection.offline.parse import Parsed, Quantity
 from caec_desktop.tools.fluids import Fluid
 from caec_desktop.tools.materials import Material
@@ -35,6 +39,45 @@ def _is_load(q: Quantity) -> bool:
     return bool(_LOAD_BEFORE.search(q.before) or _LOAD_AFTER.search(q.after))
 
 
+ADJECTIVE = r"(?!(?:with|of|in|on|at|and|or|for|to|from|by|into|onto|against|the|a|an)\b)[a-z]+\s+"
+"""One word between a material or a size and what it names (`steel base plate`, `100 mm glass
+drum`), never a preposition (`glass beads with surface tension` names no surface)."""
+_CONTAINER_BEFORE_RE = re.compile(rf"\b(?:{CONTAINER_WORDS})s?\W*$", re.I)
+_CONTAINER_AFTER_RE = re.compile(rf"^\W*(?:{ADJECTIVE})??(?:{CONTAINER_WORDS})\b", re.I)
+"""Right after a size: the container it is of (`100 mm pipe`, `a 100 mm glass drum`)."""
+_CLAIMED_RE = re.compile(rf"^\s*(?:{ADJECTIVE})??(?:{CONTAINER_WORDS})\b", re.I)
+"""Between two sizes, a container word glued to the first (`50 mm pipe 5 mm`), not after a
+comma (`2 mm beads, container 300 mm`: the 300 mm is the container's)."""
+
+
+def near_container(quantities: list[Quantity], index: int) -> bool:
+    """Whether size `index` is a container's: `50 mm pipe` or `cylinder 100 mm`, but in `50 mm
+    pipe 5 mm` the pipe belongs to 50 mm, and a size said of particles is theirs (`from a
+    hopper: 2 mm particles`)."""
+    q = quantities[index]
+    if PARTICLE_KEY_AFTER_RE.match(q.after):
+        return False
+    claimed = (
+        index > 0
+        and quantities[index - 1].dim == LENGTH
+        and _CLAIMED_RE.match(q.before) is not None
+    )
+    return bool(
+        _CONTAINER_AFTER_RE.match(q.after)
+        or (not claimed and _CONTAINER_BEFORE_RE.search(q.before))
+    )
+
+
+_PERCENT_ALONE_RE = re.compile(
+    r"^\s*(?:of\s+(?:it|that|this|them|(?:the\s+)?rayleigh\w*)\b|full\b|fill(?:ed|ing)?\b"
+    r"|[,.;:!?)]|and\b|$)",
+    re.IGNORECASE,
+)
+"""After a percentage that is the tool's one ratio: nothing that names another quantity (`use
+10 % of it`, `at 60 %,`; not `5 % fines`)."""
+_PARTICLE_SIZES = frozenset({"particle_radius", "particle_diameter"})
+
+
 _STEP_ROLES = frozenset(
     {"mass_fractions", "number_fractions", "diameters", "length", "width", "height"}
 )
@@ -55,12 +98,16 @@ class Param:
     preset: str = ""
     """The named material's property that supplies it ("density", "youngs_modulus", …), or the
     named fluid's ("fluid_density", "fluid_viscosity", "liquid_surface_tension")."""
+    percent: bool = False
+    """An unkeyed percentage that names nothing else fills it (`use 10 % of it`, `at 60 %`)."""
 
 
-def simple(name: str, dim: str | None = None, *, preset: str = "", also: str = "") -> Param:
+def simple(
+    name: str, dim: str | None = None, *, preset: str = "", also: str = "", percent: bool = False
+) -> Param:
     """A parameter filled by its own role (and optionally one more role, `also`)."""
     roles = ((name, 1.0), (also, 1.0)) if also else ((name, 1.0),)
-    return Param(name, roles, dim, preset=preset)
+    return Param(name, roles, dim, preset=preset, percent=percent)
 
 
 def radius(name: str = "particle_radius", *, dim: str | None = LENGTH) -> Param:
@@ -114,6 +161,9 @@ class Filler:
     """Inputs a step decided no preset may fill (E and ν next to a typed linear stiffness)."""
     tool: str = ""
     """The tool being filled: a key naming what it computes is no key (`max overlap of 2 mm`)."""
+    refused: list[str] = field(default_factory=list)
+    """What a step found the tool cannot take as typed (a second body's material in a tool of
+    one material): nothing is computed, and the reply says why."""
 
     def __post_init__(self) -> None:
         accepted = {role for p in self.params for role, _ in p.roles} | _STEP_ROLES
@@ -179,13 +229,26 @@ class Filler:
                     self.put(p.name, self.use(index).scaled(factor), _LABELS.get(factor, "typed"))
 
     def unkeyed(self) -> None:
-        """Fill what is left from unkeyed quantities of the parameter's dimension."""
+        """Fill what is left from unkeyed quantities of the parameter's dimension, and a ratio
+        that takes percentages from an unkeyed percentage naming nothing else."""
         for p in self.params:
+            if p.name not in self.args and p.percent:
+                alone = [
+                    i
+                    for i in self.free("dimensionless")
+                    if self.quantities[i].percent
+                    and _PERCENT_ALONE_RE.match(self.quantities[i].after)
+                ]
+                if alone:
+                    self.put(p.name, self.use(alone[0]).arg)
             if p.name in self.args or p.dim is None:
                 continue
             free = self.free(p.dim)
             if p.name in _MODULI:
                 free = [i for i in free if not _is_load(self.quantities[i])]
+            if _PARTICLE_SIZES & {role for role, _ in p.roles}:
+                # a container's size is never a particle's (`container 300 mm`)
+                free = [i for i in free if not near_container(self.quantities, i)]
             if free:
                 q = self.use(free[0])
                 self.put(p.name, q.scaled(p.bare_factor), _LABELS.get(p.bare_factor, "typed"))

@@ -8,7 +8,7 @@ from typing import Any
 
 from caec_desktop.agent.selection.offline import steps
 from caec_desktop.agent.selection.offline.aliases import CONTAINER_WORDS, ROLE_DIM
-from caec_desktop.agent.selection.offline.fill import Filler
+from caec_desktop.agent.selection.offline.fill import ADJECTIVE, Filler
 from caec_desktop.agent.selection.offline.parse import REFERENCE_UNITS, Parsed, Quantity
 from caec_desktop.agent.selection.offline.phrasings import PHRASINGS, Phrasing
 from caec_desktop.tools import get_tool
@@ -18,7 +18,7 @@ from caec_desktop.tools.units import pretty_unit
 
 _BOOLS = {"true": True, "yes": True, "false": False, "no": False}
 _HOLDER_AFTER_RE = re.compile(
-    rf"\s*(?:{steps.ADJECTIVE})?(?P<word>(?!bed\b)(?:{CONTAINER_WORDS}|{steps.WALL_WORDS}))s?\b",
+    rf"\s*(?:{ADJECTIVE})?(?P<word>(?!bed\b)(?:{CONTAINER_WORDS}|{steps.WALL_WORDS}))s?\b",
     re.I,
 )
 """Right after a material's name, what is made of it when that is no particle: `a glass
@@ -61,6 +61,9 @@ class Built:
     unread: list[str] = field(default_factory=list)
     """Values that could not be read at all (`particle_radius: could not read "1.2.5 mm": two
     decimal points`): nothing is computed while there is one, a typed value is never skipped."""
+    refused: list[str] = field(default_factory=list)
+    """What the tool cannot take as typed (a second body's material in a tool of one
+    material): nothing is computed, and the reply says why and what to ask instead."""
 
 
 def _takes(p: Phrasing) -> set[str]:
@@ -77,6 +80,7 @@ def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
     scored: list[tuple[int, int, Phrasing]] = []
     named = {r for q in parsed.quantities for r in q.roles[:1]}
     typed_dims = {q.dim for q in parsed.quantities}
+    foreign = {q.dim for q in parsed.quantities if q.unit and q.dim in ROLE_DIMS}
     lower = parsed.lower
     for order, p in enumerate(PHRASINGS):
         conversion = p.tool == "convert_units" and steps.convert_match(parsed.text)
@@ -85,18 +89,34 @@ def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
         score = sum(
             w for pat, (_, w) in zip(p.patterns, p.keywords, strict=True) if pat.search(lower)
         )
-        if p.tool in lower:
+        if p.tool in lower or p.tool.replace("_", " ") in lower:
             score += 20
         if conversion:
             score += 100
         if score:
             score += len(named & _takes(p))
             score += sum(w for dim, w in p.dim_weights if dim in typed_dims)
+            score -= _FOREIGN_DIM * len(foreign - _dims(p))
             scored.append((score, -order, p))
     if not scored:
         scored = _by_names(parsed)
     scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
     return [(s, p) for s, _, p in scored]
+
+
+_FOREIGN_DIM = 5
+"""Taken off a tool's score per dimension of the values typed (with a unit) that none of its
+inputs has: in `is 1e-6 s ok? ... at most 20% of rayleigh` or `check my time step 1e-6 s
+against Rayleigh` the time typed makes it the time-step check, not the Rayleigh step the word
+names."""
+ROLE_DIMS = frozenset(ROLE_DIM.values())
+
+
+def _dims(p: Phrasing) -> set[str]:
+    """Dimensions of the inputs `p`'s tool takes (keyed, unkeyed or read by its step)."""
+    return {ROLE_DIM[r] for r in _takes(p) if r in ROLE_DIM} | {
+        param.dim for param in p.params if param.dim
+    }
 
 
 def _by_names(parsed: Parsed) -> list[tuple[int, int, Phrasing]]:
@@ -141,6 +161,10 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     unread = [_unread(q, _takes(p)) for q in left if q.problem]
     left = [q for q in left if not q.problem]
     wrong = [_wrong_unit(parsed, q, _takes(p)) for q in left if q.misfit]
+    for q in left:  # a value typed for an input in a wrong unit: that input is asked for
+        names = _inputs_of(p, q.misfit)[:1]  # the input the key names first (`r`: the radius)
+        if names and names[0] not in filler.args and tuple(names) not in missing:
+            missing.append(tuple(names))
     unused = [typed(parsed, q) for q in left if not q.misfit]
     notes = list(filler.notes)
     bodies = (filler.material, filler.wall_material, filler.other_material)
@@ -162,7 +186,14 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
             "result"
         )
         unused = []
-    return Built(p.tool, filler.args, filler.sources, missing, unused, notes, wrong, unread)
+    return Built(
+        p.tool, filler.args, filler.sources, missing, unused, notes, wrong, unread, filler.refused
+    )
+
+
+def _inputs_of(p: Phrasing, roles: tuple[str, ...]) -> list[str]:
+    """The inputs of `p`'s tool that a key of these roles fills (`skin` → skin)."""
+    return [param.name for param in p.params if {r for r, _ in param.roles} & set(roles)]
 
 
 def _unread(q: Quantity, takes: set[str]) -> str:

@@ -31,6 +31,8 @@ from caec_desktop.agent.selection.offline.aliases import (
     particle_roles,
     wall_roles,
 )
+from caec_desktop.tools.fluids import fluid_mentions
+from caec_desktop.tools.materials import mentions
 from caec_desktop.tools.units import dimensionality_name, ureg
 from caec_desktop.tools.values import (
     ValueReadError,
@@ -86,6 +88,42 @@ viscosity), never the megapascal that a lower-case `mpa` is taken for."""
 _PASCAL_SECOND_RE = re.compile(r"(?<=[\d\s])([kmuµ]?Pa)\s*[.·]?\s*s\b(?![.·]?\w)")
 """`1e-3 Pa s`, `5 mPa.s`, `1 Pa·s`: a viscosity unit written with a space or a dot, read whole
 (else the `s` would be dropped and a pressure read)."""
+_BRACKET_UNIT_RE = re.compile(
+    r"(?P<key>\b[A-Za-z][\w']*)\s*[\[(]\s*(?P<unit>[^\s\[\]()][^\[\]()]{0,11}?)\s*[\])]"
+    r"\s*(?P<sep>[=:])\s*(?P<num>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)(?![\w.])"
+)
+"""A unit written after the key in brackets, as in a spreadsheet's header (`d [mm] = 2`,
+`E (GPa): 70`): it is the value's unit."""
+
+
+def _bracket_unit(match: re.Match[str]) -> str:
+    """`d [mm] = 2` → `d = 2 mm` when pint reads the bracketed unit, else the text as typed."""
+    try:
+        read_unit(normalize_unit(match["unit"]))
+    except ValueReadError:
+        return match.group(0)
+    return f"{match['key']} {match['sep']} {match['num']} {match['unit']}"
+
+
+_SPACED_UNIT_RE = re.compile(
+    r"(?<=\d)(?<![A-Za-z^]\d)(?P<gap>[ \t]?)(?!in\b)(?P<a>[A-Za-zµμ]{1,3})[ \t]+"
+    r"(?P<b>[A-Za-zµμ]{1,3}(?:[/*^]-?[A-Za-z0-9µμ]+)+)(?![\w/^*.])"
+)
+"""`0.01 N s/m`, `5 kN m/rad`: a unit written in two parts with a space, the second a compound
+(`/`, `*`, `^`), read whole (else `0.01 N` would be read and `s/m` dropped)."""
+
+
+def _joined_unit(match: re.Match[str]) -> str:
+    """The two parts joined with `*` when each is a unit pint reads, else the text as typed."""
+    whole = f"{match['a']}*{match['b']}"
+    try:
+        read_unit(normalize_unit(match["a"]))
+        read_unit(normalize_unit(whole))
+    except ValueReadError:
+        return match.group(0)
+    return f"{match['gap']}{whole}"
+
+
 _NOT_UNITS = frozenset(
     {
         "at", "a", "as", "e", "x", "of", "and", "or", "to", "is", "by", "nu", "rho", "phi",
@@ -215,7 +253,9 @@ def normalize(text: str) -> str:
         text = text.replace(old, new)
     text = _SUPERSCRIPT_RE.sub(lambda m: "^" + m.group().translate(_SUPERSCRIPTS), text)
     text = _MULTIPLIER_RE.sub(_multiplied, text)
+    text = _BRACKET_UNIT_RE.sub(_bracket_unit, text)
     text = _PASCAL_SECOND_RE.sub(r"\1*s", text)
+    text = _SPACED_UNIT_RE.sub(_joined_unit, text)
     text = _PER_SECOND_RE.sub("s^-1", text)
     return _TIMES_RE.sub(" x ", text)
 
@@ -394,10 +434,19 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     return _Unit(unit, unit_dimension(unit), False, end)
 
 
-def _explicit(key_text: str) -> bool:
+_HEADING_KEY_RE = re.compile(r"[A-Za-z]{4,}(?:\s+[A-Za-z]+)*")
+"""A key of plain words (`contact time`, `velocity`): before a colon and an unfitting value it
+is a heading naming what is asked (`contact time: 2 mm beads`), not the value's key."""
+
+
+def _explicit(key_text: str, key: str) -> bool:
     """A key joined to its value by `=`, `:` or `is` (`r=1 kg`) surely names it; a bare key
-    before an unfitting value is often part of a phrase (`contact time 1 mm glass`)."""
-    return re.search(r"(?:[=:~≈]|\bis\b|\bequals?\b)\s*$", key_text) is not None
+    before an unfitting value is often part of a phrase (`contact time 1 mm glass`), and a word
+    key before a colon a heading (`terminal velocity: 2 mm beads`, `particle count: 3 mm`)."""
+    joined = re.search(r"(?:[=:~≈]|\bis\b|\bequals?\b)\s*$", key_text)
+    if joined is None:
+        return False
+    return not (joined.group().startswith(":") and _HEADING_KEY_RE.fullmatch(key))
 
 
 NONE_DIM = "dimensionless"
@@ -453,8 +502,12 @@ def _attach_keys(quantities: list[Quantity]) -> None:
                 q.key, q.roles, claimed = key, fitting, used
                 break
         else:
-            if pre and candidates[0][1] and _explicit(pre.group(0)):
+            if pre and candidates[0][1] and _explicit(pre.group(0), pre.group("key")):
                 q.key, q.misfit = pre.group("key"), candidates[0][1]
+            elif q.dim == NONE_DIM and not q.percent and q.value >= 1:
+                counted = PARTICLE_KEY_AFTER_RE.match(q.after)
+                if counted:  # `1e7 glass beads`: a count of particles, no ratio
+                    q.key, q.roles = counted.group().strip(), ("n_particles",)
         wall_before = any(r.startswith("wall_") for r in q.roles)
 
 
@@ -464,6 +517,7 @@ def parse(
     """Quantities and keys of a query (see module docstring). Typos are corrected towards
     `vocabulary`; `known` are lower-case words that are never a number's unit."""
     text, fixes = correct_typos(normalize(raw), vocabulary)
+    text = _drop_negated(text, fixes)
     quantities: list[Quantity] = []
     for match in QTY_RE.finditer(text):
         read = _read_unit(text, match, known)
@@ -494,8 +548,93 @@ def parse(
         q.after = text[q.end : next_start]
     _inherit_units(quantities)
     _attach_keys(quantities)
+    _inherit_post_keys(quantities)
+    _each_speed(text, quantities)
+    _spreads(text, quantities)
     words = {m.group(1): m.group(2) for m in _WORD_PAIR_RE.finditer(text)}
     return Parsed(raw, text, text.lower(), quantities, fixes, words)
+
+
+_EACH_AFTER_RE = re.compile(r"^\s*(?:each|apiece)\b", re.IGNORECASE)
+_EACH_BEFORE_RE = re.compile(
+    r"\b(?:each|both)\s+(?:moving|travell?ing|going|approaching|flying)\s+(?:at\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _each_speed(text: str, quantities: list[Quantity]) -> None:
+    """A speed of each body (`at 1 m/s each`, `both moving at 1 m/s`) is not read: the contact
+    tools take the relative approach speed, which is twice it head-on and less at an angle."""
+    for q in quantities:
+        if q.dim == "velocity" and (
+            _EACH_AFTER_RE.match(q.after) or _EACH_BEFORE_RE.search(q.before)
+        ):
+            q.problem = (
+                f"could not read {quote(text[q.start : q.end])} as a speed of each body: the "
+                "impact speed is the relative approach speed (2 m/s for two bodies meeting "
+                "head-on at 1 m/s each); type that"
+            )
+            q.unit, q.dim, q.key, q.roles = "", "", "", ()
+
+
+_NEGATION_RE = re.compile(
+    r"\b(?:not|no|instead\s+of|rather\s+than|except)\s+(?:(?:in|into|with|through)\s+)?"
+    r"(?:(?:the|a|an)\s+)?$",
+    re.IGNORECASE,
+)
+NEGATED = "(negated)"
+"""What a material said not to be meant (`not steel, glass`) is read as."""
+
+
+def _drop_negated(text: str, fixes: dict[str, str]) -> str:
+    """`not steel, glass`, `glass, not steel`, `not in water but in air`: the negated material or
+    fluid is taken out of the text (and listed in `fixes`), so it fills nothing and is no second
+    body."""
+    parts, last = [], 0
+    named = sorted(
+        [(a, b) for a, b, _ in mentions(text)] + [(a, b) for a, b, _ in fluid_mentions(text)]
+    )
+    for start, end in named:
+        if _NEGATION_RE.search(text, max(0, start - 20), start):
+            parts += [text[last:start], NEGATED]
+            fixes[text[start:end]] = NEGATED
+            last = end
+    return "".join([*parts, text[last:]]) if parts else text
+
+
+_SPREAD_RE = re.compile(r"(?:±|\+/-|\+-)\s*$")
+
+
+def _spreads(text: str, quantities: list[Quantity]) -> None:
+    """A value with a spread (`2 mm ± 0.2 mm`) is not read as the value alone: which size (the
+    smallest for a time step) or a distribution's mean and sd is for the user to say."""
+    for i, q in enumerate(quantities):
+        if _SPREAD_RE.search(q.before) and i and not quantities[i - 1].problem:
+            whole = text[quantities[i - 1].start : q.end]
+            for one in (quantities[i - 1], q):
+                one.problem = (
+                    f"could not read {quote(whole)}: a value with a spread; type the value "
+                    "meant (the smallest size for a time step), or a mean and sd"
+                )
+                one.unit, one.dim, one.key, one.roles = "", "", "", ()
+
+
+def _inherit_post_keys(quantities: list[Quantity]) -> None:
+    """In `10 um and 20 um radius` the key after the list is each value's: an unkeyed value
+    followed by `,` or `and` and a value of its dimension keyed by the word after it takes
+    that key (not only the last one is a radius)."""
+    for i in range(len(quantities) - 2, -1, -1):
+        q, nxt = quantities[i], quantities[i + 1]
+        post = POST_KEY_RE.match(nxt.after)
+        if (
+            post is not None
+            and nxt.roles
+            and nxt.key.lower() == post.group("key").lower()
+            and not (q.roles or q.problem or q.misfit)
+            and q.dim == nxt.dim
+            and _LIST_GAP_RE.match(q.after)
+        ):
+            q.key, q.roles = nxt.key, nxt.roles
 
 
 def _inherit_units(quantities: list[Quantity]) -> None:

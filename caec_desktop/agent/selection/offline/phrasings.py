@@ -14,6 +14,7 @@ from typing import Any
 
 from caec_desktop.agent.selection.offline import steps
 from caec_desktop.agent.selection.offline.aliases import (
+    ACCELERATION,
     ANGLE,
     DENSITY,
     FORCE,
@@ -68,7 +69,8 @@ class Phrasing:
         compiled = tuple(re.compile(k) for k, _ in self.keywords)
         object.__setattr__(self, "patterns", compiled)
         found = [required_strings(k) for k, _ in self.keywords]
-        anchors = None if None in found else frozenset({self.tool}.union(*filter(None, found)))
+        names = {self.tool, self.tool.replace("_", " ")}  # `contact_pair` or `contact pair`
+        anchors = None if None in found else frozenset(names.union(*filter(None, found)))
         object.__setattr__(self, "anchors", anchors)
 
 
@@ -153,7 +155,7 @@ SIMULATION_COST = Phrasing(
         simple("n_particles"),
         simple("throughput"),
         simple("n_cores"),
-        simple("parallel_efficiency"),
+        simple("parallel_efficiency", percent=True),
         simple("mass_flow_rate", MASS_FLOW),
         diameter(),
         simple("density", DENSITY, preset="density"),
@@ -179,7 +181,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             simple("impact_velocity", VELOCITY),
             *_other_body(),
             simple("timestep", TIME),
-            simple("overlap_limit"),
+            simple("overlap_limit", percent=True),
         ),
         (*_MAT_REQ, ("impact_velocity",)),
         "max overlap for 2 mm glass beads colliding at 1 m/s",
@@ -230,6 +232,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             simple("liquid_surface_tension", preset="liquid_surface_tension"),
             simple("contact_angle", ANGLE),
             simple("equilibrium_separation"),
+            simple("gravity", ACCELERATION),
         ),
         (("particle_radius",),),
         "JKR pull-off force for 20 um glass particles, surface energy 0.05 J/m2",
@@ -265,7 +268,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             Param("characteristic_length", (("characteristic_length", 1.0), ("length", 1.0))),
             simple("flow_velocity"),
             simple("cfd_cell_size"),
-            simple("gravity"),
+            simple("gravity", ACCELERATION),
         ),
         (("particle_diameter",), ("particle_density",), ("fluid_density",), ("fluid_viscosity",)),
         "terminal velocity of a 1 mm glass bead in water",
@@ -318,7 +321,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             simple("mean_diameter"),
             simple("std_dev"),
             simple("min_diameter"),
-            simple("rayleigh_fraction", NONE, also="fraction"),
+            simple("rayleigh_fraction", NONE, also="fraction", percent=True),
         ),
         (("density",), ("youngs_modulus", "shear_modulus"), ("poisson_ratio",)),
         "rayleigh time step for glass beads, mean 2 mm, sd 0.2 mm",
@@ -344,7 +347,11 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             ),
             simple("rotation_speed"),
             simple("angular_velocity"),
-            simple("filling_degree"),
+            simple("filling_degree", percent=True),
+            simple("mu_s"),
+            simple("mu_2"),
+            simple("I_0"),
+            simple("gravity", ACCELERATION),
         ),
         (),
         "froude number of a drum of radius 0.25 m at 10 rpm",
@@ -369,9 +376,11 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             Param("shape_coefficient", (("shape_coefficient", 1.0), ("stiffness", 1.0))),
             Param("silo_diameter", (("silo_diameter", 1.0), ("container_diameter", 1.0))),
             simple("fill_mass", MASS),
+            simple("gravity", ACCELERATION),
         ),
         (("orifice_diameter",), ("particle_diameter",), ("bulk_density",)),
         "beverloo discharge rate, 50 mm orifice, 2 mm particles, bulk density 1500",
+        steps.silo_size,
     ),
     Phrasing(
         "rolling_resistance",
@@ -445,7 +454,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
             container_diameter("diameter"),
             simple("height"),
             simple("container_volume", also="volume"),
-            simple("packing_fraction"),
+            simple("packing_fraction", percent=True),
         ),
         (("particle_diameter",), ("container_shape",)),
         "how many 2 mm particles fit in a cylinder 100 mm across and 200 mm tall",
@@ -465,7 +474,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
         (
             *_material_params(),
             simple("timestep", TIME),
-            simple("max_rayleigh_fraction", also="fraction"),
+            simple("max_rayleigh_fraction", also="fraction", percent=True),
             simple("impact_velocity", VELOCITY),
         ),
         (*_MAT_REQ, ("timestep",)),
@@ -480,7 +489,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
             simple("youngs_modulus", PRESSURE, preset="youngs_modulus"),
             simple("shear_modulus"),
             simple("poisson_ratio", preset="poisson_ratio"),
-            simple("fraction"),
+            simple("fraction", percent=True),
         ),
         (
             ("particle_radius",),

@@ -108,6 +108,11 @@ def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
     if ranked:
         phrasing = ranked[0][1]
         built = build(phrasing, parsed, find_material(parsed.text))
+        if built.missing and history and _FOLLOW_ON_RE.match(text):
+            # `and with skin 0.5 mm`: a keyword of the same calculation, its inputs from before
+            earlier = _follow_up(parsed, history)
+            if earlier is not None and earlier.tool == built.tool:
+                built = earlier
     elif follow_up := _follow_up(parsed, history or []):
         built = follow_up
     elif parsed.quantities and not is_help(text):
@@ -118,6 +123,9 @@ def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
     else:
         return Selection(reply=help_text())
     notes = reading_notes(parsed, built)
+    if built.refused:
+        parts = [f"**Not computed:** {r}." for r in built.refused]
+        return Selection(reply="\n\n".join([*parts, *notes]), missing=list(built.refused))
     if built.unread:
         return _unread_reply(built, notes)
     if built.missing:
@@ -130,6 +138,11 @@ def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
     return Selection(calls=[call], reply="\n\n".join(notes) or None)
 
 
+_FOLLOW_ON_RE = re.compile(
+    r"^\s*(?:and|with|what about|how about|same|now|also|then|what if)\b", re.IGNORECASE
+)
+"""How a follow-up starts: one that names a keyword of the latest calculation (`with skin 0.5
+mm` after a cell size) still takes that calculation's other inputs."""
 WHICH_CALCULATION = "which calculation to run (e.g. rayleigh time step, particle mass)"
 """The missing input when values were typed but no calculation named: nothing is computed."""
 UNREAD_NEXT = (
@@ -221,7 +234,17 @@ def _merge(phrasing: Phrasing, before: Built, now: Built) -> Built:
         args[name], sources[name] = value, now.sources[name]
     groups = [*phrasing.required, *before.missing, *now.missing]
     missing = [g for i, g in enumerate(groups) if g not in groups[:i] and not set(g) & set(args)]
-    return Built(now.tool, args, sources, missing, now.unused, now.notes, now.wrong, now.unread)
+    return Built(
+        now.tool,
+        args,
+        sources,
+        missing,
+        now.unused,
+        now.notes,
+        now.wrong,
+        now.unread,
+        now.refused,
+    )
 
 
 class RegexSelector:

@@ -23,9 +23,9 @@ from caec_desktop.agent.selection.offline.aliases import (
     STIFFNESS,
     TIME,
 )
-from caec_desktop.agent.selection.offline.fill import Filler
+from caec_desktop.agent.selection.offline.fill import ADJECTIVE, Filler, near_container
 from caec_desktop.agent.selection.offline.parse import normalize_unit
-from caec_desktop.tools.materials import mentions
+from caec_desktop.tools.materials import Material, mentions
 from caec_desktop.tools.units import convert as convert_value
 from caec_desktop.tools.units import ureg
 from caec_desktop.tools.values import read_unit
@@ -65,17 +65,16 @@ _WALL_HIT_RE = re.compile(
 """A sphere–wall contact; a wall word naming something else is none: `surface energy` and
 `surface tension` (properties), `per surface`, `target Bond number`, `target dt`, `wall time`."""
 _CRITICAL_RE = re.compile(r"\bcritical\s+(?:speed|rpm|rotation)\b", re.I)
-ADJECTIVE = r"(?!(?:with|of|in|on|at|and|or|for|to|from|by|into|onto|against|the|a|an)\b)[a-z]+\s+"
-"""One word between a material or a size and what it names (`steel base plate`, `100 mm glass
-drum`), never a preposition (`glass beads with surface tension` names no surface)."""
 _WALL_AFTER_RE = re.compile(rf"\s*(?:{ADJECTIVE})?(?:{WALL_WORDS})s?\b", re.I)
 """Right after a material's name: the wall is made of it (`a steel wall`, `a steel base
 plate`, `a steel target`, `an alumina liner`)."""
+_WALL_BEFORE_RE = re.compile(
+    rf"\b(?:{WALL_WORDS})s?\s*(?:[:=]|\bof\b|\bmade\s+of\b|\bis\b)?\s*$", re.I
+)
+"""Right before a material's name: the wall it makes (`plate steel`, `wall: glass`, `a plate
+of alumina`); not after a comma (`against a wall, glass beads`: the beads are glass)."""
 _STEP_WORD_RE = re.compile(r"\b(?:at|with|every|using)\s*$", re.I)
 _RUN_GAP_RE = re.compile(r"^[\s,;]*(?:and\s*)?$")
-_CONTAINER_BEFORE_RE = re.compile(rf"\b(?:{CONTAINER_WORDS})s?\W*$", re.I)
-_CONTAINER_AFTER_RE = re.compile(rf"^\W*(?:{ADJECTIVE})??(?:{CONTAINER_WORDS})\b", re.I)
-"""Right after a size: the container it is of (`100 mm pipe`, `a 100 mm glass drum`)."""
 
 
 def convert_match(text: str) -> re.Match[str] | None:
@@ -131,6 +130,33 @@ def two_times(f: Filler) -> Missing:
         if name not in f.args and free:
             index = free.pop(0) if name == "timestep" else free.pop()
             f.put(name, f.use(index).arg)
+    return []
+
+
+def _one_material(f: Filler, named: list[tuple[int, int, Material]]) -> None:
+    """A tool of one material (both spheres alike) is not run for two bodies of two materials
+    (`a glass bead against a 50 mm steel ball`): one of them would be dropped in silence."""
+    if any(p.name == "other_density" for p in f.params):
+        return  # the tool takes body 2's material (two_bodies fills it)
+    bodies = {m.key for _, end, m in named if not _HOLDER_RE.match(f.parsed.text, end)}
+    if len(bodies) > 1:
+        order = [m.key for _, _, m in named]
+        first, second = sorted(bodies, key=order.index)[:2]
+        f.refused.append(
+            f"{second} for the second body: {f.tool} takes one material for both spheres "
+            f"({first}); for {first} on {second} ask for the max overlap or the effective "
+            "properties (contact_pair), whose reports give the Hertz contact time of two "
+            "materials"
+        )
+
+
+def silo_size(f: Filler) -> Missing:
+    """beverloo_discharge: a size said of the silo or hopper (`in a 300 mm silo`) is its
+    diameter, never the particles' or the orifice's."""
+    if "silo_diameter" not in f.args:
+        near = [i for i in f.free(LENGTH) if _near_container(f, i)]
+        if near:
+            f.put("silo_diameter", f.use(near[0]).arg)
     return []
 
 
@@ -294,9 +320,22 @@ def hertz_partner(f: Filler) -> Missing:
         f.put("wall", True, "inferred")
     _two_sizes(f)
     named = mentions(text)
-    if f.args.get("wall") is not True or not named:
+    if f.args.get("wall") is not True:
+        _one_material(f, named)
         return []
     wall = next((n for n in named if _WALL_AFTER_RE.match(text, n[1])), None)
+    if wall is None:  # `plate steel`, `wall: glass`, `a plate of alumina`
+        wall = next((n for n in named if _WALL_BEFORE_RE.search(text, 0, n[0])), None)
+    if wall is None and "wall_youngs_modulus" not in f.args:
+        unknown = _UNKNOWN_WALL_RE.search(text)
+        if unknown is not None:  # a rubber liner is no rigid wall, nor of the particles' material
+            f.notes.append(
+                f"**Wall:** no values known for {unknown.group('material')}: type its Young's "
+                "modulus and Poisson ratio (wall E, wall nu)"
+            )
+            return [("wall_youngs_modulus",)]
+    if not named:
+        return []
     if wall is None:
         wall = next((n for n in named if n[2].key != named[0][2].key), None)
     if wall is None:
@@ -313,6 +352,16 @@ def hertz_partner(f: Filler) -> Missing:
     return []
 
 
+_HOLDER_RE = re.compile(rf"\s*(?:{ADJECTIVE})?(?:{CONTAINER_WORDS})s?\b", re.I)
+"""Right after a material's name, a container made of it (`a glass column`): no body."""
+_UNKNOWN_WALL_RE = re.compile(
+    r"\b(?P<material>rubber|polyurethane|urethane|aluminium|aluminum|copper|brass|bronze|wood"
+    r"|wooden|concrete|ptfe|teflon|pvc|acrylic|pmma|perspex|plexiglass?|hdpe|uhmw\w*"
+    r"|polyethylene|ceramic|iron|titanium|plastic)\s+(?:" + ADJECTIVE + rf")?(?:{WALL_WORDS})s?\b",
+    re.IGNORECASE,
+)
+"""A wall of a material that has no preset (`a rubber liner`): its modulus is asked for, never
+taken as rigid or as the particles' in silence."""
 _NOT_A_BODY_AFTER_RE = re.compile(
     r"^\s*(?:thick|long|wide|tall|high|deep|apart|away|gap|overlap|of overlap)\b", re.I
 )
@@ -355,7 +404,9 @@ def _as_radius(f: Filler, index: int) -> tuple[str | float, str]:
 
 
 def convention(f: Filler) -> Missing:
-    """neighbor_cell_size: the solver named in the query picks the convention."""
+    """neighbor_cell_size: the solver named in the query picks the convention; of several
+    particle sizes the largest is the one the cell is for."""
+    _largest_size(f)
     low = f.parsed.lower
     if "convention" in f.args:
         return []
@@ -364,6 +415,35 @@ def convention(f: Filler) -> Missing:
     elif "liggghts" in low or "lammps" in low:
         f.put("convention", "liggghts")
     return []
+
+
+_RADIUS_ROLES = frozenset({"max_particle_radius", "particle_radius"})
+
+
+def _largest_size(f: Filler) -> None:
+    """`radius 1 mm and 2 mm`, `particles of 1 mm and 3 mm`: the largest radius fills
+    max_particle_radius (a diameter halved; a size listed right after a radius is a radius)."""
+    sizes: list[tuple[float, int, float]] = []
+    factor = 0.5
+    for i, q in enumerate(f.quantities):
+        role = f.role(i)
+        if q.dim != LENGTH or q.problem or role in ("skin",) or (q.roles and role is None):
+            factor = 0.5
+            continue
+        listed = i > 0 and _RUN_GAP_RE.match(f.quantities[i - 1].after) is not None
+        if role in _RADIUS_ROLES:
+            factor = 1.0
+        elif role == "particle_diameter" or not (listed and sizes):
+            factor = 0.5
+        sizes.append((_si(f, i, "m") * factor, i, factor))
+    if len(sizes) < 2:
+        return
+    _, index, factor = max(sizes)
+    f.used.update(i for _, i, _ in sizes)
+    f.put("max_particle_radius", f.quantities[index].scaled(factor), _RADIUS_LABEL[factor])
+
+
+_RADIUS_LABEL = {1.0: "typed", 0.5: "typed (d/2)"}
 
 
 def _sizes(f: Filler, *slots: str) -> None:
@@ -383,13 +463,8 @@ def _sizes(f: Filler, *slots: str) -> None:
 
 
 def _near_container(f: Filler, index: int) -> bool:
-    """`50 mm pipe` or `cylinder 100 mm`, but in `50 mm pipe 5 mm` the pipe belongs to 50 mm."""
-    q = f.quantities[index]
-    claimed = index > 0 and _CONTAINER_AFTER_RE.match(q.before)
-    return bool(
-        _CONTAINER_AFTER_RE.match(q.after)
-        or (not claimed and _CONTAINER_BEFORE_RE.search(q.before))
-    )
+    """`50 mm pipe` or `cylinder 100 mm` (see `fill.near_container`)."""
+    return near_container(f.quantities, index)
 
 
 def _box_sides(f: Filler) -> list[int]:
@@ -434,9 +509,9 @@ def two_bodies(f: Filler) -> Missing:
     """hertz_max_overlap / contact_pair: a wall as for the Hertz time; otherwise two different
     materials named (`steel r=2 mm hitting glass r=1 mm`) are body 1 and body 2, in text order,
     and the second one's properties fill the `other_*` inputs."""
-    hertz_partner(f)
+    wall_missing = hertz_partner(f)
     if f.args.get("wall") is True:
-        return []
+        return wall_missing
     distinct = list({m.key: m for _, _, m in mentions(f.parsed.text)}.values())
     if len(distinct) < 2:
         return []
@@ -449,11 +524,13 @@ def two_bodies(f: Filler) -> Missing:
 
 
 _PER_SURFACE_RE = re.compile(
-    r"\b(?:per|each|of (?:one|each|a single))[\s-]+(?:surface|solid|face)\b|\bgamma[\s_-]?s\b"
+    r"(?<!\bnot )\b(?:per|each|of (?:one|each|a single))[\s-]+(?:surface|solid|face)\b"
+    r"|\bgamma[\s_-]?s\b"
     r"|\bsolid surface energy\b",
     re.I,
 )
-"""A surface energy given per surface (γ_s of one solid): Δγ = 2γ_s is the work of adhesion."""
+"""A surface energy given per surface (γ_s of one solid): Δγ = 2γ_s is the work of adhesion
+(`not per surface` is the work of adhesion itself)."""
 
 
 def cohesion_inputs(f: Filler) -> Missing:
@@ -588,10 +665,10 @@ def _drum_size(f: Filler) -> None:
 def rolling_contact(f: Filler) -> Missing:
     """rolling_resistance: a wall as for the Hertz time; a typed linear stiffness keeps the
     material's E and ν out (linear and Hertz inputs exclude each other); Hertz needs an overlap."""
-    hertz_partner(f)
+    wall_missing = hertz_partner(f)
     if "normal_stiffness" in f.args or f.free(STIFFNESS):
         f.skip_presets.update({"youngs_modulus", "poisson_ratio"})
-        return []
+        return []  # a linear spring: the wall's modulus plays no part
     if "youngs_modulus" in f.args or f.material is not None:
-        return [] if "overlap" in f.args else [("overlap",)]
+        return wall_missing + ([] if "overlap" in f.args else [("overlap",)])
     return [("normal_stiffness", "youngs_modulus")]

@@ -19,8 +19,9 @@ from caec_desktop.agent.selection.protocol import ProposedCall, Selection
 from caec_desktop.tools.sweep import DEFAULT_POINTS, MAX_POINTS, SWEEP_TOOL
 
 _NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
-_UNIT = r"(?:%|(?![eE][-+]?\d)[A-Za-zµμ][A-Za-z0-9µμ/^*·.]*)"
-"""A unit after a number; never the exponent of one ("2e-7" is not 2 e to 7)."""
+_UNIT = r"(?:%|(?![eE][-+]?\d)[A-Za-zµμ](?:[A-Za-z0-9µμ/*·.]|\^-?\d+)*)"
+"""A unit after a number; never the exponent of one ("2e-7" is not 2 e to 7), and a power is
+part of it (`5 s^-1` is no range from 5 to 1)."""
 _RANGE_RE = re.compile(
     rf"(?<![\w.^])(?P<a>{_NUM})(?:[ \t]?(?P<ua>{_UNIT}))?"
     rf"\s*(?:\bto\b|\.\.|–|—|-(?=\s*\d|\s*\.\d))\s*"
