@@ -8,7 +8,7 @@ compare versions:
     git archive <commit> caec_desktop | tar -x -C /tmp/old
     .venv/bin/python scripts/count_misreads.py /tmp/old        # that commit's reader and tools
 
-A set lists QUERIES (and ROUND_TWO) rows `(text, tool, args, key)`, FOLLOW_UPS rows `(before,
+A set lists ALL_ROUNDS (or QUERIES and ROUND_TWO) rows `(text, tool, args, key)`, FOLLOW_UPS rows `(before,
 text, tool, args, key)`, REFUSED texts and REFUSED_BY_THE_TOOL rows `(text, tool, message)`,
 and a `_check(text, history, tool, args, key)` that raises AssertionError when a row is misread.
 """
@@ -60,16 +60,8 @@ def main() -> None:
 
     counts = {"right": 0, "asked": 0, "silent": 0}
     rows: list[tuple[str, list[dict[str, Any]], Any]] = []
-    for text, tool, args, key in (
-        queries.QUERIES
-        + getattr(queries, "ROUND_TWO", [])
-        + getattr(queries, "ROUND_THREE", [])
-        + getattr(queries, "ROUND_FOUR", [])
-        + getattr(queries, "ROUND_FIVE", [])
-        + getattr(queries, "ROUND_SIX", [])
-        + getattr(queries, "ROUND_SEVEN", [])
-        + getattr(queries, "ROUND_EIGHT", [])
-    ):
+    every = getattr(queries, "ALL_ROUNDS", None)
+    for text, tool, args, key in every or queries.QUERIES + getattr(queries, "ROUND_TWO", []):
         rows.append(
             (text, [], lambda t=text, a=args, k=key, o=tool: queries._check(t, [], o, a, k))
         )

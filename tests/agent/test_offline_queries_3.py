@@ -2250,67 +2250,17 @@ def _check(
         assert _same(outcome.result[key[0]], key[1]), f"{text!r}: {outcome.result[key[0]]}"
 
 
-@pytest.mark.parametrize(("text", "tool", "args", "key"), QUERIES, ids=[q[0] for q in QUERIES])
+ALL_ROUNDS = (
+    QUERIES + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE + ROUND_SIX + ROUND_SEVEN
+    + ROUND_EIGHT
+)  # fmt: skip
+"""The first round was written blind; the later ones after reading the reader's code."""
+
+
+@pytest.mark.parametrize(
+    ("text", "tool", "args", "key"), ALL_ROUNDS, ids=[q[0] for q in ALL_ROUNDS]
+)
 def test_query(text: str, tool: str, args: dict[str, Any], key: tuple[str, float] | None) -> None:
-    _check(text, [], tool, args, key)
-
-
-@pytest.mark.parametrize(("text", "tool", "args", "key"), ROUND_TWO, ids=[q[0] for q in ROUND_TWO])
-def test_round_two(
-    text: str, tool: str, args: dict[str, Any], key: tuple[str, float] | None
-) -> None:
-    _check(text, [], tool, args, key)
-
-
-@pytest.mark.parametrize(
-    ("text", "tool", "args", "key"), ROUND_THREE, ids=[q[0] for q in ROUND_THREE]
-)
-def test_round_three(
-    text: str, tool: str, args: dict[str, Any], key: tuple[str, float] | None
-) -> None:
-    _check(text, [], tool, args, key)
-
-
-@pytest.mark.parametrize(
-    ("text", "tool", "args", "key"), ROUND_FOUR, ids=[q[0] for q in ROUND_FOUR]
-)
-def test_round_four(
-    text: str, tool: str, args: dict[str, Any], key: tuple[str, float] | None
-) -> None:
-    _check(text, [], tool, args, key)
-
-
-@pytest.mark.parametrize(
-    ("text", "tool", "args", "key"), ROUND_FIVE, ids=[q[0] for q in ROUND_FIVE]
-)
-def test_round_five(
-    text: str, tool: str, args: dict[str, Any], key: tuple[str, float] | None
-) -> None:
-    _check(text, [], tool, args, key)
-
-
-@pytest.mark.parametrize(("text", "tool", "args", "key"), ROUND_SIX, ids=[q[0] for q in ROUND_SIX])
-def test_round_six(
-    text: str, tool: str, args: dict[str, Any], key: tuple[str, float] | None
-) -> None:
-    _check(text, [], tool, args, key)
-
-
-@pytest.mark.parametrize(
-    ("text", "tool", "args", "key"), ROUND_SEVEN, ids=[q[0] for q in ROUND_SEVEN]
-)
-def test_round_seven(
-    text: str, tool: str, args: dict[str, Any], key: tuple[str, float] | None
-) -> None:
-    _check(text, [], tool, args, key)
-
-
-@pytest.mark.parametrize(
-    ("text", "tool", "args", "key"), ROUND_EIGHT, ids=[q[0] for q in ROUND_EIGHT]
-)
-def test_round_eight(
-    text: str, tool: str, args: dict[str, Any], key: tuple[str, float] | None
-) -> None:
     _check(text, [], tool, args, key)
 
 
