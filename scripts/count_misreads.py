@@ -8,9 +8,10 @@ compare versions:
     git archive <commit> caec_desktop | tar -x -C /tmp/old
     .venv/bin/python scripts/count_misreads.py /tmp/old        # that commit's reader and tools
 
-A set lists ALL_ROUNDS (or QUERIES and ROUND_TWO) rows `(text, tool, args, key)`, FOLLOW_UPS rows `(before,
-text, tool, args, key)`, REFUSED texts and REFUSED_BY_THE_TOOL rows `(text, tool, message)`,
-and a `_check(text, history, tool, args, key)` that raises AssertionError when a row is misread.
+A set lists ALL_ROUNDS (or QUERIES and ROUND_TWO) rows `(text, tool, args, key)`, FOLLOW_UPS
+rows `(before, text, tool, args, key)`, REFUSED texts and REFUSED_BY_THE_TOOL rows `(text, tool,
+message)`, and a `_check(text, history, tool, args, key)` that raises AssertionError when a row
+is misread.
 """
 
 from __future__ import annotations
