@@ -325,8 +325,8 @@ def sweep_chunks(plan: SweepPlan, budget_s: float = 0.004) -> Iterator[list[dict
         yield chunk
 
 
-# Rayleigh verdict bands for a chosen time step (check_timestep.py, DEM_REFERENCE §1.2): ok when
-# dt <= 0.2 dt_R, caution up to 0.4 dt_R, fail above. Drawn on the dt_R curve: ok where
+# Rayleigh verdict bands for a chosen time step (check_timestep.py; docs/references.md §1.2):
+# ok when dt <= 0.2 dt_R, caution up to 0.4 dt_R, fail above. Drawn on the dt_R curve: ok where
 # dt_R >= dt / 0.2, caution where dt / 0.4 <= dt_R < dt / 0.2, fail below.
 _RAYLEIGH_COLUMNS = frozenset({"rayleigh_timestep"})
 

@@ -109,7 +109,7 @@ async def test_prose_twice_is_answered_by_the_offline_reader_labelled(server: Fa
     assert turn.status == "answered" and turn.path == "safety_net" and turn.attempts == 2
     (result,) = turn.tool_results
     assert result["tool"] == "rayleigh_timestep" and result["source"] == "regex"
-    g = 70e9 / (2 * (1 + 0.25))  # Rayleigh step, DEM_REFERENCE §1.2
+    g = 70e9 / (2 * (1 + 0.25))  # Rayleigh step, docs/references.md §1.2
     expected = math.pi * 1e-3 * math.sqrt(2500 / g) / (0.1631 * 0.25 + 0.8766)
     assert result["result"]["rayleigh_timestep"] == pytest.approx(expected, rel=1e-9)
     assert turn.answer.startswith("**The model did not produce a valid tool call; the offline")

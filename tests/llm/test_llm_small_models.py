@@ -2,7 +2,7 @@
 
 Every test talks to the scripted loopback server (fake_server.py). Expected numbers are computed
 here from the cited formulas, independently of the tools:
-- Hertz contact time (EDEM help, "Estimate Simulation Time"; DEM_REFERENCE §1.3):
+- Hertz contact time (EDEM help, "Estimate Simulation Time"; docs/references.md §1.3):
   t = 2.868 (m*² / (R* E*² v))^(1/5), R* = R/2, E* = E / (2 (1 - ν²)), m* = m/2, m = 4/3 π R³ ρ.
 """
 
