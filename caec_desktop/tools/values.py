@@ -288,6 +288,8 @@ _AFTER_NUMBER_PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\.\d"), "two decimal points"),
     (re.compile(r",\d"), "a comma inside the number; use a decimal point (1.5) and no thousands "
      "separator (2500)"),
+    (re.compile(r"[ \u00a0\u2009\u202f]\d{3}(?![\d.,])"), "digits grouped by a space; write the "
+     "number without a thousands separator (2500)"),
     (re.compile(r"\s*(?:\*\*|\^)"), "powers are not read; write 1e3 or 2×10^-3"),
     (re.compile(r"\s*[*/+\u2212x×·-]\s*[\d.]"), "arithmetic is not read; write the single number"),
     (re.compile(r"[eE](?:\D|$)"), "an exponent needs digits (2e-3)"),

@@ -154,8 +154,10 @@ _CASED: dict[str, tuple[str, ...]] = {
 _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
     (
         "radius",
+        "radii",
         "rad",
         "particle radius",
+        "particle radii",
         "rp",
         "r p",
         "min radius",
@@ -381,7 +383,7 @@ WORD_ROLES: dict[str, tuple[str, ...]] = {w: roles for ws, roles in _WORDS.items
 
 _CONNECT = (
     r"\s*(?:(?:of|for|in)\s+(?:the\s+)?(?P<fluid>water|air|liquid|fluid|gas|oil)\b\s*)?"
-    r"(?:=|:|~|≈|\bis\b|\bof\b|\bat\b|\bequals?\b|\babout\b"
+    r"(?:=|:|~|≈|\bis\b|\bof\b|\bat\b|\bequals?\b|\babout\b|\bfrom\b|\bbetween\b"
     r"|\b(?:reduced|set|lowered|raised|increased|changed|softened)\s+to\b)?\s*"
 )
 """Between a key and its value: `=`, `of`, `is`, `reduced to`, …; `density of water 998 kg/m3`

@@ -48,12 +48,17 @@ _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _UNIT = r"%|1?/[A-Za-z]+(?![\w/^])|[A-Za-zµμ°Ω](?:[A-Za-z0-9µμ°/*·]|\^-?)*|[^\x00-\x7f\s\w]+"
 """A unit word, a per-unit (`1/s`, `/s`), `%`, or symbols no unit has (`2 🦆`, `2 ±`: read,
 and refused); a negative power is part of the unit (`20 s^-1`)."""
+_GROUP = r"(?:[ \u00a0\u2009\u202f]\d{3}(?![\d.,]))+"
+_GROUPED = "|".join(rf"(?<=(?<![\w.])\d{{{n}}}){_GROUP}" for n in (1, 2, 3))
+"""Digits grouped in threes by spaces after a whole number of 1-3 digits (`2 500`, `1 000 000`):
+a thousands separator, refused like a comma (never the last group read alone as the value)."""
 QTY_RE = re.compile(
-    rf"(?<![\w.^/*])(?P<num>{_NUMBER})(?P<junk>(?:[.,]\d+)+|(?:(?:/|\*\*?|\^)[-+]?[\d.]+)+)?"
+    rf"(?<![\w.^/*])(?P<num>{_NUMBER})(?P<junk>(?:[.,]\d+)+|(?:(?:/|\*\*?|\^)[-+]?[\d.]+)+"
+    rf"|{_GROUPED})?"
     rf"(?:(?P<mark>''|[\"″'′])(?![A-Za-z])|[ \t]*(?P<unit>{_UNIT}))?"
 )
-"""A number, anything glued to it that makes it malformed (`1.2.5`, `1,5`, `3/4`), then an inch
-or foot mark glued to it (`0.25"`, `3'`) or the word after it that may be its unit."""
+"""A number, anything glued to it that makes it malformed (`1.2.5`, `1,5`, `3/4`, `2 500`), then an
+inch or foot mark glued to it (`0.25"`, `3'`) or the word after it that may be its unit."""
 _SUPERSCRIPT_RE = re.compile("[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _TIMES_RE = re.compile(r"(?<=[\d.])\s*[x×*]\s*(?=[-+]?[\d.])")

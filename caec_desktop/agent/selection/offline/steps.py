@@ -418,6 +418,11 @@ def convention(f: Filler) -> Missing:
 
 
 _RADIUS_ROLES = frozenset({"max_particle_radius", "particle_radius"})
+_SIZE_GAP_RE = re.compile(
+    r"^[\s,;]*(?:(?:and|or|to|up\s+to|until)\s*|[-\u2013\u2014]\s*|\.\.\s*)?$"
+)
+"""Between two sizes of one list or range (`1 and 2 mm`, `0.5 mm to 1.5 mm`, `0.5–1.5 mm`): the
+second is the same kind of size as the first (a radius after a radius)."""
 
 
 def _largest_size(f: Filler) -> None:
@@ -430,7 +435,7 @@ def _largest_size(f: Filler) -> None:
         if q.dim != LENGTH or q.problem or role in ("skin",) or (q.roles and role is None):
             factor = 0.5
             continue
-        listed = i > 0 and _RUN_GAP_RE.match(f.quantities[i - 1].after) is not None
+        listed = i > 0 and _SIZE_GAP_RE.match(f.quantities[i - 1].after) is not None
         if role in _RADIUS_ROLES:
             factor = 1.0
         elif role == "particle_diameter" or not (listed and sizes):
