@@ -306,6 +306,20 @@ ROWS: list[Row] = [
         {"container_diameter": 25e-3, "particle_diameter": 3e-3},
         None,
     ),
+    (  # the outer diameter was read as the particle diameter (0.25 m) and 3 mm as the bore
+        "estimate particle count: cylinder inner diameter 0.2 m, outer diameter 0.25 m,"
+        " height 0.5 m, particle 3 mm",
+        "estimate_particle_count",
+        {"diameter": 0.2, "height": 0.5, "particle_diameter": 3e-3},
+        None,
+    ),
+    (
+        "beverloo: silo outer diameter 1.2 m, orifice 100 mm, particle 3 mm,"
+        " bulk density 800 kg/m3",
+        "beverloo_discharge",
+        {"orifice_diameter": 0.1, "particle_diameter": 3e-3, "silo_diameter": None},
+        ("mass_flow_rate", 0.58 * 800 * math.sqrt(9.80665) * (0.1 - 1.5 * 3e-3) ** 2.5),
+    ),
     (
         "hertz contact duration: inner particle radius 1 mm, other radius 2 mm,"
         " density 2500 kg/m3, E 1 GPa, nu 0.3, v 1 m/s",
@@ -436,6 +450,9 @@ REFUSED: list[str] = [
     "cost of 2 500 000 particles for 5 s at 2 µs, 5E+5 particle-steps/core/s on 32 cores",
     "particle mass: diameter 2 mm, density 7\u00a0850 kg/m3",
     "particle mass: diameter 2 mm, density 7\u202f850 kg/m3",
+    # only a wall's outside size: not the bore, not the particle
+    "estimate particle count: cylinder outer diameter 0.25 m, height 0.5 m, particle 3 mm",
+    "wall effect porosity: pipe outside diameter 60 mm, particle 5 mm",
     # digits grouped by a comma
     "rayleigh timestep radius 0.5 mm density 2,500 kg/m3 youngs modulus 5E+7 Pa poisson 0.25",
     "simulation cost: 1,000,000 particles, 10 s, dt 1e-6 s, throughput 1e6, 16 cores",

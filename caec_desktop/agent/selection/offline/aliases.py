@@ -30,6 +30,7 @@ ROLE_DIM: dict[str, str] = {
     "particle_diameter": LENGTH,
     "container_diameter": LENGTH,
     "container_radius": LENGTH,
+    "outer_diameter": LENGTH,
     "other_radius": LENGTH,
     "wall_youngs_modulus": PRESSURE,
     "wall_poisson_ratio": NONE,
@@ -191,6 +192,10 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
         "id",
     ): ("container_diameter",),
     ("container radius", "inner radius", "internal radius"): ("container_radius",),
+    # no tool takes a wall's outside size: named, it is left over, never a particle or the bore
+    ("outer diameter", "outside diameter", "external diameter", "od", "outer radius"): (
+        "outer_diameter",
+    ),
     ("density", "rho", "ro", "particle density", "material density", "rho p"): (
         "density",
         "solid_density",
