@@ -306,6 +306,30 @@ ROWS: list[Row] = [
         {"container_diameter": 25e-3, "particle_diameter": 3e-3},
         None,
     ),
+    (  # the second radius was halved as if a diameter: other_radius 1 mm
+        "hertz contact time: steel, radius 1 mm and 2 mm, impact 1 m/s",
+        "hertz_contact_time",
+        {"particle_radius": 1e-3, "other_radius": 2e-3, **STEEL},
+        None,
+    ),
+    (
+        "hertz contact time: radii 1 mm and 2 mm, steel, impact 1 m/s",
+        "hertz_contact_time",
+        {"particle_radius": 1e-3, "other_radius": 2e-3, "impact_velocity": 1.0},
+        None,
+    ),
+    (
+        "max overlap, glass, radius 1 mm and 3 mm, v 2 m/s",
+        "hertz_max_overlap",
+        {"particle_radius": 1e-3, "other_radius": 3e-3, "impact_velocity": 2.0},
+        None,
+    ),
+    (
+        "cohesion: radius 10 µm and 20 µm, surface energy 0.1 J/m²",
+        "cohesion_numbers",
+        {"particle_radius": 10e-6, "other_radius": 20e-6, "surface_energy": 0.1},
+        ("pull_off_force_jkr", 1.5 * PI * 0.1 * (10e-6 * 20e-6 / 30e-6)),
+    ),
     (  # the outer diameter was read as the particle diameter (0.25 m) and 3 mm as the bore
         "estimate particle count: cylinder inner diameter 0.2 m, outer diameter 0.25 m,"
         " height 0.5 m, particle 3 mm",

@@ -398,9 +398,20 @@ def _as_radius(f: Filler, index: int) -> tuple[str | float, str]:
     """Quantity `index` as a radius argument and its source: a radius as typed, a diameter or
     a bare size (a diameter) halved."""
     q = f.use(index)
-    if f.role(index) == "particle_radius":
+    if f.role(index) == "particle_radius" or _listed_after_radius(f, index):
         return q.arg, "typed"
     return q.scaled(0.5), "typed (d/2)"
+
+
+def _listed_after_radius(f: Filler, index: int) -> bool:
+    """A bare size listed right after a radius is a radius too (`radius 1 mm and 2 mm`)."""
+    if index == 0 or f.quantities[index].roles:
+        return False
+    before = index - 1
+    return (
+        f.role(before) in _RADIUS_ROLES
+        and _SIZE_GAP_RE.match(f.quantities[before].after) is not None
+    )
 
 
 def convention(f: Filler) -> Missing:
