@@ -330,6 +330,12 @@ ROWS: list[Row] = [
         {"particle_radius": 10e-6, "other_radius": 20e-6, "surface_energy": 0.1},
         ("pull_off_force_jkr", 1.5 * PI * 0.1 * (10e-6 * 20e-6 / 30e-6)),
     ),
+    (  # `2 mm after` was halved into a second body of radius 1 mm; now left over, and said so
+        "hertz contact time: radius 1 mm before, 2 mm after, steel, impact 1 m/s",
+        "hertz_contact_time",
+        {"particle_radius": 1e-3, "other_radius": None},
+        None,
+    ),
     (  # the outer diameter was read as the particle diameter (0.25 m) and 3 mm as the bore
         "estimate particle count: cylinder inner diameter 0.2 m, outer diameter 0.25 m,"
         " height 0.5 m, particle 3 mm",

@@ -363,8 +363,12 @@ _UNKNOWN_WALL_RE = re.compile(
 """A wall of a material that has no preset (`a rubber liner`): its modulus is asked for, never
 taken as rigid or as the particles' in silence."""
 _NOT_A_BODY_AFTER_RE = re.compile(
-    r"^\s*(?:thick|long|wide|tall|high|deep|apart|away|gap|overlap|of overlap)\b", re.I
+    r"^\s*(?:thick|long|wide|tall|high|deep|apart|away|gap|overlap|of overlap"
+    r"|before|after|afterwards|initially|later|now|instead|then)\b",
+    re.I,
 )
+"""Words after a size that make it a distance or another state of the same body (`2 mm after`),
+never the second body's size."""
 
 
 def _two_sizes(f: Filler) -> None:
