@@ -25,7 +25,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from spans import app_collector, wire_recorder
+from spans import offline_window
 
 TARGET = 0.05
 MASS = {"particle_diameter": "2 mm", "density": "2500 kg/m^3"}
@@ -47,12 +47,6 @@ def main() -> None:
     from PySide6.QtCore import QCoreApplication, QEvent
     from PySide6.QtWidgets import QApplication
 
-    import caec_desktop.services.help as help_source
-    from caec_desktop.services.session import Session
-    from caec_desktop.settings.model import Settings
-    from caec_desktop.ui.history_controller import HistoryController
-    from caec_desktop.ui.main_window import MainWindow
-    from caec_desktop.ui.session_runner import SessionRunner
     from tests.ui.helpers import wait_signal
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -60,14 +54,9 @@ def main() -> None:
     asyncio.set_event_loop(loop)
     figures: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(mode="offline")
-        runner = SessionRunner(Session(settings))
-        window = MainWindow(runner, settings, help_source)
-        recorder = wire_recorder(runner, Path(tmp) / "history.sqlite3")
-        assert recorder is not None
-        controller = HistoryController(window, runner, recorder, lambda m, _e: print(m))
-        window.conversations = controller
-        collector = app_collector(window, runner)  # as app.py
+        runner, window, recorder, controller, collector = offline_window(
+            Path(tmp) / "history.sqlite3"
+        )
         window.resize(1180, 760)
         window.show()
         window.build_form()

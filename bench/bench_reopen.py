@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 import os
 import statistics
@@ -31,7 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from spans import Heartbeat, app_collector, wire_recorder
+from spans import Heartbeat, offline_window
 
 TARGET_MS = 100.0
 
@@ -64,23 +63,11 @@ def main() -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
-    import caec_desktop.services.help as help_source
-    from caec_desktop.services.session import Session
-    from caec_desktop.settings.model import Settings
-    from caec_desktop.ui.history_controller import HistoryController
-    from caec_desktop.ui.main_window import MainWindow
-    from caec_desktop.ui.session_runner import SessionRunner
-
     app = QApplication.instance() or QApplication(sys.argv[:1])
     with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(mode="offline")
-        runner = SessionRunner(Session(settings))
-        window = MainWindow(runner, settings, help_source)
-        recorder = wire_recorder(runner, Path(tmp) / "history.sqlite3")
-        assert recorder is not None
-        controller = HistoryController(window, runner, recorder, lambda m, _e: print(m))
-        gc.freeze()  # start-up's objects, as app.py freezes them
-        collector = app_collector(window, runner)  # as app.py: GUI-thread collections
+        _runner, window, recorder, controller, collector = offline_window(
+            Path(tmp) / "history.sqlite3"
+        )
         window.resize(1180, 760)
         window.show()
         app.processEvents()

@@ -214,3 +214,27 @@ def app_collector(window: Any, runner: Any) -> Any:
         return MainThreadGC(window, busy=lambda: runner.running)
     except TypeError:  # the code before issue 18 (for before/after runs)
         return MainThreadGC(window)
+
+
+def offline_window(history: Any) -> tuple[Any, Any, Any, Any, Any]:
+    """The window wired as app.py wires it, offline, saving to the history file `history`:
+    (runner, window, recorder, conversations controller, GUI-thread collector); start-up's
+    objects frozen first, as app.py freezes them."""
+    import gc
+
+    import caec_desktop.services.help as help_source
+    from caec_desktop.services.session import Session
+    from caec_desktop.settings.model import Settings
+    from caec_desktop.ui.history_controller import HistoryController
+    from caec_desktop.ui.main_window import MainWindow
+    from caec_desktop.ui.session_runner import SessionRunner
+
+    settings = Settings(mode="offline")
+    runner = SessionRunner(Session(settings))
+    window = MainWindow(runner, settings, help_source)
+    recorder = wire_recorder(runner, history)
+    assert recorder is not None
+    controller = HistoryController(window, runner, recorder, lambda m, _e: print(m))
+    window.conversations = controller
+    gc.freeze()
+    return runner, window, recorder, controller, app_collector(window, runner)
