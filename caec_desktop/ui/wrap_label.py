@@ -1,17 +1,34 @@
-"""WrapLabel: a word-wrapped label that remembers its height for each width.
+"""WrapLabel: a word-wrapped label that remembers its height for each width, and optionally its
+painted text.
 
 QLabel lays its text out again on every `heightForWidth` call, and a layout asks each of its
 labels about three times whenever anything in it changes size (the chat's scroll area asks at two
 widths, with and without its scroll bar): ~1 ms per call for a chat answer, so each render of a
 streamed answer cost ~3 ms per earlier answer, and the labels of every result card in the chat
 were laid out again too. The cache is dropped when the text, font, style or margins change.
+
+Painting: while an answer streams the chat scrolls on every render, and Qt repaints every visible
+bubble (rich text: 0.3-3 ms each, ~10 ms a frame with the window's other repaints). A label made
+with `set_paint_cache(True)` keeps what it painted inside its contents rectangle as a pixmap and
+draws that instead (~0.05 ms), from its second paint at one size on (a label whose text changes on
+every paint, the streamed answer's last piece, never pays for a pixmap). Only for labels whose own
+background is opaque under the whole contents rectangle (the chat's bubbles, by their style
+sheet): the pixmap then holds the same pixels a direct paint makes there. The label paints
+directly while it has selected text or focus (selection and cursor show as before), and at a
+fractional device pixel ratio (a pixmap would be resampled). The pixmap is dropped when the text,
+format, size, pixel ratio, font, palette, style, margins, enabled or active state change, and the
+least recently drawn ones beyond `PAINT_CACHE_BYTES` in all are dropped.
 """
 
 from __future__ import annotations
 
+import weakref
+from collections import OrderedDict
+
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
-from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QLabel
+from PySide6.QtCore import QEvent, QPoint
+from PySide6.QtGui import QPainter, QPaintEvent, QPixmap, QRegion
+from PySide6.QtWidgets import QLabel, QWidget
 
 _RELAYOUT_EVENTS = frozenset(
     {
@@ -21,30 +38,88 @@ _RELAYOUT_EVENTS = frozenset(
         QEvent.Type.ContentsRectChange,
     }
 )
+_REPAINT_EVENTS = _RELAYOUT_EVENTS | {
+    QEvent.Type.PaletteChange,
+    QEvent.Type.EnabledChange,
+    QEvent.Type.ActivationChange,
+    QEvent.Type.LayoutDirectionChange,
+}
+PAINT_CACHE_BYTES = 48 * 1024 * 1024
+"""Pixmaps kept by all labels together, least recently drawn dropped first (a screenful of chat
+is ~2-6 MB at a device pixel ratio of 1-2)."""
+
+_held: OrderedDict[int, tuple[weakref.ref[WrapLabel], int]] = OrderedDict()
+"""Labels holding a pixmap, least recently drawn first: id -> (label, bytes)."""
+_held_bytes = 0
+
+
+def paint_cache_bytes() -> int:
+    """Bytes of pixmap the labels hold now."""
+    return _held_bytes
+
+
+def _hold(label: WrapLabel, nbytes: int) -> None:
+    global _held_bytes
+    _release(id(label))
+    key = id(label)
+    _held[key] = (weakref.ref(label, lambda _ref: _release(key)), nbytes)
+    _held_bytes += nbytes
+    while _held_bytes > PAINT_CACHE_BYTES and len(_held) > 1:
+        ref, _n = _held[next(iter(_held))]
+        oldest = ref()
+        if oldest is None:
+            _release(next(iter(_held)))
+        else:
+            oldest._drop_pixmap()
+
+
+def _release(key: int) -> None:
+    global _held_bytes
+    entry = _held.pop(key, None)
+    if entry is not None:
+        _held_bytes -= entry[1]
 
 
 class WrapLabel(QLabel):
     """A QLabel whose `heightForWidth` is computed once per width and text."""
 
     def __init__(self, text: str = "") -> None:
-        self._heights: dict[int, int] = {}  # first: `event` may run inside QLabel's constructor
+        # First: `event` and `setText` may run inside QLabel's constructor.
+        self._heights: dict[int, int] = {}
+        self._paint_cache = False
+        self._pixmap: QPixmap | None = None
+        self._painted_at: tuple[int, int, float] | None = None
+        """(width, height, pixel ratio) of the last paint since the content last changed."""
+        self._rendering = False
         super().__init__(text)
+
+    def set_paint_cache(self, on: bool) -> None:
+        """Keep the painted text as a pixmap (see the module's docstring): only for a label whose
+        style gives it an opaque background under its whole contents rectangle."""
+        self._paint_cache = on
+        self._changed()
 
     def setText(self, text: str) -> None:
         self._heights.clear()
+        self._changed()
         super().setText(text)
 
     def setTextFormat(self, fmt: QtCore.Qt.TextFormat) -> None:
         self._heights.clear()
+        self._changed()
         super().setTextFormat(fmt)
 
     def setWordWrap(self, on: bool) -> None:
         self._heights.clear()
+        self._changed()
         super().setWordWrap(on)
 
     def event(self, event: QEvent) -> bool:
-        if event.type() in _RELAYOUT_EVENTS:  # a new style sheet's padding counts once polished
-            self._heights.clear()
+        kind = event.type()
+        if kind in _REPAINT_EVENTS:
+            if kind in _RELAYOUT_EVENTS:  # a new style sheet's padding counts once polished
+                self._heights.clear()
+            self._changed()
         return super().event(event)
 
     def heightForWidth(self, width: int) -> int:
@@ -52,3 +127,67 @@ class WrapLabel(QLabel):
         if height is None:
             height = self._heights[width] = super().heightForWidth(width)
         return height
+
+    def paint_cached(self) -> bool:
+        """Whether the label holds a pixmap of its text now."""
+        return self._pixmap is not None
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        ratio = self.devicePixelRatioF()
+        if (
+            self._rendering
+            or not self._paint_cache
+            or not ratio.is_integer()
+            or self.hasFocus()
+            or self.hasSelectedText()
+        ):
+            super().paintEvent(event)
+            return
+        at = (self.width(), self.height(), ratio)
+        if self._pixmap is not None and self._painted_at == at:
+            key = id(self)
+            if key in _held:
+                _held.move_to_end(key)
+        elif self._painted_at != at:  # the first paint of this content and size: directly
+            self._drop_pixmap()
+            self._painted_at = at
+            super().paintEvent(event)
+            return
+        # Begun before `_render_pixmap`: `render` sets the widget's paint redirection to the
+        # pixmap and clears it after, so a painter begun later would have no device.
+        painter = QPainter(self)
+        if self._pixmap is None:
+            self._render_pixmap(ratio)
+        assert self._pixmap is not None
+        painter.drawPixmap(self.contentsRect().topLeft(), self._pixmap)
+        painter.end()
+
+    def _render_pixmap(self, ratio: float) -> None:
+        """Paint the contents rectangle (the style's background, then the text) into a pixmap."""
+        rect = self.contentsRect()
+        pixmap = QPixmap(rect.size() * ratio)
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(self.palette().window().color())  # opaque, as the window's backing store
+        # Called from `paintEvent`: `render` refuses a widget in its paint event ("recursive
+        # repaint"), so the flag is lifted meanwhile; `_rendering` makes the nested paint direct.
+        in_paint = QtCore.Qt.WidgetAttribute.WA_WState_InPaintEvent
+        was_in_paint = self.testAttribute(in_paint)
+        self._rendering = True
+        self.setAttribute(in_paint, False)
+        try:
+            self.render(pixmap, QPoint(), QRegion(rect), QWidget.RenderFlag.DrawWindowBackground)
+        finally:
+            self.setAttribute(in_paint, was_in_paint)
+            self._rendering = False
+        self._pixmap = pixmap
+        _hold(self, pixmap.width() * pixmap.height() * 4)
+
+    def _drop_pixmap(self) -> None:
+        if self._pixmap is not None:
+            self._pixmap = None
+            _release(id(self))
+
+    def _changed(self) -> None:
+        """The content or its look changed: the next paint is direct, the pixmap gone."""
+        self._painted_at = None
+        self._drop_pixmap()

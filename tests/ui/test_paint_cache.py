@@ -1,0 +1,228 @@
+"""Chat bubbles keep their painted text as a pixmap (ui/wrap_label.py): what they draw from it is
+what a direct paint draws, and it follows their text, width, palette and selection."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtGui import QColor, QImage, QPalette
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from caec_desktop.ui import wrap_label
+from caec_desktop.ui.chat_pane import Bubble, ChatPane
+
+ANSWER = (
+    "**Time step**: 1.02e-6 s\n\n- from the Rayleigh wave speed\n- [source](https://x.org)\n\n"
+    + "The particle radius and the shear modulus set it. " * 8
+)
+
+
+def _chat(qtbot: QtBot, width: int = 560) -> ChatPane:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.resize(width, 800)
+    pane.show()
+    qtbot.waitUntil(lambda: pane.windowHandle() is not None and pane.windowHandle().isExposed())
+    return pane
+
+
+def _shown(qtbot: QtBot, label: Bubble) -> None:
+    """Wait until the chat has laid `label` out and shows it."""
+    qtbot.waitUntil(
+        lambda: (
+            not label.visibleRegion().isEmpty()
+            and label.height() == label.heightForWidth(label.width())
+        )
+    )
+
+
+def _painted_twice(label: Bubble) -> QImage:
+    """What the label shows once it has painted twice at its size (the second paint keeps it)."""
+    label.repaint()
+    label.repaint()
+    return label.grab().toImage()
+
+
+def _direct(label: Bubble) -> QImage:
+    """What the label shows painted directly (no pixmap), its pixmap kept off afterwards."""
+    label.set_paint_cache(False)
+    return label.grab().toImage()
+
+
+def test_a_bubble_draws_from_its_pixmap_the_pixels_of_a_direct_paint(qtbot: QtBot) -> None:
+    pane = _chat(qtbot)
+    bubbles = [
+        pane.add_message("user", "Rayleigh step for 1 mm glass beads"),
+        pane.add_message("answer", ANSWER),
+        pane.add_message("error", "The model did *not* answer"),
+    ]
+    for bubble in bubbles:
+        assert isinstance(bubble, Bubble)
+        _shown(qtbot, bubble)
+        cached = _painted_twice(bubble)
+        assert bubble.paint_cached()
+        assert cached == _direct(bubble)
+
+
+def test_a_cached_bubble_shows_its_new_text(qtbot: QtBot) -> None:
+    pane = _chat(qtbot)
+    bubble = pane.add_message("answer", ANSWER)
+    assert isinstance(bubble, Bubble)
+    _shown(qtbot, bubble)
+    before = _painted_twice(bubble)
+    assert bubble.paint_cached()
+    bubble.setText(ANSWER.replace("1.02e-6", "3.75e-7"))
+    assert not bubble.paint_cached()
+    after = _painted_twice(bubble)
+    assert bubble.paint_cached()
+    assert after != before
+    assert after == _direct(bubble)
+
+
+def test_a_cached_bubble_rewraps_to_a_new_width(qtbot: QtBot) -> None:
+    pane = _chat(qtbot, width=560)
+    bubble = pane.add_message("answer", ANSWER)
+    assert isinstance(bubble, Bubble)
+    _shown(qtbot, bubble)
+    wide = _painted_twice(bubble)
+    old_width = bubble.width()
+    pane.resize(380, 800)
+    qtbot.waitUntil(lambda: bubble.width() < old_width)
+    _shown(qtbot, bubble)
+    narrow = _painted_twice(bubble)
+    assert bubble.paint_cached()
+    assert narrow.width() < wide.width()
+    assert narrow == _direct(bubble)
+
+
+def test_a_cached_bubble_follows_a_palette_change(qtbot: QtBot) -> None:
+    pane = _chat(qtbot)
+    bubble = pane.add_message("answer", ANSWER)
+    assert isinstance(bubble, Bubble)
+    _shown(qtbot, bubble)
+    black = _painted_twice(bubble)
+    red = QPalette(bubble.palette())
+    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text):
+        red.setColor(role, QColor("#c03030"))
+    bubble.setPalette(red)
+    assert not bubble.paint_cached()
+    recoloured = _painted_twice(bubble)
+    assert bubble.paint_cached()
+    assert recoloured != black
+    assert recoloured == _direct(bubble)
+
+
+def test_a_cached_bubble_shows_what_a_direct_paint_shows_after_a_new_app_palette(
+    qtbot: QtBot,
+) -> None:
+    """A theme switch (the application's palette) draws the bubble as a direct paint does."""
+    pane = _chat(qtbot)
+    bubble = pane.add_message("answer", ANSWER)
+    assert isinstance(bubble, Bubble)
+    _shown(qtbot, bubble)
+    _painted_twice(bubble)
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    original = app.palette()
+    dark = QPalette(original)
+    for role, colour in [
+        (QPalette.ColorRole.Window, "#202020"),
+        (QPalette.ColorRole.WindowText, "#e0e0e0"),
+        (QPalette.ColorRole.Text, "#e0e0e0"),
+        (QPalette.ColorRole.Base, "#101010"),
+    ]:
+        dark.setColor(role, QColor(colour))
+    try:
+        app.setPalette(dark)
+        QCoreApplication.processEvents()
+        assert _painted_twice(bubble) == _direct(bubble)
+    finally:
+        app.setPalette(original)
+
+
+def test_a_selection_paints_directly_and_the_pixmap_returns_after_it(qtbot: QtBot) -> None:
+    pane = _chat(qtbot)
+    bubble = pane.add_message("answer", ANSWER)
+    assert isinstance(bubble, Bubble)
+    _shown(qtbot, bubble)
+    plain = _painted_twice(bubble)
+    bubble.setSelection(0, 9)
+    assert bubble.selectedText() == "Time step"
+    selected = bubble.grab().toImage()
+    assert selected != plain  # the selection shows
+    bubble.set_paint_cache(False)
+    assert bubble.grab().toImage() == selected
+    bubble.set_paint_cache(True)
+    bubble.setSelection(0, 0)
+    assert not bubble.hasSelectedText()
+    assert _painted_twice(bubble) == plain
+    assert bubble.paint_cached()
+
+
+def test_text_that_changes_between_paints_is_never_kept(qtbot: QtBot) -> None:
+    """The streamed answer's last piece: each paint shows new text, none pays for a pixmap."""
+    pane = _chat(qtbot)
+    bubble = pane.add_message("answer", "first")
+    assert isinstance(bubble, Bubble)
+    _shown(qtbot, bubble)
+    for words in range(2, 6):
+        bubble.setText(" ".join(["word"] * words))
+        bubble.repaint()
+        assert not bubble.paint_cached()
+
+
+def test_pixmaps_beyond_the_budget_are_dropped_oldest_first(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pane = _chat(qtbot)
+    first = pane.add_message("answer", ANSWER)
+    second = pane.add_message("answer", ANSWER)
+    assert isinstance(first, Bubble) and isinstance(second, Bubble)
+    _shown(qtbot, first)
+    _shown(qtbot, second)
+    rect = first.contentsRect()
+    one = rect.width() * rect.height() * 4  # bytes of one bubble's pixmap (pixel ratio 1)
+    monkeypatch.setattr(wrap_label, "PAINT_CACHE_BYTES", one + one // 2)
+    first.setText(ANSWER)  # kept again, now under the small budget
+    _painted_twice(first)
+    assert first.paint_cached()
+    second.setText(ANSWER)
+    _painted_twice(second)
+    assert second.paint_cached()
+    assert not first.paint_cached()
+    assert wrap_label.paint_cache_bytes() <= one + one // 2
+    assert _painted_twice(first) == _direct(first)  # drawn again (and kept again) as before
+
+
+def test_a_deleted_bubble_gives_its_pixmap_back(qtbot: QtBot) -> None:
+    pane = _chat(qtbot)
+    held = wrap_label.paint_cache_bytes()
+    bubble = pane.add_message("answer", ANSWER)
+    assert isinstance(bubble, Bubble)
+    _shown(qtbot, bubble)
+    _painted_twice(bubble)
+    assert wrap_label.paint_cache_bytes() > held
+    pane.clear()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    del bubble
+    gc.collect()
+    assert wrap_label.paint_cache_bytes() == held
+
+
+def test_pieces_of_the_streamed_answer_draw_the_frames_colour_from_their_pixmap(
+    qtbot: QtBot,
+) -> None:
+    """The writing bubble's pieces have the frame's background: kept, they draw as before."""
+    pane = _chat(qtbot)
+    with qtbot.waitSignal(pane.writingShown):
+        pane.stream_text("**Streamed** answer. " * 10 + "\n\n" + "More text here. " * 40)
+    pieces = [w for w in pane.findChildren(Bubble) if w.property("role") == "piece"]
+    assert len(pieces) >= 3  # the note and the text cut into pieces
+    for piece in pieces:
+        _shown(qtbot, piece)
+        cached = _painted_twice(piece)
+        assert piece.paint_cached()
+        assert cached == _direct(piece)
