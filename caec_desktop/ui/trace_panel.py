@@ -5,7 +5,15 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QItemSelection, Qt, QTimer
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QItemSelection,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    Qt,
+    QTimer,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -33,6 +41,69 @@ ALL = "all kinds"
 PROBLEMS = "problems only"
 
 
+class TailTable(QTableView):
+    """A table of rows appended at the end that repaints only where new rows show.
+
+    Each batch of new rows makes QTableView lay its items out again, and that repaints the whole
+    viewport (~5 ms for 20 rows with our delegate: each cell's text is laid out again), although
+    the rows in view are unchanged: following the tail they only move up, which Qt's scroll
+    copies, and the rows that come into view are painted. After an append the layout here
+    repaints only the viewport from the first new row down (nothing when that is below the
+    view); any other layout (a reset, a filter change, removed rows) repaints all of it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._appended_from: int | None = None
+        """The first row of an append the next layout follows."""
+
+    def rowsInserted(
+        self, parent: QModelIndex | QPersistentModelIndex, start: int, end: int
+    ) -> None:
+        model = self.model()
+        at_end = model is not None and not parent.isValid() and end == model.rowCount() - 1
+        if at_end and self._appended_from is None:
+            self._appended_from = start
+        elif not at_end:
+            self._appended_from = -1  # not an append: the next layout repaints everything
+        super().rowsInserted(parent, start, end)
+
+    def rowsAboutToBeRemoved(
+        self, parent: QModelIndex | QPersistentModelIndex, start: int, end: int
+    ) -> None:
+        self._appended_from = -1
+        super().rowsAboutToBeRemoved(parent, start, end)
+
+    def reset(self) -> None:
+        self._appended_from = -1
+        super().reset()
+
+    def setModel(self, model: QAbstractItemModel | None) -> None:
+        self._appended_from = -1
+        super().setModel(model)
+
+    def doItemsLayout(self) -> None:
+        first, self._appended_from = self._appended_from, None
+        viewport = self.viewport()
+        if first is None or first < 0 or not viewport.updatesEnabled():
+            super().doItemsLayout()
+            return
+        off = Qt.WidgetAttribute.WA_UpdatesDisabled  # (setUpdatesEnabled(True) repaints all)
+        x, y = self.horizontalOffset(), self.verticalOffset()
+        viewport.setAttribute(off, True)
+        try:
+            super().doItemsLayout()
+        finally:
+            viewport.setAttribute(off, False)
+        if self.horizontalOffset() != x:
+            viewport.update()
+            return
+        if self.verticalOffset() != y:  # the rows in view moved (scrolled by item: the last
+            viewport.scroll(0, y - self.verticalOffset())  # row was flush with the bottom)
+        top = self.rowViewportPosition(first)
+        if 0 <= top < viewport.height():
+            viewport.update(QRect(0, top, viewport.width(), viewport.height() - top))
+
+
 class TracePanel(QWidget):
     """Every TraceEvent of the conversation as it happens; select a row to see its JSON."""
 
@@ -55,7 +126,7 @@ class TracePanel(QWidget):
             self._count_width("0000000 events"), self.count_label.sizeHint().height()
         )
 
-        self.table = QTableView()
+        self.table = TailTable()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -1,0 +1,132 @@
+"""The trace table repaints only where appended rows show (ui/trace_panel.py `TailTable`), and
+what the window shows is still what a full repaint shows."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QRect
+from PySide6.QtGui import QImage, QPaintEvent
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from caec_desktop.agent.trace import TraceEvent
+from caec_desktop.ui.trace_panel import PROBLEMS, TracePanel
+
+KINDS = ["node_start", "tool_call", "tool_result", "node_end", "validation_error"]
+
+
+def _events(first: int, count: int) -> list[TraceEvent]:
+    return [
+        TraceEvent(seq=i, t_ms=float(i), kind=KINDS[i % len(KINDS)], node="tools", data={"n": i})  # type: ignore[arg-type]
+        for i in range(first, first + count)
+    ]
+
+
+class _Painted(QObject):
+    """The rectangles of the paint events a widget gets."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rects: list[QRect] = []
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            assert isinstance(event, QPaintEvent)
+            self.rects.append(event.region().boundingRect())
+        return False
+
+
+def _panel(qtbot: QtBot, rows: int) -> TracePanel:
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    panel.resize(520, 600)
+    panel.show()
+    qtbot.waitUntil(lambda: panel.windowHandle() is not None and panel.windowHandle().isExposed())
+    panel.model.extend(_events(1, rows))
+    panel.flush()
+    _on_screen(qtbot, panel)
+    return panel
+
+
+def _on_screen(qtbot: QtBot, panel: TracePanel) -> QImage:
+    """The window's backing store (what the user sees) once pending repaints are done: two
+    grabs with the loop run between them alike (the scroll bar follows a layout later)."""
+    screen = QApplication.primaryScreen()
+    shots = [screen.grabWindow(panel.winId()).toImage()]
+
+    def settled() -> bool:
+        QApplication.processEvents()  # (waitUntil asks once before it runs the loop)
+        shots.append(screen.grabWindow(panel.winId()).toImage())
+        return shots[-1] == shots[-2]
+
+    qtbot.waitUntil(settled)
+    return shots[-1]
+
+
+def _fully_repainted(qtbot: QtBot, panel: TracePanel) -> QImage:
+    panel.table.viewport().repaint()
+    return _on_screen(qtbot, panel)
+
+
+def _append(qtbot: QtBot, panel: TracePanel, count: int) -> _Painted:
+    painted = _Painted()
+    viewport = panel.table.viewport()
+    viewport.installEventFilter(painted)
+    first = panel.model.rowCount() + 1
+    panel.model.extend(_events(first, count))
+    panel.flush()
+    qtbot.waitUntil(lambda: bool(painted.rects))
+    viewport.removeEventFilter(painted)
+    return painted
+
+
+def test_appended_rows_at_the_tail_repaint_only_their_strip(qtbot: QtBot) -> None:
+    panel = _panel(qtbot, 500)  # more rows than the view shows: it follows the tail
+    table = panel.table
+    bar = table.verticalScrollBar()
+    assert bar.value() == bar.maximum() > 0
+    painted = _append(qtbot, panel, 3)
+    assert bar.value() == bar.maximum()
+    height = sum(r.height() for r in painted.rects)
+    row = table.rowHeight(0)
+    assert height <= 3 * row + 2  # the rows scrolled into view, not the whole viewport
+    assert height < table.viewport().height() // 2
+    last = table.indexAt(table.viewport().rect().bottomLeft() - QRect(0, 0, 0, 2).bottomRight())
+    assert last.row() == panel.proxy.rowCount() - 1
+    assert _on_screen(qtbot, panel) == _fully_repainted(qtbot, panel)
+
+
+def test_appended_rows_in_a_table_not_yet_full_show(qtbot: QtBot) -> None:
+    panel = _panel(qtbot, 3)
+    assert panel.table.verticalScrollBar().maximum() == 0
+    _append(qtbot, panel, 4)
+    assert panel.proxy.rowCount() == 7
+    assert _on_screen(qtbot, panel) == _fully_repainted(qtbot, panel)
+
+
+def test_rows_appended_while_the_reader_scrolled_up_leave_the_view_alone(qtbot: QtBot) -> None:
+    panel = _panel(qtbot, 500)
+    bar = panel.table.verticalScrollBar()
+    bar.setValue(100)
+    before = _on_screen(qtbot, panel)
+    panel.model.extend(_events(501, 5))
+    panel.flush()
+    assert bar.value() == 100  # the reader stays where they were
+    after = _on_screen(qtbot, panel)
+    assert after == _fully_repainted(qtbot, panel)
+    assert after != before  # (the scroll bar's handle is shorter)
+
+
+def test_a_filter_change_and_a_clear_repaint_the_whole_table(qtbot: QtBot) -> None:
+    panel = _panel(qtbot, 200)
+    before = _on_screen(qtbot, panel)
+    panel.kind_filter.setCurrentText(PROBLEMS)
+    assert panel.proxy.rowCount() == 40
+    filtered = _on_screen(qtbot, panel)
+    assert filtered != before
+    assert filtered == _fully_repainted(qtbot, panel)
+    panel.kind_filter.setCurrentIndex(0)
+    _append(qtbot, panel, 2)
+    assert _on_screen(qtbot, panel) == _fully_repainted(qtbot, panel)
+    panel.model.clear()
+    assert panel.proxy.rowCount() == 0
+    assert _on_screen(qtbot, panel) == _fully_repainted(qtbot, panel)
