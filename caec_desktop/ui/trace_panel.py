@@ -150,6 +150,8 @@ class TracePanel(QWidget):
         self.detail.setTabChangesFocus(True)
         self.detail.setPlaceholderText("Select an event to see its JSON.")
         self.retry_view = QTextBrowser()
+        self._retry_markdown: str | None = None
+        """What the retry view shows (set only when it changes)."""
 
         self.split = split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
@@ -216,10 +218,17 @@ class TracePanel(QWidget):
         return rows[0].data(EVENT_ROLE) if rows else None
 
     def _refresh_retries(self) -> None:
+        """Show the run's attempts. Each is set only when it changed: a new tab text lays the
+        tab bar out again and repaints the whole panel, table and all (~3 ms, at the start and
+        end of every run, in the frames that show the answer)."""
         items = attempts(self._run_events)
-        self.retry_view.setMarkdown(attempts_markdown(items, is_offline(self._run_events)))
+        markdown = attempts_markdown(items, is_offline(self._run_events))
+        if markdown != self._retry_markdown:
+            self._retry_markdown = markdown
+            self.retry_view.setMarkdown(markdown)
         label = f"Retries ({len(items) - 1})" if len(items) > 1 else "Retries"
-        self.tabs.setTabText(1, label)
+        if self.tabs.tabText(1) != label:
+            self.tabs.setTabText(1, label)
 
     def _on_kind_filter_changed(self, text: str) -> None:
         if text == ALL:

@@ -130,3 +130,30 @@ def test_a_filter_change_and_a_clear_repaint_the_whole_table(qtbot: QtBot) -> No
     panel.model.clear()
     assert panel.proxy.rowCount() == 0
     assert _on_screen(qtbot, panel) == _fully_repainted(qtbot, panel)
+
+
+def test_a_run_without_retries_leaves_the_tabs_alone(qtbot: QtBot) -> None:
+    """The retry view's tab text is set only when it changes: setting it lays the tab bar out and
+    repaints the whole panel."""
+    panel = _panel(qtbot, 50)
+    bar = panel.tabs.tabBar()
+    painted = _Painted()
+    bar.installEventFilter(painted)
+    run = [
+        TraceEvent(seq=100 + i, t_ms=0.0, kind=kind, node="tools", data=data)  # type: ignore[arg-type]
+        for i, (kind, data) in enumerate(
+            [
+                ("run_start", {"text": "rayleigh"}),
+                ("tool_call", {"name": "rayleigh_timestep", "args": {}}),
+                ("tool_result", {"tool": "rayleigh_timestep", "result": {}}),
+                ("run_end", {"status": "answered"}),
+            ]
+        )
+    ]
+    for event in run:
+        panel.add_event(event)
+    panel.flush()
+    _on_screen(qtbot, panel)
+    assert panel.tabs.tabText(1) == "Retries"
+    assert "rayleigh_timestep" in panel.retry_view.toPlainText()
+    assert not painted.rects
