@@ -17,7 +17,8 @@ sheet): the pixmap then holds the same pixels a direct paint makes there. The la
 directly while it has selected text or focus (selection and cursor show as before), and at a
 fractional device pixel ratio (a pixmap would be resampled). The pixmap is dropped when the text,
 format, size, pixel ratio, font, palette, style, margins, enabled or active state change, and the
-least recently drawn ones beyond `PAINT_CACHE_BYTES` in all are dropped.
+least recently drawn ones beyond `PAINT_CACHE_BYTES` in all are dropped. (QLabel setters not
+overridden here, such as setPixmap, are not seen: a cached label shows text only.)
 """
 
 from __future__ import annotations
@@ -44,9 +45,12 @@ _REPAINT_EVENTS = _RELAYOUT_EVENTS | {
     QEvent.Type.ActivationChange,
     QEvent.Type.LayoutDirectionChange,
 }
-PAINT_CACHE_BYTES = 48 * 1024 * 1024
-"""Pixmaps kept by all labels together, least recently drawn dropped first (a screenful of chat
-is ~2-6 MB at a device pixel ratio of 1-2)."""
+PAINT_CACHE_BYTES = 16 * 1024 * 1024
+"""Pixmaps kept by all labels together, least recently drawn dropped first: a screenful of chat
+is ~1.5 MB at a device pixel ratio of 1, ~6 MB at 2 (bubbles scrolled out of view keep theirs
+until newer ones need the room, so the process grows by this much at most)."""
+LABEL_CACHE_BYTES = PAINT_CACHE_BYTES // 4
+"""A label whose pixmap would be larger (a very long answer) paints directly."""
 
 _held: OrderedDict[int, tuple[weakref.ref[WrapLabel], int]] = OrderedDict()
 """Labels holding a pixmap, least recently drawn first: id -> (label, bytes)."""
@@ -114,6 +118,30 @@ class WrapLabel(QLabel):
         self._changed()
         super().setWordWrap(on)
 
+    def clear(self) -> None:
+        self._heights.clear()
+        self._changed()
+        super().clear()
+
+    def setNum(self, num: float) -> None:  # type: ignore[override]
+        self._heights.clear()
+        self._changed()
+        super().setNum(num)
+
+    def setAlignment(self, alignment: QtCore.Qt.AlignmentFlag) -> None:
+        self._changed()
+        super().setAlignment(alignment)
+
+    def setIndent(self, indent: int) -> None:
+        self._heights.clear()
+        self._changed()
+        super().setIndent(indent)
+
+    def setMargin(self, margin: int) -> None:
+        self._heights.clear()
+        self._changed()
+        super().setMargin(margin)
+
     def event(self, event: QEvent) -> bool:
         kind = event.type()
         if kind in _REPAINT_EVENTS:
@@ -144,6 +172,9 @@ class WrapLabel(QLabel):
             super().paintEvent(event)
             return
         at = (self.width(), self.height(), ratio)
+        if self.width() * self.height() * ratio * ratio * 4 > LABEL_CACHE_BYTES:
+            super().paintEvent(event)
+            return
         if self._pixmap is not None and self._painted_at == at:
             key = id(self)
             if key in _held:

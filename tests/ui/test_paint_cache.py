@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtGui import QColor, QImage, QPalette
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
@@ -226,3 +226,42 @@ def test_pieces_of_the_streamed_answer_draw_the_frames_colour_from_their_pixmap(
         cached = _painted_twice(piece)
         assert piece.paint_cached()
         assert cached == _direct(piece)
+
+
+def test_clear_number_alignment_and_margin_repaint_a_cached_bubble(qtbot: QtBot) -> None:
+    pane = _chat(qtbot)
+    bubble = pane.add_message("answer", "short answer")
+    assert isinstance(bubble, Bubble)
+    _shown(qtbot, bubble)
+    shown = _painted_twice(bubble)
+    changes = [
+        lambda: bubble.setAlignment(Qt.AlignmentFlag.AlignRight),
+        lambda: bubble.setMargin(3),
+        lambda: bubble.setIndent(20),
+        lambda: bubble.setNum(42),
+        bubble.clear,
+    ]
+    for change in changes:
+        assert bubble.paint_cached()
+        change()
+        assert not bubble.paint_cached()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        now = _painted_twice(bubble)
+        assert now != shown
+        assert now == _direct(bubble)
+        bubble.set_paint_cache(True)
+        shown = _painted_twice(bubble)
+
+
+def test_a_bubble_too_large_for_its_share_of_the_budget_paints_directly(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pane = _chat(qtbot)
+    bubble = pane.add_message("answer", ANSWER)
+    assert isinstance(bubble, Bubble)
+    _shown(qtbot, bubble)
+    monkeypatch.setattr(wrap_label, "LABEL_CACHE_BYTES", bubble.width() * bubble.height() * 4 - 1)
+    bubble.setText(ANSWER)
+    direct = _painted_twice(bubble)
+    assert not bubble.paint_cached()
+    assert direct == _direct(bubble)
