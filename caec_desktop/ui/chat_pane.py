@@ -53,16 +53,18 @@ _STYLES = {
     "answer": "background: #f6f6f6; border-radius: 6px; padding: 6px;",
     "error": "background: #fdecea; color: #8a1c1c; border-radius: 6px; padding: 6px;",
     "writing": "background: #f6f6f6; border: 1px dashed #b0b0b0; border-radius: 6px; padding: 6px;",
-    "piece": "background: #f6f6f6;",
 }
 _SHEET = "\n".join(
-    f'{"WritingBubble" if role == "writing" else "Bubble"}[role="{role}"] {{ {style} }}'
-    for role, style in _STYLES.items()
+    [
+        f'{"WritingBubble" if role == "writing" else "Bubble"}[role="{role}"] {{ {style} }}'
+        for role, style in _STYLES.items()
+    ]
+    + ["WritingBubble > Bubble { background: #f6f6f6; }"]
 )
 """One style sheet on the chat for every bubble, by its role: a style sheet per bubble made Qt
 build a style for each one (~0.1 ms per event on every bubble, seconds for a long chat). Every
-role but the writing bubble's frame gives its bubbles an opaque background (a piece of the
-writing bubble has the frame's colour), so they keep their painted text (`Bubble`)."""
+`Bubble` gets an opaque background from it, so it can keep its painted text: by its role, or as a
+piece of the writing bubble, the frame's colour."""
 WRITING_NOTE = "*model is writing…*"
 RENDER_INTERVAL_MS = 25
 """Delay from streamed text to its render, and the least time between two renders (the LLM layer
@@ -97,15 +99,13 @@ RUNNING_PLACEHOLDER = "A run is going: type on, Enter queues your next question 
 
 
 class Bubble(WrapLabel):
-    """A chat bubble: a word-wrapped label that remembers its height for each width and, once it
-    has a role (an opaque background from the chat's style sheet), its painted text (see
-    `wrap_label`: every growth of a streamed answer scrolls the chat and repaints each visible
-    bubble), with size hints that lay nothing out."""
+    """A chat bubble: a word-wrapped label that remembers its height for each width and its
+    painted text (see `wrap_label`: every growth of a streamed answer scrolls the chat and
+    repaints each visible bubble; the chat's style sheet gives every bubble an opaque
+    background), with size hints that lay nothing out."""
 
-    def set_role(self, role: str) -> None:
-        """Style it as `role` (a key of `_STYLES`; before it is polished: the chat's sheet
-        styles it)."""
-        self.setProperty("role", role)
+    def __init__(self, text: str = "") -> None:
+        super().__init__(text)
         self.set_paint_cache(True)
 
     def minimumSizeHint(self) -> QSize:
@@ -173,7 +173,6 @@ class WritingBubble(QFrame):
         label.setText(text)
         label.setWordWrap(True)
         label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        label.set_role("piece")
         self._lay.addWidget(label)
         if self.isVisible():
             label.show()  # now, not from a call Qt posts (see `ChatPane._render_writing`)
@@ -331,7 +330,7 @@ class ChatPane(QWidget):
         label.setText(markdown)
         label.setWordWrap(True)
         label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        label.set_role(role)
+        label.setProperty("role", role)  # before it is polished: the chat's sheet styles it
         self._append(label)
         return label
 
