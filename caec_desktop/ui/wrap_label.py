@@ -172,7 +172,8 @@ class WrapLabel(QLabel):
             super().paintEvent(event)
             return
         at = (self.width(), self.height(), ratio)
-        if self.width() * self.height() * ratio * ratio * 4 > LABEL_CACHE_BYTES:
+        size = self.contentsRect().size()
+        if size.isEmpty() or size.width() * size.height() * ratio * ratio * 4 > LABEL_CACHE_BYTES:
             super().paintEvent(event)
             return
         if self._pixmap is not None and self._painted_at == at:

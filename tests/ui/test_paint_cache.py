@@ -260,8 +260,20 @@ def test_a_bubble_too_large_for_its_share_of_the_budget_paints_directly(
     bubble = pane.add_message("answer", ANSWER)
     assert isinstance(bubble, Bubble)
     _shown(qtbot, bubble)
-    monkeypatch.setattr(wrap_label, "LABEL_CACHE_BYTES", bubble.width() * bubble.height() * 4 - 1)
+    rect = bubble.contentsRect()
+    monkeypatch.setattr(wrap_label, "LABEL_CACHE_BYTES", rect.width() * rect.height() * 4 - 1)
     bubble.setText(ANSWER)
     direct = _painted_twice(bubble)
     assert not bubble.paint_cached()
     assert direct == _direct(bubble)
+
+
+def test_a_bubble_without_room_for_text_paints_directly(qtbot: QtBot) -> None:
+    pane = _chat(qtbot)
+    bubble = pane.add_message("answer", ANSWER)
+    assert isinstance(bubble, Bubble)
+    _shown(qtbot, bubble)
+    bubble.setContentsMargins(0, 0, 0, bubble.height())  # an empty contents rectangle
+    assert bubble.contentsRect().isEmpty()
+    _painted_twice(bubble)
+    assert not bubble.paint_cached()
