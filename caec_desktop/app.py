@@ -1,10 +1,11 @@
 """`caec-desktop`: the window on a qasync loop. The only module that knows which event loop runs.
 
 `main()` shows the window first (importing only Qt and the window), then sets up logging, imports
-asyncio and qasync (Qt events processed between them) and runs `run_app`: the trace and graph
-tabs are built, then a worker thread loads what the first answer needs and the session is
-attached (a question sent meanwhile runs then, on the sequential runner); once that answer is out
-the worker loads LangGraph, which runs the turns after it (docs/architecture.md, "Start-up").
+asyncio and qasync (Qt events processed between them) and runs `run_app`: a worker thread loads
+what the first answer needs and the session is attached (a question sent meanwhile runs then, on
+the sequential runner); once that answer is out the trace and graph tabs are built (showing its
+run) and the worker loads LangGraph, which runs the turns after it (docs/architecture.md,
+"Start-up").
 Closing the window ends `run_app`, which cancels the run and awaits `Session.aclose()` so HTTP
 clients close before the loop ends (qasync issue #60). One error sink (`sys.excepthook` + the
 loop's exception handler, where `asyncSlot` errors land, qasync PR #36) logs each failure and
@@ -201,9 +202,13 @@ class ErrorSink:
 
 
 def build(
-    settings: Settings, session: Session | None = None, window: MainWindow | None = None
+    settings: Settings,
+    session: Session | None = None,
+    window: MainWindow | None = None,
+    panels: bool = True,
 ) -> tuple[MainWindow, SessionRunner]:
-    """Attach `session` (a new Session by default) to `window` (a new MainWindow by default)."""
+    """Attach `session` (a new Session by default) to `window` (a new MainWindow by default);
+    `panels=False` leaves the trace and graph panels to the caller (`MainWindow.attach`)."""
     from caec_desktop.ui.main_window import MainWindow
     from caec_desktop.ui.session_runner import SessionRunner
 
@@ -216,7 +221,7 @@ def build(
     runner = SessionRunner(session)
     window = window or MainWindow()
     window.help_source = help_source  # type: ignore[assignment]
-    window.attach(runner, settings)
+    window.attach(runner, settings, panels=panels)
     if (problem := use_display(settings)) is not None:
         window.show_error(problem)
     return window, runner
@@ -255,7 +260,17 @@ PANEL_MODULES = (
 )
 """The trace and graph panels' modules, imported one per turn of the event loop before
 `build_panels` (together they held the loop ~60 ms, most of it PySide6 building the `Qt` enum
-namespace on first use)."""
+namespace on first use). After the first answer: before it, they would delay it as long."""
+
+
+async def _build_panels(window: MainWindow) -> None:
+    """The trace and graph panels, their modules imported one per loop turn, then built (they
+    show the events of a run that went before them)."""
+    await _in_steps(
+        *(partial(importlib.import_module, name) for name in PANEL_MODULES),
+        window.build_panels,
+    )
+
 
 ENGINE_SLICES = (
     "langchain_core.messages",
@@ -271,10 +286,11 @@ versions, with what it pulls in), so the worker can stop between them when the w
 def _load_engine(
     first: Future[tuple[Settings, str]], go: threading.Event, stop: Callable[[], bool]
 ) -> None:
-    """LangGraph and the compiled graph, then the LLM selector's modules in a model mode (~1 s
-    for langchain-openai; a model's first turn waits for them, agent/engine.py). Runs on the
-    start-up worker after `_prepare`, once `go` is set (app.py sets it when the first answer is
-    out, so these imports do not compete with that turn for the GIL)."""
+    """LangGraph and the compiled graph, every tool's validator (built on first use until then),
+    then the LLM selector's modules in a model mode (~1 s for langchain-openai; a model's first
+    turn waits for them, agent/engine.py). Runs on the start-up worker after `_prepare`, once
+    `go` is set (app.py sets it when the first answer is out, so these imports do not compete
+    with that turn for the GIL)."""
     go.wait()
     for name in ENGINE_SLICES:
         if stop():
@@ -282,8 +298,11 @@ def _load_engine(
         importlib.import_module(name)
         time.sleep(0)  # let the GUI thread take the GIL between slices
     from caec_desktop.agent import engine
+    from caec_desktop.tools.registry import complete_models
 
     engine.load_graph()
+    if not stop():
+        complete_models()  # each tool's validator, otherwise built on its first use
     settings = first.result() if not first.exception() else None
     if settings is not None and settings[0].effective_mode != "offline" and not stop():
         with contextlib.suppress(ImportError):  # the session reports a missing LLM stack itself
@@ -402,10 +421,11 @@ async def run_app(
     """Fill in the shown `window` (with what `loading` prepares, started now if None), serve
     until the window is closed, then shut the session down.
 
-    Order: the panels (the GUI thread alone), then the worker's first stage; the session as soon
-    as that is done (a question sent meanwhile runs then, on the sequential runner); the rest of
-    the window once that answer is out; LangGraph's import only then (or at once when no question
-    waits), so it does not compete with the first answer for the GIL.
+    Order: the worker's first stage (alone on the GIL; the GUI thread only paints and takes
+    input meanwhile); the session as soon as that is done (a question sent meanwhile runs then,
+    on the sequential runner); once that answer is out (or at once when no question waits) the
+    trace and graph panels, which show its run, then the rest of the window while LangGraph
+    loads, so neither competes with the first answer for the GIL.
     """
     import asyncio
 
@@ -419,11 +439,7 @@ async def run_app(
     sink = ErrorSink(window)
     sink.install(asyncio.get_running_loop())
     await asyncio.sleep(0)  # paint first, then fill in
-    if loading is None:  # the panels first, alone: the worker would halve their share of the GIL
-        await _in_steps(
-            *(partial(importlib.import_module, name) for name in PANEL_MODULES),
-            window.build_panels,
-        )
+    if loading is None:  # the worker alone on the GIL: the panels come after the first answer
         loading = _start_loading(ns)
     try:
         return await _serve(window, ns, loading, sink, closed)
@@ -440,7 +456,6 @@ async def _serve(
 ) -> int:
     import asyncio
 
-    window.build_panels()  # (built already unless `loading` was given)
     try:
         settings, problem = await asyncio.wrap_future(loading.first)
     except Exception as exc:  # a broken install: say so, keep the window (no traceback)
@@ -449,18 +464,20 @@ async def _serve(
         window.statusBar().showMessage("not asked", 8000)
         if ns.self_test:
             return 1
+        await _build_panels(window)
         await closed.wait()
         return 0
     from caec_desktop.agent import engine  # imported by the worker by now
 
     engine.loading_in_background(loading.engine)  # turns until it is done run sequentially
     sink.secrets = (settings.api_key(),)
-    window, runner = build(settings, window=window)  # asks the question sent while loading
+    window, runner = build(settings, window=window, panels=False)  # asks a waiting question
     answered = next_turn(runner) if runner.running else None
     recorder = None if ns.self_test else _open_recorder(runner, sink)
     if problem:
         window.show_error(problem)
     turn = await answered if answered is not None else None
+    await _build_panels(window)  # alone on the GIL: LangGraph's stage waits for `go`
     loading.go.set()  # the first answer is out (or none was asked): LangGraph now
     watch = asyncio.ensure_future(_engine_loaded(window, runner, loading, sink))
     from caec_desktop.services.session import graph_shape
@@ -608,6 +625,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from PySide6.QtWidgets import QApplication
 
+    from caec_desktop.ui.feature_scan import skip_feature_scan
+
+    skip_feature_scan()  # before the window's modules: ~10 % of every later import's CPU
     from caec_desktop.ui.main_window import MainWindow
 
     existing = QApplication.instance()

@@ -12,15 +12,13 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from pint.errors import PintError
-
 from caec_desktop.agent.guard import REFUSAL_NEXT_STEPS
 from caec_desktop.agent.selection.protocol import StatedValue, Summary
 from caec_desktop.agent.state import NO_CALL, AgentState, Status
 from caec_desktop.tools import CalcSheet, result_schema, tool_schema
 from caec_desktop.tools.display import current
 from caec_desktop.tools.sweep import SWEEP_TOOL, sweep_markdown
-from caec_desktop.tools.units import pretty_unit
+from caec_desktop.tools.units import PintError, pretty_unit
 
 SUMMARY_LABEL = "**Model's summary:**"
 MATCH_TOLERANCE = 0.01

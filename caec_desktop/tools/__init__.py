@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from caec_desktop.tools import scalar_pint as scalar_pint  # first: pint without NumPy
 from caec_desktop.tools.base import ArgError, CalcSheet, CalcStep, ToolSpec
 from caec_desktop.tools.execution import ToolOutcome, execute, validate
 from caec_desktop.tools.messages import FieldMessage

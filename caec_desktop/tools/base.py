@@ -150,17 +150,22 @@ def R(description: str, *, default: Any = ...) -> Any:
 
 
 class ToolArgs(BaseModel):
-    """Base for argument models: unknown parameters are errors, not silently dropped."""
+    """Base for argument models: unknown parameters are errors, not silently dropped.
 
-    model_config = ConfigDict(extra="forbid")
+    Each model's validator and JSON Schema are built the first time they are used
+    (`defer_build`), not when its module is imported: the first answer needs one tool's, and
+    building all of them is ~10 % of the CPU on that answer's path (`registry.complete_models`
+    builds the rest later, on the app's start-up worker)."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     range_hints: ClassVar[dict[str, str]] = {}
     """Why a field's bound is there, added to its out-of-range message (field → reason)."""
 
 
 class ToolResult(BaseModel):
-    """Base for result models."""
+    """Base for result models (built on first use, as `ToolArgs`)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     zero_allowed: ClassVar[frozenset[str]] = frozenset()
     """Results with a unit that may really be 0 (a damping coefficient at e = 1); any other such
     result of exactly 0 is reported as an underflow (see `execution._underflowed`)."""

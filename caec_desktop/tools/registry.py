@@ -45,6 +45,14 @@ def tool_groups() -> dict[str, list[str]]:
     return out
 
 
+def complete_models() -> None:
+    """Build every tool's argument and result validators now (each is otherwise built the first
+    time it is used, `base.ToolArgs`), so no later first use pays for it."""
+    for spec in _tools().values():
+        spec.args_model.model_rebuild()
+        spec.result_model.model_rebuild()
+
+
 def get_tool(name: str) -> ToolSpec[Any, Any]:
     """The spec of tool `name`; KeyError with the known names if there is none."""
     tools = _tools()

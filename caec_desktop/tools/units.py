@@ -110,6 +110,10 @@ def dimension_name(unit: str) -> str:
 UnitParseError = ValueReadError
 """A value could not be read as a quantity of the expected dimension (the value reader's error)."""
 
+PintError = pint.PintError
+"""pint's own errors, for modules outside tools/: they import pint only through this package
+(`scalar_pint.py`)."""
+
 
 def to_si(value: Any, unit: str) -> float:
     """A number (already in `unit`) or a value text ("2 mm", read by `values.read_value`) as a

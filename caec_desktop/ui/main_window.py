@@ -2,8 +2,9 @@
 
 Wiring only: the window binds widgets to a `SessionRunner`'s signals. It does not know which
 event loop runs (app.py does). To show fast it is built in steps: `MainWindow()` needs only Qt
-(not even the `Qt` namespace, whose enums take ~15 ms to build); after `show()`, `build_panels()`
-adds the trace and graph tabs, `attach(runner, settings)` the session, `load_graph()` draws the
+(not even the `Qt` namespace, whose enums take ~15 ms to build); after `show()`,
+`attach(runner, settings)` the session, `build_panels()` adds the trace and graph tabs (app.py:
+after the first answer; they show the events received before them), `load_graph()` draws the
 LangGraph graph, and the tool form is built the first time it is needed. A question sent before
 `attach` waits and runs as soon as the session is there.
 """
@@ -101,6 +102,9 @@ class MainWindow(QMainWindow):
         self._form: FormPanel | None = None
         self._early_question: str | None = None
         """A question sent before a session was attached; asked by `attach`."""
+        self._events_before_panels: list[TraceEvent] | None = []
+        """A run's events received before `build_panels` (app.py builds the panels after the
+        first answer); the panels show them when built. None once they are."""
         self.conversation_name = "New conversation"
         self.settings_dialog: SettingsDialog | None = None
         self.on_settings_saved: Callable[[Settings], None] | None = None
@@ -192,6 +196,12 @@ class MainWindow(QMainWindow):
         self._replace_tab(0, self.trace)
         self._replace_tab(1, self.graph)
         self.side.setCurrentIndex(0)
+        early, self._events_before_panels = self._events_before_panels or [], None
+        if self.runner is not None:
+            self.trace.load_kinds()
+        for event in early:
+            self.trace.add_event(event)
+            self.graph.on_event(event)
 
     def _replace_tab(self, index: int, widget: QWidget) -> None:
         title = self.side.tabText(index)
@@ -201,12 +211,16 @@ class MainWindow(QMainWindow):
             placeholder.deleteLater()
         self.side.insertTab(index, widget, title)
 
-    def attach(self, runner: SessionRunner, settings: Settings) -> None:
-        """Bind to the session's runner; ask the question sent while it was loading, if any."""
-        self.build_panels()
+    def attach(self, runner: SessionRunner, settings: Settings, panels: bool = True) -> None:
+        """Bind to the session's runner; ask the question sent while it was loading, if any.
+        With `panels=False` the trace and graph panels wait for a later `build_panels()`, which
+        shows the events received until then."""
         self.runner = runner
+        if panels:
+            self.build_panels()
         self.set_settings(settings)
-        self.trace.load_kinds()
+        if hasattr(self, "trace"):
+            self.trace.load_kinds()
         if self.help_source is not None:
             self.chat.welcome.set_examples(self.help_source.example_questions())
         runner.runStarted.connect(self._on_runner_run_started)
@@ -513,8 +527,11 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("running…")
 
     def _on_runner_event_received(self, event: TraceEvent) -> None:
-        self.trace.add_event(event)
-        self.graph.on_event(event)
+        if self._events_before_panels is not None:
+            self._events_before_panels.append(event)
+        else:
+            self.trace.add_event(event)
+            self.graph.on_event(event)
         if event.kind == "tool_result":
             self.chat.add_result(event.data)
         elif event.kind == "tool_call":

@@ -32,6 +32,19 @@ def _isolated_config(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CAEC_DATA_DIR", str(tmp_path / "data"))
 
 
+@pytest.fixture(autouse=True)
+def _plot_import_done() -> Iterator[None]:
+    """A test that starts importing the plot library in the background (a sweep switch, a sweep
+    run) leaves it finished: NumPy arrives with it, and a half-imported NumPy in sys.modules
+    would trip pytest.approx in the next test (it looks there directly)."""
+    yield
+    from caec_desktop.ui import plot_view
+
+    thread = plot_view._thread
+    if thread is not None:
+        thread.join(timeout=30)
+
+
 class LeakCheck:
     """What a closed conversation must not leave behind (after napari's leak fixtures): chat
     widgets of our classes still alive but no longer in the chat, new visible top-level

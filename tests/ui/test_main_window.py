@@ -272,6 +272,38 @@ def test_a_question_sent_while_loading_runs_once_the_session_is_attached(
     assert window.chat.send_button.text() == "Send"
 
 
+def test_a_run_before_the_panels_are_built_is_shown_in_them_once_they_are(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """app.py attaches the session without the trace and graph panels and builds them after
+    the first answer: the trace then holds that run's events, and later runs go straight in."""
+    window = MainWindow()
+    qtbot.addWidget(window)
+    script = events(
+        ("run_start", None, {}),
+        ("node_start", "intent", {}),
+        ("node_end", "intent", {}),
+        ("run_end", None, {"status": "answered"}),
+    )
+    runner = SessionRunner(FakeSession(script, answer="first"))
+
+    async def scenario() -> None:
+        window.attach(runner, OFFLINE, panels=False)
+        runner.ask("early")
+        await wait_signal(runner.runFinished)
+        assert not hasattr(window, "trace")  # no panels yet: the answer did not wait for them
+        window.build_panels()
+        window.trace.flush()
+        assert [e.seq for e in window.trace.model.events()] == [1, 2, 3, 4]
+        assert window.trace.kind_filter.count() > 2  # the kinds are offered, as after attach
+        runner.ask("later")
+        await wait_signal(runner.runFinished)
+        window.trace.flush()
+        assert window.trace.model.rowCount() == 8
+
+    qloop.run_until_complete(scenario())
+
+
 def test_stop_before_the_session_is_attached_drops_the_question(qtbot: QtBot) -> None:
     window = MainWindow()
     qtbot.addWidget(window)

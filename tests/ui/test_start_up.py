@@ -122,6 +122,8 @@ def test_a_question_before_langgraph_is_answered_then_langgraph_takes_over(
             assert _runner_of(early) == "sequential" and early.status == "answered"
             assert not loading.engine.done()  # LangGraph had not loaded when it was answered
             assert [c.tool for c in window.chat.cards()] == ["rayleigh_timestep"]
+            # The trace panel is built after the first answer, and shows that answer's run.
+            await _until(lambda: hasattr(window, "trace"), "the trace panel")
             window.trace.flush()  # rows arrive in batches (trace_model.FLUSH_MS)
             rows = window.trace.model.rowCount()
             assert rows == len(early.events)

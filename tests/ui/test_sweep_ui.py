@@ -19,6 +19,7 @@ from pytestqt.qtbot import QtBot
 
 from caec_desktop.cli import main
 from caec_desktop.tools.sweep import run_sweep
+from caec_desktop.ui import plot_view
 from caec_desktop.ui.chat_pane import ChatPane
 from caec_desktop.ui.form_panel import FormPanel
 from caec_desktop.ui.sweep_card import SweepCard
@@ -52,6 +53,9 @@ def test_form_sweep_switch_sends_the_same_sweep_as_the_cli(
     assert not switch.isChecked()
     switch.setChecked(True)
     assert not panel.switches["density"].isChecked()
+    # The switch starts importing the plot library (and NumPy with it) on a thread; pytest.approx
+    # below looks at sys.modules["numpy"] directly, so let that import finish first.
+    qtbot.waitUntil(lambda: plot_view.loaded() is not None or plot_view.load_error() is not None)
     row = switch.row
     panel.editors["particle_radius"].set_unit("mm")  # type: ignore[attr-defined]
     row.set_entry("0.5", "5", 7, "log")
