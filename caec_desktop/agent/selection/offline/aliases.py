@@ -134,7 +134,8 @@ _CASED: dict[str, tuple[str, ...]] = {
     "m": ("effective_mass", "total_mass"),
     "M": ("total_mass", "effective_mass"),
     "F": ("normal_force",),
-    "P": ("normal_force", "pressure"),
+    "P": ("normal_force", "pressure", "throughput"),
+    "N": ("n_particles",),
     "v": ("impact_velocity",),
     "V": ("impact_velocity", "container_volume", "volume"),
     "u": ("impact_velocity",),
@@ -351,7 +352,12 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("cores", "n cores", "cpus", "threads"): ("n_cores",),
     ("parallel efficiency", "efficiency"): ("parallel_efficiency",),
     ("mass flow", "mass flow rate", "mass rate", "feed rate", "mdot"): ("mass_flow_rate",),
-    ("mean", "mean diameter", "mean size", "d mean", "d50", "median"): ("mean_diameter",),
+    ("mean", "mean diameter", "mean size", "d mean"): ("mean_diameter",),
+    # a median size is the distribution's mean where a tool takes one, else the one diameter
+    ("d50", "d 50", "median", "median diameter", "median size"): (
+        "mean_diameter",
+        "particle_diameter",
+    ),
     ("sd", "std", "sigma", "standard deviation", "std dev", "stdev"): ("std_dev",),
     ("min", "min diameter", "minimum", "smallest particle", "smallest size", "cap"): (
         "min_diameter",

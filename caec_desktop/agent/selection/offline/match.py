@@ -127,7 +127,10 @@ def _by_names(parsed: Parsed) -> list[tuple[int, int, Phrasing]]:
     out = []
     for order, p in enumerate(PHRASINGS):
         slots = [{r for r, _ in param.roles} for param in p.params] + [{r} for r in p.step_roles]
-        filled = {i for roles in keyed for i, slot in enumerate(slots) if roles & slot}
+        filled: set[int] = set()  # each typed value fills one input (a radius is not also R₂)
+        for roles in keyed:
+            free = [i for i, slot in enumerate(slots) if roles & slot and i not in filled]
+            filled.update(free[:1])
         if not all(any(roles & slot for slot in slots) for roles in keyed):
             continue
         params = {param.name: {r for r, _ in param.roles} for param in p.params}

@@ -231,6 +231,9 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             simple("target_bond_number"),
             simple("liquid_surface_tension", preset="liquid_surface_tension"),
             simple("contact_angle", ANGLE),
+            # the Tabor parameter's E and ν: only as keyed (a named material fills no Tabor input)
+            simple("youngs_modulus"),
+            simple("poisson_ratio"),
             simple("equilibrium_separation"),
             simple("gravity", ACCELERATION),
         ),
