@@ -394,11 +394,13 @@ WORD_ROLES: dict[str, tuple[str, ...]] = {w: roles for ws, roles in _WORDS.items
 
 _CONNECT = (
     r"\s*(?:(?:of|for|in)\s+(?:the\s+)?(?P<fluid>water|air|liquid|fluid|gas|oil)\b\s*)?"
-    r"(?:=|:|~|≈|\bis\b|\bof\b|\bat\b|\bequals?\b|\babout\b|\bfrom\b|\bbetween\b"
+    r"(?:\([^()=\d]{1,24}\)\s*)?"
+    r"(?:=|:|~|≈|[-—](?=\s)|\bis\b|\bof\b|\bat\b|\bequals?\b|\babout\b|\bfrom\b|\bbetween\b"
     r"|\b(?:reduced|set|lowered|raised|increased|changed|softened)\s+to\b)?\s*"
 )
-"""Between a key and its value: `=`, `of`, `is`, `reduced to`, …; `density of water 998 kg/m3`
-names the fluid (group `fluid`)."""
+"""Between a key and its value: `=`, `of`, `is`, `reduced to`, a dash (`diameter - 0.6 mm`), …,
+after a word in brackets (`particle density (ρ_p) 2650`, `smallest feature (orifice) 30 mm`);
+`density of water 998 kg/m3` names the fluid (group `fluid`)."""
 
 
 _SEP = " "
