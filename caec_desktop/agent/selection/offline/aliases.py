@@ -315,7 +315,9 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
     ),
     ("surface energy per surface", "gamma s", "solid surface energy"): ("surface_energy",),
     ("surface tension", "gamma l", "liquid surface tension"): ("liquid_surface_tension",),
-    ("bond number", "target bond number", "bo", "target bo"): ("target_bond_number",),
+    ("bond number", "target bond number", "bo", "target bo", "bond number target", "bo target"): (
+        "target_bond_number",
+    ),
     ("contact angle", "theta", "wetting angle"): ("contact_angle",),
     ("fluid density", "rho f", "rhof", "liquid density", "gas density"): ("fluid_density",),
     ("viscosity", "mu", "mu f", "dynamic viscosity", "fluid viscosity"): ("fluid_viscosity",),

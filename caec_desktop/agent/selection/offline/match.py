@@ -91,6 +91,11 @@ def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
         )
         if p.tool in lower or p.tool.replace("_", " ") in lower:
             score += 20
+        computes = _COMPUTES.get(p.tool)
+        if computes and computes[0] in named and not computes[1].search(lower):
+            continue  # its result typed as a value: an input of another tool
+        if p.tool in _TAKES_TYPED and _TAKES_TYPED[p.tool] in named:
+            score += _TYPED_RESULT
         if conversion:
             score += 100
         if score:
@@ -104,6 +109,12 @@ def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
     return [(s, p) for s, _, p in scored]
 
 
+_COMPUTES = {"neighbor_cell_size": ("cfd_cell_size", re.compile(r"neighbou?r|\bbins?\b|\bskin"))}
+"""A tool whose result is a quantity typed as a value (`cell size 3 mm for 1 mm particles`) is
+out of the running unless its own words are there: the typed cell size is the CFD cell."""
+_TAKES_TYPED = {"cfd_dem_numbers": "cfd_cell_size"}
+_TYPED_RESULT = 10
+"""Score for the tool that takes such a value as an input (it then asks for what it lacks)."""
 _FOREIGN_DIM = 5
 """Taken off a tool's score per dimension of the values typed (with a unit) that none of its
 inputs has: in `is 1e-6 s ok? ... at most 20% of rayleigh` or `check my time step 1e-6 s
