@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -200,9 +201,20 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
             "result"
         )
         unused = []
+    refused = list(filler.refused)
+    if "diameters" not in _takes(p) and _size_fraction_pairs(parsed.quantities) >= 2:
+        refused.append(
+            f"sizes each with a percentage are a size distribution; `{p.tool}` takes one size "
+            "(ask for the counts per class, `polydisperse_counts`, or give one size)"
+        )
     return Built(
-        p.tool, filler.args, filler.sources, missing, unused, notes, wrong, unread, filler.refused
+        p.tool, filler.args, filler.sources, missing, unused, notes, wrong, unread, refused
     )
+
+
+def _size_fraction_pairs(quantities: list[Quantity]) -> int:
+    """How many sizes are followed by a percentage (`0.5 mm (20 %), 1 mm (50 %)`)."""
+    return sum(1 for q, nxt in itertools.pairwise(quantities) if q.dim == "length" and nxt.percent)
 
 
 def _inputs_of(p: Phrasing, roles: tuple[str, ...]) -> list[str]:

@@ -602,6 +602,8 @@ PHRASINGS: tuple[Phrasing, ...] = (
         "polydisperse_counts",
         (
             (r"\bpsd\b|\bpolydisperse\b|\bsize distribution\b|\bsize classes\b", 12),
+            # `how many particles per size (class)`: counts per class, not one size's count
+            (r"\bper (?:size|(?:size )?class|fraction)\b", 14),
             (r"\b(?:mass|number|weight) fractions?\b|\bfractions\b", 8),
         ),
         (
