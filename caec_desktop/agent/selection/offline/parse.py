@@ -85,7 +85,7 @@ _UNICODE = {
 }
 _GREEK_KEYS = {"γ̇": "gamma dot", "γ": "gamma", "δ": "delta", "η": "eta", "ζ": "zeta",
                "θ": "theta", "ω": "omega", "μ": "mu", "µ": "mu", "Δγ": "delta gamma"}  # fmt: skip
-_GREEK_KEY_RE = re.compile(r"Δγ|γ̇|[γδηζθω]|(?<![\d.\s])(?<![\d.]\s)[μµ](?![A-Za-z])|[μµ](?=_)")
+_GREEK_KEY_RE = re.compile(r"Δγ|γ̇|[γδηζθω]|(?<![\d.])(?<![\d.]\s)[μµ](?![A-Za-z])|[μµ](?=_)")
 """Greek letters engineers use as keys (`γ_s`, `δ = 5 µm`, `η = 0.05 N s/m`, `μ_r = 0.1`,
 `μ = 0.03 Pa s`) spelled as the key words. µ and μ stay the micro prefix after a number or when
 a unit letter follows (`5 µm`, `[μm]`)."""

@@ -197,7 +197,11 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
                 14,
             ),
             (r"\b(?:hertz(?:ian)?|contact|normal|tangential) stiffness\b", 14),
-            (r"\bkt\s*/\s*kn\b|\bk_t\s*/\s*k_n\b|\btangential.*normal stiffness ratio\b", 14),
+            (
+                r"\bkt\s*/\s*kn\b|\bk_t\s*/\s*k_n\b|\bs_?t\s*/\s*s_?n\b"
+                r"|\btangential.*normal stiffness ratio\b",
+                14,
+            ),
             (r"\bmindlin\b", 14),
             (r"\bequivalent linear (?:spring|stiffness)\b", 14),
             (r"\bg\*|\be\*", 14),
@@ -485,7 +489,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
     ),
     Phrasing(
         "rayleigh_timestep",
-        ((r"\brayleigh\b", 10), (_TIMESTEP, 3), (r"\bcritical\b", 2)),
+        ((r"\brayleigh\b|\bdt_r\b", 10), (_TIMESTEP, 3), (r"\bcritical\b", 2)),
         (
             radius(),
             simple("density", DENSITY, preset="density"),
@@ -512,7 +516,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(
         "hertz_contact_time",
         (
-            (r"\bhertz(?:ian)?\b", 8),
+            (r"\bhertz(?:ian)?\b|\bt_h\b", 8),
             (r"\b(?:contact|collision|impact) (?:time|duration)\b", 5),
             # how long a contact lasts, however it is asked
             (
