@@ -152,6 +152,10 @@ def _expected(tool: str, a: dict[str, Any]) -> tuple[str, Any]:
             a["fluid_density"],
             a["fluid_viscosity"],
         )
+        if a.get("characteristic_length"):  # St = τ_p U / L, τ_p = ρ_p d² / (18 μ) (R2.4)
+            return "stokes_number", rp * d**2 / (18 * mu) * a["flow_velocity"] / a[
+                "characteristic_length"
+            ]
         if a.get("slip_velocity"):
             return "particle_reynolds", a.get("voidage", 1.0) * rf * d * a["slip_velocity"] / mu
         if a.get("cfd_cell_size"):
@@ -1226,6 +1230,22 @@ _WRITTEN: list[Row] = _rows(
 FT = 12 * IN
 LB = 0.45359237
 ROUND_TWO: list[Row] = _rows(
+    (
+        "Stokes number of 50 µm glass in air flowing at 5 m/s around a 10 mm cylinder",
+        "cfd_dem_numbers",
+        dict(
+            particle_diameter=5e-5,
+            particle_density=2500.0,
+            flow_velocity=5.0,
+            characteristic_length=0.01,
+            **AIR,
+        ),
+    ),
+    (
+        "how many steps in 3 s with dt = 2e-6 s for 1e6 particles and throughput 1e6 on 4 cores",
+        "simulation_cost",
+        dict(duration=3.0, timestep=2e-6, n_particles=1e6, throughput=1e6, n_cores=4),
+    ),
     (
         "rayleigh time step, ρ_p=2500kg/m3, E=70GPa, ν=0.25, d=1mm",
         "rayleigh_timestep",

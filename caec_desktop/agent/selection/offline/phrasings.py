@@ -148,6 +148,8 @@ SIMULATION_COST = Phrasing(
         (r"\bparticle[\s-]?steps\b", 14),
         (r"\binsertion rate\b|\bparticles per second\b", 14),
         (r"\bnumber of (?:time[\s_-]?)?steps\b", 12),
+        # below the steps tool's 12: wins only with its own inputs typed (particles, cores, ...)
+        (r"\bhow many (?:time[\s_-]?)?steps\b", 11),
     ),
     (
         simple("duration", TIME),
