@@ -1231,6 +1231,24 @@ FT = 12 * IN
 LB = 0.45359237
 ROUND_TWO: list[Row] = _rows(
     (
+        "max overlap: 1 mm glass bead hits 10 mm steel ball at 2 m/s",
+        "hertz_max_overlap",
+        dict(
+            particle_radius=5e-4,
+            other_radius=5e-3,
+            other_density=7850.0,
+            other_youngs_modulus=210e9,
+            other_poisson_ratio=0.3,
+            impact_velocity=2.0,
+            **GLASS,
+        ),
+    ),
+    (
+        "Which rolling stiffness for μr=0.1, kn=2×10^5 N/m, R=1.5mm?",
+        "rolling_resistance",
+        dict(rolling_friction=0.1, normal_stiffness=2e5, particle_radius=1.5e-3),
+    ),
+    (
         "Stokes number of 50 µm glass in air flowing at 5 m/s around a 10 mm cylinder",
         "cfd_dem_numbers",
         dict(
@@ -1644,6 +1662,9 @@ FOLLOW_UPS: list[tuple[list[str], str, str, dict[str, Any], tuple[str, Any] | No
 ]
 
 REFUSED: list[str] = [
+    # a particle's own speed is not the relative approach speed the contact tools take
+    "hertz contact time: 2 mm glass beads, max particle velocity 1.5 m/s",
+    "check dt 1e-6 s for glass 1 mm, velocities up to 3 m/s",
     # a fraction of an inch is arithmetic, and a decimal comma is refused, never guessed
     "Rayleigh time step for steel shot of 1/16 inch",
     "Which time step i need for particles with 0,5 mm of glass?",

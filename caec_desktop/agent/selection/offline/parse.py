@@ -85,10 +85,12 @@ _UNICODE = {
 }
 _GREEK_KEYS = {"γ̇": "gamma dot", "γ": "gamma", "δ": "delta", "η": "eta", "ζ": "zeta",
                "θ": "theta", "ω": "omega", "μ": "mu", "µ": "mu", "Δγ": "delta gamma"}  # fmt: skip
-_GREEK_KEY_RE = re.compile(r"Δγ|γ̇|[γδηζθω]|(?<![\d.])(?<![\d.]\s)[μµ](?![A-Za-z])|[μµ](?=_)")
+_GREEK_KEY_RE = re.compile(
+    r"Δγ|γ̇|[γδηζθω]|(?<![\d.])(?<![\d.]\s)[μµ](?=[^A-Za-z]|$|[a-z]{1,2}\s*[=:])|[μµ](?=_)"
+)
 """Greek letters engineers use as keys (`γ_s`, `δ = 5 µm`, `η = 0.05 N s/m`, `μ_r = 0.1`,
-`μ = 0.03 Pa s`) spelled as the key words. µ and μ stay the micro prefix after a number or when
-a unit letter follows (`5 µm`, `[μm]`)."""
+`μr=0.1`, `μ = 0.03 Pa s`) spelled as the key words. µ and μ stay the micro prefix after a
+number or when a unit follows (`5 µm`, `[μm]`)."""
 _ORIFICE_KEY_RE = re.compile(r"(?<![\w'])([Dd])_[oO](?![\w'])")
 """`D_o`, the orifice diameter of Beverloo's law, written as its usual key `D0`."""
 _CASE_FIX = {"pa": "Pa", "kpa": "kPa", "mpa": "MPa", "gpa": "GPa", "kn": "kN", "n": "N"}
@@ -610,7 +612,11 @@ def parse(
 
 _EACH_AFTER_RE = re.compile(r"^\s*(?:each|apiece)\b", re.IGNORECASE)
 _EACH_BEFORE_RE = re.compile(
-    r"\b(?:each|both)\s+(?:moving|travell?ing|going|approaching|flying)\s+(?:at\s+)?$",
+    r"\b(?:each|both)\s+(?:moving|travell?ing|going|approaching|flying)\s+(?:at\s+)?$"
+    # a particle's own speed (`max particle velocity 1.5 m/s`, `velocities up to 3 m/s`)
+    r"|\b(?:particles?'?|grains?|beads?)\s+(?:velocity|velocities|speeds?)"
+    r"\s*(?:of|=|:|is|are|reach(?:es)?)?\s*(?:up\s+to\s+)?$"
+    r"|\bvelocities\s+(?:of\s+)?(?:up\s+to\s+)?$",
     re.IGNORECASE,
 )
 
