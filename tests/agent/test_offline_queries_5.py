@@ -1231,6 +1231,11 @@ FT = 12 * IN
 LB = 0.45359237
 ROUND_TWO: list[Row] = _rows(
     (
+        "damping coefficient for k = 2e5 N/m, m = 3 mg, e_n = 0.5",
+        "linear_spring_contact",
+        dict(stiffness=2e5, effective_mass=3e-6, restitution=0.5, collision_time=None),
+    ),
+    (
         "max overlap: 1 mm glass bead hits 10 mm steel ball at 2 m/s",
         "hertz_max_overlap",
         dict(

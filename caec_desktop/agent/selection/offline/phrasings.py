@@ -550,7 +550,12 @@ PHRASINGS: tuple[Phrasing, ...] = (
     ),
     Phrasing(
         "linear_spring_contact",
-        ((r"\blinear\b|\bspring\b|\bhooke(?:an)?\b|\bdashpot\b", 10), (r"\bstiffness\b", 3)),
+        (
+            (r"\blinear\b|\bspring\b|\bhooke(?:an)?\b|\bdashpot\b", 10),
+            (r"\bstiffness\b", 3),
+            # η needs k and m: with them typed it is this tool's, not the bare damping ratio's
+            (r"\bdamping coefficient\b", 6),
+        ),
         (
             simple("effective_mass", MASS),
             simple("restitution", NONE),
