@@ -134,7 +134,8 @@ _CASED: dict[str, tuple[str, ...]] = {
     "m": ("effective_mass", "total_mass"),
     "M": ("total_mass", "effective_mass"),
     "F": ("normal_force",),
-    "P": ("normal_force", "pressure"),
+    "P": ("normal_force", "pressure", "throughput"),
+    "N": ("n_particles",),
     "v": ("impact_velocity",),
     "V": ("impact_velocity", "container_volume", "volume"),
     "u": ("impact_velocity",),
@@ -314,13 +315,28 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
     ),
     ("surface energy per surface", "gamma s", "solid surface energy"): ("surface_energy",),
     ("surface tension", "gamma l", "liquid surface tension"): ("liquid_surface_tension",),
-    ("bond number", "target bond number", "bo", "target bo"): ("target_bond_number",),
+    ("bond number", "target bond number", "bo", "target bo", "bond number target", "bo target"): (
+        "target_bond_number",
+    ),
     ("contact angle", "theta", "wetting angle"): ("contact_angle",),
     ("fluid density", "rho f", "rhof", "liquid density", "gas density"): ("fluid_density",),
     ("viscosity", "mu", "mu f", "dynamic viscosity", "fluid viscosity"): ("fluid_viscosity",),
     ("slip", "slip velocity", "relative velocity fluid", "u slip"): ("slip_velocity",),
     ("voidage", "void fraction", "eps f", "fluid fraction"): ("voidage", "porosity"),
-    ("cell size", "cfd cell", "cfd cell size", "mesh size", "grid size", "dx"): ("cfd_cell_size",),
+    (
+        "cell size",
+        "cfd cell",
+        "cfd cell size",
+        "mesh size",
+        "grid size",
+        "dx",
+        "cell",
+        "mesh",
+        "cfd mesh",
+        "mesh cell",
+        "fluid cell",
+        "cfd grid",
+    ): ("cfd_cell_size",),
     (
         "flow velocity",
         "flow speed",
@@ -351,11 +367,24 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("cores", "n cores", "cpus", "threads"): ("n_cores",),
     ("parallel efficiency", "efficiency"): ("parallel_efficiency",),
     ("mass flow", "mass flow rate", "mass rate", "feed rate", "mdot"): ("mass_flow_rate",),
-    ("mean", "mean diameter", "mean size", "d mean", "d50", "median"): ("mean_diameter",),
-    ("sd", "std", "sigma", "standard deviation", "std dev", "stdev"): ("std_dev",),
-    ("min", "min diameter", "minimum", "smallest particle", "smallest size", "cap"): (
-        "min_diameter",
+    ("mean", "mean diameter", "mean size", "d mean"): ("mean_diameter",),
+    # a median size is the distribution's mean where a tool takes one, else the one diameter
+    ("d50", "d 50", "median", "median diameter", "median size"): (
+        "mean_diameter",
+        "particle_diameter",
     ),
+    ("sd", "std", "sigma", "standard deviation", "std dev", "stdev"): ("std_dev",),
+    (
+        "min",
+        "min diameter",
+        "minimum",
+        "smallest particle",
+        "smallest size",
+        "cap",
+        "capped",
+        "truncated",
+        "cut off",
+    ): ("min_diameter",),
     ("shear rate", "gamma dot", "shear"): ("shear_rate", "shear_modulus"),
     ("pressure", "confining pressure", "normal stress", "confining stress"): ("pressure",),
     ("rpm", "speed", "rotation speed", "rotational speed"): ("rotation_speed", "impact_velocity"),
@@ -388,11 +417,13 @@ WORD_ROLES: dict[str, tuple[str, ...]] = {w: roles for ws, roles in _WORDS.items
 
 _CONNECT = (
     r"\s*(?:(?:of|for|in)\s+(?:the\s+)?(?P<fluid>water|air|liquid|fluid|gas|oil)\b\s*)?"
-    r"(?:=|:|~|≈|\bis\b|\bof\b|\bat\b|\bequals?\b|\babout\b|\bfrom\b|\bbetween\b"
+    r"(?:\([^()=\d]{1,24}\)\s*)?"
+    r"(?:=|:|~|≈|[-—](?=\s)|\bis\b|\bof\b|\bat\b|\bequals?\b|\babout\b|\bfrom\b|\bbetween\b"
     r"|\b(?:reduced|set|lowered|raised|increased|changed|softened)\s+to\b)?\s*"
 )
-"""Between a key and its value: `=`, `of`, `is`, `reduced to`, …; `density of water 998 kg/m3`
-names the fluid (group `fluid`)."""
+"""Between a key and its value: `=`, `of`, `is`, `reduced to`, a dash (`diameter - 0.6 mm`), …,
+after a word in brackets (`particle density (ρ_p) 2650`, `smallest feature (orifice) 30 mm`);
+`density of water 998 kg/m3` names the fluid (group `fluid`)."""
 
 
 _SEP = " "

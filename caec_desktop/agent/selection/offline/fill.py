@@ -127,13 +127,13 @@ def container_diameter(name: str) -> Param:
     return Param(name, tuple(dict.fromkeys(roles)))
 
 
-_OF_RE = re.compile(r"\bof\s*$|\b(?:max|maximum|peak)\s+\w+\s*$", re.IGNORECASE)
+_OF_RE = re.compile(r"\bof\s*$|\b(?:max|maximum|peak)\s+\w+\s*:?\s*$", re.IGNORECASE)
 
 
 def _names_the_result(q: Quantity, tool: str) -> bool:
-    """`max overlap of 2 mm glass beads`, `max overlap 2 mm sand`: the key joined by "of" or
-    after "max"/"peak" is the word of what the tool computes (a word of its name), not an input
-    of it, so the size after it is the body's."""
+    """`max overlap of 2 mm glass beads`, `max overlap 2 mm sand`, `max overlap: 1 mm bead`: the
+    key joined by "of" or after "max"/"peak" is the word of what the tool computes (a word of
+    its name), not an input of it, so the size after it is the body's."""
     words = set(tool.split("_"))
     return bool(_OF_RE.search(q.before)) and q.key.lower() in words
 

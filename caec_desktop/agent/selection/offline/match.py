@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -91,6 +92,11 @@ def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
         )
         if p.tool in lower or p.tool.replace("_", " ") in lower:
             score += 20
+        computes = _COMPUTES.get(p.tool)
+        if computes and computes[0] in named and not computes[1].search(lower):
+            continue  # its result typed as a value: an input of another tool
+        if p.tool in _TAKES_TYPED and _TAKES_TYPED[p.tool] in named:
+            score += _TYPED_RESULT
         if conversion:
             score += 100
         if score:
@@ -104,6 +110,12 @@ def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
     return [(s, p) for s, _, p in scored]
 
 
+_COMPUTES = {"neighbor_cell_size": ("cfd_cell_size", re.compile(r"neighbou?r|\bbins?\b|\bskin"))}
+"""A tool whose result is a quantity typed as a value (`cell size 3 mm for 1 mm particles`) is
+out of the running unless its own words are there: the typed cell size is the CFD cell."""
+_TAKES_TYPED = {"cfd_dem_numbers": "cfd_cell_size"}
+_TYPED_RESULT = 10
+"""Score for the tool that takes such a value as an input (it then asks for what it lacks)."""
 _FOREIGN_DIM = 5
 """Taken off a tool's score per dimension of the values typed (with a unit) that none of its
 inputs has: in `is 1e-6 s ok? ... at most 20% of rayleigh` or `check my time step 1e-6 s
@@ -127,7 +139,10 @@ def _by_names(parsed: Parsed) -> list[tuple[int, int, Phrasing]]:
     out = []
     for order, p in enumerate(PHRASINGS):
         slots = [{r for r, _ in param.roles} for param in p.params] + [{r} for r in p.step_roles]
-        filled = {i for roles in keyed for i, slot in enumerate(slots) if roles & slot}
+        filled: set[int] = set()  # each typed value fills one input (a radius is not also R₂)
+        for roles in keyed:
+            free = [i for i, slot in enumerate(slots) if roles & slot and i not in filled]
+            filled.update(free[:1])
         if not all(any(roles & slot for slot in slots) for roles in keyed):
             continue
         params = {param.name: {r for r, _ in param.roles} for param in p.params}
@@ -186,9 +201,20 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
             "result"
         )
         unused = []
+    refused = list(filler.refused)
+    if "diameters" not in _takes(p) and _size_fraction_pairs(parsed.quantities) >= 2:
+        refused.append(
+            f"sizes each with a percentage are a size distribution; `{p.tool}` takes one size "
+            "(ask for the counts per class, `polydisperse_counts`, or give one size)"
+        )
     return Built(
-        p.tool, filler.args, filler.sources, missing, unused, notes, wrong, unread, filler.refused
+        p.tool, filler.args, filler.sources, missing, unused, notes, wrong, unread, refused
     )
+
+
+def _size_fraction_pairs(quantities: list[Quantity]) -> int:
+    """How many sizes are followed by a percentage (`0.5 mm (20 %), 1 mm (50 %)`)."""
+    return sum(1 for q, nxt in itertools.pairwise(quantities) if q.dim == "length" and nxt.percent)
 
 
 def _inputs_of(p: Phrasing, roles: tuple[str, ...]) -> list[str]:

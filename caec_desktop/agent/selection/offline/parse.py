@@ -83,6 +83,16 @@ _UNICODE = {
     "−": "-",
     "–": "-",
 }
+_GREEK_KEYS = {"γ̇": "gamma dot", "γ": "gamma", "δ": "delta", "η": "eta", "ζ": "zeta",
+               "θ": "theta", "ω": "omega", "μ": "mu", "µ": "mu", "Δγ": "delta gamma"}  # fmt: skip
+_GREEK_KEY_RE = re.compile(
+    r"Δγ|γ̇|[γδηζθω]|(?<![\d.])(?<![\d.]\s)[μµ](?=[^A-Za-z]|$|[a-z]{1,2}\s*[=:])|[μµ](?=_)"
+)
+"""Greek letters engineers use as keys (`γ_s`, `δ = 5 µm`, `η = 0.05 N s/m`, `μ_r = 0.1`,
+`μr=0.1`, `μ = 0.03 Pa s`) spelled as the key words. µ and μ stay the micro prefix after a
+number or when a unit follows (`5 µm`, `[μm]`)."""
+_ORIFICE_KEY_RE = re.compile(r"(?<![\w'])([Dd])_[oO](?![\w'])")
+"""`D_o`, the orifice diameter of Beverloo's law, written as its usual key `D0`."""
 _CASE_FIX = {"pa": "Pa", "kpa": "kPa", "mpa": "MPa", "gpa": "GPa", "kn": "kN", "n": "N"}
 _PER_SECOND_RE = re.compile(r"(?<=\d\s)s-1\b(?![-.\d])|(?<=\d)s-1\b(?![-.\d])")
 """`50 s-1` (a rate written without the caret) is 50 s⁻¹; only the second: `1 mm-2 mm` stays a
@@ -250,12 +260,52 @@ def _multiplied(match: re.Match[str]) -> str:
     return f"{match.group(1)}e{_POWERS[word]}"
 
 
+_POWER_WORD = r"(?:(?P<{0}>cubic|square)\s+)?(?P<{1}>[A-Za-zµμ][A-Za-z0-9µμ^/*]*)"
+_WORDED_UNIT_RE = re.compile(
+    r"(?:(?<=[\d.])|(?<=\bin\s)|(?<=\bto\s)|(?<=\binto\s))(?P<gap>[ \t]*)(?:"
+    + _POWER_WORD.format("pa", "a")
+    + r"[ \t]+)?per[ \t]+"
+    + _POWER_WORD.format("pb", "b")
+    + r"(?![\w^/*])"
+    + r"|(?<=[\d.])(?P<gap2>[ \t]+)(?P<pc>cubic|square)[ \t]+(?P<c>[A-Za-z][A-Za-z]*)(?![\w^/*])",
+    re.IGNORECASE,
+)
+"""A unit written in words after a number: `5 metres per second`, `2500 kilograms per cubic
+metre`, `50 per second`, `0.1 cubic metres`. Read whole (else `5 metres` is a length and `per
+second` is dropped), only when every word is a unit the value reader reads."""
+_POWERS_OF = {"cubic": "^3", "square": "^2"}
+
+
+def _worded_unit(match: re.Match[str]) -> str:
+    """The unit in pint syntax (`metres/second`, `kilograms/metre^3`) when the value reader reads
+    it and each word is a unit (not `particle-steps per core-second`), else the text as typed."""
+    if match["c"] is not None:
+        unit = match["c"] + _POWERS_OF[match["pc"].lower()]
+        gap = match["gap2"]
+    else:
+        if match["a"] is not None and match["a"].lower() in _NOT_UNITS | _PLAIN_WORDS:
+            return match.group(0)
+        if match["b"].lower() in _NOT_UNITS:
+            return match.group(0)
+        top = (match["a"] + _POWERS_OF.get((match["pa"] or "").lower(), "")) if match["a"] else "1"
+        unit = f"{top}/{match['b']}{_POWERS_OF.get((match['pb'] or '').lower(), '')}"
+        gap = " " if match["a"] is None else match["gap"]
+    try:
+        read_unit(normalize_unit(unit))
+    except ValueReadError:
+        return match.group(0)
+    return f"{gap}{unit}"
+
+
 def normalize(text: str) -> str:
     """Unicode symbols to ASCII names, `2×10^-7` to `2e-7`, `0.5x0.3` to `0.5 x 0.3`, `500k` and
-    `2 million` to `500e3` and `2e6`."""
+    `2 million` to `500e3` and `2e6`, units in words to symbols (`5 metres per second`)."""
     text = e_notation(text)
+    text = _ORIFICE_KEY_RE.sub(r"\g<1>0", text)
+    text = _GREEK_KEY_RE.sub(lambda m: _GREEK_KEYS[m.group(0)] + " ", text)
     for old, new in _UNICODE.items():
         text = text.replace(old, new)
+    text = _WORDED_UNIT_RE.sub(_worded_unit, text)
     text = _SUPERSCRIPT_RE.sub(lambda m: "^" + m.group().translate(_SUPERSCRIPTS), text)
     text = _MULTIPLIER_RE.sub(_multiplied, text)
     text = _BRACKET_UNIT_RE.sub(_bracket_unit, text)
@@ -562,7 +612,11 @@ def parse(
 
 _EACH_AFTER_RE = re.compile(r"^\s*(?:each|apiece)\b", re.IGNORECASE)
 _EACH_BEFORE_RE = re.compile(
-    r"\b(?:each|both)\s+(?:moving|travell?ing|going|approaching|flying)\s+(?:at\s+)?$",
+    r"\b(?:each|both)\s+(?:moving|travell?ing|going|approaching|flying)\s+(?:at\s+)?$"
+    # a particle's own speed (`max particle velocity 1.5 m/s`, `velocities up to 3 m/s`)
+    r"|\b(?:particles?'?|grains?|beads?)\s+(?:velocity|velocities|speeds?)"
+    r"\s*(?:of|=|:|is|are|reach(?:es)?)?\s*(?:up\s+to\s+)?$"
+    r"|\bvelocities\s+(?:of\s+)?(?:up\s+to\s+)?$",
     re.IGNORECASE,
 )
 

@@ -148,6 +148,8 @@ SIMULATION_COST = Phrasing(
         (r"\bparticle[\s-]?steps\b", 14),
         (r"\binsertion rate\b|\bparticles per second\b", 14),
         (r"\bnumber of (?:time[\s_-]?)?steps\b", 12),
+        # below the steps tool's 12: wins only with its own inputs typed (particles, cores, ...)
+        (r"\bhow many (?:time[\s_-]?)?steps\b", 11),
     ),
     (
         simple("duration", TIME),
@@ -197,7 +199,11 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
                 14,
             ),
             (r"\b(?:hertz(?:ian)?|contact|normal|tangential) stiffness\b", 14),
-            (r"\bkt\s*/\s*kn\b|\bk_t\s*/\s*k_n\b|\btangential.*normal stiffness ratio\b", 14),
+            (
+                r"\bkt\s*/\s*kn\b|\bk_t\s*/\s*k_n\b|\bs_?t\s*/\s*s_?n\b"
+                r"|\btangential.*normal stiffness ratio\b",
+                14,
+            ),
             (r"\bmindlin\b", 14),
             (r"\bequivalent linear (?:spring|stiffness)\b", 14),
             (r"\bg\*|\be\*", 14),
@@ -231,6 +237,9 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             simple("target_bond_number"),
             simple("liquid_surface_tension", preset="liquid_surface_tension"),
             simple("contact_angle", ANGLE),
+            # the Tabor parameter's E and ν: only as keyed (a named material fills no Tabor input)
+            simple("youngs_modulus"),
+            simple("poisson_ratio"),
             simple("equilibrium_separation"),
             simple("gravity", ACCELERATION),
         ),
@@ -482,7 +491,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
     ),
     Phrasing(
         "rayleigh_timestep",
-        ((r"\brayleigh\b", 10), (_TIMESTEP, 3), (r"\bcritical\b", 2)),
+        ((r"\brayleigh\b|\bdt_r\b", 10), (_TIMESTEP, 3), (r"\bcritical\b", 2)),
         (
             radius(),
             simple("density", DENSITY, preset="density"),
@@ -509,7 +518,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(
         "hertz_contact_time",
         (
-            (r"\bhertz(?:ian)?\b", 8),
+            (r"\bhertz(?:ian)?\b|\bt_h\b", 8),
             (r"\b(?:contact|collision|impact) (?:time|duration)\b", 5),
             # how long a contact lasts, however it is asked
             (
@@ -541,7 +550,12 @@ PHRASINGS: tuple[Phrasing, ...] = (
     ),
     Phrasing(
         "linear_spring_contact",
-        ((r"\blinear\b|\bspring\b|\bhooke(?:an)?\b|\bdashpot\b", 10), (r"\bstiffness\b", 3)),
+        (
+            (r"\blinear\b|\bspring\b|\bhooke(?:an)?\b|\bdashpot\b", 10),
+            (r"\bstiffness\b", 3),
+            # η needs k and m: with them typed it is this tool's, not the bare damping ratio's
+            (r"\bdamping coefficient\b", 6),
+        ),
         (
             simple("effective_mass", MASS),
             simple("restitution", NONE),
@@ -599,6 +613,8 @@ PHRASINGS: tuple[Phrasing, ...] = (
         "polydisperse_counts",
         (
             (r"\bpsd\b|\bpolydisperse\b|\bsize distribution\b|\bsize classes\b", 12),
+            # `how many particles per size (class)`: counts per class, not one size's count
+            (r"\bper (?:size|(?:size )?class|fraction)\b", 14),
             (r"\b(?:mass|number|weight) fractions?\b|\bfractions\b", 8),
         ),
         (

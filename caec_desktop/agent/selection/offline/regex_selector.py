@@ -8,6 +8,7 @@ validation errors instead of proposing a call again.
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 from typing import Any
@@ -31,8 +32,10 @@ from caec_desktop.agent.selection.protocol import (
     SelectionRequest,
     Summary,
 )
+from caec_desktop.tools import get_tool
 from caec_desktop.tools.fluids import find_fluid
 from caec_desktop.tools.materials import MATERIALS, find_material
+from caec_desktop.tools.units import UnitParseError, to_si
 
 _VOCABULARY = tuple(
     sorted(
@@ -217,6 +220,17 @@ def _follow_up(parsed: Parsed, history: list[dict[str, Any]]) -> Built | None:
     return None
 
 
+def _same_value(tool: str, name: str, typed: Any, preset: Any) -> bool:
+    """Whether a typed argument and a preset are one value in the input's SI unit."""
+    schema = get_tool(tool).args_model.model_json_schema()["properties"][name]
+    units = [schema.get("x-unit"), *(s.get("x-unit") for s in schema.get("anyOf", []))]
+    unit = next((u for u in units if u is not None), "")
+    try:
+        return math.isclose(to_si(typed, unit), to_si(preset, unit), rel_tol=1e-9)
+    except (UnitParseError, TypeError, ValueError):
+        return False
+
+
 def _names_values(parsed: Parsed) -> bool:
     """Whether a follow-up gives something: a value, a material or a fluid (`and in air?`)."""
     text = parsed.text
@@ -227,11 +241,25 @@ def _names_values(parsed: Parsed) -> bool:
 def _merge(phrasing: Phrasing, before: Built, now: Built) -> Built:
     """Earlier arguments overridden by the follow-up's; a preset never beats a typed value."""
     args, sources = dict(before.args), dict(before.sources)
+    clashes: list[str] = []
+    applied = False
     for name, value in now.args.items():
         preset_now = now.sources[name].startswith("preset:")
         if preset_now and not sources.get(name, "preset:").startswith("preset:"):
+            if not _same_value(now.tool, name, args[name], value):
+                clashes.append(f"{name} = {args[name]}")
             continue
+        applied = applied or preset_now
         args[name], sources[name] = value, now.sources[name]
+    refused = list(now.refused)
+    if clashes and not applied:
+        # `same with steel` after typed glass values: the material named would change nothing
+        # (a typed value beats a preset), so it would be ignored in silence
+        material = now.sources[next(n for n in now.args if now.sources[n].startswith("preset:"))]
+        refused.append(
+            f"{material.removeprefix('preset:')} changes nothing here: its values are replaced "
+            f"by those typed earlier ({', '.join(clashes)}); type the values to use"
+        )
     groups = [*phrasing.required, *before.missing, *now.missing]
     missing = [g for i, g in enumerate(groups) if g not in groups[:i] and not set(g) & set(args)]
     return Built(
@@ -243,7 +271,7 @@ def _merge(phrasing: Phrasing, before: Built, now: Built) -> Built:
         now.notes,
         now.wrong,
         now.unread,
-        now.refused,
+        refused,
     )
 
 

@@ -576,10 +576,29 @@ def cohesion_inputs(f: Filler) -> Missing:
     return missing
 
 
+_OBSTACLE_BEFORE_RE = re.compile(
+    r"\b(?:around|past|over|onto|behind|towards?)\s+(?:an?|the)?\s*$", re.I
+)
+_OBSTACLE_AFTER_RE = re.compile(
+    r"^\s*(?:[a-z]+\s+)?(?:cylinders?|obstacles?|spheres?|bod(?:y|ies)|rods?|wires?|blades?"
+    r"|tubes?|plates?|walls?|fibres?|fibers?)\b",
+    re.I,
+)
+"""`flowing at 5 m/s around a 10 mm cylinder`: the obstacle's size is the flow length L of the
+Stokes number."""
+
+
 def drag_word(f: Filler) -> Missing:
-    """cfd_dem_numbers: `dallavalle` named in the query picks that drag correlation."""
+    """cfd_dem_numbers: `dallavalle` named in the query picks that drag correlation; the size of
+    an obstacle the fluid flows around is the Stokes number's flow length L."""
     if "drag_correlation" not in f.args and _DALLAVALLE_RE.search(f.parsed.text):
         f.put("drag_correlation", "dallavalle", "inferred")
+    if "characteristic_length" not in f.args:
+        for i in f.free(LENGTH):
+            q = f.quantities[i]
+            if _OBSTACLE_BEFORE_RE.search(q.before) and _OBSTACLE_AFTER_RE.match(q.after):
+                f.put("characteristic_length", f.use(i).arg, "typed (obstacle size)")
+                break
     return []
 
 

@@ -19,9 +19,11 @@ from caec_desktop.agent.selection.protocol import ProposedCall, Selection
 from caec_desktop.tools.sweep import DEFAULT_POINTS, MAX_POINTS, SWEEP_TOOL
 
 _NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
-_UNIT = r"(?:%|(?![eE][-+]?\d)[A-Za-zµμ](?:[A-Za-z0-9µμ/*·.]|\^-?\d+)*)"
-"""A unit after a number; never the exponent of one ("2e-7" is not 2 e to 7), and a power is
-part of it (`5 s^-1` is no range from 5 to 1)."""
+_JOIN = r"(?!(?:to|and|x|of|in|at|for|or)\b)"
+_UNIT = rf"(?:%|(?![eE][-+]?\d){_JOIN}[A-Za-zµμ](?:[A-Za-z0-9µμ/*·.]|\^-?\d+)*)"
+"""A unit after a number; never the exponent of one ("2e-7" is not 2 e to 7) nor a joining word
+(`1, 2 and 4 mm` lists three sizes), and a power is part of it (`5 s^-1` is no range from 5 to
+1)."""
 _RANGE_RE = re.compile(
     rf"(?<![\w.^])(?P<a>{_NUM})(?:[ \t]?(?P<ua>{_UNIT}))?"
     rf"\s*(?:\bto\b|\.\.|–|—|-(?=\s*\d|\s*\.\d))\s*"
@@ -87,11 +89,12 @@ def sweep_selection(text: str, select: Select) -> Selection | None:
     if found is None:
         return None
     whole = select(text)
-    if len(whole.calls) == 1 and NOT_USED not in (whole.reply or ""):
-        # Read as it is, the request already uses every value typed: a list input ("a size
-        # distribution of 1, 2 and 4 mm") or several inputs ("by a factor of 4, 1e8 particles").
-        return None
     (start, end), values, is_range = found
+    if len(whole.calls) == 1 and not _left_over(whole.reply or "", values):
+        # Read as it is, the request already uses every value of the list: a list input ("a size
+        # distribution of 1, 2 and 4 mm") or several inputs ("scale factor 3, 2e7 particles",
+        # though another value, `smallest feature (orifice) 30 mm`, may be left over).
+        return None
     readings = [select(words[:start] + value + words[end:]) for value in values]
     first = readings[0]
     if any(len(r.calls) != 1 for r in readings):
@@ -123,6 +126,15 @@ def sweep_selection(text: str, select: Select) -> Selection | None:
         name=SWEEP_TOOL, args=sweep, id="regex-sweep", source="regex", arg_sources=sources
     )
     return Selection(calls=[call], reply="\n\n".join(notes))
+
+
+def _left_over(reply: str, values: list[str]) -> bool:
+    """Whether the reader's `Not used` note names a number of the typed list or range."""
+    notes = [line for line in reply.split("\n") if line.startswith(NOT_USED)]
+    numbers = [v.partition(" ")[0] for v in values]
+    return any(
+        re.search(rf"(?<![\w.]){re.escape(n)}(?![\w.])", line) for line in notes for n in numbers
+    )
 
 
 def _sweep_note(
