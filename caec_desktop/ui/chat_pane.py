@@ -72,8 +72,9 @@ LAYOUT_PASSES = 4
 """Layout requests a render sends at once: one per level from a piece of the writing bubble up
 to the chat's scroll area (one spare)."""
 SHOW_LATER_MS = 1
-"""A new result card is shown this long after it is built: on a later loop turn (a 0 ms single
-shot is a posted call, run in the same pass as the build's own posted work)."""
+"""A new result card's table is placed this long after the card is built, and the card shown as
+long after that: each on a later loop turn (a 0 ms single shot is a posted call, run in the same
+pass as the build's own posted work)."""
 OLDER_CHUNK = 1
 """Older turns made into widgets at a time as the reader scrolls up: one turn (a request, its
 cards and its answer) takes ~4-8 ms to build and lay out, so a chunk stays inside a frame; the
@@ -328,21 +329,28 @@ class ChatPane(QWidget):
         from caec_desktop.tools.sweep import SWEEP_TOOL  # the tools load after start-up
 
         card: ResultCard | SweepCard
+        live = self._page is None and self._host.isVisible()
         if data.get("tool") == SWEEP_TOOL:
             from caec_desktop.ui.sweep_card import SweepCard
 
             card = SweepCard(data)
         else:
-            card = ResultCard(data)
+            card = ResultCard(data, table_later=live)
         card.openInForm.connect(self.openInForm)
-        if self._page is None and self._host.isVisible():
-            # A card of a run going on: shown (styled, laid out, painted) a loop turn after it is
-            # built, not in the same one (~6 ms + ~5 ms of the GUI thread together). Replayed
-            # older turns are shown all at once by `batch` instead.
+        if live:
+            # A card of a run going on: built, its table placed, then shown (styled, laid out,
+            # painted), each on a later loop turn than the one before (~4, ~3 and ~5 ms of the
+            # GUI thread; in one turn they made the longest stall of a run). Replayed older
+            # turns are shown all at once by `batch` instead.
             card.hide()
-            QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._show_card(card))
+            QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._place_table(card))
         self._append(card)
         return card
+
+    def _place_table(self, card: ResultCard | SweepCard) -> None:
+        if isinstance(card, ResultCard):
+            card.place_table()
+        QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._show_card(card))
 
     def _show_card(self, card: QWidget) -> None:
         if self._list.indexOf(card) >= 0:  # (not if the chat was cleared meanwhile)
