@@ -382,9 +382,42 @@ class ChatPane(QWidget):
         self._render_timer.stop()
         self._written = []
         if self._writing is not None:
-            self._list.removeWidget(self._writing)
-            self._writing.deleteLater()
+            self._remove(self._writing)
             self._writing = None
+
+    def add_answer(self, role: str, markdown: str) -> QLabel:
+        """Append the run's answer bubble in the writing bubble's place (`add_message`, then
+        `end_stream`). In a shown chat it is styled and laid out on a later loop turn, and shown
+        on the turn after, when the writing bubble goes: the chat never shows neither, and no
+        turn does all of it (~2 ms making it, ~4 ms styling and laying out its Markdown, and its
+        paint: in one turn with the end of the run they made one of a run's longest stalls)."""
+        if not (self._page is None and self._host.isVisible()):
+            label = self.add_message(role, markdown)
+            self.end_stream()
+            return label
+        self._render_timer.stop()
+        self._written = []
+        writing, self._writing = self._writing, None  # no more renders; removed with the swap
+        label = self.add_message(role, markdown)
+        label.hide()  # before the show the layout posts
+        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._lay_out_answer(label, writing))
+        return label
+
+    def _lay_out_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
+        label.ensurePolished()  # the chat's style sheet gives its padding
+        label.heightForWidth(_inner_width(self._host))  # remembered for the show (WrapLabel)
+        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._swap(label, writing))
+
+    def _swap(self, label: QLabel, writing: WritingBubble | None) -> None:
+        if self._list.indexOf(label) < 0:  # the chat was cleared meanwhile
+            return
+        if writing is not None and self._list.indexOf(writing) >= 0:
+            self._remove(writing)
+        label.show()
+
+    def _remove(self, widget: QWidget) -> None:
+        self._list.removeWidget(widget)
+        widget.deleteLater()
 
     def _render_writing(self) -> None:
         if self._writing is None:

@@ -79,6 +79,33 @@ def test_window_grows_the_bubble_then_shows_the_answer_in_its_place(qtbot: QtBot
     assert "summary ▸ is about 1.02 µs." in summaries
 
 
+def test_in_a_shown_chat_the_answer_replaces_the_bubble_turns_later_in_one_swap(
+    qtbot: QtBot,
+) -> None:
+    """Made when the run ends, laid out on a later loop turn, shown on the turn after with the
+    writing bubble removed in the same step: the chat never shows neither, nor both."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    pane.stream_text("The Rayleigh step is about 1.02 µs.")
+    qtbot.waitUntil(lambda: "1.02 µs" in _bubbles(pane, "writing")[0].text())
+    (writing,) = _bubbles(pane, "writing")
+    seen: list[tuple[bool, bool]] = []  # (writing bubble in the chat, answer shown) per check
+    answer = pane.add_answer("answer", "**The step** is about 1.02 µs.")
+    assert pane.writing_text() is None  # the stream is over: no more renders
+    assert answer.isHidden() and writing in pane.items() and writing.isVisible()
+    assert pane.items()[-1] is answer
+
+    def swapped() -> bool:
+        seen.append((writing in pane.items(), answer.isVisible()))
+        return seen[-1] == (False, True)
+
+    qtbot.waitUntil(swapped, timeout=5000)
+    assert all(in_chat != shown for in_chat, shown in seen)  # one or the other, always
+    assert not _bubbles(pane, "writing") and pane.items()[-1] is answer
+    assert answer.text() == "**The step** is about 1.02 µs."
+
+
 def test_a_stopped_run_removes_the_bubble(qtbot: QtBot) -> None:
     runner = SessionRunner(FakeSession([]))
     window = MainWindow(runner, Settings(mode="local", base_url="http://127.0.0.1:1/v1"))
