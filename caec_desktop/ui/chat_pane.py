@@ -129,6 +129,8 @@ class WritingBubble(QFrame):
         self._lay.setSpacing(self.fontMetrics().height() // 2)  # as between two paragraphs
         self._label(WRITING_NOTE)
         self._pieces: list[Bubble] = []
+        self._spare: Bubble | None = None
+        """The next piece, made ahead while hidden (`prepare_piece`)."""
         self._cut = 0
         """Where the last piece starts in the text."""
         self._shown = ""
@@ -146,25 +148,49 @@ class WritingBubble(QFrame):
         from caec_desktop.ui.markdown_blocks import last_cut
 
         if not self._pieces:
-            self._pieces.append(self._label(""))
+            self._pieces.append(self._next_piece())
         if len(text) - self._cut > PIECE_CHARS:
             cut = last_cut(text, self._cut)
             if cut > self._cut:  # the last piece ends at the cut and is laid out no more
                 self._pieces[-1].setText(text[self._cut : cut])
-                self._pieces.append(self._label(""))
+                self._pieces.append(self._next_piece())
                 self._cut = cut
         if self._pieces[-1].text() != text[self._cut :]:
             self._pieces[-1].setText(text[self._cut :])
         self._shown = text
 
-    def _label(self, text: str) -> Bubble:
+    def wants_piece(self) -> bool:
+        """Whether the next piece should be made ahead: none is, and the last piece is half
+        way to its cut (or there is none yet)."""
+        if self._spare is not None:
+            return False
+        return not self._pieces or len(self._shown) - self._cut > PIECE_CHARS // 2
+
+    def prepare_piece(self) -> None:
+        """Make the next piece now, hidden and styled, so the render that needs it only fills
+        and shows it (making a piece took ~2.5 ms of a ~5 ms render)."""
+        if self._spare is None:
+            self._spare = self._label("", shown=False)
+            self._spare.ensurePolished()
+
+    def _next_piece(self) -> Bubble:
+        piece, self._spare = self._spare, None
+        if piece is None:
+            return self._label("")
+        if self.isVisible():
+            piece.show()
+        return piece
+
+    def _label(self, text: str, shown: bool = True) -> Bubble:
         label = Bubble()
         label.setTextFormat(QtCore.Qt.TextFormat.MarkdownText)
         label.setText(text)
         label.setWordWrap(True)
         label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        if not shown:
+            label.hide()  # a spare piece (`prepare_piece`): not even by the layout's show
         self._lay.addWidget(label)
-        if self.isVisible():
+        if shown and self.isVisible():
             label.show()  # now, not from a call Qt posts (see `ChatPane._render_writing`)
         return label
 
@@ -425,6 +451,8 @@ class ChatPane(QWidget):
         text = "".join(self._written)
         self._written = [text]
         self._writing.show_text(text)  # the bar's range follows
+        if self._writing.wants_piece():  # made on a later loop turn than this render
+            QTimer.singleShot(SHOW_LATER_MS, self._writing, self._writing.prepare_piece)
         # Lay the chat out now rather than pass by pass as Qt posts each step (the piece, the
         # bubble, the chat, the scroll area): the frame this render makes is then done in this
         # loop turn, and timers set apart from it (the trace's batch) stay apart.

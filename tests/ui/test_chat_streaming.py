@@ -188,7 +188,9 @@ def test_a_render_lays_the_chat_out_at_once(qtbot: QtBot) -> None:
     def on_shown(_text: str) -> None:
         (bubble,) = _bubbles(pane, "writing")
         bar = pane.scroll_area.verticalScrollBar()
-        piece = bubble.findChildren(QLabel)[-1]
+        piece = [p for p in bubble.findChildren(QLabel) if not p.isHidden()][
+            -1
+        ]  # (a spare's hidden)
         seen.append(
             (piece.height(), piece.heightForWidth(piece.width()), bar.value() == bar.maximum())
         )
@@ -199,3 +201,27 @@ def test_a_render_lays_the_chat_out_at_once(qtbot: QtBot) -> None:
         qtbot.waitUntil(lambda n=i: len(seen) > n, timeout=5000)
     assert all(height == wanted for height, wanted, _end in seen)
     assert seen[-1][2] and pane.scroll_area.verticalScrollBar().maximum() > 0
+
+
+def test_the_next_piece_is_made_ahead_hidden_and_filled_at_the_cut(qtbot: QtBot) -> None:
+    """Once the last piece is half way to its cut, the next one is made on a later loop turn,
+    hidden; the render that cuts fills and shows it, and the text reads the same."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.resize(400, 300)
+    pane.show()
+    renders: list[str] = []
+    pane.writingShown.connect(renders.append)
+    first = "word " * 50  # past half of PIECE_CHARS
+    pane.stream_text(first)
+    qtbot.waitUntil(lambda: renders == [first])
+    (bubble,) = _bubbles(pane, "writing")
+    qtbot.waitUntil(lambda: len(bubble.findChildren(QLabel)) == 3)  # note, piece, spare
+    spare = bubble.findChildren(QLabel)[-1]
+    assert spare.isHidden() and spare.text() == "" and bubble.pieces() == [first]
+    second = "\n\n" + "more " * 50  # over PIECE_CHARS: cut at the blank line
+    pane.stream_text(second)
+    qtbot.waitUntil(lambda: len(renders) == 2)
+    assert len(bubble.pieces()) == 2 and spare.isVisible()
+    assert spare.text().startswith("more") and "".join(bubble.pieces()) == first + second
+    assert bubble.text().endswith(first + second)
