@@ -108,6 +108,9 @@ class _StringIdCompletions:
         return _CheckedRaw(self._inner.with_raw_response)
 
     async def create(self, **kwargs: Any) -> Any:
+        # langchain built the request's messages in this turn of the event loop; the SDK builds
+        # and sends the request in the next (~2 + ~3 ms of the GUI thread, was one turn).
+        await asyncio.sleep(0)
         raw = await _CheckedRaw(self._inner.with_raw_response).create(**kwargs)
         return _StringIdStream(raw.parse()) if kwargs.get("stream") else _string_ids(raw.parse())
 
