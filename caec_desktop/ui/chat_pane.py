@@ -161,10 +161,8 @@ class WritingBubble(QFrame):
 
     def wants_piece(self) -> bool:
         """Whether the next piece should be made ahead: none is, and the last piece is half
-        way to its cut (or there is none yet)."""
-        if self._spare is not None:
-            return False
-        return not self._pieces or len(self._shown) - self._cut > PIECE_CHARS // 2
+        way to its cut."""
+        return self._spare is None and len(self._shown) - self._cut > PIECE_CHARS // 2
 
     def prepare_piece(self) -> None:
         """Make the next piece now, hidden and styled, so the render that needs it only fills
@@ -389,6 +387,8 @@ class ChatPane(QWidget):
         if self._writing is None:
             self._writing = WritingBubble()
             self._append(self._writing)
+            # its first piece on the next loop turn, before the first render needs it
+            QTimer.singleShot(SHOW_LATER_MS, self._writing, self._writing.prepare_piece)
         self._written.append(delta)
         if not self._render_timer.isActive():
             self._render_timer.start(RENDER_INTERVAL_MS)
