@@ -292,6 +292,11 @@ async def report_node(state: AgentState, runtime: NodeRuntime) -> Update:
             # The numbers stand without the model's wording: report them, note the failure.
             emit("error", {"message": exc.user_message, "kind": exc.kind})
         update["usage"] = request.usage
+        if summary is not None:
+            # The summary was read in this turn of the event loop (which also runs the GUI);
+            # its values are checked against the results (pint) and the report written in the
+            # next (~2-3 ms each).
+            await asyncio.sleep(0)
     merged: AgentState = {**state, **update}  # type: ignore[typeddict-item]
     status = final_status(merged)
     net = _safety_net(merged, status, runtime)

@@ -77,8 +77,9 @@ LAYOUT_PASSES = 4
 """Layout requests a render sends at once: one per level from a piece of the writing bubble up
 to the chat's scroll area (one spare)."""
 SHOW_LATER_MS = 1
-"""A new result card is shown this long after it is built: on a later loop turn (a 0 ms single
-shot is a posted call, run in the same pass as the build's own posted work)."""
+"""A new result card's table is placed this long after the card is built, and the card shown as
+long after that: each on a later loop turn (a 0 ms single shot is a posted call, run in the same
+pass as the build's own posted work)."""
 OLDER_CHUNK = 1
 """Older turns made into widgets at a time as the reader scrolls up: one turn (a request, its
 cards and its answer) takes ~4-8 ms to build and lay out, so a chunk stays inside a frame; the
@@ -139,6 +140,8 @@ class WritingBubble(QFrame):
         self._lay.setSpacing(self.fontMetrics().height() // 2)  # as between two paragraphs
         self._label(WRITING_NOTE)
         self._pieces: list[Bubble] = []
+        self._spare: Bubble | None = None
+        """The next piece, made ahead while hidden (`prepare_piece`)."""
         self._cut = 0
         """Where the last piece starts in the text."""
         self._shown = ""
@@ -156,25 +159,47 @@ class WritingBubble(QFrame):
         from caec_desktop.ui.markdown_blocks import last_cut
 
         if not self._pieces:
-            self._pieces.append(self._label(""))
+            self._pieces.append(self._next_piece())
         if len(text) - self._cut > PIECE_CHARS:
             cut = last_cut(text, self._cut)
             if cut > self._cut:  # the last piece ends at the cut and is laid out no more
                 self._pieces[-1].setText(text[self._cut : cut])
-                self._pieces.append(self._label(""))
+                self._pieces.append(self._next_piece())
                 self._cut = cut
         if self._pieces[-1].text() != text[self._cut :]:
             self._pieces[-1].setText(text[self._cut :])
         self._shown = text
 
-    def _label(self, text: str) -> Bubble:
+    def wants_piece(self) -> bool:
+        """Whether the next piece should be made ahead: none is, and the last piece is half
+        way to its cut."""
+        return self._spare is None and len(self._shown) - self._cut > PIECE_CHARS // 2
+
+    def prepare_piece(self) -> None:
+        """Make the next piece now, hidden and styled, so the render that needs it only fills
+        and shows it (making a piece took ~2.5 ms of a ~5 ms render)."""
+        if self._spare is None:
+            self._spare = self._label("", shown=False)
+            self._spare.ensurePolished()
+
+    def _next_piece(self) -> Bubble:
+        piece, self._spare = self._spare, None
+        if piece is None:
+            return self._label("")
+        if self.isVisible():
+            piece.show()
+        return piece
+
+    def _label(self, text: str, shown: bool = True) -> Bubble:
         label = Bubble()
         label.setTextFormat(QtCore.Qt.TextFormat.MarkdownText)
         label.setText(text)
         label.setWordWrap(True)
         label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        if not shown:
+            label.hide()  # a spare piece (`prepare_piece`): not even by the layout's show
         self._lay.addWidget(label)
-        if self.isVisible():
+        if shown and self.isVisible():
             label.show()  # now, not from a call Qt posts (see `ChatPane._render_writing`)
         return label
 
@@ -339,21 +364,28 @@ class ChatPane(QWidget):
         from caec_desktop.tools.sweep import SWEEP_TOOL  # the tools load after start-up
 
         card: ResultCard | SweepCard
+        live = self._page is None and self._host.isVisible()
         if data.get("tool") == SWEEP_TOOL:
             from caec_desktop.ui.sweep_card import SweepCard
 
             card = SweepCard(data)
         else:
-            card = ResultCard(data)
+            card = ResultCard(data, table_later=live)
         card.openInForm.connect(self.openInForm)
-        if self._page is None and self._host.isVisible():
-            # A card of a run going on: shown (styled, laid out, painted) a loop turn after it is
-            # built, not in the same one (~6 ms + ~5 ms of the GUI thread together). Replayed
-            # older turns are shown all at once by `batch` instead.
+        if live:
+            # A card of a run going on: built, its table placed, then shown (styled, laid out,
+            # painted), each on a later loop turn than the one before (~4, ~3 and ~5 ms of the
+            # GUI thread; in one turn they made the longest stall of a run). Replayed older
+            # turns are shown all at once by `batch` instead.
             card.hide()
-            QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._show_card(card))
+            QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._place_table(card))
         self._append(card)
         return card
+
+    def _place_table(self, card: ResultCard | SweepCard) -> None:
+        if isinstance(card, ResultCard):
+            card.place_table()
+        QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._show_card(card))
 
     def _show_card(self, card: QWidget) -> None:
         if self._list.indexOf(card) >= 0:  # (not if the chat was cleared meanwhile)
@@ -366,6 +398,8 @@ class ChatPane(QWidget):
         if self._writing is None:
             self._writing = WritingBubble()
             self._append(self._writing)
+            # its first piece on the next loop turn, before the first render needs it
+            QTimer.singleShot(SHOW_LATER_MS, self._writing, self._writing.prepare_piece)
         self._written.append(delta)
         if not self._render_timer.isActive():
             self._render_timer.start(RENDER_INTERVAL_MS)
@@ -385,9 +419,42 @@ class ChatPane(QWidget):
         self._render_timer.stop()
         self._written = []
         if self._writing is not None:
-            self._list.removeWidget(self._writing)
-            self._writing.deleteLater()
+            self._remove(self._writing)
             self._writing = None
+
+    def add_answer(self, role: str, markdown: str) -> QLabel:
+        """Append the run's answer bubble in the writing bubble's place (`add_message`, then
+        `end_stream`). In a shown chat it is styled and laid out on a later loop turn, and shown
+        on the turn after, when the writing bubble goes: the chat never shows neither, and no
+        turn does all of it (~2 ms making it, ~4 ms styling and laying out its Markdown, and its
+        paint: in one turn with the end of the run they made one of a run's longest stalls)."""
+        if not (self._page is None and self._host.isVisible()):
+            label = self.add_message(role, markdown)
+            self.end_stream()
+            return label
+        self._render_timer.stop()
+        self._written = []
+        writing, self._writing = self._writing, None  # no more renders; removed with the swap
+        label = self.add_message(role, markdown)
+        label.hide()  # before the show the layout posts
+        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._lay_out_answer(label, writing))
+        return label
+
+    def _lay_out_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
+        label.ensurePolished()  # the chat's style sheet gives its padding
+        label.heightForWidth(_inner_width(self._host))  # remembered for the show (WrapLabel)
+        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._swap(label, writing))
+
+    def _swap(self, label: QLabel, writing: WritingBubble | None) -> None:
+        if self._list.indexOf(label) < 0:  # the chat was cleared meanwhile
+            return
+        if writing is not None and self._list.indexOf(writing) >= 0:
+            self._remove(writing)
+        label.show()
+
+    def _remove(self, widget: QWidget) -> None:
+        self._list.removeWidget(widget)
+        widget.deleteLater()
 
     def _render_writing(self) -> None:
         if self._writing is None:
@@ -395,6 +462,8 @@ class ChatPane(QWidget):
         text = "".join(self._written)
         self._written = [text]
         self._writing.show_text(text)  # the bar's range follows
+        if self._writing.wants_piece():  # made on a later loop turn than this render
+            QTimer.singleShot(SHOW_LATER_MS, self._writing, self._writing.prepare_piece)
         # Lay the chat out now rather than pass by pass as Qt posts each step (the piece, the
         # bubble, the chat, the scroll area): the frame this render makes is then done in this
         # loop turn, and timers set apart from it (the trace's batch) stay apart.

@@ -548,17 +548,19 @@ class MainWindow(QMainWindow):
 
     def _on_runner_run_finished(self, turn: Any) -> None:
         self.chat.set_running(False)
-        self.chat.end_stream()  # the answer (or the stop) takes the writing bubble's place
         if turn is not None:
             role, text = answer_bubble(turn.answer, turn.status, turn.tool_results)
             if text:
-                self.chat.add_message(role, text)
+                self.chat.add_answer(role, text)  # in the writing bubble's place
+            else:
+                self.chat.end_stream()
             if turn.status == "model_error":
                 first = text.split("\n\n")[0].replace("**", "")
                 self.show_error(first, model_actions=True)
             self.statusBar().showMessage(f"{turn.status} · {turn.mode}", 8000)
             self.show_usage(turn.usage, turn.conversation_usage)
         else:
+            self.chat.end_stream()
             self.statusBar().clearMessage()
         # The run's task ends after this signal: ask the next queued question once it has.
         QTimer.singleShot(0, self, self.chat.ask_next_queued)

@@ -8,7 +8,8 @@ the sheet's formulas) scrolls sideways inside the card, never the chat.
 
 The calc sheet's widgets are made, and its Markdown laid out, the first time it is unfolded (a
 card appears in one step of a run, or many at once when a conversation reopens, and most sheets
-are never opened).
+are never opened). A live run's card places its results table a loop turn after the rest
+(`place_table`), so no single turn of the GUI thread builds the whole card.
 
 Open in form carries each argument's origin as the report states it (`export.provenance`), so a
 form run of the same call keeps "typed", "model", "preset:…" for the inputs left unchanged.
@@ -136,7 +137,12 @@ class ResultCard(QFrame):
     openInForm = Signal(str, dict, dict)
     """(tool, args, arg_sources)"""
 
-    def __init__(self, data: dict[str, Any], parent: QWidget | None = None) -> None:
+    def __init__(
+        self, data: dict[str, Any], parent: QWidget | None = None, table_later: bool = False
+    ) -> None:
+        """`table_later`: the results table's area is placed by `place_table()`, on a later loop
+        turn (a live run's card: its widgets took ~7 ms of the GUI thread in one turn, ~3 ms of
+        it laying the table's rich text out in its scroll area)."""
         super().__init__(parent)
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.tool = str(data.get("tool") or data.get("name") or "")
@@ -204,10 +210,18 @@ class ResultCard(QFrame):
         lay.addWidget(title)
         lay.addWidget(self.verdict_label)
         lay.addWidget(self.warning_label)
-        lay.addWidget(WideArea(self.result_label))
         lay.addWidget(self.inputs_label)
         lay.addLayout(buttons)
         self._lay = lay
+        self._table: WideArea | None = None
+        if not table_later:
+            self.place_table()
+
+    def place_table(self) -> None:
+        """Put the results table in its scroll area under the verdict and warnings (once)."""
+        if self._table is None:
+            self._table = WideArea(self.result_label, self)
+            self._lay.insertWidget(self._lay.indexOf(self.warning_label) + 1, self._table)
 
     @property
     def sheet_area(self) -> WideArea:

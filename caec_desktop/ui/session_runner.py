@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,12 @@ SETTLE_MS = 150
 few event-loop steps (Qt posts each of them as the previous one runs; work done a step later still
 fell into the same frame), and the trace shows the run's last rows within 100 ms
 (`trace_model.FLUSH_MS`, a table repaint): the save comes after both."""
+DRAIN_BUDGET_MS = 2.0
+"""GUI-thread time the view's slots may take for one run's events in one event-loop turn: events
+that arrive together (a node's last events, the next node's first) are passed on in one turn
+until their slots have taken this long, the rest on the next turns (`_drain`): a turn then
+holds at most this plus one event's slot (a result card's, ~4 ms, the longest), not every event
+a node sends at once."""
 
 
 class SessionRunner(QObject):
@@ -48,6 +55,8 @@ class SessionRunner(QObject):
         """Sessions swapped out by `replace_session`, closed by `shutdown`."""
         self._settling: list[tuple[asyncio.TimerHandle, Any]] = []
         """Finished turns whose `runSettled` is still to come, with its timer."""
+        self.drain_budget_ms = DRAIN_BUDGET_MS
+        """See `DRAIN_BUDGET_MS`."""
 
     @property
     def running(self) -> bool:
@@ -98,9 +107,15 @@ class SessionRunner(QObject):
 
     async def _drain(self, stream: AsyncIterator[TraceEvent]) -> None:
         before = getattr(self.session, "last_turn", None)
+        spent = 0.0  # seconds the slots took since the drain last let the loop run
         try:
             async for event in stream:
+                began = time.perf_counter()
                 self.eventReceived.emit(event)
+                spent += time.perf_counter() - began
+                if spent * 1000 >= self.drain_budget_ms:  # the next events on a later turn
+                    await asyncio.sleep(0)
+                    spent = 0.0
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the session reports its own failures; this is a bug path

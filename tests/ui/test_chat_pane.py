@@ -163,7 +163,8 @@ def test_a_card_label_height_follows_its_text_and_width(qtbot: QtBot) -> None:
 
 
 def test_a_card_of_a_live_run_shows_a_loop_turn_later_complete(qtbot: QtBot) -> None:
-    """Built in one step, shown in a later one (not both in one stall); nothing of it lost."""
+    """Built, its table placed, then shown, each on a later loop turn (not all in one stall);
+    nothing of it lost, all in its place."""
     pane = ChatPane()
     qtbot.addWidget(pane)
     pane.show()
@@ -171,5 +172,12 @@ def test_a_card_of_a_live_run_shows_a_loop_turn_later_complete(qtbot: QtBot) -> 
     card = pane.add_result(_result_data())
     assert isinstance(card, ResultCard) and pane.cards() == [card]
     assert card.isHidden()  # built, not shown yet
+    assert card.findChildren(WideArea) == []  # its table is placed on a later turn too
     qtbot.waitUntil(card.isVisible, timeout=5000)
     assert "1.023 µs" in card.result_label.text() and card.copy_button.isVisible()
+    (table,) = card.findChildren(WideArea)
+    assert table.widget() is card.result_label and card.result_label.isVisible()
+    # in its place: under the title, verdict and warnings, above the inputs and buttons
+    lay = card.layout()
+    assert lay.indexOf(table) == lay.indexOf(card.warning_label) + 1
+    assert lay.indexOf(card.inputs_label) == lay.indexOf(table) + 1

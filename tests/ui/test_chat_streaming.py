@@ -79,6 +79,33 @@ def test_window_grows_the_bubble_then_shows_the_answer_in_its_place(qtbot: QtBot
     assert "summary ▸ is about 1.02 µs." in summaries
 
 
+def test_in_a_shown_chat_the_answer_replaces_the_bubble_turns_later_in_one_swap(
+    qtbot: QtBot,
+) -> None:
+    """Made when the run ends, laid out on a later loop turn, shown on the turn after with the
+    writing bubble removed in the same step: the chat never shows neither, nor both."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    pane.stream_text("The Rayleigh step is about 1.02 µs.")
+    qtbot.waitUntil(lambda: "1.02 µs" in _bubbles(pane, "writing")[0].text())
+    (writing,) = _bubbles(pane, "writing")
+    seen: list[tuple[bool, bool]] = []  # (writing bubble in the chat, answer shown) per check
+    answer = pane.add_answer("answer", "**The step** is about 1.02 µs.")
+    assert pane.writing_text() is None  # the stream is over: no more renders
+    assert answer.isHidden() and writing in pane.items() and writing.isVisible()
+    assert pane.items()[-1] is answer
+
+    def swapped() -> bool:
+        seen.append((writing in pane.items(), answer.isVisible()))
+        return seen[-1] == (False, True)
+
+    qtbot.waitUntil(swapped, timeout=5000)
+    assert all(in_chat != shown for in_chat, shown in seen)  # one or the other, always
+    assert not _bubbles(pane, "writing") and pane.items()[-1] is answer
+    assert answer.text() == "**The step** is about 1.02 µs."
+
+
 def test_a_stopped_run_removes_the_bubble(qtbot: QtBot) -> None:
     runner = SessionRunner(FakeSession([]))
     window = MainWindow(runner, Settings(mode="local", base_url="http://127.0.0.1:1/v1"))
@@ -161,7 +188,9 @@ def test_a_render_lays_the_chat_out_at_once(qtbot: QtBot) -> None:
     def on_shown(_text: str) -> None:
         (bubble,) = _bubbles(pane, "writing")
         bar = pane.scroll_area.verticalScrollBar()
-        piece = bubble.findChildren(QLabel)[-1]
+        piece = [p for p in bubble.findChildren(QLabel) if not p.isHidden()][
+            -1
+        ]  # (a spare's hidden)
         seen.append(
             (piece.height(), piece.heightForWidth(piece.width()), bar.value() == bar.maximum())
         )
@@ -172,3 +201,27 @@ def test_a_render_lays_the_chat_out_at_once(qtbot: QtBot) -> None:
         qtbot.waitUntil(lambda n=i: len(seen) > n, timeout=5000)
     assert all(height == wanted for height, wanted, _end in seen)
     assert seen[-1][2] and pane.scroll_area.verticalScrollBar().maximum() > 0
+
+
+def test_the_next_piece_is_made_ahead_hidden_and_filled_at_the_cut(qtbot: QtBot) -> None:
+    """Once the last piece is half way to its cut, the next one is made on a later loop turn,
+    hidden; the render that cuts fills and shows it, and the text reads the same."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.resize(400, 300)
+    pane.show()
+    renders: list[str] = []
+    pane.writingShown.connect(renders.append)
+    first = "word " * 50  # past half of PIECE_CHARS
+    pane.stream_text(first)
+    qtbot.waitUntil(lambda: renders == [first])
+    (bubble,) = _bubbles(pane, "writing")
+    qtbot.waitUntil(lambda: len(bubble.findChildren(QLabel)) == 3)  # note, piece, spare
+    spare = bubble.findChildren(QLabel)[-1]
+    assert spare.isHidden() and spare.text() == "" and bubble.pieces() == [first]
+    second = "\n\n" + "more " * 50  # over PIECE_CHARS: cut at the blank line
+    pane.stream_text(second)
+    qtbot.waitUntil(lambda: len(renders) == 2)
+    assert len(bubble.pieces()) == 2 and spare.isVisible()
+    assert spare.text().startswith("more") and "".join(bubble.pieces()) == first + second
+    assert bubble.text().endswith(first + second)

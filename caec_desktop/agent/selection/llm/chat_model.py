@@ -9,7 +9,9 @@ class do the rest. Importing this module imports langchain-openai (~1 s): only t
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -35,6 +37,11 @@ HTTP_TIMEOUT_MARGIN_S = 5.0
 """The HTTP client's timeout is the request limit plus this (see `make_chat_model`)."""
 DUMMY_KEY = "not-needed"
 """Local servers usually need no key, but the OpenAI client insists on one."""
+STREAM_BUDGET_MS = 2.0
+"""Time a streamed reply's chunks may take in one event-loop turn (parsed by the SDK, passed on
+by langchain, sent to the trace: ~0.5-1 ms each) before the stream lets the loop run: chunks that
+arrived together while the window was busy were handled in one turn, ~5 ms for half a dozen (the
+loop also runs the GUI)."""
 
 
 def _string_ids(reply: Any) -> Any:
@@ -66,10 +73,18 @@ class _StringIdStream:
         return await self._stream.__aexit__(*exc)
 
     async def __aiter__(self) -> AsyncIterator[Any]:
+        loop = asyncio.get_running_loop()
         count = 0
+        turned = [True]  # the loop ran since the budget began (a callback it runs sets it)
+        began = 0.0
         async for chunk in self._stream:
             count += 1
+            if turned[0]:  # a new loop turn: a new budget (see STREAM_BUDGET_MS)
+                turned[0], began = False, time.perf_counter()
+                loop.call_soon(turned.__setitem__, 0, True)
             yield _string_ids(chunk)
+            if (time.perf_counter() - began) * 1000 >= STREAM_BUDGET_MS:
+                await asyncio.sleep(0)  # the next chunks on a later turn
         if not count:
             raise BadReply(
                 "it answered with an event stream holding no chat-completion data: is the base "
@@ -93,6 +108,9 @@ class _StringIdCompletions:
         return _CheckedRaw(self._inner.with_raw_response)
 
     async def create(self, **kwargs: Any) -> Any:
+        # langchain built the request's messages in this turn of the event loop; the SDK builds
+        # and sends the request in the next (~2 + ~3 ms of the GUI thread, was one turn).
+        await asyncio.sleep(0)
         raw = await _CheckedRaw(self._inner.with_raw_response).create(**kwargs)
         return _StringIdStream(raw.parse()) if kwargs.get("stream") else _string_ids(raw.parse())
 

@@ -11,6 +11,7 @@ good when the server says it has no tool support.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from typing import Any
@@ -276,7 +277,13 @@ class LLMSelector:
             msg = await self._invoke([*messages, *notes], defs, emit, "select", offered)
             usage.update(add_usage(usage, usage_of(msg)))
         added.append(msg)
-        calls = [_sourced(c, request) for c in self._calls_of(msg, emit)]
+        proposed = self._calls_of(msg, emit)
+        if proposed:
+            # The reply was read in this step of the event loop; where each argument came from
+            # (the offline parser over the request: ~3-4 ms) is read in the next, so the window
+            # draws in between (the loop also runs the GUI).
+            await asyncio.sleep(0)
+        calls = [_sourced(c, request) for c in proposed]
         invalid = _rejected(request.errors)
         repeated = [invalid[s] for s in _signature(calls) if s in invalid]
         if calls and len(repeated) == len(calls):

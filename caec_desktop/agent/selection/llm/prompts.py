@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 from caec_desktop.agent.selection.protocol import Intent
@@ -83,13 +84,22 @@ def forced(name: str) -> dict[str, Any]:
     return {"type": "function", "function": {"name": name}}
 
 
-def result_text(entry: dict[str, Any]) -> str:
-    """A tool result for the model, every value with its unit ("0.0025 m", not 0.0025)."""
+@cache
+def _result_units(tool: str) -> dict[str, str]:
+    """The unit of each result field of `tool` (cached: `result_schema` builds the schema from
+    the result model on each call, ~2-3 ms in the step that sends the summary request;
+    read-only here)."""
     from caec_desktop.tools import result_schema
 
-    props = result_schema(str(entry.get("tool"))).get("properties", {})
+    props = result_schema(tool).get("properties", {})
+    return {k: p.get("x-unit", "") for k, p in props.items()}
+
+
+def result_text(entry: dict[str, Any]) -> str:
+    """A tool result for the model, every value with its unit ("0.0025 m", not 0.0025)."""
+    units = _result_units(str(entry.get("tool")))
     shown = {
-        k: f"{v:.6g} {props.get(k, {}).get('x-unit', '')}".strip()
+        k: f"{v:.6g} {units.get(k, '')}".strip()
         if isinstance(v, int | float) and not isinstance(v, bool)
         else v
         for k, v in (entry.get("result") or {}).items()

@@ -1,0 +1,86 @@
+"""SessionRunner passes a run's events on in order, a few per event-loop turn when they come
+together (its drain budget), so the view's slots for a burst of events do not share one turn."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import AsyncIterator
+from typing import Any
+
+import qasync
+from pytestqt.qtbot import QtBot
+
+from caec_desktop.agent.trace import TraceEvent
+from caec_desktop.services.session import TurnResult
+from caec_desktop.ui.session_runner import SessionRunner
+from tests.ui.helpers import events, wait_signal
+
+BURST = events(
+    ("run_start", None, {}),
+    *((("node_start" if i % 2 else "node_end"), "tools", {"i": i}) for i in range(8)),
+    ("run_end", None, {"status": "answered"}),
+)
+
+
+class BurstSession:
+    """A session whose stream has every event ready at once (no await between them), as a node's
+    last events and the next node's first come out of the session's queue."""
+
+    def __init__(self) -> None:
+        self.last_turn: TurnResult | None = None
+
+    async def ask(self, text: str) -> AsyncIterator[TraceEvent]:
+        for event in BURST:
+            yield event
+        self.last_turn = TurnResult(answer=text, status="answered", events=BURST)
+
+    async def aclose(self) -> None:
+        pass
+
+
+def _drain(qloop: qasync.QEventLoop, budget_ms: float) -> tuple[list[int], list[int], Any]:
+    """Run one turn of a BurstSession: the seq of each event received, the loop turn (a counter
+    a task steps once per turn) at which each arrived, and the finished turn."""
+    runner = SessionRunner(BurstSession())  # type: ignore[arg-type]
+    runner.drain_budget_ms = budget_ms
+    turns = [0]
+    received: list[tuple[int, int]] = []
+    runner.eventReceived.connect(lambda e: received.append((e.seq, turns[0])))
+
+    async def count() -> None:
+        while True:
+            turns[0] += 1
+            await asyncio.sleep(0)
+
+    async def run() -> Any:
+        counter = asyncio.get_running_loop().create_task(count())
+        try:
+            assert runner.ask("burst")
+            (finished,) = await wait_signal(runner.runFinished)
+        finally:
+            counter.cancel()
+            await asyncio.gather(counter, return_exceptions=True)
+        await runner.shutdown()
+        return finished
+
+    finished = qloop.run_until_complete(run())
+    return [s for s, _ in received], [t for _, t in received], finished
+
+
+def test_a_drain_over_its_budget_lets_the_loop_run_between_events_and_keeps_them_all(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    seqs, turns, finished = _drain(qloop, budget_ms=0.0)  # every slot is over a 0 ms budget
+    assert seqs == [e.seq for e in BURST]  # every event, in order
+    assert all(a < b for a, b in itertools.pairwise(turns))  # each on a later turn
+    assert finished is not None and finished.answer == "burst"
+
+
+def test_a_drain_within_its_budget_passes_a_burst_on_in_one_turn(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    seqs, turns, finished = _drain(qloop, budget_ms=1e9)
+    assert seqs == [e.seq for e in BURST]
+    assert len(set(turns)) == 1  # the events came together, and went on together
+    assert finished is not None and finished.status == "answered"
