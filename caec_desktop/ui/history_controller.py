@@ -9,8 +9,13 @@ progress and Cancel (ui/export_job.py); the trace export opens a QFileDialog. Di
 `open()` (no `exec()` in a coroutine); failures go to the error sink, never a traceback, and the
 API key is passed to the exporter so it is never written.
 
-Reopening shows the newest `NEWEST_TURNS` turns at once; the older ones become widgets as the
-reader scrolls up (ChatPane.set_older), so a long conversation opens as fast as a short one.
+Reopening reads only the newest `HEAD_TURNS` turns on the GUI thread (what a follow-up sends
+the model, `session.HISTORY_LIMIT`, and the turns on screen) and shows the newest `NEWEST_TURNS`
+at once; the older turns are read and checked in a worker thread with its own connection
+(ui/read_job.py) and then put before them in the session, the chat (made into widgets as the
+reader scrolls up, ChatPane.set_older) and the trace. So a 1,000-turn conversation opens as fast
+as a short one, and nothing of it is missing once its rest has arrived. Exports read the
+conversation in their worker thread too (the report dialog lists the turns once read).
 """
 
 from __future__ import annotations
@@ -35,11 +40,17 @@ from PySide6.QtWidgets import (
 from caec_desktop.ui.chat_replay import replay_turn
 from caec_desktop.ui.conversation_list import ConversationList
 from caec_desktop.ui.export_job import ExportJob
+from caec_desktop.ui.read_job import ReadJob
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from caec_desktop.services.history import ConversationRecorder, LoadedConversation
+    from caec_desktop.services.history import (
+        ConversationRecorder,
+        HistoryReader,
+        HistoryStore,
+        LoadedConversation,
+    )
     from caec_desktop.services.report import TitleBlock
     from caec_desktop.ui.export_dialog import ExportDialog
     from caec_desktop.ui.main_window import MainWindow
@@ -51,6 +62,10 @@ NEWEST_TURNS = 2
 with its card is ~300 px). More follow one per tick while they do not fill the view or the view
 is near their top (ChatPane.set_older); each turn built at once costs ~5-8 ms before the first
 paint."""
+HEAD_TURNS = 8
+"""Turns read on the GUI thread when a conversation opens (~1 ms): the `NEWEST_TURNS` shown and
+the 6 exchanges a follow-up sends the model (`session.HISTORY_LIMIT`), with room for a damaged
+one; the rest follows from a worker thread."""
 REPORT_SUFFIXES = (".pdf", ".html", ".md", ".csv")
 TRACE_FILTERS = {"Trace, JSON lines (*.jsonl)": ".jsonl"}
 _STORE_ERRORS = (KeyError, sqlite3.Error, ValidationError, ValueError)
@@ -69,6 +84,23 @@ def _show_progress(dialog: QProgressDialog, done: int, total: int) -> None:
     dialog.setMaximum(total)
     dialog.setValue(min(done, total))
     dialog.setLabelText(f"Writing page {done} of {total}…")
+
+
+_Older = tuple["LoadedConversation", list[tuple[str, Any]], int]
+"""Older turns read by a worker: the turns, their checked TurnResults, how many were not one."""
+
+
+def _read_older(
+    conversation_id: int,
+    before: int,
+    check: Callable[[list[tuple[str, Any]]], tuple[list[tuple[str, Any]], int]],
+    reader: HistoryReader | HistoryStore,
+) -> _Older:
+    """The turns of a conversation stored before index `before` and their TurnResults (checked
+    here by `check`, the session's `checked_turns`, off the GUI thread)."""
+    loaded = reader.load_page(conversation_id, before=before)
+    pairs, invalid = check([(t.user_text, t.result) for t in loaded.turns])
+    return loaded, pairs, invalid
 
 
 def file_stem(name: str) -> str:
@@ -96,6 +128,8 @@ class HistoryController(QObject):
         self.report_dialog: ExportDialog | None = None
         self.export_job: ExportJob | None = None
         self.progress_dialog: QProgressDialog | None = None
+        self.reading: ReadJob | None = None
+        """The read of the open conversation's older turns, while it runs."""
 
         self.list = ConversationList(recorder.store)
         self.dock = QDockWidget("Conversations", window)
@@ -137,8 +171,10 @@ class HistoryController(QObject):
             self.window.statusBar().showMessage("A run is still going: stop it or wait.", 5000)
             self.list.set_current(self.recorder.conversation_id)
             return False
+        self._stop_reading()
+        store = self.recorder.store
         try:
-            loaded = self.recorder.store.load(conversation_id)
+            loaded = store.load_page(conversation_id, limit=HEAD_TURNS)
             skipped = loaded.skipped
             skipped += self.runner.session.restore([(t.user_text, t.result) for t in loaded.turns])
         except _STORE_ERRORS as exc:
@@ -147,19 +183,65 @@ class HistoryController(QObject):
             return False
         self._show(loaded)
         self.window.show_usage({}, self.runner.session.usage_total)
+        self._told_skipped(skipped)
+        if loaded.start > 0:  # older turns: read them off the GUI thread
+            check = self.runner.session.checked
+            work = partial(_read_older, conversation_id, loaded.start, check)
+            path = store.reader_path
+            if path is None:  # a history kept in memory: no other connection can read it
+                self._show_older(work(store))
+                return True
+            job = ReadJob(path, work, self)
+            job.done.connect(partial(self._on_reading_done, job))
+            job.failed.connect(partial(self._on_reading_failed, job))
+            job.ended.connect(job.deleteLater)
+            self.reading = job
+            job.start()
+        return True
+
+    def _told_skipped(self, skipped: int) -> None:
         if skipped:
             self.report(
                 f"{skipped} damaged part(s) of this conversation could not be read and are "
                 "left out; the rest of it is here.",
                 None,
             )
-        return True
+
+    def _stop_reading(self) -> None:
+        """Drop the read of the previous conversation's older turns (its thread ends by itself
+        and closes its connection; nothing it read is shown)."""
+        job, self.reading = self.reading, None
+        if job is not None:
+            job.cancel()
+
+    def _on_reading_done(self, job: ReadJob, older: _Older) -> None:
+        if job is self.reading:  # (not a conversation closed meanwhile)
+            self.reading = None
+            self._show_older(older)
+
+    def _on_reading_failed(self, job: ReadJob, why: str) -> None:
+        if job is self.reading:
+            self.reading = None
+            self.report(f"The older turns of this conversation were not read: {why}", None)
+
+    def _show_older(self, older: _Older) -> None:
+        """The open conversation's older turns: before the newest ones in the session, the chat
+        (made into widgets as the reader scrolls up) and the trace."""
+        loaded, pairs, invalid = older
+        session = self.runner.session
+        session.restore_older(pairs)
+        chat = self.window.chat
+        chat.add_older([partial(replay_turn, chat, turn) for turn in loaded.turns])
+        self.window.trace.add_older(loaded.events)
+        self.window.show_usage({}, session.usage_total)
+        self._told_skipped(loaded.skipped + invalid)
 
     def new_conversation(self) -> None:
         """An empty conversation; it is saved (and listed) when its first turn finishes."""
         if self.runner.running:
             self.window.statusBar().showMessage("A run is still going: stop it or wait.", 5000)
             return
+        self._stop_reading()
         self.runner.session.restore([])
         self.recorder.conversation_id = None
         self.window.chat.clear()
