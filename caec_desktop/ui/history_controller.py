@@ -292,20 +292,60 @@ class HistoryController(QObject):
         from caec_desktop.services.report import TitleBlock
         from caec_desktop.ui.export_dialog import ExportDialog
 
-        loaded = self._loaded("Report")
-        if loaded is None:
+        conversation_id = self._saved("Report")
+        if conversation_id is None:
             return None
         store = self.recorder.store
-        fields = store.report_fields(loaded.conversation.id)
-        if not fields:
-            fields = {**store.last_report_fields(), "date": ""}
+        try:
+            name = store.get_conversation(conversation_id).name
+            fields = store.report_fields(conversation_id)
+            if not fields:
+                fields = {**store.last_report_fields(), "date": ""}
+        except _STORE_ERRORS as exc:
+            self.report(f"Report not exported: {_why(exc)}", exc)
+            return None
         folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-        start = Path(folder or Path.home()) / (file_stem(loaded.conversation.name) + ".pdf")
-        dialog = ExportDialog(self.window, records(loaded), TitleBlock.from_dict(fields), start)
+        start = Path(folder or Path.home()) / (file_stem(name) + ".pdf")
+        dialog = ExportDialog(self.window, None, TitleBlock.from_dict(fields), start)
         dialog.accepted.connect(lambda: self._on_report_dialog_accepted(dialog))
         self.report_dialog = dialog
         dialog.open()
+
+        def listed(loaded: LoadedConversation) -> None:
+            dialog.set_records(records(loaded))
+
+        def unread(why: str) -> None:
+            self.report(f"Report not exported: {why}", None)
+            dialog.reject()
+
+        self._read_whole(conversation_id, listed, unread, dialog)
         return dialog
+
+    def _read_whole(
+        self,
+        conversation_id: int,
+        done: Callable[[LoadedConversation], None],
+        failed: Callable[[str], None],
+        context: QObject,
+    ) -> None:
+        """Read a whole conversation in a worker thread (its own connection), then `done(it)`
+        or `failed(why)` on the GUI thread while `context` lives; a history kept in memory is
+        read here (no other connection can read it)."""
+        store = self.recorder.store
+        path = store.reader_path
+        if path is None:
+            try:
+                loaded = store.load(conversation_id)
+            except _STORE_ERRORS as exc:
+                failed(_why(exc))
+                return
+            done(loaded)
+            return
+        job = ReadJob(path, lambda reader: reader.load(conversation_id), context)
+        job.done.connect(done)
+        job.failed.connect(failed)
+        job.ended.connect(job.deleteLater)
+        job.start()
 
     def _on_report_dialog_accepted(self, dialog: ExportDialog) -> None:
         choice = dialog.choice()
@@ -335,21 +375,25 @@ class HistoryController(QObject):
         target = Path(path)
         if target.suffix.lower() not in REPORT_SUFFIXES:
             target = target.with_name(target.name + ".md")
-        if self.export_job is not None and self.export_job.running:
-            self.window.statusBar().showMessage("An export is still running: wait or cancel it.")
+        if self._export_running():
             return None
-        loaded = self._loaded("Report")
-        if loaded is None:
+        conversation_id = self._saved("Report")
+        if conversation_id is None:
             return None
         if title_block is None:
-            stored = self.recorder.store.report_fields(loaded.conversation.id)
+            try:
+                stored = self.recorder.store.report_fields(conversation_id)
+            except _STORE_ERRORS as exc:
+                self.report(f"Report not exported: {_why(exc)}", exc)
+                return None
             title_block = TitleBlock.from_dict(stored)
         secrets = self._secrets()
         block = title_block
+        read = self._reading(conversation_id)
 
         def work(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> Path:
             return export_conversation(
-                loaded,
+                read(),
                 target,
                 secrets,
                 write_pdf_process,
@@ -360,6 +404,21 @@ class HistoryController(QObject):
                 cancelled=cancelled,
             )
 
+        return self._start_export(work, target, "Report")
+
+    def _export_running(self) -> bool:
+        if self.export_job is not None and self.export_job.running:
+            self.window.statusBar().showMessage("An export is still running: wait or cancel it.")
+            return True
+        return False
+
+    def _start_export(
+        self,
+        work: Callable[[Callable[[int, int], None], Callable[[], bool]], Path],
+        target: Path,
+        what: str,
+    ) -> ExportJob:
+        """Run `work` in an export job with a progress dialog (shown after 400 ms) and Cancel."""
         job = ExportJob(work, self)
         dialog = QProgressDialog(f"Exporting {target.name}…", "Cancel", 0, 0, self.window)
         dialog.setWindowTitle("Export")
@@ -378,49 +437,84 @@ class HistoryController(QObject):
             job.deleteLater()
             self.window.statusBar().showMessage(message, 10000)
 
-        job.finished.connect(lambda written: done(f"Report saved to {written}"))
+        job.finished.connect(lambda written: done(f"{what} saved to {written}"))
         job.cancelled.connect(lambda: done(f"Export cancelled: {target} was not saved."))
-        job.failed.connect(lambda why: done(f"Report not exported: {why}"))
-        job.failed.connect(lambda why: self.report(f"Report not exported: {why}", OSError(why)))
+
+        def failed(why: str) -> None:
+            self.report(f"{what} not exported: {why}", OSError(why))
+            done(f"{what} not exported: {why}")
+
+        job.failed.connect(failed)
         self.export_job = job
         self.progress_dialog = dialog
         job.start()
         return job
 
-    def export_trace(self, path: str | Path) -> Path | None:
-        """Write every trace event of the conversation as JSON lines."""
-        from caec_desktop.services.export import ExportError, export_conversation
+    def export_trace(self, path: str | Path) -> ExportJob | None:
+        """Write every trace event of the conversation as JSON lines, in a worker thread as
+        the report (progress and Cancel); None (and a message) when there is nothing to export
+        or an export still runs."""
+        from caec_desktop.services.export import export_conversation
 
         target = Path(path)
         if target.suffix.lower() != ".jsonl":
             target = target.with_name(target.name + ".jsonl")
-        loaded = self._loaded("Trace")
-        if loaded is None:
+        if self._export_running():
             return None
-        try:
-            written = export_conversation(loaded, target, self._secrets())
-        except (ExportError, OSError, ValueError) as exc:
-            self.report(f"Trace not exported: {exc}", exc)
+        conversation_id = self._saved("Trace")
+        if conversation_id is None:
             return None
-        self.window.statusBar().showMessage(f"Trace saved to {written}", 10000)
-        return written
+        secrets = self._secrets()
+        read = self._reading(conversation_id)
+
+        def work(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> Path:
+            return export_conversation(read(), target, secrets, cancelled=cancelled)
+
+        return self._start_export(work, target, "Trace")
+
+    def _reading(self, conversation_id: int) -> Callable[[], LoadedConversation]:
+        """What an export's worker calls to read the conversation: with its own connection, in
+        its thread (a history kept in memory is read here, now). Failures are ExportErrors in
+        words."""
+        from caec_desktop.services.export import ExportError
+        from caec_desktop.services.history import HistoryReader
+
+        store = self.recorder.store
+        path = store.reader_path
+        if path is None:
+            try:
+                loaded = store.load(conversation_id)
+            except _STORE_ERRORS as exc:
+                why = _why(exc)
+
+                def unread() -> LoadedConversation:
+                    raise ExportError(why)
+
+                return unread
+            return lambda: loaded
+        file = path
+
+        def read() -> LoadedConversation:
+            try:
+                with HistoryReader(file) as reader:
+                    return reader.load(conversation_id)
+            except _STORE_ERRORS as exc:
+                raise ExportError(_why(exc)) from None
+
+        return read
 
     def _secrets(self) -> tuple[str, ...]:
         settings = self.window.settings
         return (settings.api_key(),) if settings is not None else ()
 
-    def _loaded(self, what: str) -> LoadedConversation | None:
+    def _saved(self, what: str) -> int | None:
+        """The open conversation's id, or None (and a message) when it has no saved turn."""
         conversation_id = self.recorder.conversation_id
         if conversation_id is None:
             self.window.statusBar().showMessage(
                 f"{what} not exported: this conversation has no saved turns yet.", 8000
             )
-            return None
-        try:
-            return self.recorder.store.load(conversation_id)
-        except _STORE_ERRORS as exc:
-            self.report(f"{what} not exported: {_why(exc)}", exc)
-            return None
+        return conversation_id
 
     # --- slots -----------------------------------------------------------------------------------
     def _on_list_conversation_deleted(self, conversation_id: int) -> None:
