@@ -20,6 +20,7 @@ conversation in their worker thread too (the report dialog lists the turns once 
 
 from __future__ import annotations
 
+import gc
 import re
 import sqlite3
 from functools import partial
@@ -40,7 +41,7 @@ from PySide6.QtWidgets import (
 from caec_desktop.ui.chat_replay import replay_turn
 from caec_desktop.ui.conversation_list import ConversationList
 from caec_desktop.ui.export_job import ExportJob
-from caec_desktop.ui.read_job import ReadJob
+from caec_desktop.ui.read_job import ReadJob, read_pages
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -95,12 +96,20 @@ def _read_older(
     before: int,
     check: Callable[[list[tuple[str, Any]]], tuple[list[tuple[str, Any]], int]],
     reader: HistoryReader | HistoryStore,
+    cancelled: Callable[[], bool],
 ) -> _Older:
     """The turns of a conversation stored before index `before` and their TurnResults (checked
     here by `check`, the session's `checked_turns`, off the GUI thread)."""
-    loaded = reader.load_page(conversation_id, before=before)
+    loaded = read_pages(reader, conversation_id, before, cancelled)
     pairs, invalid = check([(t.user_text, t.result) for t in loaded.turns])
+    gc.freeze()  # the TurnResults too (see read_pages)
     return loaded, pairs, invalid
+
+
+def _read_whole(
+    conversation_id: int, reader: HistoryReader, cancelled: Callable[[], bool]
+) -> LoadedConversation:
+    return read_pages(reader, conversation_id, None, cancelled)
 
 
 def file_stem(name: str) -> str:
@@ -189,7 +198,7 @@ class HistoryController(QObject):
             work = partial(_read_older, conversation_id, loaded.start, check)
             path = store.reader_path
             if path is None:  # a history kept in memory: no other connection can read it
-                self._show_older(work(store))
+                self._show_older(work(store, lambda: False))
                 return True
             job = ReadJob(path, work, self)
             job.done.connect(partial(self._on_reading_done, job))
@@ -341,7 +350,7 @@ class HistoryController(QObject):
                 return
             done(loaded)
             return
-        job = ReadJob(path, lambda reader: reader.load(conversation_id), context)
+        job = ReadJob(path, partial(_read_whole, conversation_id), context)
         job.done.connect(done)
         job.failed.connect(failed)
         job.ended.connect(job.deleteLater)
@@ -368,7 +377,7 @@ class HistoryController(QObject):
         """Write the conversation's package in a worker thread (progress and Cancel shown);
         the suffix picks PDF, HTML, Markdown or CSV (none: Markdown). Returns the running job,
         or None (and a message) when there is nothing to export or an export still runs."""
-        from caec_desktop.services.export import export_conversation
+        from caec_desktop.services.export import package_from_history, write_package
         from caec_desktop.services.report import TitleBlock
         from caec_desktop.ui.pdf import plot_image, write_pdf_process
 
@@ -392,13 +401,12 @@ class HistoryController(QObject):
         read = self._reading(conversation_id)
 
         def work(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> Path:
-            return export_conversation(
-                read(),
+            package = package_from_history(read(), turns=turns, title_block=block, secrets=secrets)
+            gc.freeze()  # it lives as long as the export: out of the GUI thread's collections
+            return write_package(
+                package,
                 target,
-                secrets,
-                write_pdf_process,
-                turns=turns,
-                title_block=block,
+                pdf_writer=write_pdf_process,
                 plot_image=plot_image,
                 progress=progress,
                 cancelled=cancelled,
@@ -497,7 +505,7 @@ class HistoryController(QObject):
         def read() -> LoadedConversation:
             try:
                 with HistoryReader(file) as reader:
-                    return reader.load(conversation_id)
+                    return read_pages(reader, conversation_id)
             except _STORE_ERRORS as exc:
                 raise ExportError(_why(exc)) from None
 
