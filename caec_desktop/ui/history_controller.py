@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 from caec_desktop.ui.chat_replay import replay_turn
 from caec_desktop.ui.conversation_list import ConversationList
 from caec_desktop.ui.export_job import ExportJob
-from caec_desktop.ui.read_job import ReadJob, read_pages
+from caec_desktop.ui.read_job import ReadCancelled, ReadJob, read_pages
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -64,7 +64,7 @@ with its card is ~300 px). More follow one per tick while they do not fill the v
 is near their top (ChatPane.set_older); each turn built at once costs ~5-8 ms before the first
 paint."""
 HEAD_TURNS = 8
-"""Turns read on the GUI thread when a conversation opens (~1 ms): the `NEWEST_TURNS` shown and
+"""Turns read on the GUI thread when a conversation opens (a few ms): the `NEWEST_TURNS` shown and
 the 6 exchanges a follow-up sends the model (`session.HISTORY_LIMIT`), with room for a damaged
 one; the rest follows from a worker thread."""
 REPORT_SUFFIXES = (".pdf", ".html", ".md", ".csv")
@@ -106,7 +106,7 @@ def _read_older(
     return loaded, pairs, invalid
 
 
-def _read_whole(
+def _read_all(
     conversation_id: int, reader: HistoryReader, cancelled: Callable[[], bool]
 ) -> LoadedConversation:
     return read_pages(reader, conversation_id, None, cancelled)
@@ -321,13 +321,15 @@ class HistoryController(QObject):
         dialog.open()
 
         def listed(loaded: LoadedConversation) -> None:
-            dialog.set_records(records(loaded))
+            if self.report_dialog is dialog:  # (not replaced by another one meanwhile)
+                dialog.set_records(records(loaded))
 
         def unread(why: str) -> None:
             self.report(f"Report not exported: {why}", None)
-            dialog.reject()
+            if self.report_dialog is dialog:
+                dialog.reject()
 
-        self._read_whole(conversation_id, listed, unread, dialog)
+        self._read_whole(conversation_id, listed, unread)
         return dialog
 
     def _read_whole(
@@ -335,11 +337,10 @@ class HistoryController(QObject):
         conversation_id: int,
         done: Callable[[LoadedConversation], None],
         failed: Callable[[str], None],
-        context: QObject,
     ) -> None:
         """Read a whole conversation in a worker thread (its own connection), then `done(it)`
-        or `failed(why)` on the GUI thread while `context` lives; a history kept in memory is
-        read here (no other connection can read it)."""
+        or `failed(why)` on the GUI thread; a history kept in memory is read here (no other
+        connection can read it)."""
         store = self.recorder.store
         path = store.reader_path
         if path is None:
@@ -350,7 +351,7 @@ class HistoryController(QObject):
                 return
             done(loaded)
             return
-        job = ReadJob(path, partial(_read_whole, conversation_id), context)
+        job = ReadJob(path, partial(_read_all, conversation_id), self)
         job.done.connect(done)
         job.failed.connect(failed)
         job.ended.connect(job.deleteLater)
@@ -401,7 +402,8 @@ class HistoryController(QObject):
         read = self._reading(conversation_id)
 
         def work(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> Path:
-            package = package_from_history(read(), turns=turns, title_block=block, secrets=secrets)
+            loaded = read(cancelled)
+            package = package_from_history(loaded, turns=turns, title_block=block, secrets=secrets)
             gc.freeze()  # it lives as long as the export: out of the GUI thread's collections
             return write_package(
                 package,
@@ -459,9 +461,9 @@ class HistoryController(QObject):
         return job
 
     def export_trace(self, path: str | Path) -> ExportJob | None:
-        """Write every trace event of the conversation as JSON lines, in a worker thread as
-        the report (progress and Cancel); None (and a message) when there is nothing to export
-        or an export still runs."""
+        """Write every trace event of the conversation as JSON lines in a worker thread, as the
+        report (Cancel stops it while it reads); None (and a message) when there is nothing to
+        export or an export still runs."""
         from caec_desktop.services.export import export_conversation
 
         target = Path(path)
@@ -476,15 +478,15 @@ class HistoryController(QObject):
         read = self._reading(conversation_id)
 
         def work(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> Path:
-            return export_conversation(read(), target, secrets, cancelled=cancelled)
+            return export_conversation(read(cancelled), target, secrets)
 
         return self._start_export(work, target, "Trace")
 
-    def _reading(self, conversation_id: int) -> Callable[[], LoadedConversation]:
-        """What an export's worker calls to read the conversation: with its own connection, in
-        its thread (a history kept in memory is read here, now). Failures are ExportErrors in
-        words."""
-        from caec_desktop.services.export import ExportError
+    def _reading(self, conversation_id: int) -> Callable[[Callable[[], bool]], LoadedConversation]:
+        """What an export's worker calls to read the conversation, `read(cancelled)`: with its
+        own connection, in its thread (a history kept in memory is read here, now). Failures
+        are ExportErrors in words; Cancel between pages is ExportCancelled."""
+        from caec_desktop.services.export import ExportCancelled, ExportError
         from caec_desktop.services.history import HistoryReader
 
         store = self.recorder.store
@@ -495,17 +497,19 @@ class HistoryController(QObject):
             except _STORE_ERRORS as exc:
                 why = _why(exc)
 
-                def unread() -> LoadedConversation:
+                def unread(_cancelled: Callable[[], bool]) -> LoadedConversation:
                     raise ExportError(why)
 
                 return unread
-            return lambda: loaded
+            return lambda _cancelled: loaded
         file = path
 
-        def read() -> LoadedConversation:
+        def read(cancelled: Callable[[], bool]) -> LoadedConversation:
             try:
                 with HistoryReader(file) as reader:
-                    return read_pages(reader, conversation_id)
+                    return read_pages(reader, conversation_id, None, cancelled)
+            except ReadCancelled:
+                raise ExportCancelled("export cancelled") from None
             except _STORE_ERRORS as exc:
                 raise ExportError(_why(exc)) from None
 

@@ -243,3 +243,33 @@ def _alive(obj: QObject) -> bool:
     import shiboken6
 
     return shiboken6.isValid(obj)
+
+
+def test_damaged_older_turns_are_left_out_and_counted_in_words_once_read(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness
+) -> None:
+    import sqlite3
+
+    h.window.show()
+    conversation = _saved(qloop, h, FIRST, 30)
+    with sqlite3.connect(h.store.path) as db:
+        db.execute(
+            "UPDATE turns SET result = '{\"answer\": ' WHERE conversation = ? AND idx = 3",
+            (conversation,),
+        )
+        db.execute(
+            "UPDATE events SET event = 'not json' WHERE seq = 2 AND turn ="
+            " (SELECT id FROM turns WHERE conversation = ? AND idx = 10)",
+            (conversation,),
+        )
+    db.close()
+    assert h.history.open_conversation(conversation)
+    assert h.sink.count == 0  # the newest turns are sound
+    _read(qtbot, h)
+    assert h.window.banner.text() == (
+        "2 damaged part(s) of this conversation could not be read and are left out; "
+        "the rest of it is here."
+    )
+    assert len(h.runner.session.turns) == 29
+    h.window.trace.flush()
+    assert h.window.trace.model.events() == h.store.load(conversation).events
