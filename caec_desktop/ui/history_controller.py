@@ -20,7 +20,6 @@ conversation in their worker thread too (the report dialog lists the turns once 
 
 from __future__ import annotations
 
-import gc
 import re
 import sqlite3
 from functools import partial
@@ -41,7 +40,7 @@ from PySide6.QtWidgets import (
 from caec_desktop.ui.chat_replay import replay_turn
 from caec_desktop.ui.conversation_list import ConversationList
 from caec_desktop.ui.export_job import ExportJob
-from caec_desktop.ui.read_job import ReadCancelled, ReadJob, read_pages
+from caec_desktop.ui.read_job import ReadCancelled, ReadJob, read_pages, settle
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -102,7 +101,7 @@ def _read_older(
     here by `check`, the session's `checked_turns`, off the GUI thread)."""
     loaded = read_pages(reader, conversation_id, before, cancelled)
     pairs, invalid = check([(t.user_text, t.result) for t in loaded.turns])
-    gc.freeze()  # the TurnResults too (see read_pages)
+    settle(len(pairs))  # the TurnResults too
     return loaded, pairs, invalid
 
 
@@ -404,7 +403,7 @@ class HistoryController(QObject):
         def work(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> Path:
             loaded = read(cancelled)
             package = package_from_history(loaded, turns=turns, title_block=block, secrets=secrets)
-            gc.freeze()  # it lives as long as the export: out of the GUI thread's collections
+            settle(len(loaded.turns))  # it lives as long as the export
             return write_package(
                 package,
                 target,

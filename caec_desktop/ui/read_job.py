@@ -31,6 +31,25 @@ PAGE_TURNS = 100
 """Turns read at a time by `read_pages` (~1,000 trace events, ~6,000 Python objects)."""
 
 
+FREEZE_FROM = PAGE_TURNS
+"""Reads of at least this many turns are moved out of the collections (`settle`); smaller ones
+are cheap to walk (a 100-turn page, ~6,000 objects: ~1 ms)."""
+
+
+def settle(turns: int) -> None:
+    """Move what a worker just read (`turns` turns of it) out of the GUI thread's garbage
+    collections when it is large (`gc.freeze`, as app.py does with start-up's objects).
+
+    What a worker reads is long-lived (the open conversation) or lives as long as its export,
+    and the app collects garbage on the GUI thread only (ui/main_thread_gc.py): a collection
+    there walked the ~60,000 objects of a 1,000-turn conversation read at once, 35-110 ms of
+    GUI-thread CPU. Reference counting still frees frozen objects once nothing holds them (there
+    are no cycles among stored turns and events); the price is that cyclic garbage made
+    elsewhere in that moment is never collected, so small reads are not frozen."""
+    if turns >= FREEZE_FROM:
+        gc.freeze()
+
+
 class ReadCancelled(Exception):
     """The read was cancelled between pages."""
 
@@ -42,14 +61,8 @@ def read_pages(
     cancelled: Callable[[], bool] = lambda: False,
 ) -> LoadedConversation:
     """The turns of a conversation stored before index `before` (None: all), read a page at a
-    time; equal to one `load_page(conversation_id, before=before)`.
-
-    What a worker reads is long-lived (the open conversation) or lives as long as its export,
-    and the app collects garbage on the GUI thread only (ui/main_thread_gc.py): a collection
-    there walked the ~60,000 objects of a 1,000-turn conversation read at once, 35-110 ms of
-    GUI-thread CPU. So each page is moved out of the collector's walks (`gc.freeze`, as app.py
-    does with start-up's objects) as soon as it is read; reference counting still frees it
-    once nothing holds it (no cycles among stored turns and events).
+    time; equal to one `load_page(conversation_id, before=before)`. Each full page is moved out
+    of the GUI thread's collections as soon as it is read (`settle`).
 
     Raises:
         ReadCancelled: `cancelled()` turned true between pages.
@@ -57,7 +70,7 @@ def read_pages(
     pages: list[LoadedConversation] = []
     while True:
         page = reader.load_page(conversation_id, before=before, limit=PAGE_TURNS)
-        gc.freeze()
+        settle(len(page.turns) + page.skipped)
         pages.append(page)
         if page.start <= 0 or not (page.turns or page.skipped):
             break

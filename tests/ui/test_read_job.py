@@ -54,3 +54,19 @@ def test_a_cancelled_read_stops_between_pages_and_emits_nothing(
         assert job.wait(10)
         assert emitted == []
         assert job.reader is not None and job.reader.closed
+
+
+def test_only_full_pages_are_frozen_out_of_the_collections(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frozen: list[int] = []
+    monkeypatch.setattr(read_job, "PAGE_TURNS", 4)
+    monkeypatch.setattr(read_job, "FREEZE_FROM", 4)
+    monkeypatch.setattr(read_job.gc, "freeze", lambda: frozen.append(1))
+    with HistoryStore(tmp_path / "h.sqlite3") as store:
+        cid = fill(store, 10)
+        read_pages(store, cid)  # pages of 4, 4 and 2 turns
+        assert len(frozen) == 2
+        frozen.clear()
+        read_pages(store, cid, before=3)  # one page of 3: small, left to the collector
+        assert frozen == []
