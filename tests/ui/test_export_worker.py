@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ import qasync
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.services.export import export_conversation
+from caec_desktop.services.report import package as package_module
 from caec_desktop.ui.pdf import plot_image
 from tests.ui.test_conversations_window import FIRST, Harness, finish
 
@@ -22,6 +24,15 @@ def h(qtbot: QtBot, qloop: qasync.QEventLoop) -> Iterator[Harness]:
     harness = Harness(qtbot)
     yield harness
     qloop.run_until_complete(harness.runner.shutdown())
+
+
+class _Noon(datetime):
+    """A clock that always says the same second: a package records when it was made, and
+    the two exports compared run seconds apart."""
+
+    @classmethod
+    def now(cls, tz: object = None) -> _Noon:  # type: ignore[override]
+        return cls(2026, 1, 2, 12, 0, 0, tzinfo=UTC)
 
 
 def _long(qloop: qasync.QEventLoop, h: Harness, turns: int) -> int:
@@ -36,8 +47,14 @@ def _long(qloop: qasync.QEventLoop, h: Harness, turns: int) -> int:
 
 @pytest.mark.parametrize("name", ["package.md", "package.html", "trace.jsonl"])
 def test_an_export_from_the_worker_equals_the_whole_conversation_exported_here(
-    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness, tmp_path: Path, name: str
+    qtbot: QtBot,
+    qloop: qasync.QEventLoop,
+    h: Harness,
+    tmp_path: Path,
+    name: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(package_module, "datetime", _Noon)
     conversation = _long(qloop, h, 25)
     worker_dir, here_dir = tmp_path / "worker", tmp_path / "here"
     worker_dir.mkdir()
@@ -65,6 +82,8 @@ def test_an_export_from_the_worker_equals_the_whole_conversation_exported_here(
         turns=turns, title_block=title, plot_image=plot_image,
     )  # fmt: skip
     assert (worker_dir / name).read_bytes() == (here_dir / name).read_bytes()
+    if not name.endswith(".jsonl"):  # made at the one second of the clock above
+        assert "2026-01-02" in (worker_dir / name).read_text(encoding="utf-8")
     assert sorted(p.name for p in worker_dir.iterdir()) == sorted(
         p.name for p in here_dir.iterdir()
     )
