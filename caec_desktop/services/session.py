@@ -75,6 +75,21 @@ def _exchange(text: str, turn: TurnResult) -> list[dict[str, Any]]:
     return [user, {"role": "assistant", "content": turn.answer}]
 
 
+def checked_turns(
+    turns: Iterable[tuple[str, Mapping[str, Any]]],
+) -> tuple[list[tuple[str, TurnResult]], int]:
+    """Stored `(user text, TurnResult dict)` pairs as TurnResults, and how many were left out
+    because their result is not a TurnResult (any thread: it touches no session)."""
+    given = list(turns)
+    pairs: list[tuple[str, TurnResult]] = []
+    for text, result in given:
+        try:
+            pairs.append((text, TurnResult.model_validate(dict(result))))
+        except (ValidationError, TypeError, ValueError):
+            log.warning("a stored turn that is no TurnResult was skipped")
+    return pairs, len(given) - len(pairs)
+
+
 def default_selector(settings: Settings) -> ToolSelector:
     """The selector for the settings' mode: regex offline, else the LLM selector.
 
@@ -192,18 +207,24 @@ class Session:
             How many turns were left out because their stored result is not a TurnResult (a
             damaged row is skipped, never fatal).
         """
-        given = list(turns)
-        pairs: list[tuple[str, TurnResult]] = []
-        for text, result in given:
-            try:
-                pairs.append((text, TurnResult.model_validate(dict(result))))
-            except (ValidationError, TypeError, ValueError):
-                log.warning("a stored turn that is no TurnResult was skipped")
-        self.turns = [turn for _, turn in pairs]
-        self.messages = [message for text, turn in pairs for message in _exchange(text, turn)]
+        pairs, skipped = checked_turns(turns)
+        self.turns = []
+        self.messages = []
+        self.restore_older(pairs)
+        return skipped
+
+    checked = staticmethod(checked_turns)
+    """`checked_turns`, for a worker thread given the session (the ui imports no session)."""
+
+    def restore_older(self, pairs: list[tuple[str, TurnResult]]) -> None:
+        """Put turns older than the restored ones before them: a long conversation restores its
+        newest turns at once (what a follow-up sends: `HISTORY_LIMIT`) and the rest when it has
+        been read and checked (`checked_turns`) off the GUI thread."""
+        self.turns = [turn for _, turn in pairs] + self.turns
+        older = [message for text, turn in pairs for message in _exchange(text, turn)]
+        self.messages = older + self.messages
         self.last_turn = self.turns[-1] if self.turns else None
         self._usage_total = None
-        return len(given) - len(pairs)
 
     def continued(self, settings: Settings) -> Session:
         """A new session with `settings` that goes on with this conversation (after the user

@@ -493,6 +493,13 @@ class ChatPane(QWidget):
         self._older = list(replays)
         self._older_timer.start()  # more at once if the shown turns do not fill the view
 
+    def add_older(self, replays: list[Callable[[], None]]) -> None:
+        """More older turns, older than those given to `set_older` (a long conversation's rest,
+        read after its newest turns are shown), oldest first."""
+        self._older[0:0] = replays
+        if replays:
+            self._older_timer.start()
+
     def older_pending(self) -> int:
         """How many older turns are not made into widgets yet."""
         return len(self._older)

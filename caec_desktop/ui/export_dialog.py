@@ -1,6 +1,8 @@
 """The export dialog: which turns go into the calculation package, its title block, the format
 and the file. Opened with `open()` (never `exec()` in a coroutine); `accepted` means the choice
-in `choice()` is complete (at least one turn, a file name)."""
+in `choice()` is complete (at least one turn, a file name). It may open before the conversation
+has been read (records None: the window reads it in a worker thread); `set_records` lists the
+turns then, and Export waits for them."""
 
 from __future__ import annotations
 
@@ -60,13 +62,13 @@ class ExportDialog(QDialog):
     def __init__(
         self,
         parent: QWidget | None,
-        records: list[TurnRecord],
+        records: list[TurnRecord] | None,
         title_block: TitleBlock,
         start: Path,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Export calculation package")
-        self.records = records
+        self.records: list[TurnRecord] | None = None
         self.file_dialog: QFileDialog | None = None
 
         self.fields: dict[str, QLineEdit] = {}
@@ -83,18 +85,10 @@ class ExportDialog(QDialog):
         turns_layout = QVBoxLayout(turns_box)
         self.turns = QListWidget()
         self.turns.setObjectName("turns")
-        answered = set(default_turns(records))
-        for rec in records:
-            item = QListWidgetItem(turn_label(rec))
-            item.setData(Qt.ItemDataRole.UserRole, rec.number)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            checked = rec.number in answered
-            item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
-            self.turns.addItem(item)
         buttons_row = QHBoxLayout()
         for text, pick in (
-            ("Answered", lambda: self.set_turns(default_turns(records))),
-            ("All", lambda: self.set_turns([r.number for r in records])),
+            ("Answered", lambda: self.set_turns(default_turns(self.records or []))),
+            ("All", lambda: self.set_turns(self._numbers())),
             ("None", lambda: self.set_turns([])),
         ):
             button = QPushButton(text)
@@ -143,6 +137,25 @@ class ExportDialog(QDialog):
         for i, value in enumerate(FORMATS.values()):
             if value == suffix:
                 self.format.setCurrentIndex(i)
+        if records is not None:
+            self.set_records(records)
+        self._check()
+
+    def set_records(self, records: list[TurnRecord]) -> None:
+        """List the conversation's turns (checked: the answered ones that computed something)."""
+        self.records = records
+        answered = set(default_turns(records))
+        self.turns.blockSignals(True)  # one check at the end, not one per item
+        try:
+            for rec in records:
+                item = QListWidgetItem(turn_label(rec))
+                item.setData(Qt.ItemDataRole.UserRole, rec.number)
+                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                checked = rec.number in answered
+                item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
+                self.turns.addItem(item)
+        finally:
+            self.turns.blockSignals(False)
         self._check()
 
     # --- state -------------------------------------------------------------------------------
@@ -152,6 +165,9 @@ class ExportDialog(QDialog):
             for i in range(self.turns.count())
             if self.turns.item(i).checkState() == Qt.CheckState.Checked
         ]
+
+    def _numbers(self) -> list[int]:
+        return [rec.number for rec in self.records or []]
 
     def set_turns(self, numbers: list[int]) -> None:
         wanted = set(numbers)
@@ -171,6 +187,8 @@ class ExportDialog(QDialog):
         return ExportChoice(path, self.chosen_turns(), block)
 
     def _problem(self) -> str:
+        if self.records is None:
+            return "Reading the conversation's turns…"
         if not self.chosen_turns():
             return "Choose at least one turn."
         if not self.path.text().strip():

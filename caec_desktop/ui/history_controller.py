@@ -9,8 +9,13 @@ progress and Cancel (ui/export_job.py); the trace export opens a QFileDialog. Di
 `open()` (no `exec()` in a coroutine); failures go to the error sink, never a traceback, and the
 API key is passed to the exporter so it is never written.
 
-Reopening shows the newest `NEWEST_TURNS` turns at once; the older ones become widgets as the
-reader scrolls up (ChatPane.set_older), so a long conversation opens as fast as a short one.
+Reopening reads only the newest `HEAD_TURNS` turns on the GUI thread (what a follow-up sends
+the model, `session.HISTORY_LIMIT`, and the turns on screen) and shows the newest `NEWEST_TURNS`
+at once; the older turns are read and checked in a worker thread with its own connection
+(ui/read_job.py) and then put before them in the session, the chat (made into widgets as the
+reader scrolls up, ChatPane.set_older) and the trace. So a 1,000-turn conversation opens as fast
+as a short one, and nothing of it is missing once its rest has arrived. Exports read the
+conversation in their worker thread too (the report dialog lists the turns once read).
 """
 
 from __future__ import annotations
@@ -35,11 +40,17 @@ from PySide6.QtWidgets import (
 from caec_desktop.ui.chat_replay import replay_turn
 from caec_desktop.ui.conversation_list import ConversationList
 from caec_desktop.ui.export_job import ExportJob
+from caec_desktop.ui.read_job import ReadCancelled, ReadJob, read_pages, settle
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from caec_desktop.services.history import ConversationRecorder, LoadedConversation
+    from caec_desktop.services.history import (
+        ConversationRecorder,
+        HistoryReader,
+        HistoryStore,
+        LoadedConversation,
+    )
     from caec_desktop.services.report import TitleBlock
     from caec_desktop.ui.export_dialog import ExportDialog
     from caec_desktop.ui.main_window import MainWindow
@@ -51,6 +62,10 @@ NEWEST_TURNS = 2
 with its card is ~300 px). More follow one per tick while they do not fill the view or the view
 is near their top (ChatPane.set_older); each turn built at once costs ~5-8 ms before the first
 paint."""
+HEAD_TURNS = 8
+"""Turns read on the GUI thread when a conversation opens (a few ms): the `NEWEST_TURNS` shown and
+the 6 exchanges a follow-up sends the model (`session.HISTORY_LIMIT`), with room for a damaged
+one; the rest follows from a worker thread."""
 REPORT_SUFFIXES = (".pdf", ".html", ".md", ".csv")
 TRACE_FILTERS = {"Trace, JSON lines (*.jsonl)": ".jsonl"}
 _STORE_ERRORS = (KeyError, sqlite3.Error, ValidationError, ValueError)
@@ -69,6 +84,31 @@ def _show_progress(dialog: QProgressDialog, done: int, total: int) -> None:
     dialog.setMaximum(total)
     dialog.setValue(min(done, total))
     dialog.setLabelText(f"Writing page {done} of {total}…")
+
+
+_Older = tuple["LoadedConversation", list[tuple[str, Any]], int]
+"""Older turns read by a worker: the turns, their checked TurnResults, how many were not one."""
+
+
+def _read_older(
+    conversation_id: int,
+    before: int,
+    check: Callable[[list[tuple[str, Any]]], tuple[list[tuple[str, Any]], int]],
+    reader: HistoryReader | HistoryStore,
+    cancelled: Callable[[], bool],
+) -> _Older:
+    """The turns of a conversation stored before index `before` and their TurnResults (checked
+    here by `check`, the session's `checked_turns`, off the GUI thread)."""
+    loaded = read_pages(reader, conversation_id, before, cancelled)
+    pairs, invalid = check([(t.user_text, t.result) for t in loaded.turns])
+    settle(len(pairs))  # the TurnResults too
+    return loaded, pairs, invalid
+
+
+def _read_all(
+    conversation_id: int, reader: HistoryReader, cancelled: Callable[[], bool]
+) -> LoadedConversation:
+    return read_pages(reader, conversation_id, None, cancelled)
 
 
 def file_stem(name: str) -> str:
@@ -96,6 +136,8 @@ class HistoryController(QObject):
         self.report_dialog: ExportDialog | None = None
         self.export_job: ExportJob | None = None
         self.progress_dialog: QProgressDialog | None = None
+        self.reading: ReadJob | None = None
+        """The read of the open conversation's older turns, while it runs."""
 
         self.list = ConversationList(recorder.store)
         self.dock = QDockWidget("Conversations", window)
@@ -137,8 +179,10 @@ class HistoryController(QObject):
             self.window.statusBar().showMessage("A run is still going: stop it or wait.", 5000)
             self.list.set_current(self.recorder.conversation_id)
             return False
+        self._stop_reading()
+        store = self.recorder.store
         try:
-            loaded = self.recorder.store.load(conversation_id)
+            loaded = store.load_page(conversation_id, limit=HEAD_TURNS)
             skipped = loaded.skipped
             skipped += self.runner.session.restore([(t.user_text, t.result) for t in loaded.turns])
         except _STORE_ERRORS as exc:
@@ -147,19 +191,65 @@ class HistoryController(QObject):
             return False
         self._show(loaded)
         self.window.show_usage({}, self.runner.session.usage_total)
+        self._told_skipped(skipped)
+        if loaded.start > 0:  # older turns: read them off the GUI thread
+            check = self.runner.session.checked
+            work = partial(_read_older, conversation_id, loaded.start, check)
+            path = store.reader_path
+            if path is None:  # a history kept in memory: no other connection can read it
+                self._show_older(work(store, lambda: False))
+                return True
+            job = ReadJob(path, work, self)
+            job.done.connect(partial(self._on_reading_done, job))
+            job.failed.connect(partial(self._on_reading_failed, job))
+            job.ended.connect(job.deleteLater)
+            self.reading = job
+            job.start()
+        return True
+
+    def _told_skipped(self, skipped: int) -> None:
         if skipped:
             self.report(
                 f"{skipped} damaged part(s) of this conversation could not be read and are "
                 "left out; the rest of it is here.",
                 None,
             )
-        return True
+
+    def _stop_reading(self) -> None:
+        """Drop the read of the previous conversation's older turns (its thread ends by itself
+        and closes its connection; nothing it read is shown)."""
+        job, self.reading = self.reading, None
+        if job is not None:
+            job.cancel()
+
+    def _on_reading_done(self, job: ReadJob, older: _Older) -> None:
+        if job is self.reading:  # (not a conversation closed meanwhile)
+            self.reading = None
+            self._show_older(older)
+
+    def _on_reading_failed(self, job: ReadJob, why: str) -> None:
+        if job is self.reading:
+            self.reading = None
+            self.report(f"The older turns of this conversation were not read: {why}", None)
+
+    def _show_older(self, older: _Older) -> None:
+        """The open conversation's older turns: before the newest ones in the session, the chat
+        (made into widgets as the reader scrolls up) and the trace."""
+        loaded, pairs, invalid = older
+        session = self.runner.session
+        session.restore_older(pairs)
+        chat = self.window.chat
+        chat.add_older([partial(replay_turn, chat, turn) for turn in loaded.turns])
+        self.window.trace.add_older(loaded.events)
+        self.window.show_usage({}, session.usage_total)
+        self._told_skipped(loaded.skipped + invalid)
 
     def new_conversation(self) -> None:
         """An empty conversation; it is saved (and listed) when its first turn finishes."""
         if self.runner.running:
             self.window.statusBar().showMessage("A run is still going: stop it or wait.", 5000)
             return
+        self._stop_reading()
         self.runner.session.restore([])
         self.recorder.conversation_id = None
         self.window.chat.clear()
@@ -210,20 +300,61 @@ class HistoryController(QObject):
         from caec_desktop.services.report import TitleBlock
         from caec_desktop.ui.export_dialog import ExportDialog
 
-        loaded = self._loaded("Report")
-        if loaded is None:
+        conversation_id = self._saved("Report")
+        if conversation_id is None:
             return None
         store = self.recorder.store
-        fields = store.report_fields(loaded.conversation.id)
-        if not fields:
-            fields = {**store.last_report_fields(), "date": ""}
+        try:
+            name = store.get_conversation(conversation_id).name
+            fields = store.report_fields(conversation_id)
+            if not fields:
+                fields = {**store.last_report_fields(), "date": ""}
+        except _STORE_ERRORS as exc:
+            self.report(f"Report not exported: {_why(exc)}", exc)
+            return None
         folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-        start = Path(folder or Path.home()) / (file_stem(loaded.conversation.name) + ".pdf")
-        dialog = ExportDialog(self.window, records(loaded), TitleBlock.from_dict(fields), start)
+        start = Path(folder or Path.home()) / (file_stem(name) + ".pdf")
+        dialog = ExportDialog(self.window, None, TitleBlock.from_dict(fields), start)
         dialog.accepted.connect(lambda: self._on_report_dialog_accepted(dialog))
         self.report_dialog = dialog
         dialog.open()
+
+        def listed(loaded: LoadedConversation) -> None:
+            if self.report_dialog is dialog:  # (not replaced by another one meanwhile)
+                dialog.set_records(records(loaded))
+
+        def unread(why: str) -> None:
+            self.report(f"Report not exported: {why}", None)
+            if self.report_dialog is dialog:
+                dialog.reject()
+
+        self._read_whole(conversation_id, listed, unread)
         return dialog
+
+    def _read_whole(
+        self,
+        conversation_id: int,
+        done: Callable[[LoadedConversation], None],
+        failed: Callable[[str], None],
+    ) -> None:
+        """Read a whole conversation in a worker thread (its own connection), then `done(it)`
+        or `failed(why)` on the GUI thread; a history kept in memory is read here (no other
+        connection can read it)."""
+        store = self.recorder.store
+        path = store.reader_path
+        if path is None:
+            try:
+                loaded = store.load(conversation_id)
+            except _STORE_ERRORS as exc:
+                failed(_why(exc))
+                return
+            done(loaded)
+            return
+        job = ReadJob(path, partial(_read_all, conversation_id), self)
+        job.done.connect(done)
+        job.failed.connect(failed)
+        job.ended.connect(job.deleteLater)
+        job.start()
 
     def _on_report_dialog_accepted(self, dialog: ExportDialog) -> None:
         choice = dialog.choice()
@@ -246,38 +377,57 @@ class HistoryController(QObject):
         """Write the conversation's package in a worker thread (progress and Cancel shown);
         the suffix picks PDF, HTML, Markdown or CSV (none: Markdown). Returns the running job,
         or None (and a message) when there is nothing to export or an export still runs."""
-        from caec_desktop.services.export import export_conversation
+        from caec_desktop.services.export import package_from_history, write_package
         from caec_desktop.services.report import TitleBlock
         from caec_desktop.ui.pdf import plot_image, write_pdf_process
 
         target = Path(path)
         if target.suffix.lower() not in REPORT_SUFFIXES:
             target = target.with_name(target.name + ".md")
-        if self.export_job is not None and self.export_job.running:
-            self.window.statusBar().showMessage("An export is still running: wait or cancel it.")
+        if self._export_running():
             return None
-        loaded = self._loaded("Report")
-        if loaded is None:
+        conversation_id = self._saved("Report")
+        if conversation_id is None:
             return None
         if title_block is None:
-            stored = self.recorder.store.report_fields(loaded.conversation.id)
+            try:
+                stored = self.recorder.store.report_fields(conversation_id)
+            except _STORE_ERRORS as exc:
+                self.report(f"Report not exported: {_why(exc)}", exc)
+                return None
             title_block = TitleBlock.from_dict(stored)
         secrets = self._secrets()
         block = title_block
+        read = self._reading(conversation_id)
 
         def work(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> Path:
-            return export_conversation(
-                loaded,
+            loaded = read(cancelled)
+            package = package_from_history(loaded, turns=turns, title_block=block, secrets=secrets)
+            settle(len(loaded.turns))  # it lives as long as the export
+            return write_package(
+                package,
                 target,
-                secrets,
-                write_pdf_process,
-                turns=turns,
-                title_block=block,
+                pdf_writer=write_pdf_process,
                 plot_image=plot_image,
                 progress=progress,
                 cancelled=cancelled,
             )
 
+        return self._start_export(work, target, "Report")
+
+    def _export_running(self) -> bool:
+        if self.export_job is not None and self.export_job.running:
+            self.window.statusBar().showMessage("An export is still running: wait or cancel it.")
+            return True
+        return False
+
+    def _start_export(
+        self,
+        work: Callable[[Callable[[int, int], None], Callable[[], bool]], Path],
+        target: Path,
+        what: str,
+    ) -> ExportJob:
+        """Run `work` in an export job with a progress dialog (shown after 400 ms) and Cancel."""
         job = ExportJob(work, self)
         dialog = QProgressDialog(f"Exporting {target.name}…", "Cancel", 0, 0, self.window)
         dialog.setWindowTitle("Export")
@@ -296,49 +446,86 @@ class HistoryController(QObject):
             job.deleteLater()
             self.window.statusBar().showMessage(message, 10000)
 
-        job.finished.connect(lambda written: done(f"Report saved to {written}"))
+        job.finished.connect(lambda written: done(f"{what} saved to {written}"))
         job.cancelled.connect(lambda: done(f"Export cancelled: {target} was not saved."))
-        job.failed.connect(lambda why: done(f"Report not exported: {why}"))
-        job.failed.connect(lambda why: self.report(f"Report not exported: {why}", OSError(why)))
+
+        def failed(why: str) -> None:
+            self.report(f"{what} not exported: {why}", OSError(why))
+            done(f"{what} not exported: {why}")
+
+        job.failed.connect(failed)
         self.export_job = job
         self.progress_dialog = dialog
         job.start()
         return job
 
-    def export_trace(self, path: str | Path) -> Path | None:
-        """Write every trace event of the conversation as JSON lines."""
-        from caec_desktop.services.export import ExportError, export_conversation
+    def export_trace(self, path: str | Path) -> ExportJob | None:
+        """Write every trace event of the conversation as JSON lines in a worker thread, as the
+        report (Cancel stops it while it reads); None (and a message) when there is nothing to
+        export or an export still runs."""
+        from caec_desktop.services.export import export_conversation
 
         target = Path(path)
         if target.suffix.lower() != ".jsonl":
             target = target.with_name(target.name + ".jsonl")
-        loaded = self._loaded("Trace")
-        if loaded is None:
+        if self._export_running():
             return None
-        try:
-            written = export_conversation(loaded, target, self._secrets())
-        except (ExportError, OSError, ValueError) as exc:
-            self.report(f"Trace not exported: {exc}", exc)
+        conversation_id = self._saved("Trace")
+        if conversation_id is None:
             return None
-        self.window.statusBar().showMessage(f"Trace saved to {written}", 10000)
-        return written
+        secrets = self._secrets()
+        read = self._reading(conversation_id)
+
+        def work(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> Path:
+            return export_conversation(read(cancelled), target, secrets)
+
+        return self._start_export(work, target, "Trace")
+
+    def _reading(self, conversation_id: int) -> Callable[[Callable[[], bool]], LoadedConversation]:
+        """What an export's worker calls to read the conversation, `read(cancelled)`: with its
+        own connection, in its thread (a history kept in memory is read here, now). Failures
+        are ExportErrors in words; Cancel between pages is ExportCancelled."""
+        from caec_desktop.services.export import ExportCancelled, ExportError
+        from caec_desktop.services.history import HistoryReader
+
+        store = self.recorder.store
+        path = store.reader_path
+        if path is None:
+            try:
+                loaded = store.load(conversation_id)
+            except _STORE_ERRORS as exc:
+                why = _why(exc)
+
+                def unread(_cancelled: Callable[[], bool]) -> LoadedConversation:
+                    raise ExportError(why)
+
+                return unread
+            return lambda _cancelled: loaded
+        file = path
+
+        def read(cancelled: Callable[[], bool]) -> LoadedConversation:
+            try:
+                with HistoryReader(file) as reader:
+                    return read_pages(reader, conversation_id, None, cancelled)
+            except ReadCancelled:
+                raise ExportCancelled("export cancelled") from None
+            except _STORE_ERRORS as exc:
+                raise ExportError(_why(exc)) from None
+
+        return read
 
     def _secrets(self) -> tuple[str, ...]:
         settings = self.window.settings
         return (settings.api_key(),) if settings is not None else ()
 
-    def _loaded(self, what: str) -> LoadedConversation | None:
+    def _saved(self, what: str) -> int | None:
+        """The open conversation's id, or None (and a message) when it has no saved turn."""
         conversation_id = self.recorder.conversation_id
         if conversation_id is None:
             self.window.statusBar().showMessage(
                 f"{what} not exported: this conversation has no saved turns yet.", 8000
             )
-            return None
-        try:
-            return self.recorder.store.load(conversation_id)
-        except _STORE_ERRORS as exc:
-            self.report(f"{what} not exported: {_why(exc)}", exc)
-            return None
+        return conversation_id
 
     # --- slots -----------------------------------------------------------------------------------
     def _on_list_conversation_deleted(self, conversation_id: int) -> None:

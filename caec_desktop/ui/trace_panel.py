@@ -206,6 +206,11 @@ class TracePanel(QWidget):
         if event.kind in ("tool_call", "validation_error", "retry", "run_end"):
             self._retry_timer.start()
 
+    def add_older(self, events: list[TraceEvent]) -> None:
+        """Show events older than every row above them (a long conversation's older turns, read
+        after its newest ones are shown); the retry view keeps the last run's attempts."""
+        self.model.prepend(events)
+
     def flush(self) -> None:
         """Show queued events and the retry view now instead of after their timers."""
         self.model.flush()

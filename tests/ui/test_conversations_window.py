@@ -199,9 +199,11 @@ def test_exports_from_the_window_in_every_format(
         assert job is not None and job.result == tmp_path / name
         assert f"Report saved to {tmp_path / name}" in h.window.statusBar().currentMessage()
         written[name] = job.result
-    jsonl = h.history.export_trace(tmp_path / "t")  # the suffix is added
-    assert jsonl is not None and jsonl.name == "t.jsonl"
-    assert f"saved to {jsonl}" in h.window.statusBar().currentMessage()
+    trace_job = h.history.export_trace(tmp_path / "t")  # the suffix is added
+    finish(qtbot, h, trace_job, saved=f"Trace saved to {tmp_path / 't.jsonl'}")
+    assert trace_job is not None and trace_job.result is not None
+    jsonl = trace_job.result
+    assert jsonl.name == "t.jsonl"
 
     md_text = written["r.md"].read_text(encoding="utf-8")
     assert md_text.startswith("# Calculation package — Beads")
@@ -246,6 +248,10 @@ def test_report_dialog_picks_turns_and_remembers_the_title_block(
 
     dialog = h.history.open_export_dialog("report")
     assert isinstance(dialog, ExportDialog) and dialog.isVisible()  # open(), not exec()
+    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    if dialog.records is None:  # the turns are read in a worker thread
+        assert not ok.isEnabled() and "Reading" in dialog.problem.text()
+    qtbot.waitUntil(lambda: dialog.records is not None, timeout=10_000)
     assert dialog.turns.count() == 3
     assert dialog.chosen_turns() == [1, 3]
     assert dialog.turns.item(1).text().startswith("2. rayleigh time step r=1 kg")
@@ -256,7 +262,6 @@ def test_report_dialog_picks_turns_and_remembers_the_title_block(
     dialog.fields["job"].setText("J-2041")
     dialog.turns.item(1).setCheckState(Qt.CheckState.Checked)
     dialog.set_turns([])
-    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
     assert not ok.isEnabled() and "at least one turn" in dialog.problem.text()
     dialog.set_turns([1, 2])
     assert ok.isEnabled()
@@ -275,6 +280,7 @@ def test_report_dialog_picks_turns_and_remembers_the_title_block(
     again = h.history.open_export_dialog("report")
     assert isinstance(again, ExportDialog)
     assert again.fields["project"].text() == "Silo discharge"
+    qtbot.waitUntil(lambda: again.records is not None, timeout=10_000)
     again.reject()
 
 
@@ -299,7 +305,7 @@ def test_a_long_pdf_export_runs_off_the_gui_thread_and_cancels(
 
 
 def test_trace_dialog_opens_without_blocking_and_exports_the_chosen_file(
-    h: Harness, qloop: qasync.QEventLoop, tmp_path: Path
+    h: Harness, qloop: qasync.QEventLoop, qtbot: QtBot, tmp_path: Path
 ) -> None:
     qloop.run_until_complete(h.ask(FIRST))
     dialog = h.history.open_export_dialog("trace")
@@ -308,6 +314,7 @@ def test_trace_dialog_opens_without_blocking_and_exports_the_chosen_file(
     assert dialog.acceptMode() == QFileDialog.AcceptMode.AcceptSave
     dialog.fileSelected.emit(str(tmp_path / "chosen.jsonl"))  # what choosing a file emits
     dialog.reject()
+    finish(qtbot, h, h.history.export_job, saved=f"Trace saved to {tmp_path / 'chosen.jsonl'}")
     assert (tmp_path / "chosen.jsonl").read_text(encoding="utf-8").startswith('{"seq": 1')
     menu = [a.text() for a in h.history.file_menu.actions()]
     assert menu == ["New conversation", "Export report…", "Export trace (JSONL)…", "", "&Quit"]

@@ -34,6 +34,11 @@ def _user_texts(h: Harness) -> list[str]:
     ]
 
 
+def _read(qtbot: QtBot, h: Harness) -> None:
+    """Wait until the open conversation's older turns are read (a worker thread reads them)."""
+    qtbot.waitUntil(lambda: h.history.reading is None, timeout=20_000)
+
+
 def _saved(qloop: qasync.QEventLoop, h: Harness, first: str, turns: int) -> int:
     """A saved conversation of `turns` turns: `first`, then "<first> / question i"."""
     turn = qloop.run_until_complete(h.ask(first))
@@ -81,6 +86,7 @@ def test_a_long_conversation_opens_at_its_newest_turn_and_fills_in_on_scroll(
     assert FIRST not in shown and chat.older_pending() > 0
     newest = chat.items()[-1]
     qtbot.waitUntil(lambda: not newest.visibleRegion().isEmpty(), timeout=5000)  # in view
+    _read(qtbot, h)
 
     bar = chat.scroll_area.verticalScrollBar()
 
@@ -125,6 +131,7 @@ def test_older_turns_shown_above_leave_the_cards_below_untouched(
     h.window.show()
     conversation = _saved(qloop, h, FIRST, 30)
     assert h.history.open_conversation(conversation)
+    _read(qtbot, h)
     chat = h.window.chat
     bar = chat.scroll_area.verticalScrollBar()
 
@@ -158,6 +165,7 @@ def test_switching_while_older_turns_are_being_built_shows_only_the_new_conversa
     chat.show_older()
     assert chat.older_pending() > 0  # mid-build
     assert h.history.open_conversation(second)
+    _read(qtbot, h)
     leak_check.assert_clean(h.window, qloop)
     bar = chat.scroll_area.verticalScrollBar()
 
@@ -171,3 +179,97 @@ def test_switching_while_older_turns_are_being_built_shows_only_the_new_conversa
     assert len(chat.cards()) == 15
     h.history.new_conversation()
     leak_check.assert_clean(h.window, qloop)
+
+
+def test_a_long_conversation_is_whole_once_its_older_turns_are_read(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness
+) -> None:
+    """The newest turns come at once (with what a follow-up sends the model), the older ones
+    from a worker thread: then the session, the trace and the chat's pending turns hold the whole
+    conversation, as one whole load gives it; the worker's thread and connection are gone."""
+    from caec_desktop.services.session import HISTORY_LIMIT, Session
+    from caec_desktop.ui.history_controller import HEAD_TURNS, NEWEST_TURNS
+
+    h.window.show()
+    conversation = _saved(qloop, h, FIRST, 40)
+    whole = h.store.load(conversation)
+    expected = Session(h.runner.session.settings)
+    assert expected.restore([(t.user_text, t.result) for t in whole.turns]) == 0
+
+    assert h.history.open_conversation(conversation)
+    job = h.history.reading
+    assert job is not None
+    session = h.runner.session
+    assert len(session.turns) == HEAD_TURNS  # the rest is being read
+    assert session.messages[-HISTORY_LIMIT:] == expected.messages[-HISTORY_LIMIT:]
+    _read(qtbot, h)
+
+    assert session.messages == expected.messages
+    assert [t.model_dump() for t in session.turns] == [t.model_dump() for t in expected.turns]
+    h.window.trace.flush()
+    assert h.window.trace.model.events() == whole.events
+    chat = h.window.chat
+    assert chat.older_pending() + len(chat.cards()) == 40
+    assert len(chat.cards()) >= NEWEST_TURNS
+    assert job.wait(30)
+    assert job.reader is not None and job.reader.closed
+
+
+def test_closing_a_conversation_while_its_older_turns_are_read_leaves_nothing_behind(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness, leak_check: LeakCheck
+) -> None:
+    h.window.show()
+    long = _saved(qloop, h, FIRST, 40)
+    short = _saved(qloop, h, FIRST.replace("1 mm", "2 mm"), 3)
+    assert h.history.open_conversation(long)
+    job = h.history.reading
+    assert job is not None
+    assert h.history.open_conversation(short)  # before the older turns arrive
+    assert h.history.reading is None  # 3 turns: read at once
+    assert job.cancelled
+    assert job.wait(30)  # its thread ends by itself…
+    assert job.reader is not None and job.reader.closed  # …with its connection closed
+    leak_check.assert_clean(h.window, qloop)
+    qtbot.waitUntil(lambda: not _alive(job), timeout=5000)  # deleted once it ended
+    assert len(h.runner.session.turns) == 3  # nothing of the long one came in
+    name = FIRST.replace("1 mm", "2 mm")
+    assert _user_texts(h)[-1] == f"{name} / question 2"
+    h.window.trace.flush()
+    starts = [e for e in h.window.trace.model.events() if e.kind == "run_start"]
+    assert len(starts) == 3
+
+
+def _alive(obj: QObject) -> bool:
+    import shiboken6
+
+    return shiboken6.isValid(obj)
+
+
+def test_damaged_older_turns_are_left_out_and_counted_in_words_once_read(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness
+) -> None:
+    import sqlite3
+
+    h.window.show()
+    conversation = _saved(qloop, h, FIRST, 30)
+    with sqlite3.connect(h.store.path) as db:
+        db.execute(
+            "UPDATE turns SET result = '{\"answer\": ' WHERE conversation = ? AND idx = 3",
+            (conversation,),
+        )
+        db.execute(
+            "UPDATE events SET event = 'not json' WHERE seq = 2 AND turn ="
+            " (SELECT id FROM turns WHERE conversation = ? AND idx = 10)",
+            (conversation,),
+        )
+    db.close()
+    assert h.history.open_conversation(conversation)
+    assert h.sink.count == 0  # the newest turns are sound
+    _read(qtbot, h)
+    assert h.window.banner.text() == (
+        "2 damaged part(s) of this conversation could not be read and are left out; "
+        "the rest of it is here."
+    )
+    assert len(h.runner.session.turns) == 29
+    h.window.trace.flush()
+    assert h.window.trace.model.events() == h.store.load(conversation).events

@@ -5,6 +5,7 @@ from __future__ import annotations
 from caec_desktop.services.history.recorder import ConversationRecorder, open_recorder
 from caec_desktop.services.history.store import (
     Conversation,
+    HistoryReader,
     HistoryStore,
     LoadedConversation,
     StoredTurn,
@@ -14,6 +15,7 @@ from caec_desktop.services.history.store import (
 __all__ = [
     "Conversation",
     "ConversationRecorder",
+    "HistoryReader",
     "HistoryStore",
     "LoadedConversation",
     "StoredTurn",

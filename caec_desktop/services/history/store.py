@@ -136,6 +136,9 @@ class LoadedConversation:
     turns: list[StoredTurn]
     skipped: int = 0
     """Stored turns or events that could not be decoded and were left out."""
+    start: int = 0
+    """Index of the oldest stored turn read (0: none older; `load_page(before=start)` reads
+    those before it)."""
 
     @property
     def messages(self) -> list[dict[str, str]]:
@@ -548,12 +551,7 @@ class HistoryStore:
         self._require(cur.rowcount, conversation_id)
 
     def get_conversation(self, conversation_id: int) -> Conversation:
-        row = self._db.execute(
-            "SELECT id, name, created, updated FROM conversations WHERE id = ?",
-            (conversation_id,),
-        ).fetchone()
-        self._require(row is not None, conversation_id)
-        return _conversation(row)
+        return _get_conversation(self._db, conversation_id)
 
     def list_conversations(self) -> list[Conversation]:
         """All conversations, most recently updated first."""
@@ -677,35 +675,24 @@ class HistoryStore:
 
     def load(self, conversation_id: int) -> LoadedConversation:
         """The conversation with all its turns and events, in order."""
-        conv = self.get_conversation(conversation_id)
-        turns: list[StoredTurn] = []
-        by_id: dict[int, list[TraceEvent]] = {}
-        skipped = 0
-        for tid, idx, text, result, created in self._db.execute(
-            "SELECT id, idx, user_text, result, created FROM turns"
-            " WHERE conversation = ? ORDER BY idx",
-            (conversation_id,),
-        ):
-            data = _json_object(result)
-            if data is None or not isinstance(text, str):  # undecodable: left out, counted
-                skipped += 1
-                continue
-            by_id[tid] = []
-            turns.append(StoredTurn(idx, text, data, str(created or ""), by_id[tid]))
-        for tid, event in self._db.execute(
-            "SELECT e.turn, e.event FROM events e JOIN turns t ON t.id = e.turn"
-            " WHERE t.conversation = ? ORDER BY t.idx, e.seq",
-            (conversation_id,),
-        ):
-            if tid not in by_id:
-                continue  # the event of a turn left out
-            try:
-                by_id[tid].append(TraceEvent.model_validate_json(event or ""))
-            except (ValidationError, ValueError):
-                skipped += 1
-        if skipped:
-            log.warning("conversation %s: %d undecodable rows skipped", conversation_id, skipped)
-        return LoadedConversation(conv, turns, skipped)
+        return _load(self._db, conversation_id)
+
+    def load_page(
+        self, conversation_id: int, *, before: int | None = None, limit: int | None = None
+    ) -> LoadedConversation:
+        """The newest `limit` turns (all when None) stored before turn index `before` (None: the
+        newest), oldest first, with their events: a long conversation opens with its newest
+        page and reads the rest later (`open_reader`). Pages put together are `load()`."""
+        return _load(self._db, conversation_id, before=before, limit=limit)
+
+    @property
+    def reader_path(self) -> Path | None:
+        """The file a worker thread reads with its own `HistoryReader` (opened, used and closed
+        in that thread: an SQLite connection stays in the thread that made it); None when the
+        history is kept in memory (no file another connection could read)."""
+        if not self.saving or self._identity is None:
+            return None
+        return self.path
 
     def turn_count(self, conversation_id: int) -> int:
         (n,) = self._db.execute(
@@ -721,6 +708,99 @@ class HistoryStore:
     def _require(found: object, conversation_id: int) -> None:
         if not found:
             raise KeyError(f"no conversation with id {conversation_id}")
+
+
+class HistoryReader:
+    """A read-only connection to a history file, for one worker thread (reopening the rest of a
+    long conversation, exports): `with HistoryReader(path) as reader: reader.load(id)`.
+    It never writes, so it needs none of the store's checks; WAL lets it read while the
+    window's connection writes."""
+
+    def __init__(self, path: Path) -> None:
+        from urllib.parse import quote
+
+        self.path = path
+        self._db = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)
+        self._db.text_factory = decode_text
+        self._db.execute("PRAGMA busy_timeout=5000")
+        self.closed = False
+
+    def get_conversation(self, conversation_id: int) -> Conversation:
+        return _get_conversation(self._db, conversation_id)
+
+    def load(self, conversation_id: int) -> LoadedConversation:
+        """As `HistoryStore.load`."""
+        return _load(self._db, conversation_id)
+
+    def load_page(
+        self, conversation_id: int, *, before: int | None = None, limit: int | None = None
+    ) -> LoadedConversation:
+        """As `HistoryStore.load_page`."""
+        return _load(self._db, conversation_id, before=before, limit=limit)
+
+    def close(self) -> None:
+        self._db.close()
+        self.closed = True
+
+    def __enter__(self) -> HistoryReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _get_conversation(db: sqlite3.Connection, conversation_id: int) -> Conversation:
+    row = db.execute(
+        "SELECT id, name, created, updated FROM conversations WHERE id = ?", (conversation_id,)
+    ).fetchone()
+    HistoryStore._require(row is not None, conversation_id)
+    return _conversation(row)
+
+
+def _load(
+    db: sqlite3.Connection,
+    conversation_id: int,
+    *,
+    before: int | None = None,
+    limit: int | None = None,
+) -> LoadedConversation:
+    """Turns of a conversation (those before index `before`, the newest `limit` of them), in
+    order, with their events; rows that do not decode are counted in `skipped`."""
+    conv = _get_conversation(db, conversation_id)
+    upper = before if before is not None else 1 << 62
+    window = -1 if limit is None else max(0, limit)
+    rows = db.execute(
+        "SELECT id, idx, user_text, result, created FROM turns"
+        " WHERE conversation = ? AND idx < ? ORDER BY idx DESC LIMIT ?",
+        (conversation_id, upper, window),
+    ).fetchall()
+    rows.reverse()
+    turns: list[StoredTurn] = []
+    by_id: dict[int, list[TraceEvent]] = {}
+    skipped = 0
+    for tid, idx, text, result, created in rows:
+        data = _json_object(result)
+        if data is None or not isinstance(text, str):  # undecodable: left out, counted
+            skipped += 1
+            continue
+        by_id[tid] = []
+        turns.append(StoredTurn(idx, text, data, str(created or ""), by_id[tid]))
+    if rows:
+        lowest = rows[0][1]
+        for tid, event in db.execute(
+            "SELECT e.turn, e.event FROM events e JOIN turns t ON t.id = e.turn"
+            " WHERE t.conversation = ? AND t.idx >= ? AND t.idx < ? ORDER BY t.idx, e.seq",
+            (conversation_id, lowest, upper),
+        ):
+            if tid not in by_id:
+                continue  # the event of a turn left out
+            try:
+                by_id[tid].append(TraceEvent.model_validate_json(event or ""))
+            except (ValidationError, ValueError):
+                skipped += 1
+    if skipped:
+        log.warning("conversation %s: %d undecodable rows skipped", conversation_id, skipped)
+    return LoadedConversation(conv, turns, skipped, int(rows[0][1]) if rows else 0)
 
 
 def _conversation(row: tuple[Any, ...]) -> Conversation:

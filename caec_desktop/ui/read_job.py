@@ -1,0 +1,161 @@
+"""One read of the history off the GUI thread, with its own read-only connection.
+
+Reopening a long conversation reads its older turns here, and an export reads the whole
+conversation here (ui/history_controller.py): decoding 10,000 trace events takes ~130 ms, more
+than a frame. The worker thread opens a `HistoryReader` (SQLite connections stay in the thread
+that made them), runs `work(reader)` and closes it; `done` or `failed` reaches the window through
+a queued connection. A cancelled job (another conversation opened meanwhile) emits nothing, and
+its thread ends with its connection closed.
+"""
+
+from __future__ import annotations
+
+import gc
+import sqlite3
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from PySide6.QtCore import QObject, Signal
+
+from caec_desktop.services.history.store import (
+    HistoryReader,
+    HistoryStore,
+    LoadedConversation,
+    error_words,
+)
+
+PAGE_TURNS = 100
+"""Turns read at a time by `read_pages` (~1,000 trace events, ~6,000 Python objects)."""
+
+
+FREEZE_FROM = PAGE_TURNS
+"""Reads of at least this many turns are moved out of the collections (`settle`); smaller ones
+are cheap to walk (a 100-turn page, ~6,000 objects: ~1 ms)."""
+
+
+def settle(turns: int) -> None:
+    """Move what a worker just read (`turns` turns of it) out of the GUI thread's garbage
+    collections when it is large (`gc.freeze`, as app.py does with start-up's objects).
+
+    What a worker reads is long-lived (the open conversation) or lives as long as its export,
+    and the app collects garbage on the GUI thread only (ui/main_thread_gc.py): a collection
+    there walked the ~60,000 objects of a 1,000-turn conversation read at once, 35-110 ms of
+    GUI-thread CPU. Reference counting still frees frozen objects once nothing holds them (there
+    are no cycles among stored turns and events); the price is that cyclic garbage made
+    elsewhere in that moment is never collected, so small reads are not frozen."""
+    if turns >= FREEZE_FROM:
+        gc.freeze()
+
+
+class ReadCancelled(Exception):
+    """The read was cancelled between pages."""
+
+
+def read_pages(
+    reader: HistoryReader | HistoryStore,
+    conversation_id: int,
+    before: int | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> LoadedConversation:
+    """The turns of a conversation stored before index `before` (None: all), read a page at a
+    time; equal to one `load_page(conversation_id, before=before)`. Each full page is moved out
+    of the GUI thread's collections as soon as it is read (`settle`).
+
+    Raises:
+        ReadCancelled: `cancelled()` turned true between pages.
+    """
+    pages: list[LoadedConversation] = []
+    while True:
+        page = reader.load_page(conversation_id, before=before, limit=PAGE_TURNS)
+        settle(len(page.turns) + page.skipped)
+        pages.append(page)
+        if page.start <= 0 or not (page.turns or page.skipped):
+            break
+        if cancelled():
+            raise ReadCancelled
+        before = page.start
+    pages.reverse()
+    return LoadedConversation(
+        pages[0].conversation,
+        [turn for p in pages for turn in p.turns],
+        sum(p.skipped for p in pages),
+        pages[0].start,
+    )
+
+
+class ReadJob(QObject):
+    """Runs `work(reader, cancelled)` in a thread on a `HistoryReader` of the file at `path`."""
+
+    done = Signal(object)
+    """What `work` returned."""
+    failed = Signal(str)
+    """Why it could not be read, in words."""
+    ended = Signal()
+    """The thread is ending, its connection closed (after `done` or `failed`, or cancelled)."""
+
+    def __init__(
+        self,
+        path: Path,
+        work: Callable[[HistoryReader, Callable[[], bool]], Any],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.path = path
+        self._work: Callable[[HistoryReader, Callable[[], bool]], Any] | None = work
+        self._cancel = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.reader: HistoryReader | None = None
+        """The connection the worker used (closed when it ends)."""
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="caec-history-read", daemon=True)
+        self._thread.start()
+
+    def cancel(self) -> None:
+        """Drop the result: neither `done` nor `failed` is emitted."""
+        self._cancel.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the worker thread ends (tests, shutdown); True if it did."""
+        if self._thread is None:
+            return True
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def _run(self) -> None:
+        try:
+            self._read()
+        finally:
+            self.ended.emit()
+
+    def _read(self) -> None:
+        work, self._work = self._work, None
+        if work is None:  # started twice
+            return
+        try:
+            with HistoryReader(self.path) as reader:
+                self.reader = reader
+                outcome = work(reader, self._cancel.is_set)
+        except ReadCancelled:
+            return
+        except (KeyError, sqlite3.Error, OSError) as exc:
+            if not self._cancel.is_set():
+                self.failed.emit(error_words(exc))
+            return
+        except (ValidationError, ValueError):
+            if not self._cancel.is_set():
+                self.failed.emit("its saved turns could not be read")
+            return
+        if not self._cancel.is_set():
+            self.done.emit(outcome)

@@ -1,0 +1,72 @@
+"""read_pages reads a conversation a page at a time (each page frozen out of the GUI thread's
+collections) and gives exactly what one whole load gives; a ReadJob cancelled between pages emits
+nothing and ends with its connection closed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from caec_desktop.services.history import HistoryStore
+from caec_desktop.ui import read_job
+from caec_desktop.ui.read_job import ReadCancelled, ReadJob, read_pages
+from tests.services.history.test_paged_load import fill, same
+
+
+@pytest.mark.parametrize("page", [1, 4, 100])
+def test_read_pages_equals_one_whole_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, page: int
+) -> None:
+    monkeypatch.setattr(read_job, "PAGE_TURNS", page)
+    with HistoryStore(tmp_path / "h.sqlite3") as store:
+        cid = fill(store, 13)
+        same(read_pages(store, cid), store.load(cid))
+        older = read_pages(store, cid, before=9)
+        assert [t.idx for t in older.turns] == list(range(9))
+        same(older, store.load_page(cid, before=9))
+
+
+def test_a_cancelled_read_stops_between_pages_and_emits_nothing(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(read_job, "PAGE_TURNS", 2)
+    with HistoryStore(tmp_path / "h.sqlite3") as store:
+        cid = fill(store, 10)
+        pages: list[int] = []
+
+        def cancelled() -> bool:
+            pages.append(1)
+            return True
+
+        with pytest.raises(ReadCancelled):
+            read_pages(store, cid, cancelled=cancelled)
+        assert pages == [1]  # after the first page
+
+        emitted: list[object] = []
+        job = ReadJob(tmp_path / "h.sqlite3", lambda r, c: read_pages(r, cid, cancelled=c))
+        job.done.connect(emitted.append)
+        job.failed.connect(emitted.append)
+        job.cancel()
+        with qtbot.waitSignal(job.ended, timeout=10_000):
+            job.start()
+        assert job.wait(10)
+        assert emitted == []
+        assert job.reader is not None and job.reader.closed
+
+
+def test_only_full_pages_are_frozen_out_of_the_collections(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frozen: list[int] = []
+    monkeypatch.setattr(read_job, "PAGE_TURNS", 4)
+    monkeypatch.setattr(read_job, "FREEZE_FROM", 4)
+    monkeypatch.setattr(read_job.gc, "freeze", lambda: frozen.append(1))
+    with HistoryStore(tmp_path / "h.sqlite3") as store:
+        cid = fill(store, 10)
+        read_pages(store, cid)  # pages of 4, 4 and 2 turns
+        assert len(frozen) == 2
+        frozen.clear()
+        read_pages(store, cid, before=3)  # one page of 3: small, left to the collector
+        assert frozen == []
