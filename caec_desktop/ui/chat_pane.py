@@ -25,6 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
@@ -461,6 +462,12 @@ class ChatPane(QWidget):
             return
         text = "".join(self._written)
         self._written = [text]
+        # The chat repaints on a later loop turn than this render: the render (Markdown, text
+        # layout) and the repaint it causes would otherwise make one gap of the event loop.
+        viewport = self.scroll_area.viewport()
+        if viewport.updatesEnabled():
+            viewport.setUpdatesEnabled(False)
+            QTimer.singleShot(SHOW_LATER_MS, viewport, partial(viewport.setUpdatesEnabled, True))
         self._writing.show_text(text)  # the bar's range follows
         if self._writing.wants_piece():  # made on a later loop turn than this render
             QTimer.singleShot(SHOW_LATER_MS, self._writing, self._writing.prepare_piece)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QLabel
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.services.session import TurnResult
@@ -201,6 +202,59 @@ def test_a_render_lays_the_chat_out_at_once(qtbot: QtBot) -> None:
         qtbot.waitUntil(lambda n=i: len(seen) > n, timeout=5000)
     assert all(height == wanted for height, wanted, _end in seen)
     assert seen[-1][2] and pane.scroll_area.verticalScrollBar().maximum() > 0
+
+
+class _Paints(QObject):
+    """Counts the paint events of a widget and everything in it (an application event filter:
+    Qt paints the children that cover the widget, not always the widget itself)."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__(widget)
+        self.widget = widget
+        self.count = 0
+        app = QApplication.instance()
+        assert app is not None
+        app.installEventFilter(self)
+        widget.destroyed.connect(lambda: app.removeEventFilter(self))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.Paint
+            and isinstance(watched, QWidget)
+            and (watched is self.widget or self.widget.isAncestorOf(watched))
+        ):
+            self.count += 1
+        return False
+
+
+def test_a_render_repaints_the_chat_on_a_later_loop_turn(qtbot: QtBot) -> None:
+    """The render's text layout and the chat's repaint are not one stall: when writingShown
+    fires the chat's viewport takes no paints; a later loop turn turns them on again (and
+    repaints it), and the grown text is then what the chat shows."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.resize(400, 300)
+    pane.show()
+    viewport = pane.scroll_area.viewport()
+    during: list[bool] = []
+    paints = _Paints(viewport)
+    painted = 0
+
+    def on_shown(_text: str) -> None:
+        nonlocal painted
+        during.append(viewport.updatesEnabled())
+        painted = paints.count
+
+    pane.writingShown.connect(on_shown)
+    pane.stream_text("The Rayleigh step is about 1.02 µs.")
+    qtbot.waitUntil(lambda: len(during) == 1)
+    assert during == [False]
+    qtbot.waitUntil(viewport.updatesEnabled)
+    qtbot.waitUntil(lambda: paints.count > painted)  # turned on again, it repaints
+    pane.stream_text(" More.")
+    qtbot.waitUntil(lambda: len(during) == 2)
+    assert during[-1] is False
+    qtbot.waitUntil(viewport.updatesEnabled)
 
 
 def test_the_next_piece_is_made_ahead_hidden_and_filled_at_the_cut(qtbot: QtBot) -> None:
