@@ -113,6 +113,11 @@ def default_selector(settings: Settings) -> ToolSelector:
     return selector
 
 
+LOAD_NODE = "load_model_client"
+"""The trace's node while a session's first model turn loads the model's client library."""
+LOADING = "the model's client library (first model turn in this mode)"
+
+
 def graph_shape() -> tuple[list[str], list[tuple[str, str, bool]]]:
     """The agent graph's nodes and edges as plain data, for the graph view (from its topology:
     LangGraph need not be loaded)."""
@@ -371,6 +376,15 @@ class Session:
         from caec_desktop.agent.context import GraphContext
         from caec_desktop.agent.state import start_state, state_after, turn_input
 
+        if selector is None and self._selector is None and self.mode != "offline":
+            # The model's client library takes ~1-3 s to import the first time (after starting
+            # offline and switching mode): on a worker thread, so the window keeps painting.
+            queue.put_nowait(recorder.make("node_start", LOAD_NODE, {"loading": LOADING}))
+            try:
+                self._selector = await asyncio.to_thread(default_selector, self.settings)
+            finally:
+                loaded = {"loaded": self.mode if self._selector is not None else "no"}
+                queue.put_nowait(recorder.make("node_end", LOAD_NODE, loaded))
         context = GraphContext(
             selector=selector or self.selector(), settings=self.settings, reader=offline_reader()
         )
