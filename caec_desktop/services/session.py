@@ -60,7 +60,10 @@ class TurnResult(BaseModel):
     """answered | invalid | refused | model_error | cancelled | error"""
     path: str = "none"
     """How the results were reached: model (the model's own call), safety_net (the offline
-    reader, after the model produced no valid call), offline, form, none."""
+    reader, after the model produced no valid call or its server failed), offline, form, none."""
+    safety_net_reason: str = ""
+    """Why the safety net answered ("the model's server could not be reached", …); "" when it
+    did not (and in turns saved before this was recorded)."""
     mode: str = "offline"
     """offline | local | openrouter, or the call's source ("form") when no selector chose it."""
     model: str = ""
@@ -485,6 +488,7 @@ class Session:
             usage=dict(state.get("usage") or {}),
             status=status,
             path=str(state.get("path") or "none"),
+            safety_net_reason=str(state.get("safety_net_reason") or ""),
             mode=mode,
             model=model,
         )
