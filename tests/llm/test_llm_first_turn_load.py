@@ -56,3 +56,22 @@ async def test_the_model_client_is_made_off_the_event_loop_thread(
     answer(fake_llm, 2)
     again = [e async for e in session.ask(QUESTION)]
     assert len(made_on) == 1 and not [e for e in again if e.node == LOAD_NODE]
+
+
+@pytest.mark.asyncio
+async def test_test_connection_imports_the_llm_package_off_the_event_loop_thread(
+    fake_llm: FakeOpenAI, make_settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from caec_desktop.services import connection
+
+    loaded_on: list[threading.Thread] = []
+    real = connection.load_llm
+
+    def recording() -> None:
+        loaded_on.append(threading.current_thread())
+        real()
+
+    monkeypatch.setattr(connection, "load_llm", recording)
+    summary = await connection.check_connection(make_settings())  # no reply scripted: a 500
+    assert loaded_on and loaded_on[0] is not threading.current_thread()
+    assert "fake-model" in summary
