@@ -151,3 +151,9 @@ def test_the_value_typed_now_and_earlier_values_for_other_inputs_still_pass() ->
     _, sources = source_args("rayleigh_timestep", args, "and for 2 mm glass beads", history)
     assert sources["particle_radius"] == "typed (d/2)"
     assert sources["youngs_modulus"] == "typed (earlier turn)"  # not typed now: kept
+
+
+def test_a_unit_name_the_model_words_its_own_way_is_not_a_contradiction() -> None:
+    args = {"value": 2.5, "from_unit": "millimeter", "to_unit": "meter"}
+    _, sources = source_args("convert_units", args, "convert 2.5 mm to m", [])
+    assert not any(s.startswith("contradicts") for s in sources.values()), sources

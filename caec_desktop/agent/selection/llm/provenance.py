@@ -196,8 +196,8 @@ def source_args(
                 labels = [f"preset:{material.key}"]
         sources[name] = MODEL_SUPPLIED if MODEL_SUPPLIED in labels else labels[0]
     for name, source in list(sources.items()):
-        if source in _THIS_REQUEST or source == MODEL_SUPPLIED or name not in props:
-            continue
+        if source in _THIS_REQUEST or source == MODEL_SUPPLIED or not _physical(props[name]):
+            continue  # a choice (a unit name, a shape) is the model's to word
         typed = typed_now(tool, text).get(name)
         if typed is not None and not _same(out[name], typed, props[name], args):
             sources[name] = f"{CONTRADICTS}: {_shown(typed)}"
@@ -240,8 +240,6 @@ def _same(value: Any, typed: Any, prop: dict[str, Any], args: dict[str, Any]) ->
         from_unit = args.get(str(prop["x-unit-from"]))
         if isinstance(value, int | float) and isinstance(from_unit, str):
             value = f"{value} {from_unit}"
-    if not _physical(prop):
-        return bool(value == typed)
     a, b = _any_si(value, unit), _any_si(typed, unit)
     return a is not None and b is not None and _close(a, b, TOLERANCE)
 
