@@ -21,6 +21,7 @@ OFFLINE = Settings(mode="offline")
 TURN_FIELDS = {
     "answer",
     "path",
+    "safety_net_reason",
     "intent",
     "tool_results",
     "errors",
