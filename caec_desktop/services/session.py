@@ -116,6 +116,16 @@ def default_selector(settings: Settings) -> ToolSelector:
     return selector
 
 
+def ready_selector(settings: Settings) -> ToolSelector:
+    """`default_selector(settings)` with its model clients made (`warm()`, when it has one): on
+    a worker thread, the imports and set-up a first model turn needs (~1-3 s)."""
+    selector = default_selector(settings)
+    warm = getattr(selector, "warm", None)
+    if callable(warm):
+        warm()
+    return selector
+
+
 LOAD_NODE = "load_model_client"
 """The trace's node while a session's first model turn loads the model's client library."""
 LOADING = "the model's client library (first model turn in this mode)"
@@ -384,7 +394,7 @@ class Session:
             # offline and switching mode): on a worker thread, so the window keeps painting.
             queue.put_nowait(recorder.make("node_start", LOAD_NODE, {"loading": LOADING}))
             try:
-                self._selector = await asyncio.to_thread(default_selector, self.settings)
+                self._selector = await asyncio.to_thread(ready_selector, self.settings)
             finally:
                 loaded = {"loaded": self.mode if self._selector is not None else "no"}
                 queue.put_nowait(recorder.make("node_end", LOAD_NODE, loaded))

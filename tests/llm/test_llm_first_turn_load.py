@@ -42,11 +42,22 @@ async def test_the_model_client_is_made_off_the_event_loop_thread(
         return real(settings)
 
     monkeypatch.setattr(session_module, "default_selector", recording)
+    from caec_desktop.agent.selection.llm import caller
+
+    clients_on: list[threading.Thread] = []
+    real_client = caller.make_chat_model
+
+    def recording_client(*args: Any) -> Any:  # SSL certificates, the SDK's lazy imports
+        clients_on.append(threading.current_thread())
+        return real_client(*args)
+
+    monkeypatch.setattr(caller, "make_chat_model", recording_client)
     answer(fake_llm, 1)
     offline = Session(settings=make_settings(mode="offline"))
     session = offline.continued(make_settings())  # the mode switched in Settings
     events = [e async for e in session.ask(QUESTION)]
     assert made_on and all(t is not threading.current_thread() for t in made_on)
+    assert clients_on and all(t is not threading.current_thread() for t in clients_on)
     loading = [e for e in events if e.node == LOAD_NODE]
     assert [e.kind for e in loading] == ["node_start", "node_end"]  # the trace says so
     asked = next(i for i, e in enumerate(events) if e.node == "intent")  # the model's first
