@@ -20,8 +20,9 @@ from caec_desktop.agent.report import CALL_A_TOOL, NO_TOOL_REPLY, build_report, 
 from caec_desktop.agent.results import accept_result
 from caec_desktop.agent.routing import TOOL_INTENTS
 from caec_desktop.agent.safety_net import (
-    SAFETY_NET_LABEL,
     guarded,
+    net_label,
+    net_reason,
     offline_results,
     path_of,
     wanted,
@@ -299,6 +300,7 @@ async def report_node(state: AgentState, runtime: NodeRuntime) -> Update:
             await asyncio.sleep(0)
     merged: AgentState = {**state, **update}  # type: ignore[typeddict-item]
     status = final_status(merged)
+    reason = net_reason(merged, status)  # before the net clears the error
     net = _safety_net(merged, status, runtime)
     if net.get("refused"):
         update.update(net)
@@ -313,7 +315,8 @@ async def report_node(state: AgentState, runtime: NodeRuntime) -> Update:
     if net:
         error = state.get("error_message")
         failed = f"\n\n(The model failed: {error})" if error else ""
-        answer = f"{SAFETY_NET_LABEL}{failed}\n\n{answer}"
+        answer = f"{net_label(reason)}{failed}\n\n{answer}"
+        update["safety_net_reason"] = reason
     return {
         **update,
         "status": status,

@@ -1,7 +1,8 @@
 """The offline safety net: a model's turn that computed nothing gets the offline reader's answer.
 
 When an LLM turn ends without a valid tool result — prose twice, unknown tools, invalid or
-borrowed arguments after the last attempt, a server that failed or timed out, or a calculation
+borrowed arguments after the last attempt, a server that failed, timed out or could not be
+reached, or a calculation
 the model classified as chat — the offline reader (the regex selector) reads the user's text. If
 it builds a call that validates and runs, that result is the answer, labelled as the offline
 reader's; the model's attempts stay in the turn's errors and trace. A model's own numbers are
@@ -19,19 +20,46 @@ from caec_desktop.agent.routing import TOOL_INTENTS
 from caec_desktop.agent.state import AgentState, ToolResultEntry, history, request_text
 from caec_desktop.tools import execute
 
-SAFETY_NET_LABEL = (
-    "**The model did not produce a valid tool call; the offline reader computed this from your "
-    "text — check the inputs.**"
-)
+NO_VALID_CALL = "the model did not produce a valid tool call"
+WORDS_NOT_CALL = "the model answered in words, not with a tool call"
+TURN_TIME_LIMIT = "the model did not finish within the turn's time limit"
+_SERVER_FAULTS = {
+    "timeout": "the model's server did not answer in time",
+    "connection": "the model's server could not be reached",
+}
+"""Why the net answered, for each server failure it answers (both the same way)."""
+
+
+def net_reason(state: AgentState, status: str) -> str:
+    """Why the safety net answers a turn that ended with `status`, in words: the model's
+    server failed (and how), no valid tool call, or words instead of a call. Recorded with the
+    turn (`safety_net_reason`), the answer's heading and calculation packages say it."""
+    if status == "model_error":
+        kind = str(state.get("error_kind") or "")
+        return _SERVER_FAULTS.get(kind, f"the model's server failed ({kind or 'an error'})")
+    if status == "invalid":
+        return NO_VALID_CALL
+    return WORDS_NOT_CALL
+
+
+def net_label(reason: str) -> str:
+    """The heading of an answer the safety net computed."""
+    return (
+        f"**{reason[:1].upper()}{reason[1:]}; the offline reader computed this from your text — "
+        "check the inputs.**"
+    )
+
+
 PATHS = ("model", "safety_net", "offline", "form", "none")
 """How a turn's results were reached (`AgentState.path`, `caec ask --json`, history, reports):
 the model's own call, the safety net, the offline reader as the chosen mode, a form, none."""
 MODEL_FAULTS = frozenset({
-    "timeout", "deadline", "tools_unsupported", "invalid_reply", "upstream", "context_length",
-    "bad_request", "stream_unsupported",
+    "timeout", "connection", "deadline", "tools_unsupported", "invalid_reply", "upstream",
+    "context_length", "bad_request", "stream_unsupported",
 })  # fmt: skip
-"""Model errors the safety net answers. Not the set-up ones (auth, quota, unknown model, server
-unreachable): an answer would hide that the model was never asked."""
+"""Model errors the safety net answers. A server that does not answer in time and one that
+cannot be reached are answered alike (docs/llm-servers.md), the heading naming which. Not the
+account set-up ones (key refused, no credits, rate limit, unknown model): they need the user."""
 _PATH_OF_SOURCE = {"llm": "model", "llm_text": "model", "regex": "offline"}
 
 
@@ -113,5 +141,8 @@ def after_deadline(
         return None
     done: AgentState = {**state, "tool_results": results, "reply": notes}
     answer = build_report(done, "answered")
-    answer = f"{SAFETY_NET_LABEL}\n\n(The model failed: {failure})\n\n{answer}"
-    return {"tool_results": results, "answer": answer, "path": "safety_net", "reply": notes}
+    answer = f"{net_label(TURN_TIME_LIMIT)}\n\n(The model failed: {failure})\n\n{answer}"
+    return {
+        "tool_results": results, "answer": answer, "path": "safety_net", "reply": notes,
+        "safety_net_reason": TURN_TIME_LIMIT,
+    }  # fmt: skip

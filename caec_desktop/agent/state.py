@@ -96,6 +96,8 @@ class AgentState(TypedDict, total=False):
     status: Status
     path: str
     """How the results were reached: model, safety_net, offline, form or none (safety_net.py)."""
+    safety_net_reason: str
+    """Why the safety net answered (`safety_net.net_reason`), when it did."""
 
 
 _REDUCED = {

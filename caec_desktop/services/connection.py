@@ -5,12 +5,31 @@ app.py hands `check_connection` to the dialog, so the ui never imports the LLM p
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import importlib
+
 from caec_desktop.settings.model import Settings
+
+LLM_MODULES = (
+    "caec_desktop.agent.selection.llm.doctor",
+    "caec_desktop.agent.selection.llm.llm_selector",
+)
+"""What a probe imports: langchain-openai among them, ~1-3 s the first time."""
+
+
+def load_llm() -> None:
+    """Import the probe's modules (on a worker thread: the window keeps painting meanwhile). A
+    missing LLM stack is left for the probe to report in words."""
+    for name in LLM_MODULES:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
 
 
 async def check_connection(settings: Settings) -> str:
     """What works at the endpoint of `settings` (local or openrouter mode) and the set-up to use,
-    as `caec doctor` prints it. Imports langchain-openai on first use (~1 s)."""
+    as `caec doctor` prints it. Imports langchain-openai on first use, on a worker thread."""
+    await asyncio.to_thread(load_llm)
     from caec_desktop.agent.selection.llm.doctor import probe
 
     return (await probe(settings)).summary

@@ -60,7 +60,10 @@ class TurnResult(BaseModel):
     """answered | invalid | refused | model_error | cancelled | error"""
     path: str = "none"
     """How the results were reached: model (the model's own call), safety_net (the offline
-    reader, after the model produced no valid call), offline, form, none."""
+    reader, after the model produced no valid call or its server failed), offline, form, none."""
+    safety_net_reason: str = ""
+    """Why the safety net answered ("the model's server could not be reached", …); "" when it
+    did not (and in turns saved before this was recorded)."""
     mode: str = "offline"
     """offline | local | openrouter, or the call's source ("form") when no selector chose it."""
     model: str = ""
@@ -111,6 +114,21 @@ def default_selector(settings: Settings) -> ToolSelector:
         ) from None
     selector: ToolSelector = make_selector(settings)
     return selector
+
+
+def ready_selector(settings: Settings) -> ToolSelector:
+    """`default_selector(settings)` with its model clients made (`warm()`, when it has one): on
+    a worker thread, the imports and set-up a first model turn needs (~1-3 s)."""
+    selector = default_selector(settings)
+    warm = getattr(selector, "warm", None)
+    if callable(warm):
+        warm()
+    return selector
+
+
+LOAD_NODE = "load_model_client"
+"""The trace's node while a session's first model turn loads the model's client library."""
+LOADING = "the model's client library (first model turn in this mode)"
 
 
 def graph_shape() -> tuple[list[str], list[tuple[str, str, bool]]]:
@@ -371,6 +389,15 @@ class Session:
         from caec_desktop.agent.context import GraphContext
         from caec_desktop.agent.state import start_state, state_after, turn_input
 
+        if selector is None and self._selector is None and self.mode != "offline":
+            # The model's client library takes ~1-3 s to import the first time (after starting
+            # offline and switching mode): on a worker thread, so the window keeps painting.
+            queue.put_nowait(recorder.make("node_start", LOAD_NODE, {"loading": LOADING}))
+            try:
+                self._selector = await asyncio.to_thread(ready_selector, self.settings)
+            finally:
+                loaded = {"loaded": self.mode if self._selector is not None else "no"}
+                queue.put_nowait(recorder.make("node_end", LOAD_NODE, loaded))
         context = GraphContext(
             selector=selector or self.selector(), settings=self.settings, reader=offline_reader()
         )
@@ -471,6 +498,7 @@ class Session:
             usage=dict(state.get("usage") or {}),
             status=status,
             path=str(state.get("path") or "none"),
+            safety_net_reason=str(state.get("safety_net_reason") or ""),
             mode=mode,
             model=model,
         )

@@ -78,6 +78,8 @@ __all__ = [
 ]
 
 ENV_FILE = ".env"
+_WHERE_THE_KEY_GOES = frozenset({"mode", "base_url"})
+"""Settings without which a file's key is not used (it could go to a server not chosen)."""
 SECRET_FIELD = "llm_api_key"
 
 PlainConfig: type[BaseModel] = create_model(  # type: ignore[call-overload]
@@ -91,6 +93,80 @@ PlainConfig: type[BaseModel] = create_model(  # type: ignore[call-overload]
 )
 """The config file's schema: the fields of `Settings` minus the key, unknown keys rejected."""
 PLAIN_FIELDS: tuple[str, ...] = tuple(PlainConfig.model_fields)
+
+
+@dataclass
+class _Usable:
+    """What of a settings file can be used: the valid settings, and one phrase per setting left
+    out (`significant_figures: Input should be a valid integer…`)."""
+
+    values: dict[str, Any]
+    problems: list[str] = field(default_factory=list)
+    dropped: set[str] = field(default_factory=set)
+
+
+def _usable(values: Any, where: str) -> _Usable:
+    """Every valid setting of `values`, the invalid or unknown ones left out and named (all of
+    them, not just the first). ConfigError when nothing in it can be used (not an object)."""
+    if not isinstance(values, Mapping):
+        raise ConfigError(f"{where}: expected a JSON object of settings")
+    kept = {str(k): v for k, v in values.items()}
+    out = _Usable({})
+    if SECRET_FIELD in kept:
+        del kept[SECRET_FIELD]
+        out.dropped.add(SECRET_FIELD)
+        out.problems.append(
+            f"{SECRET_FIELD}: the API key is kept in the secret store, not the config file"
+        )
+    for _ in range(len(values) + 1):  # each pass drops at least one setting
+        try:
+            model = PlainConfig.model_validate(kept)
+        except ValidationError as exc:
+            bad = {str(err["loc"][0]) for err in exc.errors(include_url=False) if err["loc"]}
+            if not bad & kept.keys():
+                raise ConfigError(f"{where}: {problems_of(exc)}") from None
+            allowed = "; ".join(f"{b}: allowed {_allowed(b)}" for b in sorted(bad) if _allowed(b))
+            out.problems.append(problems_of(exc) + (f" ({allowed})" if allowed else ""))
+            out.dropped |= bad
+            kept = {k: v for k, v in kept.items() if k not in bad}
+            continue
+        if "base_url" in model.model_fields_set:  # the schema copies fields, not validators
+            try:
+                check_url(model.base_url)  # type: ignore[attr-defined]
+            except ValueError as exc:
+                out.problems.append(str(exc))
+                out.dropped.add("base_url")
+                del kept["base_url"]
+                continue
+        out.values = model.model_dump(mode="json", exclude_unset=True)
+        return out
+    raise ConfigError(f"{where}: {'; '.join(out.problems)}")  # not reached: each pass drops one
+
+
+_KINDS = {"integer": "a whole number", "number": "a number", "boolean": "true or false",
+          "string": "text", "object": "an object", "array": "a list"}  # fmt: skip
+
+
+def _allowed(name: str) -> str:
+    """What setting `name` may be, in words from its schema ("a whole number from 2 to 10");
+    "" for an unknown setting."""
+    prop = PlainConfig.model_json_schema()["properties"].get(name)
+    if prop is None:
+        return ""
+    options = [p for p in prop.get("anyOf", [prop]) if p.get("type") != "null"]
+    words = []
+    for p in options:
+        if "enum" in p:
+            words.append("one of " + ", ".join(str(e) for e in p["enum"]))
+            continue
+        word = _KINDS.get(str(p.get("type")), "")
+        low = p.get("minimum", p.get("exclusiveMinimum"))
+        high = p.get("maximum")
+        if low is not None and high is not None:
+            above = "over" if "exclusiveMinimum" in p else "from"
+            word += f" {above} {low:g} to {high:g}"
+        words.append(word)
+    return " or ".join(w for w in words if w)
 
 
 def _check(values: Any, where: str) -> dict[str, Any]:
@@ -128,22 +204,40 @@ def problems_of(exc: ValidationError) -> str:
 def _read(
     directory: Path | None,
 ) -> tuple[dict[str, Any], KeyStoreKind | None, str | None]:
-    """The stored settings, the key-store record and the key's host (None when not recorded)."""
+    """The stored settings, the key-store record and the key's host (None when not recorded).
+    ConfigError for any setting that cannot be used."""
+    path = config_path(directory)
+    read, store, host = _read_usable(directory)
+    if read.problems:
+        allowed = ", ".join(PLAIN_FIELDS)
+        raise ConfigError(f"{path}: {'; '.join(read.problems)} (settings: {allowed})")
+    return read.values, store, host
+
+
+def _read_usable(
+    directory: Path | None,
+) -> tuple[_Usable, KeyStoreKind | None, str | None]:
+    """Like `_read`, but a setting that cannot be used is left out and named, not fatal
+    (ConfigError only when nothing in the file can be used: unreadable, not an object)."""
     path = config_path(directory)
     raw = read_json(path)
     if raw is None:
-        return {}, None, None
-    store = raw.get(KEY_STORE_FIELD) if isinstance(raw, Mapping) else None
+        return _Usable({}), None, None
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"{path}: expected a JSON object of settings")
+    records: list[str] = []
+    store = raw.get(KEY_STORE_FIELD)
     if store is not None and store not in KEY_STORES:
-        raise ConfigError(
-            f"{path}: {KEY_STORE_FIELD}: must be one of {', '.join(KEY_STORES)}, got {store!r}"
-        )
-    host = raw.get(KEY_HOST_FIELD) if isinstance(raw, Mapping) else None
+        records.append(f"{KEY_STORE_FIELD}: must be one of {', '.join(KEY_STORES)}, got {store!r}")
+        store = None  # not recorded: the keyring is probed, as for an old file
+    host = raw.get(KEY_HOST_FIELD)
     if host is not None and (not isinstance(host, str) or not host.strip()):
-        raise ConfigError(f"{path}: {KEY_HOST_FIELD}: must be a host name, got {host!r}")
-    if isinstance(raw, Mapping):
-        raw = {k: v for k, v in raw.items() if k not in (KEY_STORE_FIELD, KEY_HOST_FIELD)}
-    return _check(raw, str(path)), store, host
+        records.append(f"{KEY_HOST_FIELD}: must be a host name, got {host!r}")
+        host = None
+    plain = {k: v for k, v in raw.items() if k not in (KEY_STORE_FIELD, KEY_HOST_FIELD)}
+    read = _usable(plain, str(path))
+    read.problems[:0] = records
+    return read, store, host
 
 
 def read_config(directory: Path | None = None) -> dict[str, Any]:
@@ -154,17 +248,54 @@ def read_config(directory: Path | None = None) -> dict[str, Any]:
 def save_config(values: Mapping[str, Any], directory: Path | None = None) -> Path:
     """Validate and write `values` (plain settings only) atomically; returns the file path.
 
-    The file's record of where the key is saved is kept (the key is not changed here).
+    The file's record of where the key is saved is kept (the key is not changed here). A file
+    that could not be read fully (a setting left out, not JSON, a FIFO…) is first moved aside
+    to `config.json.bak` (`keep_copy`): what was in it is never lost.
     """
     path = config_path(directory)
     clean = _check(values, "settings to save")
     try:
-        _, store, host = _read(directory)
+        read, store, host = _read_usable(directory)
+        whole = not read.problems
     except ConfigError:  # a broken file is replaced; loading probes the keyring again
-        store, host = None, None
+        store, host, whole = None, None, False
+    if not whole:  # never overwrite what we could not read fully without keeping it
+        kept = keep_copy(path)
+        if kept is not None:
+            log.warning("settings file %s was not fully read: kept as %s", path, kept)
     records = {KEY_STORE_FIELD: store, KEY_HOST_FIELD: host}
     write_json(path, {**clean, **{k: v for k, v in records.items() if v is not None}})
     return path
+
+
+BACKUP_SUFFIX = ".bak"
+
+
+def backup_path(path: Path) -> Path:
+    """Where `keep_copy` keeps `path`: `config.json.bak`, else the first free `.bak.N`."""
+    first = path.with_name(path.name + BACKUP_SUFFIX)
+    if not first.exists() and not first.is_symlink():
+        return first
+    for n in range(1, 1000):
+        candidate = path.with_name(f"{path.name}{BACKUP_SUFFIX}.{n}")
+        if not candidate.exists() and not candidate.is_symlink():
+            return candidate
+    return first  # a thousand copies: the oldest name is reused
+
+
+def keep_copy(path: Path) -> Path | None:
+    """Move what is at `path` (a file, or a FIFO, folder or link found there) aside to
+    `backup_path(path)` before a new file is written there; None when there is nothing or it
+    could not be moved (then saving goes on: the problem is in the log)."""
+    try:
+        if not path.exists() and not path.is_symlink():
+            return None
+        target = backup_path(path)
+        os.replace(path, target)
+    except OSError as exc:
+        log.warning("settings file %s not kept before saving: %r", path, exc)
+        return None
+    return target
 
 
 def saved_key_store(directory: Path | None = None) -> SecretStore | None:
@@ -296,8 +427,11 @@ def load_settings_soft(
 ) -> LoadedSettings:
     """Like `load_settings`, but a broken settings file never stops the app.
 
-    An unreadable or invalid `config.json` (a FIFO, a folder, a device, too large, not UTF-8, not
-    JSON, invalid values) is ignored and the defaults used, without the saved key; a secrets file
+    An unreadable `config.json` (a FIFO, a folder, a device, too large, not UTF-8, not JSON, not an
+    object) is ignored and the defaults used, without the saved key; from a readable one, every
+    valid setting is used and each invalid or unknown one left out and named (without the saved
+    key when `mode` or `base_url` is left out). Saving later keeps the old file as
+    `config.json.bak` (`save_config`); the note says so. A secrets file
     or keyring that cannot be read means no key; a broken `.env` (in the config folder) is
     skipped. Each gives a note naming the file and why.
 
@@ -307,13 +441,30 @@ def load_settings_soft(
     """
     notes: list[str] = []
     folder = directory or config_dir()
+    path = config_path(directory)
+    kept = f"Saving settings keeps this file as {backup_path(path).name} first."
     try:
-        lower, recorded, host = _read(directory)
+        read, recorded, host = _read_usable(directory)
+        lower = read.values
     except ConfigError as exc:
         # The mode and server chosen are unknown: no key either, so nothing is sent to a
         # cloud model the user may not have chosen (defaults run offline).
-        notes.append(f"Settings file not used; defaults (offline, no API key) instead: {exc}")
+        notes.append(
+            f"Settings file not used; defaults (offline, no API key) instead: {exc}. {kept}"
+        )
         lower, recorded, host, store = {}, "none", None, None
+    else:
+        if read.problems:
+            allowed = ", ".join(PLAIN_FIELDS)
+            notes.append(
+                f"Settings file {path}: {'; '.join(read.problems)}. Only these were left out "
+                f"(defaults used for them); every other setting in it was used (settings: "
+                f"{allowed}). {kept}"
+            )
+        if read.dropped & _WHERE_THE_KEY_GOES:
+            # The server chosen is unknown: no key, so it is never sent where it was not meant.
+            lower = {k: v for k, v in lower.items() if k not in _WHERE_THE_KEY_GOES}
+            recorded, store = "none", None
     env_file: Path | None = folder / ENV_FILE
     try:
         env_note = check_private(folder / ENV_FILE)

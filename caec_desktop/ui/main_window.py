@@ -388,6 +388,9 @@ class MainWindow(QMainWindow):
         store.setValue("splitter", self.split.saveState())
         if hasattr(self, "trace"):
             store.setValue("trace_splitter", self.trace.split.saveState())
+        key = self.settings.api_key() if self.settings is not None else ""
+        draft = redact_text(self.chat.input.toPlainText(), (key,) if key else ())  # no key, ever
+        store.setValue("draft", draft)
         store.sync()
 
     def restore_layout(self) -> bool:
@@ -406,7 +409,15 @@ class MainWindow(QMainWindow):
         value = store.value("trace_splitter")
         if isinstance(value, QByteArray) and hasattr(self, "trace"):
             self.trace.split.restoreState(value)
+        self.restore_draft()
         return True
+
+    def restore_draft(self) -> None:
+        """Put back the message being typed when the window last closed (unless something was
+        typed since start)."""
+        draft = layout_settings().value("draft")
+        if isinstance(draft, str) and draft and not self.chat.input.toPlainText():
+            self.chat.input.setPlainText(draft)
 
     def fit_to_screen(self) -> None:
         """Shrink the window to its screen's available area (a 1024×700 laptop, a small VNC

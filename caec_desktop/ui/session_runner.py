@@ -3,7 +3,7 @@
 The view binds only to these signals (qasync's service pattern); what is not shown (the history's
 save) binds to `runSettled`, `SETTLE_MS` after `runFinished`. The runner keeps its own
 reference to the run task (qasync issue #98: tasks made by `asyncSlot` are not kept alive) and
-`shutdown()` cancels and awaits it before the loop closes (issue #60), then closes every session it
+`shutdown()` stops and awaits it before the loop closes (issue #60), then closes every session it
 has run (the current one and those replaced after a settings change) so their HTTP clients close.
 """
 
@@ -33,6 +33,10 @@ that arrive together (a node's last events, the next node's first) are passed on
 until their slots have taken this long, the rest on the next turns (`_drain`): a turn then
 holds at most this plus one event's slot (a result card's, ~4 ms, the longest), not every event
 a node sends at once."""
+
+STOP_WAIT_S = 5.0
+"""How long quitting waits for a stopped run to end with its run_end (it takes milliseconds: the
+run's task is cancelled) before cancelling its stream, and with it the record of the turn."""
 
 
 class SessionRunner(QObject):
@@ -87,12 +91,17 @@ class SessionRunner(QObject):
         self.session = session
 
     async def shutdown(self) -> None:
-        """Cancel the run, wait for it, settle its turn at once (so it is saved), close the HTTP
-        clients of every session run here."""
+        """Stop the run as Esc does (its stream ends with run_end, so the stopped turn keeps the
+        question, as a turn marked cancelled), wait for it (at most `STOP_WAIT_S`, then cancel
+        it), settle its turn at once (so it is saved), close the HTTP clients of every session
+        run here."""
         if self.task is not None and not self.task.done():
-            self.session.cancel()
-            self.task.cancel()
-            await asyncio.gather(self.task, return_exceptions=True)
+            for session in (*self._replaced, self.session):  # a run may be in a replaced one
+                session.cancel()
+            _, pending = await asyncio.wait({self.task}, timeout=STOP_WAIT_S)
+            if pending:  # a stream that does not end when asked: its turn is lost, not the exit
+                self.task.cancel()
+                await asyncio.gather(self.task, return_exceptions=True)
         self._settle_now()
         sessions, self._replaced = [*self._replaced, self.session], []
         for session in sessions:

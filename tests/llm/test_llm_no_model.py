@@ -71,10 +71,19 @@ def test_ask_names_the_setting_when_the_server_lists_no_model(
     assert fake_llm.chat_requests == []  # no request naming no model was sent
 
 
-def test_an_unreachable_server_is_a_clear_model_error(capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unreachable_server_is_a_clear_model_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     with FakeOpenAI() as gone:
         base_url = gone.base_url
+    monkeypatch.setenv("CAEC_SAFETY_NET", "false")  # with it, the offline reader answers too
     code = main(["ask", QUERY, "--mode", "local", "--base-url", base_url, "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 3 and out["status"] == "model_error"
+    assert "could not be reached" in out["answer"] and "CAEC_MODEL" in out["answer"]
+    monkeypatch.setenv("CAEC_SAFETY_NET", "true")  # as a timeout (docs/llm-servers.md, 3)
+    code = main(["ask", QUERY, "--mode", "local", "--base-url", base_url, "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert (code, out["status"], out["path"]) == (0, "answered", "safety_net")
+    assert out["safety_net_reason"] == "the model's server could not be reached"
     assert "could not be reached" in out["answer"] and "CAEC_MODEL" in out["answer"]

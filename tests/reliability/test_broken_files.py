@@ -80,6 +80,8 @@ CONFIG_CASES: list[tuple[Maker, str]] = [
     (not_utf8, "is not UTF-8 text"),
     (deep, "nested too deeply"),
     (half_json, "is not valid JSON (the first error is at line 1, column 2)"),
+]
+FIELD_CASES: list[tuple[Maker, str]] = [  # one bad setting: only it is left out
     (infinite_timeout, "request_timeout_s: Input should be a finite number"),
     (nan_timeout, "turn_timeout_s: Input should be a finite number"),
     (negative_timeout, "request_timeout_s: Input should be greater than 0"),
@@ -99,6 +101,20 @@ def test_a_broken_config_file_gives_defaults_and_a_line_on_stderr(
     assert (code, out["status"], out["mode"]) == (0, "answered", "offline")
     assert "caec ask: Settings file not used; defaults (offline, no API key) instead" in err
     assert str(config / "config.json") in err and why in err
+    no_python_text(err)
+
+
+@pytest.mark.parametrize(("make", "why"), FIELD_CASES, ids=lambda v: getattr(v, "__name__", ""))
+def test_a_bad_setting_in_the_config_file_is_left_out_and_named(
+    capsys: pytest.CaptureFixture[str], private_profile: Path, make: Maker, why: str
+) -> None:
+    config = private_profile / "config"
+    config.mkdir()
+    make(config / "config.json")
+    code, out, err = ask(capsys)
+    assert (code, out["status"], out["mode"]) == (0, "answered", "offline")
+    assert f"caec ask: Settings file {config / 'config.json'}: " in err and why in err
+    assert "Only these were left out" in err and "config.json.bak" in err
     no_python_text(err)
 
 

@@ -33,7 +33,8 @@ def test_a_turn_stopped_at_its_limit_gets_the_safety_net(
     with hostile.HostileServer(hostile.keep_alive_only) as server:
         code, out, err = ask(capsys, server.base_url, "--timeout", "0.5")
     assert (code, out["status"], out["path"]) == (0, "answered", "safety_net")
-    assert out["answer"].startswith("**The model did not produce a valid tool call")
+    assert out["answer"].startswith("**The model did not finish within the turn's time limit")
+    assert out["safety_net_reason"] == "the model did not finish within the turn's time limit"
     assert "0.5 s" in out["answer"] and "turn_timeout_s" in out["answer"]  # why, still said
     assert [r["tool"] for r in out["tool_results"]] == ["rayleigh_timestep"]
     assert out["tool_results"][0]["source"] == "regex"

@@ -290,9 +290,10 @@ def how_computed(entry: Mapping[str, Any], turn: Mapping[str, Any], tool: str = 
         return f"Inputs entered in the tool form; {by_tool}."
     if source == "regex" and turn.get("path") == "safety_net":
         model = str(turn.get("model") or "the model")
+        why = str(turn.get("safety_net_reason") or "").replace("the model", model, 1)
         return (
-            f"Safety net: {model} produced no valid tool call, so the offline reader read the "
-            f"inputs from the request (no model); {by_tool}. Check the inputs."
+            f"Safety net: {why or f'{model} produced no valid tool call'}, so the offline reader "
+            f"read the inputs from the request (no model); {by_tool}. Check the inputs."
         )
     if source == "regex":
         return f"Inputs read from the request by the offline reader (no model); {by_tool}."

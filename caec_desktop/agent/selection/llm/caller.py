@@ -182,6 +182,14 @@ class ModelCaller:
     def _streams(self, purpose: str) -> bool:
         return self.stream_summary if purpose == "summarize" else self.stream
 
+    def warm(self) -> None:
+        """Build the chat clients the first requests use (any thread): each loads SSL
+        certificates and the OpenAI SDK's chat resources, ~0.5 s the first time, which the
+        first request would otherwise spend on the event loop's thread. Nothing is sent."""
+        if self.model:  # else picked from /models at the first request
+            for stream in dict.fromkeys((self.stream, self.stream_summary)):
+                self._chat(self.model, stream)
+
     def _chat(self, name: str, stream: bool) -> CaecChatOpenAI:
         key = (name, stream)
         if key not in self._models:

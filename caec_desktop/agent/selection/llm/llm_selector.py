@@ -81,6 +81,10 @@ class LLMSelector:
     async def aclose(self) -> None:
         """Nothing held open here (langchain-openai's clients close with the process)."""
 
+    def warm(self) -> None:
+        """Make the model clients now (the session calls this on a worker thread)."""
+        self.caller.warm()
+
     # --- plumbing --------------------------------------------------------------------------
 
     def _offered(self, request: SelectionRequest) -> list[dict[str, Any]]:

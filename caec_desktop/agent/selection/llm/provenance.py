@@ -10,7 +10,13 @@ A model's call gets the same per-argument sources as an offline one (`ProposedCa
 - `default` — the tool's own default;
 - `chosen` — a non-physical choice (a unit name, a shape, a flag) the model made;
 - `model` (`MODEL_SUPPLIED`) — a physical value found in no message: the graph does not compute
-  with it but asks the user (see `agent/inputs.py`).
+  with it but asks the user (see `agent/inputs.py`);
+- `contradicts this message: <value>` (`CONTRADICTS`) — a value from anywhere but this request
+  (an earlier result or request, a preset, the default) for an input this request types with
+  another value (`2 mm glass beads` after a 1 mm answer: the model kept the 0.5 mm radius). The
+  value the user types now always wins: the call is rejected and fed back like a validation
+  error (`agent/inputs.py`), never computed. What this request types for each input is read by
+  the offline reader's filling of the same tool (`offline/match.py`).
 
 Quantities are read with the offline query parser, so "1 mm" in a request matches the model's
 `0.001`, `"1 mm"` or `"0.1 cm"` alike.
@@ -24,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from caec_desktop.agent.inputs import MODEL_SUPPLIED
+from caec_desktop.agent.inputs import CONTRADICTS, MODEL_SUPPLIED
 from caec_desktop.agent.selection.offline.parse import Quantity, parse
 from caec_desktop.tools import tool_schema
 from caec_desktop.tools.materials import Material, find_material, mentions
@@ -36,6 +42,8 @@ TOLERANCE = 1e-3
 RESULT_TOLERANCE = 0.01
 """For values of earlier answers, which the answer showed rounded to 4 significant figures."""
 _FACTORS = ((1.0, ""), (0.5, " (d/2)"), (2.0, " (2r)"))
+_THIS_REQUEST = frozenset("typed" + note for _, note in _FACTORS)
+"""Labels of a value typed in this request (as is, or halved/doubled between r and d)."""
 _PRESET_KEYS = {
     "density": "density",
     "solid_density": "density",
@@ -187,7 +195,66 @@ def source_args(
                 out[name] = material.as_args()[_PRESET_KEYS[name]]
                 labels = [f"preset:{material.key}"]
         sources[name] = MODEL_SUPPLIED if MODEL_SUPPLIED in labels else labels[0]
+    for name, source in list(sources.items()):
+        if source in _THIS_REQUEST or source == MODEL_SUPPLIED or not _physical(props[name]):
+            continue  # a choice (a unit name, a shape) is the model's to word
+        typed = typed_now(tool, text).get(name)
+        if typed is not None and not _same(out[name], typed, props[name], args):
+            sources[name] = f"{CONTRADICTS}: {_shown(typed)}"
     return out, sources
+
+
+@lru_cache(maxsize=64)
+def _typed_now(tool: str, text: str) -> tuple[tuple[str, Any], ...]:
+    from caec_desktop.agent.selection.offline.match import build
+    from caec_desktop.agent.selection.offline.phrasings import BY_TOOL
+    from caec_desktop.agent.selection.offline.regex_selector import read
+
+    phrasing = BY_TOOL.get(tool)
+    if phrasing is None:
+        return ()
+    built = build(phrasing, read(text), find_material(text))
+    return tuple(
+        (name, value)
+        for name, value in built.args.items()
+        if built.sources.get(name, "").startswith("typed") and not isinstance(value, list)
+    )
+
+
+def typed_now(tool: str, text: str) -> dict[str, Any]:
+    """The values `text` itself types for `tool`'s inputs, as the offline reader fills them
+    (`2 mm glass beads` → particle_radius "1 mm"); presets and defaults are not typed."""
+    return dict(_typed_now(tool, text))
+
+
+def _shown(value: Any) -> str:
+    return str(value) if isinstance(value, str) else f"{value:g}"
+
+
+def _same(value: Any, typed: Any, prop: dict[str, Any], args: dict[str, Any]) -> bool:
+    """Whether the model's `value` is the `typed` one (compared in SI units)."""
+    if isinstance(value, list):
+        return False
+    unit = str(prop.get("x-unit") or "")
+    if "x-unit-from" in prop:  # a bare number in the unit another argument names
+        from_unit = args.get(str(prop["x-unit-from"]))
+        if isinstance(value, int | float) and isinstance(from_unit, str):
+            value = f"{value} {from_unit}"
+    a, b = _any_si(value, unit), _any_si(typed, unit)
+    return a is not None and b is not None and _close(a, b, TOLERANCE)
+
+
+def _any_si(value: Any, unit: str) -> float | None:
+    """`value` in SI base units (a number in `unit`, or a string with its own unit)."""
+    si = _value_si(value, unit)
+    if si is None and isinstance(value, str):
+        try:
+            return float(ureg().Quantity(value).to_base_units().magnitude)
+        except Exception:  # not a quantity: not the same value
+            return None
+    if si is not None and unit:
+        return float(ureg().Quantity(si, unit).to_base_units().magnitude)
+    return si
 
 
 def _source_of(
