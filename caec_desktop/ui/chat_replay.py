@@ -61,11 +61,44 @@ def _without_section(text: str, res: Mapping[str, Any]) -> str:
     end = text.find(sheet.markdown(), start) if sheet is not None else -1
     if end >= 0 and sheet is not None:
         end += len(sheet.markdown())
+    elif (heading := text.find(f"**Calc sheet — `{tool}`**", start)) >= 0:
+        end = _sheet_end(text, heading)  # written in the display units of its time
     else:
         inputs = text.find("\nInputs: ", start)
         next_section = text.find("\n\n", inputs + 1 if inputs >= 0 else start)
         end = len(text) if next_section < 0 else next_section
     return text[:start] + text[end:].lstrip("\n")
+
+
+_SHEET_TITLES = ("*Thresholds:*", "*Notes:*", "*References:*")
+"""The titled lists a calc sheet may end with (`CalcSheet.markdown`, tools/base.py)."""
+
+
+def _sheet_end(text: str, heading: int) -> int:
+    """Where the calc sheet whose heading starts at `heading` ends, read from its shape: its
+    numbered steps, then its titled lists (`CalcSheet.markdown`). A stored answer's sheet was
+    written in the display units and figures of its time, so it need not equal the sheet made
+    now from the same result."""
+    end = text.find("\n", heading)
+    if end < 0:
+        return len(text)
+    in_list = False
+    while end < len(text):
+        nxt = text.find("\n", end + 1)
+        line = text[end + 1 : nxt if nxt >= 0 else len(text)]
+        if line in _SHEET_TITLES:
+            in_list = True
+        elif line and not (_is_step(line) or (in_list and line.startswith("- "))):
+            return end
+        if nxt < 0:
+            return len(text)
+        end = nxt
+    return end
+
+
+def _is_step(line: str) -> bool:
+    number, dot, _ = line.partition(". ")
+    return bool(dot) and number.isdigit()
 
 
 def source_of(turn: StoredTurn) -> str:

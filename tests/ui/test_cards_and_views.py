@@ -18,7 +18,7 @@ from pytestqt.qtbot import QtBot
 from caec_desktop.services.connection import check_connection
 from caec_desktop.services.session import Session, TurnResult
 from caec_desktop.settings.model import Settings
-from caec_desktop.tools import execute, get_tool, tool_names
+from caec_desktop.tools import display, execute, get_tool, tool_names
 from caec_desktop.ui.chat_replay import answer_bubble
 from caec_desktop.ui.conversation_delegate import ConversationDelegate, day_heading, heading_of
 from caec_desktop.ui.conversation_model import UPDATED_ROLE
@@ -77,6 +77,32 @@ def test_the_answer_does_not_repeat_the_cards(qtbot: QtBot, qloop: qasync.QEvent
     verdict = str(turn.tool_results[0]["result"]["verdict"]).upper()
     assert f"Verdict: {verdict}" in card.verdict_label.text()
     qloop.run_until_complete(runner.shutdown())
+
+
+def test_a_reopened_answer_does_not_repeat_its_sheet_after_the_display_changed(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """A stored answer's calc sheet is in the units and figures of its time: reopened after the
+    display changed, the chat still shows the sheet once (on the card), not again in the answer."""
+    runner = SessionRunner(Session(OFFLINE))
+    window = MainWindow(runner, OFFLINE)
+    qtbot.addWidget(window)
+
+    async def ask() -> TurnResult:
+        assert runner.ask("rayleigh time step for 1 mm glass beads")
+        (turn,) = await wait_signal(runner.runFinished, timeout=30)
+        return turn
+
+    turn = qloop.run_until_complete(ask())
+    qloop.run_until_complete(runner.shutdown())
+    assert "**Calc sheet" in turn.answer and "*References:*" in turn.answer
+    before = display.use(display.make_display("us", sig=3))
+    try:
+        role, text = answer_bubble(turn.answer, turn.status, turn.tool_results)
+    finally:
+        display.use(before)
+    assert role == "answer" and text.startswith("**Preset glass**")
+    assert "Calc sheet" not in text and "References" not in text and "| Result |" not in text
 
 
 def test_cli_advice_reads_as_the_windows_own_controls() -> None:
