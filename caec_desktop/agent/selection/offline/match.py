@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,7 +16,7 @@ from caec_desktop.agent.selection.offline.phrasings import PHRASINGS, Phrasing
 from caec_desktop.tools import get_tool
 from caec_desktop.tools.fluids import find_fluid
 from caec_desktop.tools.materials import Material, mentions
-from caec_desktop.tools.units import pretty_unit
+from caec_desktop.tools.units import UnitParseError, pretty_unit, to_si
 
 _BOOLS = {"true": True, "yes": True, "false": False, "no": False}
 _HOLDER_AFTER_RE = re.compile(
@@ -173,14 +174,28 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     missing = [g for g in p.required if not any(n in filler.args for n in g)]
     missing += [g for g in extra if not any(n in filler.args for n in g) and g not in missing]
     left = [q for i, q in enumerate(parsed.quantities) if i not in filler.used]
-    unread = [_unread(q, _takes(p)) for q in left if q.problem]
+    unread = list(dict.fromkeys(_unread(q, _takes(p)) for q in left if q.problem))
     left = [q for q in left if not q.problem]
     wrong = [_wrong_unit(parsed, q, _takes(p)) for q in left if q.misfit]
     for q in left:  # a value typed for an input in a wrong unit: that input is asked for
         names = _inputs_of(p, q.misfit)[:1]  # the input the key names first (`r`: the radius)
         if names and names[0] not in filler.args and tuple(names) not in missing:
             missing.append(tuple(names))
-    unused = [typed(parsed, q) for q in left if not q.misfit]
+    refused = list(filler.refused)
+    unused = []
+    for q in left:
+        if q.misfit:
+            continue
+        index = parsed.quantities.index(q)
+        name, second = _second_value(filler, p, index)
+        if second is None:
+            unused.append(typed(parsed, q))
+        elif second:
+            refused.append(second)
+        else:  # the same value typed twice (`d = 2 mm, r = 1 mm`): nothing is lost
+            filler.used.add(index)
+        if name and second is None:
+            unused[-1] += f" (a second value for {name}; it took {_typed_at(filler, name)})"
     notes = list(filler.notes)
     bodies = (filler.material, filler.wall_material, filler.other_material)
     used = {m.key for m in bodies if m is not None}
@@ -194,14 +209,14 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     skip = used | {m.key for m, _ in holders}
     dropped = [m.key for _, _, m in mentions(parsed.text) if m.key not in skip]
     if dropped and filler.material is not None and any(param.preset for param in p.params):
-        left_out = ", ".join([*dict.fromkeys(dropped), *unused])
+        plain = [u.partition(" (a second value for ")[0] for u in unused]
+        left_out = ", ".join([*dict.fromkeys(dropped), *plain])
         notes.append(
             f"**Not used:** {left_out} — one material per calculation: this one is for "
             f"{filler.material.key}; ask again for {dropped[0]} and keep the more conservative "
             "result"
         )
         unused = []
-    refused = list(filler.refused)
     if "diameters" not in _takes(p) and _size_fraction_pairs(parsed.quantities) >= 2:
         refused.append(
             f"sizes each with a percentage are a size distribution; `{p.tool}` takes one size "
@@ -210,6 +225,54 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     return Built(
         p.tool, filler.args, filler.sources, missing, unused, notes, wrong, unread, refused
     )
+
+
+def _second_value(filler: Filler, p: Phrasing, index: int) -> tuple[str, str | None]:
+    """For a value left over, the input of `p`'s tool it is a second value for, and what to
+    say: a refusal when its key names that input (`2 mm diameter ... radius 1.5 mm`: two values
+    for one radius), "" when both are the same value, None when it is only left over (unkeyed,
+    or no input of its dimension was filled by a typed value)."""
+    q = filler.quantities[index]
+    role = filler.role(index)
+    for param in p.params:
+        if param.name not in filler.origin:
+            continue
+        factors = dict(param.roles)
+        if role is not None and role in factors:
+            first, factor = filler.origin[param.name]
+            if _BOUNDS_RE.search(filler.quantities[first].before) and index == first + 1:
+                return param.name, None  # `between 1 mm and 3 mm diameter`: a size range
+            a = _si(filler.quantities[first], factor)
+            b = _si(q, factors[role])
+            if a is not None and b is not None and math.isclose(a, b, rel_tol=1e-9):
+                return param.name, ""
+            one = typed(filler.parsed, filler.quantities[first])
+            return param.name, (
+                f"two values for {param.name}: {one} and {typed(filler.parsed, q)}; "
+                "type the one meant"
+            )
+        dims = {ROLE_DIM.get(r) for r in factors} | {param.dim}
+        if role is None and not q.roles and q.dim in dims and q.dim != ROLE_DIM_NONE:
+            return param.name, None
+    return "", None
+
+
+ROLE_DIM_NONE = "dimensionless"
+_BOUNDS_RE = re.compile(r"\bbetween\s*$", re.IGNORECASE)
+
+
+def _si(q: Quantity, factor: float) -> float | None:
+    """A quantity in SI times `factor` (None when its unit cannot be read)."""
+    try:
+        unit = REFERENCE_UNITS.get(q.dim, "")
+        return to_si(q.scaled(factor), unit) if q.unit else q.value * factor
+    except (UnitParseError, ValueError):
+        return None
+
+
+def _typed_at(filler: Filler, name: str) -> str:
+    """The value as typed that filled input `name`."""
+    return typed(filler.parsed, filler.quantities[filler.origin[name][0]])
 
 
 def _size_fraction_pairs(quantities: list[Quantity]) -> int:

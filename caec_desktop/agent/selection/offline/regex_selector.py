@@ -118,6 +118,9 @@ def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
                 built = earlier
     elif follow_up := _follow_up(parsed, history or []):
         built = follow_up
+    elif unread := [q.problem for q in parsed.quantities if q.problem]:
+        parts = [f"**Value not read:** {u}." for u in dict.fromkeys(unread)]
+        return Selection(reply="\n\n".join([*parts, UNREAD_NEXT]), missing=parts)
     elif parsed.quantities and not is_help(text):
         return Selection(
             reply="I found values but not which calculation you want.\n\n" + help_text(),
@@ -179,7 +182,12 @@ def reading_notes(parsed: Parsed, built: Built) -> list[str]:
     if fixes:
         notes.append(f"**Read as:** {', '.join(fixes)}")
     if built.unused:
-        notes.append(f"**Not used:** {', '.join(built.unused)} (not an input of `{built.tool}`)")
+        second = [u for u in built.unused if "(a second value for " in u]
+        foreign = [u for u in built.unused if u not in second]
+        said = [*second]
+        if foreign:
+            said.append(f"{', '.join(foreign)} (not an input of `{built.tool}`)")
+        notes.append(f"**Not used:** {'; '.join(said)}")
     if built.wrong and not built.missing:
         notes.append(f"**Not used (wrong unit):** {'; '.join(built.wrong)}")
     return [*notes, *built.notes, *preset_notes(built.args, built.sources)]
@@ -216,7 +224,7 @@ def _follow_up(parsed: Parsed, history: list[dict[str, Any]]) -> Built | None:
                 step = build(phrasing, later, find_material(later.text))
                 built = _merge(phrasing, built, step) if step.args else built
         now = build(phrasing, parsed, find_material(parsed.text))
-        return _merge(phrasing, built, now) if now.args else None
+        return _merge(phrasing, built, now) if now.args or now.unread else None
     return None
 
 
