@@ -72,7 +72,7 @@ def _takes(p: Phrasing) -> set[str]:
     return {role for param in p.params for role, _ in param.roles} | p.step_roles
 
 
-def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
+def rank(parsed: Parsed, by_names: bool = True) -> list[tuple[int, Phrasing]]:
     """Phrasings with a positive score, best first (ties keep table order).
 
     A tool scores its keyword weights (its own name counts 20), plus one point per input typed
@@ -105,7 +105,7 @@ def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
             score += sum(w for dim, w in p.dim_weights if dim in typed_dims)
             score -= _FOREIGN_DIM * len(foreign - _dims(p))
             scored.append((score, -order, p))
-    if not scored:
+    if not scored and by_names:
         scored = _by_names(parsed)
     scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
     return [(s, p) for s, _, p in scored]

@@ -148,7 +148,7 @@ _NOT_UNITS = frozenset(
         "are", "particle", "particles", "grain", "grains", "stone", "stones", "point", "points",
         "hand", "hands", "cup", "cups", "turn", "turns", "cycle", "cycles", "count", "shot",
         "shots", "pi", "bit", "bits", "pt", "sigma", "tau", "mu", "alpha", "beta", "gamma",
-        "delta", "theta", "lambda", "omega", "eps",
+        "delta", "theta", "lambda", "omega", "eps", "plus", "minus", "times", "over",
     }
 )  # fmt: skip
 """Words pint reads as units (technical atmosphere, annum, particle = 1/N_A, grain, …) that are
