@@ -133,6 +133,20 @@ def test_a_bare_value_with_no_dimension_is_still_read() -> None:
     )
 
 
+UNNAMED = [
+    ("hertz contact time for 1 mm glass at 2", "2"),
+    ("rayleigh time step for glass from 0.5 to 2", "0.5"),
+    ("mass of steel balls of 4", "4"),
+]
+
+
+@pytest.mark.parametrize(("text", "number"), UNNAMED, ids=[u[0] for u in UNNAMED])
+def test_an_unnamed_bare_number_is_asked_about(text: str, number: str) -> None:
+    selection = select_text(text)
+    assert not selection.calls, f"{text!r} computed: {selection.calls}"
+    assert selection.reply and f"{number} has no unit and no name" in selection.reply
+
+
 # -- lists joined by and / or are sweeps over every value --------------------------------------
 
 SWEEPS = [
@@ -187,8 +201,23 @@ def test_a_value_left_over_for_an_input_says_so(text: str, value: str, name: str
     selection = select_text(text)
     assert selection.reply
     note = next(line for line in selection.reply.split("\n") if line.startswith("**Not used"))
-    assert f"{value} (a second value for {name}" in note
+    assert f"{value} (the tool takes one {name}, which took" in note
     assert "not an input" not in note
+
+
+SPLIT_LISTS = [
+    "time step for 1 mm glass, 2 mm or 3 mm",
+    "mass of steel balls of 2 mm, or else 3 mm and 4 mm",
+]
+
+
+@pytest.mark.parametrize("text", SPLIT_LISTS)
+def test_values_of_one_input_typed_apart_are_refused(text: str) -> None:
+    """Listed apart from the first value, a sweep cannot be read; never one taken, the rest
+    dropped."""
+    selection = select_text(text)
+    assert not selection.calls, f"{text!r} computed: {selection.calls}"
+    assert selection.reply and "typed more than once" in selection.reply
 
 
 # -- arithmetic is refused whole ---------------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import Any
 
 from caec_desktop.agent.selection.offline import steps
 from caec_desktop.agent.selection.offline.aliases import CONTAINER_WORDS, ROLE_DIM
-from caec_desktop.agent.selection.offline.fill import ADJECTIVE, Filler
+from caec_desktop.agent.selection.offline.fill import ADJECTIVE, Filler, near_container
 from caec_desktop.agent.selection.offline.parse import REFERENCE_UNITS, Parsed, Quantity
 from caec_desktop.agent.selection.offline.phrasings import PHRASINGS, Phrasing
 from caec_desktop.tools import get_tool
@@ -188,6 +188,12 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
             continue
         index = parsed.quantities.index(q)
         name, second = _second_value(filler, p, index)
+        if missing and not (q.unit or q.percent or q.roles) and q.dim == ROLE_DIM_NONE:
+            # `at 2` while the impact speed is asked for: the number is asked about, not dropped
+            wrong.append(
+                f"{typed(parsed, q)} has no unit and no name: type which input it is, with its unit"
+            )
+            continue
         if second is None:
             unused.append(typed(parsed, q))
         elif second:
@@ -195,7 +201,7 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
         else:  # the same value typed twice (`d = 2 mm, r = 1 mm`): nothing is lost
             filler.used.add(index)
         if name and second is None:
-            unused[-1] += f" (a second value for {name}; it took {_typed_at(filler, name)})"
+            unused[-1] += f"{SECOND} {name}, which took {_typed_at(filler, name)})"
     notes = list(filler.notes)
     bodies = (filler.material, filler.wall_material, filler.other_material)
     used = {m.key for m in bodies if m is not None}
@@ -209,7 +215,7 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     skip = used | {m.key for m, _ in holders}
     dropped = [m.key for _, _, m in mentions(parsed.text) if m.key not in skip]
     if dropped and filler.material is not None and any(param.preset for param in p.params):
-        plain = [u.partition(" (a second value for ")[0] for u in unused]
+        plain = [u.partition(SECOND)[0] for u in unused]
         left_out = ", ".join([*dict.fromkeys(dropped), *plain])
         notes.append(
             f"**Not used:** {left_out} — one material per calculation: this one is for "
@@ -225,6 +231,11 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     return Built(
         p.tool, filler.args, filler.sources, missing, unused, notes, wrong, unread, refused
     )
+
+
+SECOND = " (the tool takes one"
+"""How a left-over value of an input the tool has is noted: `5 m/s (the tool takes one
+impact_velocity, which took 2 m/s)`, never `not an input`."""
 
 
 def _second_value(filler: Filler, p: Phrasing, index: int) -> tuple[str, str | None]:
@@ -253,11 +264,30 @@ def _second_value(filler: Filler, p: Phrasing, index: int) -> tuple[str, str | N
             )
         dims = {ROLE_DIM.get(r) for r in factors} | {param.dim}
         if role is None and not q.roles and q.dim in dims and q.dim != ROLE_DIM_NONE:
+            if near_container(filler.quantities, index):
+                return "", None  # `in a 100 mm pipe`: the container's, said as not used
+            quantities = filler.quantities
+            listed_after = index > 0 and quantities[index - 1].dim == q.dim
+            listed_before = index + 1 < len(quantities) and quantities[index + 1].dim == q.dim
+            if (listed_after and _ANOTHER_RE.match(q.before)) or (
+                listed_before and _JOINT_AFTER_RE.match(q.after)
+            ):
+                # `1 mm glass, 2 mm or 3 mm`: more values of one input, of which one would be
+                # taken and the others dropped
+                one = _typed_at(filler, param.name)
+                return param.name, (
+                    f"{param.name} was typed more than once ({one} and "
+                    f"{typed(filler.parsed, q)}); give one value, or list the values together "
+                    "(`1, 2 and 3 mm`) for a sweep"
+                )
             return param.name, None
     return "", None
 
 
 ROLE_DIM_NONE = "dimensionless"
+_ANOTHER_RE = re.compile(r"^[\s,;]*(?:(?:and|or)\s+)?$", re.IGNORECASE)
+_JOINT_AFTER_RE = re.compile(r"^\s*,?\s*\b(?:and|or)\s*$", re.IGNORECASE)
+"""Before a value of an input already filled: a list's joint (`, 2 mm or 3 mm`)."""
 _BOUNDS_RE = re.compile(r"\bbetween\s*$", re.IGNORECASE)
 
 

@@ -21,7 +21,7 @@ from caec_desktop.agent.selection.offline.help import (
     missing_reply,
     preset_notes,
 )
-from caec_desktop.agent.selection.offline.match import Built, build, rank
+from caec_desktop.agent.selection.offline.match import SECOND, Built, build, rank
 from caec_desktop.agent.selection.offline.parse import Parsed, parse
 from caec_desktop.agent.selection.offline.phrasings import VOCABULARY, Phrasing
 from caec_desktop.agent.selection.offline.steps import WALL_WORDS
@@ -233,7 +233,7 @@ def reading_notes(parsed: Parsed, built: Built) -> list[str]:
     if fixes:
         notes.append(f"**Read as:** {', '.join(fixes)}")
     if built.unused:
-        second = [u for u in built.unused if "(a second value for " in u]
+        second = [u for u in built.unused if SECOND in u]
         foreign = [u for u in built.unused if u not in second]
         said = [*second]
         if foreign:
