@@ -111,6 +111,8 @@ BARE_FOLLOW_UPS = [
     (["time step for 1 mm glass"], "and for 3?"),
     (["mass of 2 mm steel balls"], "what about 5?"),
     (["hertz contact time 1 mm glass at 2 m/s"], "and with 4?"),
+    (["time step for 1 mm glass"], "and for r = 2?"),
+    (["rayleigh dt r=1 mm rho=2500 kg/m3 E=70 GPa nu=0.25"], "and E=70?"),
 ]
 
 
@@ -119,6 +121,23 @@ def test_a_bare_follow_up_is_asked_back(before: list[str], text: str) -> None:
     selection = select_text(text, _history(*before))
     assert not selection.calls, f"{text!r} computed: {selection.calls}"
     assert selection.reply and "no unit" in selection.reply
+
+
+@pytest.mark.parametrize(
+    ("before", "text", "values"),
+    [
+        (["time step for 1 mm glass"], "and for 2 and 3 mm?", [1e-3, 1.5e-3]),
+        (["time step for 1 mm glass"], "what about 3 mm or 4 mm", [1.5e-3, 2e-3]),
+    ],
+)
+def test_a_follow_up_list_is_swept(before: list[str], text: str, values: list[float]) -> None:
+    (call,) = select_text(text, _history(*before)).calls
+    assert call.name == "sweep" and call.args["parameter"] == "particle_radius"
+    for value, want in zip(call.args["values"], values, strict=True):
+        args = {**call.args["args"], "particle_radius": value}
+        outcome = execute("rayleigh_timestep", args)
+        assert outcome.ok and outcome.result is not None
+        assert _same(outcome.result["rayleigh_timestep"], rayleigh(want, *GLASS.values()))
 
 
 def test_a_bare_value_with_no_dimension_is_still_read() -> None:
