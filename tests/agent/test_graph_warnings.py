@@ -13,7 +13,7 @@ WHY = "particle_radius = 1.2 m is unusually large for a DEM particle — did you
 @pytest.mark.asyncio
 async def test_an_unusual_value_computes_and_says_so_everywhere() -> None:
     session = Session(Settings(mode="offline"))
-    events = [e async for e in session.ask("rayleigh time step r=1.2 rho=2500 E=70 GPa nu=0.25")]
+    events = [e async for e in session.ask("rayleigh time step r=1.2 m rho=2500 E=70 GPa nu=0.25")]
     turn = session.last_turn
     assert turn is not None and turn.status == "answered"
     (warning,) = [e for e in events if e.kind == "warning"]
@@ -32,7 +32,7 @@ async def test_the_calculation_package_lists_the_warning_once() -> None:
     from caec_desktop.services.report import TurnRecord, build_package
 
     session = Session(Settings(mode="offline"))
-    async for _ in session.ask("rayleigh time step r=1.2 rho=2500 E=70 GPa nu=0.25"):
+    async for _ in session.ask("rayleigh time step r=1.2 m rho=2500 E=70 GPa nu=0.25"):
         pass
     turn = session.last_turn
     assert turn is not None

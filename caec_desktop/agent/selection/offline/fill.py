@@ -164,6 +164,9 @@ class Filler:
     refused: list[str] = field(default_factory=list)
     """What a step found the tool cannot take as typed (a second body's material in a tool of
     one material): nothing is computed, and the reply says why."""
+    origin: dict[str, tuple[int, float]] = field(default_factory=dict)
+    """Input name → (index of the quantity that filled it, factor applied), for the keyed and
+    unkeyed passes: a second value left over for the same input is then named truthfully."""
 
     def __post_init__(self) -> None:
         accepted = {role for p in self.params for role, _ in p.roles} | _STEP_ROLES
@@ -227,6 +230,7 @@ class Filler:
                 )
                 if index is not None:
                     self.put(p.name, self.use(index).scaled(factor), _LABELS.get(factor, "typed"))
+                    self.origin[p.name] = (index, factor)
 
     def unkeyed(self) -> None:
         """Fill what is left from unkeyed quantities of the parameter's dimension, and a ratio
@@ -252,6 +256,7 @@ class Filler:
             if free:
                 q = self.use(free[0])
                 self.put(p.name, q.scaled(p.bare_factor), _LABELS.get(p.bare_factor, "typed"))
+                self.origin[p.name] = (free[0], p.bare_factor)
 
     def presets(self) -> None:
         """Fill material properties the user did not type from the named material.

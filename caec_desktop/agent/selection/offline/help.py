@@ -93,7 +93,7 @@ def missing_reply(
             + (f" ({sources[k]})" if sources.get(k, "typed") != "typed" else "")
             for k, v in understood.items()
         )
-        lines.append(f"I read so far: {got}.")
+        lines.append(f"\nI read so far: {got}.")  # a paragraph: not part of the last bullet
     lines.append(f'Example: "{BY_TOOL[tool].example}".')
     return "\n".join(lines), missing
 

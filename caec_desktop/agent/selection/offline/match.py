@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from caec_desktop.agent.selection.offline import steps
 from caec_desktop.agent.selection.offline.aliases import CONTAINER_WORDS, ROLE_DIM
-from caec_desktop.agent.selection.offline.fill import ADJECTIVE, Filler
+from caec_desktop.agent.selection.offline.fill import ADJECTIVE, Filler, near_container
 from caec_desktop.agent.selection.offline.parse import REFERENCE_UNITS, Parsed, Quantity
 from caec_desktop.agent.selection.offline.phrasings import PHRASINGS, Phrasing
 from caec_desktop.tools import get_tool
 from caec_desktop.tools.fluids import find_fluid
 from caec_desktop.tools.materials import Material, mentions
-from caec_desktop.tools.units import pretty_unit
+from caec_desktop.tools.units import UnitParseError, pretty_unit, to_si
 
 _BOOLS = {"true": True, "yes": True, "false": False, "no": False}
 _HOLDER_AFTER_RE = re.compile(
@@ -71,7 +72,7 @@ def _takes(p: Phrasing) -> set[str]:
     return {role for param in p.params for role, _ in param.roles} | p.step_roles
 
 
-def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
+def rank(parsed: Parsed, by_names: bool = True) -> list[tuple[int, Phrasing]]:
     """Phrasings with a positive score, best first (ties keep table order).
 
     A tool scores its keyword weights (its own name counts 20), plus one point per input typed
@@ -104,7 +105,7 @@ def rank(parsed: Parsed) -> list[tuple[int, Phrasing]]:
             score += sum(w for dim, w in p.dim_weights if dim in typed_dims)
             score -= _FOREIGN_DIM * len(foreign - _dims(p))
             scored.append((score, -order, p))
-    if not scored:
+    if not scored and by_names:
         scored = _by_names(parsed)
     scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
     return [(s, p) for s, _, p in scored]
@@ -173,14 +174,34 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     missing = [g for g in p.required if not any(n in filler.args for n in g)]
     missing += [g for g in extra if not any(n in filler.args for n in g) and g not in missing]
     left = [q for i, q in enumerate(parsed.quantities) if i not in filler.used]
-    unread = [_unread(q, _takes(p)) for q in left if q.problem]
+    unread = list(dict.fromkeys(_unread(q, _takes(p)) for q in left if q.problem))
     left = [q for q in left if not q.problem]
     wrong = [_wrong_unit(parsed, q, _takes(p)) for q in left if q.misfit]
     for q in left:  # a value typed for an input in a wrong unit: that input is asked for
         names = _inputs_of(p, q.misfit)[:1]  # the input the key names first (`r`: the radius)
         if names and names[0] not in filler.args and tuple(names) not in missing:
             missing.append(tuple(names))
-    unused = [typed(parsed, q) for q in left if not q.misfit]
+    refused = list(filler.refused)
+    unused = []
+    for q in left:
+        if q.misfit:
+            continue
+        index = parsed.quantities.index(q)
+        name, second = _second_value(filler, p, index)
+        if missing and not (q.unit or q.percent or q.roles) and q.dim == ROLE_DIM_NONE:
+            # `at 2` while the impact speed is asked for: the number is asked about, not dropped
+            wrong.append(
+                f"{typed(parsed, q)} has no unit and no name: type which input it is, with its unit"
+            )
+            continue
+        if second is None:
+            unused.append(typed(parsed, q))
+        elif second:
+            refused.append(second)
+        else:  # the same value typed twice (`d = 2 mm, r = 1 mm`): nothing is lost
+            filler.used.add(index)
+        if name and second is None:
+            unused[-1] += f"{SECOND} {name}, which took {_typed_at(filler, name)})"
     notes = list(filler.notes)
     bodies = (filler.material, filler.wall_material, filler.other_material)
     used = {m.key for m in bodies if m is not None}
@@ -194,14 +215,14 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     skip = used | {m.key for m, _ in holders}
     dropped = [m.key for _, _, m in mentions(parsed.text) if m.key not in skip]
     if dropped and filler.material is not None and any(param.preset for param in p.params):
-        left_out = ", ".join([*dict.fromkeys(dropped), *unused])
+        plain = [u.partition(SECOND)[0] for u in unused]
+        left_out = ", ".join([*dict.fromkeys(dropped), *plain])
         notes.append(
             f"**Not used:** {left_out} — one material per calculation: this one is for "
             f"{filler.material.key}; ask again for {dropped[0]} and keep the more conservative "
             "result"
         )
         unused = []
-    refused = list(filler.refused)
     if "diameters" not in _takes(p) and _size_fraction_pairs(parsed.quantities) >= 2:
         refused.append(
             f"sizes each with a percentage are a size distribution; `{p.tool}` takes one size "
@@ -210,6 +231,78 @@ def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
     return Built(
         p.tool, filler.args, filler.sources, missing, unused, notes, wrong, unread, refused
     )
+
+
+SECOND = " (the tool takes one"
+"""How a left-over value of an input the tool has is noted: `5 m/s (the tool takes one
+impact_velocity, which took 2 m/s)`, never `not an input`."""
+
+
+def _second_value(filler: Filler, p: Phrasing, index: int) -> tuple[str, str | None]:
+    """For a value left over, the input of `p`'s tool it is a second value for, and what to
+    say: a refusal when its key names that input (`2 mm diameter ... radius 1.5 mm`: two values
+    for one radius), "" when both are the same value, None when it is only left over (unkeyed,
+    or no input of its dimension was filled by a typed value)."""
+    q = filler.quantities[index]
+    role = filler.role(index)
+    for param in p.params:
+        if param.name not in filler.origin:
+            continue
+        factors = dict(param.roles)
+        if role is not None and role in factors:
+            first, factor = filler.origin[param.name]
+            if _BOUNDS_RE.search(filler.quantities[first].before) and index == first + 1:
+                return param.name, None  # `between 1 mm and 3 mm diameter`: a size range
+            a = _si(filler.quantities[first], factor)
+            b = _si(q, factors[role])
+            if a is not None and b is not None and math.isclose(a, b, rel_tol=1e-9):
+                return param.name, ""
+            one = typed(filler.parsed, filler.quantities[first])
+            return param.name, (
+                f"two values for {param.name}: {one} and {typed(filler.parsed, q)}; "
+                "type the one meant"
+            )
+        dims = {ROLE_DIM.get(r) for r in factors} | {param.dim}
+        if role is None and not q.roles and q.dim in dims and q.dim != ROLE_DIM_NONE:
+            if near_container(filler.quantities, index):
+                return "", None  # `in a 100 mm pipe`: the container's, said as not used
+            quantities = filler.quantities
+            listed_after = index > 0 and quantities[index - 1].dim == q.dim
+            listed_before = index + 1 < len(quantities) and quantities[index + 1].dim == q.dim
+            if (listed_after and _ANOTHER_RE.match(q.before)) or (
+                listed_before and _JOINT_AFTER_RE.match(q.after)
+            ):
+                # `1 mm glass, 2 mm or 3 mm`: more values of one input, of which one would be
+                # taken and the others dropped
+                one = _typed_at(filler, param.name)
+                return param.name, (
+                    f"{param.name} was typed more than once ({one} and "
+                    f"{typed(filler.parsed, q)}); give one value, or list the values together "
+                    "(`1, 2 and 3 mm`) for a sweep"
+                )
+            return param.name, None
+    return "", None
+
+
+ROLE_DIM_NONE = "dimensionless"
+_ANOTHER_RE = re.compile(r"^[\s,;]*(?:(?:and|or)\s+)?$", re.IGNORECASE)
+_JOINT_AFTER_RE = re.compile(r"^\s*,?\s*\b(?:and|or)\s*$", re.IGNORECASE)
+"""Before a value of an input already filled: a list's joint (`, 2 mm or 3 mm`)."""
+_BOUNDS_RE = re.compile(r"\bbetween\s*$", re.IGNORECASE)
+
+
+def _si(q: Quantity, factor: float) -> float | None:
+    """A quantity in SI times `factor` (None when its unit cannot be read)."""
+    try:
+        unit = REFERENCE_UNITS.get(q.dim, "")
+        return to_si(q.scaled(factor), unit) if q.unit else q.value * factor
+    except (UnitParseError, ValueError):
+        return None
+
+
+def _typed_at(filler: Filler, name: str) -> str:
+    """The value as typed that filled input `name`."""
+    return typed(filler.parsed, filler.quantities[filler.origin[name][0]])
 
 
 def _size_fraction_pairs(quantities: list[Quantity]) -> int:

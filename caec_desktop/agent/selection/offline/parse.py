@@ -14,10 +14,12 @@ from functools import lru_cache
 from typing import Any
 
 from caec_desktop.agent.selection.offline.aliases import (
+    ANGLE,
     CONTAINER_KEY_AFTER_RE,
     CONTAINER_KEY_BEFORE_RE,
     CONTAINER_VALUE_BEFORE_RE,
     FLUID_KEY_BEFORE_RE,
+    LENGTH,
     PARTICLE_KEY_AFTER_RE,
     POST_KEY_RE,
     POST_ROLES,
@@ -31,6 +33,7 @@ from caec_desktop.agent.selection.offline.aliases import (
     particle_roles,
     wall_roles,
 )
+from caec_desktop.tools import plausibility
 from caec_desktop.tools.fluids import fluid_mentions
 from caec_desktop.tools.materials import mentions
 from caec_desktop.tools.units import dimensionality_name, ureg
@@ -62,7 +65,7 @@ inch or foot mark glued to it (`0.25"`, `3'`) or the word after it that may be i
 _SUPERSCRIPT_RE = re.compile("[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _TIMES_RE = re.compile(r"(?<=[\d.])\s*[x×*]\s*(?=[-+]?[\d.])")
-_SEPARATOR_RE = re.compile(r"^[\s,;x]*(?:and\s*)?$")
+_SEPARATOR_RE = re.compile(r"^[\s,;x]*(?:(?:and|or)\s*)?$")
 _KEY_NEXT_RE = re.compile(r"\w*\s*=|_")
 """After a would-be unit: `2500 E=70 GPa`, `0.3 sigma_y=250 MPa`, `1e6 n_cores=16` — the next
 key, not a unit."""
@@ -145,7 +148,7 @@ _NOT_UNITS = frozenset(
         "are", "particle", "particles", "grain", "grains", "stone", "stones", "point", "points",
         "hand", "hands", "cup", "cups", "turn", "turns", "cycle", "cycles", "count", "shot",
         "shots", "pi", "bit", "bits", "pt", "sigma", "tau", "mu", "alpha", "beta", "gamma",
-        "delta", "theta", "lambda", "omega", "eps",
+        "delta", "theta", "lambda", "omega", "eps", "plus", "minus", "times", "over",
     }
 )  # fmt: skip
 """Words pint reads as units (technical atmosphere, annum, particle = 1/N_A, grain, …) that are
@@ -606,6 +609,8 @@ def parse(
     _inherit_post_keys(quantities)
     _each_speed(text, quantities)
     _spreads(text, quantities)
+    _arithmetic(text, quantities)
+    _bare_dimensional(text, quantities)
     words = {m.group(1): m.group(2) for m in _WORD_PAIR_RE.finditer(text)}
     return Parsed(raw, text, text.lower(), quantities, fixes, words)
 
@@ -659,6 +664,86 @@ def _drop_negated(text: str, fixes: dict[str, str]) -> str:
             fixes[text[start:end]] = NEGATED
             last = end
     return "".join([*parts, text[last:]]) if parts else text
+
+
+_ARITHMETIC_RE = re.compile(
+    r"^\s*(?:\+(?![-/])|plus|minus|times|multiplied\s+by|divided\s+by|over|/)\s*$", re.IGNORECASE
+)
+"""Between two numbers, an operator (`5 + 3 mm`, `2 plus 3`, `6 / 2 mm`): arithmetic, which is
+never evaluated nor half-read."""
+
+
+def _arithmetic(text: str, quantities: list[Quantity]) -> None:
+    """`what is 5 + 3 mm` is refused whole: neither number is read on its own (the 3 mm would
+    be a size and the 5 left over)."""
+    for i in range(1, len(quantities)):
+        a, b = quantities[i - 1], quantities[i]
+        if _ARITHMETIC_RE.match(b.before) and not (a.problem and b.problem):
+            whole = text[a.start : b.end]
+            for one in (a, b):
+                one.problem = (
+                    f"could not read {quote(whole)}: arithmetic is not evaluated; type the "
+                    "single value with its unit"
+                )
+                one.unit, one.dim, one.roles = "", "", ()
+
+
+def _bare_dimensional(text: str, quantities: list[Quantity]) -> None:
+    """A number with no unit keyed to an input that has a dimension (`diameters 1`, `r=0.001`,
+    `E 70e9`) is not read in the input's SI unit: the unit meant (mm? m?) is asked for, for the
+    whole list when bare numbers follow it (`diameters 1, 2 and 5`). Keys that may also name a
+    plain number (`n` a count or a speed) keep only those meanings."""
+    i = 0
+    while i < len(quantities):
+        q = quantities[i]
+        i += 1
+        if q.problem or q.unit or q.percent or q.dim != NONE_DIM or not q.roles:
+            continue
+        plain = tuple(r for r in q.roles if ROLE_DIM.get(r, NONE_DIM) == NONE_DIM)
+        if plain:
+            q.roles = plain
+            continue
+        if not _ambiguous(q):
+            continue
+        listed = [q]
+        while i < len(quantities) and _bare_item(quantities[i]):
+            listed.append(quantities[i])
+            i += 1
+        dim = ROLE_DIM[q.roles[0]]
+        example = REFERENCE_EXAMPLES.get(dim, REFERENCE_UNITS.get(dim, ""))
+        numbers = text[q.start : listed[-1].end]
+        problem = (
+            f"{quote(numbers)} has no unit; which unit is it? (a {dim}: type each value with "
+            f"its unit, e.g. {q.number or q.value} {example})"
+        )
+        roles = q.roles
+        for one in listed:
+            one.problem = problem
+            one.misfit, one.roles = roles, ()
+
+
+def _ambiguous(q: Quantity) -> bool:
+    """Whether a bare number keyed to `q.roles` could be meant in another unit: a length always
+    (sizes are typed in mm or µm, never in metres, so `diameters 1` is no 1 m); another
+    dimension when its SI reading is outside the usual range of `tools/plausibility.py` (`E 70`
+    is no 70 Pa), while `density 2500` and `dt 1e-6` read in kg/m³ and s; an angle never."""
+    dims = {ROLE_DIM[r] for r in q.roles}
+    if LENGTH in dims:
+        return True
+    if dims == {ANGLE}:
+        return False
+    return bool(plausibility.check({r: q.value for r in q.roles}))
+
+
+def _bare_item(q: Quantity) -> bool:
+    """A bare number listed after another (`, 2`, `and 5`, `or 5`), with no key of its own."""
+    bare = not (q.problem or q.unit or q.percent or q.roles) and q.dim == NONE_DIM
+    return bare and _LIST_OR_RE.match(q.before) is not None
+
+
+_LIST_OR_RE = re.compile(r"^[\s,;]*(?:(?:and|or)\s+)?$", re.IGNORECASE)
+REFERENCE_EXAMPLES = {"length": "mm", "pressure/stress": "GPa", "density": "kg/m3"}
+"""A unit to show in the `which unit?` question where SI's base unit is not the usual one."""
 
 
 _SPREAD_RE = re.compile(r"(?:±|\+/-|\+-)\s*$")

@@ -21,9 +21,10 @@ from caec_desktop.agent.selection.offline.help import (
     missing_reply,
     preset_notes,
 )
-from caec_desktop.agent.selection.offline.match import Built, build, rank
+from caec_desktop.agent.selection.offline.match import SECOND, Built, build, rank
 from caec_desktop.agent.selection.offline.parse import Parsed, parse
 from caec_desktop.agent.selection.offline.phrasings import VOCABULARY, Phrasing
+from caec_desktop.agent.selection.offline.steps import WALL_WORDS
 from caec_desktop.agent.selection.offline.sweeps import sweep_selection
 from caec_desktop.agent.selection.protocol import (
     Intent,
@@ -108,16 +109,27 @@ def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
     """`select_text` for one calculation (no range or list read as a sweep)."""
     parsed = read(text)
     ranked = ranked_phrasings(text)
-    if ranked:
+    pending = _answers_pending(parsed, history or [])
+    if pending is not None:
+        # `density 2200 kg/m3, E 0.5 GPa, poisson 0.46` after `I need more input`: the
+        # calculation asked about keeps its tool and what was read for it
+        built = pending
+    elif ranked:
         phrasing = ranked[0][1]
         built = build(phrasing, parsed, find_material(parsed.text))
         if built.missing and history and _FOLLOW_ON_RE.match(text):
-            # `and with skin 0.5 mm`: a keyword of the same calculation, its inputs from before
-            earlier = _follow_up(parsed, history)
-            if earlier is not None and earlier.tool == built.tool:
+            # `and with skin 0.5 mm`, `and the max overlap?`: a keyword of the same or another
+            # calculation, the inputs typed before carried over to it
+            earlier = _follow_up(parsed, history, phrasing)
+            if earlier is not None:
                 built = earlier
     elif follow_up := _follow_up(parsed, history or []):
         built = follow_up
+    elif history and (bare := _bare_follow_up(parsed, history)):
+        return Selection(reply=bare, missing=[bare])
+    elif unread := [q.problem for q in parsed.quantities if q.problem]:
+        parts = [f"**Value not read:** {u}." for u in dict.fromkeys(unread)]
+        return Selection(reply="\n\n".join([*parts, UNREAD_NEXT]), missing=parts)
     elif parsed.quantities and not is_help(text):
         return Selection(
             reply="I found values but not which calculation you want.\n\n" + help_text(),
@@ -134,11 +146,53 @@ def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
     if built.missing:
         reply, missing = missing_reply(built.tool, built.missing, built.args, built.sources)
         wrong = [f"**Wrong unit:** {w}." for w in built.wrong]
+        unknown = _unknown_material(parsed) if _wants_material(built) else ""
+        if unknown:
+            wrong.append(
+                f"**Not a material I know:** {unknown} is not a material preset I know "
+                f"(presets: {', '.join(sorted(MATERIALS))}); type its values."
+            )
         return Selection(reply="\n\n".join([*wrong, reply, *notes]), missing=missing)
     call = ProposedCall(
         name=built.tool, args=built.args, id="regex-1", source="regex", arg_sources=built.sources
     )
     return Selection(calls=[call], reply="\n\n".join(notes) or None)
+
+
+_MATERIAL_SLOT_RE = re.compile(
+    r"\b(?:of|in|from|made\s+of)?\s*(?P<word>[A-Za-z][A-Za-z0-9-]+)\s+(?:beads?|particles?|balls?"
+    r"|spheres?|grains?|pellets?|granules?|powders?|pebbles?|shot)\b",
+    re.IGNORECASE,
+)
+_NOT_MATERIALS = frozenset(
+    """
+    spherical round small large fine coarse dry wet irregular angular smooth rough hard soft
+    the a an my our these those some many few tiny big same two three four five ten mono
+    monodisperse polydisperse rigid elastic plastic hollow solid loose packed cohesive
+    identical equal other single each all more spherically shaped sized
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+"""Words before a particle noun that describe the particles rather than name what they are."""
+
+
+def _unknown_material(parsed: Parsed) -> str:
+    """A word where a material is named (`1 mm PTFE beads`) that is no material preset, so it
+    fills nothing: said, never ignored in silence."""
+    for m in _MATERIAL_SLOT_RE.finditer(parsed.text):
+        word = m["word"]
+        low = word.lower()
+        if low in _KNOWN or low.rstrip("s") in _KNOWN or low in _NOT_MATERIALS:
+            continue
+        if any(c.isdigit() for c in word) or find_material(word) is not None:
+            continue
+        return word
+    return ""
+
+
+def _wants_material(built: Built) -> bool:
+    """Whether inputs a material preset fills are among those missing."""
+    filled_by_preset = {"density", "youngs_modulus", "poisson_ratio", "shear_modulus"}
+    return any(set(group) & filled_by_preset for group in built.missing)
 
 
 _FOLLOW_ON_RE = re.compile(
@@ -179,13 +233,101 @@ def reading_notes(parsed: Parsed, built: Built) -> list[str]:
     if fixes:
         notes.append(f"**Read as:** {', '.join(fixes)}")
     if built.unused:
-        notes.append(f"**Not used:** {', '.join(built.unused)} (not an input of `{built.tool}`)")
+        second = [u for u in built.unused if SECOND in u]
+        foreign = [u for u in built.unused if u not in second]
+        said = [*second]
+        if foreign:
+            said.append(f"{', '.join(foreign)} (not an input of `{built.tool}`)")
+        notes.append(f"**Not used:** {'; '.join(said)}")
     if built.wrong and not built.missing:
         notes.append(f"**Not used (wrong unit):** {'; '.join(built.wrong)}")
     return [*notes, *built.notes, *preset_notes(built.args, built.sources)]
 
 
-def _follow_up(parsed: Parsed, history: list[dict[str, Any]]) -> Built | None:
+def _answers_pending(parsed: Parsed, history: list[dict[str, Any]]) -> Built | None:
+    """The latest calculation with `parsed`'s values, when that calculation still lacks inputs,
+    `parsed` names no calculation by a keyword (only values: ranking by their names would pick
+    another tool) and fills one of the inputs it lacked; else None."""
+    if not history or rank(parsed, by_names=False) or not parsed.quantities:
+        return None
+    chain = _latest(history)
+    if chain is None or not chain[1].missing:
+        return None
+    phrasing, before = chain
+    now = build(phrasing, parsed, find_material(parsed.text))
+    if not any(set(group) & set(now.args) for group in before.missing):
+        return None
+    return _merge(phrasing, before, now)
+
+
+def _bare_follow_up(parsed: Parsed, history: list[dict[str, Any]]) -> str:
+    """`and for 3?` after a calculation: a number with no unit and no key is asked about (3
+    what?), never read in an input's SI unit nor dropped for a help text."""
+    bare = [
+        parsed.text[q.start : q.end]
+        for q in parsed.quantities
+        if not (q.unit or q.percent or q.roles or q.problem or q.misfit)
+    ]
+    if not bare or not _FOLLOW_ON_RE.match(parsed.text) or _latest(history) is None:
+        return ""
+    tool = _latest(history)[1].tool  # type: ignore[index]
+    return (
+        f"**Not computed:** {', '.join(bare)} has no unit and no name; which input of "
+        f"`{tool}` is it, in which unit? Type it with both, e.g. `and for d = 3 mm?`."
+    )
+
+
+def _latest(
+    history: list[dict[str, Any]], phrasing: Phrasing | None = None
+) -> tuple[Phrasing, Built] | None:
+    """The latest calculation in `history`: its request with every accepted follow-up since
+    applied in order (a follow-on that named another tool, `and the max overlap?`, switches to
+    that tool with the inputs typed so far), built for `phrasing` when given, else for the tool
+    named last. A request that only answered an `I need more input` is no new calculation."""
+    requests = [
+        (t["content"], bool(t.get("rejected")))
+        for t in history
+        if t.get("role") == "user" and isinstance(t.get("content"), str)
+    ]
+    for start in range(len(requests) - 1, -1, -1):
+        text = requests[start][0]
+        ranked = ranked_phrasings(text)
+        if not ranked or _FOLLOW_ON_RE.match(text):
+            continue
+        if not rank(read(text), by_names=False) and _pending_answer(read(text), requests[:start]):
+            continue
+        use = ranked[0][1]
+        applied = [text]
+        for later_text, rejected in requests[start + 1 :]:
+            if rejected:  # its values were refused: build on the last accepted call
+                continue
+            named = rank(read(later_text), by_names=False)
+            if named and _FOLLOW_ON_RE.match(later_text) and named[0][1].tool != use.tool:
+                use = named[0][1]  # `and the max overlap?`
+            applied.append(later_text)
+        use = phrasing or use
+        first = read(applied[0])
+        built = build(use, first, find_material(first.text))
+        for later_text in applied[1:]:
+            later = read(later_text)
+            step = build(use, later, find_material(later.text))
+            built = _merge(use, built, step) if step.args else built
+        return use, built
+    return None
+
+
+def _pending_answer(parsed: Parsed, requests: list[tuple[str, bool]]) -> bool:
+    """Whether `parsed` (values, no keyword) fills an input the calculation before it lacked."""
+    chain = _latest([{"role": "user", "content": t, "rejected": r} for t, r in requests])
+    if chain is None or not chain[1].missing:
+        return False
+    now = build(chain[0], parsed, find_material(parsed.text))
+    return any(set(group) & set(now.args) for group in chain[1].missing)
+
+
+def _follow_up(
+    parsed: Parsed, history: list[dict[str, Any]], phrasing: Phrasing | None = None
+) -> Built | None:
     """`parsed` as a follow-up to the latest calculation in `history`; None when there is none,
     or `parsed` gives that calculation no input.
 
@@ -194,29 +336,15 @@ def _follow_up(parsed: Parsed, history: list[dict[str, Any]]) -> Built | None:
     first request's size. A follow-up whose call was rejected (marked `"rejected"` in the
     history) is skipped: "and nu=0.6?" refused, "and for 3 mm?" builds on the accepted call.
     """
-    if not _names_values(parsed):
+    if phrasing is None and not _names_values(parsed):
         return None
-    requests = [
-        (t["content"], bool(t.get("rejected")))
-        for t in history
-        if t.get("role") == "user" and isinstance(t.get("content"), str)
-    ]
-    for start in range(len(requests) - 1, -1, -1):
-        anchor = read(requests[start][0])
-        ranked = ranked_phrasings(requests[start][0])
-        if not ranked:
-            continue
-        phrasing = ranked[0][1]
-        built = build(phrasing, anchor, find_material(anchor.text))
-        for text, rejected in requests[start + 1 :]:
-            if rejected:  # its values were refused: build on the last accepted call
-                continue
-            later = read(text)
-            if _names_values(later):
-                step = build(phrasing, later, find_material(later.text))
-                built = _merge(phrasing, built, step) if step.args else built
-        now = build(phrasing, parsed, find_material(parsed.text))
-        return _merge(phrasing, built, now) if now.args else None
+    chain = _latest(history, phrasing)
+    if chain is None:
+        return None
+    use, built = chain
+    now = build(use, parsed, find_material(parsed.text))
+    if phrasing is not None or now.args or now.unread:
+        return _merge(use, built, now)
     return None
 
 
@@ -235,7 +363,13 @@ def _names_values(parsed: Parsed) -> bool:
     """Whether a follow-up gives something: a value, a material or a fluid (`and in air?`)."""
     text = parsed.text
     named = find_material(text) is not None or find_fluid(text) is not None
-    return bool(parsed.quantities) or named
+    wall = _AGAINST_WALL_RE.search(text) is not None  # `same against a wall`
+    return bool(parsed.quantities) or named or wall
+
+
+_AGAINST_WALL_RE = re.compile(
+    rf"\b(?:against|on|onto|hitting)\s+(?:a|the)?\s*(?:{WALL_WORDS})\b", re.I
+)
 
 
 def _merge(phrasing: Phrasing, before: Built, now: Built) -> Built:

@@ -31,10 +31,13 @@ _RANGE_RE = re.compile(
 )
 # A list separates its values with a comma and a space: "1,5 mm" is a decimal comma, which the
 # reader refuses, not the list 1 and 5 mm.
+_ITEM = rf"{_NUM}(?:[ \t]?{_UNIT})?"
+_LAST = rf"\s*,?\s*\b(?:and|or)\b\s*{_ITEM}"
 _LIST_RE = re.compile(
-    rf"(?<![\w.^])(?P<items>{_NUM}(?:[ \t]?{_UNIT})?(?:\s*,\s+{_NUM}(?:[ \t]?{_UNIT})?)+"
-    rf"(?:\s*,?\s*\band\b\s*{_NUM}(?:[ \t]?{_UNIT})?)?)(?![\w.])"
+    rf"(?<![\w.^])(?P<items>{_ITEM}(?:(?:\s*,\s+{_ITEM})+(?:{_LAST})?|{_LAST}))(?![\w.])"
 )
+"""`1, 2, 5 mm`, `1, 2 and 5 mm`, `1, 2 or 5 mm`, `1 and 2 mm`, `1 mm or 2 mm`."""
+_BETWEEN_RE = re.compile(r"\bbetween\s*$", re.IGNORECASE)
 _POINTS_RE = re.compile(r"\b(?:in|with)?\s*(\d+)\s*(?:points|values|steps)\b", re.IGNORECASE)
 _LOG_RE = re.compile(r"\blog(?:arithmic(?:ally)?)?(?:\s*(?:scale|spaced|spacing))?\b", re.I)
 _ITEM_RE = re.compile(rf"({_NUM})(?:[ \t]?({_UNIT}))?")
@@ -67,6 +70,8 @@ def find_sweep(text: str) -> tuple[tuple[int, int], list[str], bool] | None:
         values = [f"{match['a']} {unit_a}".strip(), f"{match['b']} {unit_b}".strip()]
         return (match.start(), end), values, True
     for match in _LIST_RE.finditer(text):
+        if _BETWEEN_RE.search(text, 0, match.start()):
+            continue  # `particles between 1 and 3 mm`: the bounds of one distribution
         items = _items(match["items"])
         if len({item.partition(" ")[2] for item in items}) == 1:  # one unit: a list of values
             return match.span("items"), items, False
