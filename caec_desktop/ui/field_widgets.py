@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6 import QtCore
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -39,6 +40,7 @@ class FieldEditor(QWidget):
         self.field = field
         self.error_label = QLabel()
         self.error_label.setStyleSheet(ERROR_STYLE)
+        self.error_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # (messages quote `<value>`)
         self.error_label.setWordWrap(True)
         policy = self.error_label.sizePolicy()
         policy.setRetainSizeWhenHidden(True)  # the rows below do not jump when a message shows

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlparse
 
+from PySide6 import QtCore
 from PySide6.QtCore import QByteArray, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
@@ -279,6 +280,7 @@ class MainWindow(QMainWindow):
         """The error banner (the app's error sink also lands here), keys redacted: a failed
         run's exception text comes here as it is. `model_actions` adds the "Switch to offline"
         and "Open settings" buttons (a model or server failure)."""
+        self.banner.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # (here, not at start: see above)
         self.banner.setText(redact_text(message))
         self.offline_button.setVisible(model_actions)
         self.banner_settings_button.setVisible(model_actions)

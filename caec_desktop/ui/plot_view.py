@@ -20,6 +20,7 @@ import math
 import threading
 from typing import TYPE_CHECKING, Any
 
+from PySide6 import QtCore
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QApplication, QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
@@ -105,8 +106,10 @@ class SweepPlot(QWidget):
         self.column_box.setVisible(len(table["columns"]) > 1)
         self.column_box.currentIndexChanged.connect(self._on_column_box_changed)
         self.caption = QLabel("")
+        self.caption.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.caption.setWordWrap(True)
         self.readout = QLabel("Point at the curve to read a value.")
+        self.readout.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.readout.setObjectName("plotReadout")
         self.readout.setWordWrap(True)
         self.placeholder = QLabel("Loading the plot…")

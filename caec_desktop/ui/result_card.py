@@ -153,6 +153,7 @@ class ResultCard(QFrame):
 
         self.warnings = [str(w) for w in data.get("warnings") or []]
         self.warning_label = _Wrapping("\n".join(f"⚠ {w}" for w in self.warnings))
+        self.warning_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # the tool's words
         self.warning_label.setStyleSheet(WARNING_STYLE)
         self.warning_label.setWordWrap(True)
         if not self.warnings:
@@ -262,7 +263,9 @@ class ResultCard(QFrame):
 
     def _on_sheet_button_toggled(self, shown: bool) -> None:
         if shown and self.sheet is not None and not self.sheet_label.text():
-            self.sheet_label.setText(self.sheet.markdown())  # laid out on first unfold
+            from caec_desktop.ui.markdown_blocks import literal_markdown
+
+            self.sheet_label.setText(literal_markdown(self.sheet.markdown()))  # laid out now
             self.sheet_area.updateGeometry()
         self.sheet_area.setVisible(shown)
         self.sheet_button.setText("Calc sheet ▾" if shown else "Calc sheet ▸")

@@ -105,6 +105,7 @@ class SettingsDialog(QDialog):
         self.timeout_edit = QLineEdit()
         self.timeout_edit.setPlaceholderText("default: 300 s local, 60 s OpenRouter")
         self.error_label = QLabel()
+        self.error_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.error_label.setStyleSheet(ERROR_STYLE)
         self.error_label.hide()
         self.test_button = QPushButton("Test connection")
