@@ -362,6 +362,8 @@ class ChatPane(QWidget):
         label.setWordWrap(True)
         label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         label.setProperty("role", role)  # before it is polished: the chat's sheet styles it
+        if user and self._page is None:  # the user's own question: show it and what follows
+            self.following = True
         self._append(label)
         return label
 
