@@ -253,6 +253,9 @@ class MainWindow(QMainWindow):
 
     # --- state shown -----------------------------------------------------------------------------
     def set_settings(self, settings: Settings) -> None:
+        """Show the mode of `settings`; an error banner about the previous settings goes."""
+        if self.settings is not None and settings != self.settings:
+            self.hide_error()
         self.settings = settings
         self.badge.setText(mode_badge(settings))
         self.chat.set_mode_text(mode_badge(settings))
@@ -282,7 +285,8 @@ class MainWindow(QMainWindow):
         and "Open settings" buttons (a model or server failure)."""
         self.banner.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # (here, not at start: see above)
         self.banner.setText(redact_text(message))
-        self.offline_button.setVisible(model_actions)
+        offline = self.settings is not None and self.settings.effective_mode == "offline"
+        self.offline_button.setVisible(model_actions and not offline)
         self.banner_settings_button.setVisible(model_actions)
         self._banner_row.show()
 
@@ -536,6 +540,7 @@ class MainWindow(QMainWindow):
         self.chat.postpone_render(TRACE_AFTER_RENDER_MS)
 
     def _on_runner_run_started(self, _kind: str) -> None:
+        self.hide_error()  # about an earlier run: this one reports its own
         self.chat.set_running(True)
         self.statusBar().showMessage("running…")
 

@@ -5,8 +5,18 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
+from caec_desktop.services.session import TurnResult
+from caec_desktop.settings.model import Settings
 from caec_desktop.ui.chat_pane import ChatPane
+from caec_desktop.ui.main_window import MainWindow
+from caec_desktop.ui.session_runner import SessionRunner
+from tests.ui.helpers import FakeSession
 from tests.ui.layout_checks import at_the_end
+
+REFUSED = (
+    "**The model or server failed:** the connection was refused\n\n"
+    "**What to do next:** check the server address or switch to offline mode."
+)
 
 
 def test_asking_after_scrolling_up_shows_the_question_and_follows_its_answer(
@@ -34,3 +44,37 @@ def test_asking_after_scrolling_up_shows_the_question_and_follows_its_answer(
     answer = chat.items()[-1]
     qtbot.waitUntil(lambda: answer.height() > 0 and at_the_end(chat), timeout=2000)
     assert chat.new_answer_button.isHidden()
+
+
+def _window(qtbot: QtBot, settings: Settings) -> tuple[MainWindow, SessionRunner]:
+    runner = SessionRunner(FakeSession([]))
+    window = MainWindow(runner, settings)
+    qtbot.addWidget(window)
+    return window, runner
+
+
+def test_the_error_banner_goes_when_the_next_run_starts(qtbot: QtBot) -> None:
+    local = Settings(mode="local", base_url="http://127.0.0.1:9/v1", model="m")
+    window, runner = _window(qtbot, local)
+    runner.runFinished.emit(TurnResult(answer=REFUSED, status="model_error", mode="local"))
+    assert not window._banner_row.isHidden()
+    runner.runStarted.emit("ask")
+    assert window._banner_row.isHidden()
+
+
+def test_the_banner_goes_with_new_settings_and_offline_is_not_offered_offline(
+    qtbot: QtBot,
+) -> None:
+    local = Settings(mode="local", base_url="http://127.0.0.1:9/v1", model="m")
+    window, runner = _window(qtbot, local)
+    runner.runFinished.emit(TurnResult(answer=REFUSED, status="model_error", mode="local"))
+    assert not window.offline_button.isHidden()
+    offline = Settings.model_validate({**local.model_dump(), "mode": "offline"})
+    window.set_settings(offline)  # what OK in the settings dialog does
+    assert window._banner_row.isHidden()
+    # A failure of the earlier model's run, reported after the switch: no "Switch to offline".
+    runner.runFinished.emit(TurnResult(answer=REFUSED, status="model_error", mode="local"))
+    assert not window._banner_row.isHidden()
+    assert window.offline_button.isHidden() and not window.banner_settings_button.isHidden()
+    window.set_settings(offline)  # the same settings again: the banner stays
+    assert not window._banner_row.isHidden()
