@@ -167,6 +167,14 @@ class ResultCard(QFrame):
             self.verdict_label.setStyleSheet(VERDICT_STYLES.get(verdict.lower(), ""))
         if not verdict:
             self.verdict_label.hide()  # (setVisible(True) on a parentless label opens a window)
+        reasons = self.sheet.verdict_reasons(verdict) if self.sheet is not None else []
+        self.reason_label = _Wrapping("\n".join(f"Why: {r}" for r in reasons))
+        """Why a caution or fail verdict (the sheet's threshold lines), on the card itself."""
+        self.reason_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.reason_label.setWordWrap(True)
+        self.reason_label.setStyleSheet(VERDICT_STYLES.get(verdict.lower(), ""))
+        if not reasons:
+            self.reason_label.hide()
         rows = "".join(
             f"<tr><td>{escape(name)}</td><td style='padding-left: 12px'><b>{escape(shown)}</b>"
             "</td></tr>"
@@ -187,7 +195,7 @@ class ResultCard(QFrame):
         )
         if not self.inputs_label.text():
             self.inputs_label.hide()
-        self._sheet: tuple[WideArea, QLabel] | None = None
+        self._sheet: QLabel | None = None
         """The calc sheet's area and label, made on first use (`sheet_area`)."""
 
         self.sheet_button = QToolButton()
@@ -210,6 +218,7 @@ class ResultCard(QFrame):
         lay = QVBoxLayout(self)
         lay.addWidget(title)
         lay.addWidget(self.verdict_label)
+        lay.addWidget(self.reason_label)
         lay.addWidget(self.warning_label)
         lay.addWidget(self.inputs_label)
         lay.addLayout(buttons)
@@ -225,25 +234,24 @@ class ResultCard(QFrame):
             self._lay.insertWidget(self._lay.indexOf(self.warning_label) + 1, self._table)
 
     @property
-    def sheet_area(self) -> WideArea:
+    def sheet_area(self) -> QLabel:
         """The folded-away calc sheet under the buttons, made the first time it is asked for:
-        a card is built in one step of a run, and most sheets are never opened."""
+        a card is built in one step of a run, and most sheets are never opened. Its lines wrap
+        to the card's width (a sideways scroll bar hid the ends of the formulas and notes)."""
         if self._sheet is None:
-            label = QLabel()
+            label = _Wrapping()
             label.setTextFormat(QtCore.Qt.TextFormat.MarkdownText)
+            label.setWordWrap(True)
             label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-            area = WideArea(label)
-            area.hide()
-            self._lay.addWidget(area)
-            self._sheet = (area, label)
-        return self._sheet[0]
+            label.hide()
+            self._lay.addWidget(label)
+            self._sheet = label
+        return self._sheet
 
     @property
     def sheet_label(self) -> QLabel:
         """The calc sheet's label (empty until the sheet is first unfolded)."""
-        self.sheet_area  # noqa: B018 (made on first use)
-        assert self._sheet is not None
-        return self._sheet[1]
+        return self.sheet_area
 
     def text(self) -> str:
         """What Copy puts on the clipboard: warnings, results, inputs, then the calc sheet."""

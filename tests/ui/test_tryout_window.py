@@ -78,3 +78,44 @@ def test_the_banner_goes_with_new_settings_and_offline_is_not_offered_offline(
     assert window.offline_button.isHidden() and not window.banner_settings_button.isHidden()
     window.set_settings(offline)  # the same settings again: the banner stays
     assert not window._banner_row.isHidden()
+
+
+BEVERLOO = {  # D₀/d = 2.5 < 6: caution (outside the correlation's range)
+    "orifice_diameter": "5 mm",
+    "particle_diameter": "2 mm",
+    "bulk_density": "1500 kg/m^3",
+}
+
+
+def test_a_caution_card_says_why_and_its_sheet_wraps(qtbot: QtBot) -> None:
+    from caec_desktop.tools import execute
+    from caec_desktop.ui.result_card import ResultCard
+
+    outcome = execute("beverloo_discharge", BEVERLOO)
+    assert outcome.result is not None and outcome.result["verdict"] == "caution"
+    assert outcome.calc_sheet is not None
+    chat = ChatPane()
+    qtbot.addWidget(chat)
+    chat.resize(420, 600)
+    chat.show()
+    card = chat.add_result(
+        {
+            "tool": outcome.tool,
+            "args": BEVERLOO,
+            "result": outcome.result,
+            "calc_sheet": outcome.calc_sheet.model_dump(),
+        }
+    )
+    assert isinstance(card, ResultCard)
+    qtbot.waitUntil(card.isVisible)
+    assert card.reason_label.isVisible()
+    assert "D₀/d < 6" in card.reason_label.text() and card.reason_label.text().startswith("Why:")
+    card.sheet_button.setChecked(True)
+    label = card.sheet_label
+    qtbot.waitUntil(lambda: label.isVisible() and label.width() > 0)
+    longest = max(outcome.calc_sheet.text().splitlines(), key=len)
+    assert label.fontMetrics().horizontalAdvance(longest) > label.width()  # wraps, not cut off
+    assert label.geometry().right() <= card.contentsRect().right()
+    ok = ResultCard({"tool": "t", "result": {"verdict": "ok"}, "calc_sheet": None})
+    qtbot.addWidget(ok)
+    assert ok.reason_label.isHidden()
