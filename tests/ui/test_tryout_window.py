@@ -119,3 +119,25 @@ def test_a_caution_card_says_why_and_its_sheet_wraps(qtbot: QtBot) -> None:
     ok = ResultCard({"tool": "t", "result": {"verdict": "ok"}, "calc_sheet": None})
     qtbot.addWidget(ok)
     assert ok.reason_label.isHidden()
+
+
+def test_a_long_connection_report_keeps_the_settings_dialog_on_the_screen(qtbot: QtBot) -> None:
+    from caec_desktop.ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(Settings(mode="local", base_url="http://127.0.0.1:9/v1", model="m"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    screen = dialog.screen().availableGeometry()
+    dialog._show_test_result("Connection refused.")
+    short = dialog.test_result
+    assert dialog.test_area.height() >= short.heightForWidth(dialog.test_area.viewport().width())
+    report = "\n".join(f"line {i}: the server at 127.0.0.1:9 did not answer" for i in range(80))
+    dialog._show_test_result(report)
+    qtbot.waitUntil(lambda: dialog.buttons.isVisible())
+    ok = dialog.buttons.button(dialog.buttons.StandardButton.Ok)
+    bottom = ok.mapToGlobal(ok.rect().bottomLeft()).y()
+    assert dialog.frameGeometry().height() <= screen.height()
+    assert screen.top() <= dialog.frameGeometry().top() and bottom <= screen.bottom()
+    assert dialog.test_result.text() == report  # all of it, scrolling in its area
+    assert dialog.test_area.verticalScrollBar().maximum() > 0
