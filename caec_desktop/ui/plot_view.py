@@ -12,6 +12,9 @@ with the units in the axis labels; log axes for a log sweep or a range spanning 
 more; the sweep's threshold as a line, with EDEM's ok/caution/fail bands on a Rayleigh time step;
 failed points as gaps in the curve and red marks on the axis; a hover read-out of the nearest
 point; PNG and SVG export and copy to the clipboard.
+
+The mouse wheel over the plot scrolls the chat: the plot zooms and pans only after a click on
+it, until the pointer leaves it.
 """
 
 from __future__ import annotations
@@ -21,8 +24,16 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from PySide6 import QtCore
-from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QApplication, QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QApplication,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QVBoxLayout,
+    QWidget,
+)
 
 from caec_desktop.tools.display import Display, current
 
@@ -33,6 +44,7 @@ LOG_DECADES = 2.0
 """A positive range spanning this many decades (max/min ≥ 100) gets a log axis."""
 BAND_COLOURS = {"ok": (46, 160, 67, 40), "caution": (230, 160, 0, 50), "fail": (210, 40, 40, 40)}
 POLL_MS = 30
+READOUT_HINT = "Point at the curve to read a value; click the plot to zoom it with the wheel."
 LATER_MS = 1
 """The plot is made, and drawn, this long after the step before: on a later loop turn."""
 
@@ -108,7 +120,7 @@ class SweepPlot(QWidget):
         self.caption = QLabel("")
         self.caption.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.caption.setWordWrap(True)
-        self.readout = QLabel("Point at the curve to read a value.")
+        self.readout = QLabel(READOUT_HINT)
         self.readout.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.readout.setObjectName("plotReadout")
         self.readout.setWordWrap(True)
@@ -152,7 +164,45 @@ class SweepPlot(QWidget):
         self.plot.setMinimumWidth(240)
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.set_zoomable(False)  # the wheel scrolls the chat until the plot is clicked
+        self.plot.viewport().installEventFilter(self)
         QTimer.singleShot(LATER_MS, self, self._show_plot)
+
+    def set_zoomable(self, on: bool) -> None:
+        """Whether the wheel and drags zoom and pan the plot (off: the wheel scrolls the chat,
+        which gets the events the plot's view ignores)."""
+        if self.plot is not None:
+            self.plot.getPlotItem().getViewBox().setMouseEnabled(x=on, y=on)
+
+    def zoomable(self) -> bool:
+        if self.plot is None:
+            return False
+        return any(self.plot.getPlotItem().getViewBox().state["mouseEnabled"])
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.MouseButtonPress:
+            self.set_zoomable(True)
+        elif kind == QEvent.Type.Leave:
+            self.set_zoomable(False)
+        elif kind == QEvent.Type.Wheel and not self.zoomable():
+            area = self._scrolling_parent()
+            if area is not None:  # (sent on, not left to propagate: Qt propagates only the
+                # wheel events of the window system, and the plot's view accepts them anyway)
+                QApplication.sendEvent(area.verticalScrollBar(), event)
+                return True
+        return super().eventFilter(watched, event)
+
+    def _scrolling_parent(self) -> QAbstractScrollArea | None:
+        """The nearest enclosing area that scrolls up and down (the chat)."""
+        widget = self.parentWidget()
+        while widget is not None:
+            if isinstance(widget, QAbstractScrollArea) and (
+                widget.verticalScrollBarPolicy() != QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+            ):
+                return widget
+            widget = widget.parentWidget()
+        return None
 
     def _show_plot(self) -> None:
         self.draw()
