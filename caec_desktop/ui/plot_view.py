@@ -10,8 +10,8 @@ event loop never waits for the import).
 The plot: the chosen result column against the parameter, in display units (`tools/display.py`)
 with the units in the axis labels; log axes for a log sweep or a range spanning two decades or
 more; the sweep's threshold as a line, with EDEM's ok/caution/fail bands on a Rayleigh time step;
-failed points as gaps in the curve and red marks on the axis; a hover read-out of the nearest
-point; PNG and SVG export and copy to the clipboard.
+failed points as gaps in the curve and dashed red vertical lines (no height: they have no
+value); a hover read-out of the nearest point; PNG and SVG export and copy to the clipboard.
 
 The mouse wheel over the plot scrolls the chat: the plot zooms and pans only after a click on
 it, until the pointer leaves it.
@@ -45,6 +45,7 @@ LOG_DECADES = 2.0
 BAND_COLOURS = {"ok": (46, 160, 67, 40), "caution": (230, 160, 0, 50), "fail": (210, 40, 40, 40)}
 POLL_MS = 30
 READOUT_HINT = "Point at the curve to read a value; click the plot to zoom it with the wheel."
+FAILED_COLOUR = (210, 40, 40)
 LATER_MS = 1
 """The plot is made, and drawn, this long after the step before: on a later loop turn."""
 
@@ -246,11 +247,15 @@ class SweepPlot(QWidget):
             connect="finite",
         )
         failed = [x for x, r in zip(self.xs, rows, strict=True) if not r["ok"]]
+        pen = pg.mkPen(FAILED_COLOUR, width=1, style=pg.QtCore.Qt.PenStyle.DashLine)
+        for x in failed:  # a vertical line at its parameter: it has no value to be drawn at
+            line = pg.InfiniteLine(pos=self._axis_x(x), angle=90, movable=False, pen=pen)
+            line.setToolTip("failed: no value (see the table)")
+            item.addItem(line)
         if failed:
-            good = [y for y in self.ys if math.isfinite(y)]
-            base = min(good) if good else 0.0
-            item.plot(failed, [base] * len(failed), pen=None, symbol="x", symbolSize=10,
-                      symbolPen=pg.mkPen((210, 40, 40), width=2), name="failed")  # fmt: skip
+            many = "s" if len(failed) > 1 else ""
+            note = f"Dashed red line{many}: {len(failed)} failed point{many}, no value."
+            self.caption.setText(" ".join(t for t in (self.caption.text(), note) if t))
 
     def _bands(self, pg: Any, item: Any, column: str, factor: float) -> None:
         threshold = self.table.get("threshold")

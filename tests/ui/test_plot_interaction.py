@@ -3,6 +3,8 @@ points are drawn as lines at their parameter, never at the height of a value."""
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication
@@ -58,3 +60,22 @@ def test_the_wheel_over_a_plot_scrolls_the_chat_until_the_plot_is_clicked(qtbot:
     assert bar.value() == before_bar
     QApplication.sendEvent(plot.viewport(), QEvent(QEvent.Type.Leave))  # the pointer leaves
     assert not card.plot.zoomable()
+
+
+def test_failed_points_are_lines_at_their_parameter_not_marks_at_a_value(qtbot: QtBot) -> None:
+    import pyqtgraph as pg
+
+    card = SweepCard(sweep_data(values=["0.5 mm", "-1 mm", "2 mm", "-3 mm"]))
+    qtbot.addWidget(card)
+    qtbot.waitUntil(lambda: card.plot.drawn, timeout=20000)
+    plot = card.plot
+    item = plot.plot.getPlotItem()
+    failed_x = [x for x, y in zip(plot.xs, plot.ys, strict=True) if math.isnan(y)]
+    assert len(failed_x) == 2
+    lines = [i for i in item.items if isinstance(i, pg.InfiniteLine) and i.angle == 90]
+    assert sorted(line.value() for line in lines) == sorted(failed_x)
+    # No data point sits at a failed parameter: a failed point has no height to be drawn at.
+    for data in item.listDataItems():
+        xs, ys = data.getData()
+        assert not any(x in failed_x and math.isfinite(y) for x, y in zip(xs, ys, strict=True))
+    assert "2 failed points" in plot.caption.text()
