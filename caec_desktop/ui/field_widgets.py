@@ -25,6 +25,9 @@ from caec_desktop.services.forms import FormField, join_value, plain_number, spl
 from caec_desktop.tools.units import convert, pretty_unit
 
 ERROR_STYLE = "color: #b00020;"
+FIELD_MIN_CHARS = 12
+"""A field is at least this many average characters wide ("9.80665" and a unit suffix show
+whole): a narrow form puts labels above fields, then scrolls sideways, rather than squeeze it."""
 
 
 class FieldEditor(QWidget):
@@ -84,6 +87,7 @@ class FieldEditor(QWidget):
 
     def _line_edit(self) -> QLineEdit:
         edit = QLineEdit()
+        edit.setMinimumWidth(edit.fontMetrics().averageCharWidth() * FIELD_MIN_CHARS)
         edit.setPlaceholderText(self._hint())
         edit.editingFinished.connect(self.edited)
         edit.textEdited.connect(self.userChanged)

@@ -100,6 +100,8 @@ class FormPanel(QWidget):
 
         self._form_host = QWidget()
         self._form = QFormLayout(self._form_host)
+        # Narrow (the window at its least width): each label goes above its field.
+        self._form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self._form_host)

@@ -141,3 +141,23 @@ def test_a_long_connection_report_keeps_the_settings_dialog_on_the_screen(qtbot:
     assert screen.top() <= dialog.frameGeometry().top() and bottom <= screen.bottom()
     assert dialog.test_result.text() == report  # all of it, scrolling in its area
     assert dialog.test_area.verticalScrollBar().maximum() > 0
+
+
+def test_form_fields_keep_a_usable_width_in_a_narrow_form(qtbot: QtBot) -> None:
+    from caec_desktop.ui.form_panel import FormPanel
+    from caec_desktop.ui.main_window import SIDE_MIN_WIDTH
+
+    form = FormPanel()
+    qtbot.addWidget(form)
+    form.resize(SIDE_MIN_WIDTH, 700)  # the side panel at the window's least width
+    form.show()
+    form.set_tool("beverloo_discharge")
+    form.fill_example()
+    edits = [ed.edit for ed in form.editors.values() if hasattr(ed, "edit")]
+    assert len(edits) == len(form.editors)
+    qtbot.waitUntil(lambda: all(e.isVisible() and e.width() > 0 for e in edits), timeout=2000)
+    least = edits[0].fontMetrics().averageCharWidth() * 10  # room for "9.80665 m/s²"
+    assert min(e.width() for e in edits) >= least
+    gravity = form.editors["gravity"].edit  # type: ignore[attr-defined]
+    shown = gravity.fontMetrics().horizontalAdvance(gravity.text())
+    assert gravity.contentsRect().width() > shown  # "9.80665" whole, not "0665"
