@@ -105,17 +105,27 @@ def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
     return [f"{name} = {shown}" for name, shown in result_rows(tool, result)]
 
 
-def input_text(tool: str, args: dict[str, Any], sources: dict[str, str]) -> str:
-    """`Inputs: particle_radius = 500 µm (typed (d/2)); …`, left-out inputs not named."""
+def input_text(
+    tool: str, args: dict[str, Any], sources: dict[str, str], given: dict[str, Any] | None = None
+) -> str:
+    """`Inputs: particle_radius = 500 µm (typed (d/2)); …`, left-out inputs not named. A value
+    typed (or entered in the form) in other units than those shown says what was typed:
+    `drum_radius = 19.7 in (typed: 0.5 m)`, not a converted value labelled "typed"."""
     from caec_desktop.tools.display import current
 
     show_value = current().show
     units = _units(tool, "args")
-    parts = [
-        f"{k} = {show_value(v, units.get(k, ''))}" + (f" ({sources[k]})" if k in sources else "")
-        for k, v in args.items()
-        if v is not None
-    ]
+    parts = []
+    for k, v in args.items():
+        if v is None:
+            continue
+        shown = show_value(v, units.get(k, ""))
+        source = sources.get(k)
+        as_given = (given or {}).get(k)
+        by_user = bool(source) and (str(source).startswith("typed") or source == "form")
+        if by_user and isinstance(as_given, str) and as_given.strip() != shown:
+            source = f"{source}: {as_given.strip()}"
+        parts.append(f"{k} = {shown}" + (f" ({source})" if source else ""))
     return "Inputs: " + "; ".join(parts) if parts else ""
 
 
@@ -148,6 +158,8 @@ class ResultCard(QFrame):
         self.tool = str(data.get("tool") or data.get("name") or "")
         self.args: dict[str, Any] = dict(data.get("args") or {})
         self.arg_sources = arg_sources(data)
+        self.given_args: dict[str, Any] = dict(data.get("given_args") or {})
+        """The call's arguments as given ("0.5 m"), when the event has them."""
         self.result: dict[str, Any] = dict(data.get("result") or {})
         self.sheet = sheet_of(data.get("calc_sheet"))
 
@@ -186,7 +198,9 @@ class ResultCard(QFrame):
         self.result_label.setTextInteractionFlags(
             QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
         )
-        self.inputs_label = _Wrapping(input_text(self.tool, self.args, self.arg_sources))
+        self.inputs_label = _Wrapping(
+            input_text(self.tool, self.args, self.arg_sources, self.given_args)
+        )
         self.inputs_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.inputs_label.setWordWrap(True)
         self.inputs_label.setStyleSheet("color: #555;")
@@ -257,7 +271,7 @@ class ResultCard(QFrame):
         """What Copy puts on the clipboard: warnings, results, inputs, then the calc sheet."""
         parts = [f"{self.tool}", *(f"warning: {w}" for w in self.warnings)]
         parts += result_lines(self.tool, self.result)
-        inputs = input_text(self.tool, self.args, self.arg_sources)
+        inputs = input_text(self.tool, self.args, self.arg_sources, self.given_args)
         if inputs:
             parts.append(inputs)
         if self.sheet:

@@ -161,3 +161,32 @@ def test_form_fields_keep_a_usable_width_in_a_narrow_form(qtbot: QtBot) -> None:
     gravity = form.editors["gravity"].edit  # type: ignore[attr-defined]
     shown = gravity.fontMetrics().horizontalAdvance(gravity.text())
     assert gravity.contentsRect().width() > shown  # "9.80665" whole, not "0665"
+
+
+def test_a_converted_input_says_what_was_typed(qtbot: QtBot, qloop: object) -> None:
+    import asyncio
+
+    from caec_desktop.services.session import Session
+    from caec_desktop.tools.display import make_display, use
+    from caec_desktop.ui.result_card import ResultCard
+
+    async def tool_result() -> dict[str, object]:
+        session = Session(Settings(mode="offline"))
+        found: list[dict[str, object]] = []
+        async for event in session.ask("drum radius 0.5 m at 10 rpm: froude number"):
+            if event.kind == "tool_result":
+                found.append(dict(event.data))
+        return found[0]
+
+    assert isinstance(qloop, asyncio.AbstractEventLoop)
+    data = qloop.run_until_complete(tool_result())
+    before = use(make_display("us"))
+    try:
+        card = ResultCard(data)
+    finally:
+        use(before)
+    qtbot.addWidget(card)
+    inputs = card.inputs_label.text()
+    inches = 0.5 / 0.0254  # the inch is 0.0254 m exactly; 4 significant figures shown
+    assert f"drum_radius = {inches:.4g} in (typed: 0.5 m)" in inputs
+    assert "(typed)" not in inputs.split("drum_radius", 1)[1].split(";", 1)[0]
