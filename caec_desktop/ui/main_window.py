@@ -522,8 +522,9 @@ class MainWindow(QMainWindow):
     def _on_form_run_requested(
         self, tool: str, args: dict[str, Any], sources: dict[str, str]
     ) -> None:
-        shown = ", ".join(f"{k}={v}" for k, v in args.items())
-        self.chat.add_message("user", f"[form] {tool}({shown})")
+        from caec_desktop.services.forms import call_text
+
+        self.chat.add_message("user", f"[form] {call_text(tool, args)}")
         if self.runner is None or not self.runner.run_tool(tool, args, sources):
             self.chat.add_message("error", "A run is still going: stop it or wait for it.")
 
