@@ -190,3 +190,25 @@ def test_a_converted_input_says_what_was_typed(qtbot: QtBot, qloop: object) -> N
     inches = 0.5 / 0.0254  # the inch is 0.0254 m exactly; 4 significant figures shown
     assert f"drum_radius = {inches:.4g} in (typed: 0.5 m)" in inputs
     assert "(typed)" not in inputs.split("drum_radius", 1)[1].split(";", 1)[0]
+
+
+def test_enter_in_a_form_field_runs_the_form(qtbot: QtBot) -> None:
+    from PySide6.QtCore import Qt
+
+    from caec_desktop.ui.form_panel import FormPanel
+
+    form = FormPanel()
+    qtbot.addWidget(form)
+    form.show()
+    form.set_tool("rayleigh_timestep")
+    form.fill_example()
+    radius = form.editors["particle_radius"].edit  # type: ignore[attr-defined]
+    radius.setFocus()
+    with qtbot.waitSignal(form.runRequested) as ran:
+        qtbot.keyClick(radius, Qt.Key.Key_Return)
+    assert ran.args is not None and ran.args[0] == "rayleigh_timestep"
+    form.switches["particle_radius"].setChecked(True)  # a sweep row's field runs it too
+    start = form.switches["particle_radius"].row.start
+    with qtbot.waitSignal(form.runRequested) as swept:
+        qtbot.keyClick(start, Qt.Key.Key_Return)
+    assert swept.args is not None and swept.args[0] == "sweep"
