@@ -13,6 +13,7 @@ a list renders them as two lists that look like one; a paragraph is never split.
 
 from __future__ import annotations
 
+import html
 import re
 
 _FENCE = re.compile(r"^(```|~~~)", re.MULTILINE)
@@ -71,3 +72,10 @@ def _escape_outside_code(text: str) -> str:
         end = match.end()
     out.append(_RAW.sub(r"\1\\\2", text[end:]))
     return "".join(out)
+
+
+def literal_tooltip(text: str) -> str:
+    """`text` as a tooltip that shows it as written: Qt renders a tooltip as HTML when it looks
+    like HTML (a user's "<b>…" question in a trace summary, a conversation's name), so it is
+    escaped into a paragraph that keeps its line breaks."""
+    return f'<p style="white-space: pre-wrap">{html.escape(text, quote=False)}</p>'

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 import qasync
+from PySide6 import QtGui
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel
@@ -129,3 +130,13 @@ def test_banner_queue_and_form_messages_show_their_text_literally(qtbot: QtBot) 
     form._show_errors({name: ["<b>required</b>: give <value>"], "": ["<i>whole</i> form"]})
     assert _shown(form.editors[name].error_label) == "<b>required</b>: give <value>"
     assert _shown(form.general_error) == "<i>whole</i> form"
+
+
+def test_tooltips_of_trace_rows_and_conversations_show_their_text_literally() -> None:
+    from caec_desktop.ui.markdown_blocks import literal_tooltip
+
+    text = "<b>why</b> is x=<value> & y\nsecond line"
+    doc = QTextDocument()
+    doc.setHtml(literal_tooltip(text))
+    assert doc.toPlainText() == text
+    assert QtGui.Qt.mightBeRichText(literal_tooltip(text))  # (Qt renders the escaped HTML)
