@@ -210,7 +210,7 @@ class ResultCard(QFrame):
         if not self.inputs_label.text():
             self.inputs_label.hide()
         self._sheet: QLabel | None = None
-        """The calc sheet's area and label, made on first use (`sheet_area`)."""
+        """The calc sheet's label, made on first use (`sheet_area`)."""
 
         self.sheet_button = QToolButton()
         self.sheet_button.setCheckable(True)

@@ -9,6 +9,7 @@ from pytestqt.qtbot import QtBot
 from caec_desktop.tools import execute
 from caec_desktop.ui.chat_pane import ChatPane
 from caec_desktop.ui.result_card import ResultCard
+from caec_desktop.ui.wide_area import WideArea
 
 ARGS = {
     "particle_radius": "1 mm",
