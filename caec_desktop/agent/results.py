@@ -14,7 +14,9 @@ def accept_result(
     call: ProposedCall, outcome: ToolOutcome, emit: Emit, **event_extra: Any
 ) -> ToolResultEntry:
     """The entry for a valid `outcome` of `call`; emits one `warning` event per plausibility
-    warning, then the `tool_result` event (with `event_extra`, e.g. `safety_net=True`)."""
+    warning, then the `tool_result` event (with `event_extra`, e.g. `safety_net=True`). The
+    event also carries the call's arguments as given (`given_args`: "0.5 m" where `args` has
+    the SI value), so a result card can show a typed value as it was typed."""
     entry = ToolResultEntry(
         tool=outcome.tool,
         args=outcome.args,
@@ -26,5 +28,5 @@ def accept_result(
     )
     for warning in outcome.warnings:
         emit("warning", {"tool": call.name, **warning.model_dump(), "message": warning.text()})
-    emit("tool_result", {**entry, **event_extra})
+    emit("tool_result", {**entry, "given_args": dict(call.args), **event_extra})
     return entry

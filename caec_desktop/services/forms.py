@@ -240,3 +240,52 @@ def sweep_call(
     if entry.threshold.strip():
         call["threshold"] = entry.threshold.strip()
     return call
+
+
+def call_text(name: str, args: dict[str, Any]) -> str:
+    """A form's call in the user's terms, one line: `beverloo_discharge: orifice_diameter = 5 mm,
+    gravity = 9.80665 m/s², wall = no`; a sweep says what it varies: `sweep of
+    rayleigh_timestep: particle_radius = 0.1 mm to 3 mm (60 points, log), density = 2500 kg/m³`.
+    A bare number gets its field's unit (the form sends it in that unit); nothing is rounded."""
+    from caec_desktop.tools.sweep import SWEEP_TOOL
+
+    if name == SWEEP_TOOL and isinstance(args.get("args"), dict):
+        tool, parameter = str(args.get("tool")), str(args.get("parameter"))
+        units = _arg_units(tool)
+        unit = units.get(parameter, "")
+        if args.get("values") is not None:
+            swept = ", ".join(_shown(v, unit) for v in args["values"])
+        else:
+            ends = [_shown(args.get(k), unit) if args.get(k) is not None else "?"
+                    for k in ("start", "stop")]  # fmt: skip
+            swept = f"{ends[0]} to {ends[1]} ({args.get('points')} points, {args.get('scale')})"
+        parts = [f"{parameter} = {swept}"]
+        parts += [f"{k} = {_shown(v, units.get(k, ''))}" for k, v in args["args"].items()]
+        if args.get("threshold") is not None:
+            parts.append(f"threshold = {_shown(args['threshold'], '')}")
+        return f"{SWEEP_TOOL} of {tool}: " + ", ".join(parts)
+    units = _arg_units(name)
+    parts = [f"{k} = {_shown(v, units.get(k, ''))}" for k, v in args.items() if v is not None]
+    return f"{name}: " + ", ".join(parts) if parts else name
+
+
+def _arg_units(tool: str) -> dict[str, str]:
+    from caec_desktop.tools import tool_schema
+
+    try:
+        props = tool_schema(tool).get("properties", {})
+    except KeyError:
+        return {}
+    return {k: str(p.get("x-unit") or "") for k, p in props.items()}
+
+
+def _shown(value: Any, unit: str) -> str:
+    """A value as the user reads it: yes/no, a number exactly (no `2500.0`) with `unit`."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float):
+        number = f"{value:.15g}"
+        return f"{number} {pretty_unit(unit)}" if unit else number
+    if isinstance(value, list):
+        return ", ".join(_shown(v, unit) for v in value)
+    return str(value)

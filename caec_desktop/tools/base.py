@@ -220,6 +220,21 @@ class CalcSheet(BaseModel):
         )
         return value
 
+    def verdict_reasons(self, verdict: str) -> list[str]:
+        """Why a result is `caution` or `fail`, in the sheet's own words: the threshold lines
+        whose stated outcome (after their last "→") is caution or fail; when no line states one,
+        the lines that state none (the rules). Nothing for an ok verdict."""
+        if verdict.lower() not in ("caution", "fail"):
+            return []
+
+        def outcome(line: str) -> str:
+            words = line.rsplit("→", 1)[1].split()
+            return words[0].strip(".,;:").lower() if words else ""
+
+        stated = [t for t in self.thresholds if "→" in t]
+        bad = [t for t in stated if outcome(t) in ("caution", "fail")]
+        return bad or [t for t in self.thresholds if "→" not in t]
+
     def markdown(self) -> str:
         """The sheet as Markdown (chat pane, exports)."""
         lines = [f"**Calc sheet — `{self.tool}`**", ""]

@@ -157,18 +157,19 @@ class WritingBubble(QFrame):
 
     def show_text(self, text: str) -> None:
         """Render `text`, the whole answer so far (it only ever grows)."""
-        from caec_desktop.ui.markdown_blocks import last_cut
+        from caec_desktop.ui.markdown_blocks import last_cut, literal_markdown
 
         if not self._pieces:
             self._pieces.append(self._next_piece())
         if len(text) - self._cut > PIECE_CHARS:
             cut = last_cut(text, self._cut)
             if cut > self._cut:  # the last piece ends at the cut and is laid out no more
-                self._pieces[-1].setText(text[self._cut : cut])
+                self._pieces[-1].setText(literal_markdown(text[self._cut : cut]))
                 self._pieces.append(self._next_piece())
                 self._cut = cut
-        if self._pieces[-1].text() != text[self._cut :]:
-            self._pieces[-1].setText(text[self._cut :])
+        last = literal_markdown(text[self._cut :])  # the model's text, shown as written
+        if self._pieces[-1].text() != last:
+            self._pieces[-1].setText(last)
         self._shown = text
 
     def wants_piece(self) -> bool:
@@ -348,15 +349,21 @@ class ChatPane(QWidget):
         return [w for w in self.items() if isinstance(w, ResultCard)]
 
     def add_message(self, role: str, markdown: str) -> QLabel:
-        """Append a user/answer/error bubble (Markdown)."""
+        """Append a user/answer/error bubble (Markdown, its raw HTML shown as written; a user's
+        bubble is plain text)."""
+        from caec_desktop.ui.markdown_blocks import literal_markdown
+
         label = Bubble()
+        user = role == "user"
         label.setTextFormat(
-            QtCore.Qt.TextFormat.PlainText if role == "user" else QtCore.Qt.TextFormat.MarkdownText
+            QtCore.Qt.TextFormat.PlainText if user else QtCore.Qt.TextFormat.MarkdownText
         )
-        label.setText(markdown)
+        label.setText(markdown if user else literal_markdown(markdown))
         label.setWordWrap(True)
         label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         label.setProperty("role", role)  # before it is polished: the chat's sheet styles it
+        if user and self._page is None:  # the user's own question: show it and what follows
+            self.following = True
         self._append(label)
         return label
 

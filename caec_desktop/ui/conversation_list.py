@@ -140,6 +140,7 @@ class ConversationList(QWidget):
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             self,
         )
+        box.setTextFormat(Qt.TextFormat.PlainText)  # the name as the user typed it
         box.setDefaultButton(QMessageBox.StandardButton.No)
         box.finished.connect(lambda result: self._on_confirm_finished(conv.id, result))
         self.confirm = box

@@ -94,7 +94,9 @@ class ConversationListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             when = local_time(conv.updated)
             shown = when.strftime("%Y-%m-%d %H:%M") if when else conv.updated
-            return f"{conv.name}\nlast turn {shown}"
+            from caec_desktop.ui.markdown_blocks import literal_tooltip
+
+            return literal_tooltip(f"{conv.name}\nlast turn {shown}")  # the name as typed
         if role == UPDATED_ROLE:
             return local_time(conv.updated)
         if role == CONVERSATION_ROLE:

@@ -111,6 +111,7 @@ class ExportDialog(QDialog):
         out.addRow("Format:", self.format)
         out.addRow("File:", file_row)
         self.problem = QLabel()
+        self.problem.setTextFormat(Qt.TextFormat.PlainText)
         self.problem.setObjectName("problem")
         self.problem.setStyleSheet("color: #a00")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6 import QtCore
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -24,6 +25,9 @@ from caec_desktop.services.forms import FormField, join_value, plain_number, spl
 from caec_desktop.tools.units import convert, pretty_unit
 
 ERROR_STYLE = "color: #b00020;"
+FIELD_MIN_CHARS = 12
+"""A field is at least this many average characters wide ("9.80665" and a unit suffix show
+whole): a narrow form puts labels above fields, then scrolls sideways, rather than squeeze it."""
 
 
 class FieldEditor(QWidget):
@@ -39,6 +43,7 @@ class FieldEditor(QWidget):
         self.field = field
         self.error_label = QLabel()
         self.error_label.setStyleSheet(ERROR_STYLE)
+        self.error_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # (messages quote `<value>`)
         self.error_label.setWordWrap(True)
         policy = self.error_label.sizePolicy()
         policy.setRetainSizeWhenHidden(True)  # the rows below do not jump when a message shows
@@ -82,6 +87,7 @@ class FieldEditor(QWidget):
 
     def _line_edit(self) -> QLineEdit:
         edit = QLineEdit()
+        edit.setMinimumWidth(edit.fontMetrics().averageCharWidth() * FIELD_MIN_CHARS)
         edit.setPlaceholderText(self._hint())
         edit.editingFinished.connect(self.edited)
         edit.textEdited.connect(self.userChanged)

@@ -11,8 +11,8 @@ Each field remembers where its value came from, for the report: "default" (the s
 changes it.
 
 The tool list is sorted and grouped by what the tools compute, with a filter box; the form opens
-on the tool used last (first start: `rayleigh_timestep`). Ctrl+Enter runs the form. The material
-preset box is enabled only for tools with a field a preset fills.
+on the tool used last (first start: `rayleigh_timestep`). Enter in a field, or Ctrl+Enter, runs
+the form. The material preset box is enabled only for tools with a field a preset fills.
 """
 
 from __future__ import annotations
@@ -91,13 +91,17 @@ class FormPanel(QWidget):
         self.preset_box.activated.connect(self._on_preset_box_activated)
         self.description = QLabel()
         self.description.setWordWrap(True)
+        self.description.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.general_error = QLabel()
+        self.general_error.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.general_error.setStyleSheet(ERROR_STYLE)
         self.general_error.setWordWrap(True)
         self.general_error.hide()
 
         self._form_host = QWidget()
         self._form = QFormLayout(self._form_host)
+        # Narrow (the window at its least width): each label goes above its field.
+        self._form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self._form_host)
@@ -217,6 +221,8 @@ class FormPanel(QWidget):
             if sweepable(f):
                 switch = self.switches[f.name] = attach_sweep(editor)
                 switch.switched.connect(lambda on, n=f.name: self._on_sweep_switched(n, on))
+            for edit in editor.findChildren(QLineEdit):  # Enter runs, as Run (the default) does
+                edit.returnPressed.connect(self.run)
         self.preset_box.setEnabled(any(self._preset_fields(m) for m in self._presets))
         self.preset_box.setToolTip(
             "Fill density, E and ν from a material, or a fluid's density and viscosity"

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlparse
 
+from PySide6 import QtCore
 from PySide6.QtCore import QByteArray, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
@@ -252,6 +253,9 @@ class MainWindow(QMainWindow):
 
     # --- state shown -----------------------------------------------------------------------------
     def set_settings(self, settings: Settings) -> None:
+        """Show the mode of `settings`; an error banner about the previous settings goes."""
+        if self.settings is not None and settings != self.settings:
+            self.hide_error()
         self.settings = settings
         self.badge.setText(mode_badge(settings))
         self.chat.set_mode_text(mode_badge(settings))
@@ -279,8 +283,10 @@ class MainWindow(QMainWindow):
         """The error banner (the app's error sink also lands here), keys redacted: a failed
         run's exception text comes here as it is. `model_actions` adds the "Switch to offline"
         and "Open settings" buttons (a model or server failure)."""
+        self.banner.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # (here, not at start: see above)
         self.banner.setText(redact_text(message))
-        self.offline_button.setVisible(model_actions)
+        offline = self.settings is not None and self.settings.effective_mode == "offline"
+        self.offline_button.setVisible(model_actions and not offline)
         self.banner_settings_button.setVisible(model_actions)
         self._banner_row.show()
 
@@ -516,8 +522,9 @@ class MainWindow(QMainWindow):
     def _on_form_run_requested(
         self, tool: str, args: dict[str, Any], sources: dict[str, str]
     ) -> None:
-        shown = ", ".join(f"{k}={v}" for k, v in args.items())
-        self.chat.add_message("user", f"[form] {tool}({shown})")
+        from caec_desktop.services.forms import call_text
+
+        self.chat.add_message("user", f"[form] {call_text(tool, args)}")
         if self.runner is None or not self.runner.run_tool(tool, args, sources):
             self.chat.add_message("error", "A run is still going: stop it or wait for it.")
 
@@ -534,6 +541,7 @@ class MainWindow(QMainWindow):
         self.chat.postpone_render(TRACE_AFTER_RENDER_MS)
 
     def _on_runner_run_started(self, _kind: str) -> None:
+        self.hide_error()  # about an earlier run: this one reports its own
         self.chat.set_running(True)
         self.statusBar().showMessage("running…")
 

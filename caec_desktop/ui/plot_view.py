@@ -10,8 +10,11 @@ event loop never waits for the import).
 The plot: the chosen result column against the parameter, in display units (`tools/display.py`)
 with the units in the axis labels; log axes for a log sweep or a range spanning two decades or
 more; the sweep's threshold as a line, with EDEM's ok/caution/fail bands on a Rayleigh time step;
-failed points as gaps in the curve and red marks on the axis; a hover read-out of the nearest
-point; PNG and SVG export and copy to the clipboard.
+failed points as gaps in the curve and dashed red vertical lines (no height: they have no
+value); a hover read-out of the nearest point; PNG and SVG export and copy to the clipboard.
+
+The mouse wheel over the plot scrolls the chat: the plot zooms and pans only after a click on
+it, until the pointer leaves it.
 """
 
 from __future__ import annotations
@@ -20,8 +23,17 @@ import math
 import threading
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QApplication, QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6 import QtCore
+from PySide6.QtCore import QEvent, QObject, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QApplication,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QVBoxLayout,
+    QWidget,
+)
 
 from caec_desktop.tools.display import Display, current
 
@@ -32,6 +44,8 @@ LOG_DECADES = 2.0
 """A positive range spanning this many decades (max/min ≥ 100) gets a log axis."""
 BAND_COLOURS = {"ok": (46, 160, 67, 40), "caution": (230, 160, 0, 50), "fail": (210, 40, 40, 40)}
 POLL_MS = 30
+READOUT_HINT = "Point at the curve to read a value; click the plot to zoom it with the wheel."
+FAILED_COLOUR = (210, 40, 40)
 LATER_MS = 1
 """The plot is made, and drawn, this long after the step before: on a later loop turn."""
 
@@ -105,8 +119,10 @@ class SweepPlot(QWidget):
         self.column_box.setVisible(len(table["columns"]) > 1)
         self.column_box.currentIndexChanged.connect(self._on_column_box_changed)
         self.caption = QLabel("")
+        self.caption.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.caption.setWordWrap(True)
-        self.readout = QLabel("Point at the curve to read a value.")
+        self.readout = QLabel(READOUT_HINT)
+        self.readout.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.readout.setObjectName("plotReadout")
         self.readout.setWordWrap(True)
         self.placeholder = QLabel("Loading the plot…")
@@ -149,7 +165,45 @@ class SweepPlot(QWidget):
         self.plot.setMinimumWidth(240)
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.set_zoomable(False)  # the wheel scrolls the chat until the plot is clicked
+        self.plot.viewport().installEventFilter(self)
         QTimer.singleShot(LATER_MS, self, self._show_plot)
+
+    def set_zoomable(self, on: bool) -> None:
+        """Whether the wheel and drags zoom and pan the plot (off: the wheel scrolls the chat,
+        which gets the events the plot's view ignores)."""
+        if self.plot is not None:
+            self.plot.getPlotItem().getViewBox().setMouseEnabled(x=on, y=on)
+
+    def zoomable(self) -> bool:
+        if self.plot is None:
+            return False
+        return any(self.plot.getPlotItem().getViewBox().state["mouseEnabled"])
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.MouseButtonPress:
+            self.set_zoomable(True)
+        elif kind == QEvent.Type.Leave:
+            self.set_zoomable(False)
+        elif kind == QEvent.Type.Wheel and not self.zoomable():
+            area = self._scrolling_parent()
+            if area is not None:  # (sent on, not left to propagate: Qt propagates only the
+                # wheel events of the window system, and the plot's view accepts them anyway)
+                QApplication.sendEvent(area.verticalScrollBar(), event)
+                return True
+        return super().eventFilter(watched, event)
+
+    def _scrolling_parent(self) -> QAbstractScrollArea | None:
+        """The nearest enclosing area that scrolls up and down (the chat)."""
+        widget = self.parentWidget()
+        while widget is not None:
+            if isinstance(widget, QAbstractScrollArea) and (
+                widget.verticalScrollBarPolicy() != QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+            ):
+                return widget
+            widget = widget.parentWidget()
+        return None
 
     def _show_plot(self) -> None:
         self.draw()
@@ -193,11 +247,15 @@ class SweepPlot(QWidget):
             connect="finite",
         )
         failed = [x for x, r in zip(self.xs, rows, strict=True) if not r["ok"]]
+        pen = pg.mkPen(FAILED_COLOUR, width=1, style=pg.QtCore.Qt.PenStyle.DashLine)
+        for x in failed:  # a vertical line at its parameter: it has no value to be drawn at
+            line = pg.InfiniteLine(pos=self._axis_x(x), angle=90, movable=False, pen=pen)
+            line.setToolTip("failed: no value (see the table)")
+            item.addItem(line)
         if failed:
-            good = [y for y in self.ys if math.isfinite(y)]
-            base = min(good) if good else 0.0
-            item.plot(failed, [base] * len(failed), pen=None, symbol="x", symbolSize=10,
-                      symbolPen=pg.mkPen((210, 40, 40), width=2), name="failed")  # fmt: skip
+            many = "s" if len(failed) > 1 else ""
+            note = f"Dashed red line{many}: {len(failed)} failed point{many}, no value."
+            self.caption.setText(" ".join(t for t in (self.caption.text(), note) if t))
 
     def _bands(self, pg: Any, item: Any, column: str, factor: float) -> None:
         threshold = self.table.get("threshold")

@@ -6,6 +6,7 @@ during a run is lost or cut into pieces.
 
 from __future__ import annotations
 
+from PySide6 import QtCore
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
@@ -61,6 +62,7 @@ class QuestionQueue(QWidget):
             lay = QHBoxLayout(row)
             lay.setContentsMargins(4, 0, 0, 0)
             label = QLabel(f"Queued {i + 1}: {text}")
+            label.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # the user's words, as typed
             label.setWordWrap(True)
             label.setMinimumWidth(40)
             label.setStyleSheet("color: #555;")

@@ -105,17 +105,27 @@ def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
     return [f"{name} = {shown}" for name, shown in result_rows(tool, result)]
 
 
-def input_text(tool: str, args: dict[str, Any], sources: dict[str, str]) -> str:
-    """`Inputs: particle_radius = 500 µm (typed (d/2)); …`, left-out inputs not named."""
+def input_text(
+    tool: str, args: dict[str, Any], sources: dict[str, str], given: dict[str, Any] | None = None
+) -> str:
+    """`Inputs: particle_radius = 500 µm (typed (d/2)); …`, left-out inputs not named. A value
+    typed (or entered in the form) in other units than those shown says what was typed:
+    `drum_radius = 19.7 in (typed: 0.5 m)`, not a converted value labelled "typed"."""
     from caec_desktop.tools.display import current
 
     show_value = current().show
     units = _units(tool, "args")
-    parts = [
-        f"{k} = {show_value(v, units.get(k, ''))}" + (f" ({sources[k]})" if k in sources else "")
-        for k, v in args.items()
-        if v is not None
-    ]
+    parts = []
+    for k, v in args.items():
+        if v is None:
+            continue
+        shown = show_value(v, units.get(k, ""))
+        source = sources.get(k)
+        as_given = (given or {}).get(k)
+        by_user = bool(source) and (str(source).startswith("typed") or source == "form")
+        if by_user and isinstance(as_given, str) and as_given.strip() != shown:
+            source = f"{source}: {as_given.strip()}"
+        parts.append(f"{k} = {shown}" + (f" ({source})" if source else ""))
     return "Inputs: " + "; ".join(parts) if parts else ""
 
 
@@ -148,11 +158,14 @@ class ResultCard(QFrame):
         self.tool = str(data.get("tool") or data.get("name") or "")
         self.args: dict[str, Any] = dict(data.get("args") or {})
         self.arg_sources = arg_sources(data)
+        self.given_args: dict[str, Any] = dict(data.get("given_args") or {})
+        """The call's arguments as given ("0.5 m"), when the event has them."""
         self.result: dict[str, Any] = dict(data.get("result") or {})
         self.sheet = sheet_of(data.get("calc_sheet"))
 
         self.warnings = [str(w) for w in data.get("warnings") or []]
         self.warning_label = _Wrapping("\n".join(f"⚠ {w}" for w in self.warnings))
+        self.warning_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # the tool's words
         self.warning_label.setStyleSheet(WARNING_STYLE)
         self.warning_label.setWordWrap(True)
         if not self.warnings:
@@ -166,6 +179,14 @@ class ResultCard(QFrame):
             self.verdict_label.setStyleSheet(VERDICT_STYLES.get(verdict.lower(), ""))
         if not verdict:
             self.verdict_label.hide()  # (setVisible(True) on a parentless label opens a window)
+        reasons = self.sheet.verdict_reasons(verdict) if self.sheet is not None else []
+        self.reason_label = _Wrapping("\n".join(f"Why: {r}" for r in reasons))
+        """Why a caution or fail verdict (the sheet's threshold lines), on the card itself."""
+        self.reason_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.reason_label.setWordWrap(True)
+        self.reason_label.setStyleSheet(VERDICT_STYLES.get(verdict.lower(), ""))
+        if not reasons:
+            self.reason_label.hide()
         rows = "".join(
             f"<tr><td>{escape(name)}</td><td style='padding-left: 12px'><b>{escape(shown)}</b>"
             "</td></tr>"
@@ -177,7 +198,9 @@ class ResultCard(QFrame):
         self.result_label.setTextInteractionFlags(
             QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
         )
-        self.inputs_label = _Wrapping(input_text(self.tool, self.args, self.arg_sources))
+        self.inputs_label = _Wrapping(
+            input_text(self.tool, self.args, self.arg_sources, self.given_args)
+        )
         self.inputs_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.inputs_label.setWordWrap(True)
         self.inputs_label.setStyleSheet("color: #555;")
@@ -186,8 +209,8 @@ class ResultCard(QFrame):
         )
         if not self.inputs_label.text():
             self.inputs_label.hide()
-        self._sheet: tuple[WideArea, QLabel] | None = None
-        """The calc sheet's area and label, made on first use (`sheet_area`)."""
+        self._sheet: QLabel | None = None
+        """The calc sheet's label, made on first use (`sheet_area`)."""
 
         self.sheet_button = QToolButton()
         self.sheet_button.setCheckable(True)
@@ -209,6 +232,7 @@ class ResultCard(QFrame):
         lay = QVBoxLayout(self)
         lay.addWidget(title)
         lay.addWidget(self.verdict_label)
+        lay.addWidget(self.reason_label)
         lay.addWidget(self.warning_label)
         lay.addWidget(self.inputs_label)
         lay.addLayout(buttons)
@@ -224,31 +248,30 @@ class ResultCard(QFrame):
             self._lay.insertWidget(self._lay.indexOf(self.warning_label) + 1, self._table)
 
     @property
-    def sheet_area(self) -> WideArea:
+    def sheet_area(self) -> QLabel:
         """The folded-away calc sheet under the buttons, made the first time it is asked for:
-        a card is built in one step of a run, and most sheets are never opened."""
+        a card is built in one step of a run, and most sheets are never opened. Its lines wrap
+        to the card's width (a sideways scroll bar hid the ends of the formulas and notes)."""
         if self._sheet is None:
-            label = QLabel()
+            label = _Wrapping()
             label.setTextFormat(QtCore.Qt.TextFormat.MarkdownText)
+            label.setWordWrap(True)
             label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-            area = WideArea(label)
-            area.hide()
-            self._lay.addWidget(area)
-            self._sheet = (area, label)
-        return self._sheet[0]
+            label.hide()
+            self._lay.addWidget(label)
+            self._sheet = label
+        return self._sheet
 
     @property
     def sheet_label(self) -> QLabel:
         """The calc sheet's label (empty until the sheet is first unfolded)."""
-        self.sheet_area  # noqa: B018 (made on first use)
-        assert self._sheet is not None
-        return self._sheet[1]
+        return self.sheet_area
 
     def text(self) -> str:
         """What Copy puts on the clipboard: warnings, results, inputs, then the calc sheet."""
         parts = [f"{self.tool}", *(f"warning: {w}" for w in self.warnings)]
         parts += result_lines(self.tool, self.result)
-        inputs = input_text(self.tool, self.args, self.arg_sources)
+        inputs = input_text(self.tool, self.args, self.arg_sources, self.given_args)
         if inputs:
             parts.append(inputs)
         if self.sheet:
@@ -262,7 +285,9 @@ class ResultCard(QFrame):
 
     def _on_sheet_button_toggled(self, shown: bool) -> None:
         if shown and self.sheet is not None and not self.sheet_label.text():
-            self.sheet_label.setText(self.sheet.markdown())  # laid out on first unfold
+            from caec_desktop.ui.markdown_blocks import literal_markdown
+
+            self.sheet_label.setText(literal_markdown(self.sheet.markdown()))  # laid out now
             self.sheet_area.updateGeometry()
         self.sheet_area.setVisible(shown)
         self.sheet_button.setText("Calc sheet ▾" if shown else "Calc sheet ▸")

@@ -27,10 +27,12 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QLabel,
     QLayout,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -55,6 +57,10 @@ def key_store_text(store: SecretStore) -> str:
     if isinstance(store, FileStore):
         return f"Kept in a file readable only by you: {store.path}"
     return f"Kept in the {store.where}"
+
+
+SCREEN_MARGIN_PX = 32
+"""Room kept between the settings dialog and the screen's edges (and for a window title bar)."""
 
 
 class SettingsDialog(QDialog):
@@ -105,18 +111,26 @@ class SettingsDialog(QDialog):
         self.timeout_edit = QLineEdit()
         self.timeout_edit.setPlaceholderText("default: 300 s local, 60 s OpenRouter")
         self.error_label = QLabel()
+        self.error_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.error_label.setStyleSheet(ERROR_STYLE)
         self.error_label.hide()
         self.test_button = QPushButton("Test connection")
         self.test_button.clicked.connect(self._on_test_button_clicked)
         self.test_result = QLabel()
-        """The connection test's report: wraps, selectable, and the dialog grows to show it."""
+        """The connection test's report: wraps, selectable; the dialog grows to show it, up to
+        the screen's height (then it scrolls in `test_area`)."""
         self.test_result.setWordWrap(True)
         self.test_result.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.test_result.setTextInteractionFlags(
             QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
         )
         self.test_result.setMinimumWidth(420)
+        self.test_area = QScrollArea()
+        self.test_area.setWidget(self.test_result)
+        self.test_area.setWidgetResizable(True)
+        self.test_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.test_area.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.test_area.setFixedHeight(0)  # nothing to show yet
 
         form = QFormLayout()
         form.addRow("Mode", self.mode_box)
@@ -130,7 +144,7 @@ class SettingsDialog(QDialog):
         form.addRow("", self.refuse_check)
         form.addRow("", self.safety_net_check)
         form.addRow("", self.test_button)
-        form.addRow(self.test_result)
+        form.addRow(self.test_area)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -282,11 +296,20 @@ class SettingsDialog(QDialog):
         self.share_check.setVisible(offer)
 
     def _show_test_result(self, text: str) -> None:
-        """Show the connection test's report whole: the label and the dialog grow to fit it."""
+        """Show the connection test's report: the dialog grows to fit it but not past the
+        screen (a long report scrolls), and moves up if its buttons would leave the screen."""
         self.test_result.setText(text)
-        width = max(self.test_result.width(), self.test_result.minimumWidth())
-        self.test_result.setMinimumHeight(self.test_result.heightForWidth(width))
+        width = max(self.test_area.viewport().width(), self.test_result.minimumWidth())
+        needed = self.test_result.heightForWidth(width)
+        others = self.sizeHint().height() - self.test_area.height()  # the rest of the dialog
+        screen = self.screen().availableGeometry()
+        frame = max(self.frameGeometry().height() - self.height(), SCREEN_MARGIN_PX)
+        room = screen.height() - others - frame - SCREEN_MARGIN_PX
+        self.test_area.setFixedHeight(min(needed, max(room, self.fontMetrics().height() * 3)))
         self.adjustSize()
+        bottom = self.frameGeometry().bottom()
+        if bottom > screen.bottom():
+            self.move(self.x(), max(screen.top(), self.y() - (bottom - screen.bottom())))
 
     def _cancel_probe(self) -> None:
         if self._probe_task is not None and not self._probe_task.done():

@@ -6,6 +6,7 @@ The table is a model over the sweep's rows (`tools.sweep.table_cells`, display u
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
@@ -87,7 +88,8 @@ class SweepCard(QFrame):
         self.tool = "sweep"
         self.args: dict[str, Any] = dict(data.get("args") or {})
         self.table: dict[str, Any] = dict(data.get("result") or {})
-        title = QLabel(f"<b>Sweep</b> — {summary_line(self.table).replace('`', '')}")
+        title = QLabel(f"<b>Sweep</b> — {escape(summary_line(self.table).replace('`', ''))}")
+        title.setTextFormat(QtCore.Qt.TextFormat.RichText)
         title.setWordWrap(True)
         self.plot = SweepPlot(self.table)
         self.model = SweepTableModel(self.table, self)

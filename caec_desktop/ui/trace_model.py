@@ -168,7 +168,9 @@ class TraceModel(QAbstractTableModel):
                 return ev.kind
             return self.summary(row)
         if role == Qt.ItemDataRole.ToolTipRole and col == 3:
-            return self.summary(row)
+            from caec_desktop.ui.markdown_blocks import literal_tooltip
+
+            return literal_tooltip(self.summary(row))  # a user's or model's words
         if role == Qt.ItemDataRole.BackgroundRole:
             return self._brushes.get(ev.kind)
         if role == Qt.ItemDataRole.DecorationRole and col == COL_KIND and ev.kind in _ICONS:

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.ui.kind_filter import KindFilterProxy
+from caec_desktop.ui.markdown_blocks import literal_markdown
 from caec_desktop.ui.trace_delegate import TraceDelegate
 from caec_desktop.ui.trace_model import EVENT_ROLE, TraceModel
 from caec_desktop.ui.trace_text import PROBLEM_KINDS, attempts, attempts_markdown, is_offline
@@ -230,7 +231,7 @@ class TracePanel(QWidget):
         markdown = attempts_markdown(items, is_offline(self._run_events))
         if markdown != self._retry_markdown:
             self._retry_markdown = markdown
-            self.retry_view.setMarkdown(markdown)
+            self.retry_view.setMarkdown(literal_markdown(markdown))  # as written
         label = f"Retries ({len(items) - 1})" if len(items) > 1 else "Retries"
         if self.tabs.tabText(1) != label:
             self.tabs.setTabText(1, label)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.tools import execute
@@ -102,9 +102,9 @@ def test_result_card_folds_the_calc_sheet_and_copies_it(qtbot: QtBot) -> None:
     assert "<td>rayleigh_timestep</td>" in card.result_label.text()
     assert "1.023 µs" in card.result_label.text()  # display units, not 1.023e-06
     qtbot.waitUntil(card.isVisible, timeout=2000)  # a layout shows new children on the next tick
-    areas = len(card.findChildren(WideArea))  # the results table's; the sheet's not made yet
+    labels = len(card.findChildren(QLabel))  # the sheet's not made yet
     qtbot.mouseClick(card.sheet_button, Qt.MouseButton.LeftButton)
-    assert len(card.findChildren(WideArea)) == areas + 1  # made on the first unfold
+    assert len(card.findChildren(QLabel)) == labels + 1  # made on the first unfold
     assert card.sheet_label.isVisible()
     assert "π R sqrt(ρ / G)" in card.sheet_label.text()  # the formula line of the sheet
     qtbot.mouseClick(card.copy_button, Qt.MouseButton.LeftButton)

@@ -215,7 +215,9 @@ def test_invalid_form_input_is_flagged_inline_and_reaches_trace_and_chat(
     assert any(m.startswith("particle_radius: must be > 0") for m in error.data["messages"])
     # and the chat shows the form request and the report saying what to fix.
     texts = [w.text() for w in window.chat.items() if isinstance(w, QLabel)]
-    assert texts[0].startswith("[form] rayleigh_timestep(") and "particle_radius=-1 mm" in texts[0]
+    assert (
+        texts[0].startswith("[form] rayleigh_timestep: ") and "particle_radius = -1 mm" in texts[0]
+    )
     assert "could not be run" in texts[-1] and "particle_radius: must be > 0" in texts[-1]
     assert window.chat.cards() == []
 

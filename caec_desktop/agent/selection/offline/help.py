@@ -191,8 +191,9 @@ def errors_reply(errors: list[AttemptError]) -> str:
                     f"- {name}{got}: {why}. Type {hint or 'it as ' + input_hint(tool, name)}."
                 )
             else:
-                lines.append(f"- {message}")
-    lines.append("Correct the value and ask again; I cannot guess a better one offline.")
+                lines.append(f"- {message}" + ("" if message.endswith((".", "!", "?")) else "."))
+    # A paragraph of its own: a line right under a list item reads on as part of that item.
+    lines += ["", "Correct the value and ask again; I cannot guess a better one offline."]
     return "\n".join(lines)
 
 
