@@ -10,7 +10,6 @@ times a second and between pages, and a cancelled or failed export leaves no fil
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,10 +17,14 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from caec_desktop.services.export import ExportCancelled, ExportError
+from caec_desktop.ui.thread_job import ThreadJob
 
 
-class ExportJob(QObject):
-    """Runs `work(progress, cancelled)` (returning the written path) in a thread."""
+class ExportJob(ThreadJob):
+    """Runs `work(progress, cancelled)` (returning the written path) in a thread; `cancel()`
+    stops it at the next page or step, and nothing is saved."""
+
+    thread_name = "caec-export"
 
     progress = Signal(int, int)
     """(done, total) steps; PDF: pages."""
@@ -39,29 +42,8 @@ class ExportJob(QObject):
         super().__init__(parent)
         self._work: Callable[[Callable[[int, int], None], Callable[[], bool]], Path] | None = work
         """Dropped when the run ends: it holds the whole conversation being exported."""
-        self._cancel = threading.Event()
-        self._thread: threading.Thread | None = None
         self.result: Path | None = None
         self.error: str | None = None
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="caec-export", daemon=True)
-        self._thread.start()
-
-    def cancel(self) -> None:
-        """Stop at the next page or step; nothing is saved."""
-        self._cancel.set()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Block until the worker thread ends (tests, shutdown); True if it did."""
-        if self._thread is None:
-            return True
-        self._thread.join(timeout)
-        return not self._thread.is_alive()
 
     def _run(self) -> None:
         outcome: Any

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gc
 import sqlite3
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from caec_desktop.services.history.store import (
     LoadedConversation,
     error_words,
 )
+from caec_desktop.ui.thread_job import ThreadJob
 
 PAGE_TURNS = 100
 """Turns read at a time by `read_pages` (~1,000 trace events, ~6,000 Python objects)."""
@@ -86,8 +86,10 @@ def read_pages(
     )
 
 
-class ReadJob(QObject):
+class ReadJob(ThreadJob):
     """Runs `work(reader, cancelled)` in a thread on a `HistoryReader` of the file at `path`."""
+
+    thread_name = "caec-history-read"
 
     done = Signal(object)
     """What `work` returned."""
@@ -105,33 +107,13 @@ class ReadJob(QObject):
         super().__init__(parent)
         self.path = path
         self._work: Callable[[HistoryReader, Callable[[], bool]], Any] | None = work
-        self._cancel = threading.Event()
-        self._thread: threading.Thread | None = None
         self.reader: HistoryReader | None = None
         """The connection the worker used (closed when it ends)."""
 
     @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="caec-history-read", daemon=True)
-        self._thread.start()
-
-    def cancel(self) -> None:
-        """Drop the result: neither `done` nor `failed` is emitted."""
-        self._cancel.set()
-
-    @property
     def cancelled(self) -> bool:
+        """`cancel()` was called: neither `done` nor `failed` is emitted."""
         return self._cancel.is_set()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Block until the worker thread ends (tests, shutdown); True if it did."""
-        if self._thread is None:
-            return True
-        self._thread.join(timeout)
-        return not self._thread.is_alive()
 
     def _run(self) -> None:
         try:
