@@ -156,8 +156,12 @@ class LLMSelector:
         offered: list[dict[str, Any]] | None = None,
     ) -> AIMessage:
         """One reply to the system prompt for `purpose` (the style's, listing `offered` tools)
-        and `messages`; in `auto` style, a 'no tool support' answer switches to prompt style."""
+        and `messages`; in `auto` style, a 'no tool support' answer switches to prompt style.
+
+        The request is prepared on a later event-loop turn than the one that asked for it (the
+        node's own work before it: offered tools, messages; the loop also runs the GUI)."""
         offered = offered if offered is not None else self.tools
+        await asyncio.sleep(0)
         try:
             return await self.caller.invoke(
                 [self._system(purpose, offered), *messages],
