@@ -532,6 +532,7 @@ def _open_recorder(runner: SessionRunner, sink: ErrorSink) -> ConversationRecord
     from caec_desktop.services.history import open_recorder
 
     recorder = open_recorder(sink.report)
+    runner.runFinished.connect(recorder.prepare)  # its rows made meanwhile, a few per turn
     runner.runSettled.connect(recorder.turn_finished)  # after the answer is on screen
     return recorder
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from caec_desktop.agent.selection.llm import provenance
@@ -33,3 +35,48 @@ def test_earlier_messages_are_read_once_and_still_found(monkeypatch: pytest.Monk
     assert sources["poisson_ratio"] == "typed"
     for message in history:
         assert reads.count(str(message["content"])) <= 1  # remembered after the first call
+
+
+def test_read_ahead_reads_each_message_on_its_own_loop_turn_and_sources_stay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While the model answers, the messages' values are read one per event-loop turn; the
+    sources read afterwards read none again and are those read without it."""
+    history = [
+        {"role": "user", "content": "rayleigh step, r = 1.5 mm, rho 2710 kg/m^3, E 72 GPa"},
+        {"role": "assistant", "content": "The step is 1.012 µs for nu 0.22 (rayleigh_timestep)."},
+    ]
+    text = "and with nu = 0.23 please, r 1.5 mm"
+    provenance.values_in.cache_clear()
+    expected = source_args("rayleigh_timestep", ARGS, text, history)
+    provenance.values_in.cache_clear()
+    monkeypatch.setattr(provenance, "READ_AHEAD_MS", 0.0)  # every message ends its turn
+    reads: list[tuple[str, int]] = []
+    turns = [0]
+    real_parse = provenance.parse
+
+    def counting_parse(body: str) -> object:
+        reads.append((body, turns[0]))
+        return real_parse(body)
+
+    monkeypatch.setattr(provenance, "parse", counting_parse)
+
+    async def scenario() -> tuple[dict[str, object], dict[str, str]]:
+        async def count() -> None:
+            while True:
+                turns[0] += 1
+                await asyncio.sleep(0)
+
+        counter = asyncio.get_running_loop().create_task(count())
+        await asyncio.sleep(0)
+        await provenance.read_ahead(text, history)
+        counter.cancel()
+        read_before = len(reads)
+        got = source_args("rayleigh_timestep", ARGS, text, history)
+        assert len(reads) == read_before  # all read ahead
+        return got
+
+    got = asyncio.run(scenario())
+    assert [body for body, _ in reads] == [text, *(str(m["content"]) for m in reversed(history))]
+    assert len({turn for _, turn in reads}) == len(reads)  # one message per loop turn
+    assert got == expected

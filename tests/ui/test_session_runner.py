@@ -8,6 +8,7 @@ import itertools
 from collections.abc import AsyncIterator
 from typing import Any
 
+import pytest
 import qasync
 from pytestqt.qtbot import QtBot
 
@@ -84,3 +85,43 @@ def test_a_drain_within_its_budget_passes_a_burst_on_in_one_turn(
     assert seqs == [e.seq for e in BURST]
     assert len(set(turns)) == 1  # the events came together, and went on together
     assert finished is not None and finished.status == "answered"
+
+
+def test_closing_right_after_an_answer_saves_the_whole_turn_as_the_app_wires_it(
+    qtbot: QtBot, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """app.py makes a finished turn's event rows a few per loop turn from runFinished on
+    (`ConversationRecorder.prepare`) and saves it at runSettled: a window closed before then
+    (shutdown settles the turn at once) still saves the turn with every event, once."""
+    from caec_desktop.app import ErrorSink, wire_history
+    from caec_desktop.services.history import HistoryStore
+    from caec_desktop.services.history import recorder as recorder_module
+    from caec_desktop.services.session import Session
+    from caec_desktop.settings.model import Settings
+    from caec_desktop.ui.main_window import MainWindow
+
+    monkeypatch.setattr(recorder_module, "PREPARE_BUDGET_MS", 0.0)  # one row per loop turn
+    settings = Settings(mode="offline")
+    runner = SessionRunner(Session(settings))
+    window = MainWindow(runner, settings)
+    qtbot.addWidget(window)
+    controller = wire_history(window, runner, ErrorSink(window))
+    recorder = controller.recorder
+
+    async def scenario() -> Any:
+        assert runner.ask("rayleigh time step for 1 mm glass beads")
+        (turn,) = await wait_signal(runner.runFinished)
+        await asyncio.sleep(0)  # some of its rows made, not all
+        await runner.shutdown()  # what app.py does once the window is closed
+        return turn
+
+    turn = qloop.run_until_complete(scenario())
+    path = recorder.store.path
+    recorder.store.close()
+    window.close()
+    with HistoryStore(path) as store:
+        (conversation,) = store.list_conversations()
+        (saved,) = store.load(conversation.id).turns
+    assert turn is not None and len(turn.events) > 5
+    assert saved.events == turn.events
+    assert saved.result["answer"] == turn.answer

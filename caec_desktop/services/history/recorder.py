@@ -13,8 +13,10 @@ banner, the CLI's stderr).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,9 +24,17 @@ from typing import Any
 from pydantic import BaseModel
 
 from caec_desktop.agent.trace import TraceEvent
-from caec_desktop.services.history.store import HistoryFileChanged, HistoryStore, error_words
+from caec_desktop.services.history.store import (
+    HistoryFileChanged,
+    HistoryStore,
+    error_words,
+    event_row,
+)
+from caec_desktop.settings.redact import known_secrets
 
 NAME_LENGTH = 60
+PREPARE_BUDGET_MS = 0.5
+"""GUI-thread time `prepare` may take in one event-loop turn (about 20 events)."""
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +51,41 @@ def asked_text(events: list[TraceEvent]) -> str:
         if ev.kind == "run_start":
             return str(ev.data.get("text", ""))
     return ""
+
+
+class _Rows:
+    """A finished turn's events being made into stored rows, a few per event-loop turn."""
+
+    def __init__(self, turn: BaseModel, loop: asyncio.AbstractEventLoop) -> None:
+        self.turn = turn
+        self.events: list[TraceEvent] = list(getattr(turn, "events", []))
+        self.secrets = known_secrets()
+        """The keys the rows are redacted with: a key registered since makes them stale."""
+        self.rows: list[tuple[int, str]] = []
+        self._loop = loop
+        self._handle: asyncio.Handle | None = loop.call_soon(self._step)
+
+    def _step(self) -> None:
+        began = time.perf_counter()
+        while len(self.rows) < len(self.events):
+            self.rows.append(event_row(self.events[len(self.rows)]))
+            if (time.perf_counter() - began) * 1000 >= PREPARE_BUDGET_MS:
+                break
+        done = len(self.rows) == len(self.events)
+        self._handle = None if done else self._loop.call_soon(self._step)
+
+    def ready_for(self, events: list[TraceEvent]) -> list[tuple[int, str]] | None:
+        """The rows when they are all made, of these very `events`, with the keys known now;
+        None otherwise."""
+        if len(self.rows) != len(events) or len(events) != len(self.events):
+            return None
+        same = all(a is b for a, b in zip(events, self.events, strict=True))
+        return self.rows if same and self.secrets == known_secrets() else None
+
+    def cancel(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
 
 
 class ConversationRecorder:
@@ -67,6 +112,8 @@ class ConversationRecorder:
         self.saved: list[SavedTurn] = []
         """Turns of the current conversation saved by this recorder (this session's)."""
         self._told = 0
+        self._rows: _Rows | None = None
+        """The newest turn given to `prepare`, its rows made or being made."""
 
     @property
     def conversation_id(self) -> int | None:
@@ -111,23 +158,56 @@ class ConversationRecorder:
         text = user_text if user_text is not None else asked_text(events)
         data = turn.model_dump(mode="json", exclude={"events"})
         self.saved.append((text, data, events))
+        rows = self._prepared(turn, events)
         try:
-            return self._save(text, data, events)
+            return self._save(text, data, events, rows)
         except HistoryFileChanged:
             return self._save_again()
         except (sqlite3.Error, OSError) as exc:
             if not self.store.saving:
                 raise
             self.store.keep_in_memory(error_words(exc))  # everything saved so far comes along
-            return self._save(text, data, events)
+            return self._save(text, data, events, rows)
 
-    def _save(self, text: str, data: dict[str, Any], events: list[TraceEvent]) -> int:
+    def prepare(self, turn: BaseModel | None) -> None:
+        """Make the rows of a finished turn's events ahead of its save (`turn_finished`), a few
+        per event-loop turn (`PREPARE_BUDGET_MS`), so the save itself only writes them: made
+        all at once they took ~2-3 ms of the GUI thread in one turn (bench_streaming.py).
+        app.py connects it to `SessionRunner.runFinished`. Saving does not depend on it: a turn
+        whose rows are not all made yet (or were made before another key became known) is
+        saved with rows made at once, as before. Outside an event loop it does nothing."""
+        if turn is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        if self._rows is not None:
+            self._rows.cancel()  # (a turn not saved yet is saved as before)
+        self._rows = _Rows(turn, loop)
+
+    def _prepared(self, turn: BaseModel, events: list[TraceEvent]) -> list[tuple[int, str]] | None:
+        """The rows `prepare` made for `turn` (None: none ready, they are made in the save)."""
+        job = self._rows
+        if job is None or job.turn is not turn:
+            return None
+        job.cancel()
+        self._rows = None
+        return job.ready_for(events)
+
+    def _save(
+        self,
+        text: str,
+        data: dict[str, Any],
+        events: list[TraceEvent],
+        rows: list[tuple[int, str]] | None = None,
+    ) -> int:
         if self._conversation_id is None:
             name = " ".join(text.split())
             if len(name) > NAME_LENGTH:
                 name = name[: NAME_LENGTH - 1] + "…"
             self._conversation_id = self.store.create_conversation(name or "Conversation")
-        return self.store.save_turn(self._conversation_id, text, data, events)
+        return self.store.save_turn(self._conversation_id, text, data, events, rows)
 
     def _save_again(self) -> int:
         """The file was replaced: this session's turns of the conversation go into a new one."""

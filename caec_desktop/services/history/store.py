@@ -635,6 +635,7 @@ class HistoryStore:
         user_text: str,
         turn: Mapping[str, Any],
         events: Iterable[TraceEvent | Mapping[str, Any]] = (),
+        rows: list[tuple[int, str]] | None = None,
     ) -> int:
         """Append one answered turn and its events in a single transaction; returns its index.
 
@@ -643,14 +644,13 @@ class HistoryStore:
             user_text: what the user asked.
             turn: the TurnResult as a JSON-serialisable dict (`TurnResult.model_dump()`).
             events: the turn's TraceEvents (objects or dicts).
+            rows: the same events already stored as `event_row` stores them (made ahead of the
+                save, a few per event-loop turn: the recorder's `prepare`); `events` is then not
+                read.
         """
         result_json = json.dumps(redact(dict(turn)), ensure_ascii=False, default=str)
-        rows = [
-            (e.seq, json.dumps(redact(e.model_dump()), ensure_ascii=False, default=str))
-            for e in (
-                x if isinstance(x, TraceEvent) else TraceEvent.model_validate(x) for x in events
-            )
-        ]
+        if rows is None:
+            rows = [event_row(e) for e in events]
         now = _now()
         with self._tx():
             cur = self._db.execute(
@@ -832,6 +832,13 @@ def _make_private(path: Path) -> None:
         side = path.with_name(path.name + extra)
         if side.exists() and not side.is_symlink():
             private_file(side)
+
+
+def event_row(event: TraceEvent | Mapping[str, Any]) -> tuple[int, str]:
+    """`(seq, JSON)` of one event as the events table stores it: redacted with the keys known
+    now (`settings.redact.known_secrets()`)."""
+    e = event if isinstance(event, TraceEvent) else TraceEvent.model_validate(event)
+    return e.seq, json.dumps(redact(e.model_dump()), ensure_ascii=False, default=str)
 
 
 class _Transaction:

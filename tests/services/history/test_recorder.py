@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
+import pytest
+
+from caec_desktop.agent.trace import TraceEvent
 from caec_desktop.services.history import ConversationRecorder, HistoryStore, open_recorder
+from caec_desktop.services.history import recorder as recorder_module
+from caec_desktop.services.history import store as store_module
 from caec_desktop.services.session import Session, TurnResult
+from caec_desktop.settings.redact import MIN_FRAGMENT, remember
 
 MASS = {"particle_diameter": "2 mm", "density": "2500 kg/m^3"}
 DT = {"duration": "1.1 s", "timestep": "1 us"}
@@ -91,3 +99,130 @@ def test_a_store_that_fails_keeps_the_turn_in_memory_and_says_so(tmp_path: Path)
     assert told.startswith("History is no longer saved:") and "export them" in told
     assert not recorder.store.saving
     assert recorder.store.turn_count(recorder.conversation_id or 0) == 1
+
+
+# --- prepare: a finished turn's event rows made ahead of its save, a few per loop turn ---------
+
+
+def stored_events(path: Path) -> list[str]:
+    """Every event row of the file as stored (JSON text), in order."""
+    with closing(sqlite3.connect(path)) as db:
+        return [e for (e,) in db.execute("SELECT event FROM events ORDER BY turn, seq")]
+
+
+def saved_without_prepare(turns: list[TurnResult], path: Path) -> list[str]:
+    recorder = open_recorder(lambda m, e: None, path)
+    for turn in turns:
+        recorder.turn_finished(turn)
+    recorder.store.close()
+    return stored_events(path)
+
+
+def counted_rows(monkeypatch: pytest.MonkeyPatch, module: object) -> list[TraceEvent]:
+    """The events `module` makes rows of from now on (its `event_row` still makes them)."""
+    original = store_module.event_row
+    seen: list[TraceEvent] = []
+
+    def event_row(event: TraceEvent) -> tuple[int, str]:
+        seen.append(event)
+        return original(event)
+
+    monkeypatch.setattr(module, "event_row", event_row)
+    return seen
+
+
+def test_prepared_rows_are_made_before_the_save_and_stored_exactly_as_without(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    turns = run_turns()
+    expected = saved_without_prepare(turns, tmp_path / "plain.db")
+    made = counted_rows(monkeypatch, recorder_module)  # ahead, by `prepare`
+    saving = counted_rows(monkeypatch, store_module)  # in the save
+    recorder = open_recorder(lambda m, e: None, tmp_path / "h.db")
+
+    async def scenario() -> None:
+        for turn in turns:
+            recorder.prepare(turn)  # as runFinished calls it
+            for _ in range(500):  # bounded: a few events per loop turn
+                if len(made) >= sum(len(t.events) for t in turns[: turns.index(turn) + 1]):
+                    break
+                await asyncio.sleep(0)
+            recorder.turn_finished(turn)  # as runSettled calls it
+
+    asyncio.run(scenario())
+    recorder.store.close()
+    assert len(made) == sum(len(t.events) for t in turns) and saving == []  # none made in the save
+    assert stored_events(tmp_path / "h.db") == expected
+
+
+def test_a_turn_saved_before_its_rows_are_made_is_saved_whole(tmp_path: Path) -> None:
+    """Closing the window right after an answer settles the turn at once: rows not made yet are
+    made in the save, every event stored."""
+    turns = run_turns()
+    expected = saved_without_prepare(turns, tmp_path / "plain.db")
+    recorder = open_recorder(lambda m, e: None, tmp_path / "h.db")
+
+    async def scenario() -> None:
+        recorder.prepare(turns[0])
+        await asyncio.sleep(0)  # some rows made at most
+        recorder.turn_finished(turns[0])
+        recorder.prepare(turns[1])
+        recorder.turn_finished(turns[1])  # none made yet
+        for _ in range(20):  # the cancelled steps never add a row afterwards
+            await asyncio.sleep(0)
+
+    asyncio.run(scenario())
+    recorder.store.close()
+    assert stored_events(tmp_path / "h.db") == expected
+
+
+def test_rows_made_before_a_key_became_known_are_made_again(tmp_path: Path) -> None:
+    turns = run_turns()
+    secret = "not-yet-known-0123456789"
+    event = TraceEvent(seq=99, t_ms=1.0, kind="error", node=None, data={"message": secret})
+    turn = turns[0].model_copy(update={"events": [*turns[0].events, event]})
+    recorder = open_recorder(lambda m, e: None, tmp_path / "h.db")
+
+    async def scenario() -> None:
+        recorder.prepare(turn)
+        for _ in range(100):
+            await asyncio.sleep(0)
+        remember(secret)  # e.g. saved in Settings meanwhile
+        recorder.turn_finished(turn)
+
+    asyncio.run(scenario())
+    recorder.store.close()
+    stored = stored_events(tmp_path / "h.db")
+    assert len(stored) == len(turn.events)
+    assert not any(secret[:MIN_FRAGMENT] in row for row in stored) and "***" in stored[-1]
+
+
+def test_rows_prepared_for_the_next_turn_wait_while_an_older_turn_is_saved(
+    tmp_path: Path,
+) -> None:
+    """A quick second run finishes before the first settles: each turn is saved whole."""
+    turns = run_turns()
+    expected = saved_without_prepare(turns, tmp_path / "plain.db")
+    recorder = open_recorder(lambda m, e: None, tmp_path / "h.db")
+
+    async def scenario() -> None:
+        recorder.prepare(turns[0])
+        recorder.prepare(turns[1])
+        for _ in range(100):
+            await asyncio.sleep(0)
+        recorder.turn_finished(turns[0])
+        recorder.turn_finished(turns[1])
+
+    asyncio.run(scenario())
+    recorder.store.close()
+    assert stored_events(tmp_path / "h.db") == expected
+
+
+def test_prepare_outside_an_event_loop_or_without_a_turn_does_nothing(tmp_path: Path) -> None:
+    (turn, _) = run_turns()
+    recorder = open_recorder(lambda m, e: None, tmp_path / "h.db")
+    recorder.prepare(None)
+    recorder.prepare(turn)  # no running loop (the `caec` command): the save makes the rows
+    recorder.turn_finished(turn)
+    assert recorder.store.turn_count(recorder.conversation_id or 0) == 1
+    recorder.store.close()

@@ -37,11 +37,13 @@ HTTP_TIMEOUT_MARGIN_S = 5.0
 """The HTTP client's timeout is the request limit plus this (see `make_chat_model`)."""
 DUMMY_KEY = "not-needed"
 """Local servers usually need no key, but the OpenAI client insists on one."""
-STREAM_BUDGET_MS = 2.0
+STREAM_BUDGET_MS = 0.5
 """Time a streamed reply's chunks may take in one event-loop turn (parsed by the SDK, passed on
 by langchain, sent to the trace: ~0.5-1 ms each) before the stream lets the loop run: chunks that
 arrived together while the window was busy were handled in one turn, ~5 ms for half a dozen (the
-loop also runs the GUI)."""
+loop also runs the GUI). Below one chunk's cost, so a turn holds about one chunk: with 2 ms, turns
+of 2-3 chunks (~3 ms) fell into the frames that repaint the streamed answer (~7 ms), making
+10 ms loop iterations (bench/bench_streaming.py)."""
 
 
 def _string_ids(reply: Any) -> Any:

@@ -26,7 +26,7 @@ from langchain_core.messages import (
 
 from caec_desktop.agent.selection.llm import prompts
 from caec_desktop.agent.selection.llm.caller import Emit, ModelCaller, new_call_id, usage_of
-from caec_desktop.agent.selection.llm.provenance import source_args
+from caec_desktop.agent.selection.llm.provenance import read_ahead, source_args
 from caec_desktop.agent.selection.llm.textcalls import parse_text_calls, split_think
 from caec_desktop.agent.selection.protocol import (
     AttemptError,
@@ -156,8 +156,12 @@ class LLMSelector:
         offered: list[dict[str, Any]] | None = None,
     ) -> AIMessage:
         """One reply to the system prompt for `purpose` (the style's, listing `offered` tools)
-        and `messages`; in `auto` style, a 'no tool support' answer switches to prompt style."""
+        and `messages`; in `auto` style, a 'no tool support' answer switches to prompt style.
+
+        The request is prepared on a later event-loop turn than the one that asked for it (the
+        node's own work before it: offered tools, messages; the loop also runs the GUI)."""
         offered = offered if offered is not None else self.tools
+        await asyncio.sleep(0)
         try:
             return await self.caller.invoke(
                 [self._system(purpose, offered), *messages],
@@ -267,26 +271,19 @@ class LLMSelector:
         messages = [*start, *request.transcript, *added]
         offered = self._offered(request)
         defs = prompts.openai_tools(offered)
-        msg = await self._invoke(messages, defs, emit, "select", offered)
-        usage.update(add_usage(usage, usage_of(msg)))
-        if msg.invalid_tool_calls and not msg.tool_calls:
-            # Unreadable arguments: tell the model once, inside this attempt.
-            notes: list[BaseMessage] = [msg]
-            for c in msg.invalid_tool_calls:
-                note = (
-                    f"Error: the arguments are not valid JSON ({c.get('error') or c.get('args')})."
-                )
-                notes.append(ToolMessage(note, tool_call_id=c["id"] or "", status="error"))
-            added += notes
-            msg = await self._invoke([*messages, *notes], defs, emit, "select", offered)
-            usage.update(add_usage(usage, usage_of(msg)))
-        added.append(msg)
-        proposed = self._calls_of(msg, emit)
-        if proposed:
-            # The reply was read in this step of the event loop; where each argument came from
-            # (the offline parser over the request: ~3-4 ms) is read in the next, so the window
-            # draws in between (the loop also runs the GUI).
-            await asyncio.sleep(0)
+        # What the arguments will be compared with is read while the model answers.
+        reading = asyncio.get_running_loop().create_task(read_ahead(request.text, request.history))
+        try:
+            msg = await self._reply(messages, defs, emit, offered, usage, added)
+            proposed = self._calls_of(msg, emit)
+            if proposed:
+                # The reply was read in this step of the event loop; where each argument came
+                # from is read in the next (the messages' values were read meanwhile), so the
+                # window draws in between (the loop also runs the GUI).
+                await asyncio.sleep(0)
+                await reading
+        finally:
+            reading.cancel()
         calls = [_sourced(c, request) for c in proposed]
         invalid = _rejected(request.errors)
         repeated = [invalid[s] for s in _signature(calls) if s in invalid]
@@ -303,6 +300,33 @@ class LLMSelector:
             return Selection(calls=calls, usage=usage, transcript=added)
         _, visible = split_think(str(msg.content))
         return Selection(reply=visible.strip() or None, usage=usage, transcript=added)
+
+    async def _reply(
+        self,
+        messages: list[BaseMessage],
+        defs: list[dict[str, Any]],
+        emit: Emit,
+        offered: list[dict[str, Any]],
+        usage: dict[str, float],
+        added: list[BaseMessage],
+    ) -> AIMessage:
+        """The model's reply to a selection (`usage` and `added` updated): asked once more
+        when its calls' arguments are not valid JSON."""
+        msg = await self._invoke(messages, defs, emit, "select", offered)
+        usage.update(add_usage(usage, usage_of(msg)))
+        if msg.invalid_tool_calls and not msg.tool_calls:
+            # Unreadable arguments: tell the model once, inside this attempt.
+            notes: list[BaseMessage] = [msg]
+            for c in msg.invalid_tool_calls:
+                note = (
+                    f"Error: the arguments are not valid JSON ({c.get('error') or c.get('args')})."
+                )
+                notes.append(ToolMessage(note, tool_call_id=c["id"] or "", status="error"))
+            added += notes
+            msg = await self._invoke([*messages, *notes], defs, emit, "select", offered)
+            usage.update(add_usage(usage, usage_of(msg)))
+        added.append(msg)
+        return msg
 
     async def respond(self, request: SelectionRequest) -> Selection:
         """The reply to a request that runs no tool: for help, the help text (no model call);
@@ -381,6 +405,9 @@ class LLMSelector:
             return None
         from caec_desktop.agent.selection.offline import stated_values
 
+        # The reply's end was read in this step of the event loop; the values it states (the
+        # offline reader over the whole summary, ~2-3 ms for 300 words) are read in the next.
+        await asyncio.sleep(0)
         return Summary(text=rest, values=stated_values(rest))
 
 

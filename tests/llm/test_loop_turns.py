@@ -1,0 +1,48 @@
+"""A model call's request is prepared on a later event-loop turn than the node's own work (the
+loop also runs the GUI), with the same events in the same order."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from caec_desktop.agent.selection.llm import make_selector
+from tests.llm.conftest import Events
+from tests.llm.fake_server import FakeOpenAI, Reply, tool_call
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_a_model_request_is_prepared_on_a_later_loop_turn(
+    fake_llm: FakeOpenAI, make_settings: Any, events: Events
+) -> None:
+    call = tool_call("respond", {"intent": "conversion"}, "c1")
+    fake_llm.add(Reply(message={"role": "assistant", "content": None, "tool_calls": [call]}))
+    selector = make_selector(make_settings())
+    turns = [0]
+    seen: list[tuple[str, int]] = []
+
+    def emit(kind: str, data: dict[str, Any]) -> None:
+        seen.append((kind, turns[0]))
+        events(kind, data)
+
+    async def count() -> None:
+        while True:
+            turns[0] += 1
+            await asyncio.sleep(0)
+
+    counter = asyncio.get_running_loop().create_task(count())
+    await asyncio.sleep(0)
+    request = events.request("2 mm in inches")
+    request.emit = emit
+    asked_at = turns[0]
+    try:
+        assert await selector.classify(request) == "conversion"
+    finally:
+        counter.cancel()
+        await asyncio.gather(counter, return_exceptions=True)
+    kinds = [kind for kind, _ in seen]
+    assert kinds[0] == "llm_request" and "llm_response" in kinds  # as before, in order
+    assert seen[0][1] > asked_at  # the request was prepared on a later turn
