@@ -171,7 +171,7 @@ def test_conversations_show_their_time_under_a_heading_per_day(qtbot: QtBot) -> 
     now = datetime.now(UTC).astimezone()
     for name, when in (
         ("a", now),
-        ("a", now - timedelta(minutes=5)),
+        ("a", now.replace(hour=0, minute=0, second=0, microsecond=0)),  # earlier, same day
         ("b", now - timedelta(days=3)),
     ):
         item = QStandardItem(name)
