@@ -194,10 +194,14 @@ class CalcStep(BaseModel):
     def text(self) -> str:
         from caec_desktop.tools.display import current  # display units of the app or `caec`
 
+        value = self.value
+        counted = isinstance(value, int) and not isinstance(value, bool)  # 1,100,000 steps
         shown = (
-            current().fmt(self.value, self.unit)
-            if isinstance(self.value, float)
-            else str(self.value)
+            current().fmt(value, self.unit)
+            if isinstance(value, float)
+            else current().show(value, self.unit)
+            if counted
+            else str(value)
         )
         return f"{self.name} = {self.formula} = {self.substitution} = {shown}"
 

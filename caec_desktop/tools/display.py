@@ -79,6 +79,12 @@ class DisplayError(ValueError):
     """A preset, unit or figure count that cannot be used (the message says what is allowed)."""
 
 
+def grouped(count: int) -> str:
+    """A whole number for people, every digit kept and grouped in threes: 1,100,000 (step
+    counts, particle counts). Exports keep the plain number (`sweep_csv`, JSON)."""
+    return f"{count:,}"
+
+
 def kind_of(unit: str) -> str | None:
     """The display kind of an SI unit string ("Pa" → "pressure"); None for others."""
     return _KIND_OF_UNIT.get(unit)
@@ -142,8 +148,8 @@ class Display:
             return self.fmt(value, si_unit)
         if isinstance(value, list):
             return ", ".join(self.show(v, si_unit) for v in value)
-        if isinstance(value, int) and si_unit:
-            return f"{value} {pretty_unit(si_unit)}"
+        if isinstance(value, int):  # a count (1,100,000 steps), or a quantity typed as 2500
+            return self.fmt(float(value), si_unit) if si_unit else grouped(value)
         return str(value)
 
     def axis(self, si_unit: str, values: list[float]) -> tuple[str, float]:

@@ -251,8 +251,8 @@ def show_value(value: Any, unit: str) -> str:
         return fmt(value, unit)
     if isinstance(value, list):
         return ", ".join(show_value(v, unit) for v in value)
-    if isinstance(value, int) and unit:
-        return f"{value} {pretty_unit(unit)}"
+    if isinstance(value, int):  # a count (every digit, grouped), or a quantity typed as 2500
+        return fmt(float(value), unit) if unit else f"{value:,}"
     return str(value)
 
 

@@ -6,6 +6,7 @@ Conversion factors used as expectations are the exact definitions (1 in = 25.4 m
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 import pytest
@@ -100,3 +101,33 @@ def test_calc_sheet_steps_follow_the_current_display() -> None:
     assert sheet.steps[-1].text().endswith("= 205 ns")
     use(Display())
     assert sheet.steps[-1].text().endswith("= 204.7 ns")
+
+
+def test_counts_keep_every_digit_grouped_in_cards_sheets_and_tables() -> None:
+    """A step count reads 1,100,001 (not 1100001, and never rounded to 4 figures as 1.1e6);
+    the CSV and the stored result keep the plain integer."""
+    from caec_desktop.tools import execute
+    from caec_desktop.tools.sweep import run_sweep, sweep_csv, sweep_text
+
+    use(Display())
+    duration, timestep = 1.100001, 1e-6
+    steps = math.ceil(duration / timestep - 1e-9 * duration / timestep)  # n = ceil(T/dt), guarded
+    out = execute("simulation_cost", {"duration": duration, "timestep": timestep})
+    assert out.result is not None and out.calc_sheet is not None
+    assert out.result["time_steps"] == steps == 1100001  # exact in the data
+    assert current().show(out.result["time_steps"], "") == "1,100,001"
+    assert out.calc_sheet.steps[0].text().endswith("= 1,100,001")
+    assert Display().show(2500, "kg/m^3") == "2500 kg/m³"  # a quantity typed whole: as 2500.0
+    assert make_display("us").show(2500, "kg/m^3") == Display(units={"density": "lb/ft^3"}).fmt(
+        2500.0, "kg/m^3"
+    )  # in display units, like a float
+    assert Display().show(999, "") == "999"
+    table = run_sweep(
+        {"tool": "simulation_cost", "parameter": "duration", "values": [duration, 2.5],
+         "args": {"timestep": timestep}}
+    ).table  # fmt: skip
+    assert table is not None
+    text_rows = sweep_text(table).splitlines()
+    assert "1,100,001" in text_rows[2] and "2,500,000" in text_rows[3]
+    csv_rows = sweep_csv(table).splitlines()
+    assert csv_rows[1].split(",")[1] == "1100001" and csv_rows[2].split(",")[1] == "2500000"
