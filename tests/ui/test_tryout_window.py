@@ -109,7 +109,8 @@ def test_a_caution_card_says_why_and_its_sheet_wraps(qtbot: QtBot) -> None:
     assert isinstance(card, ResultCard)
     qtbot.waitUntil(card.isVisible)
     assert card.reason_label.isVisible()
-    assert "D₀/d < 6" in card.reason_label.text() and card.reason_label.text().startswith("Why:")
+    # which condition fired, with the number compared (5 mm / 2 mm = 2.5)
+    assert card.reason_label.text() == "Why: Beverloo: D₀/d = 2.5 < 6 → caution"
     card.sheet_button.setChecked(True)
     label = card.sheet_label
     qtbot.waitUntil(lambda: label.isVisible() and label.width() > 0)
