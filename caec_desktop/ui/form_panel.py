@@ -267,22 +267,22 @@ class FormPanel(QWidget):
             return
         switch.setChecked(True)
         values = call.get("values")
-        ends = [values[0], values[-1]] if values else [call.get("start"), call.get("stop")]
-        points = len(values) if values else int(call.get("points") or 10)
         field = next(f for f in self.fields if f.name == parameter)
-        texts = []
-        for end in ends:
-            number, unit = split_value(end, field.unit or "") if end is not None else ("", "")
-            texts.append(number)
-            if unit and hasattr(self.editors[parameter], "set_unit"):
-                self.editors[parameter].set_unit(unit)  # type: ignore[attr-defined]
-        switch.row.set_entry(texts[0], texts[1], points, str(call.get("scale") or "lin"))
+        ends = list(values) if values else [call.get("start"), call.get("stop")]
+        split = [split_value(v, field.unit or "") if v is not None else ("", "") for v in ends]
+        units = {unit for _, unit in split if unit}
+        if len(units) == 1 and hasattr(self.editors[parameter], "set_unit"):
+            self.editors[parameter].set_unit(units.pop())  # type: ignore[attr-defined]
+            texts = [number for number, _ in split]
+        else:  # no unit, or several: each value keeps its own
+            texts = [f"{number} {unit}".strip() for number, unit in split]
+        if values:
+            switch.row.set_values(texts)  # a list stays a list (1, 2, 5 mm is not 1 to 5 mm)
+        else:
+            points = int(call.get("points") or 10)
+            switch.row.set_entry(texts[0], texts[1], points, str(call.get("scale") or "lin"))
         if call.get("threshold") is not None:
             switch.row.threshold.setText(str(call["threshold"]))
-        if values:
-            self._show_errors({"": [f"This sweep was a list of values ({len(values)}); the form "
-                               "sweeps a range from its first to its last: check from, to and "
-                               "points."]})  # fmt: skip
 
     def sweeping(self) -> str | None:
         """The field whose sweep switch is on, if any."""
