@@ -9,7 +9,8 @@ event loop never waits for the import).
 
 The plot: the chosen result column against the parameter, in display units (`tools/display.py`)
 with the units in the axis labels; log axes for a log sweep or a range spanning two decades or
-more; the sweep's threshold as a line, with EDEM's ok/caution/fail bands on a Rayleigh time step;
+more, with tick labels that never overlap (`plot_axis.TidyAxis`); the sweep's threshold as a
+line, with EDEM's ok/caution/fail bands on a Rayleigh time step;
 failed points as gaps in the curve and dashed red vertical lines (no height: they have no
 value); a hover read-out of the nearest point; PNG and SVG export and copy to the clipboard.
 
@@ -160,7 +161,13 @@ class SweepPlot(QWidget):
         if self.plot is not None:
             return
         # No pyqtgraph context menus (the card has its own export buttons): half the set-up time.
-        self.plot = pg.PlotWidget(enableMenu=False, viewBox=pg.ViewBox(enableMenu=False))
+        from caec_desktop.ui.plot_axis import TidyAxis  # imports pyqtgraph: loaded by now
+
+        self.plot = pg.PlotWidget(
+            enableMenu=False,
+            viewBox=pg.ViewBox(enableMenu=False),
+            axisItems={"bottom": TidyAxis("bottom"), "left": TidyAxis("left")},
+        )
         self.plot.setMinimumHeight(280)
         self.plot.setMinimumWidth(240)
         self.plot.showGrid(x=True, y=True, alpha=0.25)
