@@ -37,12 +37,11 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.tools.display import Display, current
+from caec_desktop.ui.axis_ticks import log_axis
 
 if TYPE_CHECKING:
     from types import ModuleType
 
-LOG_DECADES = 2.0
-"""A positive range spanning this many decades (max/min ≥ 100) gets a log axis."""
 BAND_COLOURS = {"ok": (46, 160, 67, 40), "caution": (230, 160, 0, 50), "fail": (210, 40, 40, 40)}
 POLL_MS = 30
 READOUT_HINT = "Point at the curve to read a value; click the plot to zoom it with the wheel."
@@ -84,14 +83,6 @@ def loaded() -> ModuleType | None:
 
 def load_error() -> str | None:
     return _error
-
-
-def log_axis(values: list[float], forced: bool = False) -> bool:
-    """Whether values want a log axis: all > 0 and `forced` (a log sweep) or ≥ 2 decades."""
-    finite = [v for v in values if math.isfinite(v)]
-    if not finite or min(finite) <= 0:
-        return False
-    return forced or math.log10(max(finite) / min(finite)) >= LOG_DECADES
 
 
 class SweepPlot(QWidget):

@@ -53,7 +53,7 @@ def test_log_tick_labels_never_overlap(qtbot: QtBot, width: int, start: str, sto
 
 
 def test_log_labels_read_as_numbers() -> None:
-    from caec_desktop.ui.plot_axis import log_label
+    from caec_desktop.ui.axis_ticks import log_label
 
     assert [log_label(v) for v in (0.001, 0.02, 0.5, 1.0, 20.0, 5000.0)] == [
         "0.001", "0.02", "0.5", "1", "20", "5000"]  # fmt: skip
