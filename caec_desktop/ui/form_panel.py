@@ -86,8 +86,6 @@ class FormPanel(QWidget):
         self.tool_box.currentIndexChanged.connect(self._on_tool_box_current_index_changed)
         self.preset_box = QComboBox()
         self.preset_box.addItem("Material or fluid preset…", None)
-        for key, (name, _) in self._presets.items():
-            self.preset_box.addItem(name, key)
         self.preset_box.activated.connect(self._on_preset_box_activated)
         self.description = QLabel()
         self.description.setWordWrap(True)
@@ -223,13 +221,29 @@ class FormPanel(QWidget):
                 switch.switched.connect(lambda on, n=f.name: self._on_sweep_switched(n, on))
             for edit in editor.findChildren(QLineEdit):  # Enter runs, as Run (the default) does
                 edit.returnPressed.connect(self.run)
-        self.preset_box.setEnabled(any(self._preset_fields(m) for m in self._presets))
-        self.preset_box.setToolTip(
-            "Fill density, E and ν from a material, or a fluid's density and viscosity"
-            if self.preset_box.isEnabled()
-            else f"No field of {name} takes a material preset"
-        )
+        self._offer_presets(name)
         self.reset()
+
+    def _offer_presets(self, tool: str) -> None:
+        """List only the presets that fill a field of `tool`: materials (density, E, ν) for a
+        solid's tool, fluids (density, viscosity) for a fluid's, both where it takes both."""
+        from caec_desktop.tools.fluids import FLUIDS
+
+        usable = [key for key in self._presets if self._preset_fields(key)]
+        fluids = any(key in FLUIDS for key in usable)
+        solids = any(key not in FLUIDS for key in usable)
+        title, tip = (
+            ("Material or fluid preset…", "Fill density, E and ν from a material, or a fluid's "
+             "density and viscosity") if solids and fluids
+            else ("Fluid preset…", "Fill the fluid's density and viscosity") if fluids
+            else ("Material preset…", "Fill density, E and ν from a material")
+        )  # fmt: skip
+        self.preset_box.clear()
+        self.preset_box.addItem(title, None)
+        for key in usable:
+            self.preset_box.addItem(self._presets[key][0], key)
+        self.preset_box.setEnabled(bool(usable))
+        self.preset_box.setToolTip(tip if usable else f"No field of {tool} takes a material preset")
 
     def reset(self) -> None:
         """Back to the schema defaults, no messages."""

@@ -254,3 +254,24 @@ def test_fluid_preset_fills_the_fluid_fields(panel: FormPanel) -> None:
     args = panel.collect()
     assert args["fluid_density"] == pytest.approx(998.2)
     assert panel.sources["fluid_viscosity"] == "preset:water"
+
+
+def test_presets_offered_are_those_the_tool_takes(panel: FormPanel) -> None:
+    """A solid's tool offers materials, not fluids (water filled nothing there); a fluid's tool
+    offers fluids; a tool taking both offers both."""
+    from caec_desktop.tools.fluids import FLUIDS
+    from caec_desktop.tools.materials import MATERIALS
+
+    def offered() -> set[str]:
+        box = panel.preset_box
+        return {box.itemData(i) for i in range(1, box.count())}
+
+    panel.set_tool("rayleigh_timestep")
+    assert offered() == set(MATERIALS) and panel.preset_box.itemText(0) == "Material preset…"
+    panel.set_tool("cfd_dem_numbers")
+    assert offered() == set(FLUIDS) and panel.preset_box.itemText(0) == "Fluid preset…"
+    panel.set_tool("cohesion_numbers")  # particle E, ν, ρ and the liquid's surface tension
+    with_tension = {k for k, f in FLUIDS.items() if f.surface_tension is not None}
+    assert with_tension and offered() == set(MATERIALS) | with_tension
+    for key in offered():
+        assert panel._preset_fields(key), key  # each one fills at least one field
