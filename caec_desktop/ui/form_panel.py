@@ -77,6 +77,8 @@ class FormPanel(QWidget):
         self.filter_edit.setPlaceholderText("Filter tools…")
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(self.filter_tools)
+        self.filter_edit.returnPressed.connect(self.open_first_match)
+        self.filter_edit.setToolTip("Type part of a tool's name or purpose; Enter opens the first")
         self.tool_box = QComboBox()
         self.tool_box.setModel(QStandardItemModel(self.tool_box))
         self.tool_box.setMinimumContentsLength(14)
@@ -173,6 +175,18 @@ class FormPanel(QWidget):
                 model.appendRow(item)
         self.tool_box.setCurrentIndex(self._index_of(self.tool))
         self.tool_box.blockSignals(False)
+
+    def open_first_match(self) -> None:
+        """Enter in the filter: open the first tool listed and put the cursor in its first
+        field (nothing listed: nothing changes)."""
+        listed = self.tool_names_listed()
+        if not listed:
+            return
+        self.set_tool(listed[0])
+        if self.fields:
+            edits = self.editors[self.fields[0].name].findChildren(QLineEdit)
+            if edits:
+                edits[0].setFocus()
 
     def tool_names_listed(self) -> list[str]:
         """The tools the list offers now (after the filter), in their shown order."""

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.services.report import TurnRecord, build_package
@@ -275,3 +276,20 @@ def test_presets_offered_are_those_the_tool_takes(panel: FormPanel) -> None:
     assert with_tension and offered() == set(MATERIALS) | with_tension
     for key in offered():
         assert panel._preset_fields(key), key  # each one fills at least one field
+
+
+def test_enter_in_the_tool_filter_opens_the_first_match(panel: FormPanel, qtbot: QtBot) -> None:
+    panel.set_tool("rayleigh_timestep")
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.filter_edit.setFocus()
+    qtbot.keyClicks(panel.filter_edit, "overlap")
+    first = panel.tool_names_listed()[0]
+    assert first != "rayleigh_timestep"
+    qtbot.keyClick(panel.filter_edit, Qt.Key.Key_Return)
+    assert panel.tool == first and panel.tool_box.currentData(Qt.ItemDataRole.UserRole) == first
+    field = panel.editors[panel.fields[0].name]
+    qtbot.waitUntil(lambda: field.isAncestorOf(QApplication.focusWidget()))
+    panel.filter_edit.setText("no tool is called this")
+    qtbot.keyClick(panel.filter_edit, Qt.Key.Key_Return)
+    assert panel.tool == first  # nothing listed: nothing changes
