@@ -23,7 +23,13 @@ LABEL_GAP_PX = 6.0
 
 
 class TidyAxis(pg.AxisItem):  # type: ignore[misc]
-    """An axis whose tick labels never overlap (see the module's docstring)."""
+    """An axis whose tick labels never overlap (see the module's docstring), and no "(x0.001)"
+    rescaling of its own: the axis title already names the display unit (a US preset's inches
+    read 0.005, 0.01, not 5, 10 "(x0.001)")."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.enableAutoSIPrefix(False)
 
     def logTickValues(self, minVal: float, maxVal: float, size: float, stdTicks: Any) -> Any:
         """pyqtgraph's log ticks with the minor level split: the decades (1), then 2 and 5 of
