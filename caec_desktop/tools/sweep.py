@@ -376,7 +376,8 @@ def sweep_table(plan: SweepPlan, rows: list[dict[str, Any]], elapsed_ms: float) 
         "tool": plan.tool,
         "parameter": plan.parameter,
         "unit": plan.unit,
-        "scale": plan.scale,
+        # a list of values is no lin or log spacing ("3 points (list)", not "(lin)")
+        "scale": "list" if "values" in plan.request and plan.scale == "lin" else plan.scale,
         "columns": [{"name": n, "unit": u} for n, u in columns],
         "points": rows,
         "count": len(rows),

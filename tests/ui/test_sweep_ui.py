@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.cli import main
-from caec_desktop.tools.sweep import run_sweep
+from caec_desktop.tools.sweep import run_sweep, summary_line
 from caec_desktop.ui import plot_view
 from caec_desktop.ui.chat_pane import ChatPane
 from caec_desktop.ui.form_panel import FormPanel
@@ -107,6 +107,9 @@ def test_open_in_form_keeps_a_list_sweep_a_list(qtbot: QtBot) -> None:
     qtbot.addWidget(panel)
     data = sweep_data(values=["0.5 mm", "1 mm", "2.5 mm"])
     panel.fill("sweep", data["args"], {})
+    # the sweep switch starts importing the plot library (and NumPy) on a thread: let it end
+    # before pytest.approx looks at a half-imported NumPy
+    qtbot.waitUntil(lambda: plot_view.loaded() is not None, timeout=20_000)
     row = panel.switches["particle_radius"].row
     entry = row.entry()
     assert (entry.scale, entry.values, entry.unit) == ("list", "0.5, 1, 2.5", "mm")
@@ -120,6 +123,7 @@ def test_open_in_form_keeps_a_list_sweep_a_list(qtbot: QtBot) -> None:
     out = run_sweep(call)
     assert out.ok and out.table is not None
     assert [p["value"] for p in out.table["points"]] == pytest.approx([5e-4, 1e-3, 2.5e-3])
+    assert summary_line(out.table).endswith("3 points (list), 0 failed")  # not "(lin)"
 
 
 def test_a_listed_value_is_read_whole_or_refused() -> None:
