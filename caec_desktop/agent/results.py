@@ -15,8 +15,9 @@ def accept_result(
 ) -> ToolResultEntry:
     """The entry for a valid `outcome` of `call`; emits one `warning` event per plausibility
     warning, then the `tool_result` event (with `event_extra`, e.g. `safety_net=True`). The
-    event also carries the call's arguments as given (`given_args`: "0.5 m" where `args` has
-    the SI value), so a result card can show a typed value as it was typed."""
+    entry (so the event and the stored turn) also carries the call's arguments as given
+    (`given_args`: "0.5 m" where `args` has the SI value), so a result card can show a typed
+    value as it was typed, live or reopened."""
     entry = ToolResultEntry(
         tool=outcome.tool,
         args=outcome.args,
@@ -24,9 +25,10 @@ def accept_result(
         calc_sheet=outcome.calc_sheet.model_dump() if outcome.calc_sheet else None,
         source=call.source,
         arg_sources=dict(call.arg_sources),
+        given_args=dict(call.args),
         warnings=outcome.warning_texts(),
     )
     for warning in outcome.warnings:
         emit("warning", {"tool": call.name, **warning.model_dump(), "message": warning.text()})
-    emit("tool_result", {**entry, "given_args": dict(call.args), **event_extra})
+    emit("tool_result", {**entry, **event_extra})
     return entry

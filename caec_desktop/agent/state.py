@@ -52,6 +52,9 @@ class ToolResultEntry(TypedDict):
     calc_sheet: dict[str, Any] | None
     source: str
     arg_sources: dict[str, str]
+    given_args: dict[str, Any]
+    """The call's arguments as given ("0.5 m" where `args` has 0.5): a card shows a value typed
+    in other units than those displayed as typed, live and reopened alike."""
     warnings: list[str]
     """Valid but unusual inputs, in words (`tools.plausibility`): shown with the result."""
 

@@ -7,6 +7,7 @@ react-jsonschema-form's resolution pass: resolve `anyOf`/nullable and units firs
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -213,7 +214,8 @@ def sweepable(f: FormField) -> bool:
 
 @dataclass(frozen=True)
 class SweepEntry:
-    """What the sweep row of a field holds, as typed: ends, points, scale, threshold."""
+    """What the sweep row of a field holds, as typed: ends, points, scale (lin, log, or list:
+    then `values` holds the values, "1, 2, 5"), threshold."""
 
     start: str
     stop: str
@@ -221,21 +223,39 @@ class SweepEntry:
     points: int
     scale: str
     threshold: str = ""
+    values: str = ""
+
+
+LIST = "list"
+"""The sweep row's scale when it sweeps a list of values rather than a range."""
+_VALUE_SEPARATOR = re.compile(r",(?=\s)|;")
+
+
+def split_values(text: str) -> list[str]:
+    """The values of a list sweep as typed: separated by a comma and a space, or by ";"
+    ("1, 2, 5" or "1;2;5"). A comma between digits ("1,5") is not a separator: it stays in its
+    value, which the value reader then refuses (it never becomes 1 and 5)."""
+    return [item.strip() for item in _VALUE_SEPARATOR.split(text)] if text.strip() else []
 
 
 def sweep_call(
     tool: str, f: FormField, entry: SweepEntry, others: dict[str, Any]
 ) -> dict[str, Any]:
     """The arguments of the `sweep` call for field `f` swept as `entry`, the other fields'
-    arguments as given. Ends typed without a unit take the unit chosen beside the field, like a
-    single value; an empty end is sent as missing (the sweep's validation names it)."""
+    arguments as given. Ends (or listed values) typed without a unit take the unit chosen beside
+    the field, like a single value; an empty end is sent as missing (the sweep's validation
+    names it)."""
     call: dict[str, Any] = {"tool": tool, "parameter": f.name}
-    for key, text in (("start", entry.start), ("stop", entry.stop)):
-        value = join_value(text, entry.unit, f.unit or "")
-        if value is not None:
-            call[key] = value
-    call["points"] = entry.points
-    call["scale"] = entry.scale
+    if entry.scale == LIST:  # an empty value is sent as typed: the sweep's validation names it
+        joined = [(t, join_value(t, entry.unit, f.unit or "")) for t in split_values(entry.values)]
+        call["values"] = [t if value is None else value for t, value in joined]
+    else:
+        for key, text in (("start", entry.start), ("stop", entry.stop)):
+            value = join_value(text, entry.unit, f.unit or "")
+            if value is not None:
+                call[key] = value
+        call["points"] = entry.points
+        call["scale"] = entry.scale
     call["args"] = {k: v for k, v in others.items() if k != f.name}
     if entry.threshold.strip():
         call["threshold"] = entry.threshold.strip()

@@ -36,7 +36,9 @@ log = logging.getLogger(__name__)
 HISTORY_LIMIT = 12
 """Messages of earlier turns given to the selector (6 exchanges)."""
 
-RESULT_KEYS = ("tool", "args", "result", "calc_sheet", "source", "arg_sources", "warnings")
+RESULT_KEYS = (
+    "tool", "args", "result", "calc_sheet", "source", "arg_sources", "given_args", "warnings"
+)  # fmt: skip
 
 
 class TurnResult(BaseModel):
@@ -45,7 +47,8 @@ class TurnResult(BaseModel):
     answer: str = ""
     intent: str | None = None
     tool_results: list[dict[str, Any]] = Field(default_factory=list)
-    """[{tool, args (validated, SI), result, calc_sheet, source, arg_sources}]"""
+    """[{tool, args (validated, SI), result, calc_sheet, source, arg_sources, given_args (as
+    typed; absent in turns saved before it was stored), warnings}]"""
     errors: list[dict[str, Any]] = Field(default_factory=list)
     """[{attempt, tool, args, messages}] for every rejected call."""
     attempts: int = 0

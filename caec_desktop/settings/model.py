@@ -34,7 +34,9 @@ Mode = Literal["offline", "local", "openrouter"]
 ToolCallStyle = Literal["auto", "native", "prompt"]
 UnitsPreset = Literal["si", "si_mm_mpa", "us"]
 QuantityKind = Literal[
-    "length", "time", "pressure", "density", "mass", "force", "stiffness", "speed"
+    "length", "time", "pressure", "density", "mass", "force", "stiffness", "speed", "area",
+    "volume", "acceleration", "volume_flow", "mass_flow", "mass_flow_hourly", "damping",
+    "viscosity", "surface_energy", "torque", "rolling_stiffness", "rolling_damping", "inertia",
 ]  # fmt: skip
 """The kinds of `tools/display.py` (settings may not import tools: same layer)."""
 

@@ -194,12 +194,19 @@ class CalcStep(BaseModel):
     def text(self) -> str:
         from caec_desktop.tools.display import current  # display units of the app or `caec`
 
+        value = self.value
+        counted = isinstance(value, int) and not isinstance(value, bool)  # 1,100,000 steps
         shown = (
-            current().fmt(self.value, self.unit)
-            if isinstance(self.value, float)
-            else str(self.value)
+            current().fmt(value, self.unit)
+            if isinstance(value, float)
+            else current().show(value, self.unit)
+            if counted
+            else str(value)
         )
         return f"{self.name} = {self.formula} = {self.substitution} = {shown}"
+
+
+_V = TypeVar("_V", bound=str)
 
 
 class CalcSheet(BaseModel):
@@ -210,6 +217,16 @@ class CalcSheet(BaseModel):
     thresholds: list[str] = Field(default_factory=list)
     references: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    fired: list[str] = Field(default_factory=list)
+    """The conditions that made the verdict caution or fail, each with the number compared
+    (`dt/dt_R = 0.35 > 0.2, the ok limit → caution`); empty in sheets saved before it existed."""
+
+    def flag(self, verdict: _V, condition: str) -> _V:
+        """Record `condition` (which rule, with the number compared) when `verdict` is caution
+        or fail; returns `verdict`, so tools can write `v = sheet.flag(v, ...)`."""
+        if verdict in ("caution", "fail"):
+            self.fired.append(f"{condition} → {verdict}")
+        return verdict
 
     def step(
         self, name: str, formula: str, substitution: str, value: float, unit: str = ""
@@ -221,11 +238,14 @@ class CalcSheet(BaseModel):
         return value
 
     def verdict_reasons(self, verdict: str) -> list[str]:
-        """Why a result is `caution` or `fail`, in the sheet's own words: the threshold lines
-        whose stated outcome (after their last "→") is caution or fail; when no line states one,
-        the lines that state none (the rules). Nothing for an ok verdict."""
+        """Why a result is `caution` or `fail`: the conditions that fired, with the numbers
+        compared (`fired`). A sheet saved without them gives its own threshold lines: those whose
+        stated outcome (after their last "→") is caution or fail; when no line states one, the
+        lines that state none (the rules). Nothing for an ok verdict."""
         if verdict.lower() not in ("caution", "fail"):
             return []
+        if self.fired:
+            return list(self.fired)
 
         def outcome(line: str) -> str:
             words = line.rsplit("→", 1)[1].split()

@@ -236,7 +236,7 @@ def cfd_dem_numbers(args: CfdArgs, sheet: CalcSheet) -> CfdResult:
     if rises:
         sheet.notes.append("ρ_p < ρ_f: v_t is a rise velocity, computed with |ρ_p - ρ_f|.")
     if re_t > DRAG_CRISIS_RE:
-        verdict = "caution"
+        verdict = sheet.flag("caution", f"Re_t = {sig(re_t)} > {DRAG_CRISIS_RE:g} (drag crisis)")
         sheet.notes.append(f"Re_t = {sig(re_t)} > 2e5: drag crisis, both correlations invalid.")
     slip = v_t if args.slip_velocity is None else args.slip_velocity
     if args.slip_velocity is None:
@@ -296,6 +296,10 @@ def cfd_dem_numbers(args: CfdArgs, sheet: CalcSheet) -> CfdResult:
     lo, hi = DIFELICE_RE
     if not lo < re_p < hi or eps < DIFELICE_MIN_VOIDAGE:
         verdict = "caution"
+        if not lo < re_p < hi:
+            sheet.flag(verdict, f"Di Felice range: Re_p = {sig(re_p)} outside {lo:g} to {hi:g}")
+        if eps < DIFELICE_MIN_VOIDAGE:
+            sheet.flag(verdict, f"Di Felice range: ε = {sig(eps)} < {DIFELICE_MIN_VOIDAGE:g}")
         sheet.notes.append(
             f"Di Felice is fitted for about {lo:g} < Re_p < {hi:g} and 0.4 ≲ ε ≤ 1 (recalled): "
             f"Re_p = {sig(re_p)}, ε = {sig(eps)} is outside."
@@ -328,6 +332,9 @@ def cfd_dem_numbers(args: CfdArgs, sheet: CalcSheet) -> CfdResult:
         )
         if cell_volume < CELL_FAIL_VOLUME_RATIO:
             cell_verdict = "fail"
+            sheet.flag(
+                "fail", f"Cell: V_cell/V_p = {sig(cell_volume)} < {CELL_FAIL_VOLUME_RATIO:g}"
+            )
             sheet.notes.append(
                 "Particle not much smaller than the cell; the unresolved void fraction is "
                 "meaningless. Coarsen the mesh, or use a resolved/immersed-boundary method "
@@ -336,6 +343,7 @@ def cfd_dem_numbers(args: CfdArgs, sheet: CalcSheet) -> CfdResult:
             )
         elif cell_ratio < CELL_OK_DIAMETERS:
             cell_verdict = "caution"
+            sheet.flag("caution", f"Cell: Δx/d = {sig(cell_ratio)} < {CELL_OK_DIAMETERS:g}")
             sheet.notes.append(
                 "Below the common Δx ≥ 3 d rule; spread the particle volume over several cells "
                 "(divided or Gaussian void fraction) or smooth the exchange fields."

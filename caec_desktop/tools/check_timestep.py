@@ -46,7 +46,7 @@ from caec_desktop.tools.timestep import (
     shear_modulus,
     worst,
 )
-from caec_desktop.tools.units import fmt
+from caec_desktop.tools.units import fmt, sig
 
 RAYLEIGH_CAUTION_FRACTION = 0.4
 """EDEM: 40 % of T_R for low coordination numbers, the top of its 10-40 % normal range."""
@@ -106,8 +106,14 @@ def check_timestep_heuristic(args: CheckArgs, sheet: CalcSheet) -> CheckResult:
     sheet.references.append(REF_SHEAR)
     dt_r = rayleigh_step(sheet, args.particle_radius, args.density, g, args.poisson_ratio)
     fraction = sheet.step("dt/dt_R", "dt / dt_R", f"{fmt(dt, 's')} / {fmt(dt_r, 's')}", dt / dt_r)
-    verdict = _rayleigh_verdict(fraction, f)
     caution_limit = max(f, RAYLEIGH_CAUTION_FRACTION)
+    verdict = _rayleigh_verdict(fraction, f)
+    sheet.flag(
+        verdict,
+        f"Rayleigh: dt/dt_R = {sig(fraction)} > {caution_limit:g}, the caution limit"
+        if verdict == "fail"
+        else f"Rayleigh: dt/dt_R = {sig(fraction)} > {f:g}, the ok limit",
+    )
     sheet.thresholds.append(
         f"Rayleigh: ok if dt/dt_R ≤ {f:g}; caution up to {caution_limit:g}; fail above "
         f"(EDEM 20 % auto step, 10-40 % normal range) → {verdict}"
@@ -126,7 +132,15 @@ def check_timestep_heuristic(args: CheckArgs, sheet: CalcSheet) -> CheckResult:
         )
         t_h = hertz_time(sheet, pair, args.impact_velocity)
         steps = sheet.step("n_c", "t_H / dt", f"{fmt(t_h, 's')} / {fmt(dt, 's')}", t_h / dt)
-        hertz = _hertz_verdict(steps)
+        hertz = sheet.flag(
+            _hertz_verdict(steps),
+            f"Hertz: t_H/dt = {sig(steps)} < "
+            + (
+                f"{MIN_STEPS_PER_CONTACT} steps per contact (fail limit)"
+                if steps < MIN_STEPS_PER_CONTACT
+                else f"{GOOD_STEPS_PER_CONTACT} steps per contact (ok limit)"
+            ),
+        )
         sheet.thresholds.append(
             f"Hertz: fail below {MIN_STEPS_PER_CONTACT} steps per contact, caution below "
             f"{GOOD_STEPS_PER_CONTACT} (EDEM) → {hertz}; MFiX/MercuryDPM use "

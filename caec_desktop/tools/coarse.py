@@ -227,6 +227,11 @@ def coarse_graining(args: CoarseArgs, sheet: CalcSheet) -> CoarseResult:
             feature: Verdict = (
                 "fail" if ratio < 1 else "caution" if ratio < FEATURE_CAUTION else "ok"
             )
+            sheet.flag(
+                feature,
+                f"Geometry: L_min/D = {sig(ratio)} < "
+                + ("1 (the parcel does not fit)" if ratio < 1 else f"{FEATURE_CAUTION:g}"),
+            )
             sheet.thresholds.append(
                 f"Geometry: caution if L_min/D < {FEATURE_CAUTION:g} (policy), fail if the parcel "
                 f"does not fit (L_min < D) → {feature}; orifices need D₀ > 6 D, CFD cells Δx ≥ 3 D"
@@ -312,7 +317,9 @@ def coarse_graining(args: CoarseArgs, sheet: CalcSheet) -> CoarseResult:
         "diameter (CFDEM, MFiX CGDEM). Restitution, friction and rolling friction are unchanged."
     )
     if s > LARGE_SCALE:
-        verdict = worst(verdict, "caution")
+        verdict = worst(
+            verdict, sheet.flag("caution", f"Scale factor: s = {sig(s)} > {LARGE_SCALE:g}")
+        )
         sheet.notes.append(
             "s > 10: particle-scale phenomena (size segregation, thin shear bands, wall layers of "
             "5-10 d) are not preserved."

@@ -27,7 +27,7 @@ from caec_desktop.tools.base import (
 )
 from caec_desktop.tools.contact import Partner, hertz_geometry
 from caec_desktop.tools.timestep import Verdict
-from caec_desktop.tools.units import fmt
+from caec_desktop.tools.units import fmt, sig
 
 FIRST_YIELD_FACTOR = 1.6
 """p0 at first yield / σ_y for sphere contact (Johnson 1985 §6.2: 1.60 for ν = 0.3, von Mises)."""
@@ -105,6 +105,11 @@ def contact_stress_check(args: StressArgs, sheet: CalcSheet) -> StressResult:
     )
     verdict: Verdict = (
         "fail" if utilization > 1.0 else "caution" if utilization > STRESS_CAUTION else "ok"
+    )
+    sheet.flag(
+        verdict,
+        f"U = p0/p_allow = {sig(utilization)} > "
+        + ("1 (first yield)" if utilization > 1.0 else f"{STRESS_CAUTION:g}, CAEC's margin"),
     )
     sheet.thresholds += [
         f"fail if U > 1: first yield at p0 ≈ {FIRST_YIELD_FACTOR} σ_y (Johnson 1985 §6.2)",

@@ -31,8 +31,23 @@ KINDS: dict[str, str] = {
     "force": "N",
     "stiffness": "N/m",
     "speed": "m/s",
+    "area": "m^2",
+    "volume": "m^3",
+    "acceleration": "m/s^2",
+    "volume_flow": "m^3/s",
+    "mass_flow": "kg/s",
+    "mass_flow_hourly": "kg/h",
+    "damping": "N*s/m",
+    "viscosity": "Pa*s",
+    "surface_energy": "J/m^2",
+    "torque": "N*m",
+    "rolling_stiffness": "N*m/rad",
+    "rolling_damping": "N*m*s/rad",
+    "inertia": "kg*m^2",
 }
-"""Quantity kind → its SI unit (the unit values of that kind are stored in)."""
+"""Quantity kind → the unit values of that kind are stored in (SI; `kg/h` for the hourly mass
+flow the discharge tools also give). Every unit a tool's inputs or results carry has a kind,
+except those the same in both systems (1/s, rad/s, rpm, degree, h) and plain numbers."""
 KIND_LABELS = {
     "length": "Length",
     "time": "Time",
@@ -40,8 +55,21 @@ KIND_LABELS = {
     "density": "Density",
     "mass": "Mass",
     "force": "Force",
-    "stiffness": "Stiffness",
+    "stiffness": "Stiffness / surface tension",
     "speed": "Speed",
+    "area": "Area",
+    "volume": "Volume",
+    "acceleration": "Acceleration",
+    "volume_flow": "Volume flow",
+    "mass_flow": "Mass flow",
+    "mass_flow_hourly": "Mass flow per hour",
+    "damping": "Damping coefficient",
+    "viscosity": "Viscosity",
+    "surface_energy": "Surface energy",
+    "torque": "Torque / moment",
+    "rolling_stiffness": "Rolling stiffness",
+    "rolling_damping": "Rolling damping",
+    "inertia": "Moment of inertia",
 }
 _KIND_OF_UNIT = {unit: kind for kind, unit in KINDS.items()}
 
@@ -54,6 +82,19 @@ UNIT_CHOICES: dict[str, tuple[str, ...]] = {
     "force": (AUTO, "N", "kN", "mN", "lbf"),
     "stiffness": (AUTO, "N/m", "kN/m", "N/mm", "lbf/inch"),
     "speed": (AUTO, "m/s", "mm/s", "ft/s"),
+    "area": (AUTO, "m^2", "mm^2", "inch^2", "ft^2"),
+    "volume": (AUTO, "m^3", "L", "mm^3", "inch^3", "ft^3"),
+    "acceleration": (AUTO, "m/s^2", "ft/s^2"),
+    "volume_flow": (AUTO, "m^3/s", "m^3/h", "L/s", "ft^3/s", "ft^3/min", "gallon/minute"),
+    "mass_flow": (AUTO, "kg/s", "kg/min", "lb/s", "lb/min"),
+    "mass_flow_hourly": (AUTO, "kg/h", "t/h", "lb/h", "ton/h"),
+    "damping": (AUTO, "N*s/m", "lbf*s/inch", "lbf*s/ft"),
+    "viscosity": (AUTO, "Pa*s", "mPa*s", "cP", "lbf*s/ft^2"),
+    "surface_energy": (AUTO, "J/m^2", "mJ/m^2", "lbf/ft", "dyn/cm"),
+    "torque": (AUTO, "N*m", "N*mm", "lbf*inch", "lbf*ft"),
+    "rolling_stiffness": (AUTO, "N*m/rad", "N*mm/rad", "lbf*inch/rad"),
+    "rolling_damping": (AUTO, "N*m*s/rad", "lbf*inch*s/rad"),
+    "inertia": (AUTO, "kg*m^2", "g*cm^2", "lb*ft^2", "lb*inch^2"),
 }
 """Units offered per kind in the settings (any pint unit of the kind is accepted)."""
 
@@ -68,15 +109,35 @@ PRESETS: dict[str, dict[str, str]] = {
         "force": "lbf",
         "stiffness": "lbf/inch",
         "speed": "ft/s",
+        "area": "inch^2",
+        "volume": "ft^3",
+        "acceleration": "ft/s^2",
+        "volume_flow": "ft^3/s",
+        "mass_flow": "lb/s",
+        "mass_flow_hourly": "lb/h",
+        "damping": "lbf*s/inch",
+        "viscosity": "cP",
+        "surface_energy": "lbf/ft",
+        "torque": "lbf*inch",
+        "rolling_stiffness": "lbf*inch/rad",
+        "rolling_damping": "lbf*inch*s/rad",
+        "inertia": "lb*ft^2",
     },
 }
 """Preset name → the kinds it fixes (kinds not named stay auto). Time stays auto in every preset:
-µs and ns read better than any fixed unit for DEM time steps."""
+µs and ns read better than any fixed unit for DEM time steps. US customary fixes every kind that
+has a customary unit (viscosity in cP, as US practice quotes it)."""
 PRESET_LABELS = {"si": "SI, auto prefix", "si_mm_mpa": "SI with mm and MPa", "us": "US customary"}
 
 
 class DisplayError(ValueError):
     """A preset, unit or figure count that cannot be used (the message says what is allowed)."""
+
+
+def grouped(count: int) -> str:
+    """A whole number for people, every digit kept and grouped in threes: 1,100,000 (step
+    counts, particle counts). Exports keep the plain number (`sweep_csv`, JSON)."""
+    return f"{count:,}"
 
 
 def kind_of(unit: str) -> str | None:
@@ -142,8 +203,8 @@ class Display:
             return self.fmt(value, si_unit)
         if isinstance(value, list):
             return ", ".join(self.show(v, si_unit) for v in value)
-        if isinstance(value, int) and si_unit:
-            return f"{value} {pretty_unit(si_unit)}"
+        if isinstance(value, int):  # a count (1,100,000 steps), or a quantity typed as 2500
+            return self.fmt(float(value), si_unit) if si_unit else grouped(value)
         return str(value)
 
     def axis(self, si_unit: str, values: list[float]) -> tuple[str, float]:

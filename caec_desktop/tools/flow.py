@@ -285,7 +285,9 @@ def flow_regime(args: FlowArgs, sheet: CalcSheet) -> FlowResult:
             "friction condition for slipping is not computed."
         )
         sheet.references.append(REF_FROUDE)
-    verdict: Verdict = "caution" if out.get("inertial_number", 0.0) > MU_I_CAUTION else "ok"
+    i_number = out.get("inertial_number", 0.0)
+    verdict: Verdict = "caution" if i_number > MU_I_CAUTION else "ok"
+    sheet.flag(verdict, f"μ(I): I = {sig(i_number)} > {MU_I_CAUTION:g}, beyond its fitted range")
     return FlowResult(verdict=verdict, **out)
 
 
@@ -398,16 +400,16 @@ def beverloo_discharge(args: BeverlooArgs, sheet: CalcSheet) -> BeverlooResult:
         )
     verdict: Verdict = "ok"
     if ratio < SMALL_RATIO:
-        verdict = "caution"
+        verdict = sheet.flag("caution", f"Beverloo: D₀/d = {sig(ratio)} < {SMALL_RATIO:g}")
         sheet.notes.append(
             "D₀/d < 6: outside the correlation's range; intermittent flow and clogging become "
             "likely below about 5 d."
         )
     if not 0.55 <= c <= 0.65:
-        verdict = "caution"
+        verdict = sheet.flag("caution", f"Beverloo: C = {sig(c)} outside 0.55 to 0.65")
         sheet.notes.append(f"C = {sig(c)} is outside the usual 0.55-0.65 (Nedderman).")
     if d < FINE:
-        verdict = "caution"
+        verdict = sheet.flag("caution", f"Beverloo: d = {fmt(d, 'm')} < {fmt(FINE, 'm')}")
         sheet.notes.append(
             "d < 0.4 mm: fine particles; interstitial air pressure gradients reduce W, Beverloo "
             "overpredicts."
@@ -416,6 +418,15 @@ def beverloo_discharge(args: BeverlooArgs, sheet: CalcSheet) -> BeverlooResult:
         big_d = args.silo_diameter
         if big_d - d0 < 30 * d or big_d < 2.5 * d0:
             verdict = worst(verdict, "caution")
+            if big_d - d0 < 30 * d:
+                sheet.flag(
+                    verdict,
+                    f"Narrow silo: D - D₀ = {fmt(big_d - d0, 'm')} < 30 d = {fmt(30 * d, 'm')}",
+                )
+            if big_d < 2.5 * d0:
+                sheet.flag(
+                    verdict, f"Narrow silo: D = {fmt(big_d, 'm')} < 2.5 D₀ = {fmt(2.5 * d0, 'm')}"
+                )
             sheet.notes.append(
                 "Narrow silo (D - D₀ < 30 d or D < 2.5 D₀, recalled limits): the walls affect "
                 "the flow."

@@ -132,7 +132,15 @@ def hertz_max_overlap(args: OverlapArgs, sheet: CalcSheet) -> OverlapResult:
         "a_max", "√(R* δ_max)", f"√({fmt(r_eff, 'm')} · {fmt(d, 'm')})", (r_eff * d) ** 0.5, "m"
     )
     t_h = hertz_time_of(sheet, m_eff, r_eff, e_eff, v)
-    verdict = _overlap_verdict(fraction, limit)
+    verdict = sheet.flag(
+        _overlap_verdict(fraction, limit),
+        f"Overlap: δ_max/R_min = {sig(fraction)} > "
+        + (
+            f"{sig(limit)}, the caution limit"
+            if fraction > limit
+            else f"{sig(limit / 2)}, the ok limit"
+        ),
+    )
     sheet.thresholds.append(
         f"Overlap: ok if δ_max/R_min ≤ {sig(limit / 2)}, caution up to {sig(limit)}, fail above "
         f"(a policy band, no solver enforces one) → {verdict}"
@@ -166,7 +174,15 @@ def hertz_max_overlap(args: OverlapArgs, sheet: CalcSheet) -> OverlapResult:
             f"{fmt(v, 'm/s')} · {fmt(dt, 's')} / {fmt(d, 'm')}",
             v * dt / d,
         )
-        step_verdict = _steps_verdict(steps)
+        step_verdict = sheet.flag(
+            _steps_verdict(steps),
+            f"Steps per contact: t_H/dt = {sig(steps)} < "
+            + (
+                f"{MIN_STEPS_PER_CONTACT}, the caution limit"
+                if steps < MIN_STEPS_PER_CONTACT
+                else f"{STEPS_PER_COLLISION}, the ok limit"
+            ),
+        )
         sheet.thresholds.append(
             f"Steps per contact: ok if t_H/dt ≥ {STEPS_PER_COLLISION} (MFiX, MercuryDPM; "
             f"v·dt/δ_max ≤ {sig(OVERLAP_INTEGRAL / STEPS_PER_COLLISION, 3)}), caution from "

@@ -194,6 +194,7 @@ def polydisperse_rayleigh(args: PsdArgs, sheet: CalcSheet) -> PsdResult:
             rule = "mean − 3σ"
             wide = sd / mean > WIDE_NORMAL
             if wide:
+                sheet.flag("caution", f"Wide PSD: σ/d̄ = {sig(sd / mean)} > {WIDE_NORMAL:g}")
                 sheet.notes.append(
                     f"σ/d̄ = {sig(sd / mean)} > 0.3: a wide normal PSD; the governing size is "
                     "sensitive to the tail."
@@ -241,6 +242,15 @@ def polydisperse_rayleigh(args: PsdArgs, sheet: CalcSheet) -> PsdResult:
         f"Fraction of dt_R: ok ≤ {DEFAULT_RAYLEIGH_FRACTION:g}, caution ≤ "
         f"{RAYLEIGH_CAUTION_FRACTION:g}, "
         f"fail above (EDEM) → {verdict}"
+    )
+    sheet.flag(
+        verdict,
+        f"Fraction of dt_R: {f:g} > "
+        + (
+            f"{RAYLEIGH_CAUTION_FRACTION:g}, the caution limit"
+            if verdict == "fail"
+            else f"{DEFAULT_RAYLEIGH_FRACTION:g}, the ok limit"
+        ),
     )
     if wide:
         verdict = worst(verdict, "caution")

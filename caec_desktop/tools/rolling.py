@@ -204,7 +204,7 @@ def rolling_resistance(args: RollingArgs, sheet: CalcSheet) -> RollingResult:
         sheet.notes.append("No normal_force: the torque limit and mobilisation angle are omitted.")
     verdict: Verdict = "ok"
     if mu_r > HIGH_MU_R:
-        verdict = "caution"
+        verdict = sheet.flag("caution", f"μ_r = {sig(mu_r)} > {HIGH_MU_R:g}, unusually high")
         sheet.notes.append(
             f"μ_r = {sig(mu_r)} > 0.5: unusually high (calibrated values are 0.01-0.3)."
         )
@@ -273,7 +273,10 @@ def rolling_resistance(args: RollingArgs, sheet: CalcSheet) -> RollingResult:
                 "C_r", "η_r C_r,crit", f"{sig(zeta)} · {sig(crit)}", zeta * crit, "N*m*s/rad"
             )
         if ratio > 1:
-            verdict = worst(verdict, "caution")
+            verdict = worst(
+                verdict,
+                sheet.flag("caution", f"ω_r/ω_n = {sig(ratio)} > 1: the rolling limit governs"),
+            )
             sheet.notes.append(
                 "Rolling spring stiffer than the normal contact: the rolling limit governs "
                 "the time step."
@@ -286,6 +289,10 @@ def rolling_resistance(args: RollingArgs, sheet: CalcSheet) -> RollingResult:
             )
         if args.timestep is not None:
             step_verdict: Verdict = "fail" if args.timestep > dt_rd else "ok"
+            sheet.flag(
+                step_verdict,
+                f"dt = {fmt(args.timestep, 's')} > {fmt(dt_rd, 's')}, the damped rolling limit",
+            )
             sheet.thresholds.append(
                 f"dt = {fmt(args.timestep, 's')} against the damped rolling limit "
                 f"{fmt(dt_rd, 's')}: fail if larger → {step_verdict}"

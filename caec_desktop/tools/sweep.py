@@ -376,7 +376,8 @@ def sweep_table(plan: SweepPlan, rows: list[dict[str, Any]], elapsed_ms: float) 
         "tool": plan.tool,
         "parameter": plan.parameter,
         "unit": plan.unit,
-        "scale": plan.scale,
+        # a list of values is no lin or log spacing ("3 points (list)", not "(lin)")
+        "scale": "list" if "values" in plan.request and plan.scale == "lin" else plan.scale,
         "columns": [{"name": n, "unit": u} for n, u in columns],
         "points": rows,
         "count": len(rows),
@@ -499,18 +500,23 @@ def _column_units(table: dict[str, Any], display: Any) -> list[tuple[str, str, f
 
 
 def table_cells(
-    table: dict[str, Any], display: Any = None, rows: list[int] | None = None
+    table: dict[str, Any],
+    display: Any = None,
+    rows: list[int] | None = None,
+    grouped: bool = True,
 ) -> tuple[list[str], list[list[str]]]:
     """Headers ("name [unit]") and rows of strings in display units (one unit per column, from
     every point); only the points numbered in `rows` when given. A failed point shows its
-    message in the first result column; with a threshold, a last column gives the band."""
+    message in the first result column; with a threshold, a last column gives the band.
+    Whole-number results (step counts) keep every digit, grouped in threes unless `grouped` is
+    False (CSV)."""
     from caec_desktop.tools.display import current
 
     display = display or current()
     headers, cols, banded = table_layout(table, display)
     points = table["points"]
     chosen = points if rows is None else [points[i] for i in rows]
-    return headers, [row_cells(row, cols, banded, display) for row in chosen]
+    return headers, [row_cells(row, cols, banded, display, grouped) for row in chosen]
 
 
 def table_layout(
@@ -527,19 +533,24 @@ def table_layout(
 
 
 def row_cells(
-    row: dict[str, Any], cols: list[tuple[str, str, float]], banded: bool, display: Any
+    row: dict[str, Any],
+    cols: list[tuple[str, str, float]],
+    banded: bool,
+    display: Any,
+    grouped: bool = True,
 ) -> list[str]:
     cells = [display.number(float(row["value"]) * cols[0][2])]
     if row["ok"]:
         for name, _, factor in cols[1:]:
             value = row["result"].get(name)
-            cells.append(
-                display.number(float(value) * factor)
-                if isinstance(value, int | float) and not isinstance(value, bool)
-                else ""
-                if value is None
-                else str(value)
-            )
+            if isinstance(value, bool) or value is None:
+                cells.append("" if value is None else str(value))
+            elif isinstance(value, int) and factor == 1.0:  # a count: every digit
+                cells.append(f"{value:,}" if grouped else str(value))
+            elif isinstance(value, int | float):
+                cells.append(display.number(float(value) * factor))
+            else:
+                cells.append(str(value))
         if banded:
             cells.append(str(row.get("band") or ""))
     else:
@@ -599,7 +610,7 @@ def sweep_csv(table: dict[str, Any], display: Any = None) -> str:
     import csv
     import io
 
-    headers, body = table_cells(table, display)
+    headers, body = table_cells(table, display, grouped=False)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(headers)

@@ -251,17 +251,34 @@ def show_value(value: Any, unit: str) -> str:
         return fmt(value, unit)
     if isinstance(value, list):
         return ", ".join(show_value(v, unit) for v in value)
-    if isinstance(value, int) and unit:
-        return f"{value} {pretty_unit(unit)}"
+    if isinstance(value, int):  # a count (every digit, grouped), or a quantity typed as 2500
+        return fmt(float(value), unit) if unit else f"{value:,}"
     return str(value)
+
+
+_WRITTEN = {
+    "N*m": "N·m",
+    "N*mm": "N·mm",
+    "N*m/rad": "N·m/rad",
+    "N*mm/rad": "N·mm/rad",
+    "N*m*s/rad": "N·m·s/rad",
+    "lb*ft^2": "lb·ft²",
+    "lb*inch^2": "lb·in²",
+    "g*cm^2": "g·cm²",
+    "lbf*ft": "lbf·ft",
+    "L": "L",
+    "L/s": "L/s",
+}
+"""Units pint writes sorted by name (`m·N`, read as a millinewton; `ft²·lb`) or in lower case
+(`l`), as engineers write them."""
 
 
 @lru_cache(maxsize=256)
 def pretty_unit(unit: str) -> str:
-    """Short display form of a unit string ("kg/m^3" → "kg/m³")."""
+    """Short display form of a unit string ("kg/m^3" → "kg/m³", "N*m" → "N·m")."""
     if not unit:
         return ""
-    return f"{ureg().parse_units(unit):~P}"
+    return _WRITTEN.get(unit) or f"{ureg().parse_units(unit):~P}"
 
 
 # Units where an SI prefix reads naturally; composite units (kg/m³, N·s/m) stay as they are.

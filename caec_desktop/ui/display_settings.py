@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QSpinBox, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QLabel,
+    QSpinBox,
+    QWidget,
+)
 
 from caec_desktop.tools.display import (
     AUTO,
@@ -34,13 +42,20 @@ class DisplayUnitsBox(QGroupBox):
         self.kind_boxes: dict[str, QComboBox] = {}
         form = QFormLayout(self)
         form.addRow("Preset", self.preset_box)
-        for kind, units in UNIT_CHOICES.items():
+        kinds = QGridLayout()  # two columns of kinds: 21 rows would not fit a laptop screen
+        half = (len(UNIT_CHOICES) + 1) // 2
+        for i, (kind, units) in enumerate(UNIT_CHOICES.items()):
             box = QComboBox()
             box.addItem("as the preset", PRESET)
             for unit in units:
                 box.addItem("auto SI prefix" if unit == AUTO else pretty_unit(unit), unit)
             self.kind_boxes[kind] = box
-            form.addRow(KIND_LABELS[kind], box)
+            name = QLabel(KIND_LABELS[kind])
+            name.setBuddy(box)
+            row, column = i % half, 2 * (i // half)
+            kinds.addWidget(name, row, column)
+            kinds.addWidget(box, row, column + 1)
+        form.addRow(kinds)
         form.addRow("Significant figures", self.sig_box)
 
     def set_from(self, settings: Any) -> None:

@@ -77,6 +77,8 @@ class FormPanel(QWidget):
         self.filter_edit.setPlaceholderText("Filter tools…")
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(self.filter_tools)
+        self.filter_edit.returnPressed.connect(self.open_first_match)
+        self.filter_edit.setToolTip("Type part of a tool's name or purpose; Enter opens the first")
         self.tool_box = QComboBox()
         self.tool_box.setModel(QStandardItemModel(self.tool_box))
         self.tool_box.setMinimumContentsLength(14)
@@ -86,8 +88,6 @@ class FormPanel(QWidget):
         self.tool_box.currentIndexChanged.connect(self._on_tool_box_current_index_changed)
         self.preset_box = QComboBox()
         self.preset_box.addItem("Material or fluid preset…", None)
-        for key, (name, _) in self._presets.items():
-            self.preset_box.addItem(name, key)
         self.preset_box.activated.connect(self._on_preset_box_activated)
         self.description = QLabel()
         self.description.setWordWrap(True)
@@ -176,6 +176,18 @@ class FormPanel(QWidget):
         self.tool_box.setCurrentIndex(self._index_of(self.tool))
         self.tool_box.blockSignals(False)
 
+    def open_first_match(self) -> None:
+        """Enter in the filter: open the first tool listed and put the cursor in its first
+        field (nothing listed: nothing changes)."""
+        listed = self.tool_names_listed()
+        if not listed:
+            return
+        self.set_tool(listed[0])
+        if self.fields:
+            edits = self.editors[self.fields[0].name].findChildren(QLineEdit)
+            if edits:
+                edits[0].setFocus()
+
     def tool_names_listed(self) -> list[str]:
         """The tools the list offers now (after the filter), in their shown order."""
         model = self.tool_box.model()
@@ -223,13 +235,29 @@ class FormPanel(QWidget):
                 switch.switched.connect(lambda on, n=f.name: self._on_sweep_switched(n, on))
             for edit in editor.findChildren(QLineEdit):  # Enter runs, as Run (the default) does
                 edit.returnPressed.connect(self.run)
-        self.preset_box.setEnabled(any(self._preset_fields(m) for m in self._presets))
-        self.preset_box.setToolTip(
-            "Fill density, E and ν from a material, or a fluid's density and viscosity"
-            if self.preset_box.isEnabled()
-            else f"No field of {name} takes a material preset"
-        )
+        self._offer_presets(name)
         self.reset()
+
+    def _offer_presets(self, tool: str) -> None:
+        """List only the presets that fill a field of `tool`: materials (density, E, ν) for a
+        solid's tool, fluids (density, viscosity) for a fluid's, both where it takes both."""
+        from caec_desktop.tools.fluids import FLUIDS
+
+        usable = [key for key in self._presets if self._preset_fields(key)]
+        fluids = any(key in FLUIDS for key in usable)
+        solids = any(key not in FLUIDS for key in usable)
+        title, tip = (
+            ("Material or fluid preset…", "Fill density, E and ν from a material, or a fluid's "
+             "density and viscosity") if solids and fluids
+            else ("Fluid preset…", "Fill the fluid's density and viscosity") if fluids
+            else ("Material preset…", "Fill density, E and ν from a material")
+        )  # fmt: skip
+        self.preset_box.clear()
+        self.preset_box.addItem(title, None)
+        for key in usable:
+            self.preset_box.addItem(self._presets[key][0], key)
+        self.preset_box.setEnabled(bool(usable))
+        self.preset_box.setToolTip(tip if usable else f"No field of {tool} takes a material preset")
 
     def reset(self) -> None:
         """Back to the schema defaults, no messages."""
@@ -267,22 +295,22 @@ class FormPanel(QWidget):
             return
         switch.setChecked(True)
         values = call.get("values")
-        ends = [values[0], values[-1]] if values else [call.get("start"), call.get("stop")]
-        points = len(values) if values else int(call.get("points") or 10)
         field = next(f for f in self.fields if f.name == parameter)
-        texts = []
-        for end in ends:
-            number, unit = split_value(end, field.unit or "") if end is not None else ("", "")
-            texts.append(number)
-            if unit and hasattr(self.editors[parameter], "set_unit"):
-                self.editors[parameter].set_unit(unit)  # type: ignore[attr-defined]
-        switch.row.set_entry(texts[0], texts[1], points, str(call.get("scale") or "lin"))
+        ends = list(values) if values else [call.get("start"), call.get("stop")]
+        split = [split_value(v, field.unit or "") if v is not None else ("", "") for v in ends]
+        units = {unit for _, unit in split if unit}
+        if len(units) == 1 and hasattr(self.editors[parameter], "set_unit"):
+            self.editors[parameter].set_unit(units.pop())  # type: ignore[attr-defined]
+            texts = [number for number, _ in split]
+        else:  # no unit, or several: each value keeps its own
+            texts = [f"{number} {unit}".strip() for number, unit in split]
+        if values:
+            switch.row.set_values(texts)  # a list stays a list (1, 2, 5 mm is not 1 to 5 mm)
+        else:
+            points = int(call.get("points") or 10)
+            switch.row.set_entry(texts[0], texts[1], points, str(call.get("scale") or "lin"))
         if call.get("threshold") is not None:
             switch.row.threshold.setText(str(call["threshold"]))
-        if values:
-            self._show_errors({"": [f"This sweep was a list of values ({len(values)}); the form "
-                               "sweeps a range from its first to its last: check from, to and "
-                               "points."]})  # fmt: skip
 
     def sweeping(self) -> str | None:
         """The field whose sweep switch is on, if any."""

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
-from PySide6.QtCore import QObject, QStandardPaths, Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 from caec_desktop.ui.chat_replay import replay_turn
 from caec_desktop.ui.conversation_list import ConversationList
 from caec_desktop.ui.export_job import ExportJob
+from caec_desktop.ui.layout_store import export_folder, remember_export_folder
 from caec_desktop.ui.read_job import ReadCancelled, ReadJob, read_pages, settle
 
 if TYPE_CHECKING:
@@ -281,12 +282,12 @@ class HistoryController(QObject):
         dialog for the JSONL trace. The export runs when the dialog is accepted."""
         if kind == "report":
             return self.open_report_dialog()
-        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-        start = Path(folder or Path.home()) / (file_stem(self.window.conversation_name) + ".jsonl")
+        start = export_folder() / (file_stem(self.window.conversation_name) + ".jsonl")
         dialog = QFileDialog(self.window, "Export trace", str(start))
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setNameFilters(list(TRACE_FILTERS))
         dialog.setDefaultSuffix("jsonl")
+        dialog.fileSelected.connect(remember_export_folder)
         dialog.fileSelected.connect(self.export_trace)
         self.file_dialog = dialog
         dialog.open()
@@ -312,8 +313,7 @@ class HistoryController(QObject):
         except _STORE_ERRORS as exc:
             self.report(f"Report not exported: {_why(exc)}", exc)
             return None
-        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-        start = Path(folder or Path.home()) / (file_stem(name) + ".pdf")
+        start = export_folder() / (file_stem(name) + ".pdf")
         dialog = ExportDialog(self.window, None, TitleBlock.from_dict(fields), start)
         dialog.accepted.connect(lambda: self._on_report_dialog_accepted(dialog))
         self.report_dialog = dialog
@@ -358,6 +358,7 @@ class HistoryController(QObject):
 
     def _on_report_dialog_accepted(self, dialog: ExportDialog) -> None:
         choice = dialog.choice()
+        remember_export_folder(choice.path)
         conversation_id = self.recorder.conversation_id
         if conversation_id is not None:
             try:

@@ -1,13 +1,34 @@
-"""Where the window remembers how it was left (geometry, splitters, docks, the form's tool):
-`window.ini` in the config folder, so `CAEC_CONFIG_DIR` moves it like every other setting and
-tests keep it in their temporary folder."""
+"""Where the window remembers how it was left (geometry, splitters, docks, the form's tool, the
+folder of the last export): `window.ini` in the config folder, so `CAEC_CONFIG_DIR` moves it like
+every other setting and tests keep it in their temporary folder."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, QStandardPaths
+
+EXPORT_FOLDER = "export/folder"
 
 
 def layout_settings() -> QSettings:
     from caec_desktop.settings.paths import config_dir
 
     return QSettings(str(config_dir() / "window.ini"), QSettings.Format.IniFormat)
+
+
+def export_folder() -> Path:
+    """Where save dialogs for exports start: the folder of the last export while it exists,
+    else Documents (else the home folder)."""
+    saved = layout_settings().value(EXPORT_FOLDER)
+    if saved and Path(str(saved)).is_dir():
+        return Path(str(saved))
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(documents or Path.home())
+
+
+def remember_export_folder(path: str | Path) -> None:
+    """Start the next export dialog in the folder of `path` (a file chosen for an export)."""
+    folder = Path(path).expanduser().parent
+    if str(path).strip() and folder.is_dir():
+        layout_settings().setValue(EXPORT_FOLDER, str(folder.resolve()))

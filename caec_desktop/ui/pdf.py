@@ -22,6 +22,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import (
     QColor,
     QFont,
+    QFontMetricsF,
     QImage,
     QPageLayout,
     QPageSize,
@@ -55,6 +57,7 @@ from PySide6.QtWidgets import QApplication
 from caec_desktop import __version__
 from caec_desktop.services.export import ExportCancelled, ExportError
 from caec_desktop.services.report import CalcPackage, SweepTable
+from caec_desktop.ui.axis_ticks import spaced_levels
 
 _APP: list[QApplication] = []  # a QApplication made here stays alive for the process
 RESOLUTION = 300
@@ -272,10 +275,38 @@ def _numbers(sweep: SweepTable, column: int) -> list[float | None]:
     return out
 
 
-def plot_image(sweep: SweepTable, width: int = 1200, height: int = 700) -> bytes | None:
-    """The sweep's first numeric result against the varied input, as a PNG (None if the table
-    has fewer than two numeric points). Axis ends are labelled with their values."""
-    ensure_app()
+@dataclass
+class PlotLayout:
+    """Where everything of an exported sweep plot goes, in image pixels."""
+
+    frame: QRectF
+    points: list[QPointF]
+    x_title: str
+    y_title: str
+    log_x: bool
+    log_y: bool
+    x_ticks: list[float] = field(default_factory=list)
+    """Pixel x of every tick (a light grid line each)."""
+    y_ticks: list[float] = field(default_factory=list)
+    x_labels: list[tuple[QRectF, str]] = field(default_factory=list)
+    """The tick labels drawn: none touches another (`axis_ticks.spaced`)."""
+    y_labels: list[tuple[QRectF, str]] = field(default_factory=list)
+
+
+LABEL_GAP = 12.0
+"""Least room between two tick labels, in image pixels."""
+
+
+def plot_layout(
+    sweep: SweepTable, width: int = 1200, height: int = 700, font: QFont | None = None
+) -> PlotLayout | None:
+    """The plot of the sweep's first numeric result against the varied input, laid out as the
+    window draws it (`plot_view`): display units, a log axis where the window has one (a log
+    sweep, or values over two decades or more), ticks on decades and 1-2-5 steps whose labels
+    never touch. None if the table has fewer than two numeric points."""
+    from caec_desktop.tools.display import current
+    from caec_desktop.ui.axis_ticks import log_axis
+
     xs = _numbers(sweep, 0)
     column = next(
         (
@@ -291,53 +322,128 @@ def plot_image(sweep: SweepTable, width: int = 1200, height: int = 700) -> bytes
     pts = [(x, y) for x, y in zip(xs, ys, strict=False) if x is not None and y is not None]
     if len(pts) < 2:
         return None
-    x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
-    y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
-    if x1 == x0:
-        x1 = x0 + 1.0
-    if y1 == y0:
-        y0, y1 = y0 - abs(y0) * 0.05 - 1e-30, y1 + abs(y1) * 0.05 + 1e-30
+    display = current()
+    titles, factors = [], []
+    for index, values in ((0, [p[0] for p in pts]), (column, [p[1] for p in pts])):
+        unit = sweep.units[index] if index < len(sweep.units) else ""
+        shown, factor = display.axis(unit, values) if unit else ("", 1.0)
+        name = sweep.names[index] if index < len(sweep.names) else sweep.headers[index]
+        titles.append(f"{name} [{shown}]" if shown else sweep.headers[index])
+        factors.append(factor)
+    pts = [(x * factors[0], y * factors[1]) for x, y in pts]
+    log_x = log_axis([p[0] for p in pts], sweep.scale == "log")
+    log_y = log_axis([p[1] for p in pts])
+    at_x = [math.log10(x) if log_x else x for x, _ in pts]
+    at_y = [math.log10(y) if log_y else y for _, y in pts]
+    x0, x1 = _padded(min(at_x), max(at_x), log_x)
+    y0, y1 = _padded(min(at_y), max(at_y), log_y)
+    metrics = QFontMetricsF(font or _plot_font())
+    left, right, top, bottom = 150.0, 40.0, 40.0, 110.0
+    frame = QRectF(left, top, width - left - right, height - top - bottom)
 
+    def px(x: float) -> float:
+        return frame.left() + (x - x0) / (x1 - x0) * frame.width()
+
+    def py(y: float) -> float:
+        return frame.bottom() - (y - y0) / (y1 - y0) * frame.height()
+
+    layout = PlotLayout(frame, [QPointF(px(x), py(y)) for x, y in zip(at_x, at_y, strict=True)],
+                        titles[0], titles[1], log_x, log_y)  # fmt: skip
+    for levels, labels, ticks, horizontal in (
+        (_ticks(x0, x1, log_x), layout.x_labels, layout.x_ticks, True),
+        (_ticks(y0, y1, log_y), layout.y_labels, layout.y_ticks, False),
+    ):
+        boxes: list[list[tuple[QRectF, str]]] = []
+        for level in levels:
+            boxes.append([])
+            for position, text in level:
+                size = metrics.size(0, text)
+                if horizontal:
+                    centre = px(position)
+                    box = QRectF(centre - size.width() / 2, frame.bottom() + 8, size.width(), 30)
+                else:
+                    centre = py(position)
+                    box = QRectF(left - 14 - size.width(), centre - size.height() / 2,
+                                 size.width(), size.height())  # fmt: skip
+                boxes[-1].append((box, text))
+        extent = (lambda b: (b[0].left(), b[0].right())) if horizontal else (
+            lambda b: (b[0].top(), b[0].bottom()))  # fmt: skip
+        labels += spaced_levels(boxes, extent, LABEL_GAP)
+        labelled = {box.center().x() if horizontal else box.center().y() for box, _ in labels}
+        first = [p for p, _ in levels[0]] if levels else []  # decades: a grid line each
+        at = px if horizontal else py
+        ticks += sorted(labelled | {at(p) for p in first})
+    return layout
+
+
+def _padded(low: float, high: float, log: bool) -> tuple[float, float]:
+    """The axis range around the data: 5 % more each side (a flat line gets room)."""
+    if high == low:
+        room = 0.5 if log else abs(low) * 0.05 or 1.0
+        return low - room, high + room
+    room = (high - low) * 0.05
+    return low - room, high + room
+
+
+def _ticks(low: float, high: float, log: bool) -> list[list[tuple[float, str]]]:
+    """(axis position, label) of the ticks from `low` to `high`, by level in the order to label
+    them (on a log axis: decades, then 2 and 5, then the other minor ticks)."""
+    from caec_desktop.ui.axis_ticks import linear_label, linear_ticks, log_label, log_ticks
+
+    if log:
+        return [[(t, log_label(10.0**t)) for t in level] for level in log_ticks(low, high)]
+    ticks = linear_ticks(low, high)
+    step = ticks[1] - ticks[0] if len(ticks) > 1 else 1.0
+    return [[(t, linear_label(t, step)) for t in ticks]]
+
+
+def _plot_font() -> QFont:
+    font = QFont("sans-serif")
+    font.setPixelSize(22)
+    return font
+
+
+def plot_image(sweep: SweepTable, width: int = 1200, height: int = 700) -> bytes | None:
+    """The sweep plot (`plot_layout`) as a PNG; None if the table has fewer than two numeric
+    points."""
+    ensure_app()
+    font = _plot_font()
+    layout = plot_layout(sweep, width, height, font)
+    if layout is None:
+        return None
     image = QImage(width, height, QImage.Format.Format_ARGB32)
     image.fill(QColor("white"))
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    font = QFont("sans-serif")
-    font.setPixelSize(22)
     painter.setFont(font)
-    left, right, top, bottom = 150.0, 40.0, 40.0, 110.0
-    plot = QRectF(left, top, width - left - right, height - top - bottom)
+    frame = layout.frame
+    painter.setPen(QPen(QColor("#dddddd"), 1))
+    for x in layout.x_ticks:
+        painter.drawLine(QPointF(x, frame.top()), QPointF(x, frame.bottom()))
+    for y in layout.y_ticks:
+        painter.drawLine(QPointF(frame.left(), y), QPointF(frame.right(), y))
     painter.setPen(QPen(QColor("#333333"), 2))
-    painter.drawRect(plot)
-
-    def at(x: float, y: float) -> QPointF:
-        return QPointF(
-            plot.left() + (x - x0) / (x1 - x0) * plot.width(),
-            plot.bottom() - (y - y0) / (y1 - y0) * plot.height(),
-        )
-
+    painter.drawRect(frame)
+    painter.setClipRect(frame)
     painter.setPen(QPen(QColor("#1f5fa8"), 4))
-    painter.drawPolyline(QPolygonF([at(x, y) for x, y in pts]))
+    painter.drawPolyline(QPolygonF(layout.points))
     painter.setBrush(QColor("#1f5fa8"))
-    for x, y in pts:
-        painter.drawEllipse(at(x, y), 6, 6)
+    for point in layout.points:
+        painter.drawEllipse(point, 6, 6)
+    painter.setClipping(False)
     painter.setPen(QColor("#222222"))
     align = Qt.AlignmentFlag
+    for box, text in layout.x_labels:
+        painter.drawText(box, align.AlignHCenter | align.AlignTop, text)
+    for box, text in layout.y_labels:
+        painter.drawText(box, align.AlignRight | align.AlignVCenter, text)
     painter.drawText(
-        QRectF(plot.left() - 10, plot.bottom() + 8, 300, 30), align.AlignLeft, f"{x0:.4g}"
+        QRectF(frame.left(), height - 60, frame.width(), 40), align.AlignHCenter, layout.x_title
     )
     painter.drawText(
-        QRectF(plot.right() - 290, plot.bottom() + 8, 300, 30), align.AlignRight, f"{x1:.4g}"
-    )
-    painter.drawText(QRectF(0, plot.top() - 12, left - 10, 30), align.AlignRight, f"{y1:.4g}")
-    painter.drawText(QRectF(0, plot.bottom() - 18, left - 10, 30), align.AlignRight, f"{y0:.4g}")
-    painter.drawText(
-        QRectF(plot.left(), height - 60, plot.width(), 40), align.AlignHCenter, sweep.headers[0]
-    )
-    painter.drawText(
-        QRectF(plot.left() + 10, plot.top() + 6, plot.width(), 30),
+        QRectF(frame.left() + 10, frame.top() + 6, frame.width(), 30),
         align.AlignLeft,
-        sweep.headers[column],
+        layout.y_title,
     )
     painter.end()
     data = QByteArray()

@@ -9,7 +9,8 @@ event loop never waits for the import).
 
 The plot: the chosen result column against the parameter, in display units (`tools/display.py`)
 with the units in the axis labels; log axes for a log sweep or a range spanning two decades or
-more; the sweep's threshold as a line, with EDEM's ok/caution/fail bands on a Rayleigh time step;
+more, with tick labels that never overlap (`plot_axis.TidyAxis`); the sweep's threshold as a
+line, with EDEM's ok/caution/fail bands on a Rayleigh time step;
 failed points as gaps in the curve and dashed red vertical lines (no height: they have no
 value); a hover read-out of the nearest point; PNG and SVG export and copy to the clipboard.
 
@@ -36,12 +37,11 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.tools.display import Display, current
+from caec_desktop.ui.axis_ticks import log_axis
 
 if TYPE_CHECKING:
     from types import ModuleType
 
-LOG_DECADES = 2.0
-"""A positive range spanning this many decades (max/min ≥ 100) gets a log axis."""
 BAND_COLOURS = {"ok": (46, 160, 67, 40), "caution": (230, 160, 0, 50), "fail": (210, 40, 40, 40)}
 POLL_MS = 30
 READOUT_HINT = "Point at the curve to read a value; click the plot to zoom it with the wheel."
@@ -83,14 +83,6 @@ def loaded() -> ModuleType | None:
 
 def load_error() -> str | None:
     return _error
-
-
-def log_axis(values: list[float], forced: bool = False) -> bool:
-    """Whether values want a log axis: all > 0 and `forced` (a log sweep) or ≥ 2 decades."""
-    finite = [v for v in values if math.isfinite(v)]
-    if not finite or min(finite) <= 0:
-        return False
-    return forced or math.log10(max(finite) / min(finite)) >= LOG_DECADES
 
 
 class SweepPlot(QWidget):
@@ -160,7 +152,13 @@ class SweepPlot(QWidget):
         if self.plot is not None:
             return
         # No pyqtgraph context menus (the card has its own export buttons): half the set-up time.
-        self.plot = pg.PlotWidget(enableMenu=False, viewBox=pg.ViewBox(enableMenu=False))
+        from caec_desktop.ui.plot_axis import TidyAxis  # imports pyqtgraph: loaded by now
+
+        self.plot = pg.PlotWidget(
+            enableMenu=False,
+            viewBox=pg.ViewBox(enableMenu=False),
+            axisItems={"bottom": TidyAxis("bottom"), "left": TidyAxis("left")},
+        )
         self.plot.setMinimumHeight(280)
         self.plot.setMinimumWidth(240)
         self.plot.showGrid(x=True, y=True, alpha=0.25)

@@ -123,10 +123,30 @@ def input_text(
         source = sources.get(k)
         as_given = (given or {}).get(k)
         by_user = bool(source) and (str(source).startswith("typed") or source == "form")
-        if by_user and isinstance(as_given, str) and as_given.strip() != shown:
-            source = f"{source}: {as_given.strip()}"
+        typed = _typed_text(as_given, units.get(k, ""))
+        if by_user and typed and typed != shown:
+            source = f"{source}: {typed}"
         parts.append(f"{k} = {shown}" + (f" ({source})" if source else ""))
     return "Inputs: " + "; ".join(parts) if parts else ""
+
+
+def _typed_text(value: Any, unit: str) -> str:
+    """A value as typed: text as it is; a bare number (read in the field's SI unit) shown in a
+    fixed display unit gets that SI unit and every digit, so "bulk_density = 93.64 lb/ft³" says
+    it was typed as 1500 kg/m³ ("" otherwise: an SI prefix alone needs no note)."""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        from caec_desktop.tools.display import AUTO, current
+        from caec_desktop.tools.units import pretty_unit
+
+        if current().unit_for(unit) == AUTO:
+            return ""
+
+        short = f"{value:g}"
+        number = short if float(short) == value else repr(value)
+        return f"{number} {pretty_unit(unit)}".strip()
+    return ""
 
 
 class _Wrapping(WrapLabel):

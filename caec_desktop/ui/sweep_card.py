@@ -156,9 +156,13 @@ class SweepCard(QFrame):
             clipboard.setText(sweep_csv(self.table))
 
     def _ask_path(self, kind: str, pattern: str) -> str:
+        from caec_desktop.ui.layout_store import export_folder, remember_export_folder
+
         name = f"sweep_{self.table.get('tool', '')}_{self.table.get('parameter', '')}.{kind}"
-        path, _ = QFileDialog.getSaveFileName(self, f"Save the sweep as {kind.upper()}", name,
-                                              pattern)  # fmt: skip
+        path, _ = QFileDialog.getSaveFileName(self, f"Save the sweep as {kind.upper()}",
+                                              str(export_folder() / name), pattern)  # fmt: skip
+        if path:
+            remember_export_folder(path)
         return path
 
     def _save_png(self) -> None:

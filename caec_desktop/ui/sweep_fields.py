@@ -18,13 +18,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from caec_desktop.services.forms import SweepEntry
+from caec_desktop.services.forms import LIST, SweepEntry
 from caec_desktop.tools.sweep import DEFAULT_POINTS, MAX_POINTS
 from caec_desktop.ui.field_widgets import FieldEditor, QuantityEditor
 
 
 class SweepRow(QWidget):
-    """from [ ] to [ ] (the field's unit) points [N] [lin|log] compare with [ ]."""
+    """from [ ] to [ ] (the field's unit) points [N] [lin|log|list] compare with [ ]; with
+    "list", values [1, 2, 5] in place of from/to/points."""
 
     def __init__(self, editor: FieldEditor) -> None:
         super().__init__(editor)
@@ -40,6 +41,14 @@ class SweepRow(QWidget):
         self.scale = QComboBox()
         self.scale.addItem("lin", "lin")
         self.scale.addItem("log", "log")
+        self.scale.addItem("list", LIST)
+        self.scale.setToolTip("lin/log: points spaced evenly from/to; list: the values you give")
+        self.values = QLineEdit()
+        self.values.setPlaceholderText("values, e.g. 1, 2, 5 (comma and space between)")
+        self.values.setToolTip(
+            "The values to run, in the field's unit unless one is typed: separate them with a "
+            "comma and a space (1, 2, 5) or a semicolon; write decimals with a point (1.5)"
+        )
         self.threshold = QLineEdit()
         self.threshold.setPlaceholderText("compare with, e.g. 2e-7 s (optional)")
         self.threshold.setToolTip(
@@ -48,11 +57,21 @@ class SweepRow(QWidget):
         )
         lay = QGridLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        for col, widget in enumerate((QLabel("from"), self.start, QLabel("to"), self.stop,
-                                      QLabel("points"), self.points, self.scale)):  # fmt: skip
+        self._range = (QLabel("from"), self.start, QLabel("to"), self.stop, QLabel("points"),
+                       self.points)  # fmt: skip
+        for col, widget in enumerate((*self._range, self.scale)):
             lay.addWidget(widget, 0, col)
+        lay.addWidget(self.values, 0, 0, 1, 6)
         lay.addWidget(QLabel("compare"), 1, 0)
         lay.addWidget(self.threshold, 1, 1, 1, 6)
+        self.scale.currentIndexChanged.connect(self._on_scale_changed)
+        self._on_scale_changed()
+
+    def _on_scale_changed(self) -> None:
+        listed = self.scale.currentData() == LIST
+        for widget in self._range:
+            widget.setVisible(not listed)
+        self.values.setVisible(listed)
 
     def entry(self) -> SweepEntry:
         unit = self.editor.unit() if isinstance(self.editor, QuantityEditor) else ""
@@ -63,6 +82,7 @@ class SweepRow(QWidget):
             points=self.points.value(),
             scale=str(self.scale.currentData()),
             threshold=self.threshold.text(),
+            values=self.values.text(),
         )
 
     def set_entry(self, start: str, stop: str, points: int, scale: str) -> None:
@@ -70,6 +90,11 @@ class SweepRow(QWidget):
         self.stop.setText(stop)
         self.points.setValue(max(2, min(points, MAX_POINTS)))
         self.scale.setCurrentIndex(max(0, self.scale.findData(scale)))
+
+    def set_values(self, texts: list[str]) -> None:
+        """Sweep the list `texts` (each a number in the field's unit, or with its own unit)."""
+        self.values.setText(", ".join(texts))
+        self.scale.setCurrentIndex(self.scale.findData(LIST))
 
 
 class SweepSwitch(QToolButton):

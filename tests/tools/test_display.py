@@ -6,7 +6,9 @@ Conversion factors used as expectations are the exact definitions (1 in = 25.4 m
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
+from typing import get_args
 
 import pytest
 
@@ -100,3 +102,82 @@ def test_calc_sheet_steps_follow_the_current_display() -> None:
     assert sheet.steps[-1].text().endswith("= 205 ns")
     use(Display())
     assert sheet.steps[-1].text().endswith("= 204.7 ns")
+
+
+def test_counts_keep_every_digit_grouped_in_cards_sheets_and_tables() -> None:
+    """A step count reads 1,100,001 (not 1100001, and never rounded to 4 figures as 1.1e6);
+    the CSV and the stored result keep the plain integer."""
+    from caec_desktop.tools import execute
+    from caec_desktop.tools.sweep import run_sweep, sweep_csv, sweep_text
+
+    use(Display())
+    duration, timestep = 1.100001, 1e-6
+    steps = math.ceil(duration / timestep - 1e-9 * duration / timestep)  # n = ceil(T/dt), guarded
+    out = execute("simulation_cost", {"duration": duration, "timestep": timestep})
+    assert out.result is not None and out.calc_sheet is not None
+    assert out.result["time_steps"] == steps == 1100001  # exact in the data
+    assert current().show(out.result["time_steps"], "") == "1,100,001"
+    assert out.calc_sheet.steps[0].text().endswith("= 1,100,001")
+    assert Display().show(2500, "kg/m^3") == "2500 kg/m³"  # a quantity typed whole: as 2500.0
+    assert make_display("us").show(2500, "kg/m^3") == Display(units={"density": "lb/ft^3"}).fmt(
+        2500.0, "kg/m^3"
+    )  # in display units, like a float
+    assert Display().show(999, "") == "999"
+    table = run_sweep(
+        {"tool": "simulation_cost", "parameter": "duration", "values": [duration, 2.5],
+         "args": {"timestep": timestep}}
+    ).table  # fmt: skip
+    assert table is not None
+    text_rows = sweep_text(table).splitlines()
+    assert "1,100,001" in text_rows[2] and "2,500,000" in text_rows[3]
+    csv_rows = sweep_csv(table).splitlines()
+    assert csv_rows[1].split(",")[1] == "1100001" and csv_rows[2].split(",")[1] == "2500000"
+
+
+def test_every_offered_unit_converts_and_reads_as_engineers_write_it() -> None:
+    from caec_desktop.settings.model import QuantityKind
+    from caec_desktop.tools.display import KINDS, UNIT_CHOICES
+    from caec_desktop.tools.units import convert, pretty_unit
+
+    assert set(UNIT_CHOICES) == set(KINDS) == set(get_args(QuantityKind))
+    for kind, units in UNIT_CHOICES.items():
+        for unit in units[1:]:
+            assert convert(1.0, KINDS[kind], unit) > 0, (kind, unit)
+            assert pretty_unit(unit) and "*" not in pretty_unit(unit), (kind, unit)
+    assert pretty_unit("N*m") == "N·m"  # not m·N, which reads as a millinewton
+    assert pretty_unit("lb*ft^2") == "lb·ft²"
+
+
+def test_us_preset_has_a_customary_unit_for_every_kind_a_tool_gives() -> None:
+    """Every unit on a tool's inputs or results is shown in a US unit, except those the same in
+    both systems; expectations from 1 lb = 0.45359237 kg, 1 ft = 0.3048 m, 1 lbf = 4.448… N."""
+    from caec_desktop.tools import result_schema, tool_list, tool_schema
+    from caec_desktop.tools.display import KINDS, PRESETS
+
+    lb, ft, lbf, inch = 0.45359237, 0.3048, 4.4482216152605, 0.0254
+    same_everywhere = {"", "s", "1/s", "rad/s", "rpm", "degree", "h", "rad"}
+    units = set()
+    for tool in tool_list():
+        for schema in (tool_schema(tool["name"]), result_schema(tool["name"])):
+            units |= {p.get("x-unit", "") for p in schema.get("properties", {}).values()}
+    assert units - same_everywhere <= set(KINDS.values())
+    assert set(PRESETS["us"]) == set(KINDS) - {"time"}
+    d = make_display("us", sig=4)
+    assert d.fmt(1e-3, "m^3/s") == f"{1e-3 / ft**3:.4g} ft³/s"
+    assert d.fmt(2.0, "kg/s") == f"{2 / lb:.4g} lb/s"
+    assert d.fmt(3600.0, "kg/h") == f"{3600 / lb:.0f} lb/h"  # 7937 lb/h
+    assert d.fmt(1e-3, "kg*m^2") == f"{1e-3 / (lb * ft**2):.4g} lb·ft²"
+    assert d.fmt(1.0, "N*m") == f"{1 / (lbf * inch):.4g} lbf·in"
+    assert d.fmt(1e-3, "Pa*s") == "1 cP"
+
+
+@pytest.mark.parametrize(
+    ("value", "unit"),
+    [(2.5e-3, "m"), (7e10, "Pa"), (2500.0, "kg/m^3"), (1e-3, "m^3/s"), (2.0, "kg/s"),
+     (1e-9, "kg*m^2"), (1e-3, "Pa*s"), (0.05, "J/m^2"), (4e-7, "N*m"), (12.0, "N*s/m")],
+)  # fmt: skip
+def test_si_preset_is_plain_si_with_auto_prefixes(value: float, unit: str) -> None:
+    from caec_desktop.tools.units import fmt
+
+    assert make_display("si").fmt(value, unit) == fmt(value, unit, 4)
+    assert make_display("si_mm_mpa").unit_for(unit) in ("auto", "mm", "MPa")

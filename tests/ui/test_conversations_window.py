@@ -5,6 +5,7 @@ follow-up continues the reopened one, rename, delete, and every export from the 
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -319,6 +320,35 @@ def test_trace_dialog_opens_without_blocking_and_exports_the_chosen_file(
     menu = [a.text() for a in h.history.file_menu.actions()]
     assert menu == ["New conversation", "Export report…", "Export trace (JSONL)…", "", "&Quit"]
     assert h.window.menuBar().actions()[0].menu() is h.history.file_menu
+
+
+def test_export_dialogs_start_in_the_folder_of_the_last_export(
+    h: Harness, qloop: qasync.QEventLoop, qtbot: QtBot, tmp_path: Path
+) -> None:
+    """The folder chosen for one export is where the next export dialog starts (window.ini in
+    the config folder), also after a restart; a folder since deleted falls back to Documents."""
+    from caec_desktop.ui.layout_store import export_folder
+
+    qloop.run_until_complete(h.ask(FIRST))
+    first = h.history.open_export_dialog("report")
+    assert isinstance(first, ExportDialog)
+    assert Path(first.path.text()).parent != tmp_path / "out"
+    qtbot.waitUntil(lambda: first.records is not None, timeout=10_000)
+    (tmp_path / "out").mkdir()
+    first.path.setText(str(tmp_path / "out" / "package.md"))
+    first.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    finish(qtbot, h, h.history.export_job, saved="Report saved")
+    again = h.history.open_export_dialog("report")
+    assert isinstance(again, ExportDialog)
+    assert Path(again.path.text()).parent == tmp_path / "out"  # not Documents again
+    qtbot.waitUntil(lambda: again.records is not None, timeout=10_000)
+    again.reject()
+    trace = h.history.open_export_dialog("trace")
+    assert isinstance(trace, QFileDialog)
+    assert Path(trace.directory().absolutePath()) == tmp_path / "out"
+    trace.reject()
+    shutil.rmtree(tmp_path / "out")
+    assert export_folder() != tmp_path / "out"
 
 
 def test_list_is_locked_while_a_run_goes(h: Harness, qloop: qasync.QEventLoop) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.services.report import TurnRecord, build_package
@@ -254,3 +255,41 @@ def test_fluid_preset_fills_the_fluid_fields(panel: FormPanel) -> None:
     args = panel.collect()
     assert args["fluid_density"] == pytest.approx(998.2)
     assert panel.sources["fluid_viscosity"] == "preset:water"
+
+
+def test_presets_offered_are_those_the_tool_takes(panel: FormPanel) -> None:
+    """A solid's tool offers materials, not fluids (water filled nothing there); a fluid's tool
+    offers fluids; a tool taking both offers both."""
+    from caec_desktop.tools.fluids import FLUIDS
+    from caec_desktop.tools.materials import MATERIALS
+
+    def offered() -> set[str]:
+        box = panel.preset_box
+        return {box.itemData(i) for i in range(1, box.count())}
+
+    panel.set_tool("rayleigh_timestep")
+    assert offered() == set(MATERIALS) and panel.preset_box.itemText(0) == "Material preset…"
+    panel.set_tool("cfd_dem_numbers")
+    assert offered() == set(FLUIDS) and panel.preset_box.itemText(0) == "Fluid preset…"
+    panel.set_tool("cohesion_numbers")  # particle E, ν, ρ and the liquid's surface tension
+    with_tension = {k for k, f in FLUIDS.items() if f.surface_tension is not None}
+    assert with_tension and offered() == set(MATERIALS) | with_tension
+    for key in offered():
+        assert panel._preset_fields(key), key  # each one fills at least one field
+
+
+def test_enter_in_the_tool_filter_opens_the_first_match(panel: FormPanel, qtbot: QtBot) -> None:
+    panel.set_tool("rayleigh_timestep")
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.filter_edit.setFocus()
+    qtbot.keyClicks(panel.filter_edit, "overlap")
+    first = panel.tool_names_listed()[0]
+    assert first != "rayleigh_timestep"
+    qtbot.keyClick(panel.filter_edit, Qt.Key.Key_Return)
+    assert panel.tool == first and panel.tool_box.currentData(Qt.ItemDataRole.UserRole) == first
+    field = panel.editors[panel.fields[0].name]
+    qtbot.waitUntil(lambda: field.isAncestorOf(QApplication.focusWidget()))
+    panel.filter_edit.setText("no tool is called this")
+    qtbot.keyClick(panel.filter_edit, Qt.Key.Key_Return)
+    assert panel.tool == first  # nothing listed: nothing changes

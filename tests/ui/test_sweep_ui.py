@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.cli import main
-from caec_desktop.tools.sweep import run_sweep
+from caec_desktop.tools.sweep import run_sweep, summary_line
 from caec_desktop.ui import plot_view
 from caec_desktop.ui.chat_pane import ChatPane
 from caec_desktop.ui.form_panel import FormPanel
@@ -98,6 +98,49 @@ def test_open_in_form_reopens_a_sweep(qtbot: QtBot) -> None:
     entry = panel.switches["particle_radius"].row.entry()
     assert (entry.start, entry.stop, entry.unit, entry.points, entry.scale) == (
         "0.25", "2.5", "mm", 12, "log")  # fmt: skip
+
+
+def test_open_in_form_keeps_a_list_sweep_a_list(qtbot: QtBot) -> None:
+    """`d = 1, 2, 5 mm` reopens as the list 1, 2, 5 in mm (not 1 to 5 mm in 3 points) and the
+    form runs those three values again."""
+    panel = FormPanel()
+    qtbot.addWidget(panel)
+    data = sweep_data(values=["0.5 mm", "1 mm", "2.5 mm"])
+    panel.fill("sweep", data["args"], {})
+    # the sweep switch starts importing the plot library (and NumPy) on a thread: let it end
+    # before pytest.approx looks at a half-imported NumPy
+    qtbot.waitUntil(lambda: plot_view.loaded() is not None, timeout=20_000)
+    row = panel.switches["particle_radius"].row
+    entry = row.entry()
+    assert (entry.scale, entry.values, entry.unit) == ("list", "0.5, 1, 2.5", "mm")
+    assert row.values.isVisibleTo(panel) and not row.start.isVisibleTo(panel)
+    assert not panel.general_error.isVisibleTo(panel)  # nothing to warn about: it is the list
+    with qtbot.waitSignal(panel.runRequested) as sent:
+        panel.run()
+    name, call, _ = sent.args
+    assert name == "sweep" and call["values"] == ["0.5 mm", "1 mm", "2.5 mm"]
+    assert "start" not in call and "points" not in call
+    out = run_sweep(call)
+    assert out.ok and out.table is not None
+    assert [p["value"] for p in out.table["points"]] == pytest.approx([5e-4, 1e-3, 2.5e-3])
+    assert summary_line(out.table).endswith("3 points (list), 0 failed")  # not "(lin)"
+
+
+def test_a_listed_value_is_read_whole_or_refused() -> None:
+    """A decimal comma is not a separator: "1,5" stays one value, which the reader refuses."""
+    from caec_desktop.services.forms import SweepEntry, form_fields, split_values, sweep_call
+    from caec_desktop.tools import tool_schema
+
+    assert split_values("1, 2, 5") == ["1", "2", "5"] == split_values("1;2; 5")
+    assert split_values("1,5, 2") == ["1,5", "2"]
+    assert split_values("  ") == []
+    fields = form_fields(tool_schema("rayleigh_timestep"))
+    field = next(f for f in fields if f.name == "particle_radius")
+    entry = SweepEntry(start="", stop="", unit="mm", points=10, scale="list", values="1,5, 0")
+    call = sweep_call("rayleigh_timestep", field, entry, dict(GLASS))
+    assert call["values"] == ["1,5", "0 mm"]  # sent as typed, for the reader to refuse
+    out = run_sweep(call)
+    assert not out.ok and any(e.field == "values[0]" and "comma" in e.message for e in out.errors)
 
 
 def test_sweep_card_plots_with_units_bands_and_readout(qtbot: QtBot, tmp_path: Path) -> None:

@@ -109,7 +109,8 @@ def test_a_caution_card_says_why_and_its_sheet_wraps(qtbot: QtBot) -> None:
     assert isinstance(card, ResultCard)
     qtbot.waitUntil(card.isVisible)
     assert card.reason_label.isVisible()
-    assert "D₀/d < 6" in card.reason_label.text() and card.reason_label.text().startswith("Why:")
+    # which condition fired, with the number compared (5 mm / 2 mm = 2.5)
+    assert card.reason_label.text() == "Why: Beverloo: D₀/d = 2.5 < 6 → caution"
     card.sheet_button.setChecked(True)
     label = card.sheet_label
     qtbot.waitUntil(lambda: label.isVisible() and label.width() > 0)
@@ -212,3 +213,25 @@ def test_enter_in_a_form_field_runs_the_form(qtbot: QtBot) -> None:
     with qtbot.waitSignal(form.runRequested) as swept:
         qtbot.keyClick(start, Qt.Key.Key_Return)
     assert swept.args is not None and swept.args[0] == "sweep"
+
+
+def test_a_bare_number_shown_in_other_units_says_what_was_typed() -> None:
+    """A number typed without a unit is read in the field's SI unit; shown in lb/ft³ it says so
+    (1 lb/ft³ = 0.45359237 kg / 0.3048³ m³); under SI it needs no note."""
+    from caec_desktop.tools.display import make_display, use
+    from caec_desktop.ui.result_card import input_text
+
+    args, sources, given = (
+        {"bulk_density": 1500.0},
+        {"bulk_density": "typed"},
+        {"bulk_density": 1500},
+    )
+    before = use(make_display("us"))
+    try:
+        us = input_text("beverloo_discharge", args, sources, given)
+    finally:
+        use(before)
+    shown = 1500 / (0.45359237 / 0.3048**3)
+    assert us == f"Inputs: bulk_density = {shown:.4g} lb/ft³ (typed: 1500 kg/m³)"
+    si = input_text("beverloo_discharge", args, sources, given)
+    assert si == "Inputs: bulk_density = 1500 kg/m³ (typed)"

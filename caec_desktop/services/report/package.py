@@ -122,6 +122,11 @@ class SweepTable:
     """Raw values (SI, as computed) for CSV; `shown_rows` has them for people."""
     shown_rows: list[list[str]]
     failures: list[str] = field(default_factory=list)
+    units: list[str] = field(default_factory=list)
+    """The SI unit of each column ("" for none), for plots in display units."""
+    scale: str = "lin"
+    """How the varied input was spaced: lin, log, or list (a log sweep is plotted on a log
+    axis, as in the window)."""
 
 
 @dataclass
@@ -398,7 +403,9 @@ def _sweep(data: Mapping[str, Any], default_tool: str) -> SweepTable | None:
     headers = [f"{n} [{pretty_unit(units[n])}]" if units.get(n) else n for n in names]
     rows = [[row.get(n) for n in names] for row in flat]
     shown = [[_cell(row.get(n), units.get(n, "")) for n in names] for row in flat]
-    return SweepTable(tool, parameter, names, headers, rows, shown, failures)
+    column_units = [units.get(n, "") for n in names]
+    scale = str(data.get("scale") or "lin")
+    return SweepTable(tool, parameter, names, headers, rows, shown, failures, column_units, scale)
 
 
 def _turn_sweeps(turn: Mapping[str, Any], events: Iterable[TraceEvent]) -> list[dict[str, Any]]:

@@ -90,3 +90,28 @@ def test_form_run_has_no_model_in_turn_trace_and_report(tmp_path: Path) -> None:
     text = export_conversation(loaded, tmp_path / "r.md").read_text(encoding="utf-8")
     assert "Inputs entered in the tool form; computed by the app's particle_mass tool." in text
     assert "regex" not in text and "offline reader" not in text and "model" not in text
+
+
+def test_a_reopened_turn_keeps_the_values_as_typed(tmp_path: Path) -> None:
+    """The card's "(typed: 0.5 m)" comes from `given_args`: the stored turn carries the same as
+    the live `tool_result` event, so a reopened card reads as the live one did."""
+    path = tmp_path / "h.sqlite3"
+
+    async def run() -> dict[str, object]:
+        session = Session(OFFLINE)
+        live: list[dict[str, object]] = []
+        async for event in session.ask("drum radius 0.5 m at 10 rpm: froude number"):
+            if event.kind == "tool_result":
+                live.append(dict(event.data))
+        assert session.last_turn is not None
+        with HistoryStore(path) as store:
+            ConversationRecorder(store).record(session.last_turn)
+        return live[0]
+
+    live = asyncio.run(run())
+    with HistoryStore(path) as store:
+        (conv,) = store.list_conversations()
+        (turn,) = store.load(conv.id).turns
+    (stored,) = turn.result["tool_results"]
+    assert stored["given_args"] == live["given_args"]
+    assert stored["given_args"]["drum_radius"] == "0.5 m"

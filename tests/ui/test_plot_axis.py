@@ -1,0 +1,60 @@
+"""Sweep plot axes: tick labels never overlap, on log and linear axes, at the default plot size
+and on a narrow card (pyqtgraph alone ran "0.40.50.6" together on a short log axis)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from PySide6.QtGui import QImage, QPainter
+from pytestqt.qtbot import QtBot
+
+from caec_desktop.tools.sweep import run_sweep
+from caec_desktop.ui.plot_view import SweepPlot
+
+GLASS = {"density": 2500, "youngs_modulus": "70 GPa", "poisson_ratio": 0.25}
+
+
+def labels(axis: Any) -> list[tuple[Any, str]]:
+    """(rect, text) of each tick label the axis draws, from its own drawing specs."""
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        _, _, texts = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [(rect, text) for rect, _, text in texts]
+
+
+@pytest.mark.parametrize("width", [600, 240])
+@pytest.mark.parametrize(("start", "stop"), [("0.2 mm", "3 mm"), ("0.0001 mm", "100 mm")])
+def test_log_tick_labels_never_overlap(qtbot: QtBot, width: int, start: str, stop: str) -> None:
+    out = run_sweep({"tool": "rayleigh_timestep", "parameter": "particle_radius", "args": GLASS,
+                     "start": start, "stop": stop, "points": 40, "scale": "log"})  # fmt: skip
+    assert out.table is not None
+    plot = SweepPlot(out.table)
+    qtbot.addWidget(plot)
+    plot.resize(width, 420)
+    plot.show()
+    qtbot.waitUntil(lambda: plot.drawn, timeout=20000)  # pyqtgraph loaded on its thread
+    assert plot.log_x
+    item = plot.plot.getPlotItem()
+    low = math.log10(float(start.split()[0]))  # the view reaches the sweep's first point
+    qtbot.waitUntil(lambda: item.getViewBox().viewRange()[0][0] <= low)
+    for side in ("bottom", "left"):
+        shown = labels(item.getAxis(side))
+        assert len(shown) >= 2, (side, shown)
+        for i, (rect, text) in enumerate(shown):
+            for other, other_text in shown[i + 1 :]:
+                assert not rect.intersects(other), (side, width, text, other_text)
+    bottom = [text for _, text in labels(item.getAxis("bottom"))]
+    assert "1" in bottom  # 1 mm: a decade is labelled before the minor ticks around it
+
+
+def test_log_labels_read_as_numbers() -> None:
+    from caec_desktop.ui.axis_ticks import log_label
+
+    assert [log_label(v) for v in (0.001, 0.02, 0.5, 1.0, 20.0, 5000.0)] == [
+        "0.001", "0.02", "0.5", "1", "20", "5000"]  # fmt: skip
+    assert log_label(1e-4) == "10⁻⁴" and log_label(2e-6) == "2·10⁻⁶" and log_label(1e5) == "10⁵"
