@@ -323,7 +323,8 @@ class Session:
                 recorder = TraceRecorder(secrets=self._secrets())
                 # A direct call (form) is chosen by no selector: its mode is its source, no model.
                 mode, model = (self.mode, self.model) if selector is None else (source, "")
-                runner = engine.pick(self._uses_model(selector))
+                uses_model = self._uses_model(selector)
+                runner = engine.pick(uses_model)
                 start = recorder.make(
                     "run_start",
                     None,
@@ -360,7 +361,9 @@ class Session:
                         task.cancel()
                         await asyncio.gather(task, return_exceptions=True)
                     self._task = None
-                state, status, extra = self._outcome(task, recorder, bool(expired), text)
+                state, status, extra = self._outcome(
+                    task, recorder, bool(expired), text, uses_model
+                )
                 for event in extra:
                     yield event
                 turn = self._record(text, state, status, mode, model)
@@ -426,8 +429,9 @@ class Session:
     def _deadline_net(
         self, text: str, message: str, recorder: TraceRecorder
     ) -> dict[str, Any] | None:
-        model = self._selector
-        if not (self.settings.safety_net and model is not None and model.answers_in_prose):
+        """The offline safety net for a model's turn stopped at its time limit: also when the
+        limit came while the model's client library was still loading (no selector yet)."""
+        if not self.settings.safety_net:
             return None
         from caec_desktop.agent.safety_net import after_deadline
 
@@ -443,6 +447,7 @@ class Session:
         recorder: TraceRecorder,
         timed_out: bool = False,
         text: str = "",
+        uses_model: bool = False,
     ) -> tuple[dict[str, Any], str, list[TraceEvent]]:
         """Final state, status and any closing error events of a finished run task (a model's
         turn stopped at its time limit gets the offline safety net, agent/safety_net.py)."""
@@ -451,7 +456,7 @@ class Session:
         if task.cancelled() and timed_out:
             message = turn_timeout_message(self.settings.effective_turn_timeout())
             event = recorder.make("error", None, {"message": message, "kind": "turn_timeout"})
-            net = self._deadline_net(text, message, recorder)
+            net = self._deadline_net(text, message, recorder) if uses_model else None
             if net is not None:
                 return net, "answered", [event]
             answer = build_report({"error_message": message}, "model_error")

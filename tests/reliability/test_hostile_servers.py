@@ -8,10 +8,13 @@ the environment (CAEC_REQUEST_TIMEOUT_S, CAEC_TURN_TIMEOUT_S), exactly as a user
 from __future__ import annotations
 
 import json
+import threading
+from typing import Any
 
 import pytest
 
 from caec_desktop import cli
+from caec_desktop.services import session as session_module
 from tests.reliability import hostile
 from tests.reliability.conftest import no_python_text
 
@@ -38,6 +41,39 @@ def test_a_turn_stopped_at_its_limit_gets_the_safety_net(
     assert "0.5 s" in out["answer"] and "turn_timeout_s" in out["answer"]  # why, still said
     assert [r["tool"] for r in out["tool_results"]] == ["rayleigh_timestep"]
     assert out["tool_results"][0]["source"] == "regex"
+    no_python_text(out["answer"], err)
+
+
+def test_a_turn_stopped_while_the_model_client_loads_gets_the_safety_net(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first model turn loads the client library in a worker: when the turn's limit comes
+    before it is loaded (slow disk, first start), the offline safety net still answers. Before,
+    this turn ended in a model error, and the test above failed when run on its own."""
+    monkeypatch.setenv("CAEC_SAFETY_NET", "true")
+    released = threading.Event()
+    loading, stopped = session_module.ready_selector, session_module.turn_timeout_message
+
+    def slow_load(settings: Any) -> Any:
+        released.wait(30)  # held until the turn has been stopped (bounded)
+        return loading(settings)
+
+    def stop_message(limit: float) -> str:
+        released.set()
+        return stopped(limit)
+
+    monkeypatch.setattr(session_module, "ready_selector", slow_load)
+    monkeypatch.setattr(session_module, "turn_timeout_message", stop_message)
+    try:
+        with hostile.HostileServer(hostile.keep_alive_only) as server:
+            code, out, err = ask(capsys, server.base_url, "--timeout", "0.5")
+    finally:
+        released.set()
+    assert (code, out["status"], out["path"]) == (0, "answered", "safety_net")
+    assert out["safety_net_reason"] == "the model did not finish within the turn's time limit"
+    loads = [e for e in out["events"] if e["node"] == "load_model_client"]
+    assert [(e["kind"], e["data"]) for e in loads][1:] == [("node_end", {"loaded": "no"})]
+    assert [r["tool"] for r in out["tool_results"]] == ["rayleigh_timestep"]
     no_python_text(out["answer"], err)
 
 
