@@ -1479,18 +1479,11 @@ STILL_ASKED: set[str] = {
     "core-hours for 1,000,000 particles over 1 s at dt 1e-6 s, throughput 1e6, 10 cores",
     "rayleigh step for PP pellets between 2 and 4 mm",
     "rayleigh time step for a lognormal PSD of glass, geometric mean 1 mm, geometric sd 1.2",
-    "drum regime: R = 0.1 m, 30 RPM",
     "beverloo discharge, orifice 50 mm, 2 mm particles, bulk density 2 500 kg/m3",
     "time steps for 30 seconds at a step of 1 microsecond",
     "polydisperse time step for glass beads whose smallest size is 0.2 mm, mean 1 mm",
     "beverloo discharge, orifice Ø 50 mm, 2 mm beads, bulk density 1.5 t/m3",
     "coarse graining by 2 to 10 in 5 steps, 1e9 particles",
-    "try mu_r = 0.3",
-    "and for the steel ball on a steel wall instead",
-    "with dt = 1e-6 s",
-    "and at 2 rad/s",
-    "how long will 10 s at dt 1e-6 s take for 1e6 particles, 1e6 particle-steps per "
-    "core-second, on 2 nodes with 64 cores each",
 }
 
 
@@ -1662,3 +1655,73 @@ def test_a_sweeps_count_or_step_is_read(text: str, points: int, scale: str) -> N
 def test_a_step_that_does_not_fit_is_refused(text: str, said: str) -> None:
     selection = select_text(text)
     assert not selection.calls and selection.reply and said in selection.reply
+
+
+_ROLLING = "rolling stiffness for kn=1e5 N/m, rolling friction 0.1, 2 mm glass beads"
+
+
+@pytest.mark.parametrize(
+    ("before", "text", "tool", "name", "want"),
+    [
+        ([_ROLLING], "with dt = 1e-6 s", "rolling_resistance", "timestep", 1e-6),
+        ([_ROLLING], "and with a time step of 2e-6 s", "rolling_resistance", "timestep", 2e-6),
+        ([_OVL], "with dt = 1e-6 s", "hertz_max_overlap", "timestep", 1e-6),
+        ([_OVL], "and is dt = 1e-6 s ok?", "check_timestep_heuristic", "timestep", 1e-6),
+        ([_OVL, "with dt = 1e-6 s"], "and 3 m/s?", "hertz_max_overlap", "impact_velocity", 3.0),
+        ([_ROLLING], "try mu_r = 0.3", "rolling_resistance", "rolling_friction", 0.3),
+        ([_OVL], "let's try 3 m/s", "hertz_max_overlap", "impact_velocity", 3.0),
+        ([_DRUM], "and at 2 rad/s", "flow_regime", "rotation_speed", 2 * 60 / (2 * PI)),
+        ([_DRUM], "what about 0.5 rev/s", "flow_regime", "rotation_speed", 30.0),
+    ],
+)
+def test_a_follow_on_keeps_its_calculation(
+    before: list[str], text: str, tool: str, name: str, want: float
+) -> None:
+    """A follow-on whose values are all inputs of the latest calculation stays with it when its
+    only keyword names such an input (`dt`); a word that names another calculation (`is ... ok`)
+    moves it; `try`, `let's try` start a follow-on; a speed in rad/s or rev/s turns the drum."""
+    (call,) = select_text(text, [{"role": "user", "content": b} for b in before]).calls
+    assert call.name == tool, call.args
+    model, errors = validate(call.name, call.args)
+    assert model is not None, errors
+    assert _same(getattr(model, name), want)
+
+
+@pytest.mark.parametrize(
+    ("before", "text"),
+    [
+        (["effective properties for a 4 mm steel ball on a 2 mm glass bead"], "and on a wall"),
+        (["peak overlap steel r=2 mm hitting glass r=1 mm at 1 m/s"], "same against a wall"),
+    ],
+)
+def test_a_wall_follow_up_replaces_the_second_body(before: list[str], text: str) -> None:
+    """The wall takes the second body's place: its values typed earlier are left out, and said
+    so (before, they went along and the tool refused the call)."""
+    selection = select_text(text, [{"role": "user", "content": b} for b in before])
+    (call,) = selection.calls
+    assert call.args["wall"] is True and not any(k.startswith("other_") for k in call.args)
+    assert selection.reply and "other_radius = 1 mm" in selection.reply
+    assert _same(validate(call.name, call.args)[0].particle_radius, 2 * MM)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "how long will 10 s at dt 1e-6 s take for 1e6 particles, 1e6 particle-steps per "
+        "core-second, on 2 nodes with 64 cores each",
+        "cost of 10 s at dt 1e-6 s for 1e6 particles, throughput 1e6, 64 cores per node, 2 nodes",
+        "core hours: 10 s, dt 1e-6 s, 1e6 particles, throughput 1e6, 4 nodes x 32 cores",
+        "how long will 10 s at dt 1e-6 s take for 1e6 particles, 1e6 particle-steps per "
+        "core-second on 2 nodes",
+    ],
+)
+def test_cores_per_node_are_refused(text: str) -> None:
+    """The total number of cores is a product of nodes and cores per node, never one factor
+    (before: 64 cores computed, `2` merely noted as not used)."""
+    selection = select_text(text)
+    assert not selection.calls and selection.reply and "total number of cores" in selection.reply
+
+
+def test_rpm_in_capitals_is_read() -> None:
+    (call,) = select_text("drum regime: R = 0.1 m, 30 RPM").calls
+    assert _same(validate(call.name, call.args)[0].rotation_speed, 30.0)  # type: ignore[union-attr]

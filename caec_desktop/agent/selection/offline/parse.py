@@ -96,7 +96,10 @@ _GREEK_KEY_RE = re.compile(
 number or when a unit follows (`5 µm`, `[μm]`)."""
 _ORIFICE_KEY_RE = re.compile(r"(?<![\w'])([Dd])_[oO](?![\w'])")
 """`D_o`, the orifice diameter of Beverloo's law, written as its usual key `D0`."""
-_CASE_FIX = {"pa": "Pa", "kpa": "kPa", "mpa": "MPa", "gpa": "GPa", "kn": "kN", "n": "N"}
+_CASE_FIX = {
+    "pa": "Pa", "kpa": "kPa", "mpa": "MPa", "gpa": "GPa", "kn": "kN", "n": "N", "rpm": "rpm",
+}  # fmt: skip
+"""Spellings in another case than pint's, read as meant: `Mpa`, `KPA`, `30 RPM`."""
 _PER_SECOND_RE = re.compile(r"(?<=\d\s)s-1\b(?![-.\d])|(?<=\d)s-1\b(?![-.\d])")
 """`50 s-1` (a rate written without the caret) is 50 s⁻¹; only the second: `1 mm-2 mm` stays a
 range."""

@@ -521,8 +521,12 @@ _OTHER = ("other_density", "other_youngs_modulus", "other_poisson_ratio")
 _BOND_RE = re.compile(r"\bbond\b", re.I)
 _DALLAVALLE_RE = re.compile(r"\bdalla[\s-]?valle\b", re.I)
 _DRUM_RE = re.compile(
-    r"\b(?:drum|kiln|mill|rotating|rotary|rpm|froude|critical (?:speed|rpm|rotation))\b", re.I
+    r"\b(?:drum|kiln|mill|rotating|rotary|rpm|froude|critical (?:speed|rpm|rotation))\b"
+    r"|\d\s*(?:rad|rev)\s*/\s*(?:s|sec|min)\b",
+    re.I,
 )
+"""A drum question; a speed in rad/s or rev/s turns something (`and at 2 rad/s` after a drum's
+Froude number), a shear rate being 1/s."""
 
 
 def two_bodies(f: Filler) -> Missing:
@@ -621,9 +625,26 @@ def _size_runs(f: Filler) -> None:
         _runs(f, items)
 
 
+_PER_NODE_RE = re.compile(
+    r"\d\s*(?:compute\s+)?(?:nodes?|machines?|servers?|computers?)\b"
+    r"|\bcores?\s+(?:each|per\s+(?:node|machine|server|socket|gpu)|/\s*node)\b"
+    r"|\b(?:x|×|times)\s*\d+\s*cores?\b",
+    re.I,
+)
+"""Machines counted, or cores per machine (`2 nodes with 64 cores each`, `64 cores per node`,
+`4 x 32 cores`): the total number of cores is a product, which is not worked out from the
+text, and a count of nodes is no count of cores."""
+
+
 def run_cost(f: Filler) -> Missing:
     """simulation_cost: the times as for timesteps_for_duration; then either a run (duration and
-    time step) or a mass flow to insert."""
+    time step) or a mass flow to insert. Cores per node are refused: the total (a product) is
+    typed, never one factor taken for it."""
+    if _PER_NODE_RE.search(f.parsed.text):
+        f.refused.append(
+            "nodes or cores per node are typed; type the total number of cores (n_cores = "
+            "nodes × cores per node), which is not worked out from the text"
+        )
     two_times(f)
     _size_runs(f)
     if {"duration", "timestep"} & set(f.args):
