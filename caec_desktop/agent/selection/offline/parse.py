@@ -85,6 +85,8 @@ _UNICODE = {
     "’": "'",
     "−": "-",
     "–": "-",
+    "Ø": " diameter ",  # the diameter sign (`orifice Ø 50 mm`, `Ø2 mm beads`)
+    "⌀": " diameter ",
 }
 _GREEK_KEYS = {"γ̇": "gamma dot", "γ": "gamma", "δ": "delta", "η": "eta", "ζ": "zeta",
                "θ": "theta", "ω": "omega", "μ": "mu", "µ": "mu", "Δγ": "delta gamma"}  # fmt: skip
@@ -528,19 +530,26 @@ def _attach_keys(quantities: list[Quantity]) -> None:
     """A key before a quantity beats one after it; a key after one quantity (`400 mm diameter`)
     is not also read as the key before the next one (`diameter 600 mm long`). A key said of a
     container, a fluid or a wall is theirs (`cylinder of radius`, `a liquid of density`, `a
-    rubber plate E 10 MPa nu 0.45`: both values the plate's)."""
+    rubber plate E 10 MPa nu 0.45`, `a fluid of viscosity 1 mPa s and density 1000 kg/m3`:
+    both values the plate's, the fluid's)."""
     claimed = 0
-    wall_before = False
+    wall_before = fluid_before = False
     for q in quantities:
         pre = PRE_KEY_RE.search(q.before, claimed) if q.before else None
         post = POST_KEY_RE.match(q.after)
         candidates: list[tuple[str, tuple[str, ...], int]] = []
+        said_of_fluid = False
         if pre:
             roles = key_roles(pre.group("key"))
             if CONTAINER_KEY_BEFORE_RE.search(q.before, 0, pre.start()):
                 roles = container_roles(roles) or roles
-            elif pre.group("fluid") or FLUID_KEY_BEFORE_RE.search(q.before, 0, pre.start()):
+            elif (
+                pre.group("fluid")
+                or FLUID_KEY_BEFORE_RE.search(q.before, 0, pre.start())
+                or (fluid_before and _LIST_GAP_RE.match(q.before[: pre.start()]))
+            ):
                 roles = fluid_roles(roles)
+                said_of_fluid = True
             elif WALL_KEY_BEFORE_RE.search(q.before, 0, pre.start()) or (
                 wall_before and _LIST_GAP_RE.match(q.before[: pre.start()])
             ):
@@ -570,6 +579,7 @@ def _attach_keys(quantities: list[Quantity]) -> None:
                 if counted:  # `1e7 glass beads`: a count of particles, no ratio
                     q.key, q.roles = counted.group().strip(), ("n_particles",)
         wall_before = any(r.startswith("wall_") for r in q.roles)
+        fluid_before = said_of_fluid and bool(q.roles)
 
 
 def parse(

@@ -654,11 +654,65 @@ def run_cost(f: Filler) -> Missing:
     return [("duration", "mass_flow_rate")]
 
 
+_LOGNORMAL_RE = re.compile(
+    r"\blog[\s-]?normal(?:ly)?\b|\bgeometric\s+(?:sd|std|standard deviation|sigma)\b|\bgsd\b"
+    r"|\bsigma[\s_]g\b",
+    re.I,
+)
+"""A log-normal size distribution, said by name or by its geometric standard deviation."""
+
+
+_OTHER_SHAPE_RE = re.compile(
+    r"\b(?P<shape>rosin[\s-]*rammler|rrsb|weibull|uniform(?:ly)?|bimodal|multimodal|gates[\s-]*gaudin"
+    r"|schuhmann|gamma distribution|log[\s-]?uniform)\b",
+    re.I,
+)
+_WEIGHTED_RE = re.compile(
+    r"\b(?P<w>mass|volume|weight|wt|vol)(?:\.|%)?[\s-]*(?:weighted|based|basis|psd|distribution)\b"
+    r"|\b(?:by|per)\s+(?P<w2>mass|volume|weight)\b",
+    re.I,
+)
+
+
+def _unmodelled_spread(text: str) -> list[str]:
+    """Why a mean and σ cannot be read as the tool's (number-weighted) normal or log-normal
+    distribution: another shape (`Rosin-Rammler`, `uniform`, `bimodal`) or a mass- or volume-
+    weighted σ (docs/references.md R2.7); the smallest size or a list always can be given."""
+    out = []
+    if (shape := _OTHER_SHAPE_RE.search(text)) is not None:
+        out.append(
+            f"the time step of a distribution is read from a normal or log-normal mean and σ; a "
+            f"{shape['shape']} distribution is neither: give its smallest size (min 0.5 mm) or "
+            "a list of sizes"
+        )
+    if (weighted := _WEIGHTED_RE.search(text)) is not None:
+        basis = (weighted["w"] or weighted["w2"]).lower()
+        basis = {"wt": "weight", "vol": "volume"}.get(basis, basis)
+        out.append(
+            f"σ here is number-weighted (the fines set the step, docs/references.md R2.7); a "
+            f"{basis}-weighted mean and σ are not the same: convert them, or give the smallest "
+            "size (min 0.5 mm)"
+        )
+    return out
+
+
 def psd_sizes(f: Filler) -> Missing:
     """polydisperse_rayleigh: a run of sizes is the list of diameters; else a distribution (mean
-    and σ) or the smallest size."""
+    and σ) or the smallest size. A log-normal one (`lognormal`, `geometric sd 1.3`) is said so
+    to the tool, its σ_g a plain factor: a length typed for it is refused, never read as the σ
+    of a normal distribution with the word `lognormal` dropped."""
+    if _LOGNORMAL_RE.search(f.parsed.text):
+        f.put("distribution", "lognormal")
+        spread = f.args.get("std_dev")
+        if isinstance(spread, str) and spread.strip().split(" ", 1)[1:]:
+            f.refused.append(
+                f"a log-normal distribution's spread is the geometric standard deviation σ_g, a "
+                f"plain factor above 1 (e.g. geometric sd 1.3), not a length ({spread} was typed)"
+            )
     items = [i for i in range(len(f.quantities)) if f.role(i) in (None, "diameters")]
     _runs(f, [i for i in items if f.quantities[i].dim == LENGTH])
+    if "mean_diameter" in f.args and not {"min_diameter", "diameters"} & set(f.args):
+        f.refused.extend(_unmodelled_spread(f.parsed.text))
     if {"diameters", "mean_diameter", "min_diameter"} & set(f.args):
         return [("std_dev",)] if "mean_diameter" in f.args and "std_dev" not in f.args else []
     return [("diameters", "mean_diameter", "min_diameter")]
