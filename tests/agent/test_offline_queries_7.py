@@ -1815,3 +1815,54 @@ def test_a_distribution_with_its_smallest_size_needs_no_shape() -> None:
     outcome = execute(call.name, call.args)
     assert outcome.ok and outcome.result is not None
     assert _same(outcome.result["rayleigh_timestep"], rayleigh(0.5 * MM, GLASS))
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("terminal velocity of 1 mm glass beads in water at 80 °C", "20 °C, not 80 °C"),
+        ("liquid bridge force between 1 mm glass beads, water at 60 °C, contact angle 20°", "60"),
+        ("stokes number of 50 um glass in air at 200 degC, flow velocity 10 m/s", "200"),
+        ("rolling stiffness, mu_r 0.1, kn 1e5 N/m, r = 1 mm, EPSD2", "EPSD2"),
+        ("rolling friction 0.1 type A, kn 1e5 N/m, r = 1 mm", "type A"),
+        ("froude number of a 1 m drum at 10 rpm and 0.5 rad/s", "two speeds"),
+        ("froude number of a 1 m drum, n = 10 rpm, omega = 2 rad/s", "two speeds"),
+    ],
+)
+def test_a_condition_the_tool_does_not_compute_is_refused(text: str, said: str) -> None:
+    """A fluid preset (20 °C) at another temperature, another rolling model than EPSD (type C),
+    two speeds for one drum: before, each computed with the preset, the EPSD model or the first
+    speed, the rest only noted as not used."""
+    selection = select_text(text)
+    assert not selection.calls and selection.reply and said in selection.reply
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "terminal velocity of 1 mm glass beads in water at 20 °C",
+        "terminal velocity of 1 mm glass beads in water at 80 °C, fluid density 971.8 kg/m3, "
+        "viscosity 0.355 mPa s",
+    ],
+)
+def test_a_fluid_at_its_presets_temperature_or_typed_computes(text: str) -> None:
+    (call,) = select_text(text).calls
+    model, errors = validate(call.name, call.args)
+    assert model is not None, errors
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "stokes number of 50 um glass in air, flow velocity 10 m/s, pipe diameter 50 mm",
+        "stokes number of 50 um glass beads in air flowing at 10 m/s through a 50 mm pipe",
+    ],
+)
+def test_a_pipe_is_the_stokes_numbers_flow_length(text: str) -> None:
+    """St = τ_p U / L with L the pipe's diameter (R2.4), not the default L = d with the pipe
+    noted as not used (1000 times larger here)."""
+    (call,) = select_text(text).calls
+    outcome = execute(call.name, call.args)
+    assert outcome.ok and outcome.result is not None
+    tau = 2500.0 * (50 * UM) ** 2 / (18 * 1.81e-5)
+    assert _same(outcome.result["stokes_number"], tau * 10.0 / 0.05)

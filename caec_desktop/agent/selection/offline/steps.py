@@ -563,6 +563,7 @@ def cohesion_inputs(f: Filler) -> Missing:
     alone need none; with it the weight and Bond numbers come too)."""
     if _WALL_HIT_RE.search(f.parsed.text) and "wall" not in f.args:
         f.put("wall", True, "inferred")
+    _fluid_temperature(f, ("liquid_surface_tension",))
     _two_sizes(f)
     if (
         "surface_energy" in f.args
@@ -592,9 +593,37 @@ _OBSTACLE_AFTER_RE = re.compile(
 Stokes number."""
 
 
+_PRESET_KELVIN = 293.15
+"""The fluid presets' temperature (20 °C, tools/fluids.py)."""
+
+
+def _fluid_temperature(f: Filler, needs: tuple[str, ...]) -> None:
+    """A fluid preset is at 20 °C: with another temperature typed (`water at 80 °C`) its values
+    are not that fluid's, so the preset is refused unless every value it would fill (`needs`)
+    was typed; never computed at 20 °C with the temperature merely noted as not used."""
+    if f.fluid is None or all(n in f.args for n in needs):
+        return
+    for q in f.quantities:
+        if q.dim != "temperature" or q.problem:
+            continue
+        try:
+            kelvin = convert_value(q.value, read_unit(q.unit), "K")
+        except Exception:  # pint raises several types; an unreadable unit is reported elsewhere
+            continue
+        if abs(kelvin - _PRESET_KELVIN) > 0.5:
+            typed = f.parsed.text[q.start : q.end]
+            f.refused.append(
+                f"the {f.fluid.key} preset is at 20 °C, not {typed}; type the fluid's values at "
+                f"{typed} ({', '.join(n for n in needs if n not in f.args)})"
+            )
+            return
+
+
 def drag_word(f: Filler) -> Missing:
     """cfd_dem_numbers: `dallavalle` named in the query picks that drag correlation; the size of
-    an obstacle the fluid flows around is the Stokes number's flow length L."""
+    an obstacle the fluid flows around is the Stokes number's flow length L; a fluid preset at
+    another temperature than its own is refused."""
+    _fluid_temperature(f, ("fluid_density", "fluid_viscosity"))
     if "drag_correlation" not in f.args and _DALLAVALLE_RE.search(f.parsed.text):
         f.put("drag_correlation", "dallavalle", "inferred")
     if "characteristic_length" not in f.args:
@@ -603,7 +632,22 @@ def drag_word(f: Filler) -> Missing:
             if _OBSTACLE_BEFORE_RE.search(q.before) and _OBSTACLE_AFTER_RE.match(q.after):
                 f.put("characteristic_length", f.use(i).arg, "typed (obstacle size)")
                 break
+    if "characteristic_length" not in f.args and _STOKES_RE.search(f.parsed.text):
+        # `Stokes number ... pipe diameter 50 mm`: the flow's length is the pipe's, never the
+        # default L = d with the pipe merely noted as not used (St would be D/d times larger)
+        for i, q in enumerate(f.quantities):
+            keyed = "container_diameter" in q.roles[:1]
+            if (
+                i not in f.used
+                and q.dim == LENGTH
+                and (keyed or (i in f.free(LENGTH) and _near_container(f, i)))
+            ):
+                f.put("characteristic_length", f.use(i).arg, "typed (pipe diameter)")
+                break
     return []
+
+
+_STOKES_RE = re.compile(r"\bstokes\b", re.I)
 
 
 def cohesion_scheme(f: Filler) -> Missing:
@@ -725,6 +769,13 @@ def flow_split(f: Filler) -> Missing:
     shear rate typed is the drum's (the particle size matters only for the inertial number)."""
     sheared = {"shear_rate", "pressure"} <= set(f.args)  # an inertial number asked for
     drum = (bool(_DRUM_RE.search(f.parsed.text)) and not sheared) or "drum_radius" in f.args
+    speeds = [i for i in f.free(FREQUENCY)]
+    keyed = [n for n in ("rotation_speed", "angular_velocity") if n in f.args]
+    if drum and len(speeds) + len(keyed) > 1:
+        # `at 10 rpm and 0.5 rad/s`: one would be taken and the other dropped
+        typed = [f.parsed.text[f.quantities[i].start : f.quantities[i].end] for i in speeds]
+        said = ", ".join([*(f"{n} = {f.args[n]}" for n in keyed), *typed])
+        f.refused.append(f"two speeds for the drum ({said}); give one (rpm, rev/s or rad/s)")
     for index in f.free(FREQUENCY):
         name = "rotation_speed" if drum else "shear_rate"
         if name not in f.args:
@@ -776,9 +827,24 @@ def _drum_size(f: Filler) -> None:
             return
 
 
+_OTHER_ROLLING_RE = re.compile(
+    r"\bepsd[\s_-]?2\b|\btype[\s-]?[abd]\b|\bconstant (?:directional )?torque\b|\bcdt\b"
+    r"|\bviscous rolling\b",
+    re.I,
+)
+"""A rolling model the tool does not compute: EPSD2 (k_r = k_t R*²), Ai et al.'s types A, B, D
+(EDEM's default is a constant directional torque, type A; docs/references.md R2.10)."""
+
+
 def rolling_contact(f: Filler) -> Missing:
     """rolling_resistance: a wall as for the Hertz time; a typed linear stiffness keeps the
-    material's E and ν out (linear and Hertz inputs exclude each other); Hertz needs an overlap."""
+    material's E and ν out (linear and Hertz inputs exclude each other); Hertz needs an overlap.
+    Another rolling model named (EPSD2, type A) is refused: the tool computes EPSD (type C)."""
+    if (other := _OTHER_ROLLING_RE.search(f.parsed.text)) is not None:
+        f.refused.append(
+            f"this computes the EPSD (type C) rolling model, k_r = 2.25 k_n μ_r² R*² (EPSD3 with "
+            f"its prefactor), not {other.group()}; its μ_r does not carry over between models"
+        )
     wall_missing = hertz_partner(f)
     if "normal_stiffness" in f.args or f.free(STIFFNESS):
         f.skip_presets.update({"youngs_modulus", "poisson_ratio"})
