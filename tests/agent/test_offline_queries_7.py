@@ -1866,3 +1866,49 @@ def test_a_pipe_is_the_stokes_numbers_flow_length(text: str) -> None:
     assert outcome.ok and outcome.result is not None
     tau = 2500.0 * (50 * UM) ** 2 / (18 * 1.81e-5)
     assert _same(outcome.result["stokes_number"], tau * 10.0 / 0.05)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("max overlap of 2 mm glass beads at >1 m/s", "lower bound"),
+        ("max overlap of 2 mm glass beads at more than 1 m/s", "lower bound"),
+        (
+            "how long will 10 s at dt 1e-6 s take for at least 1e6 particles, 1e6 particle-steps "
+            "per core-second, 16 cores",
+            "lower bound",
+        ),
+        ("max overlap of 2 mm glass beads at 1 m/s with 10% of the real E", "arithmetic"),
+        ("max overlap of 2 mm glass beads at 1 m/s with E reduced by a factor 100", "arithmetic"),
+        ("max overlap of 2 mm glass beads at 1 m/s, 100 times softer than glass", "arithmetic"),
+    ],
+)
+def test_a_bound_or_a_change_of_a_value_is_refused(text: str, said: str) -> None:
+    """Before: `> 1 m/s` computed at 1 m/s; `10% of the real E` and `reduced by a factor 100`
+    computed with the preset's E, the number merely noted as not used."""
+    selection = select_text(text)
+    assert not selection.calls and selection.reply and said in selection.reply
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "want"),
+    [
+        ("max overlap of 2mm glass beads at 1 m.s-1", "impact_velocity", 1.0),
+        ("max overlap of 2 mm glass beads at 1 m s-1", "impact_velocity", 1.0),
+        ("max overlap of 2 mm glass beads at 1 m/s, rho 2500 kg.m-3, E 1e7 Pa", "density", 2500.0),
+        (
+            "max overlap of 2 mm glass beads at 1 m/s, overlap limit 0.5% of the radius",
+            "overlap_limit",
+            0.005,
+        ),
+    ],
+)
+def test_si_dotted_units_and_ratios_of_the_radius_are_read(
+    text: str, name: str, want: float
+) -> None:
+    """`1 m.s-1` was read as 1 m (a second body of 1 m radius) with the speed asked for."""
+    (call,) = select_text(text).calls
+    model, errors = validate(call.name, call.args)
+    assert model is not None, errors
+    assert _same(getattr(model, name), want)
+    assert "other_radius" not in call.args

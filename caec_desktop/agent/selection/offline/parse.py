@@ -305,6 +305,27 @@ def _worded_unit(match: re.Match[str]) -> str:
     return f"{gap}{unit}"
 
 
+_DOTTED_UNIT_RE = re.compile(
+    r"(?<=\d)(?P<gap>[ \t]?)(?P<a>[A-Za-zµμ]{1,3})(?:\.(?P<b>[A-Za-zµμ]{1,3})(?P<p>\^?-?[1-4])?"
+    r"|[ \t](?P<c>[A-Za-zµμ]{1,3})(?P<q>\^?-[1-4]))(?![\w.^])"
+)
+"""SI's product written with a dot or a space and a power without a caret: `1 m.s-1`,
+`2500 kg.m-3`, `5 N.m`, `1 m s-1` (else `1 m` would be read as a length and the rest lost)."""
+
+
+def _dotted_unit(match: re.Match[str]) -> str:
+    """The unit with SI's middle dot (`m·s^-1`, read as a product like a typed `·`) when the
+    value reader reads it, else as typed. (Not `*`: `g*cm` would look like the key `G*`.)"""
+    second, power = (match["b"], match["p"]) if match["b"] else (match["c"], match["q"])
+    whole = f"{match['a']}·{second}" + (f"^{power.lstrip('^')}" if power else "")
+    try:
+        read_unit(normalize_unit(match["a"]))
+        read_unit(normalize_unit(whole))
+    except ValueReadError:
+        return match.group(0)
+    return f"{match['gap']}{whole}"
+
+
 def normalize(text: str) -> str:
     """Unicode symbols to ASCII names, `2×10^-7` to `2e-7`, `0.5x0.3` to `0.5 x 0.3`, `500k` and
     `2 million` to `500e3` and `2e6`, units in words to symbols (`5 metres per second`)."""
@@ -319,6 +340,7 @@ def normalize(text: str) -> str:
     text = _BRACKET_UNIT_RE.sub(_bracket_unit, text)
     text = _PASCAL_SECOND_RE.sub(r"\1*s", text)
     text = _SPACED_UNIT_RE.sub(_joined_unit, text)
+    text = _DOTTED_UNIT_RE.sub(_dotted_unit, text)
     text = _PER_SECOND_RE.sub("s^-1", text)
     return _TIMES_RE.sub(" x ", text)
 
@@ -622,6 +644,7 @@ def parse(
     _inherit_post_keys(quantities)
     _each_speed(text, quantities)
     _spreads(text, quantities)
+    _relative(text, quantities)
     _arithmetic(text, quantities)
     _bare_dimensional(text, quantities)
     words = {m.group(1): m.group(2) for m in _WORD_PAIR_RE.finditer(text)}
@@ -760,6 +783,53 @@ REFERENCE_EXAMPLES = {"length": "mm", "pressure/stress": "GPa", "density": "kg/m
 
 
 _SPREAD_RE = re.compile(r"(?:±|\+/-|\+-)\s*$")
+
+
+_LOWER_BOUND_RE = re.compile(
+    r"(?:>|≥|>=|\bmore\s+than|\bgreater\s+than|\bat\s+least|\bin\s+excess\s+of|\bexceeding)\s*$",
+    re.IGNORECASE,
+)
+_CHANGED_BY_RE = re.compile(
+    r"\b(?:reduced|increased|lowered|raised|softened|stiffened|scaled|multiplied|divided|cut"
+    r"|decreased|changed)\s+by\s+(?:a\s+factor\s+(?:of\s+)?)?$",
+    re.IGNORECASE,
+)
+_SHARE_OF_RE = re.compile(
+    r"^\s*(?:of|from)\s+(?:the\s+|its\s+)?(?:real|actual|original|true|nominal|material|glass|"
+    r"steel|physical\s+)?\s*(?:e\b|youngs?|young's|modulus|stiffness|kn\b|density|speed|velocity"
+    r"|viscosity|surface\s+energy)",
+    re.IGNORECASE,
+)
+_TIMES_WORD_RE = re.compile(
+    r"^\s*(?:times|x|×)\s+(?:softer|stiffer|smaller|larger|bigger|lower|higher|faster|slower"
+    r"|heavier|lighter|denser|less|more)\b",
+    re.IGNORECASE,
+)
+
+
+def _relative(text: str, quantities: list[Quantity]) -> None:
+    """A bound or a change of another value is no value: `> 1 m/s`, `at least 1e6 particles`
+    (a result at the bound would not cover what is described), `E reduced by a factor 100`,
+    `10% of the real E`, `100 times softer` (arithmetic on a value not typed). Refused, never
+    the bare number read nor the value it changes used unchanged."""
+    for q in quantities:
+        if q.problem:
+            continue
+        typed = quote(text[q.start : q.end])
+        if q.dim != LENGTH and (bound := _LOWER_BOUND_RE.search(q.before)):
+            # (a size `of at least 0.5 mm` is the smallest one, which a time step wants)
+            typed = quote(f"{bound.group().strip()} {text[q.start : q.end]}")
+            why = "a lower bound is not a value (a result there would not cover larger ones)"
+        elif (
+            _CHANGED_BY_RE.search(q.before)
+            or (q.percent and _SHARE_OF_RE.match(q.after))
+            or _TIMES_WORD_RE.match(q.after)
+        ):
+            why = "a change of another value is arithmetic, which is not worked out"
+        else:
+            continue
+        q.problem = f"could not read {typed}: {why}; type the value meant with its unit"
+        q.unit, q.dim, q.key, q.roles = "", "", "", ()
 
 
 def _spreads(text: str, quantities: list[Quantity]) -> None:
