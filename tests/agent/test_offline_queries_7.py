@@ -1912,3 +1912,23 @@ def test_si_dotted_units_and_ratios_of_the_radius_are_read(
     assert model is not None, errors
     assert _same(getattr(model, name), want)
     assert "other_radius" not in call.args
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "terminal velocity 1 mm glass beads, fluid density 1 g/cm3, viscosity 0.01 P",
+        "terminal velocity 1 mm glass beads, fluid density 1 g/cm3, viscosity 0.01 P and slip "
+        "0.1 m/s",
+    ],
+)
+def test_a_one_letter_unit_that_ends_a_value_is_refused(text: str) -> None:
+    """`0.01 P` (poise: 0.001 Pa·s) was read as a bare 0.01, in Pa·s: ten times the viscosity."""
+    selection = select_text(text)
+    assert not selection.calls and selection.reply and '"0.01 P"' in selection.reply
+
+
+def test_poise_written_out_is_read() -> None:
+    text = "terminal velocity 1 mm glass beads, fluid density 1 g/cm3, viscosity 0.01 poise"
+    (call,) = select_text(text).calls
+    assert _same(validate(call.name, call.args)[0].fluid_viscosity, 1e-3)  # type: ignore[union-attr]

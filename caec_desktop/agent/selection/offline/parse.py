@@ -475,6 +475,20 @@ _ALIAS_WORDS = frozenset(w for key in (*WORD_ROLES, *POST_ROLES) for w in key.sp
 """The words of every key (`solid` of `solid density`, `allowable` of `allowable stress`)."""
 
 
+_LETTER_ENDS_RE = re.compile(r"[ \t]*(?:$|[,;:.)\]?!]|(?:and|or|with|at|in|for|of|per)\b)", re.I)
+"""After a single letter that follows a number: the letter ends the value (`0.01 P,`), so it can
+only be meant as its unit, not as the key of a next value (`1e6 P 5e5`)."""
+
+
+def _a_unit(letter: str) -> bool:
+    """Whether the value reader reads `letter` as a unit (P the poise, K the kelvin, W the watt)."""
+    try:
+        read_unit(letter)
+    except ValueReadError:
+        return False
+    return True
+
+
 def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     """The unit of the number in `match` (see `_Unit`).
 
@@ -509,6 +523,11 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         return _Unit("", _BARE, False, end_num)
     problem = f'could not read {quote(typed)}: "{raw}" right after a number'
     if raw in _NOT_UNITS or (len(raw) == 1 and raw.isalpha() and raw not in _UNIT_LETTERS):
+        if not glued and len(raw) == 1 and _LETTER_ENDS_RE.match(text, end) and _a_unit(raw):
+            # `viscosity 0.01 P`: the poise, or a letter? never the bare 0.01 read in Pa·s
+            return _Unit(
+                "", "", False, end, f"{problem}: a one-letter unit is not read; write it out"
+            )
         return _Unit("", "", False, end, problem) if glued else _Unit("", _BARE, False, end_num)
     try:
         unit = read_unit(normalize_unit(raw))
