@@ -1932,3 +1932,49 @@ def test_poise_written_out_is_read() -> None:
     text = "terminal velocity 1 mm glass beads, fluid density 1 g/cm3, viscosity 0.01 poise"
     (call,) = select_text(text).calls
     assert _same(validate(call.name, call.args)[0].fluid_viscosity, 1e-3)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("before", "text", "tool", "values"),
+    [
+        ([], "max overlap of 3 and 4 mm glass beads at 1 m/s", "hertz_max_overlap", [1.5e-3, 2e-3]),
+        (
+            [],
+            "max overlap of 3 mm or 4 mm glass beads at 1 m/s",
+            "hertz_max_overlap",
+            [1.5e-3, 2e-3],
+        ),
+        ([_OVL], "and for 3 and 4 mm?", "hertz_max_overlap", [1.5e-3, 2e-3]),
+        ([_OVL], "what about 3 mm or 4 mm", "hertz_max_overlap", [1.5e-3, 2e-3]),
+        (
+            [],
+            "rolling stiffness kn 1e5 N/m, mu_r 0.1 for 2 or 4 mm glass beads",
+            "rolling_resistance",
+            [1e-3, 2e-3],
+        ),
+    ],
+)
+def test_a_list_of_two_sizes_is_swept_not_two_bodies(
+    before: list[str], text: str, tool: str, values: list[float]
+) -> None:
+    """A list with its unit typed once (`3 and 4 mm`) or joined by `or` is a sweep over both
+    sizes; before, a tool of two bodies took them as a 1.5 mm and a 2 mm sphere in contact."""
+    (call,) = select_text(text, [{"role": "user", "content": b} for b in before]).calls
+    plan, errors = plan_sweep(call.args)
+    assert plan is not None, errors
+    assert (plan.tool, plan.parameter) == (tool, "particle_radius")
+    assert all(_same(a, b) for a, b in zip(plan.values, values, strict=True))
+    assert "other_radius" not in plan.args
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "effective radius and mass of 2 mm and 3 mm glass beads in contact",
+        "max overlap of a 3 mm and a 4 mm glass bead at 1 m/s",
+        "max overlap of a 1 mm bead hitting a 4 mm glass ball at 1 m/s",
+    ],
+)
+def test_two_bodies_said_as_such_stay_two_bodies(text: str) -> None:
+    (call,) = select_text(text).calls
+    assert call.name != "sweep" and "other_radius" in call.args

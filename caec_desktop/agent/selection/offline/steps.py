@@ -371,6 +371,20 @@ _NOT_A_BODY_AFTER_RE = re.compile(
 never the second body's size."""
 
 
+_LISTED_RE = re.compile(r"^[ \t]*(?:,[ \t]*)?(?:(?:and|or)[ \t]+)?$", re.I)
+"""Between two sizes of one list: a comma, `and`, `or` and nothing else (no `a`, no verb)."""
+
+
+def _one_unit_list(f: Filler, index: int) -> bool:
+    """Whether size `index` and the next are one list: the unit typed once (`3 and 4 mm`), or
+    joined by `or` (`3 mm or 4 mm`: alternatives, never two bodies at once)."""
+    q = f.quantities[index]
+    number = f.parsed.text[q.start : q.end]
+    if re.match(r"^[ \t]*,?[ \t]*or[ \t]+$", q.after, re.I):
+        return True
+    return bool(_LISTED_RE.match(q.after)) and not re.search(r"[A-DF-Za-df-z]", number)
+
+
 def _two_sizes(f: Filler) -> None:
     """The sizes of two bodies: of the unkeyed sizes (not a container's, not a thickness or a
     distance) the first is body 1's, the second body 2's (`a 1 mm bead hitting a 10 mm ball`);
@@ -388,6 +402,11 @@ def _two_sizes(f: Filler) -> None:
         and not _NOT_A_BODY_AFTER_RE.match(f.quantities[i].after)
     ]
     if f.args.get("wall") is True:
+        return
+    if len(sizes) >= 2 and sizes[1] == sizes[0] + 1 and _one_unit_list(f, sizes[0]):
+        # `3 and 4 mm glass beads`, `and for 3 and 4 mm?`: a list of sizes with its unit typed
+        # once (a sweep), not two bodies, which are said with a unit each (`2 mm and 3 mm beads
+        # in contact`, `a 1 mm bead hitting a 10 mm ball`)
         return
     if "particle_radius" not in f.args:
         if len(sizes) < 2:
