@@ -1978,3 +1978,20 @@ def test_a_list_of_two_sizes_is_swept_not_two_bodies(
 def test_two_bodies_said_as_such_stay_two_bodies(text: str) -> None:
     (call,) = select_text(text).calls
     assert call.name != "sweep" and "other_radius" in call.args
+
+
+def test_a_bare_size_after_a_drum_is_asked_about() -> None:
+    """`now 2 m` after a drum's Froude number was read as a particle diameter, which the Froude
+    number does not use: the same drum was computed again. Now it asks which size is meant."""
+    selection = select_text("now 2 m", [{"role": "user", "content": _DRUM}])
+    assert not selection.calls and selection.reply and "drum radius 2 m" in selection.reply
+    (call,) = select_text(
+        "and for 3 mm?",
+        [
+            {
+                "role": "user",
+                "content": "inertial number, shear rate 10 1/s, d=1 mm, P=1 kPa, rho=2500",
+            }
+        ],
+    ).calls
+    assert _same(validate(call.name, call.args)[0].particle_diameter, 3 * MM)  # type: ignore[union-attr]

@@ -431,6 +431,20 @@ def _merge(phrasing: Phrasing, before: Built, now: Built) -> Built:
             del args[name]
             sources.pop(name, None)
     refused = list(now.refused)
+    if (
+        now.tool == "flow_regime"
+        and "drum_radius" in before.args
+        and "shear_rate" not in args
+        and "particle_diameter" in now.args
+        and "particle_diameter" not in before.args
+    ):
+        # `now 2 m` after a drum's Froude number: the drum's radius or diameter? A particle size
+        # changes nothing there; never the same drum computed again with the size unused
+        refused.append(
+            f"{now.args['particle_diameter']} would be a particle size, which the drum's Froude "
+            "number does not use; for the drum say which (`a 2 m drum` is its diameter, `drum "
+            "radius 2 m`)"
+        )
     if clashes and not applied:
         # `same with steel` after typed glass values: the material named would change nothing
         # (a typed value beats a preset), so it would be ignored in silence
