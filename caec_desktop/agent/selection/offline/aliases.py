@@ -97,6 +97,7 @@ ROLE_DIM: dict[str, str] = {
     "mass_flow_rate": MASS_FLOW,
     "mean_diameter": LENGTH,
     "std_dev": LENGTH,
+    "geometric_std": NONE,
     "min_diameter": LENGTH,
     "rayleigh_fraction": NONE,
     "shear_rate": FREQUENCY,
@@ -175,6 +176,17 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
         "max_particle_radius",
     ),
     ("other radius", "r2", "radius 2", "second radius"): ("other_radius",),
+    # numbered keys of a pair (`E1 = 70 GPa, nu1 = 0.25, E2 = 210 GPa, nu2 = 0.3`)
+    ("e1", "e 1", "y1", "modulus 1"): ("youngs_modulus",),
+    ("nu1", "nu 1", "poisson 1", "poisson ratio 1"): ("poisson_ratio",),
+    ("rho1", "rho 1", "density 1"): ("density",),
+    ("e2", "e 2", "y2", "modulus 2", "other e", "other modulus", "second modulus"): (
+        "other_youngs_modulus",
+    ),
+    ("nu2", "nu 2", "poisson 2", "poisson ratio 2", "other nu", "other poisson ratio"): (
+        "other_poisson_ratio",
+    ),
+    ("rho2", "rho 2", "density 2", "other density", "second density"): ("other_density",),
     ("diameter", "dia", "particle diameter", "particle size", "size", "dp", "d p"): (
         "particle_diameter",
         "container_diameter",
@@ -374,6 +386,15 @@ _WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
         "particle_diameter",
     ),
     ("sd", "std", "sigma", "standard deviation", "std dev", "stdev"): ("std_dev",),
+    # a log-normal distribution's spread: a plain factor above 1, no length
+    (
+        "geometric sd",
+        "geometric std",
+        "geometric standard deviation",
+        "geometric sigma",
+        "sigma g",
+        "gsd",
+    ): ("geometric_std",),
     (
         "min",
         "min diameter",

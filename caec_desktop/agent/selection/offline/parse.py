@@ -85,6 +85,8 @@ _UNICODE = {
     "’": "'",
     "−": "-",
     "–": "-",
+    "Ø": " diameter ",  # the diameter sign (`orifice Ø 50 mm`, `Ø2 mm beads`)
+    "⌀": " diameter ",
 }
 _GREEK_KEYS = {"γ̇": "gamma dot", "γ": "gamma", "δ": "delta", "η": "eta", "ζ": "zeta",
                "θ": "theta", "ω": "omega", "μ": "mu", "µ": "mu", "Δγ": "delta gamma"}  # fmt: skip
@@ -96,7 +98,10 @@ _GREEK_KEY_RE = re.compile(
 number or when a unit follows (`5 µm`, `[μm]`)."""
 _ORIFICE_KEY_RE = re.compile(r"(?<![\w'])([Dd])_[oO](?![\w'])")
 """`D_o`, the orifice diameter of Beverloo's law, written as its usual key `D0`."""
-_CASE_FIX = {"pa": "Pa", "kpa": "kPa", "mpa": "MPa", "gpa": "GPa", "kn": "kN", "n": "N"}
+_CASE_FIX = {
+    "pa": "Pa", "kpa": "kPa", "mpa": "MPa", "gpa": "GPa", "kn": "kN", "n": "N", "rpm": "rpm",
+}  # fmt: skip
+"""Spellings in another case than pint's, read as meant: `Mpa`, `KPA`, `30 RPM`."""
 _PER_SECOND_RE = re.compile(r"(?<=\d\s)s-1\b(?![-.\d])|(?<=\d)s-1\b(?![-.\d])")
 """`50 s-1` (a rate written without the caret) is 50 s⁻¹; only the second: `1 mm-2 mm` stays a
 range."""
@@ -300,6 +305,27 @@ def _worded_unit(match: re.Match[str]) -> str:
     return f"{gap}{unit}"
 
 
+_DOTTED_UNIT_RE = re.compile(
+    r"(?<=\d)(?P<gap>[ \t]?)(?P<a>[A-Za-zµμ]{1,3})(?:\.(?P<b>[A-Za-zµμ]{1,3})(?P<p>\^?-?[1-4])?"
+    r"|[ \t](?P<c>[A-Za-zµμ]{1,3})(?P<q>\^?-[1-4]))(?![\w.^])"
+)
+"""SI's product written with a dot or a space and a power without a caret: `1 m.s-1`,
+`2500 kg.m-3`, `5 N.m`, `1 m s-1` (else `1 m` would be read as a length and the rest lost)."""
+
+
+def _dotted_unit(match: re.Match[str]) -> str:
+    """The unit with SI's middle dot (`m·s^-1`, read as a product like a typed `·`) when the
+    value reader reads it, else as typed. (Not `*`: `g*cm` would look like the key `G*`.)"""
+    second, power = (match["b"], match["p"]) if match["b"] else (match["c"], match["q"])
+    whole = f"{match['a']}·{second}" + (f"^{power.lstrip('^')}" if power else "")
+    try:
+        read_unit(normalize_unit(match["a"]))
+        read_unit(normalize_unit(whole))
+    except ValueReadError:
+        return match.group(0)
+    return f"{match['gap']}{whole}"
+
+
 def normalize(text: str) -> str:
     """Unicode symbols to ASCII names, `2×10^-7` to `2e-7`, `0.5x0.3` to `0.5 x 0.3`, `500k` and
     `2 million` to `500e3` and `2e6`, units in words to symbols (`5 metres per second`)."""
@@ -314,6 +340,7 @@ def normalize(text: str) -> str:
     text = _BRACKET_UNIT_RE.sub(_bracket_unit, text)
     text = _PASCAL_SECOND_RE.sub(r"\1*s", text)
     text = _SPACED_UNIT_RE.sub(_joined_unit, text)
+    text = _DOTTED_UNIT_RE.sub(_dotted_unit, text)
     text = _PER_SECOND_RE.sub("s^-1", text)
     return _TIMES_RE.sub(" x ", text)
 
@@ -448,6 +475,20 @@ _ALIAS_WORDS = frozenset(w for key in (*WORD_ROLES, *POST_ROLES) for w in key.sp
 """The words of every key (`solid` of `solid density`, `allowable` of `allowable stress`)."""
 
 
+_LETTER_ENDS_RE = re.compile(r"[ \t]*(?:$|[,;:.)\]?!]|(?:and|or|with|at|in|for|of|per)\b)", re.I)
+"""After a single letter that follows a number: the letter ends the value (`0.01 P,`), so it can
+only be meant as its unit, not as the key of a next value (`1e6 P 5e5`)."""
+
+
+def _a_unit(letter: str) -> bool:
+    """Whether the value reader reads `letter` as a unit (P the poise, K the kelvin, W the watt)."""
+    try:
+        read_unit(letter)
+    except ValueReadError:
+        return False
+    return True
+
+
 def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     """The unit of the number in `match` (see `_Unit`).
 
@@ -482,6 +523,11 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         return _Unit("", _BARE, False, end_num)
     problem = f'could not read {quote(typed)}: "{raw}" right after a number'
     if raw in _NOT_UNITS or (len(raw) == 1 and raw.isalpha() and raw not in _UNIT_LETTERS):
+        if not glued and len(raw) == 1 and _LETTER_ENDS_RE.match(text, end) and _a_unit(raw):
+            # `viscosity 0.01 P`: the poise, or a letter? never the bare 0.01 read in Pa·s
+            return _Unit(
+                "", "", False, end, f"{problem}: a one-letter unit is not read; write it out"
+            )
         return _Unit("", "", False, end, problem) if glued else _Unit("", _BARE, False, end_num)
     try:
         unit = read_unit(normalize_unit(raw))
@@ -525,19 +571,26 @@ def _attach_keys(quantities: list[Quantity]) -> None:
     """A key before a quantity beats one after it; a key after one quantity (`400 mm diameter`)
     is not also read as the key before the next one (`diameter 600 mm long`). A key said of a
     container, a fluid or a wall is theirs (`cylinder of radius`, `a liquid of density`, `a
-    rubber plate E 10 MPa nu 0.45`: both values the plate's)."""
+    rubber plate E 10 MPa nu 0.45`, `a fluid of viscosity 1 mPa s and density 1000 kg/m3`:
+    both values the plate's, the fluid's)."""
     claimed = 0
-    wall_before = False
+    wall_before = fluid_before = False
     for q in quantities:
         pre = PRE_KEY_RE.search(q.before, claimed) if q.before else None
         post = POST_KEY_RE.match(q.after)
         candidates: list[tuple[str, tuple[str, ...], int]] = []
+        said_of_fluid = False
         if pre:
             roles = key_roles(pre.group("key"))
             if CONTAINER_KEY_BEFORE_RE.search(q.before, 0, pre.start()):
                 roles = container_roles(roles) or roles
-            elif pre.group("fluid") or FLUID_KEY_BEFORE_RE.search(q.before, 0, pre.start()):
+            elif (
+                pre.group("fluid")
+                or FLUID_KEY_BEFORE_RE.search(q.before, 0, pre.start())
+                or (fluid_before and _LIST_GAP_RE.match(q.before[: pre.start()]))
+            ):
                 roles = fluid_roles(roles)
+                said_of_fluid = True
             elif WALL_KEY_BEFORE_RE.search(q.before, 0, pre.start()) or (
                 wall_before and _LIST_GAP_RE.match(q.before[: pre.start()])
             ):
@@ -567,6 +620,7 @@ def _attach_keys(quantities: list[Quantity]) -> None:
                 if counted:  # `1e7 glass beads`: a count of particles, no ratio
                     q.key, q.roles = counted.group().strip(), ("n_particles",)
         wall_before = any(r.startswith("wall_") for r in q.roles)
+        fluid_before = said_of_fluid and bool(q.roles)
 
 
 def parse(
@@ -609,6 +663,7 @@ def parse(
     _inherit_post_keys(quantities)
     _each_speed(text, quantities)
     _spreads(text, quantities)
+    _relative(text, quantities)
     _arithmetic(text, quantities)
     _bare_dimensional(text, quantities)
     words = {m.group(1): m.group(2) for m in _WORD_PAIR_RE.finditer(text)}
@@ -747,6 +802,53 @@ REFERENCE_EXAMPLES = {"length": "mm", "pressure/stress": "GPa", "density": "kg/m
 
 
 _SPREAD_RE = re.compile(r"(?:±|\+/-|\+-)\s*$")
+
+
+_LOWER_BOUND_RE = re.compile(
+    r"(?:>|≥|>=|\bmore\s+than|\bgreater\s+than|\bat\s+least|\bin\s+excess\s+of|\bexceeding)\s*$",
+    re.IGNORECASE,
+)
+_CHANGED_BY_RE = re.compile(
+    r"\b(?:reduced|increased|lowered|raised|softened|stiffened|scaled|multiplied|divided|cut"
+    r"|decreased|changed)\s+by\s+(?:a\s+factor\s+(?:of\s+)?)?$",
+    re.IGNORECASE,
+)
+_SHARE_OF_RE = re.compile(
+    r"^\s*(?:of|from)\s+(?:the\s+|its\s+)?(?:real|actual|original|true|nominal|material|glass|"
+    r"steel|physical\s+)?\s*(?:e\b|youngs?|young's|modulus|stiffness|kn\b|density|speed|velocity"
+    r"|viscosity|surface\s+energy)",
+    re.IGNORECASE,
+)
+_TIMES_WORD_RE = re.compile(
+    r"^\s*(?:times|x|×)\s+(?:softer|stiffer|smaller|larger|bigger|lower|higher|faster|slower"
+    r"|heavier|lighter|denser|less|more)\b",
+    re.IGNORECASE,
+)
+
+
+def _relative(text: str, quantities: list[Quantity]) -> None:
+    """A bound or a change of another value is no value: `> 1 m/s`, `at least 1e6 particles`
+    (a result at the bound would not cover what is described), `E reduced by a factor 100`,
+    `10% of the real E`, `100 times softer` (arithmetic on a value not typed). Refused, never
+    the bare number read nor the value it changes used unchanged."""
+    for q in quantities:
+        if q.problem:
+            continue
+        typed = quote(text[q.start : q.end])
+        if q.dim != LENGTH and (bound := _LOWER_BOUND_RE.search(q.before)):
+            # (a size `of at least 0.5 mm` is the smallest one, which a time step wants)
+            typed = quote(f"{bound.group().strip()} {text[q.start : q.end]}")
+            why = "a lower bound is not a value (a result there would not cover larger ones)"
+        elif (
+            _CHANGED_BY_RE.search(q.before)
+            or (q.percent and _SHARE_OF_RE.match(q.after))
+            or _TIMES_WORD_RE.match(q.after)
+        ):
+            why = "a change of another value is arithmetic, which is not worked out"
+        else:
+            continue
+        q.problem = f"could not read {typed}: {why}; type the value meant with its unit"
+        q.unit, q.dim, q.key, q.roles = "", "", "", ()
 
 
 def _spreads(text: str, quantities: list[Quantity]) -> None:

@@ -328,7 +328,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             simple("shear_modulus"),
             simple("poisson_ratio", preset="poisson_ratio"),
             simple("mean_diameter"),
-            simple("std_dev"),
+            simple("std_dev", also="geometric_std"),
             simple("min_diameter"),
             simple("rayleigh_fraction", NONE, also="fraction", percent=True),
         ),

@@ -119,7 +119,11 @@ def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
         built = build(phrasing, parsed, find_material(parsed.text))
         if built.missing and history and _FOLLOW_ON_RE.match(text):
             # `and with skin 0.5 mm`, `and the max overlap?`: a keyword of the same or another
-            # calculation, the inputs typed before carried over to it
+            # calculation, the inputs typed before carried over to it; `with dt = 1e-6 s` after
+            # a rolling resistance stays there (dt names an input of it, no other calculation)
+            latest = _latest(history)
+            if latest is not None and not _switches(latest[0], parsed, phrasing):
+                phrasing = latest[0]
             earlier = _follow_up(parsed, history, phrasing)
             if earlier is not None:
                 built = earlier
@@ -196,7 +200,9 @@ def _wants_material(built: Built) -> bool:
 
 
 _FOLLOW_ON_RE = re.compile(
-    r"^\s*(?:and|with|what about|how about|same|now|also|then|what if)\b", re.IGNORECASE
+    r"^\s*(?:and|with|what about|how about|same|now|also|then|what if|(?:let'?s\s+)?try|make it"
+    r"|redo|repeat)\b",
+    re.IGNORECASE,
 )
 """How a follow-up starts: one that names a keyword of the latest calculation (`with skin 0.5
 mm` after a cell size) still takes that calculation's other inputs."""
@@ -302,7 +308,11 @@ def _latest(
             if rejected:  # its values were refused: build on the last accepted call
                 continue
             named = rank(read(later_text), by_names=False)
-            if named and _FOLLOW_ON_RE.match(later_text) and named[0][1].tool != use.tool:
+            if (
+                named
+                and _FOLLOW_ON_RE.match(later_text)
+                and _switches(use, read(later_text), named[0][1])
+            ):
                 use = named[0][1]  # `and the max overlap?`
             applied.append(later_text)
         use = phrasing or use
@@ -314,6 +324,30 @@ def _latest(
             built = _merge(use, built, step) if step.args else built
         return use, built
     return None
+
+
+_NAMES_A_TOOL = 5
+"""A follow-on's keyword weight from which it names a calculation (`and the max overlap?`, 18;
+`and is it ok?`, 6); below it a keyword is an input's name (`dt`, 2; `stiffness`, 3)."""
+
+
+def _switches(use: Phrasing, parsed: Parsed, to: Phrasing) -> bool:
+    """Whether a follow-on (`parsed`) that ranks `to` first moves the calculation `use` there.
+
+    It does unless every value it types is an input of `use` and its only keywords for `to` are
+    weak ones that name such an input: `with dt = 1e-6 s` after a rolling resistance (whose
+    inputs include the time step) is that rolling resistance with a time step, not a time-step
+    check of the same particles with the rolling inputs dropped."""
+    if to.tool == use.tool:
+        return False
+    lower = parsed.lower
+    weight = sum(
+        w for pat, (_, w) in zip(to.patterns, to.keywords, strict=True) if pat.search(lower)
+    )
+    if weight >= _NAMES_A_TOOL or to.tool in lower or to.tool.replace("_", " ") in lower:
+        return True
+    now = build(use, parsed, find_material(parsed.text))
+    return not now.args or bool(now.unused or now.wrong or now.unread or now.refused)
 
 
 def _pending_answer(parsed: Parsed, requests: list[tuple[str, bool]]) -> bool:
@@ -385,7 +419,32 @@ def _merge(phrasing: Phrasing, before: Built, now: Built) -> Built:
             continue
         applied = applied or preset_now
         args[name], sources[name] = value, now.sources[name]
+    notes = list(now.notes)
+    if now.args.get("wall") is True and before.args.get("wall") is not True:
+        # `same against a wall`, `and on a steel wall instead`: the wall takes the second body's
+        # place, so that body's values typed earlier are left out (and said so)
+        second = [n for n in args if n.startswith("other_") and n not in now.args]
+        if second:
+            said = ", ".join(f"{n} = {args[n]}" for n in second)
+            notes.append(f"**Not used:** {said} (the wall takes the second body's place)")
+        for name in second:
+            del args[name]
+            sources.pop(name, None)
     refused = list(now.refused)
+    if (
+        now.tool == "flow_regime"
+        and "drum_radius" in before.args
+        and "shear_rate" not in args
+        and "particle_diameter" in now.args
+        and "particle_diameter" not in before.args
+    ):
+        # `now 2 m` after a drum's Froude number: the drum's radius or diameter? A particle size
+        # changes nothing there; never the same drum computed again with the size unused
+        refused.append(
+            f"{now.args['particle_diameter']} would be a particle size, which the drum's Froude "
+            "number does not use; for the drum say which (`a 2 m drum` is its diameter, `drum "
+            "radius 2 m`)"
+        )
     if clashes and not applied:
         # `same with steel` after typed glass values: the material named would change nothing
         # (a typed value beats a preset), so it would be ignored in silence
@@ -402,7 +461,7 @@ def _merge(phrasing: Phrasing, before: Built, now: Built) -> Built:
         sources,
         missing,
         now.unused,
-        now.notes,
+        notes,
         now.wrong,
         now.unread,
         refused,

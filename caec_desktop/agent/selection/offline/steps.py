@@ -371,6 +371,20 @@ _NOT_A_BODY_AFTER_RE = re.compile(
 never the second body's size."""
 
 
+_LISTED_RE = re.compile(r"^[ \t]*(?:,[ \t]*)?(?:(?:and|or)[ \t]+)?$", re.I)
+"""Between two sizes of one list: a comma, `and`, `or` and nothing else (no `a`, no verb)."""
+
+
+def _one_unit_list(f: Filler, index: int) -> bool:
+    """Whether size `index` and the next are one list: the unit typed once (`3 and 4 mm`), or
+    joined by `or` (`3 mm or 4 mm`: alternatives, never two bodies at once)."""
+    q = f.quantities[index]
+    number = f.parsed.text[q.start : q.end]
+    if re.match(r"^[ \t]*,?[ \t]*or[ \t]+$", q.after, re.I):
+        return True
+    return bool(_LISTED_RE.match(q.after)) and not re.search(r"[A-DF-Za-df-z]", number)
+
+
 def _two_sizes(f: Filler) -> None:
     """The sizes of two bodies: of the unkeyed sizes (not a container's, not a thickness or a
     distance) the first is body 1's, the second body 2's (`a 1 mm bead hitting a 10 mm ball`);
@@ -388,6 +402,11 @@ def _two_sizes(f: Filler) -> None:
         and not _NOT_A_BODY_AFTER_RE.match(f.quantities[i].after)
     ]
     if f.args.get("wall") is True:
+        return
+    if len(sizes) >= 2 and sizes[1] == sizes[0] + 1 and _one_unit_list(f, sizes[0]):
+        # `3 and 4 mm glass beads`, `and for 3 and 4 mm?`: a list of sizes with its unit typed
+        # once (a sweep), not two bodies, which are said with a unit each (`2 mm and 3 mm beads
+        # in contact`, `a 1 mm bead hitting a 10 mm ball`)
         return
     if "particle_radius" not in f.args:
         if len(sizes) < 2:
@@ -521,8 +540,12 @@ _OTHER = ("other_density", "other_youngs_modulus", "other_poisson_ratio")
 _BOND_RE = re.compile(r"\bbond\b", re.I)
 _DALLAVALLE_RE = re.compile(r"\bdalla[\s-]?valle\b", re.I)
 _DRUM_RE = re.compile(
-    r"\b(?:drum|kiln|mill|rotating|rotary|rpm|froude|critical (?:speed|rpm|rotation))\b", re.I
+    r"\b(?:drum|kiln|mill|rotating|rotary|rpm|froude|critical (?:speed|rpm|rotation))\b"
+    r"|\d\s*(?:rad|rev)\s*/\s*(?:s|sec|min)\b",
+    re.I,
 )
+"""A drum question; a speed in rad/s or rev/s turns something (`and at 2 rad/s` after a drum's
+Froude number), a shear rate being 1/s."""
 
 
 def two_bodies(f: Filler) -> Missing:
@@ -559,6 +582,7 @@ def cohesion_inputs(f: Filler) -> Missing:
     alone need none; with it the weight and Bond numbers come too)."""
     if _WALL_HIT_RE.search(f.parsed.text) and "wall" not in f.args:
         f.put("wall", True, "inferred")
+    _fluid_temperature(f, ("liquid_surface_tension",))
     _two_sizes(f)
     if (
         "surface_energy" in f.args
@@ -588,9 +612,37 @@ _OBSTACLE_AFTER_RE = re.compile(
 Stokes number."""
 
 
+_PRESET_KELVIN = 293.15
+"""The fluid presets' temperature (20 °C, tools/fluids.py)."""
+
+
+def _fluid_temperature(f: Filler, needs: tuple[str, ...]) -> None:
+    """A fluid preset is at 20 °C: with another temperature typed (`water at 80 °C`) its values
+    are not that fluid's, so the preset is refused unless every value it would fill (`needs`)
+    was typed; never computed at 20 °C with the temperature merely noted as not used."""
+    if f.fluid is None or all(n in f.args for n in needs):
+        return
+    for q in f.quantities:
+        if q.dim != "temperature" or q.problem:
+            continue
+        try:
+            kelvin = convert_value(q.value, read_unit(q.unit), "K")
+        except Exception:  # pint raises several types; an unreadable unit is reported elsewhere
+            continue
+        if abs(kelvin - _PRESET_KELVIN) > 0.5:
+            typed = f.parsed.text[q.start : q.end]
+            f.refused.append(
+                f"the {f.fluid.key} preset is at 20 °C, not {typed}; type the fluid's values at "
+                f"{typed} ({', '.join(n for n in needs if n not in f.args)})"
+            )
+            return
+
+
 def drag_word(f: Filler) -> Missing:
     """cfd_dem_numbers: `dallavalle` named in the query picks that drag correlation; the size of
-    an obstacle the fluid flows around is the Stokes number's flow length L."""
+    an obstacle the fluid flows around is the Stokes number's flow length L; a fluid preset at
+    another temperature than its own is refused."""
+    _fluid_temperature(f, ("fluid_density", "fluid_viscosity"))
     if "drag_correlation" not in f.args and _DALLAVALLE_RE.search(f.parsed.text):
         f.put("drag_correlation", "dallavalle", "inferred")
     if "characteristic_length" not in f.args:
@@ -599,7 +651,22 @@ def drag_word(f: Filler) -> Missing:
             if _OBSTACLE_BEFORE_RE.search(q.before) and _OBSTACLE_AFTER_RE.match(q.after):
                 f.put("characteristic_length", f.use(i).arg, "typed (obstacle size)")
                 break
+    if "characteristic_length" not in f.args and _STOKES_RE.search(f.parsed.text):
+        # `Stokes number ... pipe diameter 50 mm`: the flow's length is the pipe's, never the
+        # default L = d with the pipe merely noted as not used (St would be D/d times larger)
+        for i, q in enumerate(f.quantities):
+            keyed = "container_diameter" in q.roles[:1]
+            if (
+                i not in f.used
+                and q.dim == LENGTH
+                and (keyed or (i in f.free(LENGTH) and _near_container(f, i)))
+            ):
+                f.put("characteristic_length", f.use(i).arg, "typed (pipe diameter)")
+                break
     return []
+
+
+_STOKES_RE = re.compile(r"\bstokes\b", re.I)
 
 
 def cohesion_scheme(f: Filler) -> Missing:
@@ -621,9 +688,26 @@ def _size_runs(f: Filler) -> None:
         _runs(f, items)
 
 
+_PER_NODE_RE = re.compile(
+    r"\d\s*(?:compute\s+)?(?:nodes?|machines?|servers?|computers?)\b"
+    r"|\bcores?\s+(?:each|per\s+(?:node|machine|server|socket|gpu)|/\s*node)\b"
+    r"|\b(?:x|×|times)\s*\d+\s*cores?\b",
+    re.I,
+)
+"""Machines counted, or cores per machine (`2 nodes with 64 cores each`, `64 cores per node`,
+`4 x 32 cores`): the total number of cores is a product, which is not worked out from the
+text, and a count of nodes is no count of cores."""
+
+
 def run_cost(f: Filler) -> Missing:
     """simulation_cost: the times as for timesteps_for_duration; then either a run (duration and
-    time step) or a mass flow to insert."""
+    time step) or a mass flow to insert. Cores per node are refused: the total (a product) is
+    typed, never one factor taken for it."""
+    if _PER_NODE_RE.search(f.parsed.text):
+        f.refused.append(
+            "nodes or cores per node are typed; type the total number of cores (n_cores = "
+            "nodes × cores per node), which is not worked out from the text"
+        )
     two_times(f)
     _size_runs(f)
     if {"duration", "timestep"} & set(f.args):
@@ -633,11 +717,65 @@ def run_cost(f: Filler) -> Missing:
     return [("duration", "mass_flow_rate")]
 
 
+_LOGNORMAL_RE = re.compile(
+    r"\blog[\s-]?normal(?:ly)?\b|\bgeometric\s+(?:sd|std|standard deviation|sigma)\b|\bgsd\b"
+    r"|\bsigma[\s_]g\b",
+    re.I,
+)
+"""A log-normal size distribution, said by name or by its geometric standard deviation."""
+
+
+_OTHER_SHAPE_RE = re.compile(
+    r"\b(?P<shape>rosin[\s-]*rammler|rrsb|weibull|uniform(?:ly)?|bimodal|multimodal|gates[\s-]*gaudin"
+    r"|schuhmann|gamma distribution|log[\s-]?uniform)\b",
+    re.I,
+)
+_WEIGHTED_RE = re.compile(
+    r"\b(?P<w>mass|volume|weight|wt|vol)(?:\.|%)?[\s-]*(?:weighted|based|basis|psd|distribution)\b"
+    r"|\b(?:by|per)\s+(?P<w2>mass|volume|weight)\b",
+    re.I,
+)
+
+
+def _unmodelled_spread(text: str) -> list[str]:
+    """Why a mean and σ cannot be read as the tool's (number-weighted) normal or log-normal
+    distribution: another shape (`Rosin-Rammler`, `uniform`, `bimodal`) or a mass- or volume-
+    weighted σ (docs/references.md R2.7); the smallest size or a list always can be given."""
+    out = []
+    if (shape := _OTHER_SHAPE_RE.search(text)) is not None:
+        out.append(
+            f"the time step of a distribution is read from a normal or log-normal mean and σ; a "
+            f"{shape['shape']} distribution is neither: give its smallest size (min 0.5 mm) or "
+            "a list of sizes"
+        )
+    if (weighted := _WEIGHTED_RE.search(text)) is not None:
+        basis = (weighted["w"] or weighted["w2"]).lower()
+        basis = {"wt": "weight", "vol": "volume"}.get(basis, basis)
+        out.append(
+            f"σ here is number-weighted (the fines set the step, docs/references.md R2.7); a "
+            f"{basis}-weighted mean and σ are not the same: convert them, or give the smallest "
+            "size (min 0.5 mm)"
+        )
+    return out
+
+
 def psd_sizes(f: Filler) -> Missing:
     """polydisperse_rayleigh: a run of sizes is the list of diameters; else a distribution (mean
-    and σ) or the smallest size."""
+    and σ) or the smallest size. A log-normal one (`lognormal`, `geometric sd 1.3`) is said so
+    to the tool, its σ_g a plain factor: a length typed for it is refused, never read as the σ
+    of a normal distribution with the word `lognormal` dropped."""
+    if _LOGNORMAL_RE.search(f.parsed.text):
+        f.put("distribution", "lognormal")
+        spread = f.args.get("std_dev")
+        if isinstance(spread, str) and spread.strip().split(" ", 1)[1:]:
+            f.refused.append(
+                f"a log-normal distribution's spread is the geometric standard deviation σ_g, a "
+                f"plain factor above 1 (e.g. geometric sd 1.3), not a length ({spread} was typed)"
+            )
     items = [i for i in range(len(f.quantities)) if f.role(i) in (None, "diameters")]
     _runs(f, [i for i in items if f.quantities[i].dim == LENGTH])
+    if "mean_diameter" in f.args and not {"min_diameter", "diameters"} & set(f.args):
+        f.refused.extend(_unmodelled_spread(f.parsed.text))
     if {"diameters", "mean_diameter", "min_diameter"} & set(f.args):
         return [("std_dev",)] if "mean_diameter" in f.args and "std_dev" not in f.args else []
     return [("diameters", "mean_diameter", "min_diameter")]
@@ -650,6 +788,13 @@ def flow_split(f: Filler) -> Missing:
     shear rate typed is the drum's (the particle size matters only for the inertial number)."""
     sheared = {"shear_rate", "pressure"} <= set(f.args)  # an inertial number asked for
     drum = (bool(_DRUM_RE.search(f.parsed.text)) and not sheared) or "drum_radius" in f.args
+    speeds = [i for i in f.free(FREQUENCY)]
+    keyed = [n for n in ("rotation_speed", "angular_velocity") if n in f.args]
+    if drum and len(speeds) + len(keyed) > 1:
+        # `at 10 rpm and 0.5 rad/s`: one would be taken and the other dropped
+        typed = [f.parsed.text[f.quantities[i].start : f.quantities[i].end] for i in speeds]
+        said = ", ".join([*(f"{n} = {f.args[n]}" for n in keyed), *typed])
+        f.refused.append(f"two speeds for the drum ({said}); give one (rpm, rev/s or rad/s)")
     for index in f.free(FREQUENCY):
         name = "rotation_speed" if drum else "shear_rate"
         if name not in f.args:
@@ -701,9 +846,24 @@ def _drum_size(f: Filler) -> None:
             return
 
 
+_OTHER_ROLLING_RE = re.compile(
+    r"\bepsd[\s_-]?2\b|\btype[\s-]?[abd]\b|\bconstant (?:directional )?torque\b|\bcdt\b"
+    r"|\bviscous rolling\b",
+    re.I,
+)
+"""A rolling model the tool does not compute: EPSD2 (k_r = k_t R*²), Ai et al.'s types A, B, D
+(EDEM's default is a constant directional torque, type A; docs/references.md R2.10)."""
+
+
 def rolling_contact(f: Filler) -> Missing:
     """rolling_resistance: a wall as for the Hertz time; a typed linear stiffness keeps the
-    material's E and ν out (linear and Hertz inputs exclude each other); Hertz needs an overlap."""
+    material's E and ν out (linear and Hertz inputs exclude each other); Hertz needs an overlap.
+    Another rolling model named (EPSD2, type A) is refused: the tool computes EPSD (type C)."""
+    if (other := _OTHER_ROLLING_RE.search(f.parsed.text)) is not None:
+        f.refused.append(
+            f"this computes the EPSD (type C) rolling model, k_r = 2.25 k_n μ_r² R*² (EPSD3 with "
+            f"its prefactor), not {other.group()}; its μ_r does not carry over between models"
+        )
     wall_missing = hertz_partner(f)
     if "normal_stiffness" in f.args or f.free(STIFFNESS):
         f.skip_presets.update({"youngs_modulus", "poisson_ratio"})

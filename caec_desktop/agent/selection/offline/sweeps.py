@@ -17,6 +17,8 @@ from typing import Any
 
 from caec_desktop.agent.selection.protocol import ProposedCall, Selection
 from caec_desktop.tools.sweep import DEFAULT_POINTS, MAX_POINTS, SWEEP_TOOL
+from caec_desktop.tools.units import UnitParseError, to_si
+from caec_desktop.tools.values import ValueReadError, read_value
 
 _NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _JOIN = r"(?!(?:to|and|x|of|in|at|for|or)\b)"
@@ -38,7 +40,21 @@ _LIST_RE = re.compile(
 )
 """`1, 2, 5 mm`, `1, 2 and 5 mm`, `1, 2 or 5 mm`, `1 and 2 mm`, `1 mm or 2 mm`."""
 _BETWEEN_RE = re.compile(r"\bbetween\s*$", re.IGNORECASE)
-_POINTS_RE = re.compile(r"\b(?:in|with)?\s*(\d+)\s*(?:points|values|steps)\b", re.IGNORECASE)
+_POINTS_RE = re.compile(
+    r"\b(?:in|with)?\s*(?<![\d.])(\d+)\s*(?:(?:log(?:arithmic(?:ally)?)?|lin(?:ear(?:ly)?)?|even(?:ly)?"
+    r"|equal(?:ly)?|uniform(?:ly)?)(?:[\s-]+spaced)?[\s-]+)?(?:points|values|steps)\b",
+    re.IGNORECASE,
+)
+"""`in 5 points`, `5 steps`, and with the spacing between (`in 5 log steps`, `6 evenly spaced
+points`): the count is never dropped for the default because a word stood before `points`."""
+_STEP_RE = re.compile(
+    rf"\b(?:in\s+)?(?:steps?|increments?)\s*(?:of|=|:)?\s*(?P<a>{_NUM}(?:[ \t]?{_UNIT})?)(?![\w.])"
+    rf"|\bevery\s+(?P<b>{_NUM}(?:[ \t]?{_UNIT})?)(?![\w.])"
+    rf"|\bin\s+(?P<c>{_NUM}[ \t]?{_UNIT}|\d*\.\d+)\s+(?:steps?|increments?)\b",
+    re.IGNORECASE,
+)
+"""A step size for a range: `in steps of 1 mm`, `step 0.5 mm`, `every 0.5 mm`, `in 0.5 m/s
+increments` (a whole number without a unit before `steps` is the count of points)."""
 _LOG_RE = re.compile(r"\blog(?:arithmic(?:ally)?)?(?:\s*(?:scale|spaced|spacing))?\b", re.I)
 _ITEM_RE = re.compile(rf"({_NUM})(?:[ \t]?({_UNIT}))?")
 _NOT_UNITS = frozenset({"to", "and", "x", "of", "in", "at", "for", "or"})
@@ -84,17 +100,32 @@ def sweep_selection(text: str, select: Select) -> Selection | None:
     the calls read from it do not differ in exactly one argument: then it is no sweep."""
     points = DEFAULT_POINTS
     words = text
+    log = _LOG_RE.search(words) is not None  # before the count goes: `in 5 log steps`
     if (m := _POINTS_RE.search(words)) is not None:
         points = int(m[1])
         words = words[: m.start()] + words[m.end() :]
-    log = _LOG_RE.search(words) is not None
     if log:
         words = _LOG_RE.sub(" ", words)
+    if (step := _STEP_RE.search(words)) is not None:
+        stepped = words[: step.start()] + words[step.end() :]
+        ranged = find_sweep(stepped)
+        typed = step["a"] or step["b"] or step["c"]
+        by_step = _points_of_step(ranged[1], typed) if ranged and ranged[2] else None
+        if isinstance(by_step, str):
+            return Selection(reply=f"**Not computed:** {by_step}.", missing=[by_step])
+        if by_step is not None:
+            if log:
+                said = f"a step of {typed} is for equal steps, not a log sweep"
+                return Selection(reply=f"**Not computed:** {said}; give one.", missing=[said])
+            if m is not None and by_step != points:
+                said = f"{points} points and a step of {typed} disagree ({by_step} points)"
+                return Selection(reply=f"**Not computed:** {said}; give one.", missing=[said])
+            points, words = by_step, stepped
     found = find_sweep(words)
     if found is None:
         return None
-    whole = select(text)
     (start, end), values, is_range = found
+    whole = select(text)
     if len(whole.calls) == 1 and not _left_over(whole.reply or "", values):
         # Read as it is, the request already uses every value of the list: a list input ("a size
         # distribution of 1, 2 and 4 mm") or several inputs ("scale factor 3, 2e7 particles",
@@ -131,6 +162,32 @@ def sweep_selection(text: str, select: Select) -> Selection | None:
         name=SWEEP_TOOL, args=sweep, id="regex-sweep", source="regex", arg_sources=sources
     )
     return Selection(calls=[call], reply="\n\n".join(notes))
+
+
+def _points_of_step(values: list[str], step: str) -> int | str | None:
+    """The number of points of a range typed with a step size (`1 to 5 mm in steps of 1 mm`: 5);
+    a reason when the step does not divide the range into whole steps (never rounded to a
+    nearby count); None when the step is no value of the range's dimension (`every 0.01 s` of
+    a size range is something else)."""
+    try:
+        unit = read_value(values[0]).unit
+        a = read_value(values[0]).number
+        b = to_si(values[1], unit)
+        size = to_si(step if read_value(step).unit else f"{step} {unit}".strip(), unit)
+    except (ValueReadError, UnitParseError):
+        return None
+    span = f"{values[0]} to {values[1]}"
+    if size <= 0 or b == a:
+        return f"a step of {step} cannot step from {span}"
+    count = abs(b - a) / size
+    if abs(count - round(count)) > 1e-9 * max(1.0, count):
+        return (
+            f"a step of {step} does not divide {span} into whole steps; give a step that does, "
+            "or the number of points (`in 5 points`)"
+        )
+    if not 2 <= round(count) + 1 <= MAX_POINTS:
+        return f"a step of {step} from {span} makes {round(count) + 1} points (2 to {MAX_POINTS})"
+    return round(count) + 1
 
 
 def _left_over(reply: str, values: list[str]) -> bool:
