@@ -12,8 +12,8 @@ API key is passed to the exporter so it is never written.
 Reopening reads only the newest `HEAD_TURNS` turns on the GUI thread (what a follow-up sends
 the model, `session.HISTORY_LIMIT`, and the turns on screen) and shows the newest `NEWEST_TURNS`
 at once; the older turns are read and checked in a worker thread with its own connection
-(ui/read_job.py) and then put before them in the session, the chat (made into widgets as the
-reader scrolls up, ChatPane.set_older) and the trace. So a 1,000-turn conversation opens as fast
+(ui/read_job.py) and then put before them in the session, the chat (room of about their height,
+made into widgets as the reader scrolls near them: ChatPane.add_older) and the trace. So a 1,000-turn conversation opens as fast
 as a short one, and nothing of it is missing once its rest has arrived. Exports read the
 conversation in their worker thread too (the report dialog lists the turns once read).
 """
@@ -59,9 +59,8 @@ if TYPE_CHECKING:
 NEW_NAME = "New conversation"
 NEWEST_TURNS = 2
 """Turns made into widgets when a conversation opens: about a window's height of them (a turn
-with its card is ~300 px). More follow one per tick while they do not fill the view or the view
-is near their top (ChatPane.set_older); each turn built at once costs ~5-8 ms before the first
-paint."""
+with its card is ~300 px). The others near the view follow one per loop turn (ChatPane.set_older);
+each turn built at once costs ~5-8 ms before the first paint."""
 HEAD_TURNS = 8
 """Turns read on the GUI thread when a conversation opens (a few ms): the `NEWEST_TURNS` shown and
 the 6 exchanges a follow-up sends the model (`session.HISTORY_LIMIT`), with room for a damaged
