@@ -25,6 +25,7 @@ above 10, and no loop turn builds more than one turn.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -260,26 +261,31 @@ class _Page(QWidget):
         return out
 
 
+Replay = Callable[[], "list[Callable[[], None]] | None"]
+"""An older turn: adds its widgets (with `add_message`/`add_result`) or returns the steps that do,
+one widget each (chat_replay.turn_steps), to be run one per loop turn."""
+
+
 class _Slot(QWidget):
     """Older turns not made into widgets yet: empty room of about their height (`turn_px` each),
     so the scroll bar spans them. The turns near the view are built into a page that takes
     their place (`ChatPane._fill_step`)."""
 
-    def __init__(self, replays: list[Callable[[], None]], turn_px: int) -> None:
+    def __init__(self, replays: list[Replay], turn_px: int) -> None:
         super().__init__()
         self.replays = replays
         """Each turn's replay, oldest first."""
         self.turn_px = turn_px
         self.setFixedHeight(len(replays) * turn_px)
 
-    def set_replays(self, replays: list[Callable[[], None]]) -> None:
+    def set_replays(self, replays: list[Replay]) -> None:
         self.replays = replays
         self.setFixedHeight(len(replays) * self.turn_px)
 
 
 class _Fill:
     """Turns `start`..`end` of `slot` being made into widgets in `page` (hidden, not in the
-    chat's layout yet), the next one at `next`."""
+    chat's layout yet): the next turn is `next`, the rest of the one begun are `steps`."""
 
     def __init__(self, slot: _Slot, start: int, end: int, page: _Page) -> None:
         self.slot = slot
@@ -287,6 +293,7 @@ class _Fill:
         self.end = end
         self.next = start
         self.page = page
+        self.steps: deque[Callable[[], None]] = deque()
 
 
 class ChatPane(QWidget):
@@ -414,12 +421,15 @@ class ChatPane(QWidget):
 
         card: ResultCard | SweepCard
         live = self._page is None and self._host.isVisible()
+        fill = self._fill if self._page is not None else None
         if data.get("tool") == SWEEP_TOOL:
             from caec_desktop.ui.sweep_card import SweepCard
 
             card = SweepCard(data)
         else:
-            card = ResultCard(data, table_later=live)
+            card = ResultCard(data, table_later=live or fill is not None)
+            if fill is not None:  # an older turn built step by step: its table is the next step
+                fill.steps.appendleft(partial(self._place_page_table, card))
         card.openInForm.connect(self.openInForm)
         if live:
             # A card of a run going on: built, its table placed, then shown (styled, laid out,
@@ -430,6 +440,11 @@ class ChatPane(QWidget):
             QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._place_table(card))
         self._append(card)
         return card
+
+    def _place_page_table(self, card: ResultCard) -> None:
+        card.place_table()
+        for child in card.findChildren(QWidget):
+            child.ensurePolished()  # (a polished card polishes no new child)
 
     def _place_table(self, card: ResultCard | SweepCard) -> None:
         if isinstance(card, ResultCard):
@@ -542,13 +557,12 @@ class ChatPane(QWidget):
             if shown:
                 self._host.show()
 
-    def set_older(self, replays: list[Callable[[], None]]) -> None:
-        """Turns older than those shown, oldest first: each callable adds one turn's widgets (with
-        `add_message`/`add_result`); they wait in a slot above the shown turns and are made into
-        widgets as the reader scrolls near them."""
+    def set_older(self, replays: list[Replay]) -> None:
+        """Turns older than those shown, oldest first (see `Replay`): they wait in a slot above
+        the shown turns and are made into widgets as the reader scrolls near them."""
         self.add_older(replays)
 
-    def add_older(self, replays: list[Callable[[], None]]) -> None:
+    def add_older(self, replays: list[Replay]) -> None:
         """More older turns, older than every turn given before (a long conversation's rest,
         read after its newest turns are shown), oldest first: one slot above the others."""
         if not replays:
@@ -576,8 +590,10 @@ class ChatPane(QWidget):
 
     def _start_fill(self, anywhere: bool = False) -> bool:
         """Choose the next older turns to build: in the slot nearest the view, within
-        `FILL_MARGIN_SCREENS` of it (any slot when `anywhere`), the `OLDER_PAGE_TURNS` turns
-        nearest the view's top. False when there are none."""
+        `FILL_MARGIN_SCREENS` of it or below its top (turns a reader scrolling up faster than
+        they were built has passed; any slot when `anywhere`), the `OLDER_PAGE_TURNS` turns
+        nearest the view's top. False when there are none: turns above the view wait until the
+        reader comes near them."""
         if not self._slots:
             return False
         bar = self.scroll_area.verticalScrollBar()
@@ -586,11 +602,13 @@ class ChatPane(QWidget):
         margin = int(view * FILL_MARGIN_SCREENS)
         best: tuple[int, _Slot] | None = None
         for slot in self._slots:
-            if slot.isHidden() or slot.geometry().height() != slot.height():
+            if slot.isHidden() or slot.height() != slot.maximumHeight():
                 continue  # not laid out yet: the range change that follows starts the timer
             y0, y1 = slot.y(), slot.y() + slot.height()
             distance = max(0, y0 - bottom, top - y1)
-            if (anywhere or distance <= margin) and (best is None or distance < best[0]):
+            passed = y0 >= top  # below the view's top: scrolled past before it was built
+            wanted = anywhere or passed or distance <= margin
+            if wanted and (best is None or distance < best[0]):
                 best = (distance, slot)
         if best is None:
             if not anywhere:
@@ -612,26 +630,31 @@ class ChatPane(QWidget):
         return True
 
     def _fill_step(self) -> int:
-        """Build one turn of the fill going on, styled and measured at the chat's width; once
-        all are built, put the page in their place. Returns how many turns were put in place."""
+        """Run one step of the fill going on (a widget of an older turn, or a card's table),
+        styled and measured at the chat's width; once every turn is built, put the page in
+        their place. Returns how many turns were put in place."""
         fill = self._fill
         assert fill is not None
-        replay = fill.slot.replays[fill.next]
-        fill.next += 1
         page = self._page = fill.page
         first = page.lay.count()
         try:
-            replay()
+            if not fill.steps:  # the next turn
+                replay = fill.slot.replays[fill.next]
+                fill.next += 1
+                fill.steps.extend(replay() or ())
+            if fill.steps:
+                fill.steps.popleft()()
         finally:
             self._page = None
         page.ensurePolished()
+        width = _inner_width(self._host)
         for i in range(first, page.lay.count()):  # (a polished page polishes no new child)
             item = page.lay.itemAt(i)
             widget = item.widget() if item is not None else None
             if widget is not None:
                 widget.ensurePolished()  # the chat's style sheet gives the bubbles' padding
-        page.heightForWidth(_inner_width(self._host))  # each label keeps its height
-        if fill.next < fill.end:
+                widget.heightForWidth(width)  # a label keeps its height for the page's layout
+        if fill.steps or fill.next < fill.end:
             return 0
         self._fill = None
         self._place(fill)
