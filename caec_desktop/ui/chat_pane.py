@@ -261,7 +261,7 @@ class _Page(QWidget):
         return out
 
 
-Replay = Callable[[], "list[Callable[[], None]] | None"]
+Replay = Callable[[], "list[Callable[[], object]] | None"]
 """An older turn: adds its widgets (with `add_message`/`add_result`) or returns the steps that do,
 one widget each (chat_replay.turn_steps), to be run one per loop turn."""
 
@@ -293,7 +293,7 @@ class _Fill:
         self.end = end
         self.next = start
         self.page = page
-        self.steps: deque[Callable[[], None]] = deque()
+        self.steps: deque[Callable[[], object]] = deque()
 
 
 class ChatPane(QWidget):

@@ -116,12 +116,12 @@ def replay_turn(chat: ChatPane, turn: StoredTurn) -> None:
         step()
 
 
-def turn_steps(chat: ChatPane, turn: StoredTurn) -> list[Callable[[], None]]:
+def turn_steps(chat: ChatPane, turn: StoredTurn) -> list[Callable[[], object]]:
     """`replay_turn` in steps, each adding one widget (the request, each result card, the
     answer), so an older turn can be built over several loop turns (ChatPane.add_older)."""
     shown = FORM_PREFIX + turn.user_text if source_of(turn) == "form" else turn.user_text
     results = list(turn.result.get("tool_results") or [])
-    steps: list[Callable[[], None]] = [partial(chat.add_message, "user", shown)]
+    steps: list[Callable[[], object]] = [partial(chat.add_message, "user", shown)]
     steps += [partial(chat.add_result, dict(res)) for res in results]
     role, text = answer_bubble(
         str(turn.result.get("answer", "")), str(turn.result.get("status", "?")), results
