@@ -91,6 +91,8 @@ and paints its turns at once (~1-2 ms a turn), so a page stays inside a frame.""
 TURN_PX = 300
 """Height a slot gives each turn not built yet until turns of the conversation were measured (a
 request, a result card and its answer are ~250-450 px)."""
+CHAPTER_PAGES = 16
+"""Pages of older turns laid out together as one item of the chat (see `_Chapter`)."""
 FILL_MARGIN_SCREENS = 1.0
 """Older turns are built when their slot comes this many view heights close to the view: built
 ahead of a reader scrolling up, so a page lands above the view, not in it."""
@@ -237,8 +239,10 @@ class _Page(QWidget):
     with the resizes of `_show_with_room`); a page is one item whose own layout later pages
     leave alone. Its children are added while it is hidden and shown with it in one step."""
 
-    def __init__(self, spacing: int) -> None:
+    def __init__(self, host: QWidget, spacing: int) -> None:
         super().__init__()
+        self.host = host
+        """The chat's widget, whose width the page is laid out at."""
         self.lay = QVBoxLayout(self)
         self.lay.setContentsMargins(0, 0, 0, 0)
         self.lay.setSpacing(spacing)
@@ -247,18 +251,34 @@ class _Page(QWidget):
         """Its height at the width the chat gives it. (QLayout's own hint is the height at the
         page's preferred width: asking it evicts the one width each layout caches its heights
         for, and every chunk then measured every page again, twice: ~4 ms a page.)"""
-        chat = self.parentWidget()
-        width = _inner_width(chat) if chat is not None else self.width()
+        width = _inner_width(self.host)
         return QSize(width, self.heightForWidth(width))
 
     def items(self) -> list[QWidget]:
-        out = []
+        """Its message widgets, oldest first (those of the pages it holds, for a chapter)."""
+        out: list[QWidget] = []
         for i in range(self.lay.count()):
             item = self.lay.itemAt(i)
             w = item.widget() if item is not None else None
-            if w is not None:
+            if isinstance(w, _Page):
+                out += w.items()
+            elif w is not None:
                 out.append(w)
         return out
+
+
+class _Chapter(_Page):
+    """Pages placed next to each other, up to `CHAPTER_PAGES`, laid out as one item of the chat:
+    each page placed lays out its chapter and the chat's items, not every page of the chat
+    (~25 µs a page: ~8 ms a layout, three per page, near the top of 1,000 turns). A stretch at
+    its end takes the room a page is shown with (see `ChatPane._show_with_room`)."""
+
+    def __init__(self, host: QWidget, spacing: int) -> None:
+        super().__init__(host, spacing)
+        self.lay.addStretch(1)
+
+    def has_room(self) -> bool:
+        return self.lay.count() - 1 < CHAPTER_PAGES
 
 
 Replay = Callable[[], "list[Callable[[], object]] | None"]
@@ -623,7 +643,7 @@ class ChatPane(QWidget):
             start = 0
         else:  # the view's top is in it: from the turn there, downwards
             start = min(at, max(0, n - OLDER_PAGE_TURNS))
-        page = _Page(self._list.spacing())
+        page = _Page(self._host, self._list.spacing())
         page.setParent(self._host)  # styled by the chat's sheet; hidden until it is shown
         page.hide()
         self._fill = _Fill(slot, start, min(n, start + OLDER_PAGE_TURNS), page)
@@ -684,19 +704,45 @@ class ChatPane(QWidget):
         else:  # the page takes the slot's place
             self._slots.remove(slot)
             self._list.removeWidget(slot)
-        self._list.insertWidget(index, page)
-        widgets: list[QWidget] = [page]
-        if before:
-            upper = _Slot(before, slot.turn_px)
+        upper = _Slot(before, slot.turn_px) if before else None
+        chapter = self._chapter_at(index, above=upper is None)
+        if chapter is not None:  # next to a chapter with room: into it
+            at = 0 if self._list.indexOf(chapter) == index else chapter.lay.count() - 1
+            chapter.lay.insertWidget(at, page)  # hidden: shown with room below
+            widgets: list[QWidget] = [page]
+        else:
+            chapter = _Chapter(self._host, self._list.spacing())
+            chapter.lay.insertWidget(0, page)
+            page.show()  # (its chapter is hidden: shown with it)
+            self._list.insertWidget(index, chapter)
+            widgets = [chapter]
+        if upper is not None:
             self._slots.insert(position, upper)
             self._list.insertWidget(index, upper)
             widgets.insert(0, upper)
-        self._show_with_room(widgets, max(0, height - room) + self._list.spacing())
+        grows = max(0, height - room) + self._list.spacing()  # the slot gave up `room`
+        self._show_with_room(widgets, grows, chapter, height + self._list.spacing())
         if not after:
             slot.hide()
             slot.deleteLater()
 
-    def _show_with_room(self, widgets: QWidget | list[QWidget], grows: int) -> None:
+    def _chapter_at(self, index: int, above: bool) -> _Chapter | None:
+        """A chapter with room next to the chat's item `index`: the item there, or (if `above`)
+        the one before it."""
+        for i in (index, index - 1) if above else (index,):
+            item = self._list.itemAt(i) if i >= 0 else None
+            widget = item.widget() if item is not None else None
+            if isinstance(widget, _Chapter) and widget.has_room():
+                return widget
+        return None
+
+    def _show_with_room(
+        self,
+        widgets: QWidget | list[QWidget],
+        grows: int,
+        chapter: _Chapter | None = None,
+        chapter_grows: int = 0,
+    ) -> None:
         """Show `widgets` with the chat made taller by `grows` (and a margin) meanwhile.
 
         Showing a page lays the chat out at once, in its current height; short of room, the
@@ -704,14 +750,21 @@ class ChatPane(QWidget):
         the scroll area had grown the chat: ~0.3 ms a page, ~100 ms near the top of 1,000
         turns). With room to spare the stretch below the last item takes it, and the scroll
         area trims the chat to its content afterwards. (A minimum height, because the scroll
-        area sizes the chat back to its content at once when it is only resized.)"""
+        area sizes the chat back to its content at once when it is only resized.) A page shown
+        in `chapter` is given room there the same way (`chapter_grows`), its stretch taking
+        it."""
         host = self._host
         minimum = host.minimumHeight()  # 0: the layout sets none for a widget in a scroll area
         host.setMinimumHeight(host.height() + grows + ROOM_MARGIN_PX)
+        inner = chapter.minimumHeight() if chapter is not None else 0
+        if chapter is not None and chapter.isVisible():
+            chapter.setMinimumHeight(chapter.height() + chapter_grows + ROOM_MARGIN_PX)
         try:
             for widget in widgets if isinstance(widgets, list) else [widgets]:
                 widget.show()
         finally:
+            if chapter is not None:
+                chapter.setMinimumHeight(inner)
             host.setMinimumHeight(minimum)
 
     def _on_older_timer_timeout(self) -> None:
