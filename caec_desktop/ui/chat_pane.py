@@ -13,13 +13,14 @@ While a model writes its answer, a "model is writing…" bubble grows with the s
 re-rendered at most once per `RENDER_INTERVAL_MS` however fast text arrives, and removed when the
 model call ends, where the final answer takes its place.
 
-A reopened conversation shows its newest turns at once and keeps the older ones as pending
+A reopened conversation shows its newest turn at once and keeps the older ones as pending
 replays (`set_older`, `add_older`) in empty slots of about their height (`_Slot`), so the scroll
 bar spans the whole conversation from the start and a jump to its top is a jump. The turns of a
-slot near the view (`FILL_MARGIN_SCREENS`) are made into widgets `OLDER_PAGE_TURNS` at a time,
-one turn per loop turn, into a hidden page (`_Page`) that then takes their place in the slot in
-one step, the view staying on what it showed. A chunk thus costs the same above 1,000 turns as
-above 10, and no loop turn builds more than one turn.
+slot near the view (`FILL_MARGIN_SCREENS`), or below its top (scrolled past before they were
+built), are made into widgets `OLDER_PAGE_TURNS` at a time, a widget after the other for up to
+`FILL_BUDGET_MS` a loop turn, into a hidden page (`_Page`) that then takes their place in one
+step, the view staying on what it showed. Pages go into chapters (`_Chapter`) of up to
+`CHAPTER_PAGES`, so placing one lays out a few dozen items, above 1,000 turns as above 10.
 """
 
 from __future__ import annotations
@@ -85,12 +86,15 @@ SHOW_LATER_MS = 1
 long after that: each on a later loop turn (a 0 ms single shot is a posted call, run in the same
 pass as the build's own posted work)."""
 OLDER_PAGE_TURNS = 3
-"""Older turns made into widgets together and shown in one step (one page). Each turn is built on
-a loop turn of its own (~4-8 ms: a request, its cards and its answer); showing the page lays out
-and paints its turns at once (~1-2 ms a turn), so a page stays inside a frame."""
+"""Older turns made into widgets together and shown in one step (one page): showing a page lays
+out and paints its turns at once (~1-2 ms a turn), so it stays inside a frame."""
 TURN_PX = 300
 """Height a slot gives each turn not built yet until turns of the conversation were measured (a
 request, a result card and its answer are ~250-450 px)."""
+FILL_BUDGET_MS = 4.0
+"""Time a loop turn spends building older turns (a widget at least: ~0.5-3 ms each), the rest of
+the frame left to the layout and paint: built one widget per loop turn, a page took longer to
+build than a reader takes to scroll past it with the wheel."""
 CHAPTER_PAGES = 16
 """Pages of older turns laid out together as one item of the chat (see `_Chapter`)."""
 FILL_MARGIN_SCREENS = 1.0
@@ -781,14 +785,20 @@ class ChatPane(QWidget):
             host.setMinimumHeight(minimum)
 
     def _on_older_timer_timeout(self) -> None:
-        """Build one older turn near the view, if any. Started by the scroll bar's signals
-        (their values are those of the laid-out chat) and after each turn built; after a page
-        is placed the next one waits for the layout that makes room for it."""
+        """Build older turns near the view, if any: widgets one after the other for up to
+        `FILL_BUDGET_MS`, then again on the next loop turn. Started by the scroll bar's signals
+        (their values are those of the laid-out chat); after a page is placed the next one
+        waits for the layout that makes room for it."""
         self._keep_from_bottom = None
-        if self._fill is None and not self._start_fill():
-            return
-        if self._fill_step() == 0:
-            self._older_timer.start()
+        end = time.perf_counter() + FILL_BUDGET_MS / 1000
+        while True:
+            if self._fill is None and not self._start_fill():
+                return
+            if self._fill_step():
+                return
+            if time.perf_counter() >= end:
+                break
+        self._older_timer.start()
 
     def clear(self) -> None:
         """Empty the conversation (the welcome panel shows again); the view follows again."""
