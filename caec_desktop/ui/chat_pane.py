@@ -785,18 +785,20 @@ class ChatPane(QWidget):
             host.setMinimumHeight(minimum)
 
     def _on_older_timer_timeout(self) -> None:
-        """Build older turns near the view, if any: widgets one after the other for up to
-        `FILL_BUDGET_MS`, then again on the next loop turn. Started by the scroll bar's signals
-        (their values are those of the laid-out chat); after a page is placed the next one
-        waits for the layout that makes room for it."""
+        """Build older turns near the view, if any: widgets one after the other while another
+        one like the last fits in `FILL_BUDGET_MS`, then again on the next loop turn. Started
+        by the scroll bar's signals (their values are those of the laid-out chat); after a page
+        is placed the next one waits for the layout that makes room for it."""
         self._keep_from_bottom = None
         end = time.perf_counter() + FILL_BUDGET_MS / 1000
         while True:
             if self._fill is None and not self._start_fill():
                 return
+            began = time.perf_counter()
             if self._fill_step():
                 return
-            if time.perf_counter() >= end:
+            done = time.perf_counter()
+            if done + (done - began) >= end:  # another step like this one would not fit
                 break
         self._older_timer.start()
 
