@@ -59,9 +59,9 @@ if TYPE_CHECKING:
 
 NEW_NAME = "New conversation"
 NEWEST_TURNS = 1
-"""Turns made into widgets when a conversation opens: about a window's height of them (a turn
-with its card is ~300 px). The others near the view follow one per loop turn (ChatPane.set_older);
-each turn built at once costs ~5-8 ms before the first paint."""
+"""Turns made into widgets when a conversation opens, in the loop turn that opens it (~4-8 ms a
+turn with its card, before the first paint). The others near the view follow a widget at a time
+on later loop turns (ChatPane.set_older)."""
 HEAD_TURNS = 8
 """Turns read on the GUI thread when a conversation opens (a few ms): the `NEWEST_TURNS` shown and
 the 6 exchanges a follow-up sends the model (`session.HISTORY_LIMIT`), with room for a damaged
