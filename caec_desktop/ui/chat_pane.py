@@ -13,16 +13,20 @@ While a model writes its answer, a "model is writing…" bubble grows with the s
 re-rendered at most once per `RENDER_INTERVAL_MS` however fast text arrives, and removed when the
 model call ends, where the final answer takes its place.
 
-A reopened conversation shows its newest turns at once and keeps the older ones as pending
-replays (`set_older`): they are made into widgets a chunk at a time, as the reader scrolls near
-the top (or while the shown turns do not fill the view), keeping the view where it was. Each
-chunk is built into its own page (`_Page`), laid out as one item of the chat and shown with room
-made for it first, so a chunk costs about the same above 1,000 turns as above 10.
+A reopened conversation shows its newest turn at once and keeps the older ones as pending
+replays (`set_older`, `add_older`) in empty slots of about their height (`_Slot`), so the scroll
+bar spans the whole conversation from the start and a jump to its top is a jump. The turns of a
+slot near the view (`FILL_MARGIN_SCREENS`), or below its top (scrolled past before they were
+built), are made into widgets `OLDER_PAGE_TURNS` at a time, a widget after the other for up to
+`FILL_BUDGET_MS` a loop turn, into a hidden page (`_Page`) that then takes their place in one
+step, the view staying on what it showed. Pages go into chapters (`_Chapter`) of up to
+`CHAPTER_PAGES`, so placing one lays out a few dozen items, above 1,000 turns as above 10.
 """
 
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -81,12 +85,21 @@ SHOW_LATER_MS = 1
 """A new result card's table is placed this long after the card is built, and the card shown as
 long after that: each on a later loop turn (a 0 ms single shot is a posted call, run in the same
 pass as the build's own posted work)."""
-OLDER_CHUNK = 1
-"""Older turns made into widgets at a time as the reader scrolls up: one turn (a request, its
-cards and its answer) takes ~4-8 ms to build and lay out, so a chunk stays inside a frame; the
-next chunk follows on a later tick while the view is still near the top."""
-OLDER_MARGIN_PX = 200
-"""Older turns are shown when the view comes this close to the top."""
+OLDER_PAGE_TURNS = 3
+"""Older turns made into widgets together and shown in one step (one page): showing a page lays
+out and paints its turns at once (~1-2 ms a turn), so it stays inside a frame."""
+TURN_PX = 300
+"""Height a slot gives each turn not built yet until turns of the conversation were measured (a
+request, a result card and its answer are ~250-450 px)."""
+FILL_BUDGET_MS = 4.0
+"""Time a loop turn spends building older turns (a widget at least: ~0.5-3 ms each), the rest of
+the frame left to the layout and paint: built one widget per loop turn, a page took longer to
+build than a reader takes to scroll past it with the wheel."""
+CHAPTER_PAGES = 16
+"""Pages of older turns laid out together as one item of the chat (see `_Chapter`)."""
+FILL_MARGIN_SCREENS = 1.0
+"""Older turns are built when their slot comes this many view heights close to the view: built
+ahead of a reader scrolling up, so a page lands above the view, not in it."""
 ROOM_MARGIN_PX = 64
 """Spare height given to the chat while an older page shows (see `ChatPane._show_with_room`)."""
 SCROLL_BUSY_MS = 500
@@ -230,8 +243,10 @@ class _Page(QWidget):
     with the resizes of `_show_with_room`); a page is one item whose own layout later pages
     leave alone. Its children are added while it is hidden and shown with it in one step."""
 
-    def __init__(self, spacing: int) -> None:
+    def __init__(self, host: QWidget, spacing: int) -> None:
         super().__init__()
+        self.host = host
+        """The chat's widget, whose width the page is laid out at."""
         self.lay = QVBoxLayout(self)
         self.lay.setContentsMargins(0, 0, 0, 0)
         self.lay.setSpacing(spacing)
@@ -240,18 +255,81 @@ class _Page(QWidget):
         """Its height at the width the chat gives it. (QLayout's own hint is the height at the
         page's preferred width: asking it evicts the one width each layout caches its heights
         for, and every chunk then measured every page again, twice: ~4 ms a page.)"""
-        chat = self.parentWidget()
-        width = _inner_width(chat) if chat is not None else self.width()
+        width = _inner_width(self.host)
         return QSize(width, self.heightForWidth(width))
 
     def items(self) -> list[QWidget]:
-        out = []
+        """Its message widgets, oldest first (those of the pages it holds, for a chapter)."""
+        out: list[QWidget] = []
         for i in range(self.lay.count()):
             item = self.lay.itemAt(i)
             w = item.widget() if item is not None else None
-            if w is not None:
+            if isinstance(w, _Page):
+                out += w.items()
+            elif w is not None:
                 out.append(w)
         return out
+
+
+class _Chapter(_Page):
+    """Pages placed next to each other, up to `CHAPTER_PAGES`, laid out as one item of the chat:
+    each page placed lays out its chapter and the chat's items, not every page of the chat
+    (~25 µs a page: ~8 ms a layout, three per page, near the top of 1,000 turns). A stretch at
+    its end takes the room a page is shown with (see `ChatPane._show_with_room`)."""
+
+    def __init__(self, host: QWidget, spacing: int) -> None:
+        super().__init__(host, spacing)
+        self.lay.addStretch(1)
+
+    def has_room(self) -> bool:
+        return self.lay.count() - 1 < CHAPTER_PAGES
+
+
+Replay = Callable[[], "list[Callable[[], object]] | None"]
+"""An older turn: adds its widgets (with `add_message`/`add_result`) or returns the steps that do,
+one widget each (chat_replay.turn_steps), to be run one per loop turn."""
+
+
+class _Slot(QWidget):
+    """Older turns not made into widgets yet: empty room of about their height (`turn_px` each),
+    so the scroll bar spans them. The turns near the view are built into a page that takes
+    their place (`ChatPane._fill_step`)."""
+
+    def __init__(self, replays: list[Replay], turn_px: int) -> None:
+        super().__init__()
+        self.replays = replays
+        """Each turn's replay, oldest first."""
+        self.turn_px = turn_px
+        self.setFixedHeight(len(replays) * turn_px)
+
+    def set_replays(self, replays: list[Replay]) -> None:
+        self.replays = replays
+        self.setFixedHeight(len(replays) * self.turn_px)
+
+
+class _Fill:
+    """Turns `start`..`end` of `slot` being made into widgets in `page` (hidden, not in the
+    chat's layout yet): the next turn is `next`, the rest of the one begun are `steps`. The
+    page is a child of the chapter it will go into from the start (`at_end`: its end, else its
+    top; a `new` chapter holds it already and goes into the chat with it): moved to another
+    parent once built, its widgets were all styled again by the chat's style sheet (~20 ms)."""
+
+    def __init__(
+        self, slot: _Slot, start: int, end: int, chapter: _Chapter, new: bool, at_end: bool
+    ) -> None:
+        self.slot = slot
+        self.start = start
+        self.end = end
+        self.next = start
+        self.chapter = chapter
+        self.new = new
+        self.at_end = at_end
+        self.page = _Page(chapter.host, chapter.lay.spacing())
+        self.page.setParent(chapter)  # styled by the chat's sheet; hidden until it is shown
+        self.page.hide()
+        if new:
+            chapter.lay.insertWidget(0, self.page)
+        self.steps: deque[Callable[[], object]] = deque()
 
 
 class ChatPane(QWidget):
@@ -315,10 +393,16 @@ class ChatPane(QWidget):
         lay.addLayout(row)
         self._writing: WritingBubble | None = None
         self._written: list[str] = []
-        self._older: list[Callable[[], None]] = []
-        """Replays of turns older than those shown, oldest first (see `set_older`)."""
+        self._slots: list[_Slot] = []
+        """Older turns not made into widgets yet, top to bottom (see `set_older`)."""
+        self._fill: _Fill | None = None
+        """The older turns being made into widgets, if any."""
+        self._turn_px = TURN_PX
+        """Height of a built older turn, on average (what a new slot gives each turn)."""
+        self._built: tuple[int, int] = (0, 0)
+        """Older turns built so far and their height, for `_turn_px`."""
         self._page: _Page | None = None
-        """While older turns are replayed: the page their widgets go into (see `show_older`)."""
+        """While an older turn is replayed: the page its widgets go into (see `_fill_step`)."""
         self._keep_from_bottom: int | None = None
         self._scrolled_at = 0.0
         """When the view last scrolled (`time.monotonic()`), for `busy()`."""
@@ -341,7 +425,7 @@ class ChatPane(QWidget):
             w = item.widget() if item is not None else None
             if isinstance(w, _Page):
                 out += w.items()
-            elif w is not None:
+            elif w is not None and not isinstance(w, _Slot):
                 out.append(w)
         return out
 
@@ -373,12 +457,15 @@ class ChatPane(QWidget):
 
         card: ResultCard | SweepCard
         live = self._page is None and self._host.isVisible()
+        fill = self._fill if self._page is not None else None
         if data.get("tool") == SWEEP_TOOL:
             from caec_desktop.ui.sweep_card import SweepCard
 
             card = SweepCard(data)
         else:
-            card = ResultCard(data, table_later=live)
+            card = ResultCard(data, table_later=live or fill is not None)
+            if fill is not None:  # an older turn built step by step: its table is the next step
+                fill.steps.appendleft(partial(self._place_page_table, card))
         card.openInForm.connect(self.openInForm)
         if live:
             # A card of a run going on: built, its table placed, then shown (styled, laid out,
@@ -389,6 +476,11 @@ class ChatPane(QWidget):
             QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._place_table(card))
         self._append(card)
         return card
+
+    def _place_page_table(self, card: ResultCard) -> None:
+        card.place_table()
+        for child in card.findChildren(QWidget):
+            child.ensurePolished()  # (a polished card polishes no new child)
 
     def _place_table(self, card: ResultCard | SweepCard) -> None:
         if isinstance(card, ResultCard):
@@ -501,79 +593,225 @@ class ChatPane(QWidget):
             if shown:
                 self._host.show()
 
-    def set_older(self, replays: list[Callable[[], None]]) -> None:
-        """Turns older than those shown, oldest first: each callable adds one turn's widgets (with
-        `add_message`/`add_result`, placed above the shown ones); shown as the reader scrolls up."""
-        self._older = list(replays)
-        self._older_timer.start()  # more at once if the shown turns do not fill the view
+    def set_older(self, replays: list[Replay]) -> None:
+        """Turns older than those shown, oldest first (see `Replay`): they wait in a slot above
+        the shown turns and are made into widgets as the reader scrolls near them."""
+        self.add_older(replays)
 
-    def add_older(self, replays: list[Callable[[], None]]) -> None:
-        """More older turns, older than those given to `set_older` (a long conversation's rest,
-        read after its newest turns are shown), oldest first."""
-        self._older[0:0] = replays
-        if replays:
-            self._older_timer.start()
+    def add_older(self, replays: list[Replay]) -> None:
+        """More older turns, older than every turn given before (a long conversation's rest,
+        read after its newest turns are shown), oldest first: one slot above the others."""
+        if not replays:
+            return
+        slot = _Slot(list(replays), self._turn_px)
+        self._slots.insert(0, slot)
+        self._list.insertWidget(0, slot)
+        if self._host.isVisible():
+            self._show_with_room(slot, slot.height())
+        self._older_timer.start()
 
     def older_pending(self) -> int:
         """How many older turns are not made into widgets yet."""
-        return len(self._older)
+        return sum(len(slot.replays) for slot in self._slots)
 
-    def show_older(self, count: int = OLDER_CHUNK) -> int:
-        """Make the `count` newest pending older turns into widgets above the shown ones, the view
-        staying on what it showed; returns how many were added. They are built into a hidden
-        page (no layout or show per widget), which is inserted and shown once."""
-        chunk, self._older = self._older[-count:], self._older[:-count]
-        if not chunk:
-            return 0
+    def show_older(self) -> int:
+        """Make the older turns nearest the view into widgets now, a page of them (what the
+        timer does a turn at a time as the reader scrolls); returns how many were added."""
+        added = 0
+        while self._fill is not None or self._start_fill(anywhere=True):
+            added += self._fill_step()
+            if self._fill is None:
+                break
+        return added
+
+    def _start_fill(self, anywhere: bool = False) -> bool:
+        """Choose the next older turns to build: in the slot nearest the view, within
+        `FILL_MARGIN_SCREENS` of it or below its top (turns a reader scrolling up faster than
+        they were built has passed; any slot when `anywhere`), the `OLDER_PAGE_TURNS` turns
+        nearest the view's top. False when there are none: turns above the view wait until the
+        reader comes near them."""
+        if not self._slots:
+            return False
         bar = self.scroll_area.verticalScrollBar()
-        if not self.following:
-            self._keep_from_bottom = bar.maximum() - bar.value()
-        page = self._page = _Page(self._list.spacing())
+        view = self.scroll_area.viewport().height()
+        top, bottom = bar.value(), bar.value() + view
+        margin = int(view * FILL_MARGIN_SCREENS)
+        best: tuple[int, _Slot] | None = None
+        for slot in self._slots:
+            if slot.isHidden() or slot.height() != slot.maximumHeight():
+                continue  # not laid out yet: the range change that follows starts the timer
+            y0, y1 = slot.y(), slot.y() + slot.height()
+            distance = max(0, y0 - bottom, top - y1)
+            passed = y0 >= top  # below the view's top: scrolled past before it was built
+            wanted = anywhere or passed or distance <= margin
+            if wanted and (best is None or distance < best[0]):
+                best = (distance, slot)
+        if best is None:
+            if not anywhere:
+                return False
+            best = (0, self._slots[-1])
+        slot = best[1]
+        n = len(slot.replays)
+        at = min(n - 1, max(0, (top - slot.y()) // slot.turn_px))  # the turn at the view's top
+        if slot.y() + slot.height() <= top:  # above the view: its newest turns, upwards
+            start = max(0, n - OLDER_PAGE_TURNS)
+        elif top <= slot.y():  # below the view's top: its oldest turns
+            start = 0
+        else:  # the view's top is in it: from the turn there, downwards
+            start = min(at, max(0, n - OLDER_PAGE_TURNS))
+        end = min(n, start + OLDER_PAGE_TURNS)
+        index = self._list.indexOf(slot)
+        nearby = []  # a chapter next to where the page goes: below it, or above it
+        if end == n:
+            nearby.append((index + 1, False))
+        if start == 0:
+            nearby.append((index - 1, True))
+        for i, at_end in nearby:
+            item = self._list.itemAt(i) if i >= 0 else None
+            widget = item.widget() if item is not None else None
+            if isinstance(widget, _Chapter) and widget.has_room():
+                self._fill = _Fill(slot, start, end, widget, False, at_end)
+                return True
+        chapter = _Chapter(self._host, self._list.spacing())
+        chapter.setParent(self._host)
+        chapter.hide()
+        self._fill = _Fill(slot, start, end, chapter, True, False)
+        return True
+
+    def _fill_step(self) -> int:
+        """Run one step of the fill going on (a widget of an older turn, or a card's table),
+        styled and measured at the chat's width; once every turn is built, put the page in
+        their place. Returns how many turns were put in place."""
+        fill = self._fill
+        assert fill is not None
+        page = self._page = fill.page
+        first = page.lay.count()
         try:
-            for replay in chunk:
-                replay()
+            if not fill.steps:  # the next turn
+                replay = fill.slot.replays[fill.next]
+                fill.next += 1
+                fill.steps.extend(replay() or ())
+            if fill.steps:
+                fill.steps.popleft()()
         finally:
             self._page = None
-        self._list.insertWidget(0, page)  # hidden: the layout leaves it out until shown
-        self._show_with_room(page)
-        self._show_welcome()
-        return len(chunk)
+        page.ensurePolished()
+        width = _inner_width(self._host)
+        for i in range(first, page.lay.count()):  # (a polished page polishes no new child)
+            item = page.lay.itemAt(i)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.ensurePolished()  # the chat's style sheet gives the bubbles' padding
+                widget.heightForWidth(width)  # a label keeps its height for the page's layout
+        if fill.steps or fill.next < fill.end:
+            return 0
+        self._fill = None
+        self._place(fill)
+        return fill.end - fill.start
 
-    def _show_with_room(self, page: _Page) -> None:
-        """Show `page` with the chat made taller by its height (and a margin) meanwhile.
+    def _place(self, fill: _Fill) -> None:
+        """Put a built page where its turns' room was: the slot keeps the turns after them (or
+        goes), a new slot above takes those before them. The view stays on what it showed: on
+        the same distance from the bottom when the page is above the view's top."""
+        slot, page = fill.slot, fill.page
+        replays = slot.replays
+        before, after = replays[: fill.start], replays[fill.end :]
+        bar = self.scroll_area.verticalScrollBar()
+        room_top = slot.y() + fill.start * slot.turn_px
+        room = (fill.end - fill.start) * slot.turn_px
+        above = room_top + room <= bar.value() + FOLLOW_SLACK_PX
+        keep = above and not self.following
+        self._keep_from_bottom = bar.maximum() - bar.value() if keep else None
+        height = page.heightForWidth(_inner_width(self._host))
+        count, total = self._built
+        self._built = (count + fill.end - fill.start, total + height + self._list.spacing())
+        self._turn_px = max(1, self._built[1] // self._built[0])
+        index = self._list.indexOf(slot)
+        position = self._slots.index(slot)
+        if after:
+            slot.set_replays(after)
+        else:  # the page takes the slot's place
+            self._slots.remove(slot)
+            self._list.removeWidget(slot)
+        upper = _Slot(before, slot.turn_px) if before else None
+        chapter = fill.chapter
+        widgets: list[QWidget]
+        if fill.new:  # holds the page already
+            page.show()  # (its chapter is hidden: shown with it)
+            self._list.insertWidget(index, chapter)
+            widgets = [chapter]
+        else:  # next to the page's place: the page goes in at its end or top
+            chapter.lay.insertWidget(chapter.lay.count() - 1 if fill.at_end else 0, page)
+            widgets = [page]  # hidden: shown with room below
+        if upper is not None:
+            self._slots.insert(position, upper)
+            self._list.insertWidget(index, upper)
+            widgets.insert(0, upper)
+        grows = max(0, height - room) + self._list.spacing()  # the slot gave up `room`
+        self._show_with_room(widgets, grows, chapter, height + self._list.spacing())
+        if not after:
+            slot.hide()
+            slot.deleteLater()
+
+    def _show_with_room(
+        self,
+        widgets: QWidget | list[QWidget],
+        grows: int,
+        chapter: _Chapter | None = None,
+        chapter_grows: int = 0,
+    ) -> None:
+        """Show `widgets` with the chat made taller by `grows` (and a margin) meanwhile.
 
         Showing a page lays the chat out at once, in its current height; short of room, the
         layout took the difference from every page (each card resized, then resized back when
         the scroll area had grown the chat: ~0.3 ms a page, ~100 ms near the top of 1,000
         turns). With room to spare the stretch below the last item takes it, and the scroll
         area trims the chat to its content afterwards. (A minimum height, because the scroll
-        area sizes the chat back to its content at once when it is only resized.)"""
-        page.ensurePolished()  # the chat's style sheet gives the bubbles' padding
+        area sizes the chat back to its content at once when it is only resized.) A page shown
+        in `chapter` is given room there the same way (`chapter_grows`), its stretch taking
+        it."""
         host = self._host
-        room = page.heightForWidth(_inner_width(host)) + self._list.spacing() + ROOM_MARGIN_PX
         minimum = host.minimumHeight()  # 0: the layout sets none for a widget in a scroll area
-        host.setMinimumHeight(host.height() + room)
+        host.setMinimumHeight(host.height() + grows + ROOM_MARGIN_PX)
+        inner = chapter.minimumHeight() if chapter is not None else 0
+        if chapter is not None and chapter.isVisible():
+            chapter.setMinimumHeight(chapter.height() + chapter_grows + ROOM_MARGIN_PX)
         try:
-            page.show()
+            for widget in widgets if isinstance(widgets, list) else [widgets]:
+                widget.show()
         finally:
+            if chapter is not None:
+                chapter.setMinimumHeight(inner)
             host.setMinimumHeight(minimum)
 
     def _on_older_timer_timeout(self) -> None:
-        """Show a chunk of older turns if the view is near the top or not full. Started by the
-        scroll bar's signals (their values are those of the laid-out chat), never right after
-        a chunk: the next chunk waits for the layout that makes room for this one."""
+        """Build older turns near the view, if any: widgets one after the other while another
+        one like the last fits in `FILL_BUDGET_MS`, then again on the next loop turn. Started
+        by the scroll bar's signals (their values are those of the laid-out chat); after a page
+        is placed the next one waits for the layout that makes room for it."""
         self._keep_from_bottom = None
-        if not self._older:
-            return
-        bar = self.scroll_area.verticalScrollBar()
-        content = self._host.heightForWidth(self._host.width())  # bubbles: one line in sizeHint
-        not_full = content <= self.scroll_area.viewport().height()
-        if not_full or (bar.maximum() > 0 and bar.value() <= OLDER_MARGIN_PX):
-            self.show_older()
+        end = time.perf_counter() + FILL_BUDGET_MS / 1000
+        while True:
+            if self._fill is None and not self._start_fill():
+                return
+            began = time.perf_counter()
+            if self._fill_step():
+                return
+            done = time.perf_counter()
+            if done + (done - began) >= end:  # another step like this one would not fit
+                break
+        self._older_timer.start()
 
     def clear(self) -> None:
         """Empty the conversation (the welcome panel shows again); the view follows again."""
-        self._older = []
+        self._slots = []
+        if self._fill is not None:
+            self._fill.page.deleteLater()
+            if self._fill.new:
+                self._fill.chapter.deleteLater()
+            self._fill = None
+        self._built = (0, 0)
+        self._turn_px = TURN_PX
         self._older_timer.stop()
         self._keep_from_bottom = None
         self.end_stream()
@@ -620,7 +858,12 @@ class ChatPane(QWidget):
         it is (ui/main_thread_gc.py): with a long conversation's widgets it walks ~100-160 ms, a
         visible jerk in the middle of scrolling."""
         recent = time.monotonic() - self._scrolled_at < SCROLL_BUSY_MS / 1000
-        return recent or self._older_timer.isActive()
+        return recent or self.building_older()
+
+    def building_older(self) -> bool:
+        """Whether older turns near the view are being made into widgets (or will be on the
+        next loop turn)."""
+        return self._fill is not None or self._older_timer.isActive()
 
     def _on_bar_value_changed(self, value: int) -> None:
         self._scrolled_at = time.monotonic()
@@ -628,7 +871,7 @@ class ChatPane(QWidget):
         self.following = value >= bar.maximum() - FOLLOW_SLACK_PX
         if self.following:
             self.new_answer_button.hide()
-        if self._older and value <= OLDER_MARGIN_PX and not self._older_timer.isActive():
+        if self._slots and not self._older_timer.isActive():
             self._older_timer.start()
 
     def _on_bar_range_changed(self, _minimum: int, maximum: int) -> None:
@@ -636,7 +879,7 @@ class ChatPane(QWidget):
             self.scroll_area.verticalScrollBar().setValue(maximum - self._keep_from_bottom)
         elif self.following:
             self.scroll_area.verticalScrollBar().setValue(maximum)
-        if self._older:
+        if self._slots:
             self._older_timer.start()
 
     # --- running state and the queue -----------------------------------------------------------

@@ -7,7 +7,8 @@ reopened conversation shows the same cards and answers from the stored turns, so
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from caec_desktop.ui.result_card import sheet_of
@@ -111,13 +112,20 @@ def source_of(turn: StoredTurn) -> str:
 
 def replay_turn(chat: ChatPane, turn: StoredTurn) -> None:
     """Show a stored turn as the live run showed it: request, result cards, answer."""
+    for step in turn_steps(chat, turn):
+        step()
+
+
+def turn_steps(chat: ChatPane, turn: StoredTurn) -> list[Callable[[], object]]:
+    """`replay_turn` in steps, each adding one widget (the request, each result card, the
+    answer), so an older turn can be built over several loop turns (ChatPane.add_older)."""
     shown = FORM_PREFIX + turn.user_text if source_of(turn) == "form" else turn.user_text
-    chat.add_message("user", shown)
     results = list(turn.result.get("tool_results") or [])
-    for res in results:
-        chat.add_result(dict(res))
+    steps: list[Callable[[], object]] = [partial(chat.add_message, "user", shown)]
+    steps += [partial(chat.add_result, dict(res)) for res in results]
     role, text = answer_bubble(
         str(turn.result.get("answer", "")), str(turn.result.get("status", "?")), results
     )
     if text:
-        chat.add_message(role, text)
+        steps.append(partial(chat.add_message, role, text))
+    return steps

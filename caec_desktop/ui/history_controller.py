@@ -12,9 +12,10 @@ API key is passed to the exporter so it is never written.
 Reopening reads only the newest `HEAD_TURNS` turns on the GUI thread (what a follow-up sends
 the model, `session.HISTORY_LIMIT`, and the turns on screen) and shows the newest `NEWEST_TURNS`
 at once; the older turns are read and checked in a worker thread with its own connection
-(ui/read_job.py) and then put before them in the session, the chat (made into widgets as the
-reader scrolls up, ChatPane.set_older) and the trace. So a 1,000-turn conversation opens as fast
-as a short one, and nothing of it is missing once its rest has arrived. Exports read the
+(ui/read_job.py) and then put before them in the session, the chat (room of about their
+height, made into widgets as the reader scrolls near them: ChatPane.add_older) and the trace. So
+a 1,000-turn conversation opens as fast as a short one, and nothing of it is missing once its
+rest has arrived. Exports read the
 conversation in their worker thread too (the report dialog lists the turns once read).
 """
 
@@ -37,7 +38,7 @@ from PySide6.QtWidgets import (
     QToolBar,
 )
 
-from caec_desktop.ui.chat_replay import replay_turn
+from caec_desktop.ui.chat_replay import replay_turn, turn_steps
 from caec_desktop.ui.conversation_list import ConversationList
 from caec_desktop.ui.export_job import ExportJob
 from caec_desktop.ui.layout_store import export_folder, remember_export_folder
@@ -58,11 +59,10 @@ if TYPE_CHECKING:
     from caec_desktop.ui.session_runner import SessionRunner
 
 NEW_NAME = "New conversation"
-NEWEST_TURNS = 2
-"""Turns made into widgets when a conversation opens: about a window's height of them (a turn
-with its card is ~300 px). More follow one per tick while they do not fill the view or the view
-is near their top (ChatPane.set_older); each turn built at once costs ~5-8 ms before the first
-paint."""
+NEWEST_TURNS = 1
+"""Turns made into widgets when a conversation opens, in the loop turn that opens it (~4-8 ms a
+turn with its card, before the first paint). The others near the view follow a widget at a time
+on later loop turns (ChatPane.set_older)."""
 HEAD_TURNS = 8
 """Turns read on the GUI thread when a conversation opens (a few ms): the `NEWEST_TURNS` shown and
 the 6 exchanges a follow-up sends the model (`session.HISTORY_LIMIT`), with room for a damaged
@@ -240,7 +240,7 @@ class HistoryController(QObject):
         session = self.runner.session
         session.restore_older(pairs)
         chat = self.window.chat
-        chat.add_older([partial(replay_turn, chat, turn) for turn in loaded.turns])
+        chat.add_older([partial(turn_steps, chat, turn) for turn in loaded.turns])
         self.window.trace.add_older(loaded.events)
         self.window.show_usage({}, session.usage_total)
         self._told_skipped(loaded.skipped + invalid)
@@ -267,12 +267,11 @@ class HistoryController(QObject):
         with chat.batch():
             for turn in loaded.turns[split:]:
                 replay_turn(chat, turn)
-        chat.set_older([partial(replay_turn, chat, turn) for turn in loaded.turns[:split]])
+        chat.set_older([partial(turn_steps, chat, turn) for turn in loaded.turns[:split]])
         trace = self.window.trace
         trace.model.clear()
-        for event in loaded.events:
+        for event in loaded.events:  # rows on the trace's own timer: a later frame than the chat's
             trace.add_event(event)
-        trace.flush()
         self.window.set_conversation_name(loaded.conversation.name)
         self.list.set_current(loaded.conversation.id)
 

@@ -51,6 +51,18 @@ def _saved(qloop: qasync.QEventLoop, h: Harness, first: str, turns: int) -> int:
     return conversation
 
 
+def _scroll_to_the_first(qtbot: QtBot, h: Harness) -> None:
+    """Scroll up as a reader does, half a view at a time, until every older turn is built."""
+    chat = h.window.chat
+    bar = chat.scroll_area.verticalScrollBar()
+
+    def scrolled_to_the_first() -> bool:
+        bar.setValue(max(0, bar.value() - chat.scroll_area.viewport().height() // 2))
+        return bar.value() == 0 and chat.older_pending() == 0
+
+    qtbot.waitUntil(scrolled_to_the_first, timeout=30_000)
+
+
 class _Resizes(QObject):
     """Counts the resize events of the widgets it watches."""
 
@@ -88,18 +100,52 @@ def test_a_long_conversation_opens_at_its_newest_turn_and_fills_in_on_scroll(
     qtbot.waitUntil(lambda: not newest.visibleRegion().isEmpty(), timeout=5000)  # in view
     _read(qtbot, h)
 
-    bar = chat.scroll_area.verticalScrollBar()
-
-    def scrolled_to_the_first() -> bool:
-        bar.setValue(0)  # the reader keeps scrolling up
-        return chat.older_pending() == 0
-
-    qtbot.waitUntil(scrolled_to_the_first, timeout=20_000)
+    _scroll_to_the_first(qtbot, h)
     texts = _user_texts(h)
     assert texts == [FIRST, *(f"question {i}" for i in range(1, TURNS))]  # all, in order
     assert len(chat.cards()) == TURNS
+    h.window.trace.flush()  # and every turn's trace events, once, in order
+    assert h.window.trace.model.events() == h.store.load(conversation).events
     h.history.new_conversation()  # closing it: its widgets go
     leak_check.assert_clean(h.window, qloop)
+
+
+def test_a_jump_to_the_top_shows_the_first_turn_before_the_turns_between(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness
+) -> None:
+    """The older turns wait in room of about their height, so the scroll bar spans the whole
+    conversation: dragged to the top it shows the first turn while most turns between are not
+    built yet; those the reader passed are built after it, each once, in order."""
+    h.window.resize(1000, 700)
+    h.window.show()
+    conversation = _saved(qloop, h, FIRST, TURNS)
+    assert h.history.open_conversation(conversation)
+    _read(qtbot, h)
+    chat = h.window.chat
+    bar = chat.scroll_area.verticalScrollBar()
+    qtbot.waitUntil(lambda: not chat.building_older(), timeout=10_000)
+    assert bar.maximum() > 20 * chat.scroll_area.viewport().height()  # room for all 60 turns
+    pending: list[int] = []
+
+    def first_turn_on_screen() -> bool:
+        bar.setValue(0)
+        texts = _user_texts(h)
+        shown = bool(texts) and texts[0] == FIRST
+        if shown and not chat.items()[0].visibleRegion().isEmpty():
+            pending.append(chat.older_pending())
+            return True
+        return False
+
+    qtbot.waitUntil(first_turn_on_screen, timeout=10_000)
+    assert pending[0] > TURNS // 2  # shown before the turns between
+    every = [FIRST, *(f"{FIRST} / question {i}" for i in range(1, TURNS))]
+    texts = _user_texts(h)
+    assert texts[:3] == every[:3]  # the first page, at the top
+    assert texts == [t for t in every if t in texts]  # the turns built, each once, in order
+    qtbot.waitUntil(lambda: chat.older_pending() == 0, timeout=30_000)
+    assert _user_texts(h) == every
+    assert len(chat.cards()) == TURNS
+    assert bar.value() == 0 and not chat.items()[0].visibleRegion().isEmpty()  # still there
 
 
 def test_switching_conversations_leaves_no_widget_timer_or_task_behind(
@@ -136,18 +182,19 @@ def test_older_turns_shown_above_leave_the_cards_below_untouched(
     bar = chat.scroll_area.verticalScrollBar()
 
     def cards_at_least(n: int) -> bool:
-        bar.setValue(0)
+        bar.setValue(max(0, bar.value() - chat.scroll_area.viewport().height() // 2))
         return len(chat.cards()) >= n
 
     qtbot.waitUntil(lambda: cards_at_least(12), timeout=20_000)
-    qtbot.waitUntil(lambda: not chat._older_timer.isActive(), timeout=5000)
+    qtbot.waitUntil(lambda: not chat.building_older(), timeout=5000)
     shown = chat.cards()
     resizes = _Resizes([w for card in shown for w in (card, *card.findChildren(QWidget))])
     before = chat.older_pending()
-    assert chat.show_older() == 1
-    qtbot.waitUntil(lambda: len(chat.cards()) == len(shown) + 1, timeout=5000)
-    qtbot.waitUntil(lambda: chat.items()[0].isVisible(), timeout=5000)
-    assert chat.older_pending() == before - 1
+    added = chat.show_older()
+    assert added >= 1
+    qtbot.waitUntil(lambda: len(chat.cards()) == len(shown) + added, timeout=5000)
+    assert chat.older_pending() == before - added
+    assert all(c.isVisible() for c in chat.cards())
     assert resizes.count == 0
     assert all(isinstance(c, ResultCard) for c in chat.cards())
 
@@ -166,14 +213,9 @@ def test_switching_while_older_turns_are_being_built_shows_only_the_new_conversa
     assert chat.older_pending() > 0  # mid-build
     assert h.history.open_conversation(second)
     _read(qtbot, h)
+    qtbot.waitUntil(lambda: not chat.building_older(), timeout=5000)  # none half-built
     leak_check.assert_clean(h.window, qloop)
-    bar = chat.scroll_area.verticalScrollBar()
-
-    def scrolled_to_the_first() -> bool:
-        bar.setValue(0)
-        return chat.older_pending() == 0
-
-    qtbot.waitUntil(scrolled_to_the_first, timeout=20_000)
+    _scroll_to_the_first(qtbot, h)
     name = FIRST.replace("1 mm", "2 mm")
     assert _user_texts(h) == [name, *(f"{name} / question {i}" for i in range(1, 15))]
     assert len(chat.cards()) == 15

@@ -100,7 +100,10 @@ def test_reopening_a_conversation_shows_its_end(
     chat = h.window.chat
     bar = chat.scroll_area.verticalScrollBar()
     # Long enough to need scrolling, and shown at its end once laid out.
-    qtbot.waitUntil(lambda: bar.maximum() > 0 and at_the_end(chat), timeout=5000)
+    qtbot.waitUntil(
+        lambda: bar.maximum() > 0 and not chat.building_older() and at_the_end(chat),
+        timeout=5000,
+    )
     # The newest turns are widgets, the older ones wait for the reader to scroll up (issue 18).
     users = [w for w in chat.items() if w.property("role") == "user"]
     assert len(users) + chat.older_pending() == 6 and len(chat.items()) >= 7
@@ -115,7 +118,10 @@ def test_scrolled_up_reader_gets_a_new_answer_button(qtbot: QtBot) -> None:
         chat.add_message("answer", f"answer {i}\n\n" + "a line of words " * 12)
     bar = chat.scroll_area.verticalScrollBar()
     # laid out (scrollable) and at its end: before the layout, an empty range is "at the end" too
-    qtbot.waitUntil(lambda: bar.maximum() > 0 and at_the_end(chat), timeout=5000)
+    qtbot.waitUntil(
+        lambda: bar.maximum() > 0 and not chat.building_older() and at_the_end(chat),
+        timeout=5000,
+    )
     bar.setValue(0)  # the reader scrolls up to read
     assert not chat.following
     chat.add_message("answer", "the newest answer")
