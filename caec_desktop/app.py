@@ -287,7 +287,8 @@ def _load_engine(
     first: Future[tuple[Settings, str]], go: threading.Event, stop: Callable[[], bool]
 ) -> None:
     """LangGraph and the compiled graph, every tool's validator (built on first use until then),
-    then the LLM selector's modules in a model mode (~1 s for langchain-openai; a model's first
+    the offline reader's rarer patterns (compiled on first use until then, `lazy_re.py`), then
+    the LLM selector's modules in a model mode (~1 s for langchain-openai; a model's first
     turn waits for them, agent/engine.py). Runs on the start-up worker after `_prepare`, once
     `go` is set (app.py sets it when the first answer is out, so these imports do not compete
     with that turn for the GIL)."""
@@ -298,11 +299,14 @@ def _load_engine(
         importlib.import_module(name)
         time.sleep(0)  # let the GUI thread take the GIL between slices
     from caec_desktop.agent import engine
+    from caec_desktop.agent.selection.offline.lazy_re import compile_all
     from caec_desktop.tools.registry import complete_models
 
     engine.load_graph()
     if not stop():
         complete_models()  # each tool's validator, otherwise built on its first use
+    if not stop():  # the reader's rarer patterns, otherwise compiled on the GUI thread when used
+        compile_all()
     settings = first.result() if not first.exception() else None
     if settings is not None and settings[0].effective_mode != "offline" and not stop():
         with contextlib.suppress(ImportError):  # the session reports a missing LLM stack itself

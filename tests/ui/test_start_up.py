@@ -22,6 +22,7 @@ import qasync
 from PySide6.QtWidgets import QApplication
 
 from caec_desktop.agent import engine
+from caec_desktop.agent.selection.offline.lazy_re import lazy_patterns
 from caec_desktop.app import START_UP_FAILED, Loading, _load_engine, _prepare, run_app
 from caec_desktop.services.session import TurnResult
 from caec_desktop.settings.model import Settings
@@ -109,7 +110,7 @@ def _start(
 
 
 def test_a_question_before_langgraph_is_answered_then_langgraph_takes_over(
-    qapp: QApplication, qloop: qasync.QEventLoop
+    qapp: QApplication, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gate = threading.Event()
     loading = Loading(None, prepare=_offline, load_engine=_gated_engine(gate))
@@ -128,8 +129,12 @@ def test_a_question_before_langgraph_is_answered_then_langgraph_takes_over(
             rows = window.trace.model.rowCount()
             assert rows == len(early.events)
 
+            for pattern in lazy_patterns():  # as in a fresh process (earlier tests used some)
+                monkeypatch.setattr(pattern, "_compiled", None)
             gate.set()  # LangGraph loads now
             await asyncio.wrap_future(loading.engine)
+            # and with it the reader's rarer patterns (compiled on first use until then)
+            assert all(p.is_compiled for p in lazy_patterns())
             later = await _ask(window, QUESTION)
             assert _runner_of(later) == "langgraph"
             # The same turn either way: answer, results, trace events; and the same card.

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from caec_desktop.agent.selection.offline.lazy_re import lazy
 from caec_desktop.agent.selection.protocol import ProposedCall, Selection
 from caec_desktop.tools.sweep import DEFAULT_POINTS, MAX_POINTS, SWEEP_TOOL
 
@@ -37,10 +38,10 @@ _LIST_RE = re.compile(
     rf"(?<![\w.^])(?P<items>{_ITEM}(?:(?:\s*,\s+{_ITEM})+(?:{_LAST})?|{_LAST}))(?![\w.])"
 )
 """`1, 2, 5 mm`, `1, 2 and 5 mm`, `1, 2 or 5 mm`, `1 and 2 mm`, `1 mm or 2 mm`."""
-_BETWEEN_RE = re.compile(r"\bbetween\s*$", re.IGNORECASE)
+_BETWEEN_RE = lazy(r"\bbetween\s*$", re.IGNORECASE)
 _POINTS_RE = re.compile(r"\b(?:in|with)?\s*(\d+)\s*(?:points|values|steps)\b", re.IGNORECASE)
 _LOG_RE = re.compile(r"\blog(?:arithmic(?:ally)?)?(?:\s*(?:scale|spaced|spacing))?\b", re.I)
-_ITEM_RE = re.compile(rf"({_NUM})(?:[ \t]?({_UNIT}))?")
+_ITEM_RE = lazy(rf"({_NUM})(?:[ \t]?({_UNIT}))?")
 _NOT_UNITS = frozenset({"to", "and", "x", "of", "in", "at", "for", "or"})
 
 Select = Callable[[str], Selection]
