@@ -361,10 +361,30 @@ thread, woken by a timer, a paint or a key, waits at most this long for the GIL 
 (imports are long runs of bytecode that otherwise keep it for the whole interval)."""
 
 
+def read_ahead(text: str | None, settings: Settings) -> None:
+    """Read a question sent before the session was attached, on the start-up worker, when the
+    offline reader will answer it: its parse and tool ranking are cached by text
+    (`regex_selector.read`, `ranked_phrasings`), so the first turn, on the GUI thread, finds
+    them done, and the patterns they needed compiled (lazy_re.py). The text is the one the
+    session will read (stripped, keys redacted, `Session.ask`); a problem is left for that
+    turn to report in words."""
+    if not text or settings.effective_mode != "offline":
+        return
+    from caec_desktop.agent.selection.offline.regex_selector import ranked_phrasings
+    from caec_desktop.settings.redact import redact_text
+
+    key = settings.api_key()
+    try:
+        ranked_phrasings(redact_text(text.strip(), (key,) if key else ()))
+    except Exception:  # the turn reads it again and says what is wrong
+        log.debug("reading the early question ahead failed", exc_info=True)
+
+
 class Loading:
-    """The start-up worker's two stages: `first`, what the first answer needs (`_prepare`), then
-    `engine`, LangGraph (`_load_engine`), which waits for `go` and stops early once `stop()` is
-    called (the window closed before it finished)."""
+    """The start-up worker's two stages: `first`, what the first answer needs (`_prepare`, then
+    `read_ahead` of the question `question()` returns, if one waits), then `engine`, LangGraph
+    (`_load_engine`), which waits for `go` and stops early once `stop()` is called (the window
+    closed before it finished)."""
 
     def __init__(
         self,
@@ -373,6 +393,7 @@ class Loading:
         load_engine: Callable[
             [Future[tuple[Settings, str]], threading.Event, Callable[[], bool]], None
         ] = _load_engine,
+        question: Callable[[], str | None] = lambda: None,
     ) -> None:
         from concurrent.futures import ThreadPoolExecutor
 
@@ -381,9 +402,23 @@ class Loading:
         self._interval = sys.getswitchinterval()
         sys.setswitchinterval(LOADING_SWITCH_INTERVAL_S)  # restored once both stages are done
         pool = ThreadPoolExecutor(1, thread_name_prefix="caec-start-up")
-        self.first: Future[tuple[Settings, str]] = pool.submit(prepare, mode)
+        self.first: Future[tuple[Settings, str]] = pool.submit(self._first, prepare, mode, question)
         self.engine: Future[None] = pool.submit(self._second, load_engine)
         pool.shutdown(wait=False)  # the thread ends when both stages have returned
+
+    @staticmethod
+    def _first(
+        prepare: Callable[[Mode | None], tuple[Settings, str]],
+        mode: Mode | None,
+        question: Callable[[], str | None],
+    ) -> tuple[Settings, str]:
+        settings, problem = prepare(mode)
+        try:
+            text = question()
+        except Exception:  # the window has gone: nothing to read ahead
+            text = None
+        read_ahead(text, settings)
+        return settings, problem
 
     def _second(
         self,
@@ -402,9 +437,10 @@ class Loading:
         self.go.set()
 
 
-def _start_loading(ns: argparse.Namespace) -> Loading:
-    """Start both loading stages on a worker thread now (no event loop needed yet)."""
-    return Loading("offline" if ns.self_test else None)
+def _start_loading(ns: argparse.Namespace, window: MainWindow) -> Loading:
+    """Start both loading stages on a worker thread now (no event loop needed yet); a question
+    sent to `window` meanwhile is read ahead."""
+    return Loading("offline" if ns.self_test else None, question=lambda: window.early_question)
 
 
 async def _in_steps(*steps: Callable[[], object]) -> None:
@@ -444,7 +480,7 @@ async def run_app(
     sink.install(asyncio.get_running_loop())
     await asyncio.sleep(0)  # paint first, then fill in
     if loading is None:  # the worker alone on the GIL: the panels come after the first answer
-        loading = _start_loading(ns)
+        loading = _start_loading(ns, window)
     try:
         return await _serve(window, ns, loading, sink, closed)
     finally:

@@ -22,8 +22,16 @@ import qasync
 from PySide6.QtWidgets import QApplication
 
 from caec_desktop.agent import engine
+from caec_desktop.agent.selection.offline import regex_selector
 from caec_desktop.agent.selection.offline.lazy_re import lazy_patterns
-from caec_desktop.app import START_UP_FAILED, Loading, _load_engine, _prepare, run_app
+from caec_desktop.app import (
+    START_UP_FAILED,
+    Loading,
+    _load_engine,
+    _prepare,
+    read_ahead,
+    run_app,
+)
 from caec_desktop.services.session import TurnResult
 from caec_desktop.settings.model import Settings
 from caec_desktop.ui.main_window import MainWindow
@@ -234,3 +242,69 @@ def test_a_broken_first_stage_is_said_in_words_and_the_question_is_not_left_wait
         qloop.run_until_complete(scenario())
     finally:
         qapp.setQuitOnLastWindowClosed(True)
+
+
+def test_a_question_sent_while_loading_is_read_ahead_on_the_worker(
+    qapp: QApplication, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The worker reads the waiting question (parse and ranking, cached by text) before the
+    # session is attached, so the first turn on the GUI thread finds the reading done.
+    reads: list[tuple[str, str]] = []
+    cached = regex_selector.ranked_phrasings
+
+    def ranked(text: str) -> Any:
+        reads.append((threading.current_thread().name, text))
+        return cached(text)
+
+    monkeypatch.setattr(regex_selector, "ranked_phrasings", ranked)
+    text = "rayleigh time step for 0.8 mm glass beads"  # not read by any earlier test
+    gate = threading.Event()
+    window = MainWindow()
+    window.show()
+    window.chat.input.setPlainText(f"  {text}  ")
+    window.chat.input.submit()
+    loading = Loading(
+        None,
+        prepare=_offline,
+        load_engine=_gated_engine(gate),
+        question=lambda: window.early_question,
+    )
+
+    async def scenario() -> None:
+        task = asyncio.ensure_future(
+            run_app(qapp, window, argparse.Namespace(self_test=False), loading)
+        )
+        try:
+            await _until(lambda: len(_turns(window)) == 1 and not window.chat.running, "answer")
+            turn = _turns(window)[0]
+            assert turn.status == "answered" and turn.tool_results[0]["tool"] == "rayleigh_timestep"
+        finally:
+            gate.set()
+            window.close()
+        assert await task == 0
+
+    try:
+        qloop.run_until_complete(scenario())
+    finally:
+        qapp.setQuitOnLastWindowClosed(True)
+    worker, *turn = reads
+    assert worker[0].startswith("caec-start-up") and worker[1] == text  # stripped, as asked
+    assert turn and {t for _, t in turn} == {text}  # the turn read the same text (cached)
+    assert all(not name.startswith("caec-start-up") for name, _ in turn)
+
+
+def test_reading_ahead_is_for_the_offline_reader_and_never_fails_the_start_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reads: list[str] = []
+
+    def ranked(text: str) -> Any:
+        reads.append(text)
+        raise ValueError("a reader bug")
+
+    monkeypatch.setattr(regex_selector, "ranked_phrasings", ranked)
+    read_ahead("rayleigh 1 mm", Settings(mode="local"))  # a model will read it
+    read_ahead(None, Settings(mode="offline"))
+    assert reads == []
+    read_ahead("rayleigh 1 mm", Settings(mode="offline"))  # the error is left to the turn
+    assert reads == ["rayleigh 1 mm"]
