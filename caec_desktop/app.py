@@ -464,8 +464,9 @@ async def run_app(
     Order: the worker's first stage (alone on the GIL; the GUI thread only paints and takes
     input meanwhile); the session as soon as that is done (a question sent meanwhile runs then,
     on the sequential runner); once that answer is out (or at once when no question waits) the
-    trace and graph panels, which show its run, then the rest of the window while LangGraph
-    loads, so neither competes with the first answer for the GIL.
+    history, which saves it when the run settles (`SessionRunner.runSettled`), the trace and
+    graph panels, which show its run, then the rest of the window while LangGraph loads, so
+    none of them competes with the first answer for the GIL.
     """
     import asyncio
 
@@ -513,10 +514,11 @@ async def _serve(
     sink.secrets = (settings.api_key(),)
     window, runner = build(settings, window=window, panels=False)  # asks a waiting question
     answered = next_turn(runner) if runner.running else None
-    recorder = None if ns.self_test else _open_recorder(runner, sink)
     if problem:
         window.show_error(problem)
     turn = await answered if answered is not None else None
+    # The history opens after that answer (its save waits for runSettled, SETTLE_MS after it)
+    recorder = None if ns.self_test else _open_recorder(runner, sink)
     await _build_panels(window)  # alone on the GIL: LangGraph's stage waits for `go`
     loading.go.set()  # the first answer is out (or none was asked): LangGraph now
     watch = asyncio.ensure_future(_engine_loaded(window, runner, loading, sink))

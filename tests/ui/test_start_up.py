@@ -308,3 +308,33 @@ def test_reading_ahead_is_for_the_offline_reader_and_never_fails_the_start_up(
     assert reads == []
     read_ahead("rayleigh 1 mm", Settings(mode="offline"))  # the error is left to the turn
     assert reads == ["rayleigh 1 mm"]
+
+
+def test_the_first_answer_is_saved_though_the_history_opens_after_it(
+    qapp: QApplication, qloop: qasync.QEventLoop
+) -> None:
+    from caec_desktop.services.history import HistoryStore
+
+    gate = threading.Event()
+    loading = Loading(None, prepare=_offline, load_engine=_gated_engine(gate))
+    store = HistoryStore.open()  # this test's data folder (tests/ui/conftest.py)
+
+    def saved() -> list[str]:
+        return [t.user_text for c in store.list_conversations() for t in store.load(c.id).turns]
+
+    async def scenario() -> None:
+        window, task = _start(qapp, loading)
+        try:
+            await _until(lambda: len(_turns(window)) == 1 and not window.chat.running, "answer")
+            await _until(lambda: bool(saved()), "the saved turn")  # at runSettled
+            assert saved() == [QUESTION]
+        finally:
+            gate.set()
+            window.close()
+        assert await task == 0
+
+    try:
+        qloop.run_until_complete(scenario())
+    finally:
+        qapp.setQuitOnLastWindowClosed(True)
+        store.close()
