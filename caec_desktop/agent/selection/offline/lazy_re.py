@@ -27,7 +27,6 @@ class LazyPattern:
         self.source = source
         self.flags_given = flags
         self._compiled: re.Pattern[str] | None = None
-        _ALL.append(self)
 
     @property
     def compiled(self) -> re.Pattern[str]:
@@ -65,12 +64,15 @@ class LazyPattern:
 
 
 def lazy(source: str, flags: int = 0) -> LazyPattern:
-    """A pattern compiled on first use (`re.compile`'s arguments)."""
-    return LazyPattern(source, flags)
+    """A pattern compiled on first use (`re.compile`'s arguments), one of the reader's: listed
+    by `lazy_patterns` and compiled by `compile_all`."""
+    pattern = LazyPattern(source, flags)
+    _ALL.append(pattern)
+    return pattern
 
 
 def lazy_patterns() -> tuple[LazyPattern, ...]:
-    """Every lazy pattern made so far (the reader's modules make theirs at import)."""
+    """Every pattern `lazy` made so far (the reader's modules make theirs at import)."""
     return tuple(_ALL)
 
 
