@@ -229,17 +229,13 @@ def build(
 
 def _prepare(mode: Mode | None) -> tuple[Settings, str]:
     """What the first answer needs, for the start-up worker thread: pydantic, pint and its unit
-    registry, the tool catalog, the settings, the session, the graph's nodes and the offline
-    reader, the help (the welcome's examples) and the history store (its recorder saves that
-    answer). LangGraph comes after, in `_load_engine`: a turn before it runs sequentially."""
-    import caec_desktop.agent.sequential
-    import caec_desktop.services.help
-    import caec_desktop.services.history
-    import caec_desktop.services.session
-    import caec_desktop.tools
+    registry, the tool registry (each tool's module is imported when first looked up: the
+    question's, by `read_ahead` or that turn), the settings, the session, the graph's nodes and
+    the offline reader, the help (the welcome's examples) and the history store (its recorder
+    saves that answer). LangGraph comes after, in `_load_engine` (every tool's module first): a
+    turn before it runs sequentially."""
     from caec_desktop.tools.units import ureg
 
-    caec_desktop.tools.tool_names()  # imports the catalog: every tool's models
     settings, problem = _load_settings(mode)
     ureg()
     importlib.import_module("caec_desktop.agent.selection.offline")  # the safety net's too
@@ -286,13 +282,18 @@ versions, with what it pulls in), so the worker can stop between them when the w
 def _load_engine(
     first: Future[tuple[Settings, str]], go: threading.Event, stop: Callable[[], bool]
 ) -> None:
-    """LangGraph and the compiled graph, every tool's validator (built on first use until then),
+    """Every tool's module (the first answer imported its own only), LangGraph and the compiled
+    graph, every tool's validator (built on first use until then),
     the offline reader's rarer patterns (compiled on first use until then, `lazy_re.py`), then
     the LLM selector's modules in a model mode (~1 s for langchain-openai; a model's first
     turn waits for them, agent/engine.py). Runs on the start-up worker after `_prepare`, once
     `go` is set (app.py sets it when the first answer is out, so these imports do not compete
     with that turn for the GIL)."""
     go.wait()
+    from caec_desktop.tools.registry import load_all
+
+    if not stop():
+        load_all()  # every tool's module (the first answer imported only its own)
     for name in ENGINE_SLICES:
         if stop():
             return
@@ -365,17 +366,23 @@ def read_ahead(text: str | None, settings: Settings) -> None:
     """Read a question sent before the session was attached, on the start-up worker, when the
     offline reader will answer it: its parse and tool ranking are cached by text
     (`regex_selector.read`, `ranked_phrasings`), so the first turn, on the GUI thread, finds
-    them done, and the patterns they needed compiled (lazy_re.py). The text is the one the
+    them done, the patterns they needed compiled (lazy_re.py) and the module of the tool it
+    runs imported (every tool's for a help question). The text is the one the
     session will read (stripped, keys redacted, `Session.ask`); a problem is left for that
     turn to report in words."""
     if not text or settings.effective_mode != "offline":
         return
-    from caec_desktop.agent.selection.offline.regex_selector import ranked_phrasings
+    from caec_desktop.agent.selection.offline.regex_selector import classify_text, ranked_phrasings
     from caec_desktop.settings.redact import redact_text
+    from caec_desktop.tools.registry import get_tool, load_all
 
     key = settings.api_key()
+    clean = redact_text(text.strip(), (key,) if key else ())
     try:
-        ranked_phrasings(redact_text(text.strip(), (key,) if key else ()))
+        if classify_text(clean) == "help":
+            load_all()  # help lists every tool
+        elif ranked := ranked_phrasings(clean):
+            get_tool(ranked[0][1].tool)  # the module of the tool it will run
     except Exception:  # the turn reads it again and says what is wrong
         log.debug("reading the early question ahead failed", exc_info=True)
 
@@ -538,11 +545,23 @@ async def _serve(
     )
     if ns.self_test:
         return await _finish_self_test(window, runner, sink, turn, watch)
-    window.build_form()  # now the first answer is out
+    await _tools_loaded(loading, closed)
+    window.build_form()  # every tool's schema: once the worker has imported their modules
     await closed.wait()
     await runner.shutdown()  # cancels the run, awaits Session.aclose(): HTTP clients closed
     watch.cancel()  # kept until now: its result is the collector; `conversations` the dock's
     return 0
+
+
+async def _tools_loaded(loading: Loading, closed: asyncio.Event) -> None:
+    """Wait (without holding the loop) until the worker has imported every tool's module, its
+    engine stage has ended, or the window has closed."""
+    import asyncio
+
+    from caec_desktop.tools.registry import all_loaded
+
+    while not (all_loaded() or loading.engine.done() or closed.is_set()):
+        await asyncio.sleep(0.02)
 
 
 START_UP_FAILED = (

@@ -34,6 +34,7 @@ from caec_desktop.app import (
 )
 from caec_desktop.services.session import TurnResult
 from caec_desktop.settings.model import Settings
+from caec_desktop.tools import registry
 from caec_desktop.ui.main_window import MainWindow
 
 QUESTION = "rayleigh time step for 1 mm glass beads"
@@ -257,6 +258,14 @@ def test_a_question_sent_while_loading_is_read_ahead_on_the_worker(
         return cached(text)
 
     monkeypatch.setattr(regex_selector, "ranked_phrasings", ranked)
+    tools: list[tuple[str, str]] = []
+    look_up = registry.get_tool
+
+    def get_tool(name: str) -> Any:
+        tools.append((threading.current_thread().name, name))
+        return look_up(name)
+
+    monkeypatch.setattr(registry, "get_tool", get_tool)
     text = "rayleigh time step for 0.8 mm glass beads"  # not read by any earlier test
     gate = threading.Event()
     window = MainWindow()
@@ -287,10 +296,13 @@ def test_a_question_sent_while_loading_is_read_ahead_on_the_worker(
         qloop.run_until_complete(scenario())
     finally:
         qapp.setQuitOnLastWindowClosed(True)
-    worker, *turn = reads
-    assert worker[0].startswith("caec-start-up") and worker[1] == text  # stripped, as asked
-    assert turn and {t for _, t in turn} == {text}  # the turn read the same text (cached)
-    assert all(not name.startswith("caec-start-up") for name, _ in turn)
+    on_worker = [t for name, t in reads if name.startswith("caec-start-up")]
+    in_turn = [t for name, t in reads if not name.startswith("caec-start-up")]
+    assert reads[0][0].startswith("caec-start-up")  # read ahead first
+    assert on_worker and set(on_worker) == {text}  # stripped, as asked
+    assert in_turn and set(in_turn) == {text}  # the turn read the same text (cached)
+    # and the worker looked up (imported the module of) the tool the turn runs
+    assert ("caec-start-up", "rayleigh_timestep") in {(n.split("_")[0], t) for n, t in tools}
 
 
 def test_reading_ahead_is_for_the_offline_reader_and_never_fails_the_start_up(
