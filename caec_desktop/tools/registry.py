@@ -63,9 +63,16 @@ def complete_models() -> None:
         spec.result_model.model_rebuild()
 
 
+_found: dict[str, ToolSpec[Any, Any]] = {}
+"""Specs looked up so far: a lookup is a dict read once its module is imported."""
+
+
 def get_tool(name: str) -> ToolSpec[Any, Any]:
     """The spec of tool `name` (its module imported on first use); KeyError with the known
     names if there is none."""
-    if name not in catalog.NAMES:
-        raise KeyError(f"unknown tool {name!r}; known tools: {', '.join(catalog.NAMES)}")
-    return catalog.load(name)
+    spec = _found.get(name) if isinstance(name, str) else None
+    if spec is None:
+        if name not in catalog.NAMES:
+            raise KeyError(f"unknown tool {name!r}; known tools: {', '.join(catalog.NAMES)}")
+        spec = _found[name] = catalog.load(name)
+    return spec
