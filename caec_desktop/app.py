@@ -229,17 +229,13 @@ def build(
 
 def _prepare(mode: Mode | None) -> tuple[Settings, str]:
     """What the first answer needs, for the start-up worker thread: pydantic, pint and its unit
-    registry, the tool catalog, the settings, the session, the graph's nodes and the offline
-    reader, the help (the welcome's examples) and the history store (its recorder saves that
-    answer). LangGraph comes after, in `_load_engine`: a turn before it runs sequentially."""
-    import caec_desktop.agent.sequential
-    import caec_desktop.services.help
-    import caec_desktop.services.history
-    import caec_desktop.services.session
-    import caec_desktop.tools
+    registry, the tool registry (each tool's module is imported when first looked up: the
+    question's, by `read_ahead` or that turn), the settings, the session, the graph's nodes and
+    the offline reader, the help (the welcome's examples) and the history store (its recorder
+    saves that answer). LangGraph comes after, in `_load_engine` (every tool's module first): a
+    turn before it runs sequentially."""
     from caec_desktop.tools.units import ureg
 
-    caec_desktop.tools.tool_names()  # imports the catalog: every tool's models
     settings, problem = _load_settings(mode)
     ureg()
     importlib.import_module("caec_desktop.agent.selection.offline")  # the safety net's too
@@ -286,23 +282,32 @@ versions, with what it pulls in), so the worker can stop between them when the w
 def _load_engine(
     first: Future[tuple[Settings, str]], go: threading.Event, stop: Callable[[], bool]
 ) -> None:
-    """LangGraph and the compiled graph, every tool's validator (built on first use until then),
-    then the LLM selector's modules in a model mode (~1 s for langchain-openai; a model's first
+    """Every tool's module (the first answer imported its own only), LangGraph and the compiled
+    graph, every tool's validator (built on first use until then),
+    the offline reader's rarer patterns (compiled on first use until then, `lazy_re.py`), then
+    the LLM selector's modules in a model mode (~1 s for langchain-openai; a model's first
     turn waits for them, agent/engine.py). Runs on the start-up worker after `_prepare`, once
     `go` is set (app.py sets it when the first answer is out, so these imports do not compete
     with that turn for the GIL)."""
     go.wait()
+    from caec_desktop.tools.registry import load_all
+
+    if not stop():
+        load_all()  # every tool's module (the first answer imported only its own)
     for name in ENGINE_SLICES:
         if stop():
             return
         importlib.import_module(name)
         time.sleep(0)  # let the GUI thread take the GIL between slices
     from caec_desktop.agent import engine
+    from caec_desktop.agent.selection.offline.lazy_re import compile_all
     from caec_desktop.tools.registry import complete_models
 
     engine.load_graph()
     if not stop():
         complete_models()  # each tool's validator, otherwise built on its first use
+    if not stop():  # the reader's rarer patterns, otherwise compiled on the GUI thread when used
+        compile_all()
     settings = first.result() if not first.exception() else None
     if settings is not None and settings[0].effective_mode != "offline" and not stop():
         with contextlib.suppress(ImportError):  # the session reports a missing LLM stack itself
@@ -357,10 +362,36 @@ thread, woken by a timer, a paint or a key, waits at most this long for the GIL 
 (imports are long runs of bytecode that otherwise keep it for the whole interval)."""
 
 
+def read_ahead(text: str | None, settings: Settings) -> None:
+    """Read a question sent before the session was attached, on the start-up worker, when the
+    offline reader will answer it: its parse and tool ranking are cached by text
+    (`regex_selector.read`, `ranked_phrasings`), so the first turn, on the GUI thread, finds
+    them done, the patterns they needed compiled (lazy_re.py) and the module of the tool it
+    runs imported (every tool's for a help question). The text is the one the
+    session will read (stripped, keys redacted, `Session.ask`); a problem is left for that
+    turn to report in words."""
+    if not text or settings.effective_mode != "offline":
+        return
+    from caec_desktop.agent.selection.offline.regex_selector import classify_text, ranked_phrasings
+    from caec_desktop.settings.redact import redact_text
+    from caec_desktop.tools.registry import get_tool, load_all
+
+    key = settings.api_key()
+    clean = redact_text(text.strip(), (key,) if key else ())
+    try:
+        if classify_text(clean) == "help":
+            load_all()  # help lists every tool
+        elif ranked := ranked_phrasings(clean):
+            get_tool(ranked[0][1].tool)  # the module of the tool it will run
+    except Exception:  # the turn reads it again and says what is wrong
+        log.debug("reading the early question ahead failed", exc_info=True)
+
+
 class Loading:
-    """The start-up worker's two stages: `first`, what the first answer needs (`_prepare`), then
-    `engine`, LangGraph (`_load_engine`), which waits for `go` and stops early once `stop()` is
-    called (the window closed before it finished)."""
+    """The start-up worker's two stages: `first`, what the first answer needs (`_prepare`, then
+    `read_ahead` of the question `question()` returns, if one waits), then `engine`, LangGraph
+    (`_load_engine`), which waits for `go` and stops early once `stop()` is called (the window
+    closed before it finished)."""
 
     def __init__(
         self,
@@ -369,6 +400,7 @@ class Loading:
         load_engine: Callable[
             [Future[tuple[Settings, str]], threading.Event, Callable[[], bool]], None
         ] = _load_engine,
+        question: Callable[[], str | None] = lambda: None,
     ) -> None:
         from concurrent.futures import ThreadPoolExecutor
 
@@ -377,9 +409,23 @@ class Loading:
         self._interval = sys.getswitchinterval()
         sys.setswitchinterval(LOADING_SWITCH_INTERVAL_S)  # restored once both stages are done
         pool = ThreadPoolExecutor(1, thread_name_prefix="caec-start-up")
-        self.first: Future[tuple[Settings, str]] = pool.submit(prepare, mode)
+        self.first: Future[tuple[Settings, str]] = pool.submit(self._first, prepare, mode, question)
         self.engine: Future[None] = pool.submit(self._second, load_engine)
         pool.shutdown(wait=False)  # the thread ends when both stages have returned
+
+    @staticmethod
+    def _first(
+        prepare: Callable[[Mode | None], tuple[Settings, str]],
+        mode: Mode | None,
+        question: Callable[[], str | None],
+    ) -> tuple[Settings, str]:
+        settings, problem = prepare(mode)
+        try:
+            text = question()
+        except Exception:  # the window has gone: nothing to read ahead
+            text = None
+        read_ahead(text, settings)
+        return settings, problem
 
     def _second(
         self,
@@ -398,9 +444,10 @@ class Loading:
         self.go.set()
 
 
-def _start_loading(ns: argparse.Namespace) -> Loading:
-    """Start both loading stages on a worker thread now (no event loop needed yet)."""
-    return Loading("offline" if ns.self_test else None)
+def _start_loading(ns: argparse.Namespace, window: MainWindow) -> Loading:
+    """Start both loading stages on a worker thread now (no event loop needed yet); a question
+    sent to `window` meanwhile is read ahead."""
+    return Loading("offline" if ns.self_test else None, question=lambda: window.early_question)
 
 
 async def _in_steps(*steps: Callable[[], object]) -> None:
@@ -424,8 +471,9 @@ async def run_app(
     Order: the worker's first stage (alone on the GIL; the GUI thread only paints and takes
     input meanwhile); the session as soon as that is done (a question sent meanwhile runs then,
     on the sequential runner); once that answer is out (or at once when no question waits) the
-    trace and graph panels, which show its run, then the rest of the window while LangGraph
-    loads, so neither competes with the first answer for the GIL.
+    history, which saves it when the run settles (`SessionRunner.runSettled`), the trace and
+    graph panels, which show its run, then the rest of the window while LangGraph loads, so
+    none of them competes with the first answer for the GIL.
     """
     import asyncio
 
@@ -440,7 +488,7 @@ async def run_app(
     sink.install(asyncio.get_running_loop())
     await asyncio.sleep(0)  # paint first, then fill in
     if loading is None:  # the worker alone on the GIL: the panels come after the first answer
-        loading = _start_loading(ns)
+        loading = _start_loading(ns, window)
     try:
         return await _serve(window, ns, loading, sink, closed)
     finally:
@@ -473,10 +521,11 @@ async def _serve(
     sink.secrets = (settings.api_key(),)
     window, runner = build(settings, window=window, panels=False)  # asks a waiting question
     answered = next_turn(runner) if runner.running else None
-    recorder = None if ns.self_test else _open_recorder(runner, sink)
     if problem:
         window.show_error(problem)
     turn = await answered if answered is not None else None
+    # The history opens after that answer (its save waits for runSettled, SETTLE_MS after it)
+    recorder = None if ns.self_test else _open_recorder(runner, sink)
     await _build_panels(window)  # alone on the GIL: LangGraph's stage waits for `go`
     loading.go.set()  # the first answer is out (or none was asked): LangGraph now
     watch = asyncio.ensure_future(_engine_loaded(window, runner, loading, sink))
@@ -496,11 +545,23 @@ async def _serve(
     )
     if ns.self_test:
         return await _finish_self_test(window, runner, sink, turn, watch)
-    window.build_form()  # now the first answer is out
+    await _tools_loaded(loading, closed)
+    window.build_form()  # every tool's schema: once the worker has imported their modules
     await closed.wait()
     await runner.shutdown()  # cancels the run, awaits Session.aclose(): HTTP clients closed
     watch.cancel()  # kept until now: its result is the collector; `conversations` the dock's
     return 0
+
+
+async def _tools_loaded(loading: Loading, closed: asyncio.Event) -> None:
+    """Wait (without holding the loop) until the worker has imported every tool's module, its
+    engine stage has ended, or the window has closed."""
+    import asyncio
+
+    from caec_desktop.tools.registry import all_loaded
+
+    while not (all_loaded() or loading.engine.done() or closed.is_set()):
+        await asyncio.sleep(0.02)
 
 
 START_UP_FAILED = (
@@ -585,6 +646,17 @@ async def _finish_self_test(
     return 0 if ok else 1
 
 
+def skip_pydantic_plugin_scan() -> None:
+    """Tell pydantic there are no plugins to look for (`PYDANTIC_DISABLE_PLUGINS=__all__`),
+    unless the environment says otherwise.
+
+    pydantic reads the installed packages' entry points (group `pydantic`) when it builds its
+    first validator, ~10-15 ms on the start-up worker's path to the first answer; the app uses
+    no pydantic plugin (pydantic/plugin/_loader.py: `__all__`, `1` or `true` turn them all off,
+    a comma list of names only those). Set in `main()` before any thread starts."""
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+
+
 def _setup_logging() -> None:
     """Log to stderr and to `caec-desktop.log` in the data dir (a GUI start has no console).
 
@@ -618,6 +690,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = parser.parse_args(argv)
     if ns.self_test:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    skip_pydantic_plugin_scan()  # before any thread starts (setenv is not thread-safe)
     problem = display_problem()
     if problem:  # before Qt: its xcb plugin would abort the process
         print(problem, file=sys.stderr, flush=True)

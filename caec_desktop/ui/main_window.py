@@ -233,6 +233,12 @@ class MainWindow(QMainWindow):
             runner.ask(text)
 
     @property
+    def early_question(self) -> str | None:
+        """The question sent before a session was attached, not asked yet (None when none). A
+        plain attribute read: the start-up worker reads it ahead (app.py, `Loading`)."""
+        return self._early_question
+
+    @property
     def form(self) -> FormPanel:
         """The tool-form panel, built on first use (its tab opened, "Open in form", or app.py once
         the first answer is out): it loads every tool's schema, too slow for start-up."""

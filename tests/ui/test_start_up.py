@@ -22,9 +22,19 @@ import qasync
 from PySide6.QtWidgets import QApplication
 
 from caec_desktop.agent import engine
-from caec_desktop.app import START_UP_FAILED, Loading, _load_engine, _prepare, run_app
+from caec_desktop.agent.selection.offline import regex_selector
+from caec_desktop.agent.selection.offline.lazy_re import lazy_patterns
+from caec_desktop.app import (
+    START_UP_FAILED,
+    Loading,
+    _load_engine,
+    _prepare,
+    read_ahead,
+    run_app,
+)
 from caec_desktop.services.session import TurnResult
 from caec_desktop.settings.model import Settings
+from caec_desktop.tools import registry
 from caec_desktop.ui.main_window import MainWindow
 
 QUESTION = "rayleigh time step for 1 mm glass beads"
@@ -109,7 +119,7 @@ def _start(
 
 
 def test_a_question_before_langgraph_is_answered_then_langgraph_takes_over(
-    qapp: QApplication, qloop: qasync.QEventLoop
+    qapp: QApplication, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gate = threading.Event()
     loading = Loading(None, prepare=_offline, load_engine=_gated_engine(gate))
@@ -128,8 +138,12 @@ def test_a_question_before_langgraph_is_answered_then_langgraph_takes_over(
             rows = window.trace.model.rowCount()
             assert rows == len(early.events)
 
+            for pattern in lazy_patterns():  # as in a fresh process (earlier tests used some)
+                monkeypatch.setattr(pattern, "_compiled", None)
             gate.set()  # LangGraph loads now
             await asyncio.wrap_future(loading.engine)
+            # and with it the reader's rarer patterns (compiled on first use until then)
+            assert all(p.is_compiled for p in lazy_patterns())
             later = await _ask(window, QUESTION)
             assert _runner_of(later) == "langgraph"
             # The same turn either way: answer, results, trace events; and the same card.
@@ -229,3 +243,110 @@ def test_a_broken_first_stage_is_said_in_words_and_the_question_is_not_left_wait
         qloop.run_until_complete(scenario())
     finally:
         qapp.setQuitOnLastWindowClosed(True)
+
+
+def test_a_question_sent_while_loading_is_read_ahead_on_the_worker(
+    qapp: QApplication, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The worker reads the waiting question (parse and ranking, cached by text) before the
+    # session is attached, so the first turn on the GUI thread finds the reading done.
+    reads: list[tuple[str, str]] = []
+    cached = regex_selector.ranked_phrasings
+
+    def ranked(text: str) -> Any:
+        reads.append((threading.current_thread().name, text))
+        return cached(text)
+
+    monkeypatch.setattr(regex_selector, "ranked_phrasings", ranked)
+    tools: list[tuple[str, str]] = []
+    look_up = registry.get_tool
+
+    def get_tool(name: str) -> Any:
+        tools.append((threading.current_thread().name, name))
+        return look_up(name)
+
+    monkeypatch.setattr(registry, "get_tool", get_tool)
+    text = "rayleigh time step for 0.8 mm glass beads"  # not read by any earlier test
+    gate = threading.Event()
+    window = MainWindow()
+    window.show()
+    window.chat.input.setPlainText(f"  {text}  ")
+    window.chat.input.submit()
+    loading = Loading(
+        None,
+        prepare=_offline,
+        load_engine=_gated_engine(gate),
+        question=lambda: window.early_question,
+    )
+
+    async def scenario() -> None:
+        task = asyncio.ensure_future(
+            run_app(qapp, window, argparse.Namespace(self_test=False), loading)
+        )
+        try:
+            await _until(lambda: len(_turns(window)) == 1 and not window.chat.running, "answer")
+            turn = _turns(window)[0]
+            assert turn.status == "answered" and turn.tool_results[0]["tool"] == "rayleigh_timestep"
+        finally:
+            gate.set()
+            window.close()
+        assert await task == 0
+
+    try:
+        qloop.run_until_complete(scenario())
+    finally:
+        qapp.setQuitOnLastWindowClosed(True)
+    on_worker = [t for name, t in reads if name.startswith("caec-start-up")]
+    in_turn = [t for name, t in reads if not name.startswith("caec-start-up")]
+    assert reads[0][0].startswith("caec-start-up")  # read ahead first
+    assert on_worker and set(on_worker) == {text}  # stripped, as asked
+    assert in_turn and set(in_turn) == {text}  # the turn read the same text (cached)
+    # and the worker looked up (imported the module of) the tool the turn runs
+    assert ("caec-start-up", "rayleigh_timestep") in {(n.split("_")[0], t) for n, t in tools}
+
+
+def test_reading_ahead_is_for_the_offline_reader_and_never_fails_the_start_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reads: list[str] = []
+
+    def ranked(text: str) -> Any:
+        reads.append(text)
+        raise ValueError("a reader bug")
+
+    monkeypatch.setattr(regex_selector, "ranked_phrasings", ranked)
+    read_ahead("rayleigh 1 mm", Settings(mode="local"))  # a model will read it
+    read_ahead(None, Settings(mode="offline"))
+    assert reads == []
+    read_ahead("rayleigh 1 mm", Settings(mode="offline"))  # the error is left to the turn
+    assert reads == ["rayleigh 1 mm"]
+
+
+def test_the_first_answer_is_saved_though_the_history_opens_after_it(
+    qapp: QApplication, qloop: qasync.QEventLoop
+) -> None:
+    from caec_desktop.services.history import HistoryStore
+
+    gate = threading.Event()
+    loading = Loading(None, prepare=_offline, load_engine=_gated_engine(gate))
+    store = HistoryStore.open()  # this test's data folder (tests/ui/conftest.py)
+
+    def saved() -> list[str]:
+        return [t.user_text for c in store.list_conversations() for t in store.load(c.id).turns]
+
+    async def scenario() -> None:
+        window, task = _start(qapp, loading)
+        try:
+            await _until(lambda: len(_turns(window)) == 1 and not window.chat.running, "answer")
+            await _until(lambda: bool(saved()), "the saved turn")  # at runSettled
+            assert saved() == [QUESTION]
+        finally:
+            gate.set()
+            window.close()
+        assert await task == 0
+
+    try:
+        qloop.run_until_complete(scenario())
+    finally:
+        qapp.setQuitOnLastWindowClosed(True)
+        store.close()

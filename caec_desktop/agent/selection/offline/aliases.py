@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from caec_desktop.agent.selection.offline.lazy_re import lazy
+
 LENGTH, TIME, MASS, DENSITY = "length", "time", "mass", "density"
 PRESSURE, VELOCITY, FORCE = "pressure/stress", "velocity", "force"
 STIFFNESS, VOLUME, NONE = "stiffness (force per length)", "volume", "dimensionless"
@@ -564,13 +566,13 @@ CONTAINER_KEY_BEFORE_RE = re.compile(
     re.IGNORECASE,
 )
 """Before a size key that belongs to the container: `cylinder of radius`, `pipe with a diameter`."""
-CONTAINER_VALUE_BEFORE_RE = re.compile(
+CONTAINER_VALUE_BEFORE_RE = lazy(
     rf"\b(?:{CONTAINER_WORDS})s?\s*(?:(?:of|having|is|=|:)\s*)?(?:(?:a|an|the)\s+)?$",
     re.IGNORECASE,
 )
 """Before a value whose size key follows it, the container it belongs to (`a tube of 20 mm
 diameter`, `a pipe 50 mm diameter`)."""
-CONTAINER_KEY_AFTER_RE = re.compile(rf"\s*(?:{CONTAINER_WORDS})\b", re.IGNORECASE)
+CONTAINER_KEY_AFTER_RE = lazy(rf"\s*(?:{CONTAINER_WORDS})\b", re.IGNORECASE)
 """After a size key typed behind its value, the container it belongs to (`50 mm radius drum`);
 used with `match(text, pos)`, so no `^`."""
 PARTICLE_KEY_AFTER_RE = re.compile(

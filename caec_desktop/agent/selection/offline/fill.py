@@ -16,6 +16,7 @@ from caec_desktop.agent.selection.offline.aliases import (
     LENGTH,
     PARTICLE_KEY_AFTER_RE,
 )
+from caec_desktop.agent.selection.offline.lazy_re import lazy
 from caec_desktop.agent.selection.offline.parse import Parsed, Quantity
 from caec_desktop.tools.fluids import Fluid
 from caec_desktop.tools.materials import Material
@@ -25,13 +26,11 @@ _LABELS = {1.0: "typed", 0.5: "typed (d/2)", 2.0: "typed (2r)"}
 _MODULI = frozenset({"youngs_modulus", "shear_modulus", "wall_youngs_modulus"})
 # A pressure typed after one of these words is a load on the packing ("under a confining stress
 # of 100 kPa"), never the material's stiffness, though both are pressures.
-_LOAD_BEFORE = re.compile(
+_LOAD_BEFORE = lazy(
     r"\b(stress|pressure|load(ing)?|confin\w*|overburden|vacuum|atmospher\w*)\b\W*(\w+\W+){0,3}$",
     re.IGNORECASE,
 )
-_LOAD_AFTER = re.compile(
-    r"^\W*(\w+\W+)?(stress|pressure|load(ing)?|overburden|vacuum)\b", re.IGNORECASE
-)
+_LOAD_AFTER = lazy(r"^\W*(\w+\W+)?(stress|pressure|load(ing)?|overburden|vacuum)\b", re.IGNORECASE)
 
 
 def _is_load(q: Quantity) -> bool:
@@ -42,10 +41,10 @@ def _is_load(q: Quantity) -> bool:
 ADJECTIVE = r"(?!(?:with|of|in|on|at|and|or|for|to|from|by|into|onto|against|the|a|an)\b)[a-z]+\s+"
 """One word between a material or a size and what it names (`steel base plate`, `100 mm glass
 drum`), never a preposition (`glass beads with surface tension` names no surface)."""
-_CONTAINER_BEFORE_RE = re.compile(rf"\b(?:{CONTAINER_WORDS})s?\W*$", re.I)
-_CONTAINER_AFTER_RE = re.compile(rf"^\W*(?:{ADJECTIVE})??(?:{CONTAINER_WORDS})\b", re.I)
+_CONTAINER_BEFORE_RE = lazy(rf"\b(?:{CONTAINER_WORDS})s?\W*$", re.I)
+_CONTAINER_AFTER_RE = lazy(rf"^\W*(?:{ADJECTIVE})??(?:{CONTAINER_WORDS})\b", re.I)
 """Right after a size: the container it is of (`100 mm pipe`, `a 100 mm glass drum`)."""
-_CLAIMED_RE = re.compile(rf"^\s*(?:{ADJECTIVE})??(?:{CONTAINER_WORDS})\b", re.I)
+_CLAIMED_RE = lazy(rf"^\s*(?:{ADJECTIVE})??(?:{CONTAINER_WORDS})\b", re.I)
 """Between two sizes, a container word glued to the first (`50 mm pipe 5 mm`), not after a
 comma (`2 mm beads, container 300 mm`: the 300 mm is the container's)."""
 
@@ -68,7 +67,7 @@ def near_container(quantities: list[Quantity], index: int) -> bool:
     )
 
 
-_PERCENT_ALONE_RE = re.compile(
+_PERCENT_ALONE_RE = lazy(
     r"^\s*(?:of\s+(?:it|that|this|them|(?:the\s+)?rayleigh\w*)\b|full\b|fill(?:ed|ing)?\b"
     r"|[,.;:!?)]|and\b|$)",
     re.IGNORECASE,
@@ -127,7 +126,7 @@ def container_diameter(name: str) -> Param:
     return Param(name, tuple(dict.fromkeys(roles)))
 
 
-_OF_RE = re.compile(r"\bof\s*$|\b(?:max|maximum|peak)\s+\w+\s*:?\s*$", re.IGNORECASE)
+_OF_RE = lazy(r"\bof\s*$|\b(?:max|maximum|peak)\s+\w+\s*:?\s*$", re.IGNORECASE)
 
 
 def _names_the_result(q: Quantity, tool: str) -> bool:

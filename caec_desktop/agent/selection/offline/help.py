@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from caec_desktop.agent.selection.offline.aliases import HINTS
+from caec_desktop.agent.selection.offline.lazy_re import lazy
 from caec_desktop.agent.selection.offline.phrasings import BY_TOOL
 from caec_desktop.agent.selection.protocol import AttemptError
 from caec_desktop.tools import get_tool, tool_groups, tool_names, tool_schema
@@ -17,7 +18,7 @@ from caec_desktop.tools.fluids import FLUIDS
 from caec_desktop.tools.materials import MATERIALS
 from caec_desktop.tools.units import dimension_name, fmt, pretty_unit
 
-HELP_RE = re.compile(
+HELP_RE = lazy(
     r"^\s*(?:hi|hello|hey|help|\?+|what can you do|what do you do|what can i ask|commands|"
     r"usage|tools|list(?: the| all)? tools|which tools|what tools|what (?:can|do) you (?:compute|"
     r"calculate)|how does this work|how do i use (?:this|it)|examples?)\b",

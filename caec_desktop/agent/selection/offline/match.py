@@ -11,6 +11,7 @@ from typing import Any
 from caec_desktop.agent.selection.offline import steps
 from caec_desktop.agent.selection.offline.aliases import CONTAINER_WORDS, ROLE_DIM
 from caec_desktop.agent.selection.offline.fill import ADJECTIVE, Filler, near_container
+from caec_desktop.agent.selection.offline.lazy_re import lazy
 from caec_desktop.agent.selection.offline.parse import REFERENCE_UNITS, Parsed, Quantity
 from caec_desktop.agent.selection.offline.phrasings import PHRASINGS, Phrasing
 from caec_desktop.tools import get_tool
@@ -111,7 +112,7 @@ def rank(parsed: Parsed, by_names: bool = True) -> list[tuple[int, Phrasing]]:
     return [(s, p) for s, _, p in scored]
 
 
-_COMPUTES = {"neighbor_cell_size": ("cfd_cell_size", re.compile(r"neighbou?r|\bbins?\b|\bskin"))}
+_COMPUTES = {"neighbor_cell_size": ("cfd_cell_size", lazy(r"neighbou?r|\bbins?\b|\bskin"))}
 """A tool whose result is a quantity typed as a value (`cell size 3 mm for 1 mm particles`) is
 out of the running unless its own words are there: the typed cell size is the CFD cell."""
 _TAKES_TYPED = {"cfd_dem_numbers": "cfd_cell_size"}
@@ -285,10 +286,10 @@ def _second_value(filler: Filler, p: Phrasing, index: int) -> tuple[str, str | N
 
 
 ROLE_DIM_NONE = "dimensionless"
-_ANOTHER_RE = re.compile(r"^[\s,;]*(?:(?:and|or)\s+)?$", re.IGNORECASE)
-_JOINT_AFTER_RE = re.compile(r"^\s*,?\s*\b(?:and|or)\s*$", re.IGNORECASE)
+_ANOTHER_RE = lazy(r"^[\s,;]*(?:(?:and|or)\s+)?$", re.IGNORECASE)
+_JOINT_AFTER_RE = lazy(r"^\s*,?\s*\b(?:and|or)\s*$", re.IGNORECASE)
 """Before a value of an input already filled: a list's joint (`, 2 mm or 3 mm`)."""
-_BOUNDS_RE = re.compile(r"\bbetween\s*$", re.IGNORECASE)
+_BOUNDS_RE = lazy(r"\bbetween\s*$", re.IGNORECASE)
 
 
 def _si(q: Quantity, factor: float) -> float | None:

@@ -33,6 +33,7 @@ from caec_desktop.agent.selection.offline.aliases import (
     particle_roles,
     wall_roles,
 )
+from caec_desktop.agent.selection.offline.lazy_re import lazy
 from caec_desktop.tools import plausibility
 from caec_desktop.tools.fluids import fluid_mentions
 from caec_desktop.tools.materials import mentions
@@ -65,7 +66,7 @@ inch or foot mark glued to it (`0.25"`, `3'`) or the word after it that may be i
 _SUPERSCRIPT_RE = re.compile("[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _TIMES_RE = re.compile(r"(?<=[\d.])\s*[x×*]\s*(?=[-+]?[\d.])")
-_SEPARATOR_RE = re.compile(r"^[\s,;x]*(?:(?:and|or)\s*)?$")
+_SEPARATOR_RE = lazy(r"^[\s,;x]*(?:(?:and|or)\s*)?$")
 _KEY_NEXT_RE = re.compile(r"\w*\s*=|_")
 """After a would-be unit: `2500 E=70 GPa`, `0.3 sigma_y=250 MPa`, `1e6 n_cores=16` — the next
 key, not a unit."""
@@ -438,7 +439,7 @@ class _Unit:
 
 
 _BARE = "dimensionless"
-_NEXT_WORD_RE = re.compile(r"[ \t]*(?P<word>[A-Za-z]+|\d|[.,;:!?)\]]|$)")
+_NEXT_WORD_RE = lazy(r"[ \t]*(?P<word>[A-Za-z]+|\d|[.,;:!?)\]]|$)")
 
 
 def _is_inch(text: str, pos: int, glued: bool) -> bool:
@@ -538,7 +539,7 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     return _Unit(unit, unit_dimension(unit), False, end)
 
 
-_HEADING_KEY_RE = re.compile(r"[A-Za-z]{4,}(?:\s+[A-Za-z]+)*")
+_HEADING_KEY_RE = lazy(r"[A-Za-z]{4,}(?:\s+[A-Za-z]+)*")
 """A key of plain words (`contact time`, `velocity`): before a colon and an unfitting value it
 is a heading naming what is asked (`contact time: 2 mm beads`), not the value's key."""
 
@@ -564,7 +565,7 @@ def _fits(role: str, dim: str, percent: bool = False) -> bool:
     return dim == "dimensionless" or ROLE_DIM.get(role, dim) == dim
 
 
-_LIST_GAP_RE = re.compile(r"^[\s,;]*(?:and\s+)?$", re.IGNORECASE)
+_LIST_GAP_RE = lazy(r"^[\s,;]*(?:and\s+)?$", re.IGNORECASE)
 
 
 def _attach_keys(quantities: list[Quantity]) -> None:
@@ -670,8 +671,8 @@ def parse(
     return Parsed(raw, text, text.lower(), quantities, fixes, words)
 
 
-_EACH_AFTER_RE = re.compile(r"^\s*(?:each|apiece)\b", re.IGNORECASE)
-_EACH_BEFORE_RE = re.compile(
+_EACH_AFTER_RE = lazy(r"^\s*(?:each|apiece)\b", re.IGNORECASE)
+_EACH_BEFORE_RE = lazy(
     r"\b(?:each|both)\s+(?:moving|travell?ing|going|approaching|flying)\s+(?:at\s+)?$"
     # a particle's own speed (`max particle velocity 1.5 m/s`, `velocities up to 3 m/s`)
     r"|\b(?:particles?'?|grains?|beads?)\s+(?:velocity|velocities|speeds?)"
@@ -796,7 +797,7 @@ def _bare_item(q: Quantity) -> bool:
     return bare and _LIST_OR_RE.match(q.before) is not None
 
 
-_LIST_OR_RE = re.compile(r"^[\s,;]*(?:(?:and|or)\s+)?$", re.IGNORECASE)
+_LIST_OR_RE = lazy(r"^[\s,;]*(?:(?:and|or)\s+)?$", re.IGNORECASE)
 REFERENCE_EXAMPLES = {"length": "mm", "pressure/stress": "GPa", "density": "kg/m3"}
 """A unit to show in the `which unit?` question where SI's base unit is not the usual one."""
 

@@ -5,7 +5,6 @@ The table is data; `match.rank` and `match.build` use it to pick a tool and fill
 
 from __future__ import annotations
 
-import re
 import re._constants as _constants  # the parsed form of a pattern, to find its literal strings
 import re._parser as _parser
 from collections.abc import Callable
@@ -37,6 +36,7 @@ from caec_desktop.agent.selection.offline.fill import (
     radius,
     simple,
 )
+from caec_desktop.agent.selection.offline.lazy_re import LazyPattern, lazy
 
 Step = Callable[[Filler], list[tuple[str, ...]]]
 
@@ -59,15 +59,16 @@ class Phrasing:
     dim_weights: tuple[tuple[str, int], ...] = ()
     """(dimension, weight) added when a keyword matched and a value of that dimension was typed:
     a volume makes "mass of 2 m³ of sand" a bulk mass, not one particle's."""
-    patterns: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
+    patterns: tuple[LazyPattern, ...] = field(init=False, repr=False, compare=False)
+    """The keywords' patterns, each compiled on first use: only a phrasing whose `anchors`
+    the question holds is searched (lazy_re.py)."""
     anchors: frozenset[str] | None = field(init=False, repr=False, compare=False)
     """Strings one of which any keyword match contains (the tool's name too); None when a
     keyword has no such string. `match.rank` skips a phrasing whose anchors are all absent, so
     ranking costs a few substring tests per tool, not every tool's regexes."""
 
     def __post_init__(self) -> None:
-        compiled = tuple(re.compile(k) for k, _ in self.keywords)
-        object.__setattr__(self, "patterns", compiled)
+        object.__setattr__(self, "patterns", tuple(lazy(k) for k, _ in self.keywords))
         found = [required_strings(k) for k, _ in self.keywords]
         names = {self.tool, self.tool.replace("_", " ")}  # `contact_pair` or `contact pair`
         anchors = None if None in found else frozenset(names.union(*filter(None, found)))

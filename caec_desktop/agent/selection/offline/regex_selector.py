@@ -21,6 +21,7 @@ from caec_desktop.agent.selection.offline.help import (
     missing_reply,
     preset_notes,
 )
+from caec_desktop.agent.selection.offline.lazy_re import lazy
 from caec_desktop.agent.selection.offline.match import SECOND, Built, build, rank
 from caec_desktop.agent.selection.offline.parse import Parsed, parse
 from caec_desktop.agent.selection.offline.phrasings import VOCABULARY, Phrasing
@@ -163,7 +164,7 @@ def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
     return Selection(calls=[call], reply="\n\n".join(notes) or None)
 
 
-_MATERIAL_SLOT_RE = re.compile(
+_MATERIAL_SLOT_RE = lazy(
     r"\b(?:of|in|from|made\s+of)?\s*(?P<word>[A-Za-z][A-Za-z0-9-]+)\s+(?:beads?|particles?|balls?"
     r"|spheres?|grains?|pellets?|granules?|powders?|pebbles?|shot)\b",
     re.IGNORECASE,
@@ -199,7 +200,7 @@ def _wants_material(built: Built) -> bool:
     return any(set(group) & filled_by_preset for group in built.missing)
 
 
-_FOLLOW_ON_RE = re.compile(
+_FOLLOW_ON_RE = lazy(
     r"^\s*(?:and|with|what about|how about|same|now|also|then|what if|(?:let'?s\s+)?try|make it"
     r"|redo|repeat)\b",
     re.IGNORECASE,
@@ -401,9 +402,7 @@ def _names_values(parsed: Parsed) -> bool:
     return bool(parsed.quantities) or named or wall
 
 
-_AGAINST_WALL_RE = re.compile(
-    rf"\b(?:against|on|onto|hitting)\s+(?:a|the)?\s*(?:{WALL_WORDS})\b", re.I
-)
+_AGAINST_WALL_RE = lazy(rf"\b(?:against|on|onto|hitting)\s+(?:a|the)?\s*(?:{WALL_WORDS})\b", re.I)
 
 
 def _merge(phrasing: Phrasing, before: Built, now: Built) -> Built:

@@ -24,6 +24,7 @@ from caec_desktop.agent.selection.offline.aliases import (
     TIME,
 )
 from caec_desktop.agent.selection.offline.fill import ADJECTIVE, Filler, near_container
+from caec_desktop.agent.selection.offline.lazy_re import lazy
 from caec_desktop.agent.selection.offline.parse import normalize_unit
 from caec_desktop.tools.materials import Material, mentions
 from caec_desktop.tools.units import convert as convert_value
@@ -47,16 +48,16 @@ HOW_MANY_RE = re.compile(
     re.IGNORECASE,
 )
 """`how many mm in 3 inch?`."""
-_VALUE_UNIT_RE = re.compile(rf"(?P<num>{_NUMBER})(?:\s*(?P<from>{_UNIT_WORD})(?![\w°µ/^*.]*\s*=))?")
+_VALUE_UNIT_RE = lazy(rf"(?P<num>{_NUMBER})(?:\s*(?P<from>{_UNIT_WORD})(?![\w°µ/^*.]*\s*=))?")
 """`convert 3 inch` (to_unit missing) or `value=3 from_unit=inch` (a key, not a unit, follows)."""
-_BOX_RE = re.compile(r"\b(?:box|cuboid|cube|bin|rectangular|hopper|chamber|domain)\b", re.I)
-_CUBE_RE = re.compile(r"\bcube\b|\bcubic (?:box|container|bin)\b", re.I)
-_CYLINDER_RE = re.compile(r"\b(?:cylinder|cylindrical|pipe|tube|column|drum|silo|tank)\b", re.I)
-_WALL_FIX_RE = re.compile(r"\bwall[\s_-]*(?:correction|corrected|effect)\b", re.I)
+_BOX_RE = lazy(r"\b(?:box|cuboid|cube|bin|rectangular|hopper|chamber|domain)\b", re.I)
+_CUBE_RE = lazy(r"\bcube\b|\bcubic (?:box|container|bin)\b", re.I)
+_CYLINDER_RE = lazy(r"\b(?:cylinder|cylindrical|pipe|tube|column|drum|silo|tank)\b", re.I)
+_WALL_FIX_RE = lazy(r"\bwall[\s_-]*(?:correction|corrected|effect)\b", re.I)
 WALL_WORDS = r"wall|plate|flat|floor|liner|lining|target|surface"
 """Words for a flat body a particle touches (a wall contact, and the wall's material after a
 material's name)."""
-_WALL_HIT_RE = re.compile(
+_WALL_HIT_RE = lazy(
     rf"(?<!\bper\s)(?<!\beach\s)\b(?:{WALL_WORDS})s?\b"
     r"(?!\s*(?:free\s+)?(?:energ|tension|bond|bo\b|number|area|rough|times?\b|clock|fraction"
     r"|dt\b|steps?\b|values?\b|parcels?\b|count|=|\d))",
@@ -64,17 +65,15 @@ _WALL_HIT_RE = re.compile(
 )
 """A sphere–wall contact; a wall word naming something else is none: `surface energy` and
 `surface tension` (properties), `per surface`, `target Bond number`, `target dt`, `wall time`."""
-_CRITICAL_RE = re.compile(r"\bcritical\s+(?:speed|rpm|rotation)\b", re.I)
-_WALL_AFTER_RE = re.compile(rf"\s*(?:{ADJECTIVE})?(?:{WALL_WORDS})s?\b", re.I)
+_CRITICAL_RE = lazy(r"\bcritical\s+(?:speed|rpm|rotation)\b", re.I)
+_WALL_AFTER_RE = lazy(rf"\s*(?:{ADJECTIVE})?(?:{WALL_WORDS})s?\b", re.I)
 """Right after a material's name: the wall is made of it (`a steel wall`, `a steel base
 plate`, `a steel target`, `an alumina liner`)."""
-_WALL_BEFORE_RE = re.compile(
-    rf"\b(?:{WALL_WORDS})s?\s*(?:[:=]|\bof\b|\bmade\s+of\b|\bis\b)?\s*$", re.I
-)
+_WALL_BEFORE_RE = lazy(rf"\b(?:{WALL_WORDS})s?\s*(?:[:=]|\bof\b|\bmade\s+of\b|\bis\b)?\s*$", re.I)
 """Right before a material's name: the wall it makes (`plate steel`, `wall: glass`, `a plate
 of alumina`); not after a comma (`against a wall, glass beads`: the beads are glass)."""
-_STEP_WORD_RE = re.compile(r"\b(?:at|with|every|using)\s*$", re.I)
-_RUN_GAP_RE = re.compile(r"^[\s,;]*(?:and\s*)?$")
+_STEP_WORD_RE = lazy(r"\b(?:at|with|every|using)\s*$", re.I)
+_RUN_GAP_RE = lazy(r"^[\s,;]*(?:and\s*)?$")
 
 
 def convert_match(text: str) -> re.Match[str] | None:
@@ -233,14 +232,12 @@ def size_lists(f: Filler) -> Missing:
     return missing
 
 
-_NUMBER_WORDS_RE = re.compile(
-    r"\b(?:by\s+(?:number|count)|number\s+fractions?)\s*(?:of|=|:|are)?\s*$"
-)
-_MASS_WORDS_RE = re.compile(
+_NUMBER_WORDS_RE = lazy(r"\b(?:by\s+(?:number|count)|number\s+fractions?)\s*(?:of|=|:|are)?\s*$")
+_MASS_WORDS_RE = lazy(
     r"\b(?:by\s+(?:mass|weight)|(?:mass|weight)\s+fractions?)\s*(?:of|=|:|are)?\s*$"
 )
-_NUMBER_AFTER_RE = re.compile(r"^\s*(?:by\s+)?(?:number|count)\b")
-_MASS_AFTER_RE = re.compile(r"^\s*(?:by\s+)?(?:mass|weight)\b")
+_NUMBER_AFTER_RE = lazy(r"^\s*(?:by\s+)?(?:number|count)\b")
+_MASS_AFTER_RE = lazy(r"^\s*(?:by\s+)?(?:mass|weight)\b")
 
 
 def _fraction_name(f: Filler, indices: list[int]) -> str:
@@ -352,9 +349,9 @@ def hertz_partner(f: Filler) -> Missing:
     return []
 
 
-_HOLDER_RE = re.compile(rf"\s*(?:{ADJECTIVE})?(?:{CONTAINER_WORDS})s?\b", re.I)
+_HOLDER_RE = lazy(rf"\s*(?:{ADJECTIVE})?(?:{CONTAINER_WORDS})s?\b", re.I)
 """Right after a material's name, a container made of it (`a glass column`): no body."""
-_UNKNOWN_WALL_RE = re.compile(
+_UNKNOWN_WALL_RE = lazy(
     r"\b(?P<material>rubber|polyurethane|urethane|aluminium|aluminum|copper|brass|bronze|wood"
     r"|wooden|concrete|ptfe|teflon|pvc|acrylic|pmma|perspex|plexiglass?|hdpe|uhmw\w*"
     r"|polyethylene|ceramic|iron|titanium|plastic)\s+(?:" + ADJECTIVE + rf")?(?:{WALL_WORDS})s?\b",
@@ -362,7 +359,7 @@ _UNKNOWN_WALL_RE = re.compile(
 )
 """A wall of a material that has no preset (`a rubber liner`): its modulus is asked for, never
 taken as rigid or as the particles' in silence."""
-_NOT_A_BODY_AFTER_RE = re.compile(
+_NOT_A_BODY_AFTER_RE = lazy(
     r"^\s*(?:thick|long|wide|tall|high|deep|apart|away|gap|overlap|of overlap"
     r"|before|after|afterwards|initially|later|now|instead|then)\b",
     re.I,
@@ -452,9 +449,7 @@ def convention(f: Filler) -> Missing:
 
 
 _RADIUS_ROLES = frozenset({"max_particle_radius", "particle_radius"})
-_SIZE_GAP_RE = re.compile(
-    r"^[\s,;]*(?:(?:and|or|to|up\s+to|until)\s*|[-\u2013\u2014]\s*|\.\.\s*)?$"
-)
+_SIZE_GAP_RE = lazy(r"^[\s,;]*(?:(?:and|or|to|up\s+to|until)\s*|[-\u2013\u2014]\s*|\.\.\s*)?$")
 """Between two sizes of one list or range (`1 and 2 mm`, `0.5 mm to 1.5 mm`, `0.5–1.5 mm`): the
 second is the same kind of size as the first (a radius after a radius)."""
 
@@ -537,9 +532,9 @@ def _si(f: Filler, index: int, target: str) -> float:
 # --- the tools of docs/references.md (part 2) ------------------------------------------------
 
 _OTHER = ("other_density", "other_youngs_modulus", "other_poisson_ratio")
-_BOND_RE = re.compile(r"\bbond\b", re.I)
-_DALLAVALLE_RE = re.compile(r"\bdalla[\s-]?valle\b", re.I)
-_DRUM_RE = re.compile(
+_BOND_RE = lazy(r"\bbond\b", re.I)
+_DALLAVALLE_RE = lazy(r"\bdalla[\s-]?valle\b", re.I)
+_DRUM_RE = lazy(
     r"\b(?:drum|kiln|mill|rotating|rotary|rpm|froude|critical (?:speed|rpm|rotation))\b"
     r"|\d\s*(?:rad|rev)\s*/\s*(?:s|sec|min)\b",
     re.I,
@@ -566,7 +561,7 @@ def two_bodies(f: Filler) -> Missing:
     return []
 
 
-_PER_SURFACE_RE = re.compile(
+_PER_SURFACE_RE = lazy(
     r"(?<!\bnot )\b(?:per|each|of (?:one|each|a single))[\s-]+(?:surface|solid|face)\b"
     r"|\bgamma[\s_-]?s\b"
     r"|\bsolid surface energy\b",
@@ -600,10 +595,8 @@ def cohesion_inputs(f: Filler) -> Missing:
     return missing
 
 
-_OBSTACLE_BEFORE_RE = re.compile(
-    r"\b(?:around|past|over|onto|behind|towards?)\s+(?:an?|the)?\s*$", re.I
-)
-_OBSTACLE_AFTER_RE = re.compile(
+_OBSTACLE_BEFORE_RE = lazy(r"\b(?:around|past|over|onto|behind|towards?)\s+(?:an?|the)?\s*$", re.I)
+_OBSTACLE_AFTER_RE = lazy(
     r"^\s*(?:[a-z]+\s+)?(?:cylinders?|obstacles?|spheres?|bod(?:y|ies)|rods?|wires?|blades?"
     r"|tubes?|plates?|walls?|fibres?|fibers?)\b",
     re.I,
@@ -666,7 +659,7 @@ def drag_word(f: Filler) -> Missing:
     return []
 
 
-_STOKES_RE = re.compile(r"\bstokes\b", re.I)
+_STOKES_RE = lazy(r"\bstokes\b", re.I)
 
 
 def cohesion_scheme(f: Filler) -> Missing:
@@ -688,7 +681,7 @@ def _size_runs(f: Filler) -> None:
         _runs(f, items)
 
 
-_PER_NODE_RE = re.compile(
+_PER_NODE_RE = lazy(
     r"\d\s*(?:compute\s+)?(?:nodes?|machines?|servers?|computers?)\b"
     r"|\bcores?\s+(?:each|per\s+(?:node|machine|server|socket|gpu)|/\s*node)\b"
     r"|\b(?:x|×|times)\s*\d+\s*cores?\b",
@@ -717,7 +710,7 @@ def run_cost(f: Filler) -> Missing:
     return [("duration", "mass_flow_rate")]
 
 
-_LOGNORMAL_RE = re.compile(
+_LOGNORMAL_RE = lazy(
     r"\blog[\s-]?normal(?:ly)?\b|\bgeometric\s+(?:sd|std|standard deviation|sigma)\b|\bgsd\b"
     r"|\bsigma[\s_]g\b",
     re.I,
@@ -725,12 +718,12 @@ _LOGNORMAL_RE = re.compile(
 """A log-normal size distribution, said by name or by its geometric standard deviation."""
 
 
-_OTHER_SHAPE_RE = re.compile(
+_OTHER_SHAPE_RE = lazy(
     r"\b(?P<shape>rosin[\s-]*rammler|rrsb|weibull|uniform(?:ly)?|bimodal|multimodal|gates[\s-]*gaudin"
     r"|schuhmann|gamma distribution|log[\s-]?uniform)\b",
     re.I,
 )
-_WEIGHTED_RE = re.compile(
+_WEIGHTED_RE = lazy(
     r"\b(?P<w>mass|volume|weight|wt|vol)(?:\.|%)?[\s-]*(?:weighted|based|basis|psd|distribution)\b"
     r"|\b(?:by|per)\s+(?P<w2>mass|volume|weight)\b",
     re.I,
@@ -846,7 +839,7 @@ def _drum_size(f: Filler) -> None:
             return
 
 
-_OTHER_ROLLING_RE = re.compile(
+_OTHER_ROLLING_RE = lazy(
     r"\bepsd[\s_-]?2\b|\btype[\s-]?[abd]\b|\bconstant (?:directional )?torque\b|\bcdt\b"
     r"|\bviscous rolling\b",
     re.I,

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from caec_desktop.agent.selection.offline.lazy_re import lazy
 from caec_desktop.agent.selection.protocol import ProposedCall, Selection
 from caec_desktop.tools.sweep import DEFAULT_POINTS, MAX_POINTS, SWEEP_TOOL
 from caec_desktop.tools.units import UnitParseError, to_si
@@ -39,7 +40,7 @@ _LIST_RE = re.compile(
     rf"(?<![\w.^])(?P<items>{_ITEM}(?:(?:\s*,\s+{_ITEM})+(?:{_LAST})?|{_LAST}))(?![\w.])"
 )
 """`1, 2, 5 mm`, `1, 2 and 5 mm`, `1, 2 or 5 mm`, `1 and 2 mm`, `1 mm or 2 mm`."""
-_BETWEEN_RE = re.compile(r"\bbetween\s*$", re.IGNORECASE)
+_BETWEEN_RE = lazy(r"\bbetween\s*$", re.IGNORECASE)
 _POINTS_RE = re.compile(
     r"\b(?:in|with)?\s*(?<![\d.])(\d+)\s*(?:(?:log(?:arithmic(?:ally)?)?|lin(?:ear(?:ly)?)?|even(?:ly)?"
     r"|equal(?:ly)?|uniform(?:ly)?)(?:[\s-]+spaced)?[\s-]+)?(?:points|values|steps)\b",
@@ -47,7 +48,7 @@ _POINTS_RE = re.compile(
 )
 """`in 5 points`, `5 steps`, and with the spacing between (`in 5 log steps`, `6 evenly spaced
 points`): the count is never dropped for the default because a word stood before `points`."""
-_STEP_RE = re.compile(
+_STEP_RE = lazy(
     rf"\b(?:in\s+)?(?:steps?|increments?)\s*(?:of|=|:)?\s*(?P<a>{_NUM}(?:[ \t]?{_UNIT})?)(?![\w.])"
     rf"|\bevery\s+(?P<b>{_NUM}(?:[ \t]?{_UNIT})?)(?![\w.])"
     rf"|\bin\s+(?P<c>{_NUM}[ \t]?{_UNIT}|\d*\.\d+)\s+(?:steps?|increments?)\b",
@@ -56,7 +57,7 @@ _STEP_RE = re.compile(
 """A step size for a range: `in steps of 1 mm`, `step 0.5 mm`, `every 0.5 mm`, `in 0.5 m/s
 increments` (a whole number without a unit before `steps` is the count of points)."""
 _LOG_RE = re.compile(r"\blog(?:arithmic(?:ally)?)?(?:\s*(?:scale|spaced|spacing))?\b", re.I)
-_ITEM_RE = re.compile(rf"({_NUM})(?:[ \t]?({_UNIT}))?")
+_ITEM_RE = lazy(rf"({_NUM})(?:[ \t]?({_UNIT}))?")
 _NOT_UNITS = frozenset({"to", "and", "x", "of", "in", "at", "for", "or"})
 
 Select = Callable[[str], Selection]
