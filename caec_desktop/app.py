@@ -1,7 +1,8 @@
 """`caec-desktop`: the window on a qasync loop. The only module that knows which event loop runs.
 
-`main()` shows the window first (importing only Qt and the window), then sets up logging, imports
-asyncio and qasync (Qt events processed between them) and runs `run_app`: a worker thread loads
+`main()` shows the window's first frame (importing only Qt and the window: menus, status bar and
+the message box, which takes typing at once), then builds the rest of the window, sets up logging,
+imports asyncio and qasync (Qt events processed between the steps) and runs `run_app`: a worker thread loads
 what the first answer needs and the session is attached (a question sent meanwhile runs then, on
 the sequential runner); once that answer is out the trace and graph tabs are built (showing its
 run) and the worker loads LangGraph, which runs the turns after it (docs/architecture.md,
@@ -429,6 +430,7 @@ async def run_app(
     """
     import asyncio
 
+    window.complete()  # (`main()` has built it all by now)
     if ns.self_test:  # asked the moment the window is up, as by a quick user
         window.chat.input.setPlainText(ns.query or SELF_TEST_QUERY)
         window.chat.input.submit()
@@ -634,13 +636,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("CAEC Desktop")
-    window = MainWindow()
+    window = MainWindow(first_frame=True)  # the message box takes typing from the first frame
     window.fit_to_screen()
-    window.show()  # before logging, asyncio and qasync load: the window is up ~30 ms sooner
-    _setup_logging()
-    for name in LOOP_MODULES:  # Qt paints and takes input between them (no loop runs yet)
+    window.show()  # before the chat, logging, asyncio and qasync load: the window is up sooner
+    steps: tuple[Callable[[], object], ...] = (
+        *window.rest_of_window(),
+        _setup_logging,
+        *(partial(importlib.import_module, name) for name in LOOP_MODULES),
+    )
+    for step in steps:  # Qt paints and takes input between them (no loop runs yet)
         app.processEvents()
-        importlib.import_module(name)
+        step()
     import qasync
 
     return int(qasync.run(run_app(app, window, ns)))
