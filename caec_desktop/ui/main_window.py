@@ -229,6 +229,7 @@ class MainWindow(QMainWindow):
         first = self.split.replaceWidget(0, chat)
         if first is not None:
             first.deleteLater()
+        self.split.setStretchFactor(0, 3)  # (kept in the widget's size policy: the chat's now)
         if focused:  # moving the box to the chat took its focus
             self._input.setFocus()
         chat.sendRequested.connect(self._on_chat_send_requested)
