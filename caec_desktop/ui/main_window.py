@@ -136,12 +136,12 @@ class MainWindow(QMainWindow):
 
         self.chat: ChatPane
         """The conversation and its message box (built by `rest_of_window`)."""
-        self._input = ChatInput()
-        """The message box: the first frame's, then the chat's (`ChatPane.input`)."""
+        self.message_box = ChatInput()
+        """The message box, from the first frame on; once the chat is built, its `input`."""
         self._sent_before_chat: list[str] = []
         """Questions sent from the first frame's message box; the chat asks them once built."""
-        self._input.submitted.connect(self._sent_before_chat.append)
-        self._input.keyPasted.connect(self._on_chat_input_key_pasted)
+        self.message_box.submitted.connect(self._sent_before_chat.append)
+        self.message_box.keyPasted.connect(self._on_chat_input_key_pasted)
         self.trace: TracePanel
         self.graph: GraphView
         self.side = QTabWidget()
@@ -178,7 +178,7 @@ class MainWindow(QMainWindow):
         self.side.currentChanged.connect(self._on_side_current_changed)
         # The message box has the focus at start (set here, not in a showEvent: the first Python
         # event handler makes PySide6 build QEvent's class, ~3 ms before the first paint).
-        self._input.setFocus()
+        self.message_box.setFocus()
         if not first_frame:
             self.complete()
         if runner is not None and settings is not None:
@@ -190,9 +190,9 @@ class MainWindow(QMainWindow):
         chat = QWidget()
         chat.setMinimumWidth(CHAT_MIN_WIDTH)
         send = QPushButton("Send")
-        send.clicked.connect(self._input.submit)
+        send.clicked.connect(self.message_box.submit)
         row = QHBoxLayout()
-        row.addWidget(self._input, 1)
+        row.addWidget(self.message_box, 1)
         row.addWidget(send)
         lay = QVBoxLayout(chat)
         lay.addStretch(1)
@@ -222,16 +222,16 @@ class MainWindow(QMainWindow):
             return
         from caec_desktop.ui.chat_pane import ChatPane
 
-        focused = self.focusWidget() in (None, self._input)  # (also while not shown or active)
-        self.chat = chat = ChatPane(input_box=self._input)  # the box moves into the chat
+        focused = self.focusWidget() in (None, self.message_box)  # (also while not shown or active)
+        self.chat = chat = ChatPane(input_box=self.message_box)  # the box moves into the chat
         chat.setMinimumWidth(CHAT_MIN_WIDTH)
-        self._input.submitted.disconnect(self._sent_before_chat.append)
+        self.message_box.submitted.disconnect(self._sent_before_chat.append)
         first = self.split.replaceWidget(0, chat)
         if first is not None:
             first.deleteLater()
         self.split.setStretchFactor(0, 3)  # (kept in the widget's size policy: the chat's now)
         if focused:  # moving the box to the chat took its focus
-            self._input.setFocus()
+            self.message_box.setFocus()
         chat.sendRequested.connect(self._on_chat_send_requested)
         chat.stopRequested.connect(self._on_chat_stop_requested)
         chat.openInForm.connect(self.open_in_form)
@@ -421,7 +421,7 @@ class MainWindow(QMainWindow):
 
     # --- keyboard, help ---------------------------------------------------------------------------
     def focus_input(self) -> None:
-        self._input.setFocus()
+        self.message_box.setFocus()
 
     def focus_search(self) -> None:
         """Ctrl+K: the conversation search box (the dock is shown if it was closed)."""
@@ -490,7 +490,7 @@ class MainWindow(QMainWindow):
         if hasattr(self, "trace"):
             store.setValue("trace_splitter", self.trace.split.saveState())
         key = self.settings.api_key() if self.settings is not None else ""
-        draft = redact_text(self._input.toPlainText(), (key,) if key else ())  # no key, ever
+        draft = redact_text(self.message_box.toPlainText(), (key,) if key else ())  # no key, ever
         store.setValue("draft", draft)
         store.sync()
 
@@ -523,8 +523,8 @@ class MainWindow(QMainWindow):
         from caec_desktop.ui.layout_store import layout_settings
 
         draft = layout_settings().value("draft")
-        if isinstance(draft, str) and draft and not self._input.toPlainText():
-            self._input.setPlainText(draft)
+        if isinstance(draft, str) and draft and not self.message_box.toPlainText():
+            self.message_box.setPlainText(draft)
 
     def fit_to_screen(self) -> None:
         """Shrink the window to its screen's available area (a 1024×700 laptop, a small VNC
@@ -585,7 +585,7 @@ class MainWindow(QMainWindow):
         choice = dialog.choice if dialog is not None else "edit"
         without = redact_text(text, (key,) if key else ())
         if choice == "send":
-            self._input.send_text(without)
+            self.message_box.send_text(without)
         elif choice == "store" and key and self.settings is not None:
             from caec_desktop.settings.model import Settings
 
@@ -595,7 +595,7 @@ class MainWindow(QMainWindow):
             self.set_settings(new)
             if self.on_settings_saved is not None:
                 self.on_settings_saved(new)
-            self._input.setPlainText(without)
+            self.message_box.setPlainText(without)
             self.statusBar().showMessage(
                 f"API key stored (sent only to {host}) and taken out of your message.", 10000
             )
