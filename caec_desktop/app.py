@@ -438,6 +438,8 @@ async def run_app(
     closed = asyncio.Event()
     window.closed.connect(closed.set)
     app.aboutToQuit.connect(closed.set)
+    if not window.isVisible():  # closed already, while `main()` built the rest of it
+        closed.set()
     sink = ErrorSink(window)
     sink.install(asyncio.get_running_loop())
     await asyncio.sleep(0)  # paint first, then fill in

@@ -199,3 +199,23 @@ def test_the_first_frame_shows_before_the_chat_modules_load(tmp_path: Path) -> N
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.split("\n")[:2] == ["[]", "False ChatInput"]
+
+
+@pytest.mark.usefixtures("_engine_state")
+def test_a_window_closed_before_the_loop_started_ends_the_app(
+    qtbot: QtBot, qapp: QApplication, qloop: qasync.QEventLoop
+) -> None:
+    window, _ = _first_frame(qtbot)
+    window.close()  # closed while main() was still building the rest (no loop yet)
+    loading = Loading(None, prepare=_offline, load_engine=_no_engine)
+
+    async def scenario() -> int:
+        return await asyncio.wait_for(
+            run_app(qapp, window, argparse.Namespace(self_test=False), loading), timeout=30
+        )
+
+    try:
+        assert qloop.run_until_complete(scenario()) == 0
+    finally:
+        qapp.setQuitOnLastWindowClosed(True)
+    assert window.runner is not None and window.runner.session.turns == []
