@@ -59,10 +59,15 @@ app.processEvents()
 print(time.time(), time.process_time(), flush=True)
 """
 
-# The real entry point (`caec-desktop --self-test`), stopped the moment the window is shown.
+# The real entry point (`caec-desktop --self-test`), stopped the moment the window is shown. The
+# window module is imported here to patch it, so first the step `main()` takes before importing it
+# (else PySide6 reads the source of every module imported from here on, ~4 ms `main()` never
+# spends; ui/feature_scan.py).
 APP = """
 import os, sys, time
 from PySide6.QtWidgets import QApplication
+from caec_desktop.ui.feature_scan import skip_feature_scan
+skip_feature_scan()
 import caec_desktop.ui.main_window as mw
 _show = mw.MainWindow.show
 def show(self):
