@@ -222,15 +222,17 @@ class MainWindow(QMainWindow):
             return
         from caec_desktop.ui.chat_pane import ChatPane
 
-        focused = self.focusWidget() in (None, self.message_box)  # (also while not shown or active)
+        first = self.split.widget(0)
+        had = self.focusWidget()  # (also while the window is hidden or not active)
+        focused = had is None or (first is not None and first.isAncestorOf(had))
         self.chat = chat = ChatPane(input_box=self.message_box)  # the box moves into the chat
         chat.setMinimumWidth(CHAT_MIN_WIDTH)
         self.message_box.submitted.disconnect(self._sent_before_chat.append)
-        first = self.split.replaceWidget(0, chat)
+        self.split.replaceWidget(0, chat)
         if first is not None:
             first.deleteLater()
         self.split.setStretchFactor(0, 3)  # (kept in the widget's size policy: the chat's now)
-        if focused:  # moving the box to the chat took its focus
+        if focused:  # the focus was in the first frame's chat: moving the box took it
             self.message_box.setFocus()
         chat.sendRequested.connect(self._on_chat_send_requested)
         chat.stopRequested.connect(self._on_chat_stop_requested)

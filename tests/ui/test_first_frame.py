@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import qasync
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QPushButton
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.agent import engine
@@ -92,6 +92,21 @@ def test_a_question_sent_from_the_first_frame_is_shown_once_the_chat_is_built(
     assert window.windowTitle() == f"CAEC Desktop — {QUESTION}"
     qtbot.keyClick(box, Qt.Key.Key_Up)  # the box remembers what was sent from the first frame
     assert box.toPlainText() == QUESTION
+
+
+def test_send_clicked_in_the_first_frame_asks_and_leaves_the_focus_in_the_box(
+    qtbot: QtBot,
+) -> None:
+    window, box = _first_frame(qtbot)
+    qtbot.keyClicks(box, QUESTION)
+    (send,) = [b for b in window.split.widget(0).findChildren(QPushButton) if b.text() == "Send"]
+    send.setFocus()  # as a click gives it
+    send.click()
+
+    _build_rest(window)
+
+    assert [item.text() for item in window.chat.items()] == [QUESTION]
+    assert window.focusWidget() is box
 
 
 def test_the_menu_bar_is_there_from_the_first_frame_and_its_items_follow(qtbot: QtBot) -> None:
