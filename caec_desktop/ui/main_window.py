@@ -2,16 +2,17 @@
 
 Wiring only: the window binds widgets to a `SessionRunner`'s signals. It does not know which
 event loop runs (app.py does). To show fast it is built in steps. `MainWindow(first_frame=True)`
-is the first frame: the window at its size and title with its menus, status bar, side tabs and
-the message box (`ChatInput`) where the chat's box will be, needing only Qt and this module (not
-even the `Qt` namespace, whose enums take ~15 ms to build). `rest_of_window()` gives the rest as
-steps, one per loop turn (app.py runs them after `show()`): the chat's modules, the chat around
-that same message box (what was typed stays, with its cursor and focus; a question sent from the
-first frame is asked once the chat is there), and the error banner. `MainWindow()` builds all of
-it at once. Then `attach(runner, settings)` the session, `build_panels()` adds the trace and
-graph tabs (app.py: after the first answer; they show the events received before them),
-`load_graph()` draws the LangGraph graph, and the tool form is built the first time it is
-needed. A question sent before `attach` waits and runs as soon as the session is there.
+is the first frame: the window at its size and title with its menu bar, status bar and the
+message box (`ChatInput`) where the chat's box will be, needing only Qt and this module (not even
+the `Qt` namespace, whose enums take ~15 ms to build). `rest_of_window()` gives the rest as
+steps, one per loop turn (app.py runs them after `show()`): the side tabs, the menus' items and
+shortcuts, the chat's modules, the chat around that same message box (what was typed stays, with
+its cursor and focus; a question sent from the first frame is asked once the chat is there), and
+the error banner. `MainWindow()` builds all of it at once. Then `attach(runner, settings)` the
+session, `build_panels()` adds the trace and graph tabs (app.py: after the first answer; they
+show the events received before them), `load_graph()` draws the LangGraph graph, and the tool
+form is built the first time it is needed. A question sent before `attach` waits and runs as
+soon as the session is there.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QPushButton,
     QSplitter,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -40,6 +40,7 @@ from caec_desktop.ui.window_menus import WindowMenus
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QCloseEvent
+    from PySide6.QtWidgets import QTabWidget
 
     from caec_desktop.agent.trace import TraceEvent
     from caec_desktop.settings.keystore import SecretStore
@@ -144,14 +145,14 @@ class MainWindow(QMainWindow):
         self.message_box.keyPasted.connect(self._on_chat_input_key_pasted)
         self.trace: TracePanel
         self.graph: GraphView
-        self.side = QTabWidget()
-        for title in ("Trace", "Graph", "Tool form"):
-            self.side.addTab(QLabel("Loading…"), title)
-        self.side.setMinimumWidth(SIDE_MIN_WIDTH)
+        self.side: QTabWidget
+        """The trace, graph and tool-form tabs (built by `rest_of_window`)."""
+        side = QWidget()  # the side tabs' place in the first frame
+        side.setMinimumWidth(SIDE_MIN_WIDTH)
         self.split = split = QSplitter()  # horizontal
         split.setObjectName("chat_side_splitter")
         split.addWidget(self._first_chat())
-        split.addWidget(self.side)
+        split.addWidget(side)
         split.setChildrenCollapsible(False)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
@@ -175,7 +176,6 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.resize(1180, 760)
         self.pasted_key_dialog: PastedKeyDialog | None = None
-        self.side.currentChanged.connect(self._on_side_current_changed)
         # The message box has the focus at start (set here, not in a showEvent: the first Python
         # event handler makes PySide6 build QEvent's class, ~3 ms before the first paint).
         self.message_box.setFocus()
@@ -201,9 +201,10 @@ class MainWindow(QMainWindow):
 
     def rest_of_window(self) -> list[Callable[[], object]]:
         """What the first frame leaves out, as steps to run one per loop turn (app.py runs them
-        after `show()`; none takes more than a few ms): the menus' items and the shortcuts, the
-        chat's modules, the chat, the error banner. A step already done does nothing."""
+        after `show()`; none takes more than a few ms): the side tabs, the menus' items and the
+        shortcuts, the chat's modules, the chat, the error banner. A step done does nothing."""
         return [
+            self._build_side,
             self.menus.fill,
             *(partial(importlib.import_module, name) for name in CHAT_MODULES),
             self._build_chat,
@@ -214,6 +215,22 @@ class MainWindow(QMainWindow):
         """Build what the first frame left out, now (nothing if it is built)."""
         for step in self.rest_of_window():
             step()
+
+    def _build_side(self) -> None:
+        """The side tabs, each "Loading…" until its panel is built, in their place."""
+        if hasattr(self, "side"):
+            return
+        from PySide6.QtWidgets import QTabWidget
+
+        self.side = side = QTabWidget()
+        for title in ("Trace", "Graph", "Tool form"):
+            side.addTab(QLabel("Loading…"), title)
+        side.setMinimumWidth(SIDE_MIN_WIDTH)
+        first = self.split.replaceWidget(1, side)
+        if first is not None:
+            first.deleteLater()
+        self.split.setStretchFactor(1, 2)  # (kept in the widget's size policy: the tabs' now)
+        side.currentChanged.connect(self._on_side_current_changed)
 
     def _build_chat(self) -> None:
         """The chat around the first frame's message box, in its place; questions sent from

@@ -117,6 +117,11 @@ def test_the_menu_bar_is_there_from_the_first_frame_and_its_items_follow(qtbot: 
     _build_rest(window)
 
     assert [action.text() for action in window.menuBar().actions()] == entries
+    assert [window.side.tabText(i) for i in range(window.side.count())] == [
+        "Trace",
+        "Graph",
+        "Tool form",
+    ]
     assert [a.text() for a in window.menus.file_menu.actions()] == ["&Quit"]
     assert window.menus.quit_action.shortcut().toString() == "Ctrl+Q"
     assert window.menus.settings_action.shortcut().toString() == "Ctrl+,"
