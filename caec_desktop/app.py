@@ -247,9 +247,11 @@ def _prepare(mode: Mode | None) -> tuple[Settings, str]:
     return settings, problem
 
 
-LOOP_MODULES = ("ssl", "asyncio", "qasync")
-"""What the event loop needs, imported in `main()` one at a time after the window is shown
-(~10-25 ms each; asyncio imports ssl)."""
+LOOP_MODULES = ("_ssl", "ssl", "concurrent.futures", "subprocess", "asyncio", "qasync")
+"""What the event loop needs, imported in `main()` one at a time after the window is shown. Each
+is a step of its own, Qt's events processed between them: asyncio imports the others (the C
+`_ssl`, ssl, concurrent.futures, subprocess), and in one step they held the GUI thread ~30 ms,
+~15 ms for asyncio's own modules now."""
 
 PANEL_MODULES = (
     "caec_desktop.ui.trace_text",
