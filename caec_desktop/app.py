@@ -1,11 +1,12 @@
 """`caec-desktop`: the window on a qasync loop. The only module that knows which event loop runs.
 
-`main()` shows the window first (importing only Qt and the window), then sets up logging, imports
-asyncio and qasync (Qt events processed between them) and runs `run_app`: a worker thread loads
-what the first answer needs and the session is attached (a question sent meanwhile runs then, on
-the sequential runner); once that answer is out the trace and graph tabs are built (showing its
-run) and the worker loads LangGraph, which runs the turns after it (docs/architecture.md,
-"Start-up").
+`main()` shows the window's first frame (importing only Qt and the window: menus, status bar and
+the message box, which takes typing at once), then builds the rest of the window, sets up
+logging, imports asyncio and qasync (Qt events processed between the steps) and runs `run_app`:
+a worker thread loads what the first answer needs and the session is attached (a question sent
+meanwhile runs then, on the sequential runner); once that answer is out the trace and graph
+tabs are built (showing its run) and the worker loads LangGraph, which runs the turns after it
+(docs/architecture.md, "Start-up").
 Closing the window ends `run_app`, which cancels the run and awaits `Session.aclose()` so HTTP
 clients close before the loop ends (qasync issue #60). One error sink (`sys.excepthook` + the
 loop's exception handler, where `asyncSlot` errors land, qasync PR #36) logs each failure and
@@ -242,9 +243,11 @@ def _prepare(mode: Mode | None) -> tuple[Settings, str]:
     return settings, problem
 
 
-LOOP_MODULES = ("ssl", "asyncio", "qasync")
-"""What the event loop needs, imported in `main()` one at a time after the window is shown
-(~10-25 ms each; asyncio imports ssl)."""
+LOOP_MODULES = ("_ssl", "ssl", "concurrent.futures", "subprocess", "asyncio", "qasync")
+"""What the event loop needs, imported in `main()` one at a time after the window is shown. Each
+is a step of its own, Qt's events processed between them: asyncio imports the others (the C
+`_ssl`, ssl, concurrent.futures, subprocess), and in one step they held the GUI thread ~30 ms,
+~15 ms for asyncio's own modules now."""
 
 PANEL_MODULES = (
     "caec_desktop.ui.trace_text",
@@ -477,6 +480,7 @@ async def run_app(
     """
     import asyncio
 
+    window.complete()  # (`main()` has built it all by now)
     if ns.self_test:  # asked the moment the window is up, as by a quick user
         window.chat.input.setPlainText(ns.query or SELF_TEST_QUERY)
         window.chat.input.submit()
@@ -484,6 +488,8 @@ async def run_app(
     closed = asyncio.Event()
     window.closed.connect(closed.set)
     app.aboutToQuit.connect(closed.set)
+    if not window.isVisible():  # closed already, while `main()` built the rest of it
+        closed.set()
     sink = ErrorSink(window)
     sink.install(asyncio.get_running_loop())
     await asyncio.sleep(0)  # paint first, then fill in
@@ -707,13 +713,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("CAEC Desktop")
-    window = MainWindow()
+    window = MainWindow(first_frame=True)  # the message box takes typing from the first frame
     window.fit_to_screen()
-    window.show()  # before logging, asyncio and qasync load: the window is up ~30 ms sooner
-    _setup_logging()
-    for name in LOOP_MODULES:  # Qt paints and takes input between them (no loop runs yet)
+    window.show()  # before the chat, logging, asyncio and qasync load: the window is up sooner
+    steps: tuple[Callable[[], object], ...] = (
+        *window.rest_of_window(),
+        _setup_logging,
+        *(partial(importlib.import_module, name) for name in LOOP_MODULES),
+    )
+    for step in steps:  # Qt paints and takes input between them (no loop runs yet)
         app.processEvents()
-        importlib.import_module(name)
+        step()
     import qasync
 
     return int(qasync.run(run_app(app, window, ns)))

@@ -2,16 +2,29 @@
 
 A message holding an API key (key-shaped, or a key the app knows: `settings.redact`) is not
 sent: `keyPasted` asks the window what to do, and the text stays in the box meanwhile.
+
+The window's first frame shows this box before the rest of the chat is built (main_window.py), so
+this module imports only Qt: the key check loads on the first send.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
-from caec_desktop.settings.redact import found_secrets
+if TYPE_CHECKING:  # (PySide6 builds a class on first use: QKeyEvent's ~3 ms, not before show)
+    from PySide6.QtGui import QKeyEvent
+
+IDLE_PLACEHOLDER = (
+    "Ask for a calculation, e.g. rayleigh time step for 1 mm glass beads  "
+    "(Enter sends, Shift+Enter new line)"
+)
+RUNNING_PLACEHOLDER = "A run is going: type on, Enter queues your next question (Esc stops the run)"
+MAX_HEIGHT = 90
+"""The box's height limit in pixels (it grows with its text up to this, then scrolls)."""
 
 
 class ChatInput(QPlainTextEdit):
@@ -24,6 +37,8 @@ class ChatInput(QPlainTextEdit):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setTabChangesFocus(True)
+        self.setPlaceholderText(IDLE_PLACEHOLDER)
+        self.setMaximumHeight(MAX_HEIGHT)
         self.history: list[str] = []
         self._pos = 0
 
@@ -50,6 +65,8 @@ class ChatInput(QPlainTextEdit):
         text = self.toPlainText().strip()
         if not text:
             return
+        from caec_desktop.settings.redact import found_secrets
+
         if found_secrets(text):
             self.keyPasted.emit(text)
             return
@@ -66,4 +83,6 @@ class ChatInput(QPlainTextEdit):
     def _recall(self, pos: int) -> None:
         self._pos = max(0, min(pos, len(self.history)))
         self.setPlainText(self.history[self._pos] if self._pos < len(self.history) else "")
+        from PySide6.QtGui import QTextCursor
+
         self.moveCursor(QTextCursor.MoveOperation.End)

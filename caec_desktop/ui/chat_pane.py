@@ -44,7 +44,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from caec_desktop.ui.chat_input import ChatInput
+from caec_desktop.ui.chat_input import IDLE_PLACEHOLDER, RUNNING_PLACEHOLDER, ChatInput
 from caec_desktop.ui.question_queue import QuestionQueue
 from caec_desktop.ui.result_card import ResultCard
 from caec_desktop.ui.welcome_panel import WelcomePanel
@@ -106,11 +106,6 @@ SCROLL_BUSY_MS = 500
 """The chat counts as busy (see `ChatPane.busy`) this long after it last scrolled."""
 FOLLOW_SLACK_PX = 8
 """The reader counts as "at the end" this close to the bottom (a wheel step is ~60 px)."""
-IDLE_PLACEHOLDER = (
-    "Ask for a calculation, e.g. rayleigh time step for 1 mm glass beads  "
-    "(Enter sends, Shift+Enter new line)"
-)
-RUNNING_PLACEHOLDER = "A run is going: type on, Enter queues your next question (Esc stops the run)"
 
 
 class Bubble(WrapLabel):
@@ -342,8 +337,13 @@ class ChatPane(QWidget):
     """The "model is writing…" bubble was rendered with this text (the model's words so far)."""
 
     def __init__(
-        self, examples: list[tuple[str, str]] | None = None, parent: QWidget | None = None
+        self,
+        examples: list[tuple[str, str]] | None = None,
+        parent: QWidget | None = None,
+        input_box: ChatInput | None = None,
     ) -> None:
+        """`input_box`: the message box to use (the window's first frame shows it before the chat
+        is built; what was typed in it stays), a new one by default."""
         super().__init__(parent)
         self.running = False
         self.following = True
@@ -370,9 +370,7 @@ class ChatPane(QWidget):
         self.new_answer_button.clicked.connect(self.scroll_to_end)
         self.new_answer_button.hide()
         self.queue = QuestionQueue()
-        self.input = ChatInput()
-        self.input.setPlaceholderText(IDLE_PLACEHOLDER)
-        self.input.setMaximumHeight(90)
+        self.input = input_box or ChatInput()
         self.input.submitted.connect(self._on_input_submitted)
         self.send_button = QPushButton("Send")
         self.send_button.setToolTip("Send (Enter); during a run: queue it for when the run ends")

@@ -1,47 +1,51 @@
 """MainWindow: chat on the left; live trace, graph and tool forms on the right; mode badge below.
 
 Wiring only: the window binds widgets to a `SessionRunner`'s signals. It does not know which
-event loop runs (app.py does). To show fast it is built in steps: `MainWindow()` needs only Qt
-(not even the `Qt` namespace, whose enums take ~15 ms to build); after `show()`,
-`attach(runner, settings)` the session, `build_panels()` adds the trace and graph tabs (app.py:
-after the first answer; they show the events received before them), `load_graph()` draws the
-LangGraph graph, and the tool form is built the first time it is needed. A question sent before
-`attach` waits and runs as soon as the session is there.
+event loop runs (app.py does). To show fast it is built in steps. `MainWindow(first_frame=True)`
+is the first frame: the window at its size and title with its menu bar, status bar and the
+message box (`ChatInput`) where the chat's box will be, needing only Qt and this module (not even
+the `Qt` namespace, whose enums take ~15 ms to build). `rest_of_window()` gives the rest as
+steps, one per loop turn (app.py runs them after `show()`): the side tabs, the menus' items and
+shortcuts, the chat's modules, the chat around that same message box (what was typed stays, with
+its cursor and focus; a question sent from the first frame is asked once the chat is there), and
+the error banner. `MainWindow()` builds all of it at once. Then `attach(runner, settings)` the
+session, `build_panels()` adds the trace and graph tabs (app.py: after the first answer; they
+show the events received before them), `load_graph()` draws the LangGraph graph, and the tool
+form is built the first time it is needed. A question sent before `attach` waits and runs as
+soon as the session is there.
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
-from urllib.parse import urlparse
 
 from PySide6 import QtCore
-from PySide6.QtCore import QByteArray, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QShowEvent
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QDialog,
     QHBoxLayout,
     QLabel,
     QMainWindow,
     QPushButton,
     QSplitter,
-    QTabWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from caec_desktop.settings.redact import key_problem, pasted_key, redact_text
-from caec_desktop.ui.chat_pane import RENDER_INTERVAL_MS, ChatPane
-from caec_desktop.ui.chat_replay import answer_bubble
-from caec_desktop.ui.layout_store import layout_settings
+from caec_desktop.ui.chat_input import ChatInput
 from caec_desktop.ui.window_menus import WindowMenus
 
 if TYPE_CHECKING:
+    from PySide6.QtGui import QCloseEvent
+    from PySide6.QtWidgets import QTabWidget
+
     from caec_desktop.agent.trace import TraceEvent
     from caec_desktop.settings.keystore import SecretStore
     from caec_desktop.settings.model import Settings
+    from caec_desktop.ui.chat_pane import ChatPane
     from caec_desktop.ui.form_panel import FormPanel
     from caec_desktop.ui.graph_view import GraphView
     from caec_desktop.ui.help_dialogs import TextDialog
@@ -56,14 +60,20 @@ _LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 CHAT_MIN_WIDTH = 380
 """The chat is never narrower: a result card's buttons (Calc sheet, Copy, Open in form) fit."""
 SIDE_MIN_WIDTH = 300
-TRACE_AFTER_RENDER_MS = RENDER_INTERVAL_MS // 2
-"""New trace rows and renders of the streamed answer are kept at least this far apart."""
 LAYOUT_VERSION = 1
 """Bumped when the window's docks or splitters change, so an old saved layout is ignored."""
+CHAT_MODULES = (
+    "caec_desktop.ui.wrap_label",
+    "caec_desktop.ui.result_card",
+    "caec_desktop.ui.chat_pane",
+)
+"""The chat's modules, imported one per loop turn after the first frame (~3-5 ms each)."""
 
 
 def mode_badge(settings: Settings) -> str:
     """Which mode answers and whether anything leaves the machine."""
+    from urllib.parse import urlparse
+
     mode = settings.effective_mode
     if mode == "offline":
         return "offline — nothing leaves this machine"
@@ -73,6 +83,13 @@ def mode_badge(settings: Settings) -> str:
     if host in _LOCAL_HOSTS:
         return f"local model at {host} — nothing leaves this machine"
     return f"local-mode server — queries sent to {host}"
+
+
+def _trace_after_render_ms() -> int:
+    """New trace rows and renders of the streamed answer are kept at least this far apart."""
+    from caec_desktop.ui.chat_pane import RENDER_INTERVAL_MS
+
+    return RENDER_INTERVAL_MS // 2
 
 
 class HelpSource(Protocol):
@@ -94,7 +111,10 @@ class MainWindow(QMainWindow):
         runner: SessionRunner | None = None,
         settings: Settings | None = None,
         help_source: HelpSource | None = None,
+        first_frame: bool = False,
     ) -> None:
+        """`first_frame=True` builds only the first frame (see the module's docstring); the
+        caller runs `rest_of_window()` after showing it."""
         super().__init__()
         self.help_source = help_source
         """The offline reader's help and examples (app.py passes `services.help`)."""
@@ -115,22 +135,137 @@ class MainWindow(QMainWindow):
         self.check_connection: Probe | None = None
         """The settings dialog's Test connection (set by app.py)."""
 
-        self.chat = ChatPane()
+        self.chat: ChatPane
+        """The conversation and its message box (built by `rest_of_window`)."""
+        self.message_box = ChatInput()
+        """The message box, from the first frame on; once the chat is built, its `input`."""
+        self._sent_before_chat: list[str] = []
+        """Questions sent from the first frame's message box; the chat asks them once built."""
+        self.message_box.submitted.connect(self._sent_before_chat.append)
+        self.message_box.keyPasted.connect(self._on_chat_input_key_pasted)
         self.trace: TracePanel
         self.graph: GraphView
-        self.side = QTabWidget()
-        for title in ("Trace", "Graph", "Tool form"):
-            self.side.addTab(QLabel("Loading…"), title)
-        self.chat.setMinimumWidth(CHAT_MIN_WIDTH)
-        self.side.setMinimumWidth(SIDE_MIN_WIDTH)
+        self.side: QTabWidget
+        """The trace, graph and tool-form tabs (built by `rest_of_window`)."""
+        side = QWidget()  # the side tabs' place in the first frame
+        side.setMinimumWidth(SIDE_MIN_WIDTH)
         self.split = split = QSplitter()  # horizontal
         split.setObjectName("chat_side_splitter")
-        split.addWidget(self.chat)
-        split.addWidget(self.side)
+        split.addWidget(self._first_chat())
+        split.addWidget(side)
         split.setChildrenCollapsible(False)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         split.setSizes([560, 520])
+        central = QWidget()
+        self._central = lay = QVBoxLayout(central)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(split, 1)
+        self.setCentralWidget(central)
+        self.banner: QLabel
+        """The error banner (with its buttons, built by `rest_of_window`)."""
+
+        self.usage = QLabel()
+        """Tokens spent (this turn and the conversation); hidden while there is no usage."""
+        self.usage.hide()
+        self.badge = QLabel("starting…")
+        self.statusBar().addPermanentWidget(self.usage)
+        self.statusBar().addPermanentWidget(self.badge)
+        self.menus = WindowMenus(self)
+        self.help_dialog: TextDialog | None = None
+        self._update_title()
+        self.resize(1180, 760)
+        self.pasted_key_dialog: PastedKeyDialog | None = None
+        # The message box has the focus at start (set here, not in a showEvent: the first Python
+        # event handler makes PySide6 build QEvent's class, ~3 ms before the first paint).
+        self.message_box.setFocus()
+        if not first_frame:
+            self.complete()
+        if runner is not None and settings is not None:
+            self.attach(runner, settings)
+
+    def _first_chat(self) -> QWidget:
+        """The chat's place in the first frame: the message box and a Send button where the
+        chat has them (the same layout: the box does not move when the chat replaces this)."""
+        chat = QWidget()
+        chat.setMinimumWidth(CHAT_MIN_WIDTH)
+        send = QPushButton("Send")
+        send.clicked.connect(self.message_box.submit)
+        row = QHBoxLayout()
+        row.addWidget(self.message_box, 1)
+        row.addWidget(send)
+        lay = QVBoxLayout(chat)
+        lay.addStretch(1)
+        lay.addLayout(row)
+        return chat
+
+    def rest_of_window(self) -> list[Callable[[], object]]:
+        """What the first frame leaves out, as steps to run one per loop turn (app.py runs them
+        after `show()`; none takes more than a few ms): the side tabs, the menus' items and the
+        shortcuts, the chat's modules, the chat, the error banner. A step done does nothing."""
+        return [
+            self._build_side,
+            self.menus.fill,
+            *(partial(importlib.import_module, name) for name in CHAT_MODULES),
+            self._build_chat,
+            self._build_banner,
+        ]
+
+    def complete(self) -> None:
+        """Build what the first frame left out, now (nothing if it is built)."""
+        for step in self.rest_of_window():
+            step()
+
+    def _build_side(self) -> None:
+        """The side tabs, each "Loading…" until its panel is built, in their place."""
+        if hasattr(self, "side"):
+            return
+        from PySide6.QtWidgets import QTabWidget
+
+        self.side = side = QTabWidget()
+        for title in ("Trace", "Graph", "Tool form"):
+            side.addTab(QLabel("Loading…"), title)
+        side.setMinimumWidth(SIDE_MIN_WIDTH)
+        first = self.split.replaceWidget(1, side)
+        if first is not None:
+            first.deleteLater()
+        self.split.setStretchFactor(1, 2)  # (kept in the widget's size policy: the tabs' now)
+        side.currentChanged.connect(self._on_side_current_changed)
+
+    def _build_chat(self) -> None:
+        """The chat around the first frame's message box, in its place; questions sent from
+        the first frame are asked now."""
+        if hasattr(self, "chat"):
+            return
+        from caec_desktop.ui.chat_pane import ChatPane
+
+        first = self.split.widget(0)
+        had = self.focusWidget()  # (also while the window is hidden or not active)
+        focused = had is None or (first is not None and first.isAncestorOf(had))
+        self.chat = chat = ChatPane(input_box=self.message_box)  # the box moves into the chat
+        chat.setMinimumWidth(CHAT_MIN_WIDTH)
+        self.message_box.submitted.disconnect(self._sent_before_chat.append)
+        self.split.replaceWidget(0, chat)
+        if first is not None:
+            first.deleteLater()
+        self.split.setStretchFactor(0, 3)  # (kept in the widget's size policy: the chat's now)
+        if focused:  # the focus was in the first frame's chat: moving the box took it
+            self.message_box.setFocus()
+        chat.sendRequested.connect(self._on_chat_send_requested)
+        chat.stopRequested.connect(self._on_chat_stop_requested)
+        chat.openInForm.connect(self.open_in_form)
+        chat.writingShown.connect(self._on_chat_writing_shown)
+        if self.settings is not None:
+            chat.set_mode_text(mode_badge(self.settings))
+        sent, self._sent_before_chat = self._sent_before_chat, []
+        for text in sent:
+            chat.ask(text)
+
+    def _build_banner(self) -> None:
+        """The error banner above the chat and side tabs (hidden until `show_error`)."""
+        if hasattr(self, "banner"):
+            return
+        from PySide6.QtWidgets import QToolButton
 
         self.banner = QLabel()
         self.banner.setWordWrap(True)
@@ -155,33 +290,7 @@ class MainWindow(QMainWindow):
         row.addWidget(self.banner_settings_button)
         row.addWidget(self.banner_close)
         self._banner_row.hide()
-        central = QWidget()
-        lay = QVBoxLayout(central)
-        lay.setContentsMargins(4, 4, 4, 4)
-        lay.addWidget(self._banner_row)
-        lay.addWidget(split, 1)
-        self.setCentralWidget(central)
-
-        self.usage = QLabel()
-        """Tokens spent (this turn and the conversation); hidden while there is no usage."""
-        self.usage.hide()
-        self.badge = QLabel("starting…")
-        self.statusBar().addPermanentWidget(self.usage)
-        self.statusBar().addPermanentWidget(self.badge)
-        self.menus = WindowMenus(self)
-        self.help_dialog: TextDialog | None = None
-        self._focused_once = False
-        self._update_title()
-        self.resize(1180, 760)
-        self.pasted_key_dialog: PastedKeyDialog | None = None
-        self.chat.input.keyPasted.connect(self._on_chat_input_key_pasted)
-        self.chat.sendRequested.connect(self._on_chat_send_requested)
-        self.chat.stopRequested.connect(self._on_chat_stop_requested)
-        self.chat.openInForm.connect(self.open_in_form)
-        self.side.currentChanged.connect(self._on_side_current_changed)
-        self.chat.writingShown.connect(self._on_chat_writing_shown)
-        if runner is not None and settings is not None:
-            self.attach(runner, settings)
+        self._central.insertWidget(0, self._banner_row)
 
     def build_panels(self) -> None:
         """Put the trace and graph panels in their tabs (right after the first paint)."""
@@ -290,6 +399,8 @@ class MainWindow(QMainWindow):
         run's exception text comes here as it is. `model_actions` adds the "Switch to offline"
         and "Open settings" buttons (a model or server failure)."""
         self.banner.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # (here, not at start: see above)
+        from caec_desktop.settings.redact import redact_text
+
         self.banner.setText(redact_text(message))
         offline = self.settings is not None and self.settings.effective_mode == "offline"
         self.offline_button.setVisible(model_actions and not offline)
@@ -335,7 +446,7 @@ class MainWindow(QMainWindow):
 
     # --- keyboard, help ---------------------------------------------------------------------------
     def focus_input(self) -> None:
-        self.chat.input.setFocus()
+        self.message_box.setFocus()
 
     def focus_search(self) -> None:
         """Ctrl+K: the conversation search box (the dock is shown if it was closed)."""
@@ -349,7 +460,7 @@ class MainWindow(QMainWindow):
 
     def stop_run(self) -> None:
         """Esc: stop the run going (nothing when none is)."""
-        if self.chat.running:
+        if hasattr(self, "chat") and self.chat.running:
             self._on_chat_stop_requested()
 
     def _show_text(self, title: str, text: str, markdown: bool = True) -> TextDialog:
@@ -393,6 +504,9 @@ class MainWindow(QMainWindow):
     # --- layout ----------------------------------------------------------------------------------
     def save_layout(self) -> None:
         """Remember the window's geometry, splitter sizes and dock state (see layout_settings)."""
+        from caec_desktop.settings.redact import redact_text
+        from caec_desktop.ui.layout_store import layout_settings
+
         store = layout_settings()
         store.setValue("version", LAYOUT_VERSION)
         store.setValue("geometry", self.saveGeometry())
@@ -401,12 +515,16 @@ class MainWindow(QMainWindow):
         if hasattr(self, "trace"):
             store.setValue("trace_splitter", self.trace.split.saveState())
         key = self.settings.api_key() if self.settings is not None else ""
-        draft = redact_text(self.chat.input.toPlainText(), (key,) if key else ())  # no key, ever
+        draft = redact_text(self.message_box.toPlainText(), (key,) if key else ())  # no key, ever
         store.setValue("draft", draft)
         store.sync()
 
     def restore_layout(self) -> bool:
         """Bring back the saved layout (call once the docks exist); False when none was saved."""
+        from PySide6.QtCore import QByteArray
+
+        from caec_desktop.ui.layout_store import layout_settings
+
         store = layout_settings()
         if store.value("version") is None or int(str(store.value("version"))) != LAYOUT_VERSION:
             return False
@@ -427,21 +545,17 @@ class MainWindow(QMainWindow):
     def restore_draft(self) -> None:
         """Put back the message being typed when the window last closed (unless something was
         typed since start)."""
+        from caec_desktop.ui.layout_store import layout_settings
+
         draft = layout_settings().value("draft")
-        if isinstance(draft, str) and draft and not self.chat.input.toPlainText():
-            self.chat.input.setPlainText(draft)
+        if isinstance(draft, str) and draft and not self.message_box.toPlainText():
+            self.message_box.setPlainText(draft)
 
     def fit_to_screen(self) -> None:
         """Shrink the window to its screen's available area (a 1024×700 laptop, a small VNC
         desktop); a saved layout (`restore_layout`) may then set its own size."""
         area = self.screen().availableGeometry()
         self.resize(min(self.width(), area.width()), min(self.height(), area.height()))
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        if not self._focused_once:  # the message box has the focus at start
-            self._focused_once = True
-            self.chat.input.setFocus()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         super().closeEvent(event)
@@ -457,6 +571,8 @@ class MainWindow(QMainWindow):
             self.build_form()
 
     def _on_settings_dialog_finished(self, result: int) -> None:
+        from PySide6.QtWidgets import QDialog
+
         dialog = self.settings_dialog
         if dialog is None or result != QDialog.DialogCode.Accepted:
             return
@@ -467,6 +583,7 @@ class MainWindow(QMainWindow):
 
     def _on_chat_input_key_pasted(self, text: str) -> None:
         """A message with an API key in it: ask whether to store the key or drop it."""
+        from caec_desktop.settings.redact import key_problem, pasted_key
         from caec_desktop.ui.pasted_key_dialog import PastedKeyDialog
 
         key = pasted_key(text)
@@ -487,11 +604,13 @@ class MainWindow(QMainWindow):
         return self.settings.endpoint_host()
 
     def _on_pasted_key_dialog_finished(self, text: str, key: str | None, host: str) -> None:
+        from caec_desktop.settings.redact import redact_text
+
         dialog = self.pasted_key_dialog
         choice = dialog.choice if dialog is not None else "edit"
         without = redact_text(text, (key,) if key else ())
         if choice == "send":
-            self.chat.input.send_text(without)
+            self.message_box.send_text(without)
         elif choice == "store" and key and self.settings is not None:
             from caec_desktop.settings.model import Settings
 
@@ -501,7 +620,7 @@ class MainWindow(QMainWindow):
             self.set_settings(new)
             if self.on_settings_saved is not None:
                 self.on_settings_saved(new)
-            self.chat.input.setPlainText(without)
+            self.message_box.setPlainText(without)
             self.statusBar().showMessage(
                 f"API key stored (sent only to {host}) and taken out of your message.", 10000
             )
@@ -539,12 +658,12 @@ class MainWindow(QMainWindow):
         loop steps. New trace rows wait until they are done (a table repaint in the same frame
         made the longest stall of a streamed run), and still come before the next render."""
         if hasattr(self, "trace"):
-            self.trace.model.postpone_flush(TRACE_AFTER_RENDER_MS)
+            self.trace.model.postpone_flush(_trace_after_render_ms())
 
     def _on_trace_rows_inserted(self, *_: Any) -> None:
         """New trace rows (the table repaints): the next render of the streamed answer waits
         as long, for the same reason."""
-        self.chat.postpone_render(TRACE_AFTER_RENDER_MS)
+        self.chat.postpone_render(_trace_after_render_ms())
 
     def _on_runner_run_started(self, _kind: str) -> None:
         self.hide_error()  # about an earlier run: this one reports its own
@@ -572,6 +691,10 @@ class MainWindow(QMainWindow):
             self.chat.end_stream()
 
     def _on_runner_run_finished(self, turn: Any) -> None:
+        from PySide6.QtCore import QTimer
+
+        from caec_desktop.ui.chat_replay import answer_bubble
+
         self.chat.set_running(False)
         if turn is not None:
             role, text = answer_bubble(turn.answer, turn.status, turn.tool_results)

@@ -3,6 +3,10 @@
 `SHORTCUTS` is the one list of keys: it builds the shortcuts and the Help → Keyboard shortcuts
 page. Actions call methods of the window (`MainWindow`); the File menu gets the conversation
 actions (New Ctrl+N, Export report… Ctrl+E, …) from the history controller, before Quit.
+
+The window's first frame shows the menu bar's entries (`WindowMenus(window)`, ~2 ms); their items
+and the shortcuts come a loop turn later (`fill`: QAction's and QKeySequence's classes alone take
+PySide6 ~3 ms to build).
 """
 
 from __future__ import annotations
@@ -10,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import QMenu
 
 if TYPE_CHECKING:
+    from PySide6.QtGui import QAction, QShortcut
+
     from caec_desktop.ui.main_window import MainWindow
 
 SHORTCUTS: tuple[tuple[str, str], ...] = (
@@ -43,17 +48,27 @@ class WindowMenus:
     """Builds the menu bar (File, Settings, Help) and the window-wide shortcuts of `window`."""
 
     def __init__(self, window: MainWindow) -> None:
+        """The menu bar's entries, File and Help still empty (see `fill`)."""
         self.window = window
         bar = window.menuBar()
         self.file_menu = QMenu("&File", bar)
+        bar.addMenu(self.file_menu)
+        self.settings_action = bar.addAction("&Settings…")
+        self.settings_action.triggered.connect(lambda _=False: window.open_settings())
+        self.help_menu = QMenu("&Help", bar)
+        bar.addMenu(self.help_menu)
+        self.shortcuts: list[QShortcut] = []
+
+    def fill(self) -> None:
+        """The menus' items and the shortcuts (nothing if they are there)."""
+        if self.shortcuts:
+            return
+        from PySide6.QtGui import QKeySequence
+
+        window = self.window
         self.quit_action = self._action("&Quit", "Ctrl+Q", window.close)
         self.file_menu.addAction(self.quit_action)
-        bar.addMenu(self.file_menu)
-
-        self.settings_action = self._action("&Settings…", "Ctrl+,", window.open_settings)
-        bar.addAction(self.settings_action)
-
-        self.help_menu = QMenu("&Help", bar)
+        self.settings_action.setShortcuts([QKeySequence("Ctrl+,")])
         self.help_action = self._action("Offline &help", "F1", window.show_offline_help)
         self.tools_action = self._action("&Tools and formulas", "", window.show_tools_help)
         self.keys_action = self._action("&Keyboard shortcuts", "", window.show_shortcuts_help)
@@ -61,8 +76,6 @@ class WindowMenus:
         self.help_menu.addActions(
             [self.help_action, self.tools_action, self.keys_action, self.about_action]
         )
-        bar.addMenu(self.help_menu)
-
         self.shortcuts = [
             self._shortcut("Ctrl+L", window.focus_input),
             self._shortcut("Ctrl+K", window.focus_search),
@@ -70,6 +83,8 @@ class WindowMenus:
         ]
 
     def _action(self, text: str, keys: str, slot: Callable[[], object]) -> QAction:
+        from PySide6.QtGui import QAction, QKeySequence
+
         action = QAction(text, self.window)
         if keys:
             action.setShortcuts([QKeySequence(keys)])
@@ -77,6 +92,8 @@ class WindowMenus:
         return action
 
     def _shortcut(self, keys: str, slot: Callable[[], object]) -> QShortcut:
+        from PySide6.QtGui import QKeySequence, QShortcut
+
         shortcut = QShortcut(QKeySequence(keys), self.window)  # context: the window (default)
         shortcut.activated.connect(slot)
         return shortcut
