@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+import shiboken6
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
 from PySide6.QtCore import QCoreApplication, QEvent, QMargins, QSize, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -315,6 +316,8 @@ class ChatPane(QWidget):
         lay.addLayout(row)
         self._writing: WritingBubble | None = None
         self._written: list[str] = []
+        self._held = False
+        """A render was laid out and its scroll and repaint wait for the next loop turn."""
         self._older: list[Callable[[], None]] = []
         """Replays of turns older than those shown, oldest first (see `set_older`)."""
         self._page: _Page | None = None
@@ -404,6 +407,10 @@ class ChatPane(QWidget):
         if not delta:
             return
         if self._writing is None:
+            # Growing at the bottom, the chat repaints no more than the rows it gained (each
+            # item repaints itself when it moves or changes). Set here, not when the chat is
+            # made: Qt's enum namespace is built on first use, after the window's first paint.
+            self._host.setAttribute(QtCore.Qt.WidgetAttribute.WA_StaticContents)
             self._writing = WritingBubble()
             self._append(self._writing)
             # its first piece on the next loop turn, before the first render needs it
@@ -469,23 +476,52 @@ class ChatPane(QWidget):
             return
         text = "".join(self._written)
         self._written = [text]
-        # The chat repaints on a later loop turn than this render: the render (Markdown, text
-        # layout) and the repaint it causes would otherwise make one gap of the event loop.
-        viewport = self.scroll_area.viewport()
-        if viewport.updatesEnabled():
-            viewport.setUpdatesEnabled(False)
-            QTimer.singleShot(SHOW_LATER_MS, viewport, partial(viewport.setUpdatesEnabled, True))
-        self._writing.show_text(text)  # the bar's range follows
-        if self._writing.wants_piece():  # made on a later loop turn than this render
-            QTimer.singleShot(SHOW_LATER_MS, self._writing, self._writing.prepare_piece)
+        writing = self._writing
+        # This loop turn renders and lays out; a later one scrolls and repaints (`_show_render`).
+        # Meanwhile the bubble and the scroll bar take no paints: a region waiting to be painted
+        # is not moved by a scroll (Qt repaints the whole view instead of moving its pixels),
+        # and the render and the paint it causes would otherwise make one gap of the loop.
+        bar = self.scroll_area.verticalScrollBar()
+        if not self._held:
+            self._held = True
+            writing.setUpdatesEnabled(False)
+            bar.setUpdatesEnabled(False)
+            QTimer.singleShot(SHOW_LATER_MS, self, partial(self._show_render, writing))
+        writing.show_text(text)
+        self._make_room()
         # Lay the chat out now rather than pass by pass as Qt posts each step (the piece, the
-        # bubble, the chat, the scroll area): the frame this render makes is then done in this
-        # loop turn, and timers set apart from it (the trace's batch) stay apart.
+        # bubble, the chat, the scroll area): the frame this render makes is then done by the
+        # next loop turn, and timers set apart from it (the trace's batch) stay apart.
         for _ in range(LAYOUT_PASSES):
             QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        if writing.wants_piece():  # made on a later loop turn than this render
+            QTimer.singleShot(SHOW_LATER_MS, writing, writing.prepare_piece)
         if not self.following:
             self.new_answer_button.show()
         self.writingShown.emit(text)
+
+    def _show_render(self, writing: WritingBubble) -> None:
+        """The loop turn after a render: scroll to the new end if the view follows (Qt moves the
+        pixels already shown), then let the bubble and the scroll bar repaint."""
+        self._held = False
+        bar = self.scroll_area.verticalScrollBar()
+        if self.following:
+            bar.setValue(bar.maximum())
+        bar.setUpdatesEnabled(True)
+        if shiboken6.isValid(writing):  # (not if it was deleted meanwhile)
+            writing.setUpdatesEnabled(True)
+
+    def _make_room(self) -> None:
+        """Make the chat as tall as its items need before its layout places them: laid out at
+        its old height, the layout took the writing bubble's growth from every item (each
+        bubble resized, and back again once the scroll area had grown the chat, so every
+        visible bubble was painted again and lost its pixmap)."""
+        assert self._writing is not None
+        self._writing.updateGeometry()  # the chat's layout asks its new height
+        host = self._host
+        height = host.heightForWidth(host.width())
+        if height > host.height():
+            host.resize(host.width(), height)
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -632,7 +668,9 @@ class ChatPane(QWidget):
             self._older_timer.start()
 
     def _on_bar_range_changed(self, _minimum: int, maximum: int) -> None:
-        if self._keep_from_bottom is not None:  # older turns were added above: stay in place
+        if self._held:  # a render's: the view scrolls on the next loop turn (`_show_render`)
+            pass
+        elif self._keep_from_bottom is not None:  # older turns were added above: stay in place
             self.scroll_area.verticalScrollBar().setValue(maximum - self._keep_from_bottom)
         elif self.following:
             self.scroll_area.verticalScrollBar().setValue(maximum)

@@ -95,6 +95,8 @@ class WrapLabel(QLabel):
         self._painted_at: tuple[int, int, float] | None = None
         """(width, height, pixel ratio) of the last paint since the content last changed."""
         self._rendering = False
+        self._painted_whole = False
+        """The last paint covered the whole label, and nothing changed since."""
         super().__init__(text)
 
     def set_paint_cache(self, on: bool) -> None:
@@ -144,6 +146,8 @@ class WrapLabel(QLabel):
 
     def event(self, event: QEvent) -> bool:
         kind = event.type()
+        if kind == QEvent.Type.UpdateLater and self._painted_whole:
+            return True  # asked for during that paint, which drew it (see `paintEvent`)
         if kind in _REPAINT_EVENTS:
             if kind in _RELAYOUT_EVENTS:  # a new style sheet's padding counts once polished
                 self._heights.clear()
@@ -161,6 +165,15 @@ class WrapLabel(QLabel):
         return self._pixmap is not None
 
     def paintEvent(self, event: QPaintEvent) -> None:
+        # QLabel lays a changed text out when it paints it, and that layout asks for a repaint
+        # of the label while the paint goes on (Qt posts it: an UpdateLater event). The text is
+        # drawn after its layout, so a paint of the whole label has drawn what that repaint
+        # would draw again (a second paint of the streamed answer's last piece per render).
+        whole = (QRegion(self.rect()) - event.region()).isEmpty()
+        self._paint(event)
+        self._painted_whole = whole  # (after: a paint into the pixmap paints the label too)
+
+    def _paint(self, event: QPaintEvent) -> None:
         ratio = self.devicePixelRatioF()
         if (
             self._rendering
@@ -222,4 +235,5 @@ class WrapLabel(QLabel):
     def _changed(self) -> None:
         """The content or its look changed: the next paint is direct, the pixmap gone."""
         self._painted_at = None
+        self._painted_whole = False
         self._drop_pixmap()

@@ -219,7 +219,8 @@ def test_pieces_of_the_streamed_answer_draw_the_frames_colour_from_their_pixmap(
     pane = _chat(qtbot)
     with qtbot.waitSignal(pane.writingShown):
         pane.stream_text("**Streamed** answer. " * 10 + "\n\n" + "More text here. " * 40)
-    qtbot.waitUntil(pane.scroll_area.viewport().updatesEnabled)  # paints a turn after a render
+    (writing,) = [w for w in pane.items() if w.property("role") == "writing"]
+    qtbot.waitUntil(writing.updatesEnabled)  # paints a turn after a render
     pieces = [  # (not the spare piece made ahead, hidden)
         w for w in pane.findChildren(Bubble) if w.property("role") is None and not w.isHidden()
     ]
