@@ -399,8 +399,13 @@ class ChatPane(QWidget):
         QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._show_card(card))
 
     def _show_card(self, card: QWidget) -> None:
+        """Show the card (styled, laid out, the chat scrolled to it) now and let it paint on the
+        next loop turn: its labels' and buttons' first paint (~3 ms) made one gap with the show
+        and the repaints of the same frame (the trace table's new rows, the scroll bar)."""
         if self._list.indexOf(card) >= 0:  # (not if the chat was cleared meanwhile)
+            card.setUpdatesEnabled(False)
             card.show()
+            QTimer.singleShot(SHOW_LATER_MS, card, partial(card.setUpdatesEnabled, True))
 
     def stream_text(self, delta: str) -> None:
         """Add text the model is writing to the "model is writing…" bubble (made on first use)."""

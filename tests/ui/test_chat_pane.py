@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QLabel
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.tools import execute
@@ -181,3 +183,56 @@ def test_a_card_of_a_live_run_shows_a_loop_turn_later_complete(qtbot: QtBot) -> 
     lay = card.layout()
     assert lay.indexOf(table) == lay.indexOf(card.warning_label) + 1
     assert lay.indexOf(card.inputs_label) == lay.indexOf(table) + 1
+
+
+class _ShowAndPaint(QObject):
+    """Per Show and Paint event of `card` or a widget in it: (kind, card's updates on)."""
+
+    def __init__(self, card: QWidget) -> None:
+        super().__init__(card)
+        self.card = card
+        self.seen: list[tuple[str, bool]] = []
+        app = QApplication.instance()
+        assert app is not None
+        app.installEventFilter(self)
+        card.destroyed.connect(lambda: app.removeEventFilter(self))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if not shiboken6.isValid(self.card):  # (events while the chat is torn down)
+            return False
+        kind = event.type()
+        inside = watched is self.card or (
+            isinstance(watched, QWidget) and self.card.isAncestorOf(watched)
+        )
+        if inside and kind in (QEvent.Type.Show, QEvent.Type.Paint):
+            self.seen.append((kind.name, self.card.updatesEnabled()))
+        return False
+
+
+def test_a_run_s_card_is_shown_then_painted_on_a_later_loop_turn(qtbot: QtBot) -> None:
+    """A live run's card is shown (styled, laid out) on one loop turn and paints on the next:
+    its first paint is not part of the show's gap. It then shows what a whole new paint of the
+    window shows."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.resize(460, 500)
+    pane.show()
+    qtbot.waitUntil(lambda: pane.windowHandle() is not None and pane.windowHandle().isExposed())
+    pane.add_message("user", "Rayleigh step for 1 mm glass beads")
+    card = pane.add_result(_result_data())
+    seen = _ShowAndPaint(card)
+    qtbot.waitUntil(lambda: card.isVisible() and card.updatesEnabled(), timeout=2000)
+    QCoreApplication.sendPostedEvents()  # its paint
+    shows = [i for i, (kind, _on) in enumerate(seen.seen) if kind == "Show"]
+    paints = [on for kind, on in seen.seen if kind == "Paint"]
+    assert shows and seen.seen[shows[0]] == ("Show", False)  # shown with its paints held
+    assert paints and all(paints)  # every paint came once they were let go
+    area = pane.scroll_area
+    rect = area.rect().translated(area.mapTo(pane, area.rect().topLeft()))
+
+    def on_screen() -> QImage:  # the backing store (offscreen: what grabWindow reads)
+        return pane.screen().grabWindow(pane.winId()).toImage().copy(rect)
+
+    before = on_screen()
+    pane.repaint()
+    assert before == on_screen()
