@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
-from PySide6.QtCore import QCoreApplication, QEvent, QMargins, QSize, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QMargins, QRect, QSize, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -214,6 +214,21 @@ def _inner_width(widget: QWidget) -> int:
     return widget.width() - margins.left() - margins.right()
 
 
+class _ChatLayout(QVBoxLayout):
+    """The chat's layout: it never gives its items less than their height. Asked to place them
+    in less (the chat has grown a new item and the scroll area has not made it taller yet),
+    QBoxLayout took the difference from every item, and gave it back a moment later: every
+    bubble and card resized twice, repainted, and the bubbles' pixmaps lost (a new card at the
+    end of a long chat: ~10 ms of direct paints). Placed at their heights, the items below the
+    chat's bottom wait there, out of view, until the scroll area makes it taller."""
+
+    def setGeometry(self, rect: QRect) -> None:
+        need = self.heightForWidth(rect.width())
+        if need > rect.height():
+            rect = QRect(rect.x(), rect.y(), rect.width(), need)
+        super().setGeometry(rect)
+
+
 class _Host(QWidget):
     """The widget holding the chat's items, in its scroll area."""
 
@@ -273,7 +288,7 @@ class ChatPane(QWidget):
         """The view sticks to the newest item (False once the reader scrolls up)."""
         self._host = _Host()
         self._host.setStyleSheet(_SHEET)
-        self._list = QVBoxLayout(self._host)
+        self._list = _ChatLayout(self._host)
         self._list.addStretch(1)
         self.scroll_area = QScrollArea()
         self.scroll_area.setWidgetResizable(True)

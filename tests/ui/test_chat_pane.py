@@ -236,3 +236,46 @@ def test_a_run_s_card_is_shown_then_painted_on_a_later_loop_turn(qtbot: QtBot) -
     before = on_screen()
     pane.repaint()
     assert before == on_screen()
+
+
+class _Resized(QObject):
+    """The widgets inside `widget` that get a Resize event (an application event filter)."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__(widget)
+        self.widget = widget
+        self.resized: list[QWidget] = []
+        app = QApplication.instance()
+        assert app is not None
+        app.installEventFilter(self)
+        widget.destroyed.connect(lambda: app.removeEventFilter(self))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if not shiboken6.isValid(self.widget):
+            return False
+        resize = event.type() == QEvent.Type.Resize and isinstance(watched, QWidget)
+        if resize and self.widget.isAncestorOf(watched):
+            self.resized.append(watched)
+        return False
+
+
+def test_a_new_card_at_the_end_of_a_full_chat_resizes_nothing_above_it(qtbot: QtBot) -> None:
+    """The chat's layout never squeezes its items into a height they do not fit (before the
+    scroll area has made room for a new card): the answers above keep their size, and so their
+    painted pixels."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.resize(460, 400)
+    pane.show()
+    answers = []
+    for i in range(3):
+        pane.add_message("user", f"question {i}")
+        answers.append(pane.add_message("answer", "The particle radius sets it. " * 20))
+    bar = pane.scroll_area.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum())
+    resized = _Resized(pane.scroll_area)
+    card = pane.add_result(_result_data())
+    qtbot.waitUntil(lambda: card.isVisible() and card.updatesEnabled(), timeout=2000)
+    qtbot.waitUntil(lambda: bar.value() == bar.maximum())
+    assert not [w for w in resized.resized if w in answers]
+    assert not card.visibleRegion().isEmpty()  # the view followed the new card
