@@ -132,6 +132,7 @@ def _instrument(spans: Spans) -> None:
         (ChatPane, "_show_card", "result card show"),
         (ChatPane, "add_answer", "answer bubble (add_answer)"),
         (ChatPane, "_lay_out_answer", "answer bubble layout (a turn later)"),
+        (ChatPane, "_paint_answer", "answer bubble painted ahead (a turn later)"),
         (ChatPane, "_swap", "answer bubble shown, writing bubble removed"),
         (ChatPane, "add_message", "chat bubble"),
         (ChatPane, "end_stream", "end stream (remove bubble)"),

@@ -160,6 +160,25 @@ class WrapLabel(QLabel):
             height = self._heights[width] = super().heightForWidth(width)
         return height
 
+    def paint_ahead(self, width: int) -> None:
+        """Size the label to `width` (and its height there) and keep its painted text now, so
+        its first paint draws the pixmap: for a hidden label shown on a later loop turn, whose
+        direct first paint (~3-5 ms for a long answer) would share that turn's gap with the
+        rest of the show. If it is shown at another size, it paints anew. (Qt's `render` of a
+        hidden widget lays its parent out as if it were shown: in the chat, whose layout never
+        squeezes its items, that places it at this size below the others.)"""
+        if not self._paint_cache:
+            return
+        self.resize(width, self.heightForWidth(width))
+        ratio = self.devicePixelRatioF()
+        size = self.contentsRect().size()
+        too_big = size.width() * size.height() * ratio * ratio * 4 > LABEL_CACHE_BYTES
+        if size.isEmpty() or too_big or not ratio.is_integer():
+            return
+        self._drop_pixmap()
+        self._render_pixmap(ratio)
+        self._painted_at = (self.width(), self.height(), ratio)  # (after: `render` lays it out)
+
     def paint_cached(self) -> bool:
         """Whether the label holds a pixmap of its text now."""
         return self._pixmap is not None

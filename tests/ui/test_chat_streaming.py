@@ -391,3 +391,46 @@ def test_the_growing_piece_is_painted_once_per_render(qtbot: QtBot) -> None:
             QCoreApplication.sendPostedEvents()
         counts.append(paints.count - before)
     assert counts == [1, 1, 1]
+
+
+class _FirstPaint(QObject):
+    """Whether `label` held its pixmap at each paint once shown (an application filter; the
+    paint into its pixmap, while it is hidden, is not counted)."""
+
+    def __init__(self, label: WrapLabel) -> None:
+        super().__init__(label)
+        self.label = label
+        self.cached: list[bool] = []
+        app = QApplication.instance()
+        assert app is not None
+        app.installEventFilter(self)
+        label.destroyed.connect(lambda: app.removeEventFilter(self))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        paint = watched is self.label and event.type() == QEvent.Type.Paint
+        if paint and self.label.isVisible():
+            self.cached.append(self.label.paint_cached())
+        return False
+
+
+def test_the_answer_is_painted_ahead_and_first_shows_the_pixels_of_a_direct_paint(
+    qtbot: QtBot,
+) -> None:
+    """The final answer is painted into its pixmap a loop turn before it is shown, so the turn
+    that shows it draws the pixmap; what shows is what a direct paint shows."""
+    pane = _chat_with_answers(qtbot)
+    shown: list[str] = []
+    pane.writingShown.connect(shown.append)
+    _stream(qtbot, pane, ["The step ", "is about 1.02 µs."], shown)
+    answer = pane.add_answer("answer", ANSWER)
+    assert isinstance(answer, WrapLabel)
+    first = _FirstPaint(answer)
+    qtbot.waitUntil(lambda: answer.isVisible() and not _bubbles(pane, "writing"))
+    qtbot.waitUntil(lambda: len(first.cached) > 0)
+    assert first.cached[0] is True
+    QCoreApplication.sendPostedEvents()
+    on_screen = _on_screen(pane)
+    for label in pane.findChildren(WrapLabel):
+        label.set_paint_cache(False)
+    pane.repaint()
+    assert on_screen == _on_screen(pane)
