@@ -37,6 +37,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QStyle,
+    QStyleOptionSlider,
     QVBoxLayout,
     QWidget,
 )
@@ -333,6 +335,8 @@ class ChatPane(QWidget):
         self._written: list[str] = []
         self._held = False
         """A render was laid out and its scroll and repaint wait for the next loop turn."""
+        self._slider: tuple[bool, QRect, QRect] | None = None
+        """The scroll bar's look before the held render (`_slider_key`)."""
         self._older: list[Callable[[], None]] = []
         """Replays of turns older than those shown, oldest first (see `set_older`)."""
         self._page: _Page | None = None
@@ -509,11 +513,13 @@ class ChatPane(QWidget):
         # Meanwhile the bubble and the scroll bar take no paints: a region waiting to be painted
         # is not moved by a scroll (Qt repaints the whole view instead of moving its pixels),
         # and the render and the paint it causes would otherwise make one gap of the loop.
-        bar = self.scroll_area.verticalScrollBar()
         if not self._held:
             self._held = True
             writing.setUpdatesEnabled(False)
-            bar.setUpdatesEnabled(False)
+            # (set, not setUpdatesEnabled: turned on again that repaints the bar in any case)
+            self._slider = self._slider_key()
+            bar = self.scroll_area.verticalScrollBar()
+            bar.setAttribute(QtCore.Qt.WidgetAttribute.WA_UpdatesDisabled, True)
             QTimer.singleShot(SHOW_LATER_MS, self, partial(self._show_render, writing))
         writing.show_text(text)
         self._make_room()
@@ -535,9 +541,23 @@ class ChatPane(QWidget):
         bar = self.scroll_area.verticalScrollBar()
         if self.following:
             bar.setValue(bar.maximum())
-        bar.setUpdatesEnabled(True)
+        bar.setAttribute(QtCore.Qt.WidgetAttribute.WA_UpdatesDisabled, False)
+        if self._slider_key() != self._slider:  # (in a long chat a render moves it < 1 px)
+            bar.update()
         if shiboken6.isValid(writing):  # (not if it was deleted meanwhile)
             writing.setUpdatesEnabled(True)
+
+    def _slider_key(self) -> tuple[bool, QRect, QRect]:
+        """What the chat's scroll bar shows: whether it shows, where, and its slider's place
+        (the bar's paint, ~0.5-2 ms, is skipped while these stay)."""
+        bar = self.scroll_area.verticalScrollBar()
+        option = QStyleOptionSlider()
+        bar.initStyleOption(option)
+        style = bar.style()
+        slider = style.subControlRect(
+            QStyle.ComplexControl.CC_ScrollBar, option, QStyle.SubControl.SC_ScrollBarSlider, bar
+        )
+        return (bar.isVisible(), bar.geometry(), slider)
 
     def _make_room(self) -> None:
         """Make the chat as tall as its items need before its layout places them: laid out at

@@ -434,3 +434,31 @@ def test_the_answer_is_painted_ahead_and_first_shows_the_pixels_of_a_direct_pain
         label.set_paint_cache(False)
     pane.repaint()
     assert on_screen == _on_screen(pane)
+
+
+def test_in_a_long_chat_the_scroll_bar_repaints_only_when_its_slider_moves(
+    qtbot: QtBot,
+) -> None:
+    """A render grows a long chat by a line or so, which moves the scroll bar's slider by less
+    than a pixel: the bar is not painted again for it (its paint was ~0.5-2 ms of each render's
+    repaint). What shows afterwards is what a whole new paint shows."""
+    pane = _chat_with_answers(qtbot)
+    for i in range(20):
+        pane.add_message("user", f"question {i}")
+        pane.add_message("answer", ANSWER)
+    bar = pane.scroll_area.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 2000 and bar.value() == bar.maximum())
+    shown: list[str] = []
+    pane.writingShown.connect(shown.append)
+    _stream(qtbot, pane, ["The step "], shown)
+    paints = _Paints(bar)
+    top = bar.value()
+    _stream(qtbot, pane, [f"word{i} " * 6 for i in range(8)], shown)
+    QCoreApplication.sendPostedEvents()  # the last repaint
+    assert bar.value() > top  # it scrolled on the renders ...
+    assert paints.count < 8  # ... and was painted for fewer of them
+    streamed = _on_screen(pane)
+    for label in pane.findChildren(WrapLabel):
+        label.set_paint_cache(False)
+    pane.repaint()
+    assert streamed == _on_screen(pane)
