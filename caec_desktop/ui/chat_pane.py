@@ -84,6 +84,8 @@ SHOW_LATER_MS = 1
 """A new result card's table is placed this long after the card is built, and the card shown as
 long after that: each on a later loop turn (a 0 ms single shot is a posted call, run in the same
 pass as the build's own posted work)."""
+ANSWER_PAINT_PARTS = 2
+"""The final answer is painted ahead in this many bands, one loop turn each (see `add_answer`)."""
 OLDER_CHUNK = 1
 """Older turns made into widgets at a time as the reader scrolls up: one turn (a request, its
 cards and its answer) takes ~4-8 ms to build and lay out, so a chunk stays inside a frame; the
@@ -464,7 +466,7 @@ class ChatPane(QWidget):
     def add_answer(self, role: str, markdown: str) -> QLabel:
         """Append the run's answer bubble in the writing bubble's place (`add_message`, then
         `end_stream`). In a shown chat it is styled and laid out on a later loop turn, painted
-        into its pixmap on the next, and shown on the turn after, when the writing bubble goes:
+        into its pixmap on the next two, and shown on the turn after, when the writing bubble goes:
         the chat never shows neither, and no turn does all of it (~2 ms making it, ~4 ms styling
         and laying out its Markdown, ~3-5 ms painting it: in one turn with the end of the run
         they made one of a run's longest stalls)."""
@@ -485,12 +487,16 @@ class ChatPane(QWidget):
         label.heightForWidth(_inner_width(self._host))  # remembered for the show (WrapLabel)
         QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._paint_answer(label, writing))
 
-    def _paint_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
-        """Paint the answer into its pixmap a turn before it shows: its first paint then draws
-        that (a direct first paint took ~3-5 ms of the turn that shows it)."""
+    def _paint_answer(self, label: QLabel, writing: WritingBubble | None, part: int = 0) -> None:
+        """Paint the answer into its pixmap before it shows, half of it a loop turn: its first
+        paint then draws that (a direct first paint took ~3-5 ms of the turn that shows it)."""
         if isinstance(label, WrapLabel):
-            label.paint_ahead(_inner_width(self._host))
-        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._swap(label, writing))
+            label.paint_ahead(_inner_width(self._host), part, ANSWER_PAINT_PARTS)
+        if part + 1 < ANSWER_PAINT_PARTS:
+            then = partial(self._paint_answer, label, writing, part + 1)
+        else:
+            then = partial(self._swap, label, writing)
+        QTimer.singleShot(SHOW_LATER_MS, label, then)
 
     def _swap(self, label: QLabel, writing: WritingBubble | None) -> None:
         if self._list.indexOf(label) < 0:  # the chat was cleared meanwhile
