@@ -110,7 +110,7 @@ def _instrument(spans: Spans) -> None:
     """Time every step of a turn on the GUI thread, by name (class level: slots included)."""
     from caec_desktop.services.history import recorder as rec
     from caec_desktop.ui import main_window as mw
-    from caec_desktop.ui.chat_pane import ChatPane
+    from caec_desktop.ui.chat_pane import ChatPane, WritingBubble
     from caec_desktop.ui.graph_view import GraphView
     from caec_desktop.ui.history_controller import HistoryController
     from caec_desktop.ui.main_thread_gc import MainThreadGC
@@ -132,10 +132,13 @@ def _instrument(spans: Spans) -> None:
         (ChatPane, "_show_card", "result card show"),
         (ChatPane, "add_answer", "answer bubble (add_answer)"),
         (ChatPane, "_lay_out_answer", "answer bubble layout (a turn later)"),
+        (ChatPane, "_paint_answer", "answer bubble painted ahead (a turn later)"),
         (ChatPane, "_swap", "answer bubble shown, writing bubble removed"),
         (ChatPane, "add_message", "chat bubble"),
         (ChatPane, "end_stream", "end stream (remove bubble)"),
         (ChatPane, "_render_writing", "streamed bubble render"),
+        (ChatPane, "_show_render", "streamed bubble scroll and repaint (a turn later)"),
+        (WritingBubble, "prepare_piece", "streamed bubble next piece made ahead"),
         (ChatPane, "_on_bar_range_changed", "chat scroll-follow"),
         (rec.ConversationRecorder, "record", "history save"),
         (HistoryController, "_on_runner_run_settled", "conversation list refresh"),

@@ -32,14 +32,17 @@ from contextlib import contextmanager
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+import shiboken6
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
-from PySide6.QtCore import QCoreApplication, QEvent, QMargins, QSize, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QMargins, QRect, QSize, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
     QScrollArea,
+    QStyle,
+    QStyleOptionSlider,
     QVBoxLayout,
     QWidget,
 )
@@ -85,6 +88,8 @@ SHOW_LATER_MS = 1
 """A new result card's table is placed this long after the card is built, and the card shown as
 long after that: each on a later loop turn (a 0 ms single shot is a posted call, run in the same
 pass as the build's own posted work)."""
+ANSWER_PAINT_PARTS = 2
+"""The final answer is painted ahead in this many bands, one loop turn each (see `add_answer`)."""
 OLDER_PAGE_TURNS = 3
 """Older turns made into widgets together and shown in one step (one page): showing a page lays
 out and paints its turns at once (~1-2 ms a turn), so it stays inside a frame."""
@@ -221,6 +226,21 @@ def _inner_width(widget: QWidget) -> int:
     return widget.width() - margins.left() - margins.right()
 
 
+class _ChatLayout(QVBoxLayout):
+    """The chat's layout: it never gives its items less than their height. Asked to place them
+    in less (the chat has grown a new item and the scroll area has not made it taller yet),
+    QBoxLayout took the difference from every item, and gave it back a moment later: every
+    bubble and card resized twice, repainted, and the bubbles' pixmaps lost (a new card at the
+    end of a long chat: ~10 ms of direct paints). Placed at their heights, the items below the
+    chat's bottom wait there, out of view, until the scroll area makes it taller."""
+
+    def setGeometry(self, rect: QRect) -> None:
+        need = self.heightForWidth(rect.width())
+        if need > rect.height():
+            rect = QRect(rect.x(), rect.y(), rect.width(), need)
+        super().setGeometry(rect)
+
+
 class _Host(QWidget):
     """The widget holding the chat's items, in its scroll area."""
 
@@ -350,7 +370,7 @@ class ChatPane(QWidget):
         """The view sticks to the newest item (False once the reader scrolls up)."""
         self._host = _Host()
         self._host.setStyleSheet(_SHEET)
-        self._list = QVBoxLayout(self._host)
+        self._list = _ChatLayout(self._host)
         self._list.addStretch(1)
         self.scroll_area = QScrollArea()
         self.scroll_area.setWidgetResizable(True)
@@ -399,6 +419,10 @@ class ChatPane(QWidget):
         """Height of a built older turn, on average (what a new slot gives each turn)."""
         self._built: tuple[int, int] = (0, 0)
         """Older turns built so far and their height, for `_turn_px`."""
+        self._held = False
+        """A render was laid out and its scroll and repaint wait for the next loop turn."""
+        self._slider: tuple[bool, QRect, QRect] | None = None
+        """The scroll bar's look before the held render (`_slider_key`)."""
         self._page: _Page | None = None
         """While an older turn is replayed: the page its widgets go into (see `_fill_step`)."""
         self._keep_from_bottom: int | None = None
@@ -486,14 +510,23 @@ class ChatPane(QWidget):
         QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._show_card(card))
 
     def _show_card(self, card: QWidget) -> None:
+        """Show the card (styled, laid out, the chat scrolled to it) now and let it paint on the
+        next loop turn: its labels' and buttons' first paint (~3 ms) made one gap with the show
+        and the repaints of the same frame (the trace table's new rows, the scroll bar)."""
         if self._list.indexOf(card) >= 0:  # (not if the chat was cleared meanwhile)
+            card.setUpdatesEnabled(False)
             card.show()
+            QTimer.singleShot(SHOW_LATER_MS, card, partial(card.setUpdatesEnabled, True))
 
     def stream_text(self, delta: str) -> None:
         """Add text the model is writing to the "model is writing…" bubble (made on first use)."""
         if not delta:
             return
         if self._writing is None:
+            # Growing at the bottom, the chat repaints no more than the rows it gained (each
+            # item repaints itself when it moves or changes). Set here, not when the chat is
+            # made: Qt's enum namespace is built on first use, after the window's first paint.
+            self._host.setAttribute(QtCore.Qt.WidgetAttribute.WA_StaticContents)
             self._writing = WritingBubble()
             self._append(self._writing)
             # its first piece on the next loop turn, before the first render needs it
@@ -522,10 +555,11 @@ class ChatPane(QWidget):
 
     def add_answer(self, role: str, markdown: str) -> QLabel:
         """Append the run's answer bubble in the writing bubble's place (`add_message`, then
-        `end_stream`). In a shown chat it is styled and laid out on a later loop turn, and shown
-        on the turn after, when the writing bubble goes: the chat never shows neither, and no
-        turn does all of it (~2 ms making it, ~4 ms styling and laying out its Markdown, and its
-        paint: in one turn with the end of the run they made one of a run's longest stalls)."""
+        `end_stream`). In a shown chat it is styled and laid out on a later loop turn, painted
+        into its pixmap on the next two, and shown on the turn after, when the writing bubble goes:
+        the chat never shows neither, and no turn does all of it (~2 ms making it, ~4 ms styling
+        and laying out its Markdown, ~3-5 ms painting it: in one turn with the end of the run
+        they made one of a run's longest stalls)."""
         if not (self._page is None and self._host.isVisible()):
             label = self.add_message(role, markdown)
             self.end_stream()
@@ -541,7 +575,18 @@ class ChatPane(QWidget):
     def _lay_out_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
         label.ensurePolished()  # the chat's style sheet gives its padding
         label.heightForWidth(_inner_width(self._host))  # remembered for the show (WrapLabel)
-        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._swap(label, writing))
+        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._paint_answer(label, writing))
+
+    def _paint_answer(self, label: QLabel, writing: WritingBubble | None, part: int = 0) -> None:
+        """Paint the answer into its pixmap before it shows, half of it a loop turn: its first
+        paint then draws that (a direct first paint took ~3-5 ms of the turn that shows it)."""
+        if isinstance(label, WrapLabel):
+            label.paint_ahead(_inner_width(self._host), part, ANSWER_PAINT_PARTS)
+        if part + 1 < ANSWER_PAINT_PARTS:
+            then = partial(self._paint_answer, label, writing, part + 1)
+        else:
+            then = partial(self._swap, label, writing)
+        QTimer.singleShot(SHOW_LATER_MS, label, then)
 
     def _swap(self, label: QLabel, writing: WritingBubble | None) -> None:
         if self._list.indexOf(label) < 0:  # the chat was cleared meanwhile
@@ -559,23 +604,68 @@ class ChatPane(QWidget):
             return
         text = "".join(self._written)
         self._written = [text]
-        # The chat repaints on a later loop turn than this render: the render (Markdown, text
-        # layout) and the repaint it causes would otherwise make one gap of the event loop.
-        viewport = self.scroll_area.viewport()
-        if viewport.updatesEnabled():
-            viewport.setUpdatesEnabled(False)
-            QTimer.singleShot(SHOW_LATER_MS, viewport, partial(viewport.setUpdatesEnabled, True))
-        self._writing.show_text(text)  # the bar's range follows
-        if self._writing.wants_piece():  # made on a later loop turn than this render
-            QTimer.singleShot(SHOW_LATER_MS, self._writing, self._writing.prepare_piece)
+        writing = self._writing
+        # This loop turn renders and lays out; a later one scrolls and repaints (`_show_render`).
+        # Meanwhile the bubble and the scroll bar take no paints: a region waiting to be painted
+        # is not moved by a scroll (Qt repaints the whole view instead of moving its pixels),
+        # and the render and the paint it causes would otherwise make one gap of the loop.
+        if not self._held:
+            self._held = True
+            writing.setUpdatesEnabled(False)
+            # (set, not setUpdatesEnabled: turned on again that repaints the bar in any case)
+            self._slider = self._slider_key()
+            bar = self.scroll_area.verticalScrollBar()
+            bar.setAttribute(QtCore.Qt.WidgetAttribute.WA_UpdatesDisabled, True)
+            QTimer.singleShot(SHOW_LATER_MS, self, partial(self._show_render, writing))
+        writing.show_text(text)
+        self._make_room()
         # Lay the chat out now rather than pass by pass as Qt posts each step (the piece, the
-        # bubble, the chat, the scroll area): the frame this render makes is then done in this
-        # loop turn, and timers set apart from it (the trace's batch) stay apart.
+        # bubble, the chat, the scroll area): the frame this render makes is then done by the
+        # next loop turn, and timers set apart from it (the trace's batch) stay apart.
         for _ in range(LAYOUT_PASSES):
             QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        if writing.wants_piece():  # made on a later loop turn than this render
+            QTimer.singleShot(SHOW_LATER_MS, writing, writing.prepare_piece)
         if not self.following:
             self.new_answer_button.show()
         self.writingShown.emit(text)
+
+    def _show_render(self, writing: WritingBubble) -> None:
+        """The loop turn after a render: scroll to the new end if the view follows (Qt moves the
+        pixels already shown), then let the bubble and the scroll bar repaint."""
+        self._held = False
+        bar = self.scroll_area.verticalScrollBar()
+        if self.following:
+            bar.setValue(bar.maximum())
+        bar.setAttribute(QtCore.Qt.WidgetAttribute.WA_UpdatesDisabled, False)
+        if self._slider_key() != self._slider:  # (in a long chat a render moves it < 1 px)
+            bar.update()
+        if shiboken6.isValid(writing):  # (not if it was deleted meanwhile)
+            writing.setUpdatesEnabled(True)
+
+    def _slider_key(self) -> tuple[bool, QRect, QRect]:
+        """What the chat's scroll bar shows: whether it shows, where, and its slider's place
+        (the bar's paint, ~0.5-2 ms, is skipped while these stay)."""
+        bar = self.scroll_area.verticalScrollBar()
+        option = QStyleOptionSlider()
+        bar.initStyleOption(option)
+        style = bar.style()
+        slider = style.subControlRect(
+            QStyle.ComplexControl.CC_ScrollBar, option, QStyle.SubControl.SC_ScrollBarSlider, bar
+        )
+        return (bar.isVisible(), bar.geometry(), slider)
+
+    def _make_room(self) -> None:
+        """Make the chat as tall as its items need before its layout places them: laid out at
+        its old height, the layout took the writing bubble's growth from every item (each
+        bubble resized, and back again once the scroll area had grown the chat, so every
+        visible bubble was painted again and lost its pixmap)."""
+        assert self._writing is not None
+        self._writing.updateGeometry()  # the chat's layout asks its new height
+        host = self._host
+        height = host.heightForWidth(host.width())
+        if height > host.height():
+            host.resize(host.width(), height)
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -873,7 +963,9 @@ class ChatPane(QWidget):
             self._older_timer.start()
 
     def _on_bar_range_changed(self, _minimum: int, maximum: int) -> None:
-        if self._keep_from_bottom is not None:  # older turns were added above: stay in place
+        if self._held:  # a render's: the view scrolls on the next loop turn (`_show_render`)
+            pass
+        elif self._keep_from_bottom is not None:  # older turns were added above: stay in place
             self.scroll_area.verticalScrollBar().setValue(maximum - self._keep_from_bottom)
         elif self.following:
             self.scroll_area.verticalScrollBar().setValue(maximum)

@@ -27,7 +27,7 @@ import weakref
 from collections import OrderedDict
 
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
-from PySide6.QtCore import QEvent, QPoint
+from PySide6.QtCore import QEvent, QRect
 from PySide6.QtGui import QPainter, QPaintEvent, QPixmap, QRegion
 from PySide6.QtWidgets import QLabel, QWidget
 
@@ -95,6 +95,10 @@ class WrapLabel(QLabel):
         self._painted_at: tuple[int, int, float] | None = None
         """(width, height, pixel ratio) of the last paint since the content last changed."""
         self._rendering = False
+        self._ahead: tuple[int, int, float] | None = None
+        """(width, height, pixel ratio) the label is being painted ahead at (`paint_ahead`)."""
+        self._painted_whole = False
+        """The last paint covered the whole label, and nothing changed since."""
         super().__init__(text)
 
     def set_paint_cache(self, on: bool) -> None:
@@ -144,6 +148,8 @@ class WrapLabel(QLabel):
 
     def event(self, event: QEvent) -> bool:
         kind = event.type()
+        if kind == QEvent.Type.UpdateLater and self._painted_whole:
+            return True  # asked for during that paint, which drew it (see `paintEvent`)
         if kind in _REPAINT_EVENTS:
             if kind in _RELAYOUT_EVENTS:  # a new style sheet's padding counts once polished
                 self._heights.clear()
@@ -156,11 +162,52 @@ class WrapLabel(QLabel):
             height = self._heights[width] = super().heightForWidth(width)
         return height
 
+    def paint_ahead(self, width: int, part: int = 0, parts: int = 1) -> None:
+        """Size the label to `width` (and its height there) and keep its painted text now, so
+        its first paint draws the pixmap: for a hidden label shown on a later loop turn, whose
+        direct first paint (~3-5 ms for a long answer) would share that turn's gap with the
+        rest of the show. Painted in `parts` bands of its height, one per call (`part` 0 first:
+        it sizes the label and starts the pixmap), so each can be a loop turn of its own; the
+        pixmap counts once its last band is in. If the label changes or is shown at another
+        size meanwhile, it paints anew. (Qt's `render` of a hidden widget lays its parent out as
+        if it were shown: in the chat, whose layout never squeezes its items, that places it at
+        this size below the others.)"""
+        if not self._paint_cache:
+            return
+        ratio = self.devicePixelRatioF()
+        if part == 0:
+            self.resize(width, self.heightForWidth(width))
+            self._changed()
+            size = self.contentsRect().size()
+            too_big = size.width() * size.height() * ratio * ratio * 4 > LABEL_CACHE_BYTES
+            if size.isEmpty() or too_big or not ratio.is_integer():
+                return
+            self._ahead = (self.width(), self.height(), ratio)
+            self._start_pixmap(ratio)
+        elif self._pixmap is None or self._ahead != (self.width(), self.height(), ratio):
+            return  # changed meanwhile: its next paint is direct
+        assert self._pixmap is not None
+        rect = self.contentsRect()
+        top = rect.top() + rect.height() * part // parts
+        bottom = rect.top() + rect.height() * (part + 1) // parts
+        self._render_into(self._pixmap, QRect(rect.left(), top, rect.width(), bottom - top))
+        if part == parts - 1:
+            self._painted_at = self._ahead  # (after: `render` lays it out)
+
     def paint_cached(self) -> bool:
         """Whether the label holds a pixmap of its text now."""
         return self._pixmap is not None
 
     def paintEvent(self, event: QPaintEvent) -> None:
+        # QLabel lays a changed text out when it paints it, and that layout asks for a repaint
+        # of the label while the paint goes on (Qt posts it: an UpdateLater event). The text is
+        # drawn after its layout, so a paint of the whole label has drawn what that repaint
+        # would draw again (a second paint of the streamed answer's last piece per render).
+        whole = (QRegion(self.rect()) - event.region()).isEmpty()
+        self._paint(event)
+        self._painted_whole = whole  # (after: a paint into the pixmap paints the label too)
+
+    def _paint(self, event: QPaintEvent) -> None:
         ratio = self.devicePixelRatioF()
         if (
             self._rendering
@@ -196,10 +243,21 @@ class WrapLabel(QLabel):
 
     def _render_pixmap(self, ratio: float) -> None:
         """Paint the contents rectangle (the style's background, then the text) into a pixmap."""
-        rect = self.contentsRect()
-        pixmap = QPixmap(rect.size() * ratio)
+        self._start_pixmap(ratio)
+        assert self._pixmap is not None
+        self._render_into(self._pixmap, self.contentsRect())
+
+    def _start_pixmap(self, ratio: float) -> None:
+        """A new pixmap of the contents rectangle, filled opaque as the window's backing store."""
+        pixmap = QPixmap(self.contentsRect().size() * ratio)
         pixmap.setDevicePixelRatio(ratio)
-        pixmap.fill(self.palette().window().color())  # opaque, as the window's backing store
+        pixmap.fill(self.palette().window().color())
+        self._pixmap = pixmap
+        _hold(self, pixmap.width() * pixmap.height() * 4)
+
+    def _render_into(self, pixmap: QPixmap, band: QRect) -> None:
+        """Paint `band` of the contents rectangle into its place in `pixmap`."""
+        offset = band.topLeft() - self.contentsRect().topLeft()
         # Called from `paintEvent`: `render` refuses a widget in its paint event ("recursive
         # repaint"), so the flag is lifted meanwhile; `_rendering` makes the nested paint direct.
         in_paint = QtCore.Qt.WidgetAttribute.WA_WState_InPaintEvent
@@ -207,12 +265,10 @@ class WrapLabel(QLabel):
         self._rendering = True
         self.setAttribute(in_paint, False)
         try:
-            self.render(pixmap, QPoint(), QRegion(rect), QWidget.RenderFlag.DrawWindowBackground)
+            self.render(pixmap, offset, QRegion(band), QWidget.RenderFlag.DrawWindowBackground)
         finally:
             self.setAttribute(in_paint, was_in_paint)
             self._rendering = False
-        self._pixmap = pixmap
-        _hold(self, pixmap.width() * pixmap.height() * 4)
 
     def _drop_pixmap(self) -> None:
         if self._pixmap is not None:
@@ -222,4 +278,5 @@ class WrapLabel(QLabel):
     def _changed(self) -> None:
         """The content or its look changed: the next paint is direct, the pixmap gone."""
         self._painted_at = None
+        self._painted_whole = False
         self._drop_pixmap()

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QLabel
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.tools import execute
@@ -181,3 +183,99 @@ def test_a_card_of_a_live_run_shows_a_loop_turn_later_complete(qtbot: QtBot) -> 
     lay = card.layout()
     assert lay.indexOf(table) == lay.indexOf(card.warning_label) + 1
     assert lay.indexOf(card.inputs_label) == lay.indexOf(table) + 1
+
+
+class _ShowAndPaint(QObject):
+    """Per Show and Paint event of `card` or a widget in it: (kind, card's updates on)."""
+
+    def __init__(self, card: QWidget) -> None:
+        super().__init__(card)
+        self.card = card
+        self.seen: list[tuple[str, bool]] = []
+        app = QApplication.instance()
+        assert app is not None
+        app.installEventFilter(self)
+        card.destroyed.connect(lambda: app.removeEventFilter(self))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if not shiboken6.isValid(self.card):  # (events while the chat is torn down)
+            return False
+        kind = event.type()
+        inside = watched is self.card or (
+            isinstance(watched, QWidget) and self.card.isAncestorOf(watched)
+        )
+        if inside and kind in (QEvent.Type.Show, QEvent.Type.Paint):
+            self.seen.append((kind.name, self.card.updatesEnabled()))
+        return False
+
+
+def test_a_run_s_card_is_shown_then_painted_on_a_later_loop_turn(qtbot: QtBot) -> None:
+    """A live run's card is shown (styled, laid out) on one loop turn and paints on the next:
+    its first paint is not part of the show's gap. It then shows what a whole new paint of the
+    window shows."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.resize(460, 500)
+    pane.show()
+    qtbot.waitUntil(lambda: pane.windowHandle() is not None and pane.windowHandle().isExposed())
+    pane.add_message("user", "Rayleigh step for 1 mm glass beads")
+    card = pane.add_result(_result_data())
+    seen = _ShowAndPaint(card)
+    qtbot.waitUntil(lambda: card.isVisible() and card.updatesEnabled(), timeout=2000)
+    QCoreApplication.sendPostedEvents()  # its paint
+    shows = [i for i, (kind, _on) in enumerate(seen.seen) if kind == "Show"]
+    paints = [on for kind, on in seen.seen if kind == "Paint"]
+    assert shows and seen.seen[shows[0]] == ("Show", False)  # shown with its paints held
+    assert paints and all(paints)  # every paint came once they were let go
+    area = pane.scroll_area
+    rect = area.rect().translated(area.mapTo(pane, area.rect().topLeft()))
+
+    def on_screen() -> QImage:  # the backing store (offscreen: what grabWindow reads)
+        return pane.screen().grabWindow(pane.winId()).toImage().copy(rect)
+
+    before = on_screen()
+    pane.repaint()
+    assert before == on_screen()
+
+
+class _Resized(QObject):
+    """The widgets inside `widget` that get a Resize event (an application event filter)."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__(widget)
+        self.widget = widget
+        self.resized: list[QWidget] = []
+        app = QApplication.instance()
+        assert app is not None
+        app.installEventFilter(self)
+        widget.destroyed.connect(lambda: app.removeEventFilter(self))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if not shiboken6.isValid(self.widget):
+            return False
+        resize = event.type() == QEvent.Type.Resize and isinstance(watched, QWidget)
+        if resize and self.widget.isAncestorOf(watched):
+            self.resized.append(watched)
+        return False
+
+
+def test_a_new_card_at_the_end_of_a_full_chat_resizes_nothing_above_it(qtbot: QtBot) -> None:
+    """The chat's layout never squeezes its items into a height they do not fit (before the
+    scroll area has made room for a new card): the answers above keep their size, and so their
+    painted pixels."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.resize(460, 400)
+    pane.show()
+    answers = []
+    for i in range(3):
+        pane.add_message("user", f"question {i}")
+        answers.append(pane.add_message("answer", "The particle radius sets it. " * 20))
+    bar = pane.scroll_area.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum())
+    resized = _Resized(pane.scroll_area)
+    card = pane.add_result(_result_data())
+    qtbot.waitUntil(lambda: card.isVisible() and card.updatesEnabled(), timeout=2000)
+    qtbot.waitUntil(lambda: bar.value() == bar.maximum())
+    assert not [w for w in resized.resized if w in answers]
+    assert not card.visibleRegion().isEmpty()  # the view followed the new card

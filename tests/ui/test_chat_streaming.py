@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QCoreApplication, QEvent, QObject
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -14,6 +15,7 @@ from caec_desktop.settings.model import Settings
 from caec_desktop.ui.chat_pane import WRITING_NOTE, ChatPane
 from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.session_runner import SessionRunner
+from caec_desktop.ui.wrap_label import WrapLabel
 from tests.ui.helpers import FakeSession, events
 
 
@@ -177,31 +179,85 @@ def test_a_postponed_render_still_shows_every_token(qtbot: QtBot) -> None:
     assert pane.writing_text() is None
 
 
-def test_a_render_lays_the_chat_out_at_once(qtbot: QtBot) -> None:
-    """When writingShown fires, the grown text is laid out and the view is at its end already
-    (not a few posted layout passes later, which could share a frame with other work)."""
+ANSWER = (
+    "**Time step**: 1.02e-6 s\n\n- from the Rayleigh wave speed\n- of the particle\n\n"
+    + "The particle radius and the shear modulus set it. " * 6
+)
+
+
+def _chat_with_answers(qtbot: QtBot) -> ChatPane:
+    """A shown chat of three turns, scrolled to its end (the view follows)."""
     pane = ChatPane()
     qtbot.addWidget(pane)
-    pane.resize(400, 300)
+    pane.resize(420, 360)
     pane.show()
-    seen: list[tuple[int, int, bool]] = []
+    qtbot.waitUntil(lambda: pane.windowHandle() is not None and pane.windowHandle().isExposed())
+    for i in range(3):
+        pane.add_message("user", f"question {i}")
+        pane.add_message("answer", ANSWER)
+    bar = pane.scroll_area.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum())
+    return pane
 
-    def on_shown(_text: str) -> None:
+
+def _stream(qtbot: QtBot, pane: ChatPane, deltas: list[str], shown: list[str]) -> None:
+    """Stream `deltas` one render each, waiting until each render has scrolled and repainted."""
+    bar = pane.scroll_area.verticalScrollBar()
+    for delta in deltas:
+        count = len(shown)
+        pane.stream_text(delta)
+        qtbot.waitUntil(lambda n=count: len(shown) > n, timeout=5000)
+        qtbot.waitUntil(lambda: bar.updatesEnabled() and bar.value() == bar.maximum())
+
+
+class _Resizes(QObject):
+    """Records the widgets inside `widget` that are resized (an application event filter)."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__(widget)
+        self.widget = widget
+        self.resized: list[QWidget] = []
+        app = QApplication.instance()
+        assert app is not None
+        app.installEventFilter(self)
+        widget.destroyed.connect(lambda: app.removeEventFilter(self))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.Resize
+            and isinstance(watched, QWidget)
+            and self.widget.isAncestorOf(watched)
+        ):
+            self.resized.append(watched)
+        return False
+
+
+def test_a_render_lays_the_chat_out_at_once_resizing_only_the_growing_bubble(
+    qtbot: QtBot,
+) -> None:
+    """When writingShown fires, the grown text is laid out (not a few posted layout passes
+    later, which could share a frame with other work), and the view is at the end on the next
+    loop turn. The chat is made taller before its layout places the items: laid out at its old
+    height, the layout took the bubble's growth from every item and gave it back a moment
+    later (every answer resized twice per render, repainted and its pixmap lost)."""
+    pane = _chat_with_answers(qtbot)
+    seen: list[tuple[int, int]] = []
+    shown: list[str] = []
+
+    def on_shown(text: str) -> None:
         (bubble,) = _bubbles(pane, "writing")
-        bar = pane.scroll_area.verticalScrollBar()
-        piece = [p for p in bubble.findChildren(QLabel) if not p.isHidden()][
-            -1
-        ]  # (a spare's hidden)
-        seen.append(
-            (piece.height(), piece.heightForWidth(piece.width()), bar.value() == bar.maximum())
-        )
+        piece = [p for p in bubble.findChildren(QLabel) if not p.isHidden()][-1]  # not a spare
+        seen.append((piece.height(), piece.heightForWidth(piece.width())))
+        shown.append(text)
 
     pane.writingShown.connect(on_shown)
-    for i in range(6):
-        pane.stream_text(f"sentence {i} " + "word " * 40)
-        qtbot.waitUntil(lambda n=i: len(seen) > n, timeout=5000)
-    assert all(height == wanted for height, wanted, _end in seen)
-    assert seen[-1][2] and pane.scroll_area.verticalScrollBar().maximum() > 0
+    _stream(qtbot, pane, ["The step. "], shown)
+    (writing,) = _bubbles(pane, "writing")
+    resizes = _Resizes(pane.scroll_area)
+    _stream(qtbot, pane, [f"sentence {i} " + "word " * 12 for i in range(6)], shown)
+    assert all(height == wanted for height, wanted in seen)
+    others = [w for w in resizes.resized if w is not writing and not writing.isAncestorOf(w)]
+    assert [type(w).__name__ for w in others if type(w).__name__ != "_Host"] == []
 
 
 class _Paints(QObject):
@@ -227,34 +283,69 @@ class _Paints(QObject):
         return False
 
 
-def test_a_render_repaints_the_chat_on_a_later_loop_turn(qtbot: QtBot) -> None:
+def test_a_render_repaints_the_grown_bubble_on_a_later_loop_turn_and_nothing_above_it(
+    qtbot: QtBot,
+) -> None:
     """The render's text layout and the chat's repaint are not one stall: when writingShown
-    fires the chat's viewport takes no paints; a later loop turn turns them on again (and
-    repaints it), and the grown text is then what the chat shows."""
-    pane = ChatPane()
-    qtbot.addWidget(pane)
-    pane.resize(400, 300)
-    pane.show()
-    viewport = pane.scroll_area.viewport()
-    during: list[bool] = []
-    paints = _Paints(viewport)
-    painted = 0
+    fires the writing bubble and the scroll bar take no paints; a later loop turn scrolls and
+    lets them repaint. The scroll moves the pixels shown already, so the answers above the
+    bubble are not painted again (a region waiting for its paint under the scroll made Qt
+    repaint the whole view, every answer and card in it, on every render)."""
+    pane = _chat_with_answers(qtbot)
+    answer = _bubbles(pane, "answer")[-1]
+    bar = pane.scroll_area.verticalScrollBar()
+    during: list[tuple[bool, bool]] = []
+    shown: list[str] = []
 
-    def on_shown(_text: str) -> None:
-        nonlocal painted
-        during.append(viewport.updatesEnabled())
-        painted = paints.count
+    def on_shown(text: str) -> None:
+        (bubble,) = _bubbles(pane, "writing")
+        during.append((bubble.updatesEnabled(), bar.updatesEnabled()))
+        shown.append(text)
 
     pane.writingShown.connect(on_shown)
-    pane.stream_text("The Rayleigh step is about 1.02 µs.")
-    qtbot.waitUntil(lambda: len(during) == 1)
-    assert during == [False]
-    qtbot.waitUntil(viewport.updatesEnabled)
-    qtbot.waitUntil(lambda: paints.count > painted)  # turned on again, it repaints
-    pane.stream_text(" More.")
-    qtbot.waitUntil(lambda: len(during) == 2)
-    assert during[-1] is False
-    qtbot.waitUntil(viewport.updatesEnabled)
+    _stream(qtbot, pane, ["The step. "], shown)
+    (writing,) = _bubbles(pane, "writing")
+    writing_paints, answer_paints = _Paints(writing), _Paints(answer)
+    top = bar.value()
+    _stream(qtbot, pane, ["is about " * 8, "1.02 µs " * 8, "for glass " * 8], shown)
+    QCoreApplication.sendPostedEvents()  # the last repaint
+    assert during == [(False, False)] * 4
+    assert bar.value() > top  # the view followed the grown text ...
+    assert not answer.visibleRegion().isEmpty()  # ... with the answer still in view, moved
+    assert answer_paints.count == 0
+    assert writing_paints.count > 0 and writing.updatesEnabled() and bar.updatesEnabled()
+
+
+def _on_screen(pane: ChatPane) -> QImage:
+    """What the window shows of the chat's scroll area: its backing store (offscreen: the
+    screen's grab of a window reads it), not a new paint."""
+    area = pane.scroll_area
+    rect = area.rect().translated(area.mapTo(pane, area.rect().topLeft()))
+    return pane.screen().grabWindow(pane.winId()).toImage().copy(rect)
+
+
+def test_a_streamed_answer_shows_the_pixels_of_a_whole_new_paint(qtbot: QtBot) -> None:
+    """Moved pixels, pixmaps of bubbles, repaints held back a loop turn: after streaming (cut
+    into pieces, scrolled on every render) the chat shows what painting all of it anew shows."""
+    pane = _chat_with_answers(qtbot)
+    shown: list[str] = []
+    pane.writingShown.connect(shown.append)
+    words = [f"**step{i}** " if i % 25 == 0 else f"word{i} " for i in range(200)]
+    _stream(
+        qtbot,
+        pane,
+        ["".join(words[i : i + 9]) + "\n\n" * (i % 4 == 0) for i in range(0, 200, 9)],
+        shown,
+    )
+    assert len(_bubbles(pane, "writing")[0].pieces()) > 1
+    QCoreApplication.sendPostedEvents()  # the last repaint
+    streamed = _on_screen(pane)
+    for label in pane.findChildren(WrapLabel):
+        label.set_paint_cache(False)
+    (writing,) = _bubbles(pane, "writing")
+    assert writing.updatesEnabled() and pane.scroll_area.verticalScrollBar().updatesEnabled()
+    pane.repaint()  # all of it, into the same backing store
+    assert streamed == _on_screen(pane)
 
 
 def test_the_next_piece_is_made_ahead_hidden_and_filled_at_the_cut(qtbot: QtBot) -> None:
@@ -279,3 +370,95 @@ def test_the_next_piece_is_made_ahead_hidden_and_filled_at_the_cut(qtbot: QtBot)
     assert len(bubble.pieces()) == 2 and spare.isVisible()
     assert spare.text().startswith("more") and "".join(bubble.pieces()) == first + second
     assert bubble.text().endswith(first + second)
+
+
+def test_the_growing_piece_is_painted_once_per_render(qtbot: QtBot) -> None:
+    """QLabel lays a new text out when it first paints it, and that layout asks for another
+    paint of the label during the paint (Qt posts it); the paint drew the laid-out text, so
+    the piece is not painted (and kept as a pixmap) a second time for the same text."""
+    pane = _chat_with_answers(qtbot)
+    shown: list[str] = []
+    pane.writingShown.connect(shown.append)
+    _stream(qtbot, pane, ["The step ", "is about " * 4], shown)
+    (writing,) = _bubbles(pane, "writing")
+    piece = [p for p in writing.findChildren(QLabel) if not p.isHidden()][-1]
+    paints = _Paints(piece)
+    counts = []
+    for delta in ["1.02 µs " * 4, "for glass " * 4, "beads " * 4]:
+        before = paints.count
+        _stream(qtbot, pane, [delta], shown)
+        for _ in range(3):  # the paint, and any it asked for meanwhile
+            QCoreApplication.sendPostedEvents()
+        counts.append(paints.count - before)
+    assert counts == [1, 1, 1]
+
+
+class _FirstPaint(QObject):
+    """Whether `label` held its pixmap at each paint once shown (an application filter; the
+    paint into its pixmap, while it is hidden, is not counted)."""
+
+    def __init__(self, label: WrapLabel) -> None:
+        super().__init__(label)
+        self.label = label
+        self.cached: list[bool] = []
+        app = QApplication.instance()
+        assert app is not None
+        app.installEventFilter(self)
+        label.destroyed.connect(lambda: app.removeEventFilter(self))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        paint = watched is self.label and event.type() == QEvent.Type.Paint
+        if paint and self.label.isVisible():
+            self.cached.append(self.label.paint_cached())
+        return False
+
+
+def test_the_answer_is_painted_ahead_and_first_shows_the_pixels_of_a_direct_paint(
+    qtbot: QtBot,
+) -> None:
+    """The final answer is painted into its pixmap a loop turn before it is shown, so the turn
+    that shows it draws the pixmap; what shows is what a direct paint shows."""
+    pane = _chat_with_answers(qtbot)
+    shown: list[str] = []
+    pane.writingShown.connect(shown.append)
+    _stream(qtbot, pane, ["The step ", "is about 1.02 µs."], shown)
+    answer = pane.add_answer("answer", ANSWER)
+    assert isinstance(answer, WrapLabel)
+    first = _FirstPaint(answer)
+    qtbot.waitUntil(lambda: answer.isVisible() and not _bubbles(pane, "writing"))
+    qtbot.waitUntil(lambda: len(first.cached) > 0)
+    assert first.cached[0] is True
+    QCoreApplication.sendPostedEvents()
+    on_screen = _on_screen(pane)
+    for label in pane.findChildren(WrapLabel):
+        label.set_paint_cache(False)
+    pane.repaint()
+    assert on_screen == _on_screen(pane)
+
+
+def test_in_a_long_chat_the_scroll_bar_repaints_only_when_its_slider_moves(
+    qtbot: QtBot,
+) -> None:
+    """A render grows a long chat by a line or so, which moves the scroll bar's slider by less
+    than a pixel: the bar is not painted again for it (its paint was ~0.5-2 ms of each render's
+    repaint). What shows afterwards is what a whole new paint shows."""
+    pane = _chat_with_answers(qtbot)
+    for i in range(20):
+        pane.add_message("user", f"question {i}")
+        pane.add_message("answer", ANSWER)
+    bar = pane.scroll_area.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 2000 and bar.value() == bar.maximum())
+    shown: list[str] = []
+    pane.writingShown.connect(shown.append)
+    _stream(qtbot, pane, ["The step "], shown)
+    paints = _Paints(bar)
+    top = bar.value()
+    _stream(qtbot, pane, [f"word{i} " * 6 for i in range(8)], shown)
+    QCoreApplication.sendPostedEvents()  # the last repaint
+    assert bar.value() > top  # it scrolled on the renders ...
+    assert paints.count < 8  # ... and was painted for fewer of them
+    streamed = _on_screen(pane)
+    for label in pane.findChildren(WrapLabel):
+        label.set_paint_cache(False)
+    pane.repaint()
+    assert streamed == _on_screen(pane)

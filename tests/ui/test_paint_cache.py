@@ -219,7 +219,8 @@ def test_pieces_of_the_streamed_answer_draw_the_frames_colour_from_their_pixmap(
     pane = _chat(qtbot)
     with qtbot.waitSignal(pane.writingShown):
         pane.stream_text("**Streamed** answer. " * 10 + "\n\n" + "More text here. " * 40)
-    qtbot.waitUntil(pane.scroll_area.viewport().updatesEnabled)  # paints a turn after a render
+    (writing,) = [w for w in pane.items() if w.property("role") == "writing"]
+    qtbot.waitUntil(writing.updatesEnabled)  # paints a turn after a render
     pieces = [  # (not the spare piece made ahead, hidden)
         w for w in pane.findChildren(Bubble) if w.property("role") is None and not w.isHidden()
     ]
@@ -280,3 +281,25 @@ def test_a_bubble_without_room_for_text_paints_directly(qtbot: QtBot) -> None:
     assert bubble.contentsRect().isEmpty()
     _painted_twice(bubble)
     assert not bubble.paint_cached()
+
+
+def test_a_bubble_painted_ahead_in_bands_draws_what_a_direct_paint_draws(qtbot: QtBot) -> None:
+    """`paint_ahead` in three bands, a call each: the pixmap holds what a direct paint shows;
+    a text changed between two bands makes the next paint direct again."""
+    pane = _chat(qtbot)
+    bubble = pane.add_message("answer", ANSWER)
+    assert isinstance(bubble, Bubble)
+    _shown(qtbot, bubble)
+    width = bubble.width()
+    for part in range(3):
+        bubble.paint_ahead(width, part, 3)
+    assert bubble.paint_cached()
+    assert bubble.grab().toImage() == _direct(bubble)
+    bubble.set_paint_cache(True)
+    bubble.paint_ahead(width, 0, 3)
+    bubble.setText(ANSWER.replace("1.02e-6", "3.75e-7"))
+    bubble.paint_ahead(width, 1, 3)
+    bubble.paint_ahead(width, 2, 3)
+    assert not bubble.paint_cached()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+    assert bubble.grab().toImage() == _direct(bubble)
