@@ -140,12 +140,17 @@ _SPACED_UNIT_RE = re.compile(
 def _joined_unit(match: re.Match[str]) -> str:
     """The two parts joined with `*` when each is a unit pint reads, else the text as typed."""
     whole = f"{match['a']}*{match['b']}"
+    return f"{match['gap']}{whole}" if _units_read(match["a"], whole) else match.group(0)
+
+
+def _units_read(first: str, whole: str) -> bool:
+    """Whether the value reader reads both the first unit and the joined one."""
     try:
-        read_unit(normalize_unit(match["a"]))
+        read_unit(normalize_unit(first))
         read_unit(normalize_unit(whole))
     except ValueReadError:
-        return match.group(0)
-    return f"{match['gap']}{whole}"
+        return False
+    return True
 
 
 _NOT_UNITS = frozenset(
@@ -319,12 +324,7 @@ def _dotted_unit(match: re.Match[str]) -> str:
     value reader reads it, else as typed. (Not `*`: `g*cm` would look like the key `G*`.)"""
     second, power = (match["b"], match["p"]) if match["b"] else (match["c"], match["q"])
     whole = f"{match['a']}·{second}" + (f"^{power.lstrip('^')}" if power else "")
-    try:
-        read_unit(normalize_unit(match["a"]))
-        read_unit(normalize_unit(whole))
-    except ValueReadError:
-        return match.group(0)
-    return f"{match['gap']}{whole}"
+    return f"{match['gap']}{whole}" if _units_read(match["a"], whole) else match.group(0)
 
 
 def normalize(text: str) -> str:
