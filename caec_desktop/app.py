@@ -686,15 +686,25 @@ def _setup_logging() -> None:
     )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Start the desktop app (`caec-desktop [--self-test [--query TEXT]]`)."""
+def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """`caec-desktop`'s arguments (`--help` and a wrong argument exit here, as argparse does)."""
     parser = argparse.ArgumentParser(prog="caec-desktop", description=__doc__.splitlines()[0])
     parser.add_argument(
         "--self-test", action="store_true", help="answer one offline query offscreen and exit"
     )
     parser.add_argument("--query", help="the query --self-test answers")
-    ns = parser.parse_args(argv)
-    if ns.self_test:
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Start the desktop app (`caec-desktop [--self-test [--query TEXT]]`)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    # Arguments are parsed before Qt loads (`--help` or a wrong one exits with no window shown;
+    # `--self-test` picks the platform). With none (how the app is started) nothing can fail, so
+    # the parser is built after the first frame: argparse's gettext look-ups import `locale`, ~3 ms
+    # of the GUI thread before the window shows.
+    ns = _parse_args(args) if args else None
+    if ns is not None and ns.self_test:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     skip_pydantic_plugin_scan()  # before any thread starts (setenv is not thread-safe)
     problem = display_problem()
@@ -724,6 +734,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for step in steps:  # Qt paints and takes input between them (no loop runs yet)
         app.processEvents()
         step()
+    if ns is None:
+        ns = _parse_args(args)
     import qasync
 
     return int(qasync.run(run_app(app, window, ns)))
