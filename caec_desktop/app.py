@@ -701,8 +701,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     # Arguments are parsed before Qt loads (`--help` or a wrong one exits with no window shown;
     # `--self-test` picks the platform). With none (how the app is started) nothing can fail, so
-    # the parser is built after the first frame: argparse's gettext look-ups import `locale`, ~3 ms
-    # of the GUI thread before the window shows.
+    # the parser is built after the first frame, a step of its own: argparse's gettext look-ups
+    # import `locale`, ~3 ms of the GUI thread before the window shows.
     ns = _parse_args(args) if args else None
     if ns is not None and ns.self_test:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -726,19 +726,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     window = MainWindow(first_frame=True)  # the message box takes typing from the first frame
     window.fit_to_screen()
     window.show()  # before the chat, logging, asyncio and qasync load: the window is up sooner
+    parsed = [] if ns is None else [ns]
     steps: tuple[Callable[[], object], ...] = (
         *window.rest_of_window(),
         _setup_logging,
+        *(() if parsed else (lambda: parsed.append(_parse_args(args)),)),
         *(partial(importlib.import_module, name) for name in LOOP_MODULES),
     )
     for step in steps:  # Qt paints and takes input between them (no loop runs yet)
         app.processEvents()
         step()
-    if ns is None:
-        ns = _parse_args(args)
     import qasync
 
-    return int(qasync.run(run_app(app, window, ns)))
+    return int(qasync.run(run_app(app, window, parsed[0])))
 
 
 if __name__ == "__main__":  # pragma: no cover
