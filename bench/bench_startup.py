@@ -59,10 +59,11 @@ app.processEvents()
 print(time.time(), time.process_time(), flush=True)
 """
 
-# The real entry point (`caec-desktop --self-test`), stopped the moment the window is shown. The
-# window module is imported here to patch it, so first the step `main()` takes before importing it
-# (else PySide6 reads the source of every module imported from here on, ~4 ms `main()` never
-# spends; ui/feature_scan.py).
+# The real entry point as a user starts it (`caec-desktop`, no arguments: with any, argparse runs
+# before the window, ~3 ms more), stopped the moment the window is shown. The window module is
+# imported here to patch it, so first the step `main()` takes before importing it (else PySide6
+# reads the source of every module imported from here on, ~4 ms `main()` never spends;
+# ui/feature_scan.py).
 APP = """
 import os, sys, time
 from PySide6.QtWidgets import QApplication
@@ -77,7 +78,7 @@ def show(self):
     os._exit(0)
 mw.MainWindow.show = show
 from caec_desktop.app import main
-main(["--self-test"])
+main([])
 """
 
 

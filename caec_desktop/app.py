@@ -686,15 +686,25 @@ def _setup_logging() -> None:
     )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Start the desktop app (`caec-desktop [--self-test [--query TEXT]]`)."""
+def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """`caec-desktop`'s arguments (`--help` and a wrong argument exit here, as argparse does)."""
     parser = argparse.ArgumentParser(prog="caec-desktop", description=__doc__.splitlines()[0])
     parser.add_argument(
         "--self-test", action="store_true", help="answer one offline query offscreen and exit"
     )
     parser.add_argument("--query", help="the query --self-test answers")
-    ns = parser.parse_args(argv)
-    if ns.self_test:
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Start the desktop app (`caec-desktop [--self-test [--query TEXT]]`)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    # Arguments are parsed before Qt loads (`--help` or a wrong one exits with no window shown;
+    # `--self-test` picks the platform). With none (how the app is started) nothing can fail, so
+    # the parser is built after the first frame, a step of its own: argparse's gettext look-ups
+    # import `locale`, ~3 ms of the GUI thread before the window shows.
+    ns = _parse_args(args) if args else None
+    if ns is not None and ns.self_test:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     skip_pydantic_plugin_scan()  # before any thread starts (setenv is not thread-safe)
     problem = display_problem()
@@ -716,9 +726,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     window = MainWindow(first_frame=True)  # the message box takes typing from the first frame
     window.fit_to_screen()
     window.show()  # before the chat, logging, asyncio and qasync load: the window is up sooner
+    parsed = [] if ns is None else [ns]
     steps: tuple[Callable[[], object], ...] = (
         *window.rest_of_window(),
         _setup_logging,
+        *(() if parsed else (lambda: parsed.append(_parse_args(args)),)),
         *(partial(importlib.import_module, name) for name in LOOP_MODULES),
     )
     for step in steps:  # Qt paints and takes input between them (no loop runs yet)
@@ -726,7 +738,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         step()
     import qasync
 
-    return int(qasync.run(run_app(app, window, ns)))
+    return int(qasync.run(run_app(app, window, parsed[0])))
 
 
 if __name__ == "__main__":  # pragma: no cover

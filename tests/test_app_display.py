@@ -130,3 +130,21 @@ def test_scripts_app_installs_x_libraries_when_ldd_reports_one_missing(tmp_path:
     assert calls.exists(), done.stdout + done.stderr
     assert any(line.startswith("install") for line in calls.read_text().splitlines())
     assert "libxcb-cursor0" in calls.read_text()
+
+
+@pytest.mark.parametrize("argv", [["--no-such-option"], ["--help"]])
+def test_arguments_are_read_before_the_display_is_checked(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A wrong argument (exit 2) or `--help` (exit 0) ends `main()` before any window could
+    show: with no display at all, argparse answers and the display is never looked at."""
+    for var in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setattr("caec_desktop.app._X11_SOCKETS", Path("/nonexistent"))
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    out = capsys.readouterr()
+    assert exited.value.code == (0 if argv == ["--help"] else 2)
+    assert "usage: caec-desktop" in out.out + out.err
+    assert "needs a graphical display" not in out.err
