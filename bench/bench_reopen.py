@@ -85,6 +85,7 @@ def _instrument(spans: Spans) -> None:
     from caec_desktop.ui.main_thread_gc import MainThreadGC
     from caec_desktop.ui.main_window import MainWindow
     from caec_desktop.ui.result_card import ResultCard
+    from caec_desktop.ui.trace_model import TraceModel
     from caec_desktop.ui.trace_panel import TracePanel
 
     for owner, attr, name in [
@@ -104,6 +105,8 @@ def _instrument(spans: Spans) -> None:
         (TracePanel, "add_event", "trace add_event"),
         (TracePanel, "add_older", "trace add_older"),
         (TracePanel, "flush", "trace batch (flush)"),
+        (TraceModel, "flush", "trace rows inserted (batch)"),
+        (TraceModel, "prepend", "trace older rows inserted"),
         (MainWindow, "show_usage", "usage status"),
         (MainThreadGC, "check", "gc (main-thread collector)"),
     ]:
