@@ -19,7 +19,10 @@ For 1,000 turns, "stays usable": the longest event-loop stall (1 ms heartbeat, w
 thread CPU) while the reader scrolls from the newest turn to the first with 120 px wheel steps,
 one per loop turn, until every turn is built (`scroll_*`: time, GUI CPU, steps, CPU per step);
 and the scroll bar dragged to the top from the newest turn: the time until the first turn is on
-screen (`jump_to_first_turn_*`) and the longest stall meanwhile. Targets: reopen of 100
+screen (`jump_to_first_turn_*`) and the longest stall meanwhile. With `--spans`, the steps
+(named methods, Qt events over 0.5 ms, garbage collections) inside the longest gaps of the
+100-turn opens and of the scroll are printed too (`worst_gaps_*`; the timing adds a little to
+every figure, so compare figures from runs without it). Targets: reopen of 100
 turns <= 100 ms (issue 18); 1,000 turns: newest turns within 100 ms, no GUI stall over a frame
 (16 ms of GUI-thread CPU) until the conversation is complete, while scrolling or jumping.
 """
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import statistics
@@ -40,7 +44,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from spans import Heartbeat, offline_window
+from spans import Heartbeat, Spans, attribute, offline_window, timed_application
 
 TARGET_MS = 100.0
 FRAME_MS = 16.0
@@ -71,14 +75,74 @@ def _fill(store: Any, turns: int) -> int:
     return recorder.conversation_id
 
 
+def _instrument(spans: Spans) -> None:
+    """Name the GUI-thread steps of an open and of building older turns (steps added or renamed
+    since are skipped, so older code can be measured too)."""
+    import gc
+
+    import caec_desktop.ui.chat_pane as cp
+    import caec_desktop.ui.history_controller as hc
+    from caec_desktop.ui.main_thread_gc import MainThreadGC
+    from caec_desktop.ui.main_window import MainWindow
+    from caec_desktop.ui.result_card import ResultCard
+    from caec_desktop.ui.trace_model import TraceModel
+    from caec_desktop.ui.trace_panel import TracePanel
+
+    for owner, attr, name in [
+        (hc.HistoryController, "open_conversation", "open (all of it)"),
+        (hc.HistoryController, "_show", "open: newest turns shown"),
+        (hc.HistoryController, "_show_older", "older turns arrived (session, chat, trace)"),
+        (cp.ChatPane, "add_older", "chat add_older (slot)"),
+        (cp.ChatPane, "_on_older_timer_timeout", "older turns built (timer)"),
+        (cp.ChatPane, "_fill_step", "older turn step"),
+        (cp.ChatPane, "_place", "older page placed"),
+        (cp.ChatPane, "_show_with_room", "older page shown with room"),
+        (cp.ChatPane, "_on_bar_range_changed", "chat range changed"),
+        (cp.ChatPane, "_on_bar_value_changed", "chat scrolled"),
+        (cp.ChatPane, "add_message", "chat bubble"),
+        (cp.ChatPane, "add_result", "chat result card"),
+        (ResultCard, "place_table", "result card table"),
+        (TracePanel, "add_event", "trace add_event"),
+        (TracePanel, "add_older", "trace add_older"),
+        (TracePanel, "flush", "trace batch (flush)"),
+        (TraceModel, "flush", "trace rows inserted (batch)"),
+        (TraceModel, "prepend", "trace older rows inserted"),
+        (MainWindow, "show_usage", "usage status"),
+        (MainThreadGC, "check", "gc (main-thread collector)"),
+    ]:
+        if hasattr(owner, attr):
+            spans.wrap(owner, attr, name)
+    started: list[tuple[float, float]] = []
+
+    def on_gc(phase: str, info: dict[str, Any]) -> None:
+        if not spans.on:
+            return
+        if phase == "start":
+            started.append((time.perf_counter(), time.thread_time()))
+        elif phase == "stop" and started:
+            (t0, c0), now = started.pop(), time.perf_counter()
+            cpu = (time.thread_time() - c0) * 1000.0
+            spans.spans.append((f"gc generation {info['generation']}", t0, now, cpu, 1))
+
+    gc.callbacks.append(on_gc)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--spans", action="store_true", help="name the steps of the worst gaps")
     ns = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    spans = Spans()
+    worst: dict[str, list[tuple[float, float, float, float]]] = {"open_100": [], "scroll": []}
+    if ns.spans:
+        _instrument(spans)
+        app = QApplication.instance() or timed_application(spans, sys.argv[:1])
+    else:
+        app = QApplication.instance() or QApplication(sys.argv[:1])
     with tempfile.TemporaryDirectory() as tmp:
         runner, window, recorder, controller, collector = offline_window(
             Path(tmp) / "history.sqlite3"
@@ -97,6 +161,15 @@ def main() -> None:
                 time.sleep(0.001)
             app.processEvents()
 
+        def collected() -> None:
+            """The previous conversation's widgets deleted and the heap collected, so an open
+            does not pay for what the measurement before it left (the baseline reads 1,000
+            turns on the GUI thread, not moved out of the collections as a worker's read is:
+            the next open's collector walked them, 40-90 ms)."""
+            app.processEvents()
+            app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+            gc.collect()
+
         def open_ms(conversation: int) -> dict[str, float]:
             controller.new_conversation()
             app.processEvents()
@@ -104,9 +177,10 @@ def main() -> None:
             recorder.store.load(conversation)
             t1 = time.perf_counter()
             controller.new_conversation()
-            app.processEvents()
+            collected()
             heart = Heartbeat()
             heart.start()
+            spans.on = ns.spans
             t2, c2 = time.perf_counter(), time.thread_time()
             assert controller.open_conversation(conversation)
             app.processEvents()  # the layout, the scroll to the end and the paint
@@ -117,7 +191,11 @@ def main() -> None:
             settle()
             complete = (time.perf_counter() - t2) * 1000.0
             heart.stop()
+            spans.on = False
             gaps = heart.gaps()
+            if ns.spans and conversation == ids[100]:
+                worst["open_100"] += attribute(gaps, spans.spans, top=1)
+            spans.spans.clear()
             assert len(runner.session.turns) == recorder.store.turn_count(conversation)
             return {
                 "reopen_ms": shown,
@@ -131,7 +209,7 @@ def main() -> None:
         def whole_ms(conversation: int) -> dict[str, float]:
             """Baseline: the previous reopen, everything read, checked and shown at once."""
             controller.new_conversation()
-            app.processEvents()
+            collected()
             heart = Heartbeat()
             heart.start()
             t0, c0 = time.perf_counter(), time.thread_time()
@@ -152,6 +230,7 @@ def main() -> None:
             }
 
         open_ms(ids[100])  # warm-up
+        worst["open_100"].clear()
         times: dict[int, list[dict[str, float]]] = {100: [], 1000: []}
         for _ in range(ns.runs):
             for n in (100, 1000):
@@ -168,13 +247,14 @@ def main() -> None:
         # 1,000 turns: scroll from the newest turn to the first, as a reader would (a wheel step
         # of 120 px per loop turn), until every turn is built
         controller.new_conversation()
-        app.processEvents()
+        collected()
         assert controller.open_conversation(ids[1000])
         app.processEvents()
         settle()
         bar = chat.scroll_area.verticalScrollBar()
         heart = Heartbeat()
         heart.start()
+        spans.on = ns.spans
         t0, c0 = time.perf_counter(), time.thread_time()
         pending = getattr(chat, "older_pending", lambda: 0)
         steps = 0
@@ -187,13 +267,17 @@ def main() -> None:
         scroll_s = time.perf_counter() - t0
         scroll_cpu_s = time.thread_time() - c0
         heart.stop()
+        spans.on = False
         gaps = heart.gaps()
+        if ns.spans:
+            worst["scroll"] = attribute(gaps, spans.spans, top=3)
+        spans.spans.clear()
         scroll_built = len(chat.cards())
 
         # 1,000 turns: the scroll bar dragged to the top (or Ctrl+Home) from the newest turn:
         # the time until the first turn is on screen
         controller.new_conversation()
-        app.processEvents()
+        collected()
         assert controller.open_conversation(ids[1000])
         app.processEvents()
         settle()
@@ -242,6 +326,9 @@ def main() -> None:
                "met": result[name] <= limit}
         for name, limit in targets.items()
     }  # fmt: skip
+    if ns.spans:
+        result["worst_gaps_open_100"] = sorted(worst["open_100"], key=lambda g: -g["cpu_ms"])
+        result["worst_gaps_scrolling_1000"] = worst["scroll"]
     print(json.dumps(result, indent=2))
 
 
