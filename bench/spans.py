@@ -115,8 +115,12 @@ def _callback_name(cb: Any) -> str:
 
 
 def _receiver_name(receiver: Any) -> str:
-    """A widget's class, a scroll area's viewport (a plain QWidget) named by its area."""
+    """A widget's class, a scroll area's viewport (a plain QWidget) and scroll bars named by
+    their area."""
     name = type(receiver).__name__
+    if name == "QScrollBar":  # in its scroll area's bar container
+        area = receiver.parent().parent() if receiver.parent() is not None else None
+        return f"QScrollBar of {type(area).__name__}" if area is not None else name
     if name == "QWidget":
         parent = receiver.parent()
         if parent is not None and type(parent).__name__ != "QWidget":

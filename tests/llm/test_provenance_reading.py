@@ -47,9 +47,9 @@ def test_read_ahead_reads_each_message_on_its_own_loop_turn_and_sources_stay(
         {"role": "assistant", "content": "The step is 1.012 µs for nu 0.22 (rayleigh_timestep)."},
     ]
     text = "and with nu = 0.23 please, r 1.5 mm"
-    provenance.values_in.cache_clear()
+    provenance._block_values.cache_clear()
     expected = source_args("rayleigh_timestep", ARGS, text, history)
-    provenance.values_in.cache_clear()
+    provenance._block_values.cache_clear()
     monkeypatch.setattr(provenance, "READ_AHEAD_MS", 0.0)  # every message ends its turn
     reads: list[tuple[str, int]] = []
     turns = [0]
@@ -80,3 +80,56 @@ def test_read_ahead_reads_each_message_on_its_own_loop_turn_and_sources_stay(
     assert [body for body, _ in reads] == [text, *(str(m["content"]) for m in reversed(history))]
     assert len({turn for _, turn in reads}) == len(reads)  # one message per loop turn
     assert got == expected
+
+
+ANSWER = (
+    "The Rayleigh step is **1.012 µs** for r = 1.5 mm and E = 72 GPa.\n\n"
+    "- density 2710 kg/m^3, as typed\n"
+    "- Poisson's ratio 0.22\n"
+    "1. a 20 % fraction gives 0.202 µs\n\n"
+    "The radius of 1\nmm stays apart across a line break."
+)
+
+
+def test_a_long_message_is_read_ahead_a_block_per_loop_turn_with_the_same_values(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A long answer is read ahead a paragraph or list item per loop turn (read whole, it was
+    one 3-7 ms turn); its values are those of the whole message read at once, in order."""
+    whole = tuple(
+        si
+        for si in (provenance._si(q) for q in provenance.parse(ANSWER).quantities)
+        if si is not None
+    )
+    assert len(whole) >= 6
+    provenance._block_values.cache_clear()
+    monkeypatch.setattr(provenance, "READ_AHEAD_MS", 0.0)  # every block ends its turn
+    reads: list[tuple[str, int]] = []
+    turns = [0]
+    real_parse = provenance.parse
+
+    def counting_parse(body: str) -> object:
+        reads.append((body, turns[0]))
+        return real_parse(body)
+
+    monkeypatch.setattr(provenance, "parse", counting_parse)
+
+    async def scenario() -> None:
+        async def count() -> None:
+            while True:
+                turns[0] += 1
+                await asyncio.sleep(0)
+
+        counter = asyncio.get_running_loop().create_task(count())
+        await asyncio.sleep(0)
+        await provenance.read_ahead("", [{"role": "assistant", "content": ANSWER}])
+        counter.cancel()
+
+    asyncio.run(scenario())
+    answer_reads = [(body, turn) for body, turn in reads if body.strip()]
+    firsts = [body.split()[0] for body, _ in answer_reads]
+    assert firsts == ["The", "-", "-", "1.", "The"]  # paragraphs and list items
+    assert len(answer_reads) == 5 and len({turn for _, turn in answer_reads}) == 5
+    before = len(reads)
+    assert provenance.values_in(ANSWER) == whole
+    assert len(reads) == before  # nothing read again
