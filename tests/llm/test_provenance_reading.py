@@ -8,6 +8,7 @@ import pytest
 
 from caec_desktop.agent.selection.llm import provenance
 from caec_desktop.agent.selection.llm.provenance import source_args
+from caec_desktop.agent.selection.protocol import StatedValue
 
 ARGS = {"particle_radius": "1.5 mm", "density": 2700, "youngs_modulus": "72 GPa",
         "poisson_ratio": 0.22}  # fmt: skip
@@ -133,3 +134,30 @@ def test_a_long_message_is_read_ahead_a_block_per_loop_turn_with_the_same_values
     before = len(reads)
     assert provenance.values_in(ANSWER) == whole
     assert len(reads) == before  # nothing read again
+
+
+def test_a_summarys_stated_values_are_read_a_block_per_loop_turn_as_read_at_once() -> None:
+    """The values a model's summary states are read a paragraph or list item per loop turn
+    (at the end of a run, read at once, a long summary was one 3-9 ms turn); they are those
+    the whole summary read at once states, in order."""
+    from caec_desktop.agent.selection.offline.stated import read_stated_values, stated_values
+
+    turns = [0]
+
+    async def scenario() -> tuple[list[StatedValue], int]:
+        async def count() -> None:
+            while True:
+                turns[0] += 1
+                await asyncio.sleep(0)
+
+        counter = asyncio.get_running_loop().create_task(count())
+        await asyncio.sleep(0)
+        before = turns[0]
+        values = await read_stated_values(ANSWER)
+        counter.cancel()
+        return values, turns[0] - before
+
+    values, took = asyncio.run(scenario())
+    whole = stated_values(ANSWER)
+    assert len(whole) >= 4 and values == whole
+    assert took >= 5  # one turn per block at least

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -34,7 +33,7 @@ from functools import lru_cache
 from typing import Any
 
 from caec_desktop.agent.inputs import CONTRADICTS, MODEL_SUPPLIED
-from caec_desktop.agent.selection.offline.parse import Quantity, parse
+from caec_desktop.agent.selection.offline.parse import Quantity, blocks, parse
 from caec_desktop.tools import tool_schema
 from caec_desktop.tools.materials import Material, find_material, mentions
 from caec_desktop.tools.units import UnitParseError, to_si, ureg
@@ -109,7 +108,7 @@ async def read_ahead(text: str, history: list[dict[str, Any]]) -> None:
     (bench/bench_streaming.py). Blocks read before cost nothing. A message that cannot be read
     is left to `source_args`, which reads it again."""
     for body, _label, _tol in _sources(text, history):
-        for block in _blocks(body):
+        for block in blocks(body):
             began = time.perf_counter()
             try:
                 _block_values(block)
@@ -119,25 +118,14 @@ async def read_ahead(text: str, history: list[dict[str, Any]]) -> None:
                 await asyncio.sleep(0)
 
 
-_BLOCK_START = re.compile(r"\n(?=[ \t]*\n|[ \t]*(?:[-*+]|\d+[.)])[ \t])")
-"""Where a new Markdown block starts: at a blank line, or a line starting a list item (the
-offline parser reads no quantity across a line break, so a message's values are those of its
-blocks in order)."""
-
-
-def _blocks(body: str) -> list[str]:
-    """`body` cut where a new paragraph or list item starts (each part's values read apart)."""
-    return _BLOCK_START.split(body)
-
-
 def values_in(body: str) -> tuple[float, ...]:
     """The values of the quantities read in `body`, in SI units (a bare number: as written).
 
-    Remembered per block of text (`_blocks`): every model call's arguments are checked against
+    Remembered per block of text (`blocks`): every model call's arguments are checked against
     the whole conversation, whose earlier messages never change, and reading them again with
     pint on each call grew with the conversation (~10 ms of the GUI thread six turns in,
     bench/bench_streaming.py)."""
-    return tuple(si for block in _blocks(body) for si in _block_values(block))
+    return tuple(si for block in blocks(body) for si in _block_values(block))
 
 
 @lru_cache(maxsize=2048)
