@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 import shiboken6
-from PySide6.QtCore import QAbstractEventDispatcher, QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
@@ -193,14 +193,15 @@ def test_a_live_card_lays_its_table_out_on_a_loop_turn_before_it_places_it(
 ) -> None:
     """The results table's rich text is laid out on a loop turn of its own, between the card's
     build and the table's placing (in the placing turn it shared a stall with a window repaint)."""
-    dispatcher = QAbstractEventDispatcher.instance()
-    assert dispatcher is not None
     turns = [0]
 
-    def woke() -> None:
+    def tick() -> None:
         turns[0] += 1
 
-    dispatcher.awake.connect(woke)
+    ticker = QTimer()  # a 0 ms timer fires once per pass of the event loop over its timers
+    ticker.setInterval(0)
+    ticker.timeout.connect(tick)
+    ticker.start()
     steps: list[tuple[str, int]] = []
 
     def timed(name: str) -> Callable[[ResultCard], None]:
@@ -225,7 +226,7 @@ def test_a_live_card_lays_its_table_out_on_a_loop_turn_before_it_places_it(
     (laid_out, placed) = (turn for _name, turn in steps)
     assert built < laid_out < placed
     assert card.findChildren(WideArea)[0].widget() is card.result_label
-    dispatcher.awake.disconnect(woke)
+    ticker.stop()
 
 
 class _ShowAndPaint(QObject):
