@@ -161,3 +161,42 @@ def test_a_summarys_stated_values_are_read_a_block_per_loop_turn_as_read_at_once
     whole = stated_values(ANSWER)
     assert len(whole) >= 4 and values == whole
     assert took >= 5  # one turn per block at least
+
+
+def test_read_ahead_ends_its_turn_when_short_blocks_add_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Blocks each read in less than READ_AHEAD_MS still end the loop turn once together they
+    took that long (a clock that moves 0.15 ms per reading: every second block)."""
+    provenance._block_values.cache_clear()
+    clock = [0.0]
+
+    def perf_counter() -> float:
+        clock[0] += 0.15e-3
+        return clock[0]
+
+    monkeypatch.setattr(provenance.time, "perf_counter", perf_counter)
+    turns = [0]
+    read_at: list[int] = []
+    real_parse = provenance.parse
+
+    def counting_parse(body: str) -> object:
+        read_at.append(turns[0])
+        return real_parse(body)
+
+    monkeypatch.setattr(provenance, "parse", counting_parse)
+
+    async def scenario() -> None:
+        async def count() -> None:
+            while True:
+                turns[0] += 1
+                await asyncio.sleep(0)
+
+        counter = asyncio.get_running_loop().create_task(count())
+        await asyncio.sleep(0)
+        await provenance.read_ahead("", [{"role": "assistant", "content": ANSWER}])
+        counter.cancel()
+
+    asyncio.run(scenario())
+    assert len(read_at) >= 5  # the request ("") and the answer's blocks, each read once
+    assert len(set(read_at)) >= len(read_at) // 2  # over several turns, not all in one

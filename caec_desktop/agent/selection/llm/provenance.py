@@ -97,7 +97,7 @@ def _known(text: str, history: list[dict[str, Any]]) -> list[Known]:
 
 
 READ_AHEAD_MS = 0.2
-"""A message read by `read_ahead` in longer than this ends its event-loop turn."""
+"""`read_ahead` ends its event-loop turn once its reading took this long in it."""
 
 
 async def read_ahead(text: str, history: list[dict[str, Any]]) -> None:
@@ -107,15 +107,16 @@ async def read_ahead(text: str, history: list[dict[str, Any]]) -> None:
     thread read in the same turn as the model's reply, and ~3-7 ms read in a turn of its own
     (bench/bench_streaming.py). Blocks read before cost nothing. A message that cannot be read
     is left to `source_args`, which reads it again."""
+    began = time.perf_counter()
     for body, _label, _tol in _sources(text, history):
         for block in blocks(body):
-            began = time.perf_counter()
             try:
                 _block_values(block)
             except Exception:  # source_args reads it again, and fails as it did
                 return
             if (time.perf_counter() - began) * 1000 >= READ_AHEAD_MS:
-                await asyncio.sleep(0)
+                await asyncio.sleep(0)  # (many short blocks add up too)
+                began = time.perf_counter()
 
 
 def values_in(body: str) -> tuple[float, ...]:
