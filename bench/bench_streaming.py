@@ -128,7 +128,8 @@ def _instrument(spans: Spans) -> None:
         (GraphView, "on_event", "graph view event"),
         (ChatPane, "add_result", "result card (chat add_result)"),
         (ResultCard, "__init__", "result card build"),
-        (ResultCard, "place_table", "result card table (a turn later)"),
+        (ResultCard, "lay_out_table", "result card table laid out (a turn later)"),
+        (ResultCard, "place_table", "result card table placed (a turn later)"),
         (ChatPane, "_show_card", "result card show"),
         (ChatPane, "add_answer", "answer bubble (add_answer)"),
         (ChatPane, "_lay_out_answer", "answer bubble layout (a turn later)"),
@@ -139,6 +140,8 @@ def _instrument(spans: Spans) -> None:
         (ChatPane, "_render_writing", "streamed bubble render"),
         (ChatPane, "_show_render", "streamed bubble scroll and repaint (a turn later)"),
         (WritingBubble, "prepare_piece", "streamed bubble next piece made ahead"),
+        (WritingBubble, "show_text", "streamed bubble render: text set"),
+        (ChatPane, "_make_room", "streamed bubble render: chat made taller"),
         (ChatPane, "_on_bar_range_changed", "chat scroll-follow"),
         (rec.ConversationRecorder, "record", "history save"),
         (HistoryController, "_on_runner_run_settled", "conversation list refresh"),
@@ -246,6 +249,7 @@ def measure(tokens: int, rate: float, rows: int, n_runs: int) -> list[dict[str, 
                 "worst_gaps_by_cpu": attribute(gaps, spans.spans, top=3, key=1),
                 "worst_gap_by_wall": attribute(gaps, spans.spans, top=1, key=0),
                 "steps": spans.per_step(),
+                "longest_renders": _inside(spans.spans, "streamed bubble render", top=2),
             })  # fmt: skip
         spans.undo()
         window.close()
@@ -254,6 +258,18 @@ def measure(tokens: int, rate: float, rows: int, n_runs: int) -> list[dict[str, 
         del controller, collector
     loop.close()  # its resolver thread ends with it
     return runs
+
+
+def _inside(spans: list[Any], name: str, top: int) -> list[dict[str, Any]]:
+    """The `top` longest (CPU) calls of step `name` and the steps timed inside each."""
+    calls = sorted((s for s in spans if s[0] == name), key=lambda s: -s[3])[:top]
+    return [
+        {"cpu_ms": round(c, 2), "steps": [
+            f"{n} {ci:.2f} ms" for n, a, b, ci, _d in sorted(
+                (s for s in spans if t0 <= s[1] and s[2] <= t1 and s[0] != name),
+                key=lambda s: -s[3])[:8]]}
+        for _n, t0, t1, c, _d in calls
+    ]  # fmt: skip
 
 
 def _stalls(gaps: list[tuple[float, float, float, float]], shown: list[float]) -> dict[str, float]:
@@ -294,6 +310,7 @@ def main() -> None:
     result["worst_run_gaps_by_cpu"] = worst_run["worst_gaps_by_cpu"]
     result["worst_run_gap_by_wall"] = worst_run["worst_gap_by_wall"]
     result["worst_run_steps"] = dict(list(worst_run["steps"].items())[:14])
+    result["worst_run_longest_renders"] = worst_run["longest_renders"]
     per_run = {k: result[f"per_run_{k}"] for k in ("max_stall_cpu_ms_run", "max_stall_ms_run")}
     targets = {
         "max_stall_cpu_ms_run (GUI-thread CPU, each run)": (

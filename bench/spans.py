@@ -76,19 +76,29 @@ class Spans:
         self._undo.clear()
 
     def per_step(self) -> dict[str, dict[str, float]]:
-        """Per span name: calls, longest (wall ms), longest CPU ms, total wall ms."""
+        """Per span name: calls, longest (wall ms), longest CPU ms, total wall ms, and the CPU
+        ms of its median and 90th-percentile call (a step's usual cost beside its outliers)."""
         out: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0, 0.0])
+        cpus: dict[str, list[float]] = defaultdict(list)
         for name, t0, t1, cpu, _d in self.spans:
             row = out[name]
             row[0] += 1
             row[1] = max(row[1], (t1 - t0) * 1000.0)
             row[2] = max(row[2], cpu)
             row[3] += (t1 - t0) * 1000.0
+            cpus[name].append(cpu)
         return {
             k: {"calls": int(v[0]), "max_ms": round(v[1], 2), "max_cpu_ms": round(v[2], 2),
-                "total_ms": round(v[3], 1)}
+                "p50_cpu_ms": round(_quantile(cpus[k], 0.5), 2),
+                "p90_cpu_ms": round(_quantile(cpus[k], 0.9), 2), "total_ms": round(v[3], 1)}
             for k, v in sorted(out.items(), key=lambda kv: -kv[1][2])
         }  # fmt: skip
+
+
+def _quantile(values: list[float], q: float) -> float:
+    """The value below which a share `q` of `values` lies (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def _callback_name(cb: Any) -> str:
@@ -105,8 +115,12 @@ def _callback_name(cb: Any) -> str:
 
 
 def _receiver_name(receiver: Any) -> str:
-    """A widget's class, a scroll area's viewport (a plain QWidget) named by its area."""
+    """A widget's class, a scroll area's viewport (a plain QWidget) and scroll bars named by
+    their area."""
     name = type(receiver).__name__
+    if name == "QScrollBar":  # in its scroll area's bar container
+        area = receiver.parent().parent() if receiver.parent() is not None else None
+        return f"QScrollBar of {type(area).__name__}" if area is not None else name
     if name == "QWidget":
         parent = receiver.parent()
         if parent is not None and type(parent).__name__ != "QWidget":

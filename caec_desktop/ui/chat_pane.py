@@ -490,12 +490,12 @@ class ChatPane(QWidget):
                 fill.steps.appendleft(partial(self._place_page_table, card))
         card.openInForm.connect(self.openInForm)
         if live:
-            # A card of a run going on: built, its table placed, then shown (styled, laid out,
-            # painted), each on a later loop turn than the one before (~4, ~3 and ~5 ms of the
-            # GUI thread; in one turn they made the longest stall of a run). Replayed older
-            # turns are shown all at once by `batch` instead.
+            # A card of a run going on: built, its table laid out, placed, then shown (styled,
+            # laid out, painted), each on a later loop turn than the one before (~3, ~2, ~0.5
+            # and ~5 ms of the GUI thread; in one turn they made the longest stall of a run).
+            # Replayed older turns are shown all at once by `batch` instead.
             card.hide()
-            QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._place_table(card))
+            QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._lay_out_table(card))
         self._append(card)
         return card
 
@@ -503,6 +503,11 @@ class ChatPane(QWidget):
         card.place_table()
         for child in card.findChildren(QWidget):
             child.ensurePolished()  # (a polished card polishes no new child)
+
+    def _lay_out_table(self, card: ResultCard | SweepCard) -> None:
+        if isinstance(card, ResultCard):
+            card.lay_out_table()
+        QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._place_table(card))
 
     def _place_table(self, card: ResultCard | SweepCard) -> None:
         if isinstance(card, ResultCard):

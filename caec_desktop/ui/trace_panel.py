@@ -14,14 +14,19 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
+from PySide6.QtGui import QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QAbstractSlider,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
+    QScrollBar,
     QSplitter,
+    QStyle,
+    QStyleOptionSlider,
     QTableView,
     QTabWidget,
     QTextBrowser,
@@ -105,6 +110,50 @@ class TailTable(QTableView):
             viewport.update(QRect(0, top, viewport.width(), viewport.height() - top))
 
 
+class TailBar(QScrollBar):
+    """A scroll bar that repaints on a new range or value only when it looks different from
+    its last paint: in a long trace each batch of rows moves its slider by less than a pixel
+    (the new range, then the value following the tail), and the bar's paint (~1-2 ms) shared
+    the frame of the window's other repaints. Whether it changed is checked once the range and
+    value have both changed (a 0 ms timer)."""
+
+    def __init__(self, orientation: Qt.Orientation) -> None:
+        super().__init__(orientation)
+        self._painted: tuple[object, ...] | None = None
+        """What the bar showed at its last paint (`_look`)."""
+        self._check = QTimer(self)
+        self._check.setSingleShot(True)
+        self._check.setInterval(0)
+        self._check.timeout.connect(self._repaint_if_changed)
+
+    def _look(self) -> tuple[object, ...]:
+        option = QStyleOptionSlider()
+        self.initStyleOption(option)
+        slider = self.style().subControlRect(
+            QStyle.ComplexControl.CC_ScrollBar, option, QStyle.SubControl.SC_ScrollBarSlider, self
+        )
+        ends = (self.value() <= self.minimum(), self.value() >= self.maximum())
+        return (slider, ends, self.minimum() == self.maximum(), self.isEnabled(), self.size())
+
+    def sliderChange(self, change: QAbstractSlider.SliderChange) -> None:
+        moved = (
+            QAbstractSlider.SliderChange.SliderRangeChange,
+            QAbstractSlider.SliderChange.SliderValueChange,
+        )
+        if change in moved and self._painted is not None:
+            self._check.start()  # (QAbstractSlider's own sliderChange only repaints)
+            return
+        super().sliderChange(change)
+
+    def _repaint_if_changed(self) -> None:
+        if self._look() != self._painted:
+            self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        self._painted = self._look()
+        super().paintEvent(event)
+
+
 class TracePanel(QWidget):
     """Every TraceEvent of the conversation as it happens; select a row to see its JSON."""
 
@@ -128,6 +177,7 @@ class TracePanel(QWidget):
         )
 
         self.table = TailTable()
+        self.table.setVerticalScrollBar(TailBar(Qt.Orientation.Vertical))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -8,6 +8,7 @@ import pytest
 
 from caec_desktop.agent.selection.llm import provenance
 from caec_desktop.agent.selection.llm.provenance import source_args
+from caec_desktop.agent.selection.protocol import StatedValue
 
 ARGS = {"particle_radius": "1.5 mm", "density": 2700, "youngs_modulus": "72 GPa",
         "poisson_ratio": 0.22}  # fmt: skip
@@ -47,9 +48,9 @@ def test_read_ahead_reads_each_message_on_its_own_loop_turn_and_sources_stay(
         {"role": "assistant", "content": "The step is 1.012 µs for nu 0.22 (rayleigh_timestep)."},
     ]
     text = "and with nu = 0.23 please, r 1.5 mm"
-    provenance.values_in.cache_clear()
+    provenance._block_values.cache_clear()
     expected = source_args("rayleigh_timestep", ARGS, text, history)
-    provenance.values_in.cache_clear()
+    provenance._block_values.cache_clear()
     monkeypatch.setattr(provenance, "READ_AHEAD_MS", 0.0)  # every message ends its turn
     reads: list[tuple[str, int]] = []
     turns = [0]
@@ -80,3 +81,122 @@ def test_read_ahead_reads_each_message_on_its_own_loop_turn_and_sources_stay(
     assert [body for body, _ in reads] == [text, *(str(m["content"]) for m in reversed(history))]
     assert len({turn for _, turn in reads}) == len(reads)  # one message per loop turn
     assert got == expected
+
+
+ANSWER = (
+    "The Rayleigh step is **1.012 µs** for r = 1.5 mm and E = 72 GPa.\n\n"
+    "- density 2710 kg/m^3, as typed\n"
+    "- Poisson's ratio 0.22\n"
+    "1. a 20 % fraction gives 0.202 µs\n\n"
+    "The radius of 1\nmm stays apart across a line break."
+)
+
+
+def test_a_long_message_is_read_ahead_a_block_per_loop_turn_with_the_same_values(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A long answer is read ahead a paragraph or list item per loop turn (read whole, it was
+    one 3-7 ms turn); its values are those of the whole message read at once, in order."""
+    whole = tuple(
+        si
+        for si in (provenance._si(q) for q in provenance.parse(ANSWER).quantities)
+        if si is not None
+    )
+    assert len(whole) >= 6
+    provenance._block_values.cache_clear()
+    monkeypatch.setattr(provenance, "READ_AHEAD_MS", 0.0)  # every block ends its turn
+    reads: list[tuple[str, int]] = []
+    turns = [0]
+    real_parse = provenance.parse
+
+    def counting_parse(body: str) -> object:
+        reads.append((body, turns[0]))
+        return real_parse(body)
+
+    monkeypatch.setattr(provenance, "parse", counting_parse)
+
+    async def scenario() -> None:
+        async def count() -> None:
+            while True:
+                turns[0] += 1
+                await asyncio.sleep(0)
+
+        counter = asyncio.get_running_loop().create_task(count())
+        await asyncio.sleep(0)
+        await provenance.read_ahead("", [{"role": "assistant", "content": ANSWER}])
+        counter.cancel()
+
+    asyncio.run(scenario())
+    answer_reads = [(body, turn) for body, turn in reads if body.strip()]
+    firsts = [body.split()[0] for body, _ in answer_reads]
+    assert firsts == ["The", "-", "-", "1.", "The"]  # paragraphs and list items
+    assert len(answer_reads) == 5 and len({turn for _, turn in answer_reads}) == 5
+    before = len(reads)
+    assert provenance.values_in(ANSWER) == whole
+    assert len(reads) == before  # nothing read again
+
+
+def test_a_summarys_stated_values_are_read_a_block_per_loop_turn_as_read_at_once() -> None:
+    """The values a model's summary states are read a paragraph or list item per loop turn
+    (at the end of a run, read at once, a long summary was one 3-9 ms turn); they are those
+    the whole summary read at once states, in order."""
+    from caec_desktop.agent.selection.offline.stated import read_stated_values, stated_values
+
+    turns = [0]
+
+    async def scenario() -> tuple[list[StatedValue], int]:
+        async def count() -> None:
+            while True:
+                turns[0] += 1
+                await asyncio.sleep(0)
+
+        counter = asyncio.get_running_loop().create_task(count())
+        await asyncio.sleep(0)
+        before = turns[0]
+        values = await read_stated_values(ANSWER)
+        counter.cancel()
+        return values, turns[0] - before
+
+    values, took = asyncio.run(scenario())
+    whole = stated_values(ANSWER)
+    assert len(whole) >= 4 and values == whole
+    assert took >= 5  # one turn per block at least
+
+
+def test_read_ahead_ends_its_turn_when_short_blocks_add_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Blocks each read in less than READ_AHEAD_MS still end the loop turn once together they
+    took that long (a clock that moves 0.15 ms per reading: every second block)."""
+    provenance._block_values.cache_clear()
+    clock = [0.0]
+
+    def perf_counter() -> float:
+        clock[0] += 0.15e-3
+        return clock[0]
+
+    monkeypatch.setattr(provenance.time, "perf_counter", perf_counter)
+    turns = [0]
+    read_at: list[int] = []
+    real_parse = provenance.parse
+
+    def counting_parse(body: str) -> object:
+        read_at.append(turns[0])
+        return real_parse(body)
+
+    monkeypatch.setattr(provenance, "parse", counting_parse)
+
+    async def scenario() -> None:
+        async def count() -> None:
+            while True:
+                turns[0] += 1
+                await asyncio.sleep(0)
+
+        counter = asyncio.get_running_loop().create_task(count())
+        await asyncio.sleep(0)
+        await provenance.read_ahead("", [{"role": "assistant", "content": ANSWER}])
+        counter.cancel()
+
+    asyncio.run(scenario())
+    assert len(read_at) >= 5  # the request ("") and the answer's blocks, each read once
+    assert len(set(read_at)) >= len(read_at) // 2  # over several turns, not all in one

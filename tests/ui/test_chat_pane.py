@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import pytest
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
@@ -183,6 +186,47 @@ def test_a_card_of_a_live_run_shows_a_loop_turn_later_complete(qtbot: QtBot) -> 
     lay = card.layout()
     assert lay.indexOf(table) == lay.indexOf(card.warning_label) + 1
     assert lay.indexOf(card.inputs_label) == lay.indexOf(table) + 1
+
+
+def test_a_live_card_lays_its_table_out_on_a_loop_turn_before_it_places_it(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The results table's rich text is laid out on a loop turn of its own, between the card's
+    build and the table's placing (in the placing turn it shared a stall with a window repaint)."""
+    turns = [0]
+
+    def tick() -> None:
+        turns[0] += 1
+
+    ticker = QTimer()  # a 0 ms timer fires once per pass of the event loop over its timers
+    ticker.setInterval(0)
+    ticker.timeout.connect(tick)
+    ticker.start()
+    steps: list[tuple[str, int]] = []
+
+    def timed(name: str) -> Callable[[ResultCard], None]:
+        original = getattr(ResultCard, name)
+
+        def step(card: ResultCard) -> None:
+            steps.append((name, turns[0]))
+            original(card)
+
+        return step
+
+    for name in ("lay_out_table", "place_table"):
+        monkeypatch.setattr(ResultCard, name, timed(name))
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    pane.add_message("user", "rayleigh for 1 mm glass beads")
+    card = pane.add_result(_result_data())
+    built = turns[0]
+    qtbot.waitUntil(card.isVisible, timeout=5000)
+    assert [name for name, _turn in steps] == ["lay_out_table", "place_table"]
+    (laid_out, placed) = (turn for _name, turn in steps)
+    assert built < laid_out < placed
+    assert card.findChildren(WideArea)[0].widget() is card.result_label
+    ticker.stop()
 
 
 class _ShowAndPaint(QObject):

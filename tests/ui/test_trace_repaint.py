@@ -157,3 +157,21 @@ def test_a_run_without_retries_leaves_the_tabs_alone(qtbot: QtBot) -> None:
     assert panel.tabs.tabText(1) == "Retries"
     assert "rayleigh_timestep" in panel.retry_view.toPlainText()
     assert not painted.rects
+
+
+def test_the_scroll_bar_repaints_for_new_rows_only_when_its_slider_moves(qtbot: QtBot) -> None:
+    """In a long trace a batch of rows moves the slider by less than a pixel: the bar is not
+    painted again (TailBar), and shows what a full repaint shows; in a short one it is."""
+    for rows, repainted in ((5000, False), (30, True)):
+        panel = _panel(qtbot, rows)
+        bar = panel.table.verticalScrollBar()
+        assert bar.value() == bar.maximum() > 0
+        painted = _Painted()
+        bar.installEventFilter(painted)
+        _append(qtbot, panel, 3)
+        shown = _on_screen(qtbot, panel)
+        bar.removeEventFilter(painted)
+        assert bar.value() == bar.maximum()
+        assert bool(painted.rects) is repainted
+        bar.repaint()
+        assert shown == _fully_repainted(qtbot, panel)

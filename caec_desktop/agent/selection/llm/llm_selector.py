@@ -403,12 +403,12 @@ class LLMSelector:
         _, rest = parse_text_calls(visible, self.tool_names)
         if not rest:
             return None
-        from caec_desktop.agent.selection.offline import stated_values
+        from caec_desktop.agent.selection.offline.stated import read_stated_values
 
         # The reply's end was read in this step of the event loop; the values it states (the
-        # offline reader over the whole summary, ~2-3 ms for 300 words) are read in the next.
-        await asyncio.sleep(0)
-        return Summary(text=rest, values=stated_values(rest))
+        # offline reader over the whole summary, ~2-3 ms for 300 words) are read a block per
+        # step in the next ones.
+        return Summary(text=rest, values=await read_stated_values(rest))
 
 
 HELP_NOTE = "a help question (offline rules): answered with the help text, no model call"

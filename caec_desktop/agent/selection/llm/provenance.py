@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import Any
 
 from caec_desktop.agent.inputs import CONTRADICTS, MODEL_SUPPLIED
-from caec_desktop.agent.selection.offline.parse import Quantity, parse
+from caec_desktop.agent.selection.offline.parse import Quantity, blocks, parse
 from caec_desktop.tools import tool_schema
 from caec_desktop.tools.materials import Material, find_material, mentions
 from caec_desktop.tools.units import UnitParseError, to_si, ureg
@@ -97,34 +97,41 @@ def _known(text: str, history: list[dict[str, Any]]) -> list[Known]:
 
 
 READ_AHEAD_MS = 0.2
-"""A message read by `read_ahead` in longer than this ends its event-loop turn."""
+"""`read_ahead` ends its event-loop turn once its reading took this long in it."""
 
 
 async def read_ahead(text: str, history: list[dict[str, Any]]) -> None:
     """Read the values of the messages `source_args` compares a model's call with (`values_in`
-    remembers them), one message per event-loop turn, while the model is still answering: the
-    previous answer (~2,000 characters with a summary) took ~3 ms of the GUI thread, read in
-    the same turn as the model's reply (bench/bench_streaming.py). Messages read before cost
-    nothing. A message that cannot be read is left to `source_args`, which reads it again."""
+    remembers them), a block of a message per event-loop turn, while the model is still
+    answering: the previous answer (~2,000 characters with a summary) took ~3 ms of the GUI
+    thread read in the same turn as the model's reply, and ~3-7 ms read in a turn of its own
+    (bench/bench_streaming.py). Blocks read before cost nothing. A message that cannot be read
+    is left to `source_args`, which reads it again."""
+    began = time.perf_counter()
     for body, _label, _tol in _sources(text, history):
-        began = time.perf_counter()
-        try:
-            values_in(body)
-        except Exception:  # source_args reads it again, and fails as it did
-            return
-        if (time.perf_counter() - began) * 1000 >= READ_AHEAD_MS:
-            await asyncio.sleep(0)
+        for block in blocks(body):
+            try:
+                _block_values(block)
+            except Exception:  # source_args reads it again, and fails as it did
+                return
+            if (time.perf_counter() - began) * 1000 >= READ_AHEAD_MS:
+                await asyncio.sleep(0)  # (many short blocks add up too)
+                began = time.perf_counter()
 
 
-@lru_cache(maxsize=512)
 def values_in(body: str) -> tuple[float, ...]:
     """The values of the quantities read in `body`, in SI units (a bare number: as written).
 
-    Remembered per text: every model call's arguments are checked against the whole
-    conversation, whose earlier messages never change, and reading them again with pint on
-    each call grew with the conversation (~10 ms of the GUI thread six turns in,
+    Remembered per block of text (`blocks`): every model call's arguments are checked against
+    the whole conversation, whose earlier messages never change, and reading them again with
+    pint on each call grew with the conversation (~10 ms of the GUI thread six turns in,
     bench/bench_streaming.py)."""
-    return tuple(si for si in (_si(q) for q in parse(body).quantities) if si is not None)
+    return tuple(si for block in blocks(body) for si in _block_values(block))
+
+
+@lru_cache(maxsize=2048)
+def _block_values(block: str) -> tuple[float, ...]:
+    return tuple(si for si in (_si(q) for q in parse(block).quantities) if si is not None)
 
 
 def _materials(text: str, history: list[dict[str, Any]]) -> list[Material]:

@@ -624,6 +624,17 @@ def _attach_keys(quantities: list[Quantity]) -> None:
         fluid_before = said_of_fluid and bool(q.roles)
 
 
+_BLOCK_START = re.compile(r"\n(?=[ \t]*\n|[ \t]*(?:[-*+]|\d+[.)])[ \t])")
+"""Where a new Markdown block starts: at a blank line, or a line starting a list item."""
+
+
+def blocks(text: str) -> list[str]:
+    """`text` cut where a new paragraph or list item starts. `parse` reads no quantity across a
+    line break, so the quantities of a text are those of its blocks, in order: a long text (a
+    model's answer) can be read a block at a time."""
+    return _BLOCK_START.split(text)
+
+
 def parse(
     raw: str, vocabulary: tuple[str, ...] = (), known: frozenset[str] = frozenset()
 ) -> Parsed:
