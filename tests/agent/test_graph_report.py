@@ -152,3 +152,19 @@ def test_summary_numbers_matching_a_result_or_input_within_one_percent_are_not_f
     # 1.02 µs is 0.3 % from 1.0233 µs; 0.2 µs is 0.2047 µs (0.2·dt_R) rounded to the digit
     # written (2.3 % off, within ±0.05 µs); 0.05 µs matches nothing computed (flagged)
     assert warnings == ["⚠ the summary's 0.05 µs does not match any computed value"]
+
+
+def test_values_in_markdown_emphasis_are_checked_like_plain_ones() -> None:
+    """Models bold their key numbers: `**5 µs**` was read as no value at all, so a wrong bolded
+    number went unflagged. Emphasis inside a word (`m**2`, `kg*m`) is not emphasis."""
+    # dt_R = π·1e-3·sqrt(2500/28e9)/(0.1631·0.25 + 0.8766) = 1.0233e-6 s (as above)
+    prose = "The step is **1.02 µs** with *G = 28 GPa*; use __5 µs__ at most, on **3 m** of wall."
+    answer = build_report(_rayleigh_state(), "answered", _summary(prose))
+    warnings = [line for line in answer.splitlines() if line.startswith("⚠")]
+    assert warnings == [
+        "⚠ the summary's 5 µs does not match any computed value",
+        "⚠ the summary's 3 m does not match any computed value",
+    ]
+    assert [(v.number, v.unit) for v in stated_values("an area of 2 m**2, kg*m*s units")] == [
+        ("2", "m^2")
+    ]
