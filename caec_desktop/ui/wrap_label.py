@@ -108,28 +108,23 @@ class WrapLabel(QLabel):
         self._changed()
 
     def setText(self, text: str) -> None:
-        self._heights.clear()
-        self._changed()
+        self._relaid()
         super().setText(text)
 
     def setTextFormat(self, fmt: QtCore.Qt.TextFormat) -> None:
-        self._heights.clear()
-        self._changed()
+        self._relaid()
         super().setTextFormat(fmt)
 
     def setWordWrap(self, on: bool) -> None:
-        self._heights.clear()
-        self._changed()
+        self._relaid()
         super().setWordWrap(on)
 
     def clear(self) -> None:
-        self._heights.clear()
-        self._changed()
+        self._relaid()
         super().clear()
 
     def setNum(self, num: float) -> None:  # type: ignore[override]
-        self._heights.clear()
-        self._changed()
+        self._relaid()
         super().setNum(num)
 
     def setAlignment(self, alignment: QtCore.Qt.AlignmentFlag) -> None:
@@ -137,13 +132,11 @@ class WrapLabel(QLabel):
         super().setAlignment(alignment)
 
     def setIndent(self, indent: int) -> None:
-        self._heights.clear()
-        self._changed()
+        self._relaid()
         super().setIndent(indent)
 
     def setMargin(self, margin: int) -> None:
-        self._heights.clear()
-        self._changed()
+        self._relaid()
         super().setMargin(margin)
 
     def event(self, event: QEvent) -> bool:
@@ -274,6 +267,12 @@ class WrapLabel(QLabel):
         if self._pixmap is not None:
             self._pixmap = None
             _release(id(self))
+
+    def _relaid(self) -> None:
+        """The text's layout changed (text, format, wrap, indent, margin): the remembered
+        heights go too, as well as the pixmap (`_changed`)."""
+        self._heights.clear()
+        self._changed()
 
     def _changed(self) -> None:
         """The content or its look changed: the next paint is direct, the pixmap gone."""
