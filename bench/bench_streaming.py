@@ -3,20 +3,24 @@
 Run: `QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_streaming.py [--runs 5]`.
 
 The window runs a real turn in local mode with streaming on, against the loopback fake server
-(`tests/llm/fake_server.py`): intent, one tool call, then a Markdown summary of `--tokens` words
-sent as one SSE chunk each at `--rate` chunks per second (100 tokens/s by default), while the trace
-already holds `--rows` (10,000) rows. A 1 ms heartbeat timer records the gaps between its ticks:
-`max_stall_ms_streaming` is the longest gap from the first render of the growing bubble to its
-last (target ≤ 16 ms, one frame at 60 Hz); `max_stall_ms_run` the longest over the whole turn,
-0.3 s after its end included (the graph's nodes, the tool run, the result card, the final answer
-replacing the bubble, the history save): the target figure, ≤ 10 ms in each of `--runs` measured
-turns (3; issue 18 asks for 5 in a row). Each run's figures are listed (`per_run_*`), wall and
-GUI-thread CPU (`*_cpu_*`: what the loop itself spent; on a loaded machine wall gaps also hold
-time given to other processes), with medians; the steps inside the worst run's longest gaps are
-named (`worst_run_gaps_by_cpu`, `worst_run_steps`). One turn runs first, unmeasured, so first-use
-costs are not counted; the cyclic GC is paused during imports and start-up objects frozen, as app.py
-does (without that, one full collection walking langchain-openai's modules stalled ~130 ms).
-Also reported: how many delta events and bubble renders the stream caused, the longest render.
+(`tests/llm/fake_server.py`, in a child process as a real model server is: `server_process.py`;
+`--server-in-process` for the old way): intent, one tool call, then a Markdown summary of
+`--tokens` words sent as one SSE chunk each at `--rate` chunks per second (100 tokens/s by
+default), while the trace already holds `--rows` (10,000) rows. A 1 ms heartbeat timer records the
+gaps between its ticks: `max_stall_ms_streaming` is the longest gap from the first render of the
+growing bubble to its last (target ≤ 16 ms, one frame at 60 Hz); `max_stall_ms_run` the longest
+over the whole turn, 0.3 s after its end included (the graph's nodes, the tool run, the result
+card, the final answer replacing the bubble, the history save): the target figure, ≤ 10 ms in each
+of `--runs` measured turns (3; issue 18 asks for 5 in a row). Each run's figures are listed
+(`per_run_*`), wall and GUI-thread CPU (`*_cpu_*`: what the loop itself spent; on a loaded machine
+wall gaps also hold time given to other processes), with medians; the steps inside the worst run's
+longest gaps are named (`worst_run_gaps_by_cpu`, `worst_run_steps`). One turn runs first,
+unmeasured, so first-use costs are not counted; the cyclic GC is paused during imports and start-up
+objects frozen, as app.py does (without that, one full collection walking langchain-openai's
+modules stalled ~130 ms). Also reported: how many delta events and bubble renders the stream
+caused, the longest render, and for each run's longest gap what it held besides the GUI thread
+(`per_run_longest_gap_outside`: other threads' CPU, and the VM's steal time: a wall gap the host
+took is not the app's).
 """
 
 from __future__ import annotations
@@ -152,12 +156,17 @@ def _instrument(spans: Spans) -> None:
     spans.asyncio()
 
 
-def measure(tokens: int, rate: float, rows: int, n_runs: int) -> list[dict[str, Any]]:
-    """One unmeasured turn, then `n_runs` measured ones: each one's counts and stalls."""
+def measure(
+    tokens: int, rate: float, rows: int, n_runs: int, server_in_process: bool = False
+) -> list[dict[str, Any]]:
+    """One unmeasured turn, then `n_runs` measured ones: each one's counts and stalls. The
+    fake server runs in a child process, as a model server does (`server_process.py`), unless
+    `server_in_process` (as before 2026-12-02; its threads then share the interpreter lock)."""
     import tempfile
 
     import qasync
     from PySide6.QtWidgets import QApplication
+    from server_process import ServerProcess
 
     from caec_desktop.services.session import Session
     from caec_desktop.settings.model import Settings
@@ -177,7 +186,8 @@ def measure(tokens: int, rate: float, rows: int, n_runs: int) -> list[dict[str, 
     app = QApplication.instance() or timed_application(spans, sys.argv[:1])
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    with FakeOpenAI() as server, tempfile.TemporaryDirectory() as tmp:
+    serve = FakeOpenAI() if server_in_process else ServerProcess()
+    with serve as server, tempfile.TemporaryDirectory() as tmp:
         settings = Settings(
             mode="local", base_url=server.base_url, model="fake-model", stream=True,
             request_timeout_s=30.0, max_retries=0,
@@ -240,6 +250,7 @@ def measure(tokens: int, rate: float, rows: int, n_runs: int) -> list[dict[str, 
             window.trace.flush()
             new_rows = window.trace.model.events()[rows_before:]
             gaps = heart.gaps()
+            longest = max(range(len(gaps)), key=lambda i: gaps[i][0])
             runs.append({
                 "status": result.status if result is not None else None,
                 "delta_events": sum(1 for e in new_rows if "stream" in e.data),
@@ -248,6 +259,7 @@ def measure(tokens: int, rate: float, rows: int, n_runs: int) -> list[dict[str, 
                 **_stalls(gaps, renders),
                 "worst_gaps_by_cpu": attribute(gaps, spans.spans, top=3, key=1),
                 "worst_gap_by_wall": attribute(gaps, spans.spans, top=1, key=0),
+                "longest_gap_outside": heart.outside(longest),
                 "steps": spans.per_step(),
                 "longest_renders": _inside(spans.spans, "streamed bubble render", top=2),
             })  # fmt: skip
@@ -290,22 +302,28 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=100.0, help="tokens (SSE chunks) per second")
     parser.add_argument("--rows", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=3, help="measured turns")
+    parser.add_argument(
+        "--server-in-process", action="store_true",
+        help="run the fake server in this process's threads (the bench before 2026-12-02)",
+    )  # fmt: skip
     ns = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     gc.disable()  # as app.py's main(): no collections until start-up is done (see measure)
-    runs = measure(ns.tokens, ns.rate, ns.rows, ns.runs)
+    runs = measure(ns.tokens, ns.rate, ns.rows, ns.runs, ns.server_in_process)
     result: dict[str, Any] = {
         "runs": ns.runs,
         "statuses": sorted({r["status"] for r in runs}),
         "tokens": ns.tokens,
         "tokens_per_s": ns.rate,
         "trace_rows_before": ns.rows,
+        "server": "this process (threads)" if ns.server_in_process else "a child process",
     }
     figures = [k for k in runs[0] if k.startswith(("max_", "stream_", "delta_", "bubble_", "gc_"))]
     for key in figures:
         result[f"median_{key}"] = round(statistics.median(r[key] for r in runs), 2)
     for key in ("max_stall_ms_run", "max_stall_cpu_ms_run", "max_stall_ms_streaming"):
         result[f"per_run_{key}"] = [round(r[key], 2) for r in runs]
+    result["per_run_longest_gap_outside"] = [r["longest_gap_outside"] for r in runs]
     worst_run = max(runs, key=lambda r: r["max_stall_cpu_ms_run"])
     result["worst_run_gaps_by_cpu"] = worst_run["worst_gaps_by_cpu"]
     result["worst_run_gap_by_wall"] = worst_run["worst_gap_by_wall"]

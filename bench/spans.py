@@ -129,12 +129,14 @@ def _receiver_name(receiver: Any) -> str:
 
 
 class Heartbeat:
-    """A 1 ms precise timer; `ticks` holds (wall, GUI-thread CPU) at each tick."""
+    """A 1 ms precise timer; `ticks` holds (wall, GUI-thread CPU) at each tick, `others` the
+    process's CPU (all threads) and the VM's steal time (Linux `/proc/stat`, jiffies, all CPUs)."""
 
     def __init__(self) -> None:
         from PySide6.QtCore import Qt, QTimer
 
         self.ticks: list[tuple[float, float]] = []
+        self.others: list[tuple[float, int]] = []
         self.timer = QTimer()
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
         self.timer.setInterval(1)
@@ -142,9 +144,11 @@ class Heartbeat:
 
     def beat(self) -> None:
         self.ticks.append((time.perf_counter(), time.thread_time()))
+        self.others.append((time.process_time(), _steal_jiffies()))
 
     def start(self) -> None:
         self.ticks.clear()
+        self.others.clear()
         self.beat()
         self.timer.start()
 
@@ -158,6 +162,33 @@ class Heartbeat:
             ((b[0] - a[0]) * 1000.0, (b[1] - a[1]) * 1000.0, a[0], b[0])
             for a, b in itertools.pairwise(self.ticks)
         ]
+
+    def outside(self, index: int) -> dict[str, float]:
+        """What gap `index` held besides the GUI thread's CPU: other threads of this process
+        (they can hold the interpreter lock the GUI thread waits for) and time the VM's host
+        took from the guest (steal, summed over CPUs; 0 where /proc/stat is not there)."""
+        (p0, s0), (p1, s1) = self.others[index], self.others[index + 1]
+        (_w0, c0), (_w1, c1) = self.ticks[index], self.ticks[index + 1]
+        hz = _clock_ticks()
+        return {
+            "other_threads_cpu_ms": round(max(0.0, (p1 - p0) - (c1 - c0)) * 1000.0, 2),
+            "vm_steal_ms": round((s1 - s0) * 1000.0 / hz, 1),
+        }
+
+
+@functools.cache
+def _clock_ticks() -> int:
+    import os
+
+    return os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _steal_jiffies() -> int:
+    try:
+        with open("/proc/stat", "rb") as f:
+            return int(f.readline().split()[8])
+    except (OSError, IndexError, ValueError):
+        return 0
 
 
 def attribute(
