@@ -21,6 +21,11 @@ from caec_desktop.tools.sweep import SWEEP_TOOL, sweep_markdown
 from caec_desktop.tools.units import PintError, pretty_unit
 
 SUMMARY_LABEL = "**Model's summary:**"
+SUMMARY_MISSING = (
+    "**The model's summary is missing:** the results above are the app's own; the request for "
+    "the model's wording of them failed."
+)
+"""Shown under the results when the summary request failed, then the failure in words."""
 MATCH_TOLERANCE = 0.01
 """A number in the model's summary matches a value within 1 % of it (after unit conversion), or
 one it is a rounding of."""
