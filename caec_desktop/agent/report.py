@@ -221,10 +221,20 @@ def summary_markdown(summary: Summary, results: list[dict[str, Any]]) -> str:
 def _rejections(state: AgentState) -> list[str]:
     """Rejected calls the selector's reply does not already explain, one line each."""
     reply = state.get("reply") or ""
-    return [
-        f"- attempt {e['attempt']}, `{e['tool']}`: " + "; ".join(e["messages"])
+    shown = [
+        e
         for e in state.get("errors") or []
         if e["tool"] != NO_CALL and not all(m.partition(": ")[2] in reply for m in e["messages"])
+    ]
+    # The attempt is named only when there were several (a model's retries); a form's or the
+    # offline reader's one try needs no "attempt 1".
+    several = len({e["attempt"] for e in shown}) > 1
+    return [
+        "- "
+        + (f"attempt {e['attempt']}, " if several else "")
+        + f"`{e['tool']}`: "
+        + "; ".join(e["messages"])
+        for e in shown
     ]
 
 
