@@ -213,7 +213,7 @@ def summary_markdown(summary: Summary, results: list[dict[str, Any]]) -> str:
     lines = [f"{SUMMARY_LABEL} {summary.text.strip()}"]
     lines += [
         f"⚠ the summary's {n} does not match any computed value"
-        for n in unmatched_numbers(summary.values, results)
+        for n in dict.fromkeys(unmatched_numbers(summary.values, results))  # once each, in order
     ]
     return "\n\n".join(lines)
 

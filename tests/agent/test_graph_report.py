@@ -186,3 +186,15 @@ def test_rejected_inputs_name_the_attempt_only_when_there_were_several() -> None
         "- attempt 1, `rayleigh_timestep`: x: bad 1",
         "- attempt 2, `rayleigh_timestep`: x: bad 2",
     ]
+
+
+def test_a_wrong_number_repeated_in_the_summary_is_flagged_once() -> None:
+    """A long summary repeating one wrong value gave one identical warning per repetition (80
+    lines under the answer in the window); each distinct value is flagged once, in order."""
+    prose = "The step is 5 s. " * 40 + "Or 7 s. The step is 5 s."
+    answer = build_report(_rayleigh_state(), "answered", _summary(prose))
+    warnings = [line for line in answer.splitlines() if line.startswith("⚠")]
+    assert warnings == [
+        "⚠ the summary's 5 s does not match any computed value",
+        "⚠ the summary's 7 s does not match any computed value",
+    ]
