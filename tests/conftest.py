@@ -8,6 +8,13 @@ import sys
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
+
+# No timed asserts: hypothesis's default 200 ms deadline per example failed tests on the shared,
+# loaded machine (test_rayleigh_scales_with_radius_and_sqrt_density: one example took 366 ms).
+# Speed is measured by bench/, not by tests. Per-test @settings still override the rest.
+settings.register_profile("caec", deadline=None)
+settings.load_profile("caec")
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Settings must not pick up a developer's real key or .env during tests.

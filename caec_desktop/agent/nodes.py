@@ -16,7 +16,13 @@ from typing import Any
 from caec_desktop.agent.context import NodeRuntime
 from caec_desktop.agent.guard import STRESS_TOOL, unsafe_reason
 from caec_desktop.agent.inputs import MODEL_SOURCES, borrowed_messages, intent_misfit
-from caec_desktop.agent.report import CALL_A_TOOL, NO_TOOL_REPLY, build_report, final_status
+from caec_desktop.agent.report import (
+    CALL_A_TOOL,
+    NO_TOOL_REPLY,
+    SUMMARY_MISSING,
+    build_report,
+    final_status,
+)
 from caec_desktop.agent.results import accept_result
 from caec_desktop.agent.routing import TOOL_INTENTS
 from caec_desktop.agent.safety_net import (
@@ -277,6 +283,7 @@ async def report_node(state: AgentState, runtime: NodeRuntime) -> Update:
     request = _request(state, emit, max(state.get("attempts", 0), 1))
     update: Update = {}
     summary: Summary | None = None
+    summary_failed = ""
     if not state.get("status") and state.get("attempts", 0) == 0:
         # Not a calculation: the selector's own reply (help text, or the model's words).
         try:
@@ -290,8 +297,10 @@ async def report_node(state: AgentState, runtime: NodeRuntime) -> Update:
         try:
             summary = await selector.summarize(request, [dict(r) for r in state["tool_results"]])
         except SelectorError as exc:
-            # The numbers stand without the model's wording: report them, note the failure.
+            # The numbers stand without the model's wording: report them, note the failure
+            # (the user may have watched the summary stream in before the server went away).
             emit("error", {"message": exc.user_message, "kind": exc.kind})
+            summary_failed = exc.user_message
         update["usage"] = request.usage
         if summary is not None:
             # The summary was read in this turn of the event loop (which also runs the GUI);
@@ -312,6 +321,8 @@ async def report_node(state: AgentState, runtime: NodeRuntime) -> Update:
         merged = {**merged, **net}  # type: ignore[typeddict-item]
         status = "answered"
     answer = build_report(merged, status, summary)
+    if summary_failed:
+        answer = f"{answer}\n\n{SUMMARY_MISSING} {summary_failed}"
     if net:
         error = state.get("error_message")
         failed = f"\n\n(The model failed: {error})" if error else ""

@@ -21,6 +21,11 @@ from caec_desktop.tools.sweep import SWEEP_TOOL, sweep_markdown
 from caec_desktop.tools.units import PintError, pretty_unit
 
 SUMMARY_LABEL = "**Model's summary:**"
+SUMMARY_MISSING = (
+    "**The model's summary is missing:** the results above are the app's own; the request for "
+    "the model's wording of them failed."
+)
+"""Shown under the results when the summary request failed, then the failure in words."""
 MATCH_TOLERANCE = 0.01
 """A number in the model's summary matches a value within 1 % of it (after unit conversion), or
 one it is a rounding of."""
@@ -208,7 +213,7 @@ def summary_markdown(summary: Summary, results: list[dict[str, Any]]) -> str:
     lines = [f"{SUMMARY_LABEL} {summary.text.strip()}"]
     lines += [
         f"⚠ the summary's {n} does not match any computed value"
-        for n in unmatched_numbers(summary.values, results)
+        for n in dict.fromkeys(unmatched_numbers(summary.values, results))  # once each, in order
     ]
     return "\n\n".join(lines)
 
@@ -216,10 +221,20 @@ def summary_markdown(summary: Summary, results: list[dict[str, Any]]) -> str:
 def _rejections(state: AgentState) -> list[str]:
     """Rejected calls the selector's reply does not already explain, one line each."""
     reply = state.get("reply") or ""
-    return [
-        f"- attempt {e['attempt']}, `{e['tool']}`: " + "; ".join(e["messages"])
+    shown = [
+        e
         for e in state.get("errors") or []
         if e["tool"] != NO_CALL and not all(m.partition(": ")[2] in reply for m in e["messages"])
+    ]
+    # The attempt is named only when there were several (a model's retries); a form's or the
+    # offline reader's one try needs no "attempt 1".
+    several = len({e["attempt"] for e in shown}) > 1
+    return [
+        "- "
+        + (f"attempt {e['attempt']}, " if several else "")
+        + f"`{e['tool']}`: "
+        + "; ".join(e["messages"])
+        for e in shown
     ]
 
 

@@ -352,9 +352,20 @@ class FormPanel(QWidget):
         errors = [e for e in errors if e.field != swept or swept is None]
         by_field: dict[str, list[str]] = {}
         for e in errors:
-            by_field.setdefault(e.field if e.field in self.editors else "", []).append(e.message)
+            field = e.field if e.field in self.editors else ""
+            by_field.setdefault(field, []).append(self._form_message(field, e.message))
         self._show_errors(by_field)
         return not errors
+
+    def _form_message(self, name: str, message: str) -> str:
+        """`message` as the form shows it under field `name`: a missing value is asked for in
+        the form's words (the tool's message shows a call's syntax for a model and the CLI,
+        `poisson_ratio=<value>`, which means nothing in a form)."""
+        field = next((f for f in self.fields if f.name == name), None)
+        if field is None or not message.startswith("required"):
+            return message
+        example = f", e.g. {field.example}" if field.example is not None else ""
+        return f"required: enter a value{example}"
 
     def run(self) -> None:
         """Show the field messages, then ask the window to run the tool, valid or not: the

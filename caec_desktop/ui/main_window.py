@@ -449,14 +449,19 @@ class MainWindow(QMainWindow):
         self.message_box.setFocus()
 
     def focus_search(self) -> None:
-        """Ctrl+K: the conversation search box (the dock is shown if it was closed)."""
-        conversations = getattr(self, "conversations", None)
-        if conversations is None:
+        """Ctrl+K: the conversation search box (the dock is shown if it was closed). The dock
+        is found by its object name: the history controller that adds it is not kept on the
+        window (app.py's wiring does not set one)."""
+        from PySide6.QtWidgets import QDockWidget
+
+        dock = self.findChild(QDockWidget, "conversations")
+        search = getattr(dock.widget(), "search", None) if dock is not None else None
+        if dock is None or search is None:
             return
-        conversations.dock.show()
-        conversations.dock.raise_()
-        conversations.list.search.setFocus()
-        conversations.list.search.selectAll()
+        dock.show()
+        dock.raise_()
+        search.setFocus()
+        search.selectAll()
 
     def stop_run(self) -> None:
         """Esc: stop the run going (nothing when none is)."""

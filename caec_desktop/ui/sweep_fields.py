@@ -24,7 +24,7 @@ from caec_desktop.ui.field_widgets import FieldEditor, QuantityEditor
 
 
 class SweepRow(QWidget):
-    """from [ ] to [ ] (the field's unit) points [N] [lin|log|list] compare with [ ]; with
+    """from [ ] to [ ] (the field's unit) / points [N] [lin|log|list] / compare with [ ]; with
     "list", values [1, 2, 5] in place of from/to/points."""
 
     def __init__(self, editor: FieldEditor) -> None:
@@ -55,15 +55,25 @@ class SweepRow(QWidget):
             "A value drawn against the first result (e.g. your time step against the Rayleigh "
             "time step, with EDEM's ok/caution/fail bands)"
         )
+        # Three lines: from [ ] to [ ] / points [N] [lin|log|list] / compare [ ]. On one line
+        # with the points, "from" and "to" got ~30 px in the side panel ("0.1 mm" showed "mm").
+        room = self.start.fontMetrics().horizontalAdvance("0.125 mm") + 12
+        for edit in (self.start, self.stop):
+            edit.setMinimumWidth(room)
         lay = QGridLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        self._range = (QLabel("from"), self.start, QLabel("to"), self.stop, QLabel("points"),
-                       self.points)  # fmt: skip
-        for col, widget in enumerate((*self._range, self.scale)):
+        from_label, to_label, points_label = QLabel("from"), QLabel("to"), QLabel("points")
+        self._range = (from_label, self.start, to_label, self.stop, points_label, self.points)
+        for col, widget in enumerate(self._range[:4]):
             lay.addWidget(widget, 0, col)
-        lay.addWidget(self.values, 0, 0, 1, 6)
-        lay.addWidget(QLabel("compare"), 1, 0)
-        lay.addWidget(self.threshold, 1, 1, 1, 6)
+        lay.addWidget(points_label, 1, 0)
+        lay.addWidget(self.points, 1, 1)
+        lay.addWidget(self.scale, 1, 2, 1, 2)
+        lay.addWidget(self.values, 0, 0, 1, 4)
+        lay.addWidget(QLabel("compare"), 2, 0)
+        lay.addWidget(self.threshold, 2, 1, 1, 3)
+        lay.setColumnStretch(1, 1)
+        lay.setColumnStretch(3, 1)
         self.scale.currentIndexChanged.connect(self._on_scale_changed)
         self._on_scale_changed()
 

@@ -168,3 +168,33 @@ def test_values_in_markdown_emphasis_are_checked_like_plain_ones() -> None:
     assert [(v.number, v.unit) for v in stated_values("an area of 2 m**2, kg*m*s units")] == [
         ("2", "m^2")
     ]
+
+
+def test_rejected_inputs_name_the_attempt_only_when_there_were_several() -> None:
+    """A form's or the offline reader's one try: no "attempt 1"; a model's retries: each named."""
+
+    def rejected(attempts: list[int]) -> str:
+        errors = [
+            {"attempt": n, "tool": "rayleigh_timestep", "args": {}, "messages": [f"x: bad {n}"]}
+            for n in attempts
+        ]
+        state: AgentState = {"attempts": max(attempts), "errors": errors}  # type: ignore[typeddict-item]
+        return build_report(state, "invalid").split("**Rejected inputs:**\n")[1]
+
+    assert rejected([1]).splitlines()[0] == "- `rayleigh_timestep`: x: bad 1"
+    assert rejected([1, 2]).splitlines()[:2] == [
+        "- attempt 1, `rayleigh_timestep`: x: bad 1",
+        "- attempt 2, `rayleigh_timestep`: x: bad 2",
+    ]
+
+
+def test_a_wrong_number_repeated_in_the_summary_is_flagged_once() -> None:
+    """A long summary repeating one wrong value gave one identical warning per repetition (80
+    lines under the answer in the window); each distinct value is flagged once, in order."""
+    prose = "The step is 5 s. " * 40 + "Or 7 s. The step is 5 s."
+    answer = build_report(_rayleigh_state(), "answered", _summary(prose))
+    warnings = [line for line in answer.splitlines() if line.startswith("⚠")]
+    assert warnings == [
+        "⚠ the summary's 5 s does not match any computed value",
+        "⚠ the summary's 7 s does not match any computed value",
+    ]

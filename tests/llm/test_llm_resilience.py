@@ -283,6 +283,11 @@ async def test_a_local_server_that_times_out_is_not_asked_again(
         await make_selector(make_settings(request_timeout_s=0.3)).select(events.request())
     assert exc.value.kind == "timeout"
     assert "0.3 s" in exc.value.user_message and "CAEC_REQUEST_TIMEOUT_S" in exc.value.user_message
+    # Said once, with the Settings field's own name (it was said twice, the second time as the
+    # config key request_timeout_s, which the Settings dialog does not show).
+    assert exc.value.user_message.count("CAEC_REQUEST_TIMEOUT_S") == 1
+    assert "'Request timeout' in Settings" in exc.value.user_message
+    assert "request_timeout_s in Settings" not in exc.value.user_message
     assert len(fake_llm.chat_requests) == 1
     assert [e["kind"] for e in events.of("error")] == ["timeout"]
 

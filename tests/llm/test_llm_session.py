@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from caec_desktop.agent.report import SUMMARY_MISSING
 from caec_desktop.cli import main
 from caec_desktop.services.session import Session
 from tests.llm.conftest import TEST_KEY
@@ -202,3 +203,27 @@ async def test_summary_failure_keeps_the_numbers(fake_llm: FakeOpenAI, make_sett
     assert turn.tool_results[0]["result"]["rayleigh_timestep"] == pytest.approx(DT_R, rel=1e-9)
     errors = [e.data for e in turn.events if e.kind == "error"]
     assert errors and errors[0]["kind"] == "upstream"
+    assert SUMMARY_MISSING in turn.answer and "overloaded" in turn.answer
+
+
+@pytest.mark.asyncio
+async def test_a_summary_the_server_stops_writing_is_named_missing_under_the_numbers(
+    fake_llm: FakeOpenAI, make_settings: Any
+) -> None:
+    """The server goes away while the summary streams in (the user watched it grow): the
+    numbers stay, and the answer says the summary is missing and why, rather than nothing."""
+    base = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "model": "fake"}
+    started = [
+        {**base, "choices": [{"index": 0, "delta": {"role": "assistant"}, "finish_reason": None}]},
+        {**base, "choices": [{"index": 0, "delta": {"content": "The Rayleigh time"}}]},
+    ]  # no finish_reason, no [DONE]: the connection closes mid-reply
+    fake_llm.add(
+        intent(),
+        calls(tool_call("rayleigh_timestep", ARGS, "call_r1")),
+        Reply(chunks=started, done=False),
+    )
+    turn = await run(Session(settings=make_settings(max_retries=0)))
+    assert turn.status == "answered"
+    assert turn.tool_results[0]["result"]["rayleigh_timestep"] == pytest.approx(DT_R, rel=1e-9)
+    assert SUMMARY_MISSING in turn.answer
+    assert "the stream ended before the reply was complete" in turn.answer

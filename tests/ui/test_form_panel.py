@@ -54,6 +54,23 @@ def test_missing_required_field_is_flagged_on_that_field(panel: FormPanel, tool:
 
 
 @pytest.mark.parametrize("tool", tool_names())
+def test_a_missing_value_is_asked_for_in_the_forms_words(panel: FormPanel, tool: str) -> None:
+    """Not in a call's syntax for a model (`poisson_ratio=<value>`), which means nothing here."""
+    panel.set_tool(tool)
+    panel.fill_example()
+    required = [f for f in panel.fields if f.required]
+    if not required:
+        pytest.skip(f"{tool} has no required field")
+    panel.editors[required[0].name].set_value(None)
+    assert not panel.check()
+    message = panel.editors[required[0].name].error()
+    assert message.startswith("required: enter a value"), message
+    assert "<value>" not in message and f"{required[0].name}=" not in message
+    if required[0].example is not None:
+        assert f"e.g. {required[0].example}" in message
+
+
+@pytest.mark.parametrize("tool", tool_names())
 def test_wrong_unit_is_flagged_on_that_field(panel: FormPanel, tool: str) -> None:
     panel.set_tool(tool)
     panel.fill_example()

@@ -235,3 +235,26 @@ def test_a_bare_number_shown_in_other_units_says_what_was_typed() -> None:
     assert us == f"Inputs: bulk_density = {shown:.4g} lb/ft³ (typed: 1500 kg/m³)"
     si = input_text("beverloo_discharge", args, sources, given)
     assert si == "Inputs: bulk_density = 1500 kg/m³ (typed)"
+
+
+def test_the_sweep_rows_from_and_to_show_a_value_whole_in_a_narrow_form(qtbot: QtBot) -> None:
+    """At the side panel's usual width "from" and "to" were ~30 px: "0.1 mm" showed as "mm"."""
+    from caec_desktop.ui.form_panel import FormPanel
+    from caec_desktop.ui.main_window import SIDE_MIN_WIDTH
+
+    form = FormPanel()
+    qtbot.addWidget(form)
+    form.resize(SIDE_MIN_WIDTH, 700)
+    form.show()
+    form.set_tool("rayleigh_timestep")
+    form.fill_example()
+    form.switches["particle_radius"].setChecked(True)
+    row = form.switches["particle_radius"].row
+    row.start.setText("0.125 mm")
+    row.stop.setText("0.125 mm")
+    qtbot.waitUntil(lambda: row.start.isVisible() and row.start.width() > 0, timeout=2000)
+    for edit in (row.start, row.stop):
+        shown = edit.fontMetrics().horizontalAdvance(edit.text())
+        assert edit.contentsRect().width() > shown, edit.width()
+    threshold = row.threshold.fontMetrics().horizontalAdvance(row.threshold.placeholderText())
+    assert row.threshold.contentsRect().width() > threshold * 0.5

@@ -313,8 +313,8 @@ _ADVICE = {
     "model_not_found": "The server does not know this model. Check the model name (`caec doctor` "
     "lists the models the server offers).",
     "upstream": "The model server (or its upstream provider) failed.",
-    "timeout": "If the model is just slow, raise the request time limit (request_timeout_s in "
-    "Settings, or CAEC_REQUEST_TIMEOUT_S); otherwise check that the server is not stuck.",
+    "timeout": "If the model is just slow, raise the request timeout; otherwise "
+    "check that the server is not stuck.",
     "connection": "Check the base URL, that the server runs, and any proxy in between.",
     "bad_request": "The server rejected the request.",
     "context_length": "",

@@ -369,7 +369,9 @@ class LLMSelector:
         self, request: SelectionRequest, results: list[dict[str, Any]]
     ) -> Summary | None:
         """The model's final answer from the tool results, with the values it states (read as
-        the offline reader reads a request); None (keep the report) if it fails."""
+        the offline reader reads a request); None (keep the report) when there is nothing to
+        summarize or the reply is cut off or empty. A failed request raises SelectorError: the
+        report node keeps the numbers and says the summary is missing."""
         last = request.transcript[-1] if request.transcript else None
         if not request.proposed or not isinstance(last, AIMessage):
             return None
@@ -390,12 +392,9 @@ class LLMSelector:
             )
         start = [*_history(request.history), HumanMessage(request.text)]
         messages = [*start, *request.transcript, *answers]
-        try:
-            offered = self._offered(request)
-            defs = prompts.openai_tools(offered)
-            msg = await self._invoke(messages, defs, request.emit, "summarize", offered)
-        except SelectorError:
-            return None
+        offered = self._offered(request)
+        defs = prompts.openai_tools(offered)
+        msg = await self._invoke(messages, defs, request.emit, "summarize", offered)
         request.usage.update(add_usage(request.usage, usage_of(msg)))
         if msg.response_metadata.get("finish_reason") == "length":
             return None  # cut off at the reply cap: the report's own text reads better
