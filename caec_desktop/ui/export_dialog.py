@@ -85,6 +85,8 @@ class ExportDialog(QDialog):
         turns_layout = QVBoxLayout(turns_box)
         self.turns = QListWidget()
         self.turns.setObjectName("turns")
+        # Room for a turn's question and its status (a title cut short is in its tooltip too).
+        self.turns.setMinimumWidth(self.fontMetrics().averageCharWidth() * 52)
         buttons_row = QHBoxLayout()
         for text, pick in (
             ("Answered", lambda: self.set_turns(default_turns(self.records or []))),
@@ -124,8 +126,8 @@ class ExportDialog(QDialog):
 
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
-        top.addWidget(block, 1)
-        top.addWidget(turns_box, 1)
+        top.addWidget(block, 2)
+        top.addWidget(turns_box, 3)  # turn titles are long; the title block's fields are short
         layout.addLayout(top)
         layout.addLayout(out)
         layout.addWidget(self.problem)
@@ -150,6 +152,7 @@ class ExportDialog(QDialog):
         try:
             for rec in records:
                 item = QListWidgetItem(turn_label(rec))
+                item.setToolTip(item.text())
                 item.setData(Qt.ItemDataRole.UserRole, rec.number)
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
                 checked = rec.number in answered

@@ -41,7 +41,12 @@ from PySide6.QtWidgets import (
 from caec_desktop.ui.chat_replay import replay_turn, turn_steps
 from caec_desktop.ui.conversation_list import ConversationList
 from caec_desktop.ui.export_job import ExportJob
-from caec_desktop.ui.layout_store import export_folder, remember_export_folder
+from caec_desktop.ui.layout_store import (
+    export_folder,
+    remember_export_folder,
+    remember_report,
+    report_suffix,
+)
 from caec_desktop.ui.read_job import ReadCancelled, ReadJob, read_pages, settle
 
 if TYPE_CHECKING:
@@ -298,7 +303,7 @@ class HistoryController(QObject):
         from the last one used (without its date)."""
         from caec_desktop.services.export import records
         from caec_desktop.services.report import TitleBlock
-        from caec_desktop.ui.export_dialog import ExportDialog
+        from caec_desktop.ui.export_dialog import FORMATS, ExportDialog
 
         conversation_id = self._saved("Report")
         if conversation_id is None:
@@ -312,7 +317,7 @@ class HistoryController(QObject):
         except _STORE_ERRORS as exc:
             self.report(f"Report not exported: {_why(exc)}", exc)
             return None
-        start = export_folder() / (file_stem(name) + ".pdf")
+        start = export_folder() / (file_stem(name) + report_suffix(list(FORMATS.values())))
         dialog = ExportDialog(self.window, None, TitleBlock.from_dict(fields), start)
         dialog.accepted.connect(lambda: self._on_report_dialog_accepted(dialog))
         self.report_dialog = dialog
@@ -357,7 +362,7 @@ class HistoryController(QObject):
 
     def _on_report_dialog_accepted(self, dialog: ExportDialog) -> None:
         choice = dialog.choice()
-        remember_export_folder(choice.path)
+        remember_report(choice.path)
         conversation_id = self.recorder.conversation_id
         if conversation_id is not None:
             try:

@@ -1,6 +1,6 @@
 """Where the window remembers how it was left (geometry, splitters, docks, the form's tool, the
-folder of the last export): `window.ini` in the config folder, so `CAEC_CONFIG_DIR` moves it like
-every other setting and tests keep it in their temporary folder."""
+folder of the last export and the report's format): `window.ini` in the config folder, so
+`CAEC_CONFIG_DIR` moves it like every other setting and tests keep it in their temporary folder."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, QStandardPaths
 
 EXPORT_FOLDER = "export/folder"
+REPORT_SUFFIX = "export/report_suffix"
 
 
 def layout_settings() -> QSettings:
@@ -32,3 +33,16 @@ def remember_export_folder(path: str | Path) -> None:
     folder = Path(path).expanduser().parent
     if str(path).strip() and folder.is_dir():
         layout_settings().setValue(EXPORT_FOLDER, str(folder.resolve()))
+
+
+def report_suffix(offered: list[str]) -> str:
+    """The format the last report was exported in (its file suffix) if still `offered`, else
+    the first offered."""
+    saved = str(layout_settings().value(REPORT_SUFFIX) or "")
+    return saved if saved in offered else offered[0]
+
+
+def remember_report(path: str | Path) -> None:
+    """Start the next report dialog in the folder and the format of `path` (a report written)."""
+    remember_export_folder(path)
+    layout_settings().setValue(REPORT_SUFFIX, Path(path).suffix.lower())

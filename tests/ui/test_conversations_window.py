@@ -22,7 +22,7 @@ from caec_desktop.app import ErrorSink
 from caec_desktop.services.history import HistoryStore, open_recorder
 from caec_desktop.services.session import Session, graph_shape
 from caec_desktop.settings.model import Settings
-from caec_desktop.ui.export_dialog import ExportDialog
+from caec_desktop.ui.export_dialog import FORMATS, ExportDialog
 from caec_desktop.ui.export_job import ExportJob
 from caec_desktop.ui.history_controller import HistoryController
 from caec_desktop.ui.main_window import MainWindow
@@ -440,3 +440,31 @@ def test_a_finished_export_leaves_no_job_behind(
     gc.collect()
     alive = [o for o in gc.get_objects() if isinstance(o, ExportJob) and shiboken6.isValid(o)]
     assert alive == []
+
+
+def test_report_dialog_starts_in_the_format_of_the_last_report(
+    h: Harness, qloop: qasync.QEventLoop, qtbot: QtBot, tmp_path: Path
+) -> None:
+    """After an HTML report the next report dialog offers HTML (not PDF again), also after a
+    restart (window.ini); a trace export (JSONL) does not change the report's format."""
+    qloop.run_until_complete(h.ask(FIRST))
+    first = h.history.open_export_dialog("report")
+    assert isinstance(first, ExportDialog)
+    assert first.suffix() == ".pdf" and first.path.text().endswith(".pdf")  # the first time
+    qtbot.waitUntil(lambda: first.records is not None, timeout=10_000)
+    item = first.turns.item(0)
+    assert item.toolTip() == item.text()  # a title cut short can be read whole
+    first.format.setCurrentIndex(list(FORMATS.values()).index(".html"))
+    first.path.setText(str(tmp_path / "package.html"))
+    first.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    finish(qtbot, h, h.history.export_job, saved="Report saved")
+    trace = h.history.open_export_dialog("trace")
+    assert isinstance(trace, QFileDialog)
+    trace.fileSelected.emit(str(tmp_path / "t.jsonl"))
+    trace.reject()
+    finish(qtbot, h, h.history.export_job, saved="Trace saved")
+    again = h.history.open_export_dialog("report")
+    assert isinstance(again, ExportDialog)
+    assert again.suffix() == ".html"
+    assert Path(again.path.text()).parent == tmp_path and again.path.text().endswith(".html")
+    again.reject()
