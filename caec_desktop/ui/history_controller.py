@@ -162,10 +162,14 @@ class HistoryController(QObject):
         actions = (self.new_action, self.export_report_action, self.export_trace_action)
         self.file_menu = window.menus.file_menu
         window.menus.add_file_actions(list(actions))
-        self.toolbar = QToolBar("Conversation", window)
+        self.toolbar = QToolBar("Conversation toolbar", window)
         self.toolbar.setObjectName("conversation_toolbar")
         self.toolbar.addActions(list(actions))
         window.addToolBar(self.toolbar)
+        # A dock closed with its ✕ (or the toolbar hidden) comes back from View.
+        window.menus.add_view_actions(
+            [self.dock.toggleViewAction(), self.toolbar.toggleViewAction()]
+        )
 
         self.list.conversationSelected.connect(self.open_conversation)
         self.list.newRequested.connect(self.new_conversation)

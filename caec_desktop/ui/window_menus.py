@@ -45,7 +45,8 @@ def shortcuts_markdown() -> str:
 
 
 class WindowMenus:
-    """Builds the menu bar (File, Settings, Help) and the window-wide shortcuts of `window`."""
+    """Builds the menu bar (File, View, Settings, Help) and the window-wide shortcuts of
+    `window`."""
 
     def __init__(self, window: MainWindow) -> None:
         """The menu bar's entries, File and Help still empty (see `fill`)."""
@@ -53,6 +54,9 @@ class WindowMenus:
         bar = window.menuBar()
         self.file_menu = QMenu("&File", bar)
         bar.addMenu(self.file_menu)
+        self.view_menu = QMenu("&View", bar)
+        """Show or hide the panels that can be closed (the Conversations list, the toolbar)."""
+        bar.addMenu(self.view_menu)
         self.settings_action = bar.addAction("&Settings…")
         self.settings_action.triggered.connect(lambda _=False: window.open_settings())
         self.help_menu = QMenu("&Help", bar)
@@ -97,6 +101,10 @@ class WindowMenus:
         shortcut = QShortcut(QKeySequence(keys), self.window)  # context: the window (default)
         shortcut.activated.connect(slot)
         return shortcut
+
+    def add_view_actions(self, actions: list[QAction]) -> None:
+        """Put panels' show/hide actions (a dock's `toggleViewAction()`) in View."""
+        self.view_menu.addActions(actions)
 
     def add_file_actions(self, actions: list[QAction]) -> None:
         """Put the conversation actions (New, Export…) in File, before Quit."""

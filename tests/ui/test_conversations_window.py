@@ -468,3 +468,21 @@ def test_report_dialog_starts_in_the_format_of_the_last_report(
     assert again.suffix() == ".html"
     assert Path(again.path.text()).parent == tmp_path and again.path.text().endswith(".html")
     again.reject()
+
+
+def test_a_closed_conversations_dock_comes_back_from_the_view_menu(h: Harness) -> None:
+    """Closing the Conversations dock with its ✕ (or hiding the toolbar) is undone from View;
+    the two entries are told apart by their names."""
+    h.window.show()
+    view = h.window.menus.view_menu
+    entries = {a.text(): a for a in view.actions()}
+    assert list(entries) == ["Conversations", "Conversation toolbar"]
+    assert h.window.menuBar().actions()[1].menu() is view
+    h.history.dock.close()  # what its ✕ does
+    assert not h.history.dock.isVisible() and not entries["Conversations"].isChecked()
+    entries["Conversations"].trigger()
+    assert h.history.dock.isVisible()
+    entries["Conversation toolbar"].trigger()
+    assert not h.history.toolbar.isVisible()
+    entries["Conversation toolbar"].trigger()
+    assert h.history.toolbar.isVisible()

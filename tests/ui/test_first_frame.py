@@ -112,7 +112,7 @@ def test_send_clicked_in_the_first_frame_asks_and_leaves_the_focus_in_the_box(
 def test_the_menu_bar_is_there_from_the_first_frame_and_its_items_follow(qtbot: QtBot) -> None:
     window, _ = _first_frame(qtbot)
     entries = [action.text() for action in window.menuBar().actions()]
-    assert entries == ["&File", "&Settings…", "&Help"]
+    assert entries == ["&File", "&View", "&Settings…", "&Help"]
 
     _build_rest(window)
 
