@@ -282,6 +282,5 @@ def offline_window(history: Any) -> tuple[Any, Any, Any, Any, Any]:
     recorder = wire_recorder(runner, history)
     assert recorder is not None
     controller = HistoryController(window, runner, recorder, lambda m, _e: print(m))
-    window.conversations = controller
     gc.freeze()
     return runner, window, recorder, controller, app_collector(window, runner)

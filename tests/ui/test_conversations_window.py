@@ -51,7 +51,6 @@ class Harness:
         self.runner.runSettled.connect(recorder.turn_finished)
         self.recorder = recorder
         self.history = HistoryController(self.window, self.runner, recorder, self.sink.report)
-        self.window.conversations = self.history  # as app.py does
         self.store: HistoryStore = recorder.store
 
     async def ask(self, text: str) -> Any:
