@@ -192,17 +192,25 @@ class CalcStep(BaseModel):
     unit: str = ""
 
     def text(self) -> str:
-        from caec_desktop.tools.display import current  # display units of the app or `caec`
+        """The line as people read it. The substitution is written in SI (what the tool
+        computed with), so a result the display shows in another unit (psi, inch) follows its
+        SI value, `= 28 GPa (4061000 psi)`: the next line's substitution quotes the 28 GPa."""
+        from caec_desktop.tools.display import AUTO, current  # display units of the app/`caec`
+        from caec_desktop.tools.units import fmt
 
-        value = self.value
+        value, display = self.value, current()
         counted = isinstance(value, int) and not isinstance(value, bool)  # 1,100,000 steps
         shown = (
-            current().fmt(value, self.unit)
+            display.fmt(value, self.unit)
             if isinstance(value, float)
-            else current().show(value, self.unit)
+            else display.show(value, self.unit)
             if counted
             else str(value)
         )
+        if isinstance(value, float) and display.unit_for(self.unit) != AUTO:
+            si = fmt(value, self.unit, display.sig)
+            if si.partition(" ")[2] != shown.partition(" ")[2]:
+                shown = f"{si} ({shown})"
         return f"{self.name} = {self.formula} = {self.substitution} = {shown}"
 
 

@@ -104,6 +104,29 @@ def test_calc_sheet_steps_follow_the_current_display() -> None:
     assert sheet.steps[-1].text().endswith("= 204.7 ns")
 
 
+def test_a_sheet_line_in_display_units_other_than_si_keeps_its_si_result_first() -> None:
+    """A calc sheet's substitution is in SI (the next line quotes G = 28 GPa), so a result
+    shown in psi follows its SI value; a fixed unit that is the SI one with a prefix is shown
+    once (tryout: `70 GPa / (2 (1 + 0.25)) = 4061000 psi` mixed units in one line)."""
+    from caec_desktop.tools import execute
+
+    sheet = execute(
+        "rayleigh_timestep",
+        {"particle_radius": "1 mm", "density": 2500, "youngs_modulus": "70 GPa",
+         "poisson_ratio": 0.25},
+    ).calc_sheet  # fmt: skip
+    assert sheet is not None
+    shear = 70e9 / (2 * (1 + 0.25))  # G = E / (2 (1 + ν)), 28 GPa
+    use(make_display("us"))
+    first = sheet.steps[0].text()
+    assert first.endswith(f"= 28 GPa ({round(shear / PSI, -3):.0f} psi)"), first
+    assert "28 GPa" in sheet.steps[1].text()  # quoted in the next substitution
+    use(make_display("si_mm_mpa"))
+    assert sheet.steps[0].text().endswith("= 28 GPa (28000 MPa)")
+    use(make_display("si", {"pressure": "GPa"}))
+    assert sheet.steps[0].text().endswith("= 28 GPa")  # the SI text already, once
+
+
 def test_counts_keep_every_digit_grouped_in_cards_sheets_and_tables() -> None:
     """A step count reads 1,100,001 (not 1100001, and never rounded to 4 figures as 1.1e6);
     the CSV and the stored result keep the plain integer."""
