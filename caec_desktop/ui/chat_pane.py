@@ -361,9 +361,12 @@ class ChatPane(QWidget):
         examples: list[tuple[str, str]] | None = None,
         parent: QWidget | None = None,
         input_box: ChatInput | None = None,
+        welcome: WelcomePanel | None = None,
     ) -> None:
         """`input_box`: the message box to use (the window's first frame shows it before the chat
-        is built; what was typed in it stays), a new one by default."""
+        is built; what was typed in it stays), a new one by default. `welcome`: the welcome panel
+        to show (the window builds and lays it out a loop turn before the chat), a new one with
+        `examples` by default."""
         super().__init__(parent)
         self.running = False
         self.following = True
@@ -379,7 +382,7 @@ class ChatPane(QWidget):
         bar = self.scroll_area.verticalScrollBar()
         bar.valueChanged.connect(self._on_bar_value_changed)
         bar.rangeChanged.connect(self._on_bar_range_changed)
-        self.welcome = WelcomePanel(examples or [])
+        self.welcome = welcome or WelcomePanel(examples or [])
         self.welcome.exampleChosen.connect(self.ask)
         self.welcome_area = QScrollArea()
         self.welcome_area.setWidgetResizable(True)

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from caec_desktop.ui.session_runner import SessionRunner
     from caec_desktop.ui.settings_dialog import Probe, SettingsDialog
     from caec_desktop.ui.trace_panel import TracePanel
+    from caec_desktop.ui.welcome_panel import WelcomePanel
 
 log = logging.getLogger(__name__)
 APP_TITLE = "CAEC Desktop"
@@ -67,7 +68,16 @@ CHAT_MODULES = (
     "caec_desktop.ui.result_card",
     "caec_desktop.ui.chat_pane",
 )
-"""The chat's modules, imported one per loop turn after the first frame (~3-5 ms each)."""
+"""The chat's modules, imported one per loop turn after the first frame (~3-5 ms each; the Qt
+style classes chat_pane uses are built a turn before it, `_chat_style_classes`)."""
+
+
+def _chat_style_classes() -> None:
+    """Build the Qt style classes chat_pane imports (PySide6 makes a class and its enums on first
+    use: QStyle's ~700 members, ~4 ms), a loop turn before that module."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionSlider
+
+    del QStyle, QStyleOptionSlider
 
 
 def mode_badge(settings: Settings) -> str:
@@ -139,6 +149,8 @@ class MainWindow(QMainWindow):
         """The conversation and its message box (built by `rest_of_window`)."""
         self.message_box = ChatInput()
         """The message box, from the first frame on; once the chat is built, its `input`."""
+        self._welcome: WelcomePanel | None = None
+        """The chat's welcome panel, built a loop turn before the chat (`_build_welcome`)."""
         self._sent_before_chat: list[str] = []
         """Questions sent from the first frame's message box; the chat asks them once built."""
         self.message_box.submitted.connect(self._sent_before_chat.append)
@@ -203,10 +215,14 @@ class MainWindow(QMainWindow):
         """What the first frame leaves out, as steps to run one per loop turn (app.py runs them
         after `show()`; none takes more than a few ms): the side tabs, the menus' items and the
         shortcuts, the chat's modules, the chat, the error banner. A step done does nothing."""
+        modules = [partial(importlib.import_module, name) for name in CHAT_MODULES]
         return [
             self._build_side,
             self.menus.fill,
-            *(partial(importlib.import_module, name) for name in CHAT_MODULES),
+            *modules[:-1],
+            _chat_style_classes,
+            modules[-1],
+            self._build_welcome,
             self._build_chat,
             self._build_banner,
         ]
@@ -232,6 +248,17 @@ class MainWindow(QMainWindow):
         self.split.setStretchFactor(1, 2)  # (kept in the widget's size policy: the tabs' now)
         side.currentChanged.connect(self._on_side_current_changed)
 
+    def _build_welcome(self) -> None:
+        """The chat's welcome panel, its text laid out (its word-wrapped labels' size hints, a
+        few text layouts each: ~half of the chat's build), for `_build_chat` on the next turn."""
+        if hasattr(self, "chat") or self._welcome is not None:
+            return
+        from caec_desktop.ui.welcome_panel import WelcomePanel
+
+        self._welcome = WelcomePanel([])
+        self._welcome.sizeHint()
+        self._welcome.minimumSizeHint()
+
     def _build_chat(self) -> None:
         """The chat around the first frame's message box, in its place; questions sent from
         the first frame are asked now."""
@@ -242,7 +269,9 @@ class MainWindow(QMainWindow):
         first = self.split.widget(0)
         had = self.focusWidget()  # (also while the window is hidden or not active)
         focused = had is None or (first is not None and first.isAncestorOf(had))
-        self.chat = chat = ChatPane(input_box=self.message_box)  # the box moves into the chat
+        welcome, self._welcome = self._welcome, None
+        # the box moves into the chat
+        self.chat = chat = ChatPane(input_box=self.message_box, welcome=welcome)
         chat.setMinimumWidth(CHAT_MIN_WIDTH)
         self.message_box.submitted.disconnect(self._sent_before_chat.append)
         self.split.replaceWidget(0, chat)
