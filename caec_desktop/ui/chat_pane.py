@@ -402,7 +402,7 @@ class ChatPane(QWidget):
         self.stop_button.setToolTip("Stop the run (Esc)")
         self.stop_button.clicked.connect(self.stopRequested)
         self.stop_button.hide()
-        row = QHBoxLayout()
+        self._input_row = row = QHBoxLayout()
         row.addWidget(self.input, 1)
         row.addWidget(self.send_button)
         row.addWidget(self.stop_button)
@@ -440,6 +440,16 @@ class ChatPane(QWidget):
         self._render_timer.setInterval(RENDER_INTERVAL_MS)
         self._render_timer.timeout.connect(self._render_writing)
         self._show_welcome()
+
+    def take_input(self, box: ChatInput) -> None:
+        """Use `box` as the message box, in the place of the one the chat has (the window builds
+        the chat a loop turn before it moves the first frame's box, with what was typed, into
+        it)."""
+        old, self.input = self.input, box
+        old.submitted.disconnect(self._on_input_submitted)
+        self._input_row.replaceWidget(old, box)
+        old.setParent(None)  # (gone with its last reference, at the end of this call)
+        box.submitted.connect(self._on_input_submitted)
 
     # --- content ---------------------------------------------------------------------------------
     def items(self) -> list[QWidget]:

@@ -151,6 +151,8 @@ class MainWindow(QMainWindow):
         """The message box, from the first frame on; once the chat is built, its `input`."""
         self._welcome: WelcomePanel | None = None
         """The chat's welcome panel, built a loop turn before the chat (`_build_welcome`)."""
+        self._chat: ChatPane | None = None
+        """The chat, made a loop turn before it takes the message box (`_make_chat`)."""
         self._sent_before_chat: list[str] = []
         """Questions sent from the first frame's message box; the chat asks them once built."""
         self.message_box.submitted.connect(self._sent_before_chat.append)
@@ -223,6 +225,7 @@ class MainWindow(QMainWindow):
             _chat_style_classes,
             modules[-1],
             self._build_welcome,
+            self._make_chat,
             self._build_chat,
             self._build_banner,
         ]
@@ -250,8 +253,8 @@ class MainWindow(QMainWindow):
 
     def _build_welcome(self) -> None:
         """The chat's welcome panel, its text laid out (its word-wrapped labels' size hints, a
-        few text layouts each: ~half of the chat's build), for `_build_chat` on the next turn."""
-        if hasattr(self, "chat") or self._welcome is not None:
+        few text layouts each: ~half of the chat's build), for `_make_chat` on the next turn."""
+        if hasattr(self, "chat") or self._welcome is not None or self._chat is not None:
             return
         from caec_desktop.ui.welcome_panel import WelcomePanel
 
@@ -259,20 +262,30 @@ class MainWindow(QMainWindow):
         self._welcome.sizeHint()
         self._welcome.minimumSizeHint()
 
+    def _make_chat(self) -> None:
+        """The chat, not shown yet, with a message box of its own until `_build_chat` (on the
+        next turn) puts the first frame's box, with what was typed, in its place."""
+        if hasattr(self, "chat") or self._chat is not None:
+            return
+        from caec_desktop.ui.chat_pane import ChatPane
+
+        welcome, self._welcome = self._welcome, None
+        self._chat = ChatPane(welcome=welcome)
+        self._chat.setMinimumWidth(CHAT_MIN_WIDTH)
+
     def _build_chat(self) -> None:
         """The chat around the first frame's message box, in its place; questions sent from
         the first frame are asked now."""
         if hasattr(self, "chat"):
             return
-        from caec_desktop.ui.chat_pane import ChatPane
-
+        self._make_chat()  # (nothing when made on the turn before)
         first = self.split.widget(0)
         had = self.focusWidget()  # (also while the window is hidden or not active)
         focused = had is None or (first is not None and first.isAncestorOf(had))
-        welcome, self._welcome = self._welcome, None
-        # the box moves into the chat
-        self.chat = chat = ChatPane(input_box=self.message_box, welcome=welcome)
-        chat.setMinimumWidth(CHAT_MIN_WIDTH)
+        chat, self._chat = self._chat, None
+        assert chat is not None  # (made by `_make_chat`)
+        chat.take_input(self.message_box)  # the box moves into the chat
+        self.chat = chat
         self.message_box.submitted.disconnect(self._sent_before_chat.append)
         self.split.replaceWidget(0, chat)
         if first is not None:
