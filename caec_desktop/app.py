@@ -385,6 +385,9 @@ async def _build_panels(window: MainWindow) -> None:
     )
 
 
+FORM_MODULES = ("caec_desktop.ui.field_widgets", "caec_desktop.ui.form_panel")
+"""The tool form's modules, imported a loop turn each before it is built (~10 ms together)."""
+
 ENGINE_SLICES = (
     "langchain_core.messages",
     "langchain_core.runnables",
@@ -407,9 +410,11 @@ def _load_engine(
     `go` is set (app.py sets it when the first answer is out, so these imports do not compete
     with that turn for the GIL)."""
     go.wait()
+    from caec_desktop.services.forms import candidate_dimensions
     from caec_desktop.tools.registry import load_all
 
     if not stop():
+        candidate_dimensions()  # the tool form's unit choices (app.py builds it after load_all)
         load_all()  # every tool's module (the first answer imported only its own)
     for name in ENGINE_SLICES:
         if stop():
@@ -669,7 +674,10 @@ async def _serve(
     if ns.self_test:
         return await _finish_self_test(window, runner, sink, turn, watch)
     await _tools_loaded(loading, closed)
-    window.build_form()  # every tool's schema: once the worker has imported their modules
+    await _in_steps(  # every tool's schema: once the worker has imported their modules
+        *(partial(importlib.import_module, name) for name in FORM_MODULES),
+        window.build_form,
+    )
     await closed.wait()
     await runner.shutdown()  # cancels the run, awaits Session.aclose(): HTTP clients closed
     watch.cancel()  # kept until now: its result is the collector; `conversations` the dock's
