@@ -385,6 +385,16 @@ async def _build_panels(window: MainWindow) -> None:
     )
 
 
+HISTORY_MODULES = (
+    "caec_desktop.ui.chat_replay",
+    "caec_desktop.ui.conversation_list",
+    "caec_desktop.ui.read_job",
+    "caec_desktop.ui.export_job",
+    "caec_desktop.ui.history_controller",
+)
+"""The conversation list's modules, imported a loop turn each before it is built (together, with
+the report's that the worker imports first, they held the GUI thread ~40-70 ms)."""
+
 FORM_MODULES = ("caec_desktop.ui.field_widgets", "caec_desktop.ui.form_panel")
 """The tool form's modules, imported a loop turn each before it is built (~10 ms together)."""
 
@@ -414,6 +424,7 @@ def _load_engine(
     from caec_desktop.tools.registry import load_all
 
     if not stop():
+        importlib.import_module("caec_desktop.services.export")  # the history's exports
         candidate_dimensions()  # the tool form's unit choices (app.py builds it after load_all)
         load_all()  # every tool's module (the first answer imported only its own)
     for name in ENGINE_SLICES:
@@ -667,14 +678,17 @@ async def _serve(
 
     await _in_steps(
         lambda: window.load_graph(graph_shape()),
-        history,
-        window.restore_layout,  # once the conversation dock exists: its state is part of it
         lambda: wire_settings(window, runner, sink),
     )
     if ns.self_test:
         return await _finish_self_test(window, runner, sink, turn, watch)
+    # The conversation list's modules once the worker has imported the report's (markdown-it,
+    # ~40 ms) and every tool's; the form, every tool's schema, after them.
     await _tools_loaded(loading, closed)
-    await _in_steps(  # every tool's schema: once the worker has imported their modules
+    await _in_steps(
+        *(partial(importlib.import_module, name) for name in HISTORY_MODULES),
+        history,
+        window.restore_layout,  # once the conversation dock exists: its state is part of it
         *(partial(importlib.import_module, name) for name in FORM_MODULES),
         window.build_form,
     )
