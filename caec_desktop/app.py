@@ -381,7 +381,7 @@ async def _build_panels(window: MainWindow) -> None:
     show the events of a run that went before them)."""
     await _in_steps(
         *(partial(importlib.import_module, name) for name in PANEL_MODULES),
-        window.build_panels,
+        *window.panel_steps(),
     )
 
 

@@ -133,6 +133,9 @@ class MainWindow(QMainWindow):
         self._form: FormPanel | None = None
         self._early_question: str | None = None
         """A question sent before a session was attached; asked by `attach`."""
+        self._trace_panel: TracePanel | None = None
+        self._graph_panel: GraphView | None = None
+        """The panels in their tabs before `_show_panels` makes them `trace` and `graph`."""
         self._events_before_panels: list[TraceEvent] | None = []
         """A run's events received before `build_panels` (app.py builds the panels after the
         first answer); the panels show them when built. None once they are."""
@@ -336,18 +339,43 @@ class MainWindow(QMainWindow):
 
     def build_panels(self) -> None:
         """Put the trace and graph panels in their tabs (right after the first paint)."""
-        if hasattr(self, "trace"):
+        for step in self.panel_steps():
+            step()
+
+    def panel_steps(self) -> list[Callable[[], object]]:
+        """`build_panels` as steps, one per loop turn (app.py): the trace panel in its tab, the
+        graph panel in its tab, then both wired and shown with the events received before them
+        (`trace` and `graph` are there from then on). A step done does nothing."""
+        return [self._build_trace_panel, self._build_graph_panel, self._show_panels]
+
+    def _build_trace_panel(self) -> None:
+        if hasattr(self, "trace") or self._trace_panel is not None:
             return
-        from caec_desktop.ui.graph_view import GraphView
         from caec_desktop.ui.trace_panel import TracePanel
 
-        self.trace = TracePanel()
-        self.graph = GraphView()
+        self._trace_panel = TracePanel()
+        self._replace_tab(0, self._trace_panel)
+        self.side.setCurrentIndex(0)
+
+    def _build_graph_panel(self) -> None:
+        if hasattr(self, "graph") or self._graph_panel is not None:
+            return
+        from caec_desktop.ui.graph_view import GraphView
+
+        self._graph_panel = GraphView()
+        self._replace_tab(1, self._graph_panel)
+        self.side.setCurrentIndex(0)
+
+    def _show_panels(self) -> None:
+        """Wire both panels and show in them the events received before they were there."""
+        if hasattr(self, "trace"):
+            return
+        self._build_trace_panel()  # (nothing when built on the turns before)
+        self._build_graph_panel()
+        assert self._trace_panel is not None and self._graph_panel is not None
+        self.trace, self.graph = self._trace_panel, self._graph_panel
         self.trace.model.modelReset.connect(self.graph.reset_counts)
         self.trace.model.rowsInserted.connect(self._on_trace_rows_inserted)
-        self._replace_tab(0, self.trace)
-        self._replace_tab(1, self.graph)
-        self.side.setCurrentIndex(0)
         early, self._events_before_panels = self._events_before_panels or [], None
         if self.runner is not None:
             self.trace.load_kinds()
