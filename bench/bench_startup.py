@@ -83,21 +83,29 @@ main([])
 
 
 # The real entry point with a question sent at ASK_AT s after launch; prints the answer's time.
+# With BENCH_SPANS set, the GUI thread's steps are timed (spans.py) and the longest gaps of the
+# heartbeat printed with the steps inside them (`--spans`).
 ASK = """
-import os, sys, time
+import os, sys, time, json, threading
 T0 = float(os.environ["BENCH_T0"]); ASK_AT = float(os.environ["BENCH_ASK_AT"])
-from PySide6.QtCore import Qt, QTimer
+SPANS = bool(os.environ.get("BENCH_SPANS"))
+sys.path.insert(0, os.environ["BENCH_DIR"])
+from spans import Heartbeat, Spans, attribute, timed_application
+from PySide6.QtCore import QTimer
 import caec_desktop.ui.main_window as mw
-ticks = []
+spans = Spans()
+if SPANS:
+    _instrument(spans)
+    app = timed_application(spans, sys.argv[:1])  # main() takes it (QApplication.instance())
+    spans.on = True
+heart = None
 W = mw.MainWindow
 _show, _fin, _attach = W.show, W._on_runner_run_finished, W.attach
 def show(self):
+    global heart
     _show(self)
-    heart = self._bench_heart = QTimer(self)
-    heart.setTimerType(Qt.TimerType.PreciseTimer)
-    heart.timeout.connect(lambda: ticks.append(time.perf_counter()))
-    heart.start(1)
-    ticks.append(time.perf_counter())
+    heart = Heartbeat()
+    heart.start()
     def ask():
         self.message_box.setPlainText("rayleigh time step for 1 mm glass beads")
         self.message_box.submit()  # (the chat may still be being built: the question waits)
@@ -106,21 +114,117 @@ def show(self):
 def attach(self, *a, **k):
     print("attached", time.time() - T0, flush=True)
     return _attach(self, *a, **k)
+answer = []
 def fin(self, turn):
     _fin(self, turn)
-    gaps = [b - a for a, b in zip(ticks, ticks[1:])] or [0.0]
+    if answer:
+        return
+    gaps = heart.gaps() or [(0.0, 0.0, 0.0, 0.0)]
+    answer.append(len(gaps))
     runner = turn.events[0].data.get("runner") if turn is not None and turn.events else None
-    print("answered", time.time() - T0, getattr(turn, "status", None), max(gaps) * 1000, runner,
-          flush=True)
+    print("answered", time.time() - T0, getattr(turn, "status", None),
+          max(g[0] for g in gaps), runner, max(g[1] for g in gaps), flush=True)
+    if SPANS:
+        print("worst", json.dumps(_worst(gaps, 0)), flush=True)
+    _done()
+def _worst(gaps, first):
+    return {"by_wall": [_outside(r, gaps, first) for r in attribute(gaps, spans.spans, 3, 0)],
+            "by_cpu": [_outside(r, gaps, first) for r in attribute(gaps, spans.spans, 3, 1)]}
+def _outside(row, gaps, first):
+    i = next(i for i, g in enumerate(gaps) if round(g[0], 2) == row["wall_ms"])
+    return row | heart.outside(first + i)
+# After the answer: until start-up is done (LangGraph loaded and the GC handed over, the tool
+# form built), the rest of start-up's steps (history, panels, graph, layout, settings, form).
+import caec_desktop.app as _app
+_gc_pause, _form = _app._end_start_up_gc_pause, W.build_form
+done = set()
+def _done(what=None):
+    if what:
+        done.add(what)
+    if answer and {"engine", "form"} <= done:
+        QTimer.singleShot(100, _settled)  # the steps queued by then, painted
+def gc_pause(*a, **k):
+    out = _gc_pause(*a, **k)
+    _done("engine")
+    return out
+def build_form(self):
+    out = _form(self)
+    _done("form")
+    return out
+_app._end_start_up_gc_pause, W.build_form = gc_pause, build_form
+def _settled():
+    heart.stop()
+    gaps = heart.gaps()[answer[0]:] or [(0.0, 0.0, 0.0, 0.0)]
+    print("settled", time.time() - T0, max(g[0] for g in gaps), max(g[1] for g in gaps), flush=True)
+    if SPANS:
+        spans.on = False
+        print("worst_after", json.dumps(_worst(gaps, answer[0])), flush=True)
     os._exit(0)
 mw.MainWindow.show, mw.MainWindow._on_runner_run_finished, mw.MainWindow.attach = show, fin, attach
 from caec_desktop.app import main
 main([])
 """
 
+INSTRUMENT = """
+import importlib
+def _instrument(spans):
+    import caec_desktop.app as app
+    from caec_desktop.ui import window_menus
+    gui = threading.get_ident()
+    for owner, attr, name in [
+        (mw.MainWindow, "_build_side", "first frame: side tabs"),
+        (window_menus.WindowMenus, "fill", "first frame: menus filled"),
+        (mw.MainWindow, "_build_chat", "first frame: chat built"),
+        (mw.MainWindow, "_build_banner", "first frame: banner"),
+        (mw.MainWindow, "complete", "window complete()"),
+        (mw.MainWindow, "attach", "session attached (attach)"),
+        (mw.MainWindow, "_on_runner_run_started", "run started"),
+        (mw.MainWindow, "_on_runner_event_received", "event slot"),
+        (mw.MainWindow, "_on_runner_run_finished", "run finished (answer bubble)"),
+        (mw.MainWindow, "build_panels", "trace/graph panels built"),
+        (mw.MainWindow, "_build_trace_panel", "trace panel built"),
+        (mw.MainWindow, "_build_graph_panel", "graph panel built"),
+        (mw.MainWindow, "_show_panels", "panels wired, early events shown"),
+        (app, "_setup_logging", "logging set up"),
+        (app, "_parse_args", "arguments parsed"),
+        (app, "build", "app.build (runner, window.attach)"),
+        (app, "use_display", "display units"),
+        (app, "_open_recorder", "history opened (_open_recorder)"),
+        (app, "wire_history", "conversation list (wire_history)"),
+        (app, "wire_settings", "settings wired"),
+        (mw.MainWindow, "restore_layout", "layout restored"),
+        (mw.MainWindow, "load_graph", "graph drawn (load_graph)"),
+        (mw.MainWindow, "build_form", "tool form built"),
+        (app, "graph_shape", "graph shape"),
+    ]:
+        if hasattr(owner, attr):
+            spans.wrap(owner, attr, name)
+    original = importlib.import_module
+    def import_module(name, package=None):  # the GUI thread's only (the worker's are not steps)
+        if not spans.on or threading.get_ident() != gui:
+            return original(name, package)
+        t0, c0 = time.perf_counter(), time.thread_time()
+        spans.depth += 1
+        try:
+            return original(name, package)
+        finally:
+            spans.depth -= 1
+            c1, t1 = time.thread_time(), time.perf_counter()
+            spans.spans.append((f"import {name}", t0, t1, (c1 - c0) * 1000.0, spans.depth))
+    importlib.import_module = import_module
+    run_app = app.run_app
+    def timed_run_app(*a, **k):  # asyncio is imported by main() by now, not earlier by us
+        spans.asyncio()
+        return run_app(*a, **k)
+    app.run_app = timed_run_app
+"""
+ASK = ASK.replace("spans = Spans()\n", INSTRUMENT + "spans = Spans()\n", 1)
 
-def _answer_after_launch(ask_at: float) -> dict[str, Any]:
-    env = _env() | {"BENCH_ASK_AT": str(ask_at)}
+
+def _answer_after_launch(ask_at: float, spans: bool = False) -> dict[str, Any]:
+    env = _env() | {"BENCH_ASK_AT": str(ask_at), "BENCH_DIR": str(Path(__file__).parent)}
+    if spans:
+        env["BENCH_SPANS"] = "1"
     env["BENCH_T0"] = str(time.time())
     out = subprocess.run(
         [sys.executable, "-c", ASK], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
@@ -128,20 +232,29 @@ def _answer_after_launch(ask_at: float) -> dict[str, Any]:
     lines = {ln.split()[0]: ln.split()[1:] for ln in out.stdout.splitlines() if ln.strip()}
     if "answered" not in lines or lines["answered"][1] != "answered":
         raise RuntimeError(out.stdout[-1000:] + out.stderr[-2000:])
-    return {
+    run = {
         "asked_s": float(lines["asked"][0]),
         "attached_s": float(lines["attached"][0]),
         "answered_s": float(lines["answered"][0]),
         "max_stall_ms": float(lines["answered"][2]),
         "runner": lines["answered"][3],
+        "max_stall_cpu_ms": float(lines["answered"][4]),
     }
+    if "settled" in lines:
+        run["settled_s"] = float(lines["settled"][0])
+        run["max_stall_ms_after"] = float(lines["settled"][1])
+        run["max_stall_cpu_ms_after"] = float(lines["settled"][2])
+    for key in ("worst", "worst_after"):
+        if key in lines:
+            run[key] = json.loads(" ".join(lines[key]))
+    return run
 
 
 def _launch_figures(runs: list[dict[str, Any]], ask_at: float) -> dict[str, Any]:
     def median(key: str) -> float:
         return round(statistics.median(r[key] for r in runs), 3)
 
-    return {
+    out = {
         "question_sent_at_s": ask_at,
         "launch_asked_s": median("asked_s"),
         "launch_session_attached_s": median("attached_s"),
@@ -149,8 +262,24 @@ def _launch_figures(runs: list[dict[str, Any]], ask_at: float) -> dict[str, Any]
         "per_run_first_answer_after_launch_s": [round(r["answered_s"], 3) for r in runs],
         "max_stall_ms_start_up": median("max_stall_ms"),
         "per_run_max_stall_ms_start_up": [round(r["max_stall_ms"], 1) for r in runs],
+        "max_stall_cpu_ms_start_up": median("max_stall_cpu_ms"),
+        "per_run_max_stall_cpu_ms_start_up": [round(r["max_stall_cpu_ms"], 1) for r in runs],
         "first_answer_runners": sorted({r["runner"] for r in runs}),
     }
+    out |= {
+        "start_up_done_s": median("settled_s"),
+        "max_stall_ms_answer_to_start_up_done": median("max_stall_ms_after"),
+        "per_run_max_stall_ms_answer_to_start_up_done": [
+            round(r["max_stall_ms_after"], 1) for r in runs
+        ],
+        "per_run_max_stall_cpu_ms_answer_to_start_up_done": [
+            round(r["max_stall_cpu_ms_after"], 1) for r in runs
+        ],
+    }
+    if any("worst" in r for r in runs):
+        out["per_run_worst_gaps_start_up"] = [r.get("worst") for r in runs]
+        out["per_run_worst_gaps_answer_to_done"] = [r.get("worst_after") for r in runs]
+    return out
 
 
 def _env() -> dict[str, str]:
@@ -340,12 +469,20 @@ def main() -> None:
     parser.add_argument("--ask-at", type=float, default=0.3, help="s after launch")
     parser.add_argument("--launch-only", action="store_true", help="only the launch figures")
     parser.add_argument("--window-only", action="store_true", help="only the window figures")
+    parser.add_argument(
+        "--spans",
+        action="store_true",
+        help="with --launch-only: name the GUI-thread steps in the longest start-up gaps",
+    )
     ns = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     if ns.launch_only:
         _answer_after_launch(ns.ask_at)  # warm-up: compile bytecode once
-        runs = [_answer_after_launch(ns.ask_at) for _ in range(ns.runs)]
-        print(json.dumps({"load_average": os.getloadavg(), **_launch_figures(runs, ns.ask_at)}))
+        runs = [_answer_after_launch(ns.ask_at, ns.spans) for _ in range(ns.runs)]
+        figures = _launch_figures(runs, ns.ask_at)
+        print(
+            json.dumps({"load_average": os.getloadavg(), **figures}, indent=2 if ns.spans else None)
+        )
         return
     if ns.window_only:
         _shown_after(BARE), _shown_after(APP)  # warm-up: compile bytecode once

@@ -11,7 +11,6 @@ CPU time (`time.thread_time`) in the same gap is what the loop itself spent, so 
 
 from __future__ import annotations
 
-import asyncio.events
 import functools
 import itertools
 import time
@@ -50,7 +49,10 @@ class Spans:
         self._undo.append((owner, attr, original))
 
     def asyncio(self) -> None:
-        """Time each asyncio callback, named after its coroutine or function."""
+        """Time each asyncio callback, named after its coroutine or function. (asyncio is
+        imported here, not with this module: bench_startup times its import in `main()`.)"""
+        import asyncio.events
+
         original = asyncio.events.Handle._run
         spans = self
 

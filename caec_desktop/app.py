@@ -35,6 +35,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import asyncio
     from concurrent.futures import Future
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
 
     from PySide6.QtWidgets import QApplication
 
@@ -240,14 +242,126 @@ def _prepare(mode: Mode | None) -> tuple[Settings, str]:
     settings, problem = _load_settings(mode)
     ureg()
     importlib.import_module("caec_desktop.agent.selection.offline")  # the safety net's too
+    for name in FIRST_ANSWER_MODULES:  # else imported by the GUI thread, ~5-10 ms a step
+        importlib.import_module(name)
     return settings, problem
 
 
-LOOP_MODULES = ("_ssl", "ssl", "concurrent.futures", "subprocess", "asyncio", "qasync")
+FIRST_ANSWER_MODULES = (
+    "caec_desktop.services.session",
+    "caec_desktop.services.help",
+    "caec_desktop.tools.display",
+    "caec_desktop.services.provenance",
+)
+"""Modules the GUI thread uses to attach the session and show the first answer (`build`, the
+result card), imported by the start-up worker in `_prepare`."""
+
+
+LOOP_MODULES = (
+    "_ssl",
+    "selectors",
+    "socket",
+    "ssl",
+    "concurrent.futures",
+    "signal",
+    "subprocess",
+    "asyncio",
+    "queue",
+    "qasync",
+)
 """What the event loop needs, imported in `main()` one at a time after the window is shown. Each
 is a step of its own, Qt's events processed between them: asyncio imports the others (the C
-`_ssl`, ssl, concurrent.futures, subprocess), and in one step they held the GUI thread ~30 ms,
-~15 ms for asyncio's own modules now."""
+`_ssl`, ssl, concurrent.futures, subprocess, ...), and in one step they held the GUI thread
+~30 ms; asyncio's own modules (~15 ms together) are imported a few per step too
+(`ASYNCIO_PARTS`). Each step ~1-4 ms."""
+
+ASYNCIO_PARTS = (
+    ("constants", "format_helpers", "exceptions", "base_futures"),
+    ("base_tasks", "coroutines", "events"),
+    ("futures", "protocols", "transports", "log"),
+    ("sslproto", "mixins", "tasks"),
+    ("locks", "staggered", "trsock"),
+    ("base_events",),
+    ("runners", "queues", "streams"),
+    ("subprocess", "taskgroups", "timeouts", "threads"),
+    ("selector_events", "base_subprocess"),
+    ("unix_events",),
+)
+"""asyncio's submodules (Python 3.11-3.13), each group a step of `main()`, leaves first: each
+step ~1-3 ms. A name a version or platform lacks is skipped; the package's `__init__` imports
+whatever is left when it runs last."""
+
+
+def import_in_steps(name: str, parts: Sequence[Sequence[str]]) -> list[Callable[[], object]]:
+    """Steps that import package `name`: first its module object (not run), then its submodules
+    `parts`, a group a step, then its `__init__`, which finds them imported (importlib's recipe
+    for importing a module yourself: `module_from_spec`, `sys.modules`, `exec_module`). Until
+    the last step the package is unfinished in `sys.modules`: for `main()`, where nothing else
+    imports it meanwhile and no other thread runs. After a failed step the package is taken out
+    again and the last step imports it plainly (which fails as it would, or works). Nothing
+    when it is imported already."""
+    return _PackageInSteps(name, parts).steps()
+
+
+class _PackageInSteps:
+    def __init__(self, name: str, parts: Sequence[Sequence[str]]) -> None:
+        self.name, self.parts = name, parts
+        self.spec: ModuleSpec | None = None
+        self.module: ModuleType | None = None
+
+    def steps(self) -> list[Callable[[], object]]:
+        return [self.begin, *(partial(self.group, subs) for subs in self.parts), self.finish]
+
+    def begin(self) -> None:
+        import importlib.util
+
+        if self.name in sys.modules:
+            return
+        spec = importlib.util.find_spec(self.name)
+        if spec is None or spec.loader is None or spec.submodule_search_locations is None:
+            return
+        self.spec, self.module = spec, importlib.util.module_from_spec(spec)
+        sys.modules[self.name] = self.module
+
+    def group(self, subs: Sequence[str]) -> None:
+        if self.module is None:
+            return
+        for sub in subs:
+            try:
+                importlib.import_module(f"{self.name}.{sub}")
+            except ImportError:  # not in this version, or not on this platform
+                continue
+            except BaseException:
+                self.abandon()
+                raise
+
+    def finish(self) -> None:
+        if self.module is None or self.spec is None or self.spec.loader is None:
+            importlib.import_module(self.name)
+            return
+        try:
+            self.spec.loader.exec_module(self.module)
+        except BaseException:
+            self.abandon()
+            raise
+        self.spec = self.module = None
+
+    def abandon(self) -> None:
+        for key in [k for k in sys.modules if k == self.name or k.startswith(f"{self.name}.")]:
+            del sys.modules[key]
+        self.spec = self.module = None
+
+
+def _loop_steps() -> list[Callable[[], object]]:
+    """`LOOP_MODULES` as `main()`'s steps (asyncio's in parts)."""
+    steps: list[Callable[[], object]] = []
+    for module in LOOP_MODULES:
+        if module == "asyncio":
+            steps += import_in_steps(module, ASYNCIO_PARTS)
+        else:
+            steps.append(partial(importlib.import_module, module))
+    return steps
+
 
 PANEL_MODULES = (
     "caec_desktop.ui.trace_text",
@@ -267,9 +381,22 @@ async def _build_panels(window: MainWindow) -> None:
     show the events of a run that went before them)."""
     await _in_steps(
         *(partial(importlib.import_module, name) for name in PANEL_MODULES),
-        window.build_panels,
+        *window.panel_steps(),
     )
 
+
+HISTORY_MODULES = (
+    "caec_desktop.ui.chat_replay",
+    "caec_desktop.ui.conversation_list",
+    "caec_desktop.ui.read_job",
+    "caec_desktop.ui.export_job",
+    "caec_desktop.ui.history_controller",
+)
+"""The conversation list's modules, imported a loop turn each before it is built (together, with
+the report's that the worker imports first, they held the GUI thread ~40-70 ms)."""
+
+FORM_MODULES = ("caec_desktop.ui.field_widgets", "caec_desktop.ui.form_panel")
+"""The tool form's modules, imported a loop turn each before it is built (~10 ms together)."""
 
 ENGINE_SLICES = (
     "langchain_core.messages",
@@ -293,9 +420,12 @@ def _load_engine(
     `go` is set (app.py sets it when the first answer is out, so these imports do not compete
     with that turn for the GIL)."""
     go.wait()
+    from caec_desktop.services.forms import candidate_dimensions
     from caec_desktop.tools.registry import load_all
 
     if not stop():
+        importlib.import_module("caec_desktop.services.export")  # the history's exports
+        candidate_dimensions()  # the tool form's unit choices (app.py builds it after load_all)
         load_all()  # every tool's module (the first answer imported only its own)
     for name in ENGINE_SLICES:
         if stop():
@@ -378,6 +508,7 @@ def read_ahead(text: str | None, settings: Settings) -> None:
     from caec_desktop.agent.selection.offline.regex_selector import classify_text, ranked_phrasings
     from caec_desktop.settings.redact import redact_text
     from caec_desktop.tools.registry import get_tool, load_all
+    from caec_desktop.tools.schema import result_schema, tool_schema
 
     key = settings.api_key()
     clean = redact_text(text.strip(), (key,) if key else ())
@@ -385,7 +516,9 @@ def read_ahead(text: str | None, settings: Settings) -> None:
         if classify_text(clean) == "help":
             load_all()  # help lists every tool
         elif ranked := ranked_phrasings(clean):
-            get_tool(ranked[0][1].tool)  # the module of the tool it will run
+            tool = ranked[0][1].tool
+            get_tool(tool)  # the module of the tool it will run
+            tool_schema(tool), result_schema(tool)  # (cached) its result card's units
     except Exception:  # the turn reads it again and says what is wrong
         log.debug("reading the early question ahead failed", exc_info=True)
 
@@ -545,14 +678,20 @@ async def _serve(
 
     await _in_steps(
         lambda: window.load_graph(graph_shape()),
-        history,
-        window.restore_layout,  # once the conversation dock exists: its state is part of it
         lambda: wire_settings(window, runner, sink),
     )
     if ns.self_test:
         return await _finish_self_test(window, runner, sink, turn, watch)
+    # The conversation list's modules once the worker has imported the report's (markdown-it,
+    # ~40 ms) and every tool's; the form, every tool's schema, after them.
     await _tools_loaded(loading, closed)
-    window.build_form()  # every tool's schema: once the worker has imported their modules
+    await _in_steps(
+        *(partial(importlib.import_module, name) for name in HISTORY_MODULES),
+        history,
+        window.restore_layout,  # once the conversation dock exists: its state is part of it
+        *(partial(importlib.import_module, name) for name in FORM_MODULES),
+        window.build_form,
+    )
     await closed.wait()
     await runner.shutdown()  # cancels the run, awaits Session.aclose(): HTTP clients closed
     watch.cancel()  # kept until now: its result is the collector; `conversations` the dock's
@@ -731,10 +870,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         *window.rest_of_window(),
         _setup_logging,
         *(() if parsed else (lambda: parsed.append(_parse_args(args)),)),
-        *(partial(importlib.import_module, name) for name in LOOP_MODULES),
+        *_loop_steps(),
     )
     for step in steps:  # Qt paints and takes input between them (no loop runs yet)
-        app.processEvents()
+        app.processEvents()  # the paint the last step asked for, input, timers
+        app.processEvents()  # what came during that paint: it and a step never share a turn
         step()
     import qasync
 

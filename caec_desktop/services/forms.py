@@ -7,6 +7,7 @@ react-jsonschema-form's resolution pass: resolve `anyOf`/nullable and units firs
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -72,17 +73,22 @@ class FormField:
         return " and ".join(parts)
 
 
+@functools.cache
 def compatible_units(unit: str) -> tuple[str, ...]:
     """`unit` followed by the candidate units of the same dimension (pint decides)."""
     if not unit:
         return ("",)
+    dim = ureg().parse_units(unit).dimensionality
+    return (unit, *(cand for cand, d in candidate_dimensions() if cand != unit and d == dim))
+
+
+@functools.cache
+def candidate_dimensions() -> tuple[tuple[str, object], ...]:
+    """Each candidate unit with its dimensionality, read once (a form's units were each compared
+    with every candidate, parsing it again: ~5 ms a quantity field; app.py's start-up worker
+    reads them ahead of the first form)."""
     reg = ureg()
-    dim = reg.parse_units(unit).dimensionality
-    out = [unit]
-    for cand in _UNIT_CANDIDATES:
-        if cand != unit and reg.parse_units(cand).dimensionality == dim:
-            out.append(cand)
-    return tuple(out)
+    return tuple((cand, reg.parse_units(cand).dimensionality) for cand in _UNIT_CANDIDATES)
 
 
 def _resolve(prop: dict[str, Any]) -> tuple[dict[str, Any], bool]:

@@ -84,9 +84,14 @@ def tool_schema(name: str) -> dict[str, Any]:
     return copy.deepcopy(_SCHEMAS[name])
 
 
+_RESULT_SCHEMAS: dict[str, dict[str, Any]] = {}
+
+
 def result_schema(name: str) -> dict[str, Any]:
     """JSON Schema of a tool's result."""
-    return _object_schema(get_tool(name).result_model, keep_null=True)
+    if name not in _RESULT_SCHEMAS:
+        _RESULT_SCHEMAS[name] = _object_schema(get_tool(name).result_model, keep_null=True)
+    return copy.deepcopy(_RESULT_SCHEMAS[name])
 
 
 def tool_list() -> list[dict[str, Any]]:

@@ -361,9 +361,12 @@ class ChatPane(QWidget):
         examples: list[tuple[str, str]] | None = None,
         parent: QWidget | None = None,
         input_box: ChatInput | None = None,
+        welcome: WelcomePanel | None = None,
     ) -> None:
         """`input_box`: the message box to use (the window's first frame shows it before the chat
-        is built; what was typed in it stays), a new one by default."""
+        is built; what was typed in it stays), a new one by default. `welcome`: the welcome panel
+        to show (the window builds and lays it out a loop turn before the chat), a new one with
+        `examples` by default."""
         super().__init__(parent)
         self.running = False
         self.following = True
@@ -379,7 +382,7 @@ class ChatPane(QWidget):
         bar = self.scroll_area.verticalScrollBar()
         bar.valueChanged.connect(self._on_bar_value_changed)
         bar.rangeChanged.connect(self._on_bar_range_changed)
-        self.welcome = WelcomePanel(examples or [])
+        self.welcome = welcome or WelcomePanel(examples or [])
         self.welcome.exampleChosen.connect(self.ask)
         self.welcome_area = QScrollArea()
         self.welcome_area.setWidgetResizable(True)
@@ -399,7 +402,7 @@ class ChatPane(QWidget):
         self.stop_button.setToolTip("Stop the run (Esc)")
         self.stop_button.clicked.connect(self.stopRequested)
         self.stop_button.hide()
-        row = QHBoxLayout()
+        self._input_row = row = QHBoxLayout()
         row.addWidget(self.input, 1)
         row.addWidget(self.send_button)
         row.addWidget(self.stop_button)
@@ -437,6 +440,16 @@ class ChatPane(QWidget):
         self._render_timer.setInterval(RENDER_INTERVAL_MS)
         self._render_timer.timeout.connect(self._render_writing)
         self._show_welcome()
+
+    def take_input(self, box: ChatInput) -> None:
+        """Use `box` as the message box, in the place of the one the chat has (the window builds
+        the chat a loop turn before it moves the first frame's box, with what was typed, into
+        it)."""
+        old, self.input = self.input, box
+        old.submitted.disconnect(self._on_input_submitted)
+        self._input_row.replaceWidget(old, box)
+        old.setParent(None)  # (gone with its last reference, at the end of this call)
+        box.submitted.connect(self._on_input_submitted)
 
     # --- content ---------------------------------------------------------------------------------
     def items(self) -> list[QWidget]:

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from caec_desktop.ui.session_runner import SessionRunner
     from caec_desktop.ui.settings_dialog import Probe, SettingsDialog
     from caec_desktop.ui.trace_panel import TracePanel
+    from caec_desktop.ui.welcome_panel import WelcomePanel
 
 log = logging.getLogger(__name__)
 APP_TITLE = "CAEC Desktop"
@@ -67,7 +68,16 @@ CHAT_MODULES = (
     "caec_desktop.ui.result_card",
     "caec_desktop.ui.chat_pane",
 )
-"""The chat's modules, imported one per loop turn after the first frame (~3-5 ms each)."""
+"""The chat's modules, imported one per loop turn after the first frame (~3-5 ms each; the Qt
+style classes chat_pane uses are built a turn before it, `_chat_style_classes`)."""
+
+
+def _chat_style_classes() -> None:
+    """Build the Qt style classes chat_pane imports (PySide6 makes a class and its enums on first
+    use: QStyle's ~700 members, ~4 ms), a loop turn before that module."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionSlider
+
+    del QStyle, QStyleOptionSlider
 
 
 def mode_badge(settings: Settings) -> str:
@@ -123,6 +133,9 @@ class MainWindow(QMainWindow):
         self._form: FormPanel | None = None
         self._early_question: str | None = None
         """A question sent before a session was attached; asked by `attach`."""
+        self._trace_panel: TracePanel | None = None
+        self._graph_panel: GraphView | None = None
+        """The panels in their tabs before `_show_panels` makes them `trace` and `graph`."""
         self._events_before_panels: list[TraceEvent] | None = []
         """A run's events received before `build_panels` (app.py builds the panels after the
         first answer); the panels show them when built. None once they are."""
@@ -139,6 +152,10 @@ class MainWindow(QMainWindow):
         """The conversation and its message box (built by `rest_of_window`)."""
         self.message_box = ChatInput()
         """The message box, from the first frame on; once the chat is built, its `input`."""
+        self._welcome: WelcomePanel | None = None
+        """The chat's welcome panel, built a loop turn before the chat (`_build_welcome`)."""
+        self._chat: ChatPane | None = None
+        """The chat, made a loop turn before it takes the message box (`_make_chat`)."""
         self._sent_before_chat: list[str] = []
         """Questions sent from the first frame's message box; the chat asks them once built."""
         self.message_box.submitted.connect(self._sent_before_chat.append)
@@ -203,10 +220,15 @@ class MainWindow(QMainWindow):
         """What the first frame leaves out, as steps to run one per loop turn (app.py runs them
         after `show()`; none takes more than a few ms): the side tabs, the menus' items and the
         shortcuts, the chat's modules, the chat, the error banner. A step done does nothing."""
+        modules = [partial(importlib.import_module, name) for name in CHAT_MODULES]
         return [
             self._build_side,
             self.menus.fill,
-            *(partial(importlib.import_module, name) for name in CHAT_MODULES),
+            *modules[:-1],
+            _chat_style_classes,
+            modules[-1],
+            self._build_welcome,
+            self._make_chat,
             self._build_chat,
             self._build_banner,
         ]
@@ -232,18 +254,41 @@ class MainWindow(QMainWindow):
         self.split.setStretchFactor(1, 2)  # (kept in the widget's size policy: the tabs' now)
         side.currentChanged.connect(self._on_side_current_changed)
 
+    def _build_welcome(self) -> None:
+        """The chat's welcome panel, its text laid out (its word-wrapped labels' size hints, a
+        few text layouts each: ~half of the chat's build), for `_make_chat` on the next turn."""
+        if hasattr(self, "chat") or self._welcome is not None or self._chat is not None:
+            return
+        from caec_desktop.ui.welcome_panel import WelcomePanel
+
+        self._welcome = WelcomePanel([])
+        self._welcome.sizeHint()
+        self._welcome.minimumSizeHint()
+
+    def _make_chat(self) -> None:
+        """The chat, not shown yet, with a message box of its own until `_build_chat` (on the
+        next turn) puts the first frame's box, with what was typed, in its place."""
+        if hasattr(self, "chat") or self._chat is not None:
+            return
+        from caec_desktop.ui.chat_pane import ChatPane
+
+        welcome, self._welcome = self._welcome, None
+        self._chat = ChatPane(welcome=welcome)
+        self._chat.setMinimumWidth(CHAT_MIN_WIDTH)
+
     def _build_chat(self) -> None:
         """The chat around the first frame's message box, in its place; questions sent from
         the first frame are asked now."""
         if hasattr(self, "chat"):
             return
-        from caec_desktop.ui.chat_pane import ChatPane
-
+        self._make_chat()  # (nothing when made on the turn before)
         first = self.split.widget(0)
         had = self.focusWidget()  # (also while the window is hidden or not active)
         focused = had is None or (first is not None and first.isAncestorOf(had))
-        self.chat = chat = ChatPane(input_box=self.message_box)  # the box moves into the chat
-        chat.setMinimumWidth(CHAT_MIN_WIDTH)
+        chat, self._chat = self._chat, None
+        assert chat is not None  # (made by `_make_chat`)
+        chat.take_input(self.message_box)  # the box moves into the chat
+        self.chat = chat
         self.message_box.submitted.disconnect(self._sent_before_chat.append)
         self.split.replaceWidget(0, chat)
         if first is not None:
@@ -294,18 +339,43 @@ class MainWindow(QMainWindow):
 
     def build_panels(self) -> None:
         """Put the trace and graph panels in their tabs (right after the first paint)."""
-        if hasattr(self, "trace"):
+        for step in self.panel_steps():
+            step()
+
+    def panel_steps(self) -> list[Callable[[], object]]:
+        """`build_panels` as steps, one per loop turn (app.py): the trace panel in its tab, the
+        graph panel in its tab, then both wired and shown with the events received before them
+        (`trace` and `graph` are there from then on). A step done does nothing."""
+        return [self._build_trace_panel, self._build_graph_panel, self._show_panels]
+
+    def _build_trace_panel(self) -> None:
+        if hasattr(self, "trace") or self._trace_panel is not None:
             return
-        from caec_desktop.ui.graph_view import GraphView
         from caec_desktop.ui.trace_panel import TracePanel
 
-        self.trace = TracePanel()
-        self.graph = GraphView()
+        self._trace_panel = TracePanel()
+        self._replace_tab(0, self._trace_panel)
+        self.side.setCurrentIndex(0)
+
+    def _build_graph_panel(self) -> None:
+        if hasattr(self, "graph") or self._graph_panel is not None:
+            return
+        from caec_desktop.ui.graph_view import GraphView
+
+        self._graph_panel = GraphView()
+        self._replace_tab(1, self._graph_panel)
+        self.side.setCurrentIndex(0)
+
+    def _show_panels(self) -> None:
+        """Wire both panels and show in them the events received before they were there."""
+        if hasattr(self, "trace"):
+            return
+        self._build_trace_panel()  # (nothing when built on the turns before)
+        self._build_graph_panel()
+        assert self._trace_panel is not None and self._graph_panel is not None
+        self.trace, self.graph = self._trace_panel, self._graph_panel
         self.trace.model.modelReset.connect(self.graph.reset_counts)
         self.trace.model.rowsInserted.connect(self._on_trace_rows_inserted)
-        self._replace_tab(0, self.trace)
-        self._replace_tab(1, self.graph)
-        self.side.setCurrentIndex(0)
         early, self._events_before_panels = self._events_before_panels or [], None
         if self.runner is not None:
             self.trace.load_kinds()

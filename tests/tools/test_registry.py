@@ -5,6 +5,7 @@ field-level messages. Parametrised over `tool_names()`, so tools added later are
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -138,3 +139,13 @@ def test_tools_are_grouped_in_display_order() -> None:
     groups = tool_groups()
     assert list(groups) == list(GROUPS)
     assert [n for names in groups.values() for n in names] == TOOLS
+
+
+def test_a_schema_changed_by_its_reader_is_not_changed_for_the_next() -> None:
+    # Both schemas are made once and kept; each reader gets its own copy.
+    for make in (tool_schema, result_schema):
+        first = make("rayleigh_timestep")
+        kept = json.dumps(first, sort_keys=True)
+        first["properties"].clear()
+        first["required"].append("no_such_field")
+        assert json.dumps(make("rayleigh_timestep"), sort_keys=True) == kept

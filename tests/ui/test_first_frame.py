@@ -77,6 +77,30 @@ def test_text_typed_in_the_first_frame_stays_in_the_chats_box_where_it_was(
     assert window.chat.items() == []  # nothing was sent
 
 
+def test_the_box_takes_typing_between_every_step_of_the_rest_and_never_moves(
+    qtbot: QtBot,
+) -> None:
+    # The chat is made (with a box of its own) a turn before it takes the first frame's box:
+    # at no step is the box hidden, moved or without the focus, and what is typed between the
+    # steps all stays; the chat's own box is gone once it has the first frame's.
+    window, box = _first_frame(qtbot)
+    place = _place(window, box)
+    typed = ""
+    for i, step in enumerate(window.rest_of_window()):
+        QApplication.processEvents()
+        step()
+        QApplication.processEvents()
+        assert box.isVisible() and _place(window, box) == place, i
+        assert window.focusWidget() is box, i
+        qtbot.keyClicks(box, f"{i} ")
+        typed += f"{i} "
+    assert box.toPlainText() == typed
+    assert window.chat.input is box
+    assert window.chat.findChildren(ChatInput) == [box]
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert [item.text() for item in window.chat.items()] == [typed.strip()]
+
+
 def test_a_question_sent_from_the_first_frame_is_shown_once_the_chat_is_built(
     qtbot: QtBot,
 ) -> None:

@@ -306,6 +306,42 @@ def test_a_run_before_the_panels_are_built_is_shown_in_them_once_they_are(
     qloop.run_until_complete(scenario())
 
 
+def test_a_run_between_the_panel_steps_is_shown_in_them_once(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """app.py builds the panels a step per loop turn: a run that ends between the steps (the
+    trace panel in its tab, the graph not yet) is shown once the panels are wired, once."""
+    window = MainWindow()
+    qtbot.addWidget(window)
+    script = events(
+        ("run_start", None, {}),
+        ("node_start", "intent", {}),
+        ("node_end", "intent", {}),
+        ("run_end", None, {"status": "answered"}),
+    )
+    runner = SessionRunner(FakeSession(script, answer="first"))
+    trace_step, graph_step, show_step = window.panel_steps()
+
+    async def scenario() -> None:
+        window.attach(runner, OFFLINE, panels=False)
+        trace_step()
+        assert window.side.tabText(0) == "Trace" and not hasattr(window, "trace")
+        runner.ask("between")
+        await wait_signal(runner.runFinished)
+        graph_step()
+        show_step()
+        show_step()  # a step done does nothing
+        window.trace.flush()
+        assert [e.seq for e in window.trace.model.events()] == [1, 2, 3, 4]
+        assert window.side.widget(0) is window.trace and window.side.widget(1) is window.graph
+        runner.ask("later")
+        await wait_signal(runner.runFinished)
+        window.trace.flush()
+        assert window.trace.model.rowCount() == 8
+
+    qloop.run_until_complete(scenario())
+
+
 def test_stop_before_the_session_is_attached_drops_the_question(qtbot: QtBot) -> None:
     window = MainWindow()
     qtbot.addWidget(window)

@@ -34,7 +34,7 @@ from caec_desktop.app import (
 )
 from caec_desktop.services.session import TurnResult
 from caec_desktop.settings.model import Settings
-from caec_desktop.tools import registry
+from caec_desktop.tools import registry, schema
 from caec_desktop.ui.main_window import MainWindow
 
 QUESTION = "rayleigh time step for 1 mm glass beads"
@@ -266,6 +266,16 @@ def test_a_question_sent_while_loading_is_read_ahead_on_the_worker(
         return look_up(name)
 
     monkeypatch.setattr(registry, "get_tool", get_tool)
+    made: list[tuple[str, str]] = []
+    make = schema._object_schema
+
+    def object_schema(model: Any, *args: Any, **kwargs: Any) -> Any:
+        made.append((threading.current_thread().name, model.__name__))
+        return make(model, *args, **kwargs)
+
+    monkeypatch.setattr(schema, "_object_schema", object_schema)
+    monkeypatch.setattr(schema, "_SCHEMAS", {})  # (none made by earlier tests)
+    monkeypatch.setattr(schema, "_RESULT_SCHEMAS", {})
     text = "rayleigh time step for 0.8 mm glass beads"  # not read by any earlier test
     gate = threading.Event()
     window = MainWindow()
@@ -303,6 +313,11 @@ def test_a_question_sent_while_loading_is_read_ahead_on_the_worker(
     assert in_turn and set(in_turn) == {text}  # the turn read the same text (cached)
     # and the worker looked up (imported the module of) the tool the turn runs
     assert ("caec-start-up", "rayleigh_timestep") in {(n.split("_")[0], t) for n, t in tools}
+    # and made its schemas (the result card's units), so the GUI thread made none
+    spec = registry.get_tool("rayleigh_timestep")
+    models = {spec.args_model.__name__, spec.result_model.__name__}
+    assert {m for n, m in made if n.startswith("caec-start-up")} == models
+    assert [m for n, m in made if not n.startswith("caec-start-up")] == []
 
 
 def test_reading_ahead_is_for_the_offline_reader_and_never_fails_the_start_up(
