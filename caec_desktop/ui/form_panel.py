@@ -233,6 +233,7 @@ class FormPanel(QWidget):
             if sweepable(f):
                 switch = self.switches[f.name] = attach_sweep(editor)
                 switch.switched.connect(lambda on, n=f.name: self._on_sweep_switched(n, on))
+                switch.returnPressed.connect(self.run)
             for edit in editor.findChildren(QLineEdit):  # Enter runs, as Run (the default) does
                 edit.returnPressed.connect(self.run)
         self._offer_presets(name)

@@ -220,3 +220,22 @@ def test_the_table_is_made_when_first_unfolded(qtbot: QtBot) -> None:
     assert view is card.table_view and view.isVisible() and view.model().rowCount() == 3
     qtbot.mouseClick(card.table_button, Qt.MouseButton.LeftButton)
     assert not view.isVisible() and card.findChildren(QTableView) == [view]
+
+
+def test_a_fields_sweep_row_is_made_when_first_switched_on(qtbot: QtBot) -> None:
+    """Opening a tool's form makes no sweep row (a dozen widgets each); turning a field's switch
+    on makes its row, under the field's error line, and off hides it again."""
+    panel = FormPanel()
+    qtbot.addWidget(panel)
+    panel.set_tool("rayleigh_timestep")
+    panel.show()
+    assert panel.switches and not any(s.row_built for s in panel.switches.values())
+    switch = panel.switches["particle_radius"]
+    switch.setChecked(True)
+    editor = panel.editors["particle_radius"]
+    layout = editor.layout()
+    assert switch.row_built and switch.row.isVisible()
+    assert layout.indexOf(switch.row) == layout.indexOf(editor.error_label) + 1
+    assert [n for n, s in panel.switches.items() if s.row_built] == ["particle_radius"]
+    switch.setChecked(False)
+    assert not switch.row.isVisible()
