@@ -690,8 +690,9 @@ async def _serve(
         history,
         window.restore_layout,  # once the conversation dock exists: its state is part of it
         *(partial(importlib.import_module, name) for name in FORM_MODULES),
-        window.build_form,
     )
+    for _ in window.form_steps():  # a field's editor per loop turn (the whole form: 20-60 ms)
+        await asyncio.sleep(0)
     await closed.wait()
     await runner.shutdown()  # cancels the run, awaits Session.aclose(): HTTP clients closed
     watch.cancel()  # kept until now: its result is the collector; `conversations` the dock's

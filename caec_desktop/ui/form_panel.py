@@ -17,6 +17,7 @@ the form. The material preset box is enabled only for tools with a field a prese
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
@@ -62,7 +63,9 @@ class FormPanel(QWidget):
     runRequested = Signal(str, dict, dict)
     """(tool, args, arg_sources): the arguments as typed and where each came from."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, tool_later: bool = False) -> None:
+        """The panel on the tool used last; with `tool_later` its form is not built yet: run
+        `tool_steps(first_tool())` (start-up does, a field per loop turn)."""
         super().__init__(parent)
         self.editors: dict[str, FieldEditor] = {}
         self.switches: dict[str, SweepSwitch] = {}
@@ -142,12 +145,18 @@ class FormPanel(QWidget):
         lay.addWidget(self.general_error)
         lay.addLayout(buttons)
         self.filter_tools("")
+        first = self.first_tool()
+        if first and not tool_later:
+            self.set_tool(first)
+
+    @staticmethod
+    def first_tool() -> str:
+        """The tool the form opens on: the one used last, else FIRST_TOOL ("" with no tools)."""
         last = str(layout_settings().value("form/tool") or FIRST_TOOL)
         names = tool_names()
-        if names:
-            self.set_tool(
-                last if last in names else FIRST_TOOL if FIRST_TOOL in names else names[0]
-            )
+        if not names:
+            return ""
+        return last if last in names else FIRST_TOOL if FIRST_TOOL in names else names[0]
 
     def filter_tools(self, text: str) -> None:
         """List the tools whose name or description contains `text`, grouped, sorted."""
@@ -207,6 +216,12 @@ class FormPanel(QWidget):
     # --- building --------------------------------------------------------------------------------
     def set_tool(self, name: str) -> None:
         """Build the form of tool `name` with its defaults."""
+        for _ in self.tool_steps(name):
+            pass
+
+    def tool_steps(self, name: str) -> Iterator[None]:
+        """`set_tool(name)` a step at a time: it yields after the description and after each
+        field's editor (a few ms each), so a caller can spread the build over loop turns."""
         if name == self.tool:
             return
         self.tool = name
@@ -223,6 +238,7 @@ class FormPanel(QWidget):
         self.description.setText(schema.get("description", ""))
         self.fields = form_fields(schema)
         for f in self.fields:
+            yield
             editor = make_editor(f)
             editor.edited.connect(lambda n=f.name: self._check_one(n))
             editor.userChanged.connect(lambda n=f.name: self.sources.update({n: "form"}))

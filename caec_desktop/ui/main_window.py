@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import importlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -131,6 +131,8 @@ class MainWindow(QMainWindow):
         self.runner: SessionRunner | None = None
         self.settings: Settings | None = None
         self._form: FormPanel | None = None
+        self._form_building: Iterator[None] | None = None
+        """The form's build while it goes step by step (`form_steps`)."""
         self._early_question: str | None = None
         """A question sent before a session was attached; asked by `attach`."""
         self._trace_panel: TracePanel | None = None
@@ -424,17 +426,35 @@ class MainWindow(QMainWindow):
         return self.build_form()
 
     def build_form(self) -> FormPanel:
-        """Put the tool form in its tab unless it is there already; return it."""
+        """Put the tool form in its tab unless it is there already; return it. A build going
+        step by step (`form_steps`) is finished here."""
+        if self._form is None:
+            for _ in self._form_building or self.form_steps():
+                pass
+        assert self._form is not None
+        return self._form
+
+    def form_steps(self) -> Iterator[None]:
+        """`build_form` a step at a time (the panel, then a field's editor per step, ~2-5 ms
+        each; start-up runs one per loop turn): the tab shows the form when all are done."""
         from caec_desktop.ui.form_panel import FormPanel
 
-        if self._form is not None:
-            return self._form
-        self._form = FormPanel()
-        self._form.runRequested.connect(self._on_form_run_requested)
-        current = self.side.currentIndex()
-        self._replace_tab(2, self._form)
-        self.side.setCurrentIndex(current)
-        return self._form
+        if self._form is not None or self._form_building is not None:
+            return iter(())
+
+        def steps() -> Iterator[None]:
+            panel = FormPanel(tool_later=True)
+            yield
+            yield from panel.tool_steps(panel.first_tool())
+            # Set before the tab changes: showing it calls build_form, which must find it.
+            self._form, self._form_building = panel, None
+            panel.runRequested.connect(self._on_form_run_requested)
+            current = self.side.currentIndex()
+            self._replace_tab(2, panel)
+            self.side.setCurrentIndex(current)
+
+        self._form_building = steps()
+        return self._form_building
 
     # --- state shown -----------------------------------------------------------------------------
     def set_settings(self, settings: Settings) -> None:

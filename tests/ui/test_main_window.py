@@ -411,3 +411,34 @@ def test_closing_right_after_an_answer_still_settles_its_turn_once(
 
     qloop.run_until_complete(scenario())
     assert settled == [session.last_turn]
+
+
+def test_the_tool_form_builds_a_field_per_step_and_a_click_on_its_tab_finishes_it(
+    qtbot: QtBot,
+) -> None:
+    """Start-up builds the form a step at a time (the panel, then a field's editor each): its
+    tab keeps the placeholder until the last step. Opening the tab midway finishes the build
+    at once; the steps left then do nothing, and the form is the one a whole build makes."""
+    runner = SessionRunner(Session(OFFLINE))
+    window = MainWindow(runner, OFFLINE)
+    qtbot.addWidget(window)
+    placeholder = window.side.widget(2)
+    steps = window.form_steps()
+    assert list(window.form_steps()) == []  # one build at a time
+    fields = 0
+    for _ in steps:
+        fields += 1
+        assert window.side.widget(2) is placeholder  # nothing half-built is shown
+    form = window.side.widget(2)
+    assert isinstance(form, FormPanel) and window.form is form
+    assert fields == 1 + len(form.fields) and set(form.editors) == {f.name for f in form.fields}
+
+    again = MainWindow(runner, OFFLINE)
+    qtbot.addWidget(again)
+    steps = again.form_steps()
+    next(steps), next(steps)  # the panel and one field
+    again.side.setCurrentIndex(2)  # the user opens the tab
+    form = again.side.widget(2)
+    assert isinstance(form, FormPanel) and again.side.currentWidget() is form
+    assert set(form.editors) == {f.name for f in form.fields}
+    assert list(steps) == [] and again.form is form
