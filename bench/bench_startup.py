@@ -136,7 +136,7 @@ def _outside(row, gaps, first):
 # After the answer: until start-up is done (LangGraph loaded and the GC handed over, the tool
 # form built), the rest of start-up's steps (history, panels, graph, layout, settings, form).
 import caec_desktop.app as _app
-_gc_pause, _form = _app._end_start_up_gc_pause, W.build_form
+_gc_pause, _replace = _app._end_start_up_gc_pause, W._replace_tab
 done = set()
 def _done(what=None):
     if what:
@@ -147,11 +147,12 @@ def gc_pause(*a, **k):
     out = _gc_pause(*a, **k)
     _done("engine")
     return out
-def build_form(self):
-    out = _form(self)
-    _done("form")
+def replace_tab(self, index, widget):  # the form (built at once or in steps) takes its tab
+    out = _replace(self, index, widget)
+    if index == 2:
+        _done("form")
     return out
-_app._end_start_up_gc_pause, W.build_form = gc_pause, build_form
+_app._end_start_up_gc_pause, W._replace_tab = gc_pause, replace_tab
 def _settled():
     heart.stop()
     gaps = heart.gaps()[answer[0]:] or [(0.0, 0.0, 0.0, 0.0)]
