@@ -21,6 +21,8 @@ built), are made into widgets `OLDER_PAGE_TURNS` at a time, a widget after the o
 `FILL_BUDGET_MS` a loop turn, into a hidden page (`_Page`) that then takes their place in one
 step, the view staying on what it showed. Pages go into chapters (`_Chapter`) of up to
 `CHAPTER_PAGES`, so placing one lays out a few dozen items, above 1,000 turns as above 10.
+The bubbles of a page placed above the view are painted into their pixmaps on the next loop
+turns (`PAINT_BUDGET_MS` a turn), so they come into view without a first paint of their text.
 """
 
 from __future__ import annotations
@@ -34,7 +36,16 @@ from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
-from PySide6.QtCore import QCoreApplication, QEvent, QMargins, QRect, QSize, QTimer, Signal
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QMargins,
+    QPoint,
+    QRect,
+    QSize,
+    QTimer,
+    Signal,
+)
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -100,6 +111,10 @@ FILL_BUDGET_MS = 4.0
 """Time a loop turn spends building older turns (a widget at least: ~0.5-3 ms each), the rest of
 the frame left to the layout and paint: built one widget per loop turn, a page took longer to
 build than a reader takes to scroll past it with the wheel."""
+PAINT_BUDGET_MS = 2.0
+"""Time a loop turn spends painting placed older bubbles ahead (see `ChatPane._paint_ahead`;
+a bubble at least), besides `FILL_BUDGET_MS`: in the building's budget the building fell behind
+a reader scrolling up."""
 CHAPTER_PAGES = 16
 """Pages of older turns laid out together as one item of the chat (see `_Chapter`)."""
 FILL_MARGIN_SCREENS = 1.0
@@ -425,6 +440,9 @@ class ChatPane(QWidget):
         """The scroll bar's look before the held render (`_slider_key`)."""
         self._page: _Page | None = None
         """While an older turn is replayed: the page its widgets go into (see `_fill_step`)."""
+        self._ahead: deque[Bubble] = deque()
+        """Bubbles of placed older pages to paint into their pixmaps before they come into view
+        (see `_paint_ahead`), nearest the view first."""
         self._keep_from_bottom: int | None = None
         self._scrolled_at = 0.0
         """When the view last scrolled (`time.monotonic()`), for `busy()`."""
@@ -842,6 +860,10 @@ class ChatPane(QWidget):
             widgets.insert(0, upper)
         grows = max(0, height - room) + self._list.spacing()  # the slot gave up `room`
         self._show_with_room(widgets, grows, chapter, height + self._list.spacing())
+        bubbles = [w for w in page.items() if isinstance(w, Bubble)]
+        if above:  # the reader comes to its newest turns first
+            bubbles.reverse()
+        self._ahead.extendleft(reversed(bubbles))
         if not after:
             slot.hide()
             slot.deleteLater()
@@ -877,17 +899,44 @@ class ChatPane(QWidget):
                 chapter.setMinimumHeight(inner)
             host.setMinimumHeight(minimum)
 
+    def _paint_ahead(self) -> bool:
+        """Paint the next bubble of a placed older page into its pixmap (~0.5-1.5 ms) while it
+        is out of view, so its first paint draws that: the direct first paints of every new
+        bubble coming into view made the repaints while scrolling up the longest stalls
+        (~10-30 ms). (Once shown: `render` of a label in a hidden page laid the page out
+        first, ~10 ms a bubble.) False when there is none left to paint."""
+        width = _inner_width(self._host)
+        top = self.scroll_area.verticalScrollBar().value()
+        while self._ahead:
+            label = self._ahead.popleft()
+            if not (shiboken6.isValid(label) and label.isVisible()) or label.paint_cached():
+                continue
+            bottom = label.mapTo(self._host, QPoint(0, label.height())).y()
+            if bottom <= top:  # above the view: the reader scrolling up comes to it next
+                label.paint_ahead(width)
+                return True
+            # (in view it paints this frame anyway; below it the reader has passed it)
+        return False
+
     def _on_older_timer_timeout(self) -> None:
         """Build older turns near the view, if any: widgets one after the other while another
-        one like the last fits in `FILL_BUDGET_MS`, then again on the next loop turn. Started
-        by the scroll bar's signals (their values are those of the laid-out chat); after a page
-        is placed the next one waits for the layout that makes room for it."""
+        one like the last fits in `FILL_BUDGET_MS`, then again on the next loop turn; the
+        bubbles of the pages placed are painted ahead first (`_paint_ahead`). Started by the
+        scroll bar's signals (their values are those of the laid-out chat); after a page is
+        placed the next one waits for the layout that makes room for it."""
         self._keep_from_bottom = None
+        start = time.perf_counter()
+        while self._paint_ahead():
+            done = time.perf_counter()
+            if done + (done - start) >= start + PAINT_BUDGET_MS / 1000:
+                break
         end = time.perf_counter() + FILL_BUDGET_MS / 1000
         while True:
-            if self._fill is None and not self._start_fill():
-                return
             began = time.perf_counter()
+            if self._fill is None and not self._start_fill():
+                if self._ahead:
+                    self._older_timer.start()
+                return
             if self._fill_step():
                 return
             done = time.perf_counter()
@@ -905,6 +954,7 @@ class ChatPane(QWidget):
             self._fill = None
         self._built = (0, 0)
         self._turn_px = TURN_PX
+        self._ahead.clear()
         self._older_timer.stop()
         self._keep_from_bottom = None
         self.end_stream()
@@ -964,7 +1014,7 @@ class ChatPane(QWidget):
         self.following = value >= bar.maximum() - FOLLOW_SLACK_PX
         if self.following:
             self.new_answer_button.hide()
-        if self._slots and not self._older_timer.isActive():
+        if (self._slots or self._ahead) and not self._older_timer.isActive():
             self._older_timer.start()
 
     def _on_bar_range_changed(self, _minimum: int, maximum: int) -> None:
@@ -974,7 +1024,7 @@ class ChatPane(QWidget):
             self.scroll_area.verticalScrollBar().setValue(maximum - self._keep_from_bottom)
         elif self.following:
             self.scroll_area.verticalScrollBar().setValue(maximum)
-        if self._slots:
+        if self._slots or self._ahead:
             self._older_timer.start()
 
     # --- running state and the queue -----------------------------------------------------------
