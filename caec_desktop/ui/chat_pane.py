@@ -21,8 +21,9 @@ built), are made into widgets `OLDER_PAGE_TURNS` at a time, a widget after the o
 `FILL_BUDGET_MS` a loop turn, into a hidden page (`_Page`) that then takes their place in one
 step, the view staying on what it showed. Pages go into chapters (`_Chapter`) of up to
 `CHAPTER_PAGES`, so placing one lays out a few dozen items, above 1,000 turns as above 10.
-The bubbles of a page placed above the view are painted into their pixmaps on the next loop
-turns (`PAINT_BUDGET_MS` a turn), so they come into view without a first paint of their text.
+The bubbles of pages placed above the view are painted into their pixmaps on the loop turns
+that have no turn near the view left to build (in the same budget), so they come into view
+without a first paint of their text.
 """
 
 from __future__ import annotations
@@ -111,10 +112,6 @@ FILL_BUDGET_MS = 4.0
 """Time a loop turn spends building older turns (a widget at least: ~0.5-3 ms each), the rest of
 the frame left to the layout and paint: built one widget per loop turn, a page took longer to
 build than a reader takes to scroll past it with the wheel."""
-PAINT_BUDGET_MS = 2.0
-"""Time a loop turn spends painting placed older bubbles ahead (see `ChatPane._paint_ahead`;
-a bubble at least), besides `FILL_BUDGET_MS`: in the building's budget the building fell behind
-a reader scrolling up."""
 CHAPTER_PAGES = 16
 """Pages of older turns laid out together as one item of the chat (see `_Chapter`)."""
 FILL_MARGIN_SCREENS = 1.0
@@ -440,6 +437,9 @@ class ChatPane(QWidget):
         """The scroll bar's look before the held render (`_slider_key`)."""
         self._page: _Page | None = None
         """While an older turn is replayed: the page its widgets go into (see `_fill_step`)."""
+        self._showing: list[QWidget] = []
+        """Cards of a run (or the newest turn of a reopened conversation) being shown a step a
+        loop turn (`add_result`): older turns wait meanwhile (see `_on_older_timer_timeout`)."""
         self._ahead: deque[Bubble] = deque()
         """Bubbles of placed older pages to paint into their pixmaps before they come into view
         (see `_paint_ahead`), nearest the view first."""
@@ -513,6 +513,7 @@ class ChatPane(QWidget):
             # and ~5 ms of the GUI thread; in one turn they made the longest stall of a run).
             # Replayed older turns are shown all at once by `batch` instead.
             card.hide()
+            self._showing.append(card)
             QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._lay_out_table(card))
         self._append(card)
         return card
@@ -539,7 +540,14 @@ class ChatPane(QWidget):
         if self._list.indexOf(card) >= 0:  # (not if the chat was cleared meanwhile)
             card.setUpdatesEnabled(False)
             card.show()
-            QTimer.singleShot(SHOW_LATER_MS, card, partial(card.setUpdatesEnabled, True))
+            QTimer.singleShot(SHOW_LATER_MS, card, partial(self._card_shown, card))
+        elif card in self._showing:
+            self._showing.remove(card)
+
+    def _card_shown(self, card: QWidget) -> None:
+        card.setUpdatesEnabled(True)
+        if card in self._showing:
+            self._showing.remove(card)
 
     def stream_text(self, delta: str) -> None:
         """Add text the model is writing to the "model is writing…" bubble (made on first use)."""
@@ -719,7 +727,7 @@ class ChatPane(QWidget):
         self._list.insertWidget(0, slot)
         if self._host.isVisible():
             self._show_with_room(slot, slot.height())
-        self._older_timer.start()
+        self._older_timer.start(0)
 
     def older_pending(self) -> int:
         """How many older turns are not made into widgets yet."""
@@ -920,29 +928,28 @@ class ChatPane(QWidget):
 
     def _on_older_timer_timeout(self) -> None:
         """Build older turns near the view, if any: widgets one after the other while another
-        one like the last fits in `FILL_BUDGET_MS`, then again on the next loop turn; the
-        bubbles of the pages placed are painted ahead first (`_paint_ahead`). Started by the
-        scroll bar's signals (their values are those of the laid-out chat); after a page is
-        placed the next one waits for the layout that makes room for it."""
+        one like the last fits in `FILL_BUDGET_MS`, then again on the next loop turn; with none
+        near the view to build, the bubbles of placed pages are painted ahead (`_paint_ahead`)
+        in the same budget. Started by the scroll bar's signals (their values are those of the
+        laid-out chat); after a page is placed the next one waits for the layout that makes
+        room for it."""
         self._keep_from_bottom = None
-        start = time.perf_counter()
-        while self._paint_ahead():
-            done = time.perf_counter()
-            if done + (done - start) >= start + PAINT_BUDGET_MS / 1000:
-                break
+        self._showing = [card for card in self._showing if shiboken6.isValid(card)]
+        if self._showing:  # its steps and these would share loop turns (and their repaints)
+            self._older_timer.start(SHOW_LATER_MS)
+            return
         end = time.perf_counter() + FILL_BUDGET_MS / 1000
         while True:
             began = time.perf_counter()
-            if self._fill is None and not self._start_fill():
-                if self._ahead:
-                    self._older_timer.start()
-                return
-            if self._fill_step():
+            if self._fill is not None or self._start_fill():
+                if self._fill_step():
+                    return
+            elif not self._paint_ahead():
                 return
             done = time.perf_counter()
             if done + (done - began) >= end:  # another step like this one would not fit
                 break
-        self._older_timer.start()
+        self._older_timer.start(0)
 
     def clear(self) -> None:
         """Empty the conversation (the welcome panel shows again); the view follows again."""
@@ -955,6 +962,7 @@ class ChatPane(QWidget):
         self._built = (0, 0)
         self._turn_px = TURN_PX
         self._ahead.clear()
+        self._showing = []
         self._older_timer.stop()
         self._keep_from_bottom = None
         self.end_stream()
@@ -1015,7 +1023,7 @@ class ChatPane(QWidget):
         if self.following:
             self.new_answer_button.hide()
         if (self._slots or self._ahead) and not self._older_timer.isActive():
-            self._older_timer.start()
+            self._older_timer.start(0)
 
     def _on_bar_range_changed(self, _minimum: int, maximum: int) -> None:
         if self._held:  # a render's: the view scrolls on the next loop turn (`_show_render`)
@@ -1025,7 +1033,7 @@ class ChatPane(QWidget):
         elif self.following:
             self.scroll_area.verticalScrollBar().setValue(maximum)
         if self._slots or self._ahead:
-            self._older_timer.start()
+            self._older_timer.start(0)
 
     # --- running state and the queue -----------------------------------------------------------
     def set_running(self, running: bool) -> None:

@@ -12,7 +12,7 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
-from caec_desktop.ui.chat_pane import Bubble
+from caec_desktop.ui.chat_pane import Bubble, ChatPane
 from caec_desktop.ui.result_card import ResultCard
 from tests.ui.conftest import LeakCheck
 from tests.ui.test_conversations_window import FIRST, Harness
@@ -349,3 +349,30 @@ def test_older_bubbles_above_the_view_are_painted_ahead_as_a_direct_paint_draws(
             assert ahead == bubble.grab().toImage()
             bubble.set_paint_cache(True)
         qtbot.waitUntil(lambda: not chat.building_older(), timeout=10_000)
+
+
+def test_older_turns_wait_while_the_newest_turns_card_is_shown(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The newest turn's card is shown a step a loop turn, as a live run's; the older turns near
+    the view are built after it, not in the same loop turns (a card built for an older turn,
+    the newest card's table and the repaint after them made the longest stall of an open)."""
+    h.window.resize(1000, 700)
+    h.window.show()
+    conversation = _saved(qloop, h, FIRST, 12)
+    chat = h.window.chat
+    older_cards_while_hidden: list[bool] = []
+    add_result = ChatPane.add_result
+
+    def recording(pane: ChatPane, data: dict[str, Any]) -> Any:
+        if pane.building_older() and pane.cards():  # a card of an older turn
+            older_cards_while_hidden.append(not pane.cards()[-1].isVisible())
+        return add_result(pane, data)
+
+    monkeypatch.setattr(ChatPane, "add_result", recording)
+    assert h.history.open_conversation(conversation)
+    newest = chat.cards()[-1]
+    assert not newest.isVisible()  # shown on a later loop turn
+    qtbot.waitUntil(lambda: len(older_cards_while_hidden) >= 2, timeout=10_000)
+    assert newest.isVisible()
+    assert not any(older_cards_while_hidden)
