@@ -21,6 +21,9 @@ built), are made into widgets `OLDER_PAGE_TURNS` at a time, a widget after the o
 `FILL_BUDGET_MS` a loop turn, into a hidden page (`_Page`) that then takes their place in one
 step, the view staying on what it showed. Pages go into chapters (`_Chapter`) of up to
 `CHAPTER_PAGES`, so placing one lays out a few dozen items, above 1,000 turns as above 10.
+The bubbles of pages placed above the view are painted into their pixmaps on the loop turns
+that have no turn near the view left to build (in the same budget), so they come into view
+without a first paint of their text.
 """
 
 from __future__ import annotations
@@ -34,7 +37,16 @@ from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
-from PySide6.QtCore import QCoreApplication, QEvent, QMargins, QRect, QSize, QTimer, Signal
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QMargins,
+    QPoint,
+    QRect,
+    QSize,
+    QTimer,
+    Signal,
+)
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -428,6 +440,12 @@ class ChatPane(QWidget):
         """The scroll bar's look before the held render (`_slider_key`)."""
         self._page: _Page | None = None
         """While an older turn is replayed: the page its widgets go into (see `_fill_step`)."""
+        self._showing: list[QWidget] = []
+        """Cards of a run (or the newest turn of a reopened conversation) being shown a step a
+        loop turn (`add_result`): older turns wait meanwhile (see `_on_older_timer_timeout`)."""
+        self._ahead: deque[Bubble] = deque()
+        """Bubbles of placed older pages to paint into their pixmaps before they come into view
+        (see `_paint_ahead`), nearest the view first."""
         self._keep_from_bottom: int | None = None
         self._scrolled_at = 0.0
         """When the view last scrolled (`time.monotonic()`), for `busy()`."""
@@ -508,6 +526,7 @@ class ChatPane(QWidget):
             # and ~5 ms of the GUI thread; in one turn they made the longest stall of a run).
             # Replayed older turns are shown all at once by `batch` instead.
             card.hide()
+            self._showing.append(card)
             QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._lay_out_table(card))
         self._append(card)
         return card
@@ -534,7 +553,14 @@ class ChatPane(QWidget):
         if self._list.indexOf(card) >= 0:  # (not if the chat was cleared meanwhile)
             card.setUpdatesEnabled(False)
             card.show()
-            QTimer.singleShot(SHOW_LATER_MS, card, partial(card.setUpdatesEnabled, True))
+            QTimer.singleShot(SHOW_LATER_MS, card, partial(self._card_shown, card))
+        elif card in self._showing:
+            self._showing.remove(card)
+
+    def _card_shown(self, card: QWidget) -> None:
+        card.setUpdatesEnabled(True)
+        if card in self._showing:
+            self._showing.remove(card)
 
     def stream_text(self, delta: str) -> None:
         """Add text the model is writing to the "model is writing…" bubble (made on first use)."""
@@ -714,7 +740,7 @@ class ChatPane(QWidget):
         self._list.insertWidget(0, slot)
         if self._host.isVisible():
             self._show_with_room(slot, slot.height())
-        self._older_timer.start()
+        self._older_timer.start(0)
 
     def older_pending(self) -> int:
         """How many older turns are not made into widgets yet."""
@@ -855,6 +881,10 @@ class ChatPane(QWidget):
             widgets.insert(0, upper)
         grows = max(0, height - room) + self._list.spacing()  # the slot gave up `room`
         self._show_with_room(widgets, grows, chapter, height + self._list.spacing())
+        bubbles = [w for w in page.items() if isinstance(w, Bubble)]
+        if above:  # the reader comes to its newest turns first
+            bubbles.reverse()
+        self._ahead.extendleft(reversed(bubbles))
         if not after:
             slot.hide()
             slot.deleteLater()
@@ -890,23 +920,49 @@ class ChatPane(QWidget):
                 chapter.setMinimumHeight(inner)
             host.setMinimumHeight(minimum)
 
+    def _paint_ahead(self) -> bool:
+        """Paint the next bubble of a placed older page into its pixmap (~0.5-1.5 ms) while it
+        is out of view, so its first paint draws that: the direct first paints of every new
+        bubble coming into view made the repaints while scrolling up the longest stalls
+        (~10-30 ms). (Once shown: `render` of a label in a hidden page laid the page out
+        first, ~10 ms a bubble.) False when there is none left to paint."""
+        width = _inner_width(self._host)
+        top = self.scroll_area.verticalScrollBar().value()
+        while self._ahead:
+            label = self._ahead.popleft()
+            if not (shiboken6.isValid(label) and label.isVisible()) or label.paint_cached():
+                continue
+            bottom = label.mapTo(self._host, QPoint(0, label.height())).y()
+            if bottom <= top:  # above the view: the reader scrolling up comes to it next
+                label.paint_ahead(width)
+                return True
+            # (in view it paints this frame anyway; below it the reader has passed it)
+        return False
+
     def _on_older_timer_timeout(self) -> None:
         """Build older turns near the view, if any: widgets one after the other while another
-        one like the last fits in `FILL_BUDGET_MS`, then again on the next loop turn. Started
-        by the scroll bar's signals (their values are those of the laid-out chat); after a page
-        is placed the next one waits for the layout that makes room for it."""
+        one like the last fits in `FILL_BUDGET_MS`, then again on the next loop turn; with none
+        near the view to build, the bubbles of placed pages are painted ahead (`_paint_ahead`)
+        in the same budget. Started by the scroll bar's signals (their values are those of the
+        laid-out chat); after a page is placed the next one waits for the layout that makes
+        room for it."""
         self._keep_from_bottom = None
+        self._showing = [card for card in self._showing if shiboken6.isValid(card)]
+        if self._showing:  # its steps and these would share loop turns (and their repaints)
+            self._older_timer.start(SHOW_LATER_MS)
+            return
         end = time.perf_counter() + FILL_BUDGET_MS / 1000
         while True:
-            if self._fill is None and not self._start_fill():
-                return
             began = time.perf_counter()
-            if self._fill_step():
+            if self._fill is not None or self._start_fill():
+                if self._fill_step():
+                    return
+            elif not self._paint_ahead():
                 return
             done = time.perf_counter()
             if done + (done - began) >= end:  # another step like this one would not fit
                 break
-        self._older_timer.start()
+        self._older_timer.start(0)
 
     def clear(self) -> None:
         """Empty the conversation (the welcome panel shows again); the view follows again."""
@@ -918,6 +974,8 @@ class ChatPane(QWidget):
             self._fill = None
         self._built = (0, 0)
         self._turn_px = TURN_PX
+        self._ahead.clear()
+        self._showing = []
         self._older_timer.stop()
         self._keep_from_bottom = None
         self.end_stream()
@@ -977,8 +1035,8 @@ class ChatPane(QWidget):
         self.following = value >= bar.maximum() - FOLLOW_SLACK_PX
         if self.following:
             self.new_answer_button.hide()
-        if self._slots and not self._older_timer.isActive():
-            self._older_timer.start()
+        if (self._slots or self._ahead) and not self._older_timer.isActive():
+            self._older_timer.start(0)
 
     def _on_bar_range_changed(self, _minimum: int, maximum: int) -> None:
         if self._held:  # a render's: the view scrolls on the next loop turn (`_show_render`)
@@ -987,8 +1045,8 @@ class ChatPane(QWidget):
             self.scroll_area.verticalScrollBar().setValue(maximum - self._keep_from_bottom)
         elif self.following:
             self.scroll_area.verticalScrollBar().setValue(maximum)
-        if self._slots:
-            self._older_timer.start()
+        if self._slots or self._ahead:
+            self._older_timer.start(0)
 
     # --- running state and the queue -----------------------------------------------------------
     def set_running(self, running: bool) -> None:

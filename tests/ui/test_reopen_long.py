@@ -12,6 +12,7 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
+from caec_desktop.ui.chat_pane import Bubble, ChatPane
 from caec_desktop.ui.result_card import ResultCard
 from tests.ui.conftest import LeakCheck
 from tests.ui.test_conversations_window import FIRST, Harness
@@ -315,3 +316,63 @@ def test_damaged_older_turns_are_left_out_and_counted_in_words_once_read(
     assert len(h.runner.session.turns) == 29
     h.window.trace.flush()
     assert h.window.trace.model.events() == h.store.load(conversation).events
+
+
+def test_older_bubbles_above_the_view_are_painted_ahead_as_a_direct_paint_draws(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness
+) -> None:
+    """The bubbles of an older page placed above the view are painted into their pixmaps on the
+    next loop turns, before the reader scrolls to them (their direct first paints, every new
+    bubble coming into view at once, made the longest stalls of scrolling up); what they draw
+    then is what a direct paint draws. For a page in a chapter of its own and one beside it."""
+    h.window.resize(1000, 700)
+    h.window.show()
+    conversation = _saved(qloop, h, FIRST, 12)
+    assert h.history.open_conversation(conversation)
+    _read(qtbot, h)
+    chat = h.window.chat
+    qtbot.waitUntil(lambda: not chat.building_older(), timeout=10_000)
+    for _ in range(2):
+        before = chat.items()
+        assert chat.show_older() > 0
+        new = [w for w in chat.items() if w not in before and isinstance(w, Bubble)]
+        assert {w.property("role") for w in new} == {"user", "answer"}
+
+        def painted_ahead(new: list[Bubble] = new) -> bool:
+            return all(w.paint_cached() for w in new)
+
+        qtbot.waitUntil(painted_ahead)
+        assert all(w.visibleRegion().isEmpty() for w in new)  # out of view: not painted there
+        for bubble in new:
+            ahead = bubble.grab().toImage()
+            bubble.set_paint_cache(False)
+            assert ahead == bubble.grab().toImage()
+            bubble.set_paint_cache(True)
+        qtbot.waitUntil(lambda: not chat.building_older(), timeout=10_000)
+
+
+def test_older_turns_wait_while_the_newest_turns_card_is_shown(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The newest turn's card is shown a step a loop turn, as a live run's; the older turns near
+    the view are built after it, not in the same loop turns (a card built for an older turn,
+    the newest card's table and the repaint after them made the longest stall of an open)."""
+    h.window.resize(1000, 700)
+    h.window.show()
+    conversation = _saved(qloop, h, FIRST, 12)
+    chat = h.window.chat
+    older_cards_while_hidden: list[bool] = []
+    add_result = ChatPane.add_result
+
+    def recording(pane: ChatPane, data: dict[str, Any]) -> Any:
+        if pane.building_older() and pane.cards():  # a card of an older turn
+            older_cards_while_hidden.append(not pane.cards()[-1].isVisible())
+        return add_result(pane, data)
+
+    monkeypatch.setattr(ChatPane, "add_result", recording)
+    assert h.history.open_conversation(conversation)
+    newest = chat.cards()[-1]
+    assert not newest.isVisible()  # shown on a later loop turn
+    qtbot.waitUntil(lambda: len(older_cards_while_hidden) >= 2, timeout=10_000)
+    assert newest.isVisible()
+    assert not any(older_cards_while_hidden)
