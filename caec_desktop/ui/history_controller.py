@@ -539,8 +539,13 @@ class HistoryController(QObject):
             self.window.set_conversation_name(name)
 
     def _on_runner_run_started(self, _kind: str) -> None:
+        """Lock the list while the run goes (at once), and let it repaint a loop turn later:
+        greyed in the same turn as the chat's Stop button and the status bar, its repaint
+        (~2-3 ms with the dock under it) made one stall with theirs (bench_streaming.py)."""
+        self.list.setUpdatesEnabled(False)
         self.list.setEnabled(False)
         self.new_action.setEnabled(False)
+        QTimer.singleShot(LIST_LATER_MS, self.list, partial(self.list.setUpdatesEnabled, True))
 
     def _on_runner_run_settled(self, turn: Any) -> None:
         """The turn was saved (the recorder's slot runs first): the list shows it a loop turn

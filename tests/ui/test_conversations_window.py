@@ -367,6 +367,23 @@ def test_list_is_locked_while_a_run_goes(h: Harness, qloop: qasync.QEventLoop) -
     assert h.history.list.isEnabled() and h.history.new_action.isEnabled()
 
 
+def test_the_list_is_locked_at_once_and_greys_a_loop_turn_later(
+    h: Harness, qloop: qasync.QEventLoop
+) -> None:
+    """Its repaint is not part of the run start's (Stop button, status bar)."""
+
+    async def scenario() -> None:
+        assert h.runner.ask(FIRST)
+        assert not h.history.list.isEnabled() and not h.history.new_action.isEnabled()
+        assert not h.history.list.updatesEnabled()  # the repaint waits for a later loop turn
+        await wait_until(h.history.list.updatesEnabled)
+        assert h.runner.running and not h.history.list.isEnabled()  # locked while it runs
+        await h.listed()
+
+    qloop.run_until_complete(scenario())
+    assert h.history.list.isEnabled() and h.history.list.updatesEnabled()
+
+
 def test_a_conversation_gone_from_the_store_is_a_message_not_a_crash(h: Harness) -> None:
     gone = h.store.create_conversation("Deleted elsewhere")
     h.history.list.refresh()
