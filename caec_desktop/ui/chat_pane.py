@@ -497,7 +497,8 @@ class ChatPane(QWidget):
             card.hide()
             steps: list[Callable[[], object]] = []
             if isinstance(card, ResultCard):
-                steps = [card.make_labels, card.lay_out_table, card.place_table, card.polish]
+                steps = [card.make_labels, card.lay_out_table, card.place_table]
+                steps.append(lambda: card.polish(self._list.contentsRect().width()))
             steps.append(partial(self._show_card, card))
             QTimer.singleShot(SHOW_LATER_MS, card, partial(self._card_step, card, steps))
         self._append(card)

@@ -303,11 +303,14 @@ class ResultCard(QFrame):
     def result_label(self) -> QLabel:
         return self._made().result
 
-    def polish(self) -> None:
+    def polish(self, width: int = 0) -> None:
         """Style every widget of the card now (a later loop turn than the rest of its build),
-        so that showing it only lays it out."""
+        and, given the `width` it will be shown at, lay its wrapped text out at that width (the
+        labels remember their heights per width), so that showing it only places them."""
         for child in self.findChildren(QWidget):
             child.ensurePolished()
+        if width > 0:
+            self.heightForWidth(width)
 
     def lay_out_table(self) -> None:
         """Lay the results table's rich text out (its size remembered by the label), so that

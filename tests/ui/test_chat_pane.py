@@ -205,12 +205,12 @@ def test_a_live_card_is_built_over_several_loop_turns_its_buttons_at_once(
     ticker.start()
     steps: list[tuple[str, int]] = []
 
-    def timed(name: str) -> Callable[[ResultCard], None]:
+    def timed(name: str) -> Callable[..., None]:
         original = getattr(ResultCard, name)
 
-        def step(card: ResultCard) -> None:
+        def step(card: ResultCard, *args: int) -> None:
             steps.append((name, turns[0]))
-            original(card)
+            original(card, *args)
 
         return step
 
@@ -327,3 +327,26 @@ def test_a_new_card_at_the_end_of_a_full_chat_resizes_nothing_above_it(qtbot: Qt
     qtbot.waitUntil(lambda: bar.value() == bar.maximum())
     assert not [w for w in resized.resized if w in answers]
     assert not card.visibleRegion().isEmpty()  # the view followed the new card
+
+
+def test_a_live_card_lays_its_text_out_ahead_at_the_width_it_is_shown_at(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The step before the show lays the card's wrapped text out at the chat's width: the width
+    the card then gets, so the show finds every label's height made."""
+    widths: list[int] = []
+    original = ResultCard.polish
+
+    def polish(card: ResultCard, width: int = 0) -> None:
+        widths.append(width)
+        original(card, width)
+
+    monkeypatch.setattr(ResultCard, "polish", polish)
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.resize(520, 500)
+    pane.show()
+    pane.add_message("user", "rayleigh for 1 mm glass beads")
+    card = pane.add_result(_result_data())
+    qtbot.waitUntil(lambda: card.isVisible() and card.updatesEnabled(), timeout=5000)
+    assert widths == [card.width()] and card.width() > 0
