@@ -132,6 +132,7 @@ def _instrument(spans: Spans) -> None:
         (GraphView, "on_event", "graph view event"),
         (ChatPane, "add_result", "result card (chat add_result)"),
         (ResultCard, "__init__", "result card build"),
+        (ResultCard, "make_top_labels", "result card top labels made (a turn later)"),
         (ResultCard, "make_labels", "result card labels made (a turn later)"),
         (ResultCard, "lay_out_table", "result card table laid out (a turn later)"),
         (ResultCard, "polish", "result card styled (a turn later)"),

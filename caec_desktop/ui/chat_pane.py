@@ -490,14 +490,16 @@ class ChatPane(QWidget):
                 fill.steps.appendleft(partial(self._place_page_table, card))
         card.openInForm.connect(self.openInForm)
         if live:
-            # A card of a run going on: its labels made, its table laid out, placed, the card
-            # styled, shown (laid out), painted, each on a later loop turn than the one before
-            # (in one turn they made the longest stall of a run; ~1-4 ms each under load).
+            # A card of a run going on: its labels made (in two steps), its table laid out,
+            # placed, the card styled, shown (laid out), painted, each on a later loop turn than
+            # the one before (in one turn they made the longest stall of a run; ~1-4 ms each
+            # under load).
             # Replayed older turns are shown all at once by `batch` instead.
             card.hide()
             steps: list[Callable[[], object]] = []
             if isinstance(card, ResultCard):
-                steps = [card.make_labels, card.lay_out_table, card.place_table]
+                steps = [card.make_top_labels, card.make_labels, card.lay_out_table]
+                steps.append(card.place_table)
                 steps.append(lambda: card.polish(self._list.contentsRect().width()))
             steps.append(partial(self._show_card, card))
             QTimer.singleShot(SHOW_LATER_MS, card, partial(self._card_step, card, steps))

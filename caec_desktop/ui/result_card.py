@@ -163,7 +163,8 @@ WARNING_STYLE = "color: #8a5300;"
 
 
 class _Labels:
-    """The labels of a card above its buttons, made from its data."""
+    """The labels of a card above its buttons, made from its data: title, verdict, why and
+    warnings at once, the results table and the inputs by `make_rest`."""
 
     def __init__(self, card: ResultCard) -> None:
         self.warning = _Wrapping("\n".join(f"⚠ {w}" for w in card.warnings))
@@ -188,26 +189,36 @@ class _Labels:
         self.reason.setStyleSheet(VERDICT_STYLES.get(verdict.lower(), ""))
         if not reasons:
             self.reason.hide()
+        self.rest: tuple[QLabel, QLabel] | None = None
+        """The results table's label and the inputs' (`make_rest`)."""
+
+    def make_rest(self, card: ResultCard) -> tuple[QLabel, QLabel]:
+        """The results table's label and the inputs' (once)."""
+        if self.rest is not None:
+            return self.rest
+        verdict = str(card.result.get("verdict") or "")
         rows = "".join(
             f"<tr><td>{escape(name)}</td><td style='padding-left: 12px'><b>{escape(shown)}</b>"
             "</td></tr>"
             for name, shown in result_rows(card.tool, card.result)
             if not (verdict and name == "verdict")  # shown above the table
         )
-        self.result = QLabel(f"<table>{rows}</table>")
-        self.result.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        self.result.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.inputs = _Wrapping(input_text(card.tool, card.args, card.arg_sources, card.given_args))
-        self.inputs.setTextFormat(QtCore.Qt.TextFormat.PlainText)
-        self.inputs.setWordWrap(True)
-        self.inputs.setStyleSheet("color: #555;")
-        self.inputs.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        if not self.inputs.text():
-            self.inputs.hide()
+        result = QLabel(f"<table>{rows}</table>")
+        result.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        result.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        inputs = _Wrapping(input_text(card.tool, card.args, card.arg_sources, card.given_args))
+        inputs.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        inputs.setWordWrap(True)
+        inputs.setStyleSheet("color: #555;")
+        inputs.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        if not inputs.text():
+            inputs.hide()
+        self.rest = (result, inputs)
+        return self.rest
 
     def stacked(self) -> list[QLabel]:
-        """Top to bottom, as the card lays them out (the table goes under the warnings)."""
-        return [self.title, self.verdict, self.reason, self.warning, self.inputs]
+        """The top ones, top to bottom, as the card lays them out."""
+        return [self.title, self.verdict, self.reason, self.warning]
 
 
 class ResultCard(QFrame):
@@ -268,16 +279,27 @@ class ResultCard(QFrame):
         if not table_later:
             self.place_table()
 
-    def make_labels(self) -> None:
-        """Make the labels above the buttons (once): title, verdict, why, warnings, inputs, and
-        the results table's label (placed by `place_table`)."""
+    def make_top_labels(self) -> None:
+        """Make the labels above the table (once): title, verdict, why, warnings."""
+        self._top()
+
+    def _top(self) -> _Labels:
         if self._labels is None:
             self._labels = _Labels(self)
             for i, label in enumerate(self._labels.stacked()):
                 self._lay.insertWidget(i, label)
+        return self._labels
+
+    def make_labels(self) -> None:
+        """Make the labels above the buttons (once): those above the table, the inputs, and
+        the results table's label (placed by `place_table`)."""
+        labels = self._top()
+        if labels.rest is None:
+            _result, inputs = labels.make_rest(self)
+            self._lay.insertWidget(len(labels.stacked()), inputs)  # above the buttons
 
     def _made(self) -> _Labels:
-        if self._labels is None:
+        if self._labels is None or self._labels.rest is None:
             self.make_labels()
         assert self._labels is not None
         return self._labels
@@ -297,11 +319,11 @@ class ResultCard(QFrame):
 
     @property
     def inputs_label(self) -> QLabel:
-        return self._made().inputs
+        return self._made().make_rest(self)[1]
 
     @property
     def result_label(self) -> QLabel:
-        return self._made().result
+        return self._made().make_rest(self)[0]
 
     def polish(self, width: int = 0) -> None:
         """Style every widget of the card now (a later loop turn than the rest of its build),
