@@ -238,7 +238,10 @@ class ConversationRecorder:
         app.py connects it to `SessionRunner.runFinished`. Saving does not depend on it: a turn
         whose rows are not all made yet (or were made before another key became known) is
         saved with rows made at once, as before. Outside an event loop it does nothing."""
-        if turn is None:
+        if turn is None:  # a run that ended without a turn: the rows of its events go
+            if self._live is not None:
+                self._live.cancel()
+                self._live = None
             return
         try:
             loop = asyncio.get_running_loop()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import sqlite3
+import weakref
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
@@ -232,6 +234,26 @@ def test_events_seen_that_are_not_the_turns_are_not_stored(tmp_path: Path) -> No
     recorder.store.close()
     assert stored_events(tmp_path / "h.db") == expected
     assert stored_turns(tmp_path / "h.db") == stored_turns(tmp_path / "plain.db")
+
+
+def test_a_run_without_a_turn_lets_go_of_the_events_it_sent(tmp_path: Path) -> None:
+    turns = run_turns()
+    recorder = open_recorder(lambda m, e: None, tmp_path / "h.db")
+    sent = [e.model_copy() for e in turns[0].events]  # held by the recorder alone
+    refs = [weakref.ref(e) for e in sent]
+
+    async def scenario(events: list[TraceEvent]) -> None:
+        for event in events:
+            recorder.see(event)
+        await asyncio.sleep(0)
+        recorder.prepare(None)  # as runFinished(None): the run ended without a turn
+
+    asyncio.run(scenario(sent))
+    del sent
+    gc.collect()
+    assert all(r() is None for r in refs)
+    assert recorder.store.list_conversations() == []  # nothing saved
+    recorder.store.close()
 
 
 def test_a_turn_saved_before_its_rows_are_made_is_saved_whole(tmp_path: Path) -> None:
