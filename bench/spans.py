@@ -244,6 +244,8 @@ def wire_recorder(runner: Any, path: Any) -> Any:
     if hasattr(history, "open_recorder"):
         recorder = history.open_recorder(print, path)
         finished = getattr(runner, "runSettled", runner.runFinished)  # runFinished before
+        if hasattr(recorder, "see"):  # rows made as the events come, a few per loop turn
+            runner.eventReceived.connect(recorder.see)
         if hasattr(recorder, "prepare"):  # its rows made a few per loop turn meanwhile
             runner.runFinished.connect(recorder.prepare)
         finished.connect(recorder.turn_finished)

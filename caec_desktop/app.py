@@ -739,7 +739,8 @@ def _open_recorder(runner: SessionRunner, sink: ErrorSink) -> ConversationRecord
     from caec_desktop.services.history import open_recorder
 
     recorder = open_recorder(sink.report)
-    runner.runFinished.connect(recorder.prepare)  # its rows made meanwhile, a few per turn
+    runner.eventReceived.connect(recorder.see)  # rows made as the events come, a few per turn
+    runner.runFinished.connect(recorder.prepare)  # the rest, and the turn's record, meanwhile
     runner.runSettled.connect(recorder.turn_finished)  # after the answer is on screen
     return recorder
 

@@ -516,18 +516,25 @@ class ChatPane(QWidget):
 
             card = SweepCard(data)
         else:
-            card = ResultCard(data, table_later=live or fill is not None)
+            card = ResultCard(data, table_later=live or fill is not None, labels_later=live)
             if fill is not None:  # an older turn built step by step: its table is the next step
                 fill.steps.appendleft(partial(self._place_page_table, card))
         card.openInForm.connect(self.openInForm)
         if live:
-            # A card of a run going on: built, its table laid out, placed, then shown (styled,
-            # laid out, painted), each on a later loop turn than the one before (~3, ~2, ~0.5
-            # and ~5 ms of the GUI thread; in one turn they made the longest stall of a run).
+            # A card of a run going on: its labels made (in two steps), its table laid out,
+            # placed, the card styled, shown (laid out), painted, each on a later loop turn than
+            # the one before (in one turn they made the longest stall of a run; ~1-4 ms each
+            # under load).
             # Replayed older turns are shown all at once by `batch` instead.
             card.hide()
-            self._showing.append(card)
-            QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._lay_out_table(card))
+            self._showing.append(card)  # older turns wait for it (their steps share turns)
+            steps: list[Callable[[], object]] = []
+            if isinstance(card, ResultCard):
+                steps = [card.make_top_labels, card.make_labels, card.lay_out_table]
+                steps.append(card.place_table)
+                steps.append(lambda: card.polish(self._list.contentsRect().width()))
+            steps.append(partial(self._show_card, card))
+            QTimer.singleShot(SHOW_LATER_MS, card, partial(self._card_step, card, steps))
         self._append(card)
         return card
 
@@ -536,15 +543,11 @@ class ChatPane(QWidget):
         for child in card.findChildren(QWidget):
             child.ensurePolished()  # (a polished card polishes no new child)
 
-    def _lay_out_table(self, card: ResultCard | SweepCard) -> None:
-        if isinstance(card, ResultCard):
-            card.lay_out_table()
-        QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._place_table(card))
-
-    def _place_table(self, card: ResultCard | SweepCard) -> None:
-        if isinstance(card, ResultCard):
-            card.place_table()
-        QTimer.singleShot(SHOW_LATER_MS, card, lambda: self._show_card(card))
+    def _card_step(self, card: QWidget, steps: list[Callable[[], object]]) -> None:
+        """Take the next step of a live card's build; the rest on later loop turns."""
+        steps.pop(0)()
+        if steps:
+            QTimer.singleShot(SHOW_LATER_MS, card, partial(self._card_step, card, steps))
 
     def _show_card(self, card: QWidget) -> None:
         """Show the card (styled, laid out, the chat scrolled to it) now and let it paint on the

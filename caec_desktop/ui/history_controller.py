@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -64,6 +64,8 @@ if TYPE_CHECKING:
     from caec_desktop.ui.session_runner import SessionRunner
 
 NEW_NAME = "New conversation"
+LIST_LATER_MS = 1
+"""A saved turn shows in the conversation list this long after the save (a later loop turn)."""
 NEWEST_TURNS = 1
 """Turns made into widgets when a conversation opens, in the loop turn that opens it (~4-8 ms a
 turn with its card, before the first paint). The others near the view follow a widget at a time
@@ -546,10 +548,21 @@ class HistoryController(QObject):
             self.window.set_conversation_name(name)
 
     def _on_runner_run_started(self, _kind: str) -> None:
+        """Lock the list while the run goes (at once), and let it repaint a loop turn later:
+        greyed in the same turn as the chat's Stop button and the status bar, its repaint
+        (~2-3 ms with the dock under it) made one stall with theirs (bench_streaming.py)."""
+        self.list.setUpdatesEnabled(False)
         self.list.setEnabled(False)
         self.new_action.setEnabled(False)
+        QTimer.singleShot(LIST_LATER_MS, self.list, partial(self.list.setUpdatesEnabled, True))
 
     def _on_runner_run_settled(self, turn: Any) -> None:
+        """The turn was saved (the recorder's slot runs first): the list shows it a loop turn
+        later, so that the save and the list's repaint (~1 ms and ~3 ms of the GUI thread) are
+        not one stall (bench_streaming.py)."""
+        QTimer.singleShot(LIST_LATER_MS, self.list, partial(self._show_saved, turn))
+
+    def _show_saved(self, turn: Any) -> None:
         idle = not self.runner.running  # (a queued question may have started already)
         self.list.setEnabled(idle)
         self.new_action.setEnabled(idle)

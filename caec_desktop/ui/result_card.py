@@ -162,6 +162,65 @@ WARNING_STYLE = "color: #8a5300;"
 """Valid but unusual inputs: amber, to stand out from the results without reading as an error."""
 
 
+class _Labels:
+    """The labels of a card above its buttons, made from its data: title, verdict, why and
+    warnings at once, the results table and the inputs by `make_rest`."""
+
+    def __init__(self, card: ResultCard) -> None:
+        self.warning = _Wrapping("\n".join(f"⚠ {w}" for w in card.warnings))
+        self.warning.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # the tool's words
+        self.warning.setStyleSheet(WARNING_STYLE)
+        self.warning.setWordWrap(True)
+        if not card.warnings:
+            self.warning.hide()  # (setVisible(True) on a parentless label opens a window)
+        self.title = _Wrapping(f"<b>{escape(card.tool)}</b>")
+        self.title.setWordWrap(True)
+        self.verdict = QLabel()
+        verdict = str(card.result.get("verdict") or "")
+        if verdict:
+            self.verdict.setText(f"<b>Verdict: {escape(verdict.upper())}</b>")
+            self.verdict.setStyleSheet(VERDICT_STYLES.get(verdict.lower(), ""))
+        if not verdict:
+            self.verdict.hide()  # (setVisible(True) on a parentless label opens a window)
+        reasons = card.sheet.verdict_reasons(verdict) if card.sheet is not None else []
+        self.reason = _Wrapping("\n".join(f"Why: {r}" for r in reasons))
+        self.reason.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.reason.setWordWrap(True)
+        self.reason.setStyleSheet(VERDICT_STYLES.get(verdict.lower(), ""))
+        if not reasons:
+            self.reason.hide()
+        self.rest: tuple[QLabel, QLabel] | None = None
+        """The results table's label and the inputs' (`make_rest`)."""
+
+    def make_rest(self, card: ResultCard) -> tuple[QLabel, QLabel]:
+        """The results table's label and the inputs' (once)."""
+        if self.rest is not None:
+            return self.rest
+        verdict = str(card.result.get("verdict") or "")
+        rows = "".join(
+            f"<tr><td>{escape(name)}</td><td style='padding-left: 12px'><b>{escape(shown)}</b>"
+            "</td></tr>"
+            for name, shown in result_rows(card.tool, card.result)
+            if not (verdict and name == "verdict")  # shown above the table
+        )
+        result = QLabel(f"<table>{rows}</table>")
+        result.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        result.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        inputs = _Wrapping(input_text(card.tool, card.args, card.arg_sources, card.given_args))
+        inputs.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        inputs.setWordWrap(True)
+        inputs.setStyleSheet("color: #555;")
+        inputs.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        if not inputs.text():
+            inputs.hide()
+        self.rest = (result, inputs)
+        return self.rest
+
+    def stacked(self) -> list[QLabel]:
+        """The top ones, top to bottom, as the card lays them out."""
+        return [self.title, self.verdict, self.reason, self.warning]
+
+
 class ResultCard(QFrame):
     """A tool call that ran: results in plain words, the calc sheet one click away."""
 
@@ -169,11 +228,17 @@ class ResultCard(QFrame):
     """(tool, args, arg_sources)"""
 
     def __init__(
-        self, data: dict[str, Any], parent: QWidget | None = None, table_later: bool = False
+        self,
+        data: dict[str, Any],
+        parent: QWidget | None = None,
+        table_later: bool = False,
+        labels_later: bool = False,
     ) -> None:
         """`table_later`: the results table's area is placed by `place_table()`, on a later loop
         turn (a live run's card: its widgets took ~7 ms of the GUI thread in one turn, ~3 ms of
-        it laying the table's rich text out in its scroll area)."""
+        it laying the table's rich text out in its scroll area). `labels_later`: the labels
+        (title, verdict, why, warnings, inputs, table) are made by `make_labels()`, on a later
+        loop turn too, or when one of them is first asked for; the buttons are there at once."""
         super().__init__(parent)
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.tool = str(data.get("tool") or data.get("name") or "")
@@ -183,53 +248,7 @@ class ResultCard(QFrame):
         """The call's arguments as given ("0.5 m"), when the event has them."""
         self.result: dict[str, Any] = dict(data.get("result") or {})
         self.sheet = sheet_of(data.get("calc_sheet"))
-
         self.warnings = [str(w) for w in data.get("warnings") or []]
-        self.warning_label = _Wrapping("\n".join(f"⚠ {w}" for w in self.warnings))
-        self.warning_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # the tool's words
-        self.warning_label.setStyleSheet(WARNING_STYLE)
-        self.warning_label.setWordWrap(True)
-        if not self.warnings:
-            self.warning_label.hide()  # (setVisible(True) on a parentless label opens a window)
-        title = _Wrapping(f"<b>{escape(self.tool)}</b>")
-        title.setWordWrap(True)
-        self.verdict_label = QLabel()
-        verdict = str(self.result.get("verdict") or "")
-        if verdict:
-            self.verdict_label.setText(f"<b>Verdict: {escape(verdict.upper())}</b>")
-            self.verdict_label.setStyleSheet(VERDICT_STYLES.get(verdict.lower(), ""))
-        if not verdict:
-            self.verdict_label.hide()  # (setVisible(True) on a parentless label opens a window)
-        reasons = self.sheet.verdict_reasons(verdict) if self.sheet is not None else []
-        self.reason_label = _Wrapping("\n".join(f"Why: {r}" for r in reasons))
-        """Why a caution or fail verdict (the sheet's threshold lines), on the card itself."""
-        self.reason_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)
-        self.reason_label.setWordWrap(True)
-        self.reason_label.setStyleSheet(VERDICT_STYLES.get(verdict.lower(), ""))
-        if not reasons:
-            self.reason_label.hide()
-        rows = "".join(
-            f"<tr><td>{escape(name)}</td><td style='padding-left: 12px'><b>{escape(shown)}</b>"
-            "</td></tr>"
-            for name, shown in result_rows(self.tool, self.result)
-            if not (verdict and name == "verdict")  # shown above the table
-        )
-        self.result_label = QLabel(f"<table>{rows}</table>")
-        self.result_label.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        self.result_label.setTextInteractionFlags(
-            QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
-        )
-        self.inputs_label = _Wrapping(
-            input_text(self.tool, self.args, self.arg_sources, self.given_args)
-        )
-        self.inputs_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)
-        self.inputs_label.setWordWrap(True)
-        self.inputs_label.setStyleSheet("color: #555;")
-        self.inputs_label.setTextInteractionFlags(
-            QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
-        )
-        if not self.inputs_label.text():
-            self.inputs_label.hide()
         self._sheet: QLabel | None = None
         """The calc sheet's label, made on first use (`sheet_area`)."""
 
@@ -251,16 +270,69 @@ class ResultCard(QFrame):
         buttons.addWidget(self.form_button)
         buttons.addStretch(1)
         lay = QVBoxLayout(self)
-        lay.addWidget(title)
-        lay.addWidget(self.verdict_label)
-        lay.addWidget(self.reason_label)
-        lay.addWidget(self.warning_label)
-        lay.addWidget(self.inputs_label)
         lay.addLayout(buttons)
         self._lay = lay
+        self._labels: _Labels | None = None
         self._table: WideArea | None = None
+        if not labels_later:
+            self.make_labels()
         if not table_later:
             self.place_table()
+
+    def make_top_labels(self) -> None:
+        """Make the labels above the table (once): title, verdict, why, warnings."""
+        self._top()
+
+    def _top(self) -> _Labels:
+        if self._labels is None:
+            self._labels = _Labels(self)
+            for i, label in enumerate(self._labels.stacked()):
+                self._lay.insertWidget(i, label)
+        return self._labels
+
+    def make_labels(self) -> None:
+        """Make the labels above the buttons (once): those above the table, the inputs, and
+        the results table's label (placed by `place_table`)."""
+        labels = self._top()
+        if labels.rest is None:
+            _result, inputs = labels.make_rest(self)
+            self._lay.insertWidget(len(labels.stacked()), inputs)  # above the buttons
+
+    def _made(self) -> _Labels:
+        if self._labels is None or self._labels.rest is None:
+            self.make_labels()
+        assert self._labels is not None
+        return self._labels
+
+    @property
+    def verdict_label(self) -> QLabel:
+        return self._made().verdict
+
+    @property
+    def reason_label(self) -> QLabel:
+        """Why a caution or fail verdict (the sheet's threshold lines), on the card itself."""
+        return self._made().reason
+
+    @property
+    def warning_label(self) -> QLabel:
+        return self._made().warning
+
+    @property
+    def inputs_label(self) -> QLabel:
+        return self._made().make_rest(self)[1]
+
+    @property
+    def result_label(self) -> QLabel:
+        return self._made().make_rest(self)[0]
+
+    def polish(self, width: int = 0) -> None:
+        """Style every widget of the card now (a later loop turn than the rest of its build),
+        and, given the `width` it will be shown at, lay its wrapped text out at that width (the
+        labels remember their heights per width), so that showing it only places them."""
+        for child in self.findChildren(QWidget):
+            child.ensurePolished()
+        if width > 0:
+            self.heightForWidth(width)
 
     def lay_out_table(self) -> None:
         """Lay the results table's rich text out (its size remembered by the label), so that

@@ -7,7 +7,7 @@ Async scenarios run with `qloop.run_until_complete(...)` and await signals with 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from caec_desktop.agent.trace import TraceEvent
@@ -27,6 +27,17 @@ async def wait_signal(signal: Any, timeout: float = 5.0) -> tuple[Any, ...]:
         return await asyncio.wait_for(fut, timeout)
     finally:
         signal.disconnect(_on)
+
+
+async def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
+    """Let the running (qasync) loop go on until `condition()` holds (AssertionError after
+    `timeout` seconds)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not condition():
+        if loop.time() > end:
+            raise AssertionError(f"not true within {timeout} s")
+        await asyncio.sleep(0.001)
 
 
 def events(*specs: tuple[str, str | None, dict[str, Any]]) -> list[TraceEvent]:

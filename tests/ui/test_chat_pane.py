@@ -188,11 +188,12 @@ def test_a_card_of_a_live_run_shows_a_loop_turn_later_complete(qtbot: QtBot) -> 
     assert lay.indexOf(card.inputs_label) == lay.indexOf(table) + 1
 
 
-def test_a_live_card_lays_its_table_out_on_a_loop_turn_before_it_places_it(
+def test_a_live_card_is_built_over_several_loop_turns_its_buttons_at_once(
     qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The results table's rich text is laid out on a loop turn of its own, between the card's
-    build and the table's placing (in the placing turn it shared a stall with a window repaint)."""
+    """A live run's card makes its labels, lays the results table's rich text out, places it and
+    styles its widgets each on a loop turn of its own after the event's (in one turn they made
+    the longest stall of a run); its buttons are there from the start."""
     turns = [0]
 
     def tick() -> None:
@@ -204,16 +205,17 @@ def test_a_live_card_lays_its_table_out_on_a_loop_turn_before_it_places_it(
     ticker.start()
     steps: list[tuple[str, int]] = []
 
-    def timed(name: str) -> Callable[[ResultCard], None]:
+    def timed(name: str) -> Callable[..., None]:
         original = getattr(ResultCard, name)
 
-        def step(card: ResultCard) -> None:
+        def step(card: ResultCard, *args: int) -> None:
             steps.append((name, turns[0]))
-            original(card)
+            original(card, *args)
 
         return step
 
-    for name in ("lay_out_table", "place_table"):
+    names = ["make_top_labels", "make_labels", "lay_out_table", "place_table", "polish"]
+    for name in names:
         monkeypatch.setattr(ResultCard, name, timed(name))
     pane = ChatPane()
     qtbot.addWidget(pane)
@@ -221,10 +223,12 @@ def test_a_live_card_lays_its_table_out_on_a_loop_turn_before_it_places_it(
     pane.add_message("user", "rayleigh for 1 mm glass beads")
     card = pane.add_result(_result_data())
     built = turns[0]
+    assert steps == []  # only the card and its buttons in the event's own turn
+    assert card.copy_button.text() == "Copy"
     qtbot.waitUntil(card.isVisible, timeout=5000)
-    assert [name for name, _turn in steps] == ["lay_out_table", "place_table"]
-    (laid_out, placed) = (turn for _name, turn in steps)
-    assert built < laid_out < placed
+    assert [name for name, _turn in steps] == names
+    made = [turn for _name, turn in steps]
+    assert [built, *made] == sorted(set([built, *made]))  # each on a later turn
     assert card.findChildren(WideArea)[0].widget() is card.result_label
     ticker.stop()
 
@@ -323,3 +327,26 @@ def test_a_new_card_at_the_end_of_a_full_chat_resizes_nothing_above_it(qtbot: Qt
     qtbot.waitUntil(lambda: bar.value() == bar.maximum())
     assert not [w for w in resized.resized if w in answers]
     assert not card.visibleRegion().isEmpty()  # the view followed the new card
+
+
+def test_a_live_card_lays_its_text_out_ahead_at_the_width_it_is_shown_at(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The step before the show lays the card's wrapped text out at the chat's width: the width
+    the card then gets, so the show finds every label's height made."""
+    widths: list[int] = []
+    original = ResultCard.polish
+
+    def polish(card: ResultCard, width: int = 0) -> None:
+        widths.append(width)
+        original(card, width)
+
+    monkeypatch.setattr(ResultCard, "polish", polish)
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.resize(520, 500)
+    pane.show()
+    pane.add_message("user", "rayleigh for 1 mm glass beads")
+    card = pane.add_result(_result_data())
+    qtbot.waitUntil(lambda: card.isVisible() and card.updatesEnabled(), timeout=5000)
+    assert widths == [card.width()] and card.width() > 0

@@ -28,7 +28,7 @@ from caec_desktop.ui.history_controller import HistoryController
 from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.session_runner import SessionRunner
 from tests.scripted_selector import ScriptedSelector
-from tests.ui.helpers import wait_signal
+from tests.ui.helpers import wait_signal, wait_until
 
 PLAIN_SECRET = "hunter2-correct-horse"  # not key-shaped: only the window's settings know it
 SETTINGS = Settings(mode="offline", llm_api_key=PLAIN_SECRET)  # type: ignore[arg-type]
@@ -55,12 +55,17 @@ class Harness:
 
     async def ask(self, text: str) -> Any:
         assert self.runner.ask(text)
-        (turn,) = await wait_signal(self.runner.runSettled, timeout=30)
-        return turn
+        return await self.listed()
 
     async def form(self, tool: str, args: dict[str, Any]) -> Any:
         assert self.runner.run_tool(tool, args)
+        return await self.listed()
+
+    async def listed(self) -> Any:
+        """The turn of the run going on once saved and shown in the conversation list (a loop
+        turn after `runSettled`: the list is usable again then)."""
         (turn,) = await wait_signal(self.runner.runSettled, timeout=30)
+        await wait_until(self.history.new_action.isEnabled)
         return turn
 
     def chat(self) -> list[tuple[str, str]]:
@@ -354,11 +359,28 @@ def test_list_is_locked_while_a_run_goes(h: Harness, qloop: qasync.QEventLoop) -
     async def scenario() -> tuple[bool, bool]:
         assert h.runner.ask(FIRST)
         during = (h.history.list.isEnabled(), h.history.new_action.isEnabled())
-        await wait_signal(h.runner.runSettled, timeout=30)
+        await h.listed()
         return during
 
     assert qloop.run_until_complete(scenario()) == (False, False)
     assert h.history.list.isEnabled() and h.history.new_action.isEnabled()
+
+
+def test_the_list_is_locked_at_once_and_greys_a_loop_turn_later(
+    h: Harness, qloop: qasync.QEventLoop
+) -> None:
+    """Its repaint is not part of the run start's (Stop button, status bar)."""
+
+    async def scenario() -> None:
+        assert h.runner.ask(FIRST)
+        assert not h.history.list.isEnabled() and not h.history.new_action.isEnabled()
+        assert not h.history.list.updatesEnabled()  # the repaint waits for a later loop turn
+        await wait_until(h.history.list.updatesEnabled)
+        assert h.runner.running and not h.history.list.isEnabled()  # locked while it runs
+        await h.listed()
+
+    qloop.run_until_complete(scenario())
+    assert h.history.list.isEnabled() and h.history.list.updatesEnabled()
 
 
 def test_a_conversation_gone_from_the_store_is_a_message_not_a_crash(h: Harness) -> None:

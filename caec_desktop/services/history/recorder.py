@@ -29,6 +29,7 @@ from caec_desktop.services.history.store import (
     HistoryStore,
     error_words,
     event_row,
+    result_json,
 )
 from caec_desktop.settings.redact import known_secrets
 
@@ -54,38 +55,80 @@ def asked_text(events: list[TraceEvent]) -> str:
 
 
 class _Rows:
-    """A finished turn's events being made into stored rows, a few per event-loop turn."""
+    """One turn's events being made into stored rows, a few per event-loop turn: as the run
+    sends them (`add`, from `ConversationRecorder.see`), then the rest and the turn's own record
+    once it has finished (`finish`)."""
 
-    def __init__(self, turn: BaseModel, loop: asyncio.AbstractEventLoop) -> None:
-        self.turn = turn
-        self.events: list[TraceEvent] = list(getattr(turn, "events", []))
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.turn: BaseModel | None = None
+        self.events: list[TraceEvent] = []
         self.secrets = known_secrets()
         """The keys the rows are redacted with: a key registered since makes them stale."""
         self.rows: list[tuple[int, str]] = []
+        self.record: tuple[dict[str, Any], str] | None = None
+        """The finished turn's data and its stored JSON (`turn_record`), made after the rows."""
         self._loop = loop
-        self._handle: asyncio.Handle | None = loop.call_soon(self._step)
+        self._handle: asyncio.Handle | None = None
+
+    def add(self, events: list[TraceEvent]) -> None:
+        self.events.extend(events)
+        self._go()
+
+    def finish(self, turn: BaseModel) -> bool:
+        """Take the finished `turn`: its events after those added are made too, then its record.
+        False (nothing taken) when its events do not begin with those added."""
+        events: list[TraceEvent] = list(getattr(turn, "events", []))
+        if len(events) < len(self.events):
+            return False
+        if any(a is not b for a, b in zip(self.events, events, strict=False)):
+            return False
+        self.turn = turn
+        self.events.extend(events[len(self.events) :])
+        self._go()
+        return True
+
+    def _go(self) -> None:
+        if self._handle is None:
+            self._handle = self._loop.call_soon(self._step)
 
     def _step(self) -> None:
+        self._handle = None
         began = time.perf_counter()
         while len(self.rows) < len(self.events):
             self.rows.append(event_row(self.events[len(self.rows)]))
             if (time.perf_counter() - began) * 1000 >= PREPARE_BUDGET_MS:
-                break
-        done = len(self.rows) == len(self.events)
-        self._handle = None if done else self._loop.call_soon(self._step)
+                self._go()
+                return
+        if self.turn is not None and self.record is None:
+            if self.rows and (time.perf_counter() - began) * 1000 >= PREPARE_BUDGET_MS / 2:
+                self._go()  # the record (~1 ms) on a turn of its own
+                return
+            self.record = turn_record(self.turn)
 
-    def ready_for(self, events: list[TraceEvent]) -> list[tuple[int, str]] | None:
-        """The rows when they are all made, of these very `events`, with the keys known now;
-        None otherwise."""
+    def ready_for(
+        self, turn: BaseModel, events: list[TraceEvent]
+    ) -> tuple[list[tuple[int, str]], dict[str, Any], str] | None:
+        """The rows and record when they are all made, of this very `turn` and its `events`,
+        with the keys known now; None otherwise."""
+        if self.turn is not turn or self.record is None:
+            return None
         if len(self.rows) != len(events) or len(events) != len(self.events):
             return None
         same = all(a is b for a, b in zip(events, self.events, strict=True))
-        return self.rows if same and self.secrets == known_secrets() else None
+        if not same or self.secrets != known_secrets():
+            return None
+        return self.rows, *self.record
 
     def cancel(self) -> None:
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
+
+
+def turn_record(turn: BaseModel) -> tuple[dict[str, Any], str]:
+    """A finished turn's data (its events apart) and the JSON the history stores of it."""
+    data = turn.model_dump(mode="json", exclude={"events"})
+    return data, result_json(data)
 
 
 class ConversationRecorder:
@@ -112,6 +155,8 @@ class ConversationRecorder:
         self.saved: list[SavedTurn] = []
         """Turns of the current conversation saved by this recorder (this session's)."""
         self._told = 0
+        self._live: _Rows | None = None
+        """The run going on: the rows of the events it sent so far (`see`)."""
         self._rows: _Rows | None = None
         """The newest turn given to `prepare`, its rows made or being made."""
 
@@ -156,18 +201,35 @@ class ConversationRecorder:
         """
         events: list[TraceEvent] = list(getattr(turn, "events", []))
         text = user_text if user_text is not None else asked_text(events)
-        data = turn.model_dump(mode="json", exclude={"events"})
+        prepared = self._prepared(turn, events)
+        rows, data, stored = prepared or (None, *turn_record(turn))
         self.saved.append((text, data, events))
-        rows = self._prepared(turn, events)
         try:
-            return self._save(text, data, events, rows)
+            return self._save(text, data, events, rows, stored)
         except HistoryFileChanged:
             return self._save_again()
         except (sqlite3.Error, OSError) as exc:
             if not self.store.saving:
                 raise
             self.store.keep_in_memory(error_words(exc))  # everything saved so far comes along
-            return self._save(text, data, events, rows)
+            return self._save(text, data, events, rows, stored)
+
+    def see(self, event: TraceEvent) -> None:
+        """Make the stored row of an event of the run going on, a few per event-loop turn,
+        as the run sends them: app.py connects it to `SessionRunner.eventReceived`. With
+        `prepare` at the run's end only the last events and the turn's record are left to
+        make before its save (made after the run, a streamed answer's ~300 rows were not all
+        made when the turn settled, and the save made them: ~3 ms of the GUI thread in one
+        turn, bench_streaming.py). Outside an event loop it does nothing."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        if self._live is None or event.kind == "run_start":
+            if self._live is not None:
+                self._live.cancel()
+            self._live = _Rows(loop)
+        self._live.add([event])
 
     def prepare(self, turn: BaseModel | None) -> None:
         """Make the rows of a finished turn's events ahead of its save (`turn_finished`), a few
@@ -176,7 +238,10 @@ class ConversationRecorder:
         app.py connects it to `SessionRunner.runFinished`. Saving does not depend on it: a turn
         whose rows are not all made yet (or were made before another key became known) is
         saved with rows made at once, as before. Outside an event loop it does nothing."""
-        if turn is None:
+        if turn is None:  # a run that ended without a turn: the rows of its events go
+            if self._live is not None:
+                self._live.cancel()
+                self._live = None
             return
         try:
             loop = asyncio.get_running_loop()
@@ -184,16 +249,25 @@ class ConversationRecorder:
             return
         if self._rows is not None:
             self._rows.cancel()  # (a turn not saved yet is saved as before)
-        self._rows = _Rows(turn, loop)
+        job, self._live = self._live, None
+        if job is None or not job.finish(turn):  # (its events were not seen: made from here)
+            if job is not None:
+                job.cancel()
+            job = _Rows(loop)
+            job.finish(turn)
+        self._rows = job
 
-    def _prepared(self, turn: BaseModel, events: list[TraceEvent]) -> list[tuple[int, str]] | None:
-        """The rows `prepare` made for `turn` (None: none ready, they are made in the save)."""
+    def _prepared(
+        self, turn: BaseModel, events: list[TraceEvent]
+    ) -> tuple[list[tuple[int, str]], dict[str, Any], str] | None:
+        """The rows and record `prepare` made for `turn` (None: not all ready, they are made in
+        the save)."""
         job = self._rows
         if job is None or job.turn is not turn:
             return None
         job.cancel()
         self._rows = None
-        return job.ready_for(events)
+        return job.ready_for(turn, events)
 
     def _save(
         self,
@@ -201,13 +275,14 @@ class ConversationRecorder:
         data: dict[str, Any],
         events: list[TraceEvent],
         rows: list[tuple[int, str]] | None = None,
+        stored: str | None = None,
     ) -> int:
         if self._conversation_id is None:
             name = " ".join(text.split())
             if len(name) > NAME_LENGTH:
                 name = name[: NAME_LENGTH - 1] + "…"
             self._conversation_id = self.store.create_conversation(name or "Conversation")
-        return self.store.save_turn(self._conversation_id, text, data, events, rows)
+        return self.store.save_turn(self._conversation_id, text, data, events, rows, stored)
 
     def _save_again(self) -> int:
         """The file was replaced: this session's turns of the conversation go into a new one."""

@@ -636,6 +636,7 @@ class HistoryStore:
         turn: Mapping[str, Any],
         events: Iterable[TraceEvent | Mapping[str, Any]] = (),
         rows: list[tuple[int, str]] | None = None,
+        stored: str | None = None,
     ) -> int:
         """Append one answered turn and its events in a single transaction; returns its index.
 
@@ -647,8 +648,9 @@ class HistoryStore:
             rows: the same events already stored as `event_row` stores them (made ahead of the
                 save, a few per event-loop turn: the recorder's `prepare`); `events` is then not
                 read.
+            stored: `result_json(turn)`, made ahead likewise (the recorder's `prepare`).
         """
-        result_json = json.dumps(redact(dict(turn)), ensure_ascii=False, default=str)
+        turn_json = stored if stored is not None else result_json(turn)
         if rows is None:
             rows = [event_row(e) for e in events]
         now = _now()
@@ -664,7 +666,7 @@ class HistoryStore:
             cur = self._db.execute(
                 "INSERT INTO turns (conversation, idx, user_text, result, created)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (conversation_id, idx, redact_text(user_text), result_json, now),
+                (conversation_id, idx, redact_text(user_text), turn_json, now),
             )
             turn_id = cur.lastrowid
             self._db.executemany(
@@ -839,6 +841,12 @@ def event_row(event: TraceEvent | Mapping[str, Any]) -> tuple[int, str]:
     now (`settings.redact.known_secrets()`)."""
     e = event if isinstance(event, TraceEvent) else TraceEvent.model_validate(event)
     return e.seq, json.dumps(redact(e.model_dump()), ensure_ascii=False, default=str)
+
+
+def result_json(turn: Mapping[str, Any]) -> str:
+    """A turn's data (`TurnResult.model_dump(mode="json")`, its events apart) as the turns table
+    stores it: redacted with the keys known now."""
+    return json.dumps(redact(dict(turn)), ensure_ascii=False, default=str)
 
 
 class _Transaction:

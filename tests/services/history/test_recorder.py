@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import sqlite3
+import weakref
+from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
@@ -131,6 +134,33 @@ def counted_rows(monkeypatch: pytest.MonkeyPatch, module: object) -> list[TraceE
     return seen
 
 
+def counted_records(monkeypatch: pytest.MonkeyPatch) -> list[TurnResult]:
+    """The turns whose record (data and stored JSON) the recorder makes from now on."""
+    original = recorder_module.turn_record
+    seen: list[TurnResult] = []
+
+    def turn_record(turn: TurnResult) -> tuple[dict[str, object], str]:
+        seen.append(turn)
+        return original(turn)
+
+    monkeypatch.setattr(recorder_module, "turn_record", turn_record)
+    return seen
+
+
+def stored_turns(path: Path) -> list[tuple[str, str]]:
+    """Every turn row of the file as stored (request, JSON text), in order."""
+    with closing(sqlite3.connect(path)) as db:
+        return list(db.execute("SELECT user_text, result FROM turns ORDER BY conversation, idx"))
+
+
+async def until(done: Callable[[], bool]) -> None:
+    for _ in range(500):  # bounded: a few events per loop turn
+        if done():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("not done after 500 loop turns")
+
+
 def test_prepared_rows_are_made_before_the_save_and_stored_exactly_as_without(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -138,21 +168,92 @@ def test_prepared_rows_are_made_before_the_save_and_stored_exactly_as_without(
     expected = saved_without_prepare(turns, tmp_path / "plain.db")
     made = counted_rows(monkeypatch, recorder_module)  # ahead, by `prepare`
     saving = counted_rows(monkeypatch, store_module)  # in the save
+    records = counted_records(monkeypatch)
     recorder = open_recorder(lambda m, e: None, tmp_path / "h.db")
 
     async def scenario() -> None:
-        for turn in turns:
+        for n, turn in enumerate(turns, 1):
             recorder.prepare(turn)  # as runFinished calls it
-            for _ in range(500):  # bounded: a few events per loop turn
-                if len(made) >= sum(len(t.events) for t in turns[: turns.index(turn) + 1]):
-                    break
-                await asyncio.sleep(0)
+            await until(lambda n=n: len(records) == n)  # (the turn's record after its rows)
             recorder.turn_finished(turn)  # as runSettled calls it
 
     asyncio.run(scenario())
     recorder.store.close()
     assert len(made) == sum(len(t.events) for t in turns) and saving == []  # none made in the save
+    assert records == turns  # each record made once, ahead
     assert stored_events(tmp_path / "h.db") == expected
+    assert stored_turns(tmp_path / "h.db") == stored_turns(tmp_path / "plain.db")
+
+
+def test_rows_are_made_as_the_run_sends_its_events(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`see` (SessionRunner.eventReceived) makes each event's row while the run goes on: once
+    the run has finished (`prepare`), only its record is left to make before the save."""
+    turns = run_turns()
+    expected = saved_without_prepare(turns, tmp_path / "plain.db")
+    made = counted_rows(monkeypatch, recorder_module)
+    saving = counted_rows(monkeypatch, store_module)
+    records = counted_records(monkeypatch)
+    recorder = open_recorder(lambda m, e: None, tmp_path / "h.db")
+
+    async def scenario() -> None:
+        for n, turn in enumerate(turns, 1):
+            before = len(made)
+            for event in turn.events:  # as the run sends them, loop turns between
+                recorder.see(event)
+                await asyncio.sleep(0)
+            await until(lambda b=before, t=turn: len(made) - b == len(t.events))
+            recorder.prepare(turn)
+            await until(lambda n=n: len(records) == n)
+            recorder.turn_finished(turn)
+
+    asyncio.run(scenario())
+    recorder.store.close()
+    assert made == [e for t in turns for e in t.events] and saving == []  # each made once
+    assert stored_events(tmp_path / "h.db") == expected
+    assert stored_turns(tmp_path / "h.db") == stored_turns(tmp_path / "plain.db")
+
+
+def test_events_seen_that_are_not_the_turns_are_not_stored(tmp_path: Path) -> None:
+    """Rows made of events the finished turn does not hold (another run's) are thrown away."""
+    turns = run_turns()
+    expected = saved_without_prepare(turns[:1], tmp_path / "plain.db")
+    recorder = open_recorder(lambda m, e: None, tmp_path / "h.db")
+
+    async def scenario() -> None:
+        for event in turns[1].events:
+            recorder.see(event)
+        await asyncio.sleep(0)
+        recorder.prepare(turns[0])
+        for _ in range(100):
+            await asyncio.sleep(0)
+        recorder.turn_finished(turns[0])
+
+    asyncio.run(scenario())
+    recorder.store.close()
+    assert stored_events(tmp_path / "h.db") == expected
+    assert stored_turns(tmp_path / "h.db") == stored_turns(tmp_path / "plain.db")
+
+
+def test_a_run_without_a_turn_lets_go_of_the_events_it_sent(tmp_path: Path) -> None:
+    turns = run_turns()
+    recorder = open_recorder(lambda m, e: None, tmp_path / "h.db")
+    sent = [e.model_copy() for e in turns[0].events]  # held by the recorder alone
+    refs = [weakref.ref(e) for e in sent]
+
+    async def scenario(events: list[TraceEvent]) -> None:
+        for event in events:
+            recorder.see(event)
+        await asyncio.sleep(0)
+        recorder.prepare(None)  # as runFinished(None): the run ended without a turn
+
+    asyncio.run(scenario(sent))
+    del sent
+    gc.collect()
+    assert all(r() is None for r in refs)
+    assert recorder.store.list_conversations() == []  # nothing saved
+    recorder.store.close()
 
 
 def test_a_turn_saved_before_its_rows_are_made_is_saved_whole(tmp_path: Path) -> None:
