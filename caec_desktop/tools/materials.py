@@ -63,7 +63,7 @@ _ALL = (
             "soda lime glass",
         ),
         f"Soda-lime glass: ρ ≈ 2500 kg/m³, E ≈ 70 GPa (68-72), ν ≈ 0.22-0.25 {RECALLED}; "
-        "ν = 0.25 as in the glass reference case of docs/references.md §1.4.",
+        "the preset takes ν = 0.25, the upper end of that range.",
     ),
     Material(
         "steel",

@@ -118,3 +118,12 @@ def test_values_are_in_handbook_ranges(
 def test_sources_are_honest() -> None:
     for material in MATERIALS.values():
         assert "recalled" in material.source, material.key
+
+
+def test_sources_shown_to_users_name_no_file_of_the_repository() -> None:
+    """A preset's source is shown under answers ("**Preset glass** … source: …"): it says where
+    the values come from in words, not a path in our repository the user does not have."""
+    from caec_desktop.tools.fluids import FLUIDS
+
+    for preset in [*MATERIALS.values(), *FLUIDS.values()]:
+        assert "docs/" not in preset.source and ".md" not in preset.source, preset.source
