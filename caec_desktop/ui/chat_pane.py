@@ -98,11 +98,11 @@ SHOW_LATER_MS = 1
 """A new result card's table is placed this long after the card is built, and the card shown as
 long after that: each on a later loop turn (a 0 ms single shot is a posted call, run in the same
 pass as the build's own posted work)."""
-ANSWER_BAND_PX = 60
-"""The final answer is painted ahead in bands of about this height (a few lines each)."""
-ANSWER_PAINT_BUDGET_MS = 2.0
-"""Time a loop turn spends painting the final answer ahead (a band at least): painted in two
-fixed halves, a long answer's half took ~3-6 ms of one turn (see `ChatPane._paint_answer`)."""
+ANSWER_BAND_PX = 200
+"""The final answer is painted ahead in bands of this height, one loop turn each (see
+`ChatPane._paint_answer`): in two fixed halves, each half of a long answer took ~3-6 ms of its
+turn; a band costs ~1.5-2 ms (Qt lays the chat out for each `render` of a hidden widget, ~1 ms,
+so more bands a turn cost more than one taller band)."""
 OLDER_PAGE_TURNS = 3
 """Older turns made into widgets together and shown in one step (one page): showing a page lays
 out and paints its turns at once (~1-2 ms a turn), so it stays inside a frame."""
@@ -162,7 +162,7 @@ class WritingBubble(QFrame):
     def __init__(self) -> None:
         super().__init__()
         self.setProperty("role", "writing")
-        self._lay = QVBoxLayout(self)
+        self._lay = _ChatLayout(self)  # a new piece shown squeezed every piece above it
         self._lay.setContentsMargins(0, 0, 0, 0)
         self._lay.setSpacing(self.fontMetrics().height() // 2)  # as between two paragraphs
         self._label(WRITING_NOTE)
@@ -242,6 +242,12 @@ class WritingBubble(QFrame):
     def paintEvent(self, event: QPaintEvent) -> None:
         self._owed -= event.region()
         super().paintEvent(event)
+
+    def parent_painted(self, region: QRegion) -> None:
+        """Its parent painted `region` (its own coordinates): while held, the bubble was not
+        painted there (Qt paints no held widget), so `release` repaints it too."""
+        if self._held is not None:
+            self._owed += region.translated(-self.pos()) & QRegion(self.rect())
 
     def wants_piece(self) -> bool:
         """Whether the next piece should be made ahead: none is, and the last piece is half
@@ -438,6 +444,11 @@ class ChatPane(QWidget):
         bar.valueChanged.connect(self._on_bar_value_changed)
         bar.rangeChanged.connect(self._on_bar_range_changed)
         bar.installEventFilter(self)  # its paints (`_slider`)
+        box = bar.parentWidget()  # (the scroll area's box for its bar)
+        assert box is not None
+        self._bar_box = box
+        box.installEventFilter(self)  # its paints over the held bar
+        self._host.installEventFilter(self)  # its paints over the held writing bubble
         self.welcome = WelcomePanel(examples or [])
         self.welcome.exampleChosen.connect(self.ask)
         self.welcome_area = QScrollArea()
@@ -640,27 +651,23 @@ class ChatPane(QWidget):
 
     def _lay_out_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
         label.ensurePolished()  # the chat's style sheet gives its padding
-        label.heightForWidth(_inner_width(self._host))  # remembered for the show (WrapLabel)
+        width = _inner_width(self._host)
+        # At its width first: QLabel lays a new text out at its own width, then at the width
+        # asked, then at its own again (~2.5 ms each for 600 words): once when they are one.
+        label.resize(width, label.height())
+        label.heightForWidth(width)  # remembered for the show (WrapLabel)
         QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._paint_answer(label, writing))
 
     def _paint_answer(self, label: QLabel, writing: WritingBubble | None, part: int = 0) -> None:
-        """Paint the answer into its pixmap before it shows, band after band (`ANSWER_BAND_PX`)
-        while another band like the last fits in `ANSWER_PAINT_BUDGET_MS`, the rest on the next
-        loop turns: its first paint then draws that (a direct first paint took ~3-5 ms of the
-        turn that shows it), and a long answer takes more turns, not longer ones."""
+        """Paint the answer into its pixmap before it shows, a band of `ANSWER_BAND_PX` a loop
+        turn: its first paint then draws that (a direct first paint took ~3-5 ms of the turn
+        that shows it), and a longer answer takes more turns, not longer ones."""
         width = _inner_width(self._host)
         parts = max(1, -(-label.heightForWidth(width) // ANSWER_BAND_PX))
-        end = time.perf_counter() + ANSWER_PAINT_BUDGET_MS / 1000
-        while part < parts:
-            began = time.perf_counter()
-            if isinstance(label, WrapLabel):
-                label.paint_ahead(width, part, parts)
-            part += 1
-            done = time.perf_counter()
-            if done + (done - began) >= end:  # another band like this one would not fit
-                break
-        if part < parts:
-            then = partial(self._paint_answer, label, writing, part)
+        if isinstance(label, WrapLabel):
+            label.paint_ahead(width, part, parts)
+        if part + 1 < parts:
+            then = partial(self._paint_answer, label, writing, part + 1)
         else:
             then = partial(self._swap, label, writing)
         QTimer.singleShot(SHOW_LATER_MS, label, then)
@@ -720,8 +727,19 @@ class ChatPane(QWidget):
             writing.release()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Paint and watched is self.scroll_area.verticalScrollBar():
+        """Paints around a held render: of the bar (its look then, `_slider`), of the bar's box
+        over the held bar (Qt painted the box's background there, not the bar: it repaints on
+        release), and of the chat over the held writing bubble (`WritingBubble.parent_painted`)."""
+        if event.type() != QEvent.Type.Paint or not isinstance(event, QPaintEvent):
+            return False
+        bar = self.scroll_area.verticalScrollBar()
+        if watched is bar:
             self._slider = self._slider_key()
+        elif watched is self._bar_box:
+            if self._held and event.region().intersects(bar.geometry()):
+                self._slider = None
+        elif watched is self._host and self._writing is not None:
+            self._writing.parent_painted(event.region())
         return False
 
     def _slider_key(self) -> tuple[bool, QRect, QRect]:
