@@ -41,12 +41,14 @@ from PySide6.QtCore import (
     QCoreApplication,
     QEvent,
     QMargins,
+    QObject,
     QPoint,
     QRect,
     QSize,
     QTimer,
     Signal,
 )
+from PySide6.QtGui import QPaintEvent, QRegion
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -100,8 +102,11 @@ SHOW_LATER_MS = 1
 """A new result card's table is placed this long after the card is built, and the card shown as
 long after that: each on a later loop turn (a 0 ms single shot is a posted call, run in the same
 pass as the build's own posted work)."""
-ANSWER_PAINT_PARTS = 2
-"""The final answer is painted ahead in this many bands, one loop turn each (see `add_answer`)."""
+ANSWER_BAND_PX = 200
+"""The final answer is painted ahead in bands of this height, one loop turn each (see
+`ChatPane._paint_answer`): in two fixed halves, each half of a long answer took ~3-6 ms of its
+turn; a band costs ~1.5-2 ms (Qt lays the chat out for each `render` of a hidden widget, ~1 ms,
+so more bands a turn cost more than one taller band)."""
 OLDER_PAGE_TURNS = 3
 """Older turns made into widgets together and shown in one step (one page): showing a page lays
 out and paints its turns at once (~1-2 ms a turn), so it stays inside a frame."""
@@ -161,7 +166,7 @@ class WritingBubble(QFrame):
     def __init__(self) -> None:
         super().__init__()
         self.setProperty("role", "writing")
-        self._lay = QVBoxLayout(self)
+        self._lay = _ChatLayout(self)  # a new piece shown squeezed every piece above it
         self._lay.setContentsMargins(0, 0, 0, 0)
         self._lay.setSpacing(self.fontMetrics().height() // 2)  # as between two paragraphs
         self._label(WRITING_NOTE)
@@ -171,6 +176,11 @@ class WritingBubble(QFrame):
         self._cut = 0
         """Where the last piece starts in the text."""
         self._shown = ""
+        self._held: tuple[int, QRect] | None = None
+        """While held (`hold`): the first piece a render may change, and the bubble's geometry."""
+        self._owed = QRegion()
+        """What `release` asked to repaint that the bubble has not painted yet: Qt paints no
+        held widget, so a render held before that repaint came would drop it."""
 
     def text(self) -> str:
         """The note, then the text rendered so far (what the bubble reads as)."""
@@ -196,6 +206,52 @@ class WritingBubble(QFrame):
         if self._pieces[-1].text() != last:
             self._pieces[-1].setText(last)
         self._shown = text
+
+    def hold(self) -> None:
+        """Take no paints until `release`: the bubble, and the pieces a render changes (the last
+        one and those it adds). The pieces above keep taking theirs."""
+        if self._held is not None:
+            return
+        self._held = (max(0, len(self._pieces) - 1), self.geometry())
+        disabled = QtCore.Qt.WidgetAttribute.WA_UpdatesDisabled
+        for widget in [self, *self._pieces[self._held[0] :], self._spare]:
+            if widget is not None:  # (a piece made meanwhile is held by its parent)
+                widget.setAttribute(disabled, True)
+
+    def release(self) -> None:
+        """Take paints again and repaint what the renders since `hold` changed: the bubble from
+        the top of the first piece they changed down (its end, the grown frame). The pieces
+        above did not change or move: repainting them too (what `setUpdatesEnabled` does) made
+        each render's repaint grow with the answer."""
+        if self._held is None:
+            return
+        first, before = self._held
+        self._held = None
+        disabled = QtCore.Qt.WidgetAttribute.WA_UpdatesDisabled
+        forced = QtCore.Qt.WidgetAttribute.WA_ForceUpdatesDisabled
+        if self.testAttribute(forced):  # turned off meanwhile: all of it repaints when on again
+            return
+        for widget in [self, *self.findChildren(QWidget)]:
+            if not widget.testAttribute(forced):
+                widget.setAttribute(disabled, False)
+        now = self.geometry()
+        moved = now.topLeft() != before.topLeft() or now.width() != before.width()
+        if moved or now.height() < before.height() or first >= len(self._pieces):
+            self._owed = QRegion(self.rect())  # moved, a new width or shrunk: all of it
+        else:
+            top = self._pieces[first].y()
+            self._owed += QRect(0, top, self.width(), self.height() - top)
+        self.update(self._owed)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        self._owed -= event.region()
+        super().paintEvent(event)
+
+    def parent_painted(self, region: QRegion) -> None:
+        """Its parent painted `region` (its own coordinates): while held, the bubble was not
+        painted there (Qt paints no held widget), so `release` repaints it too."""
+        if self._held is not None:
+            self._owed += region.translated(-self.pos()) & QRegion(self.rect())
 
     def wants_piece(self) -> bool:
         """Whether the next piece should be made ahead: none is, and the last piece is half
@@ -394,6 +450,12 @@ class ChatPane(QWidget):
         bar = self.scroll_area.verticalScrollBar()
         bar.valueChanged.connect(self._on_bar_value_changed)
         bar.rangeChanged.connect(self._on_bar_range_changed)
+        bar.installEventFilter(self)  # its paints (`_slider`)
+        box = bar.parentWidget()  # (the scroll area's box for its bar)
+        assert box is not None
+        self._bar_box = box
+        box.installEventFilter(self)  # its paints over the held bar
+        self._host.installEventFilter(self)  # its paints over the held writing bubble
         self.welcome = welcome or WelcomePanel(examples or [])
         self.welcome.exampleChosen.connect(self.ask)
         self.welcome_area = QScrollArea()
@@ -437,7 +499,9 @@ class ChatPane(QWidget):
         self._held = False
         """A render was laid out and its scroll and repaint wait for the next loop turn."""
         self._slider: tuple[bool, QRect, QRect] | None = None
-        """The scroll bar's look before the held render (`_slider_key`)."""
+        """The scroll bar's look when it was last painted (`_slider_key`): compared with the
+        look before a held render, a repaint asked for and dropped by the next hold (Qt paints
+        no held widget) was lost, and the bar showed its slider where it had been."""
         self._page: _Page | None = None
         """While an older turn is replayed: the page its widgets go into (see `_fill_step`)."""
         self._showing: list[QWidget] = []
@@ -603,7 +667,7 @@ class ChatPane(QWidget):
     def add_answer(self, role: str, markdown: str) -> QLabel:
         """Append the run's answer bubble in the writing bubble's place (`add_message`, then
         `end_stream`). In a shown chat it is styled and laid out on a later loop turn, painted
-        into its pixmap on the next two, and shown on the turn after, when the writing bubble goes:
+        into its pixmap on the next ones, and shown on the turn after, when the writing bubble goes:
         the chat never shows neither, and no turn does all of it (~2 ms making it, ~4 ms styling
         and laying out its Markdown, ~3-5 ms painting it: in one turn with the end of the run
         they made one of a run's longest stalls)."""
@@ -621,15 +685,22 @@ class ChatPane(QWidget):
 
     def _lay_out_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
         label.ensurePolished()  # the chat's style sheet gives its padding
-        label.heightForWidth(_inner_width(self._host))  # remembered for the show (WrapLabel)
+        width = _inner_width(self._host)
+        # At its width first: QLabel lays a new text out at its own width, then at the width
+        # asked, then at its own again (~2.5 ms each for 600 words): once when they are one.
+        label.resize(width, label.height())
+        label.heightForWidth(width)  # remembered for the show (WrapLabel)
         QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._paint_answer(label, writing))
 
     def _paint_answer(self, label: QLabel, writing: WritingBubble | None, part: int = 0) -> None:
-        """Paint the answer into its pixmap before it shows, half of it a loop turn: its first
-        paint then draws that (a direct first paint took ~3-5 ms of the turn that shows it)."""
+        """Paint the answer into its pixmap before it shows, a band of `ANSWER_BAND_PX` a loop
+        turn: its first paint then draws that (a direct first paint took ~3-5 ms of the turn
+        that shows it), and a longer answer takes more turns, not longer ones."""
+        width = _inner_width(self._host)
+        parts = max(1, -(-label.heightForWidth(width) // ANSWER_BAND_PX))
         if isinstance(label, WrapLabel):
-            label.paint_ahead(_inner_width(self._host), part, ANSWER_PAINT_PARTS)
-        if part + 1 < ANSWER_PAINT_PARTS:
+            label.paint_ahead(width, part, parts)
+        if part + 1 < parts:
             then = partial(self._paint_answer, label, writing, part + 1)
         else:
             then = partial(self._swap, label, writing)
@@ -658,9 +729,8 @@ class ChatPane(QWidget):
         # and the render and the paint it causes would otherwise make one gap of the loop.
         if not self._held:
             self._held = True
-            writing.setUpdatesEnabled(False)
+            writing.hold()
             # (set, not setUpdatesEnabled: turned on again that repaints the bar in any case)
-            self._slider = self._slider_key()
             bar = self.scroll_area.verticalScrollBar()
             bar.setAttribute(QtCore.Qt.WidgetAttribute.WA_UpdatesDisabled, True)
             QTimer.singleShot(SHOW_LATER_MS, self, partial(self._show_render, writing))
@@ -688,7 +758,23 @@ class ChatPane(QWidget):
         if self._slider_key() != self._slider:  # (in a long chat a render moves it < 1 px)
             bar.update()
         if shiboken6.isValid(writing):  # (not if it was deleted meanwhile)
-            writing.setUpdatesEnabled(True)
+            writing.release()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Paints around a held render: of the bar (its look then, `_slider`), of the bar's box
+        over the held bar (Qt painted the box's background there, not the bar: it repaints on
+        release), and of the chat over the held writing bubble (`WritingBubble.parent_painted`)."""
+        if event.type() != QEvent.Type.Paint or not isinstance(event, QPaintEvent):
+            return False
+        bar = self.scroll_area.verticalScrollBar()
+        if watched is bar:
+            self._slider = self._slider_key()
+        elif watched is self._bar_box:
+            if self._held and event.region().intersects(bar.geometry()):
+                self._slider = None
+        elif watched is self._host and self._writing is not None:
+            self._writing.parent_painted(event.region())
+        return False
 
     def _slider_key(self) -> tuple[bool, QRect, QRect]:
         """What the chat's scroll bar shows: whether it shows, where, and its slider's place

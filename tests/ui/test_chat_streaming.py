@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
@@ -12,7 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from caec_desktop.services.session import TurnResult
 from caec_desktop.settings.model import Settings
-from caec_desktop.ui.chat_pane import WRITING_NOTE, ChatPane
+from caec_desktop.ui.chat_pane import ANSWER_BAND_PX, WRITING_NOTE, ChatPane
 from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.session_runner import SessionRunner
 from caec_desktop.ui.wrap_label import WrapLabel
@@ -382,6 +383,8 @@ def test_the_growing_piece_is_painted_once_per_render(qtbot: QtBot) -> None:
     _stream(qtbot, pane, ["The step ", "is about " * 4], shown)
     (writing,) = _bubbles(pane, "writing")
     piece = [p for p in writing.findChildren(QLabel) if not p.isHidden()][-1]
+    for _ in range(3):  # the last render's repaint, if it is still to come
+        QCoreApplication.sendPostedEvents()
     paints = _Paints(piece)
     counts = []
     for delta in ["1.02 µs " * 4, "for glass " * 4, "beads " * 4]:
@@ -465,3 +468,83 @@ def test_in_a_long_chat_the_scroll_bar_repaints_only_when_its_slider_moves(
         label.set_paint_cache(False)
     pane.repaint()
     assert streamed == _on_screen(pane)
+
+
+def _streamed_in_pieces(qtbot: QtBot) -> tuple[ChatPane, Any, list[str]]:
+    """A shown chat whose writing bubble holds finished pieces (its text cut at blank lines)."""
+    pane = _chat_with_answers(qtbot)
+    shown: list[str] = []
+    pane.writingShown.connect(shown.append)
+    _stream(qtbot, pane, [f"paragraph {i} " + "word " * 30 + "\n\n" for i in range(6)], shown)
+    (writing,) = _bubbles(pane, "writing")
+    assert len(writing.pieces()) > 2
+    for _ in range(3):  # the last render's repaint
+        QCoreApplication.sendPostedEvents()
+    return pane, writing, shown
+
+
+def test_a_render_repaints_the_piece_it_changed_not_the_finished_pieces_above(
+    qtbot: QtBot,
+) -> None:
+    """Each render repaints the bubble from the piece it changed down: the finished pieces above
+    take no paint however long the answer grows (the whole bubble was repainted per render),
+    and what shows is what a whole new paint shows."""
+    pane, writing, shown = _streamed_in_pieces(qtbot)
+    pieces = [p for p in writing.findChildren(QLabel) if not p.isHidden()][1:]  # not the note
+    first, last = _Paints(pieces[0]), _Paints(pieces[-1])
+    _stream(qtbot, pane, [f"more{i} " * 5 for i in range(4)], shown)
+    qtbot.waitUntil(lambda: last.count > 0)
+    for _ in range(3):
+        QCoreApplication.sendPostedEvents()
+    assert first.count == 0
+    streamed = _on_screen(pane)
+    for label in pane.findChildren(WrapLabel):
+        label.set_paint_cache(False)
+    pane.repaint()
+    assert streamed == _on_screen(pane)
+
+
+def test_a_new_piece_leaves_the_pieces_above_it_in_place(qtbot: QtBot) -> None:
+    """The render that cuts the text shows a new piece: the bubble's layout places it below the
+    others without squeezing them into the bubble's old height first (each finished piece was
+    resized twice per cut and lost its pixmap)."""
+    pane, writing, shown = _streamed_in_pieces(qtbot)
+    finished = [p for p in writing.findChildren(QLabel) if not p.isHidden()][1:-1]
+    resizes = _Resizes(writing)
+    count = len(writing.pieces())
+    _stream(qtbot, pane, ["last words " * 40, "\n\nand a new paragraph"], shown)
+    assert len(writing.pieces()) > count
+    assert not [w for w in resizes.resized if w in finished]
+
+
+def test_a_long_answer_is_painted_ahead_in_bands_and_shows_what_a_direct_paint_shows(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long answer is painted into its pixmap a band per loop turn before it shows (more turns,
+    not longer ones); its first paint draws the pixmap, the same pixels as a direct paint."""
+    pane = _chat_with_answers(qtbot)
+    shown: list[str] = []
+    pane.writingShown.connect(shown.append)
+    _stream(qtbot, pane, ["The step ", "is about 1.02 µs."], shown)
+    bands: list[int] = []
+    original = ChatPane._paint_answer
+
+    def counted(self: ChatPane, label: Any, writing: Any, part: int = 0) -> None:
+        bands.append(part)
+        original(self, label, writing, part)
+
+    monkeypatch.setattr(ChatPane, "_paint_answer", counted)
+    answer = pane.add_answer("answer", ANSWER * 6)
+    assert isinstance(answer, WrapLabel)
+    first = _FirstPaint(answer)
+    qtbot.waitUntil(lambda: answer.isVisible() and not _bubbles(pane, "writing"))
+    qtbot.waitUntil(lambda: len(first.cached) > 0)
+    height = answer.heightForWidth(answer.width())
+    assert bands == list(range(-(-height // ANSWER_BAND_PX))) and len(bands) > 2
+    assert first.cached[0] is True
+    QCoreApplication.sendPostedEvents()
+    on_screen = _on_screen(pane)
+    for label in pane.findChildren(WrapLabel):
+        label.set_paint_cache(False)
+    pane.repaint()
+    assert on_screen == _on_screen(pane)
