@@ -73,14 +73,16 @@ class FormField:
 
 
 def compatible_units(unit: str) -> tuple[str, ...]:
-    """`unit` followed by the candidate units of the same dimension (pint decides)."""
+    """`unit` followed by the candidate units of the same dimension (pint decides), none of them
+    `unit` spelled otherwise (a surface tension's `newton/meter` is N/m: offered once)."""
     if not unit:
         return ("",)
     reg = ureg()
     dim = reg.parse_units(unit).dimensionality
     out = [unit]
     for cand in _UNIT_CANDIDATES:
-        if cand != unit and reg.parse_units(cand).dimensionality == dim:
+        same_dimension = cand != unit and reg.parse_units(cand).dimensionality == dim
+        if same_dimension and pretty_unit(cand) != pretty_unit(unit):
             out.append(cand)
     return tuple(out)
 
