@@ -60,3 +60,22 @@ def test_a_value_typed_in_other_units_keeps_its_note() -> None:
     text = input_text("check_timestep_heuristic", args, sources, given)
     assert "particle_radius = 1 mm (typed: 1000 um)" in text
     assert "timestep = 1 µs (typed: 1.00012 us)" in text
+
+
+def test_a_bare_value_read_in_si_says_so_on_the_card() -> None:
+    """1 lb/ft³ = 0.45359237 kg / 0.3048³ m³."""
+    from caec_desktop.tools.bare import TYPED_WITHOUT_UNIT
+    from caec_desktop.tools.display import make_display, use
+
+    args = {"particle_radius": 1e-3, **GLASS}
+    sources = {"particle_radius": "typed", "density": TYPED_WITHOUT_UNIT}
+    given = {"particle_radius": "1 mm", "density": 2500.0}
+    si = input_text("rayleigh_timestep", args, sources, given)
+    assert "density = 2500 kg/m³ (typed without a unit)" in si
+    before = use(make_display("us"))
+    try:
+        us = input_text("rayleigh_timestep", args, sources, given)
+    finally:
+        use(before)
+    shown = 2500 / (0.45359237 / 0.3048**3)
+    assert f"density = {shown:.4g} lb/ft³ (typed without a unit: 2500 kg/m³)" in us

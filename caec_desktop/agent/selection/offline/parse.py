@@ -34,7 +34,7 @@ from caec_desktop.agent.selection.offline.aliases import (
     wall_roles,
 )
 from caec_desktop.agent.selection.offline.lazy_re import lazy
-from caec_desktop.tools import plausibility
+from caec_desktop.tools.bare import bare_question
 from caec_desktop.tools.fluids import fluid_mentions
 from caec_desktop.tools.materials import mentions
 from caec_desktop.tools.units import dimensionality_name, ureg
@@ -790,16 +790,15 @@ def _bare_dimensional(text: str, quantities: list[Quantity]) -> None:
 
 
 def _ambiguous(q: Quantity) -> bool:
-    """Whether a bare number keyed to `q.roles` could be meant in another unit: a length always
-    (sizes are typed in mm or µm, never in metres, so `diameters 1` is no 1 m); another
-    dimension when its SI reading is outside the usual range of `tools/plausibility.py` (`E 70`
-    is no 70 Pa), while `density 2500` and `dt 1e-6` read in kg/m³ and s; an angle never."""
-    dims = {ROLE_DIM[r] for r in q.roles}
-    if LENGTH in dims:
-        return True
-    if dims == {ANGLE}:
-        return False
-    return bool(plausibility.check({r: q.value for r in q.roles}))
+    """Whether a bare number keyed to `q.roles` is asked back rather than read in the role's SI
+    unit, by the one rule of `tools/bare.py`: a length always (`diameters 1`, `r 0.002`: mm? m?);
+    another dimension when its SI reading is outside its usual range (`E 70` is no 70 Pa), while
+    `density 2500` and `dt 1e-6` read in kg/m³ and s (and are said to be); an angle never."""
+    return any(bare_question(r, q.value, _BARE_UNITS.get(ROLE_DIM[r], "")) for r in q.roles)
+
+
+_BARE_UNITS = {**REFERENCE_UNITS, ANGLE: "degree"}
+"""The unit a bare number of each role dimension would be read in."""
 
 
 def _bare_item(q: Quantity) -> bool:
