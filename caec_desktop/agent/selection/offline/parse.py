@@ -897,7 +897,10 @@ def _inherit_post_keys(quantities: list[Quantity]) -> None:
 def _inherit_units(quantities: list[Quantity]) -> None:
     """In `0.5 x 0.3 x 0.2 m` or `1, 2 and 3 mm` the bare numbers take the last number's unit
     (not a number keyed as something of another dimension: in `phi=0.6 and 2 m3` the 0.6 stays
-    bare, in `contact angle 0 and 50 um` the 0 too)."""
+    bare, in `contact angle 0 and 50 um` the 0 too). A key joined by `of` to a list with its unit
+    typed once names what is asked of the list, not its first value: `bond number of 10 and 20
+    um` is the Bond number of 10 um and 20 um particles (a sweep, as `3 and 4 mm glass beads`),
+    never a target Bond number 10 beside one 20 um size."""
     for i in range(len(quantities) - 2, -1, -1):
         q, nxt = quantities[i], quantities[i + 1]
         if (
@@ -911,5 +914,13 @@ def _inherit_units(quantities: list[Quantity]) -> None:
         pre = PRE_KEY_RE.search(q.before)
         roles = key_roles(pre.group("key")) if pre else ()
         if roles and not any(ROLE_DIM.get(r) == nxt.dim for r in roles):
-            continue  # `contact angle 0 and 50 um`: the 0 is an angle, not 0 um
+            if not (_OF_LIST_RE.search(pre.group(0)) and _LIST_JOINT_RE.match(q.after)):
+                continue  # `contact angle 0 and 50 um`: the 0 is an angle, not 0 um
+            if POST_KEY_RE.match(nxt.after):
+                continue  # `bond number of 10 and 20 um radius`: no list of one unit
         q.unit, q.dim = nxt.unit, nxt.dim
+
+
+_OF_LIST_RE = lazy(r"\bof\s*$", re.IGNORECASE)
+_LIST_JOINT_RE = lazy(r"^\s*(?:,\s*|(?:,\s*)?(?:and|or)\s+)$", re.IGNORECASE)
+"""Between a list's values: `, ` or `and` / `or` (not `x`, which joins a box's sides)."""

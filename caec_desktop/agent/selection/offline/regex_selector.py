@@ -210,8 +210,13 @@ def _unknown_material(parsed: Parsed) -> str:
             continue
         if any(c.isdigit() for c in word) or find_material(word) is not None:
             continue
+        if _AFTER_NUMBER_RE.search(parsed.text, 0, m.start("word")):
+            continue  # `3 mm beads`, `0.5 in balls`: the size's unit, no material
         return word
     return ""
+
+
+_AFTER_NUMBER_RE = lazy(r"\d\s*$")
 
 
 def _wants_material(built: Built) -> bool:
