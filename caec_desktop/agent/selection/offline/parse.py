@@ -913,7 +913,7 @@ def _inherit_units(quantities: list[Quantity]) -> None:
             continue
         pre = PRE_KEY_RE.search(q.before)
         roles = key_roles(pre.group("key")) if pre else ()
-        if roles and not any(ROLE_DIM.get(r) == nxt.dim for r in roles):
+        if pre and roles and not any(ROLE_DIM.get(r) == nxt.dim for r in roles):
             if not (_OF_LIST_RE.search(pre.group(0)) and _LIST_JOINT_RE.match(q.after)):
                 continue  # `contact angle 0 and 50 um`: the 0 is an angle, not 0 um
             if POST_KEY_RE.match(nxt.after):
