@@ -49,3 +49,25 @@ def test_a_form_offers_a_surface_tension_unit_once() -> None:
         for u in compatible_units(_unit("cohesion_numbers", "liquid_surface_tension"))
     ]
     assert shown[0] == "N/m" and len(shown) == len(set(shown))
+
+
+def test_a_sweep_names_its_other_inputs_with_their_units() -> None:
+    """Markdown of a sweep (chat, reports): the inputs held fixed in display units, never bare
+    SI numbers (`youngs_modulus = 70000000000.0`). 1 psi = 4.4482216152605 N / 0.0254² m²."""
+    from caec_desktop.tools.sweep import run_sweep, sweep_markdown
+
+    request = {
+        "tool": "rayleigh_timestep",
+        "parameter": "particle_radius",
+        "values": ["1 mm", "2 mm"],
+        "args": {"density": 2500, "youngs_modulus": 70e9, "poisson_ratio": 0.25},
+    }
+    table = run_sweep(request).table
+    assert table is not None
+    text = sweep_markdown(table, display=make_display("si"))
+    assert (
+        "Other inputs: density = 2500 kg/m³; youngs_modulus = 70 GPa; poisson_ratio = 0.25" in text
+    )
+    psi = 4.4482216152605 / 0.0254**2
+    us = sweep_markdown(table, display=make_display("us"))
+    assert f"youngs_modulus = {70e9 / psi / 1e7:.4g}e7 psi" in us  # 1.015e7 psi
