@@ -49,6 +49,7 @@ def test_a_form_offers_a_surface_tension_unit_once() -> None:
         for u in compatible_units(_unit("cohesion_numbers", "liquid_surface_tension"))
     ]
     assert shown[0] == "N/m" and len(shown) == len(set(shown))
+    assert {"mN/m", "dyn/cm"} <= set(shown) and "kN/m" not in shown  # not a stiffness's units
 
 
 def test_a_sweep_names_its_other_inputs_with_their_units() -> None:
