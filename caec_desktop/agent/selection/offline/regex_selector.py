@@ -172,13 +172,13 @@ def _said_bare(tool: str, args: dict[str, Any], sources: dict[str, str]) -> dict
     """Sources with each number typed without a unit and read in its input's SI unit said so
     (`tools/bare.py`): `density = 2500 kg/m³ (typed without a unit)` in the answer, the card,
     the trace's call and history, so the unit read is never assumed in silence."""
-    units = {k: p.get("x-unit") for k, p in tool_schema(tool).get("properties", {}).items()}
+    units = _arg_units(tool)
     return {
         k: TYPED_WITHOUT_UNIT
         if source == "typed"
         and not isinstance(args.get(k), str)
         and bare_number(args.get(k)) is not None
-        and said(units.get(k) or "")
+        and said(units.get(k, ""))
         else source
         for k, source in sources.items()
     }
@@ -214,6 +214,12 @@ def _unknown_material(parsed: Parsed) -> str:
             continue  # `3 mm beads`, `0.5 in balls`: the size's unit, no material
         return word
     return ""
+
+
+@lru_cache(maxsize=64)
+def _arg_units(tool: str) -> dict[str, str]:
+    """Input name → SI unit of `tool` (read-only; `tool_schema` copies the schema per call)."""
+    return {k: str(p.get("x-unit") or "") for k, p in tool_schema(tool)["properties"].items()}
 
 
 _AFTER_NUMBER_RE = lazy(r"\d\s*$")
