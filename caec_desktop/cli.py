@@ -122,15 +122,17 @@ def cmd_tools(ns: argparse.Namespace) -> int:
 
 def cmd_run(ns: argparse.Namespace) -> int:
     from caec_desktop.tools import execute, result_schema, tool_names
+    from caec_desktop.tools.bare import typed_args
     from caec_desktop.tools.display import current
 
     try:
-        args = parse_pairs(ns.pairs)
+        args = typed = parse_pairs(ns.pairs)
         if ns.args:
             extra = load_json(ns.args, "--args")
             if not isinstance(extra, dict):
                 raise ValueError("--args must be a JSON object")
-            args.update(extra)
+            typed = {k: v for k, v in args.items() if k not in extra}
+            args = {**args, **extra}
     except ValueError as exc:
         msg = f"invalid arguments: {exc}"
         if isinstance(exc, json.JSONDecodeError):  # no parser text: where the error is
@@ -149,6 +151,17 @@ def cmd_run(ns: argparse.Namespace) -> int:
         else:
             _say(msg, err=True)
         return EXIT_INVALID
+    questions, notes = typed_args(ns.tool, typed)  # bare numbers typed: read and said, or asked
+    if questions:
+        if ns.json:
+            _print_json(
+                {"ok": False, "tool": ns.tool, "args": args, "result": None, "errors": questions}
+            )
+        else:
+            _say(f"{ns.tool}: invalid input", err=True)
+            for question in questions:
+                _say(f"  {question}", err=True)
+        return EXIT_INVALID
     outcome = execute(ns.tool, args)
     units = {k: v.get("x-unit", "") for k, v in result_schema(ns.tool)["properties"].items()}
     show = current().show
@@ -156,6 +169,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
         _print_json(
             {
                 "ok": outcome.ok,
+                "notes": notes,
                 "tool": outcome.tool,
                 "args": outcome.args if outcome.ok else args,
                 "result": outcome.result,
@@ -173,6 +187,8 @@ def cmd_run(ns: argparse.Namespace) -> int:
         for err in outcome.errors:
             _say(f"  {err.text()}", err=True)
         return EXIT_INVALID
+    for note in notes:
+        _say(f"note: {note}")
     for warning in outcome.warning_texts():
         _say(f"warning: {warning}")
     for key, value in (outcome.result or {}).items():
@@ -211,14 +227,18 @@ def cmd_sweep(ns: argparse.Namespace) -> int:
             raise RangeError(f"expected PARAM=FROM..TO[:N][:log], got {ns.range!r}")
         request: dict[str, Any] = {"tool": ns.tool, "parameter": parameter.strip()}
         request.update(parse_range(spec))
-        request["args"] = parse_pairs(ns.pairs)
+        request["args"] = typed = parse_pairs(ns.pairs)
         if ns.args:
             extra = json.loads(ns.args)
             if not isinstance(extra, dict):
                 raise ValueError("--args must be a JSON object")
-            request["args"].update(extra)
+            typed = {k: v for k, v in typed.items() if k not in extra}
+            request["args"] = {**typed, **extra}
     except (ValueError, json.JSONDecodeError) as exc:
         return refuse([f"invalid arguments: {exc}"])
+    questions, notes = _typed_sweep(ns.tool, request, typed)
+    if questions:
+        return refuse(questions)
     if ns.threshold is not None:
         request["threshold"] = ns.threshold
     outcome = run_sweep(request)
@@ -229,13 +249,35 @@ def cmd_sweep(ns: argparse.Namespace) -> int:
         headers, rows = table_cells(table)
         _print_json(
             {"ok": True, "tool": ns.tool, "request": outcome.request, "table": table,
-             "display": {"headers": headers, "rows": rows}, "errors": []}
+             "display": {"headers": headers, "rows": rows}, "errors": [], "notes": notes}
         )  # fmt: skip
-    elif ns.csv:
+        return EXIT_OK
+    for note in notes:  # on stderr beside a CSV, which stays a plain table
+        _say(f"note: {note}", err=ns.csv)
+    if ns.csv:
         _say(sweep_csv(table).rstrip("\n"))
     else:
         _say(sweep_text(table, current()))
     return EXIT_OK
+
+
+def _typed_sweep(
+    tool: str, request: dict[str, Any], typed: dict[str, Any]
+) -> tuple[list[str], list[str]]:
+    """The bare-number rule (`tools/bare.py`) for a sweep's typed words: the other inputs, and
+    the range's ends or list (`particle_radius=0.1..3` is asked back like `particle_radius=0.1`)."""
+    from caec_desktop.tools import tool_names
+    from caec_desktop.tools.bare import typed_args
+
+    if tool not in tool_names():
+        return [], []  # the sweep names the unknown tool
+    questions, notes = typed_args(tool, typed)
+    swept = [request.get("start"), request.get("stop"), *request.get("values", [])]
+    for value in (v for v in swept if v is not None):
+        asked, said = typed_args(tool, {request["parameter"]: value})
+        questions += asked
+        notes += said
+    return list(dict.fromkeys(questions)), list(dict.fromkeys(notes))
 
 
 # --- ask / chat: one Session over the agent graph ----------------------------------------------

@@ -72,7 +72,7 @@ def test_pair_values_read_as_json_when_they_are(capsys: pytest.CaptureFixture[st
         "estimate_particle_count",
         "container_shape=cylinder",
         "diameter=20mm",
-        "height=0.2",
+        "height=0.2 m",
         "particle_diameter=2mm",
         "wall_correction=true",
     )

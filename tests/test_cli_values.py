@@ -127,14 +127,16 @@ def test_run_reads_inches(capsys: pytest.CaptureFixture[str], radius: str) -> No
 def test_run_shows_plausibility_warnings_in_text_and_json(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code, out = run_json(capsys, "rayleigh_timestep", "particle_radius=1.2", *GLASS)
+    # typed with its unit, an odd value computes with a warning (a bare 1.2 is asked back:
+    # tests/test_cli_bare_values.py)
+    code, out = run_json(capsys, "rayleigh_timestep", "particle_radius=1.2 m", *GLASS)
     assert code == 0 and out["ok"] is True
     (warning,) = out["warnings"]
     assert warning["field"] == "particle_radius" and warning["value"] == 1.2
     assert warning["text"].startswith(
         "particle_radius = 1.2 m is unusually large for a DEM particle — did you mean 1.2 mm?"
     )
-    code = cli.main(["run", "rayleigh_timestep", "particle_radius=1.2", *GLASS])
+    code = cli.main(["run", "rayleigh_timestep", "particle_radius=1.2 m", *GLASS])
     assert code == 0
     assert "warning: particle_radius = 1.2 m is unusually large" in capsys.readouterr().out
 

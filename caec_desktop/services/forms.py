@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from caec_desktop.tools.display import UNIT_CHOICES, kind_of
 from caec_desktop.tools.units import pretty_unit, ureg
 from caec_desktop.tools.values import ValueReadError, read_value
 
@@ -73,13 +74,30 @@ class FormField:
         return " and ".join(parts)
 
 
+_OWN_CHOICES = {kind: UNIT_CHOICES[kind][1:] for kind in ("surface_tension", "surface_energy")}
+"""Kinds that share their dimension with a stiffness (N/m = J/m²): their own units, from the
+display settings' choices, rather than every unit of the dimension."""
+
+
 @functools.cache
 def compatible_units(unit: str) -> tuple[str, ...]:
-    """`unit` followed by the candidate units of the same dimension (pint decides)."""
+    """`unit` followed by the candidate units of the same dimension (pint decides), none of them
+    `unit` spelled otherwise (a surface tension's `newton/meter` is N/m: offered once)."""
     if not unit:
         return ("",)
+    own = _OWN_CHOICES.get(kind_of(unit) or "")
+    if own is not None:  # a surface tension offers dyn/cm, not a stiffness's kN/m
+        return (unit, *(u for u in own if pretty_unit(u) != pretty_unit(unit)))
     dim = ureg().parse_units(unit).dimensionality
-    return (unit, *(cand for cand, d in candidate_dimensions() if cand != unit and d == dim))
+    shown = pretty_unit(unit)
+    return (
+        unit,
+        *(
+            cand
+            for cand, d in candidate_dimensions()
+            if cand != unit and d == dim and pretty_unit(cand) != shown
+        ),
+    )
 
 
 @functools.cache

@@ -36,7 +36,8 @@ UnitsPreset = Literal["si", "si_mm_mpa", "us"]
 QuantityKind = Literal[
     "length", "time", "pressure", "density", "mass", "force", "stiffness", "speed", "area",
     "volume", "acceleration", "volume_flow", "mass_flow", "mass_flow_hourly", "damping",
-    "viscosity", "surface_energy", "torque", "rolling_stiffness", "rolling_damping", "inertia",
+    "viscosity", "surface_energy", "surface_tension", "torque", "rolling_stiffness",
+    "rolling_damping", "inertia",
 ]  # fmt: skip
 """The kinds of `tools/display.py` (settings may not import tools: same layer)."""
 

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJson
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
-from caec_desktop.tools.units import UnitParseError, to_si, ureg
+from caec_desktop.tools.units import SURFACE_TENSION_UNIT, UnitParseError, to_si, ureg
 from caec_desktop.tools.values import read_value
 
 
@@ -109,7 +109,8 @@ Angle = Annotated[float, Unit("degree")]
 """In degrees (a bare number is degrees; "0.3 rad" converts)."""
 Viscosity = Annotated[float, Unit("Pa*s")]
 SurfaceEnergy = Annotated[float, Unit("J/m^2")]
-SurfaceTension = Annotated[float, Unit("N/m")]
+SurfaceTension = Annotated[float, Unit(SURFACE_TENSION_UNIT)]
+"""N/m, spelled apart from a stiffness's so that it is shown in its own display unit."""
 MassFlow = Annotated[float, Unit("kg/s")]
 Rate = Annotated[float, Unit("1/s")]
 """Per second: shear rates, throughputs (particle-steps per core-second)."""

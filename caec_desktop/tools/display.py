@@ -3,7 +3,8 @@
 Every value inside CAEC is SI. What people see goes through a `Display`: per quantity kind
 (length, time, pressure/modulus, density, mass, force, stiffness, speed) a preferred unit or
 "auto" (an SI prefix chosen per value, `units.fmt`), and a number of significant figures.
-Presets: `si` (auto everywhere), `si_mm_mpa` (mm and MPa, the rest auto), `us` (US customary).
+Presets: `si` (auto everywhere), `si_mm_mpa` (mm and MPa, the rest auto), `us` (US customary:
+the unit US engineers quote each quantity in, docs/display_units.md).
 
 The process has one current display (`current()` / `use()`): the window sets it from the settings,
 `caec` from `--units`/`--sig`; renderers (report, cards, exports, tables, plots) ask it.
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from caec_desktop.tools.units import convert, fmt, pretty_unit, sig
+from caec_desktop.tools.units import SURFACE_TENSION_UNIT, convert, fmt, pretty_unit, sig
 
 AUTO = "auto"
 DEFAULT_SIG = 4
@@ -40,6 +41,7 @@ KINDS: dict[str, str] = {
     "damping": "N*s/m",
     "viscosity": "Pa*s",
     "surface_energy": "J/m^2",
+    "surface_tension": SURFACE_TENSION_UNIT,
     "torque": "N*m",
     "rolling_stiffness": "N*m/rad",
     "rolling_damping": "N*m*s/rad",
@@ -47,7 +49,9 @@ KINDS: dict[str, str] = {
 }
 """Quantity kind → the unit values of that kind are stored in (SI; `kg/h` for the hourly mass
 flow the discharge tools also give). Every unit a tool's inputs or results carry has a kind,
-except those the same in both systems (1/s, rad/s, rpm, degree, h) and plain numbers."""
+except those the same in both systems (1/s, rad/s, rpm, degree, h) and plain numbers. A liquid's
+surface tension is a force per length like a stiffness, but no one reads it in a stiffness's
+unit (lbf/in): its fields carry their own spelling of N/m (`units.SURFACE_TENSION_UNIT`)."""
 KIND_LABELS = {
     "length": "Length",
     "time": "Time",
@@ -55,7 +59,7 @@ KIND_LABELS = {
     "density": "Density",
     "mass": "Mass",
     "force": "Force",
-    "stiffness": "Stiffness / surface tension",
+    "stiffness": "Stiffness",
     "speed": "Speed",
     "area": "Area",
     "volume": "Volume",
@@ -66,6 +70,7 @@ KIND_LABELS = {
     "damping": "Damping coefficient",
     "viscosity": "Viscosity",
     "surface_energy": "Surface energy",
+    "surface_tension": "Surface tension",
     "torque": "Torque / moment",
     "rolling_stiffness": "Rolling stiffness",
     "rolling_damping": "Rolling damping",
@@ -90,7 +95,8 @@ UNIT_CHOICES: dict[str, tuple[str, ...]] = {
     "mass_flow_hourly": (AUTO, "kg/h", "t/h", "lb/h", "ton/h"),
     "damping": (AUTO, "N*s/m", "lbf*s/inch", "lbf*s/ft"),
     "viscosity": (AUTO, "Pa*s", "mPa*s", "cP", "lbf*s/ft^2"),
-    "surface_energy": (AUTO, "J/m^2", "mJ/m^2", "lbf/ft", "dyn/cm"),
+    "surface_energy": (AUTO, "J/m^2", "mJ/m^2", "erg/cm^2"),
+    "surface_tension": (AUTO, "N/m", "mN/m", "dyn/cm"),
     "torque": (AUTO, "N*m", "N*mm", "lbf*inch", "lbf*ft"),
     "rolling_stiffness": (AUTO, "N*m/rad", "N*mm/rad", "lbf*inch/rad"),
     "rolling_damping": (AUTO, "N*m*s/rad", "lbf*inch*s/rad"),
@@ -117,7 +123,8 @@ PRESETS: dict[str, dict[str, str]] = {
         "mass_flow_hourly": "lb/h",
         "damping": "lbf*s/inch",
         "viscosity": "cP",
-        "surface_energy": "lbf/ft",
+        "surface_energy": "mJ/m^2",
+        "surface_tension": "dyn/cm",
         "torque": "lbf*inch",
         "rolling_stiffness": "lbf*inch/rad",
         "rolling_damping": "lbf*inch*s/rad",
@@ -126,7 +133,9 @@ PRESETS: dict[str, dict[str, str]] = {
 }
 """Preset name → the kinds it fixes (kinds not named stay auto). Time stays auto in every preset:
 µs and ns read better than any fixed unit for DEM time steps. US customary fixes every kind that
-has a customary unit (viscosity in cP, as US practice quotes it)."""
+has a customary unit (viscosity in cP, as US practice quotes it); surface tension and surface
+energy in the CGS-derived units US practice quotes them in (dyn/cm, mJ/m²), not in lbf/in or
+lbf/ft, which give numbers like 0.0004 no one uses (docs/display_units.md)."""
 PRESET_LABELS = {"si": "SI, auto prefix", "si_mm_mpa": "SI with mm and MPa", "us": "US customary"}
 
 

@@ -115,6 +115,12 @@ RANGES: tuple[Range, ...] = (
 _BY_FIELD = {name: r for r in RANGES for name in r.fields}
 
 
+def slips(field: str) -> tuple[str, ...]:
+    """Units a bare number for `field` was probably meant in (`("g/cm^3",)` for a density)."""
+    rng = _BY_FIELD.get(field)
+    return rng.slips if rng else ()
+
+
 class FieldWarning(BaseModel):
     """A valid but unusual input: which field, its value (in `unit`) and why it is unusual."""
 

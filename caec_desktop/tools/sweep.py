@@ -591,8 +591,19 @@ def sweep_markdown(table: dict[str, Any], max_rows: int | None = 25, display: An
         else:
             lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     if table.get("args"):
-        lines += ["", "Other inputs: " + "; ".join(f"{k} = {v}" for k, v in table["args"].items())]
+        lines += ["", "Other inputs: " + other_inputs(table, display)]
     return "\n".join(lines)
+
+
+def other_inputs(table: dict[str, Any], display: Any = None) -> str:
+    """The inputs a sweep holds fixed, each with its unit in display units (`density = 2500
+    kg/m³; youngs_modulus = 70 GPa`), never a bare SI number."""
+    from caec_desktop.tools.display import current
+
+    show = (display or current()).show
+    props = tool_schema(table["tool"]).get("properties", {})
+    units = {k: str(p.get("x-unit") or "") for k, p in props.items()}
+    return "; ".join(f"{k} = {show(v, units.get(k, ''))}" for k, v in table["args"].items())
 
 
 def sweep_text(table: dict[str, Any], display: Any = None) -> str:

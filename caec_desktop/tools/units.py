@@ -281,5 +281,11 @@ def pretty_unit(unit: str) -> str:
     return _WRITTEN.get(unit) or f"{ureg().parse_units(unit):~P}"
 
 
+SURFACE_TENSION_UNIT = "newton/meter"
+"""The SI unit of a liquid's surface tension, N/m, spelled apart from a stiffness's "N/m": display
+units go by the unit string (`display.KINDS`), and a surface tension shown in a stiffness's US
+unit (0.072 N/m as 0.000411 lbf/in) is a number no one reads. pint reads and writes it as N/m."""
+
+
 # Units where an SI prefix reads naturally; composite units (kg/m³, N·s/m) stay as they are.
 _COMPACTABLE = frozenset({"m", "s", "Pa", "N", "kg", "m/s"})

@@ -18,6 +18,7 @@ form run of the same call keeps "typed", "model", "preset:…" for the inputs le
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -125,10 +126,30 @@ def input_text(
         as_given = (given or {}).get(k)
         by_user = bool(source) and (str(source).startswith("typed") or source == "form")
         typed = _typed_text(as_given, units.get(k, ""))
-        if by_user and typed and typed != shown:
+        if by_user and typed and not same_as_shown(typed, shown):
             source = f"{source}: {typed}"
         parts.append(f"{k} = {shown}" + (f" ({source})" if source else ""))
     return "Inputs: " + "; ".join(parts) if parts else ""
+
+
+def same_as_shown(typed: str, shown: str) -> bool:
+    """Whether `typed` is the value shown, only spelled otherwise: the same number in the same
+    unit (`1 us` and `1 µs`, `2500 kg/m3` and `2500 kg/m³`, `70 gpa` and `70 GPa`), so the card
+    does not call it typed in other units. Another unit (`1000 mm` for `1 m`) or more digits
+    than shown (`1.00012 us` for `1 µs`) is no spelling: the note stays."""
+    if typed == shown:
+        return True
+    from caec_desktop.tools.units import PintError, convert
+    from caec_desktop.tools.values import ValueReadError, read_value
+
+    try:
+        a, b = read_value(typed), read_value(shown)
+        same_unit = a.unit == b.unit or (
+            bool(a.unit and b.unit) and math.isclose(convert(1.0, a.unit, b.unit), 1.0)
+        )
+    except (ValueReadError, PintError, ValueError, TypeError):
+        return False
+    return same_unit and math.isclose(a.number, b.number, rel_tol=1e-12)
 
 
 def _typed_text(value: Any, unit: str) -> str:

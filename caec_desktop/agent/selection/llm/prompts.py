@@ -176,6 +176,7 @@ _UNITS: dict[str, str] = {
     "s": "s|ms|µs|us|ns|min|h",
     "N": "N|kN|mN",
     "N/m": "N/m|kN/m",
+    "newton/meter": "N/m|mN/m|dyn/cm",  # a surface tension (tools.units.SURFACE_TENSION_UNIT)
     "kg": "kg|g|mg",
     "kg/s": "kg/s|g/s",
     "m^3": "m3|cm3|mm3|L",

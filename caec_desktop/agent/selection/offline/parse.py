@@ -34,7 +34,7 @@ from caec_desktop.agent.selection.offline.aliases import (
     wall_roles,
 )
 from caec_desktop.agent.selection.offline.lazy_re import lazy
-from caec_desktop.tools import plausibility
+from caec_desktop.tools.bare import bare_question
 from caec_desktop.tools.fluids import fluid_mentions
 from caec_desktop.tools.materials import mentions
 from caec_desktop.tools.units import dimensionality_name, ureg
@@ -790,16 +790,15 @@ def _bare_dimensional(text: str, quantities: list[Quantity]) -> None:
 
 
 def _ambiguous(q: Quantity) -> bool:
-    """Whether a bare number keyed to `q.roles` could be meant in another unit: a length always
-    (sizes are typed in mm or µm, never in metres, so `diameters 1` is no 1 m); another
-    dimension when its SI reading is outside the usual range of `tools/plausibility.py` (`E 70`
-    is no 70 Pa), while `density 2500` and `dt 1e-6` read in kg/m³ and s; an angle never."""
-    dims = {ROLE_DIM[r] for r in q.roles}
-    if LENGTH in dims:
-        return True
-    if dims == {ANGLE}:
-        return False
-    return bool(plausibility.check({r: q.value for r in q.roles}))
+    """Whether a bare number keyed to `q.roles` is asked back rather than read in the role's SI
+    unit, by the one rule of `tools/bare.py`: a length always (`diameters 1`, `r 0.002`: mm? m?);
+    another dimension when its SI reading is outside its usual range (`E 70` is no 70 Pa), while
+    `density 2500` and `dt 1e-6` read in kg/m³ and s (and are said to be); an angle never."""
+    return any(bare_question(r, q.value, _BARE_UNITS.get(ROLE_DIM[r], "")) for r in q.roles)
+
+
+_BARE_UNITS = {**REFERENCE_UNITS, ANGLE: "degree"}
+"""The unit a bare number of each role dimension would be read in."""
 
 
 def _bare_item(q: Quantity) -> bool:
@@ -898,7 +897,10 @@ def _inherit_post_keys(quantities: list[Quantity]) -> None:
 def _inherit_units(quantities: list[Quantity]) -> None:
     """In `0.5 x 0.3 x 0.2 m` or `1, 2 and 3 mm` the bare numbers take the last number's unit
     (not a number keyed as something of another dimension: in `phi=0.6 and 2 m3` the 0.6 stays
-    bare, in `contact angle 0 and 50 um` the 0 too)."""
+    bare, in `contact angle 0 and 50 um` the 0 too). A key joined by `of` to a list with its unit
+    typed once names what is asked of the list, not its first value: `bond number of 10 and 20
+    um` is the Bond number of 10 um and 20 um particles (a sweep, as `3 and 4 mm glass beads`),
+    never a target Bond number 10 beside one 20 um size."""
     for i in range(len(quantities) - 2, -1, -1):
         q, nxt = quantities[i], quantities[i + 1]
         if (
@@ -911,6 +913,14 @@ def _inherit_units(quantities: list[Quantity]) -> None:
             continue
         pre = PRE_KEY_RE.search(q.before)
         roles = key_roles(pre.group("key")) if pre else ()
-        if roles and not any(ROLE_DIM.get(r) == nxt.dim for r in roles):
-            continue  # `contact angle 0 and 50 um`: the 0 is an angle, not 0 um
+        if pre and roles and not any(ROLE_DIM.get(r) == nxt.dim for r in roles):
+            if not (_OF_LIST_RE.search(pre.group(0)) and _LIST_JOINT_RE.match(q.after)):
+                continue  # `contact angle 0 and 50 um`: the 0 is an angle, not 0 um
+            if POST_KEY_RE.match(nxt.after):
+                continue  # `bond number of 10 and 20 um radius`: no list of one unit
         q.unit, q.dim = nxt.unit, nxt.dim
+
+
+_OF_LIST_RE = lazy(r"\bof\s*$", re.IGNORECASE)
+_LIST_JOINT_RE = lazy(r"^\s*(?:,\s*|(?:,\s*)?(?:and|or)\s+)$", re.IGNORECASE)
+"""Between a list's values: `, ` or `and` / `or` (not `x`, which joins a box's sides)."""

@@ -34,7 +34,8 @@ from caec_desktop.agent.selection.protocol import (
     SelectionRequest,
     Summary,
 )
-from caec_desktop.tools import get_tool
+from caec_desktop.tools import get_tool, tool_schema
+from caec_desktop.tools.bare import TYPED_WITHOUT_UNIT, bare_number, said
 from caec_desktop.tools.fluids import find_fluid
 from caec_desktop.tools.materials import MATERIALS, find_material
 from caec_desktop.tools.units import UnitParseError, to_si
@@ -149,7 +150,9 @@ def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
     if built.unread:
         return _unread_reply(built, notes)
     if built.missing:
-        reply, missing = missing_reply(built.tool, built.missing, built.args, built.sources)
+        reply, missing = missing_reply(
+            built.tool, built.missing, built.args, _said_bare(built.tool, built.args, built.sources)
+        )
         wrong = [f"**Wrong unit:** {w}." for w in built.wrong]
         unknown = _unknown_material(parsed) if _wants_material(built) else ""
         if unknown:
@@ -158,10 +161,27 @@ def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
                 f"(presets: {', '.join(sorted(MATERIALS))}); type its values."
             )
         return Selection(reply="\n\n".join([*wrong, reply, *notes]), missing=missing)
+    sources = _said_bare(built.tool, built.args, built.sources)
     call = ProposedCall(
-        name=built.tool, args=built.args, id="regex-1", source="regex", arg_sources=built.sources
+        name=built.tool, args=built.args, id="regex-1", source="regex", arg_sources=sources
     )
     return Selection(calls=[call], reply="\n\n".join(notes) or None)
+
+
+def _said_bare(tool: str, args: dict[str, Any], sources: dict[str, str]) -> dict[str, str]:
+    """Sources with each number typed without a unit and read in its input's SI unit said so
+    (`tools/bare.py`): `density = 2500 kg/m³ (typed without a unit)` in the answer, the card,
+    the trace's call and history, so the unit read is never assumed in silence."""
+    units = _arg_units(tool)
+    return {
+        k: TYPED_WITHOUT_UNIT
+        if source == "typed"
+        and not isinstance(args.get(k), str)
+        and bare_number(args.get(k)) is not None
+        and said(units.get(k, ""))
+        else source
+        for k, source in sources.items()
+    }
 
 
 _MATERIAL_SLOT_RE = lazy(
@@ -190,8 +210,19 @@ def _unknown_material(parsed: Parsed) -> str:
             continue
         if any(c.isdigit() for c in word) or find_material(word) is not None:
             continue
+        if _AFTER_NUMBER_RE.search(parsed.text, 0, m.start("word")):
+            continue  # `3 mm beads`, `0.5 in balls`: the size's unit, no material
         return word
     return ""
+
+
+@lru_cache(maxsize=64)
+def _arg_units(tool: str) -> dict[str, str]:
+    """Input name → SI unit of `tool` (read-only; `tool_schema` copies the schema per call)."""
+    return {k: str(p.get("x-unit") or "") for k, p in tool_schema(tool)["properties"].items()}
+
+
+_AFTER_NUMBER_RE = lazy(r"\d\s*$")
 
 
 def _wants_material(built: Built) -> bool:
@@ -220,7 +251,9 @@ def _unread_reply(built: Built, notes: list[str]) -> Selection:
     parts = [f"**Value not read:** {u}." for u in built.unread] + [UNREAD_NEXT]
     missing = list(built.unread)
     if built.missing:
-        reply, still = missing_reply(built.tool, built.missing, built.args, built.sources)
+        reply, still = missing_reply(
+            built.tool, built.missing, built.args, _said_bare(built.tool, built.args, built.sources)
+        )
         parts.append(reply)
         missing += still
     return Selection(reply="\n\n".join([*parts, *notes]), missing=missing)

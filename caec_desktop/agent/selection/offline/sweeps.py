@@ -136,8 +136,15 @@ def sweep_selection(text: str, select: Select) -> Selection | None:
     first = readings[0]
     if any(len(r.calls) != 1 for r in readings):
         # A range says "sweep" by itself: say what is missing. A list may be two inputs that
-        # share a unit ("radius 0.2 m, 0.5 m long"): the ordinary reader has it.
-        return first if is_range and not first.calls else None
+        # share a unit ("radius 0.2 m, 0.5 m long"): the ordinary reader has it, unless read
+        # whole it asks for what no single value lacks (`bond number for 10 and 20 um beads`:
+        # "typed more than once", where each size alone lacks only a surface energy).
+        if is_range and not first.calls:
+            return first
+        if not whole.calls and _each_lacks_less(whole, readings):
+            note = f"**Sweep:** {', '.join(values)}, once the inputs above are given."
+            return Selection(reply="\n\n".join([first.reply or "", note]), missing=first.missing)
+        return None
     calls = [r.calls[0] for r in readings]
     if len({c.name for c in calls}) != 1:
         return None
@@ -163,6 +170,15 @@ def sweep_selection(text: str, select: Select) -> Selection | None:
         name=SWEEP_TOOL, args=sweep, id="regex-sweep", source="regex", arg_sources=sources
     )
     return Selection(calls=[call], reply="\n\n".join(notes))
+
+
+def _each_lacks_less(whole: Selection, readings: list[Selection]) -> bool:
+    """Whether every value of a list read alone lacks the same inputs, and the list read whole
+    asks for something else as well (a value typed more than once): then the list is a sweep
+    still waiting for those inputs."""
+    first = readings[0]
+    same = all(not r.calls and r.missing == first.missing for r in readings)
+    return same and bool(first.missing) and not set(whole.missing) <= set(first.missing)
 
 
 def _points_of_step(values: list[str], step: str) -> int | str | None:
