@@ -65,7 +65,10 @@ QTY_RE = re.compile(
 inch or foot mark glued to it (`0.25"`, `3'`) or the word after it that may be its unit."""
 _SUPERSCRIPT_RE = re.compile("[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
-_TIMES_RE = re.compile(r"(?<=[\d.])\s*[x×*]\s*(?=[-+]?[\d.])")
+_TIMES_RE = re.compile(r"(?<=[\d.])\s*[x×]\s*(?=[-+]?[\d.])")
+"""`0.5x0.3` (a box's sides) to `0.5 x 0.3`; not `2*3`, which is arithmetic and refused."""
+_NARROW_SPACES = str.maketrans("\u00a0\u2009\u202f\u2007", "    ")
+"""No-break, thin and figure spaces (`2\u00a0mm`, as word processors write a value) are spaces."""
 _SEPARATOR_RE = lazy(r"^[\s,;x]*(?:(?:and|or)\s*)?$")
 _KEY_NEXT_RE = re.compile(r"\w*\s*=|_")
 """After a would-be unit: `2500 E=70 GPa`, `0.3 sigma_y=250 MPa`, `1e6 n_cores=16` — the next
@@ -330,7 +333,7 @@ def _dotted_unit(match: re.Match[str]) -> str:
 def normalize(text: str) -> str:
     """Unicode symbols to ASCII names, `2×10^-7` to `2e-7`, `0.5x0.3` to `0.5 x 0.3`, `500k` and
     `2 million` to `500e3` and `2e6`, units in words to symbols (`5 metres per second`)."""
-    text = e_notation(text)
+    text = e_notation(text.translate(_NARROW_SPACES))
     text = _ORIFICE_KEY_RE.sub(r"\g<1>0", text)
     text = _GREEK_KEY_RE.sub(lambda m: _GREEK_KEYS[m.group(0)] + " ", text)
     for old, new in _UNICODE.items():
@@ -513,6 +516,9 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     if raw is None:
         return _Unit("", _BARE, False, end_num)
     if raw == "%":
+        if text[match.end("unit") :].lstrip().startswith(("%", "‰")):  # `40 %%`
+            why = f"could not read {quote(typed + '%')}: one % sign"
+            return _Unit("", "", False, match.end("unit") + 1, why)
         return _Unit("", _BARE, True, match.end("unit"))
     end = match.end("unit")
     glued = match.start("unit") == end_num
@@ -665,6 +671,7 @@ def parse(
                 problem,
             )
         )
+    quantities = _with_pi(text, quantities)
     for i, q in enumerate(quantities):
         prev_end = quantities[i - 1].end if i else 0
         next_start = quantities[i + 1].start if i + 1 < len(quantities) else len(text)
@@ -680,6 +687,31 @@ def parse(
     _bare_dimensional(text, quantities)
     words = {m.group(1): m.group(2) for m in _WORD_PAIR_RE.finditer(text)}
     return Parsed(raw, text, text.lower(), quantities, fixes, words)
+
+
+_PI_RE = re.compile(
+    r"(?:(?<![\w.])[\d.]+\s*[*·×]?\s*)?(?:π|\bpi\b(?=\s*[/*]|\s*rad))(?:\s*/\s*[\d.]+)?"
+    r"(?:\s*(?:rad(?:ians?)?|°|deg(?:rees?)?)\b)?"
+)
+"""`π/6 rad`, `2π`, `pi/4`: a value written with π is arithmetic, refused (no number of it was
+read before, and a contact angle took its default 0)."""
+
+
+def _with_pi(text: str, quantities: list[Quantity]) -> list[Quantity]:
+    """`quantities` with each value written with π as a problem: the numbers it covers (`0.1` of
+    `0.1π rad`), or a new quantity when it covers none (`π/6 rad`)."""
+    extra = []
+    for m in _PI_RE.finditer(text):
+        problem = (
+            f"could not read {quote(m.group().strip())}: π is not evaluated; type the value as a "
+            "number with its unit (an angle in degrees, e.g. 30°)"
+        )
+        covered = [q for q in quantities if q.start < m.end() and m.start() < q.end]
+        for q in covered:
+            q.problem, q.unit, q.dim = problem, "", ""
+        if not covered:
+            extra.append(Quantity(0.0, "", "", m.start(), m.end(), problem=problem))
+    return sorted([*quantities, *extra], key=lambda q: q.start) if extra else quantities
 
 
 _EACH_AFTER_RE = lazy(r"^\s*(?:each|apiece)\b", re.IGNORECASE)
@@ -734,7 +766,7 @@ def _drop_negated(text: str, fixes: dict[str, str]) -> str:
 
 
 _ARITHMETIC_RE = re.compile(
-    r"^\s*(?:\+(?![-/])|plus|minus|times|multiplied\s+by|divided\s+by|over|/)\s*$", re.IGNORECASE
+    r"^\s*(?:\+(?![-/])|\*|plus|minus|times|multiplied\s+by|divided\s+by|over|/)\s*$", re.IGNORECASE
 )
 """Between two numbers, an operator (`5 + 3 mm`, `2 plus 3`, `6 / 2 mm`): arithmetic, which is
 never evaluated nor half-read."""
@@ -820,6 +852,9 @@ _LOWER_BOUND_RE = re.compile(
     r"(?:>|≥|>=|\bmore\s+than|\bgreater\s+than|\bat\s+least|\bin\s+excess\s+of|\bexceeding)\s*$",
     re.IGNORECASE,
 )
+_UPPER_BOUND_RE = re.compile(r"(?:<|≤|<=|⩽)\s*$")
+"""`< 1 mm`, `≤ 1 mm`: below a bound, not at it (a time step at the bound is too long for the
+smaller sizes meant); words (`at most 20% of rayleigh`) are a check's limit and read."""
 _CHANGED_BY_RE = re.compile(
     r"\b(?:reduced|increased|lowered|raised|softened|stiffened|scaled|multiplied|divided|cut"
     r"|decreased|changed)\s+by\s+(?:a\s+factor\s+(?:of\s+)?)?$",
@@ -847,7 +882,10 @@ def _relative(text: str, quantities: list[Quantity]) -> None:
         if q.problem:
             continue
         typed = quote(text[q.start : q.end])
-        if q.dim != LENGTH and (bound := _LOWER_BOUND_RE.search(q.before)):
+        if bound := _UPPER_BOUND_RE.search(q.before):
+            typed = quote(f"{bound.group().strip()} {text[q.start : q.end]}")
+            why = "a bound is not a value (a result there would not cover smaller ones)"
+        elif q.dim != LENGTH and (bound := _LOWER_BOUND_RE.search(q.before)):
             # (a size `of at least 0.5 mm` is the smallest one, which a time step wants)
             typed = quote(f"{bound.group().strip()} {text[q.start : q.end]}")
             why = "a lower bound is not a value (a result there would not cover larger ones)"
@@ -867,7 +905,8 @@ def _spreads(text: str, quantities: list[Quantity]) -> None:
     """A value with a spread (`2 mm ± 0.2 mm`) is not read as the value alone: which size (the
     smallest for a time step) or a distribution's mean and sd is for the user to say."""
     for i, q in enumerate(quantities):
-        if _SPREAD_RE.search(q.before) and i and not quantities[i - 1].problem:
+        # `1 ± 0.1 mm`: the ± may have been read as the first number's (unreadable) unit
+        if i and _SPREAD_RE.search(text[quantities[i - 1].start : q.start]):
             whole = text[quantities[i - 1].start : q.end]
             for one in (quantities[i - 1], q):
                 one.problem = (
