@@ -217,6 +217,8 @@ def cmd_sweep(ns: argparse.Namespace) -> int:
             if not isinstance(extra, dict):
                 raise ValueError("--args must be a JSON object")
             request["args"].update(extra)
+    except RangeError as exc:  # the swept input by name: `particle_diameter: '1,5 mm' may be`
+        return refuse([f"{ns.range.partition('=')[0].strip() or 'range'}: {exc}"])
     except (ValueError, json.JSONDecodeError) as exc:
         return refuse([f"invalid arguments: {exc}"])
     if ns.threshold is not None:
