@@ -27,6 +27,7 @@ import difflib
 import math
 import re
 import sys
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -330,7 +331,8 @@ _AFTER_NUMBER_PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = (
      "separator (2500)"),
     (re.compile(r"[ \u00a0\u2009\u202f]\d{3}(?![\d.,])"), "digits grouped by a space; write the "
      "number without a thousands separator (2500)"),
-    (re.compile(r"\s*(?:\*\*|\^)"), "powers are not read; write 1e3 or 2×10^-3"),
+    (re.compile(r"\s*(?:\*\*|\^)|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]"), "powers are not read; write 1e3 or 2×10^-3"),
+    (re.compile(r"\s+[eE][-+\u2212]?\d"), "an exponent is written without spaces (1e-3)"),
     (re.compile(r"\s*[*/+\u2212x×·-]\s*[\d.]"), "arithmetic is not read; write the single number"),
     (re.compile(r"[eE](?:\D|$)"), "an exponent needs digits (2e-3)"),
 )  # fmt: skip
@@ -340,6 +342,10 @@ _PER_UNIT_RE = re.compile(r"\s+1\s*/\s*[A-Za-zµμ(]")
 """`10 1/s`: a reciprocal unit after the number, not a second number."""
 _FRACTION_RE = re.compile(r"(\d{1,6})\s*/\s*(\d{1,6})(?![\d.])(\s*\S.*)?$")
 """`1/8 in`: refused, with the decimal to type instead (the reader does no arithmetic)."""
+
+
+_VULGAR_RE = re.compile(r"(\d*) ?([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞])")
+"""`½ mm`, `1½ in`: a fraction character, refused with the decimal to type instead."""
 
 
 def read_value(text: str) -> Reading:
@@ -355,6 +361,12 @@ def read_value(text: str) -> Reading:
         raise ValueReadError(
             f"could not read {quote(stripped, 20)} ({len(stripped)} characters): a value is at "
             f"most {MAX_CHARS} characters"
+        )
+    if vulgar := _VULGAR_RE.search(stripped):
+        decimal = int(vulgar.group(1) or 0) + unicodedata.numeric(vulgar.group(2))
+        raise ValueReadError(
+            f'could not read "{stripped}": fractions are not read; write '
+            f"{decimal:.6g}{stripped[vulgar.end() :]}"
         )
     number = _NUMBER_RE.match(stripped)
     if number is None:

@@ -283,3 +283,21 @@ def test_products_convert_exactly() -> None:
     assert math.isclose(reg.Quantity(1, read_value("1 mPa s").unit).to("Pa*s").magnitude, 1e-3)
     omega = reg.Quantity(20, read_value("20 RPM").unit).to("rad/s").magnitude
     assert math.isclose(omega, 20 * 2 * math.pi / 60, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("½ mm", "fractions are not read; write 0.5 mm"),
+        ("1½ in", "fractions are not read; write 1.5 in"),
+        ("2 ¼ in", "fractions are not read; write 2.25 in"),
+        ("1 E-3 m", "an exponent is written without spaces (1e-3)"),
+        ("10² µm", "powers are not read"),
+    ],
+)
+def test_refusals_say_what_to_type(text: str, message: str) -> None:
+    """These were refused with `expected a number first` or `"E" is not a unit I know; did you
+    mean e`, which do not say what was wrong."""
+    with pytest.raises(ValueReadError) as info:
+        read_value(text)
+    assert message in str(info.value)
