@@ -111,3 +111,37 @@ def test_a_lone_temperature_letter_is_read_with_a_note(typed: str, read: str) ->
 def test_a_doubled_percent_sign_is_refused() -> None:
     selection = select_text("bulk density for porosity 40 %%, solid density 2500 kg/m3")
     assert not selection.calls and '"40 %%"' in (selection.reply or "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "how many time steps to simulate 1:30 min at a time step of 1e-6 s",
+        "how many time steps to simulate 1:30:00 h at a time step of 1e-6 s",
+        "max overlap of 2 mm glass beads at 1:2 m/s",
+    ],
+)
+def test_numbers_joined_by_a_colon_are_refused(text: str) -> None:
+    """`1:30 min` was read as a duration of 30 min (1800 s, not 90 s), the 1 noted as not used."""
+    selection = select_text(text)
+    assert not selection.calls and "joined by a colon" in (selection.reply or "")
+
+
+@pytest.mark.parametrize(
+    ("text", "parameter", "ends"),
+    [
+        ("mass of a glass bead of diameter 0.5mm-1mm", "particle_diameter", (0.5e-3, 1e-3)),
+        ("max overlap of 2 mm glass beads at 1m/s-2m/s", "impact_velocity", (1.0, 2.0)),
+    ],
+)
+def test_a_range_with_units_glued_is_a_range(
+    text: str, parameter: str, ends: tuple[float, float]
+) -> None:
+    """`0.5mm-1mm` computed 0.5 mm alone, the `1mm` noted as not used: part of the value kept."""
+    from caec_desktop.tools.sweep import plan_sweep
+
+    (call,) = select_text(text).calls
+    plan, errors = plan_sweep(call.args)
+    assert plan is not None, errors
+    assert plan.parameter == parameter
+    assert (min(plan.values), max(plan.values)) == pytest.approx(ends, rel=1e-12)

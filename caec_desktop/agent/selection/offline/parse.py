@@ -11,6 +11,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from caec_desktop.agent.selection.offline.aliases import (
@@ -684,6 +685,7 @@ def parse(
     _spreads(text, quantities)
     _relative(text, quantities)
     _arithmetic(text, quantities)
+    _clock(text, quantities)
     _bare_dimensional(text, quantities)
     words = {m.group(1): m.group(2) for m in _WORD_PAIR_RE.finditer(text)}
     return Parsed(raw, text, text.lower(), quantities, fixes, words)
@@ -785,6 +787,21 @@ def _arithmetic(text: str, quantities: list[Quantity]) -> None:
                     "single value with its unit"
                 )
                 one.unit, one.dim, one.roles = "", "", ()
+
+
+def _clock(text: str, quantities: list[Quantity]) -> None:
+    """`1:30 min` (a minute and a half) was read as 30 min, the 1 left over: two numbers joined
+    by a colon (a clock time, a ratio) are refused whole."""
+    for a, b in pairwise(quantities):
+        if a.unit or a.percent or text[a.end : b.start] != ":" or not a.number.isdigit():
+            continue
+        whole = text[a.start : b.end]
+        for one in (a, b):
+            one.problem = (
+                f"could not read {quote(whole)}: numbers joined by a colon (a clock time or a "
+                "ratio) are not read; type one value with its unit (1:30 min is 90 s)"
+            )
+            one.unit, one.dim, one.roles = "", "", ()
 
 
 def _bare_dimensional(text: str, quantities: list[Quantity]) -> None:
