@@ -10,12 +10,11 @@ from __future__ import annotations
 import pytest
 
 from caec_desktop.agent.selection.offline import select_text
+from caec_desktop.tools import validate
 from tests.value_format_rows import TABLES, Expect, chat_outcome, check, rows
 
-REFUSED_STILL = {
-    ("viscosity", "1e-3 kg/(m s)"): "a unit in brackets after / is not read in chat (refused, "
-    "quoting the value); forms and caec run read it",
-}
+REFUSED_STILL: dict[tuple[str, str], str] = {}
+"""(dimension, text) of rows still refused where the row wants the value (none now)."""
 
 
 def _rows() -> list[object]:
@@ -111,6 +110,23 @@ def test_a_lone_temperature_letter_is_read_with_a_note(typed: str, read: str) ->
 def test_a_doubled_percent_sign_is_refused() -> None:
     selection = select_text("bulk density for porosity 40 %%, solid density 2500 kg/m3")
     assert not selection.calls and '"40 %%"' in (selection.reply or "")
+
+
+@pytest.mark.parametrize(
+    "typed", ["1e-3 kg/(m s)", "1e-3 kg/(m·s)", "1e-3 kg / (m*s)", "1e-3 N/(m s)"]
+)
+def test_a_unit_divided_by_a_product_is_read_whole(typed: str) -> None:
+    """`1e-3 kg/(m s)` was refused: `kg/` read alone. kg/(m·s) = Pa·s; N/(m·s) = kg/s² ≠ Pa·s
+    (the viscosity is then asked for, not read)."""
+    text = f"terminal velocity of 1 mm glass beads, fluid density 1000 kg/m3, viscosity {typed}"
+    selection = select_text(text)
+    if typed.startswith("1e-3 N"):
+        assert not selection.calls and "fluid_viscosity" in (selection.reply or "")
+        return
+    (call,) = selection.calls
+    model, errors = validate(call.name, call.args)
+    assert model is not None, errors
+    assert model.fluid_viscosity == pytest.approx(1e-3, rel=1e-12)  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(

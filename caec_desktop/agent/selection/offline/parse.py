@@ -323,6 +323,19 @@ _DOTTED_UNIT_RE = re.compile(
 `2500 kg.m-3`, `5 N.m`, `1 m s-1` (else `1 m` would be read as a length and the rest lost)."""
 
 
+_PER_PRODUCT_RE = re.compile(
+    r"(?<=[\d\s])(?P<a>[A-Za-zµμ]{1,3})\s*/\s*\(\s*(?P<b>[A-Za-zµμ]{1,3})\s*[ .·*]\s*"
+    r"(?P<c>[A-Za-zµμ]{1,3})\s*\)"
+)
+"""`1e-3 kg/(m s)`, `kg/(m·s)`: a unit divided by a product, written `kg/m/s` (the same unit)
+when the value reader reads it, so the number is not read with `kg/` alone and refused."""
+
+
+def _per_product(match: re.Match[str]) -> str:
+    whole = f"{match['a']}/{match['b']}/{match['c']}"
+    return whole if _units_read(match["a"], whole) else match.group(0)
+
+
 def _dotted_unit(match: re.Match[str]) -> str:
     """The unit with SI's middle dot (`m·s^-1`, read as a product like a typed `·`) when the
     value reader reads it, else as typed. (Not `*`: `g*cm` would look like the key `G*`.)"""
@@ -344,6 +357,7 @@ def normalize(text: str) -> str:
     text = _MULTIPLIER_RE.sub(_multiplied, text)
     text = _BRACKET_UNIT_RE.sub(_bracket_unit, text)
     text = _PASCAL_SECOND_RE.sub(r"\1*s", text)
+    text = _PER_PRODUCT_RE.sub(_per_product, text)
     text = _SPACED_UNIT_RE.sub(_joined_unit, text)
     text = _DOTTED_UNIT_RE.sub(_dotted_unit, text)
     text = _PER_SECOND_RE.sub("s^-1", text)
