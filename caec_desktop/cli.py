@@ -234,6 +234,8 @@ def cmd_sweep(ns: argparse.Namespace) -> int:
                 raise ValueError("--args must be a JSON object")
             typed = {k: v for k, v in typed.items() if k not in extra}
             request["args"] = {**typed, **extra}
+    except RangeError as exc:  # the swept input by name: `particle_diameter: '1,5 mm' may be`
+        return refuse([f"{ns.range.partition('=')[0].strip() or 'range'}: {exc}"])
     except (ValueError, json.JSONDecodeError) as exc:
         return refuse([f"invalid arguments: {exc}"])
     questions, notes = _typed_sweep(ns.tool, request, typed)

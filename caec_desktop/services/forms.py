@@ -262,6 +262,21 @@ def split_values(text: str) -> list[str]:
     return [item.strip() for item in _VALUE_SEPARATOR.split(text)] if text.strip() else []
 
 
+def list_items(text: str) -> list[str]:
+    """The items of a list field as typed: separated like a list sweep's values (`split_values`),
+    or by bare commas when the list cannot be one number (`0.5,1,2`). `1,5` and `2,500` stay
+    whole, so the value reader refuses them naming the field: never 1 and 5, nor 2 and 500."""
+    from caec_desktop.tools.sweep import ambiguous_commas
+
+    items: list[str] = []
+    for item in split_values(text):
+        if "," in item and ambiguous_commas(item) is None:
+            items += [part.strip() for part in item.split(",")]
+        else:
+            items.append(item)
+    return items
+
+
 def sweep_call(
     tool: str, f: FormField, entry: SweepEntry, others: dict[str, Any]
 ) -> dict[str, Any]:

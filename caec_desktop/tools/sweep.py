@@ -443,6 +443,8 @@ def parse_range(text: str) -> dict[str, Any]:
     match = _RANGE.fullmatch(text)
     if match is None:
         if "," in text:
+            if (why := ambiguous_commas(text)) is not None:
+                raise RangeError(why)
             items = [p.strip() for p in text.split(",")]
             if any(not p for p in items):
                 raise RangeError(f"empty item in the list {text!r}")
@@ -464,6 +466,31 @@ def parse_range(text: str) -> dict[str, Any]:
 
 
 _BARE = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_GLUED_COMMA = re.compile(r"(?<![\w.+-])(\d+),(\d+)(?![\w.,])")
+_THOUSANDS = re.compile(r"(?<![\w.+-])\d{1,3}(?:,\d{3})+(?![\w.])")
+
+
+def ambiguous_commas(text: str) -> str | None:
+    """Why a list typed with commas may be one number, or None: `1,5 mm` (a decimal comma, 1.5,
+    or 1 and 5?), `2,500 um` and `1,000,000` (thousands, or 2 and 500?). Lists of three or more
+    plain values (`0.5,1,2 mm`) and lists with a space after each comma (`1, 5 mm`) are lists."""
+    glued = _GLUED_COMMA.search(text) if text.count(",") == 1 else None
+    if glued is not None:
+        a, b = glued.groups()
+        thousands = f", {a}{b} with a thousands separator" if len(b) == 3 else ""
+        return (
+            f"{text!r} may be one number ({a}.{b} with a decimal comma{thousands}) or a list of "
+            f"two values; write the number with a decimal point, or the list with a space after "
+            f"the comma ({a}, {b})"
+        )
+    grouped = _THOUSANDS.search(text)
+    if grouped is not None and ", " not in text:
+        plain = grouped.group().replace(",", "")
+        return (
+            f"{text!r}: {grouped.group()} may be one number with thousands separators ({plain});"
+            " write it without them, or the list with a space after each comma"
+        )
+    return None
 
 
 def _shared_unit(items: list[str]) -> list[Any]:

@@ -27,6 +27,7 @@ import difflib
 import math
 import re
 import sys
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -119,32 +120,52 @@ _SYMBOLS = {'"': "inch", "″": "inch", "''": "inch", "'": "foot", "′": "foot"
 """Inch and foot marks. pint's tokenizer reads quotes as string delimiters, so the marks are
 read here; they must be the whole unit (`0.25"`, `3'`)."""
 _UNIT_TOKEN_RE = re.compile(
-    r"\s*(?:(?P<name>[A-Za-zµμΩ°_]+)(?P<glued>[0-9]+)?|(?P<op>\*\*|[*·⋅/^()%])"
+    r"(?P<space>\s*)(?:(?P<name>[A-Za-zµμΩ°_]+)(?P<glued>[0-9]+)?|(?P<op>\*\*|[*·⋅./^()%])"
     r"|(?P<power>[-+\u2212]?\d+(?![\w.])|[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))"
 )
 _SUPERSCRIPT = _SUPER_DIGITS + _SUPER_SIGN
+_SPACED = "spaced"
+"""The kind of a name with white space before it: after a unit, a product (SI's `N m`)."""
 
 
 def _unit_tokens(text: str) -> list[tuple[str, str]]:
-    """(kind, text) tokens of a unit: name, glued (cm3's 3), op, power, super (²)."""
+    """(kind, text) tokens of a unit: name (spaced when white space is before it), glued (cm3's
+    3), op, power, signed (m-3's -3, a signed power glued to a name), super (²)."""
     tokens: list[tuple[str, str]] = []
     pos = 0
     while pos < len(text):
         match = _UNIT_TOKEN_RE.match(text, pos)
-        if match is None:
+        if match is None or match.end() == pos:
             bad = text[pos:].strip()[:1]
             if bad.isdigit():
                 raise ValueReadError(f'"{text}": a power must be a whole number (m^3)')
             raise ValueReadError(f'"{bad}" cannot be part of a unit')
         pos = match.end()
         kind = match.lastgroup or ""
-        value = match.group(kind)
         if kind == "glued":
             tokens.append(("name", match.group("name")))
-        elif kind == "power" and value[0] in _SUPERSCRIPT:
+        elif kind == "name" and match.group("space") and tokens:
+            kind = _SPACED
+        value = match.group("name" if kind == _SPACED else kind)
+        if kind == "power" and value[0] in _SUPERSCRIPT:
             kind = "super"
+        elif (
+            kind == "power"
+            and value[0] in "-\u2212"
+            and not match.group("space")
+            and tokens
+            and tokens[-1][0] in ("name", _SPACED)
+        ):
+            kind = "signed"  # SI's `kg m-3`, `s-1`
         tokens.append((kind, value))
     return tokens
+
+
+_AMBIGUOUS_CASE = frozenset({"mpa", "Mpa", "MPA", "gpa", "Gpa", "GPA", "kpa", "Kpa", "KPa", "KPA"})
+"""Pascal multiples typed in another case (`units._DEFINITIONS`): read alone (`70 gpa`), but not
+in a compound unit, where `mpa s` may be the millipascal second (a viscosity) as well as the
+megapascal second."""
+_POWER_WORDS = {"square": "2", "cubic": "3"}
 
 
 @lru_cache(maxsize=1024)
@@ -171,22 +192,31 @@ def read_unit(text: str) -> str:
     after_unit = False  # the last token ended a unit (a name, a power or ")")
     powered = False  # ... and it already carries a power
     i = 0
+    names: list[str] = []
     while i < len(tokens):
         kind, tok = tokens[i]
         i += 1
-        if kind == "name" and tok == "per" and after_unit:
+        if kind in ("name", _SPACED) and tok == "per" and after_unit:
             kind, tok = "op", "/"
-        if kind == "name":
+        if kind == _SPACED and after_unit:  # SI's product with a space: `N m`, `kg m-3`
+            out.append("*")
+            kind, after_unit = "name", False
+        if kind in ("name", _SPACED):
             if after_unit:
                 raise ValueReadError(f'"{stripped}": two unit names without * or / between them')
-            out.append(_known_name(tok))
-            after_unit, powered = True, False
-        elif kind in ("glued", "super") or tok in ("^", "**"):
+            power = _POWER_WORDS.get(tok.lower())
+            if power and i < len(tokens) and tokens[i][0] in ("name", _SPACED):
+                tok = tokens[i][1]  # `cubic metre`, `square inch`
+                i += 1
+            names.append(tok)
+            out.append(_known_name(tok) + (f"^{power}" if power else ""))
+            after_unit, powered = True, bool(power)
+        elif kind in ("glued", "super", "signed") or tok in ("^", "**"):
             if not after_unit or powered:
                 raise ValueReadError(
                     f'"{stripped}": one whole-number power after a unit (m^3, cm3, mm²)'
                 )
-            if kind in ("glued", "super"):
+            if kind in ("glued", "super", "signed"):
                 out.append("^" + _power(tok, glued=kind == "glued"))
             elif i < len(tokens) and tokens[i][0] == "power":
                 out.append("^" + _power(tokens[i][1]))
@@ -194,7 +224,7 @@ def read_unit(text: str) -> str:
             else:
                 raise ValueReadError(f'"{stripped}": a power must be a whole number after a unit')
             powered = True
-        elif tok in ("*", "·", "⋅", "/"):
+        elif tok in ("*", "·", "⋅", ".", "/"):
             if not after_unit:
                 raise ValueReadError(f'"{stripped}": "{tok}" must stand between two units')
             out.append("/" if tok == "/" else "*")
@@ -214,6 +244,17 @@ def read_unit(text: str) -> str:
             raise ValueReadError(f'"{stripped}": unbalanced parentheses')
     if not after_unit or depth:
         raise ValueReadError(f'"{stripped}" is not a complete unit')
+    if len(names) > 1:
+        if len(set(names)) < len(names):
+            raise ValueReadError(
+                f'"{stripped}" names one unit twice (a range or two values?); type one value '
+                "with its unit"
+            )
+        if ambiguous := _AMBIGUOUS_CASE.intersection(names):
+            raise ValueReadError(
+                f'"{stripped}": "{min(ambiguous)}" in a compound unit may be the megapascal or the '
+                "millipascal; type MPa or mPa"
+            )
     canonical = "".join(out)
     try:
         from caec_desktop.tools.units import ureg
@@ -290,7 +331,8 @@ _AFTER_NUMBER_PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = (
      "separator (2500)"),
     (re.compile(r"[ \u00a0\u2009\u202f]\d{3}(?![\d.,])"), "digits grouped by a space; write the "
      "number without a thousands separator (2500)"),
-    (re.compile(r"\s*(?:\*\*|\^)"), "powers are not read; write 1e3 or 2×10^-3"),
+    (re.compile(r"\s*(?:\*\*|\^)|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]"), "powers are not read; write 1e3 or 2×10^-3"),
+    (re.compile(r"\s+[eE][-+\u2212]?\d"), "an exponent is written without spaces (1e-3)"),
     (re.compile(r"\s*[*/+\u2212x×·-]\s*[\d.]"), "arithmetic is not read; write the single number"),
     (re.compile(r"[eE](?:\D|$)"), "an exponent needs digits (2e-3)"),
 )  # fmt: skip
@@ -300,6 +342,10 @@ _PER_UNIT_RE = re.compile(r"\s+1\s*/\s*[A-Za-zµμ(]")
 """`10 1/s`: a reciprocal unit after the number, not a second number."""
 _FRACTION_RE = re.compile(r"(\d{1,6})\s*/\s*(\d{1,6})(?![\d.])(\s*\S.*)?$")
 """`1/8 in`: refused, with the decimal to type instead (the reader does no arithmetic)."""
+
+
+_VULGAR_RE = re.compile(r"(\d*) ?([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞])")
+"""`½ mm`, `1½ in`: a fraction character, refused with the decimal to type instead."""
 
 
 def read_value(text: str) -> Reading:
@@ -315,6 +361,12 @@ def read_value(text: str) -> Reading:
         raise ValueReadError(
             f"could not read {quote(stripped, 20)} ({len(stripped)} characters): a value is at "
             f"most {MAX_CHARS} characters"
+        )
+    if vulgar := _VULGAR_RE.search(stripped):
+        decimal = int(vulgar.group(1) or 0) + unicodedata.numeric(vulgar.group(2))
+        raise ValueReadError(
+            f'could not read "{stripped}": fractions are not read; write '
+            f"{decimal:.6g}{stripped[vulgar.end() :]}"
         )
     number = _NUMBER_RE.match(stripped)
     if number is None:

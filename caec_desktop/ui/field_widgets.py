@@ -21,7 +21,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from caec_desktop.services.forms import FormField, join_value, plain_number, split_value
+from caec_desktop.services.forms import (
+    FormField,
+    join_value,
+    list_items,
+    plain_number,
+    split_value,
+)
 from caec_desktop.tools.units import convert, pretty_unit
 
 ERROR_STYLE = "color: #b00020;"
@@ -228,7 +234,7 @@ class ListEditor(FieldEditor):
             return None
         unit = str(self.unit_box.currentData() or "")
         items: list[Any] = []
-        for part in text.split(","):
+        for part in list_items(text):
             item = join_value(part, unit, self.field.unit or "")
             items.append(item if item is not None else part.strip())
         return items

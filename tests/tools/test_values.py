@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from caec_desktop.tools.units import fmt, to_si
+from caec_desktop.tools.units import fmt, to_si, ureg
 from caec_desktop.tools.values import MAX_CHARS, ValueReadError, read_unit, read_value
 
 INCH = 0.0254  # international inch, exactly 25.4 mm (1959 international yard and pound agreement)
@@ -110,8 +110,13 @@ def test_number_notations(text: str, number: float) -> None:
         ("2 🦆", '"🦆" cannot be part of a unit'),
         ("2 zorks", '"zorks" is not a unit I know'),
         ("2 mmm", '"mmm" is not a unit I know; did you mean mm'),
-        ("2 mm glass", "two unit names without * or / between them"),
-        ("2 N m", "two unit names without * or / between them"),
+        ("2 mm glass", '"glass" is not a unit I know'),
+        ("1 mm-2 mm", "names one unit twice (a range or two values?)"),
+        ("2 m m", "names one unit twice"),
+        ("1 mpa s", '"mpa" in a compound unit may be the megapascal or the millipascal'),
+        ("1 mm 200 um", "holds a number where a unit was expected"),
+        ("1 ft 2 in", "holds a number where a unit was expected"),
+        ("2 mm.", "is not a complete unit"),
         ("2 m^2^3", "one whole-number power"),
         ("2 m**1e400", "a power must be a whole number"),
         ("2 m^10", "power 10 of a unit"),
@@ -238,3 +243,61 @@ def test_any_text_is_read_or_refused(text: str) -> None:
 @given(st.text(alphabet="0123456789.eE+-*/^x× ,mkgsPaN%\"'()²³µ", max_size=30))
 def test_number_and_unit_alphabet_is_read_or_refused(text: str) -> None:
     _read_or_refuse(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [
+        # SI brochure §5.4.6: a product of units is written with a space or a half-high dot
+        ("2 N m", "N*m"),
+        ("5 N.m", "N*m"),
+        ("2500 kg m-3", "kg*m^-3"),
+        ("2500 kg m^-3", "kg*m^-3"),
+        ("2500 kg.m-3", "kg*m^-3"),
+        ("2500 kg m−3", "kg*m^-3"),
+        ("1 m s-1", "m*s^-1"),
+        ("20 s-1", "s^-1"),
+        ("2 rad s-1", "rad*s^-1"),
+        ("1 mPa s", "mPa*s"),
+        ("1 mPa.s", "mPa*s"),
+        ("1e-3 Pa s", "Pa*s"),
+        ("1e-3 kg/(m s)", "kg/(m*s)"),
+        ("1e-3 N s/m2", "N*s/m^2"),
+        ("2500 kilograms per cubic metre", "kilograms/metre^3"),
+        ("2500 kg per cubic metre", "kg/metre^3"),
+        ("2500 kg/cubic metre", "kg/metre^3"),
+        ("3 square inches", "inches^2"),
+        ("20 RPM", "RPM"),
+    ],
+)
+def test_si_products_and_units_in_words_are_read_whole(text: str, unit: str) -> None:
+    """These were refused (`two unit names without * or /`) in forms and `caec run`, while the
+    offline chat read them: one writing, one reading."""
+    assert read_value(text).unit == unit
+
+
+def test_products_convert_exactly() -> None:
+    """1 kg·m⁻³ = 1 kg/m³; 1 mPa·s = 1e-3 Pa·s; 1 RPM = 1 rev/min = 2π/60 rad/s."""
+    reg = ureg()
+    assert reg.Quantity(2500, read_value("2500 kg m-3").unit).to("kg/m^3").magnitude == 2500
+    assert math.isclose(reg.Quantity(1, read_value("1 mPa s").unit).to("Pa*s").magnitude, 1e-3)
+    omega = reg.Quantity(20, read_value("20 RPM").unit).to("rad/s").magnitude
+    assert math.isclose(omega, 20 * 2 * math.pi / 60, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("½ mm", "fractions are not read; write 0.5 mm"),
+        ("1½ in", "fractions are not read; write 1.5 in"),
+        ("2 ¼ in", "fractions are not read; write 2.25 in"),
+        ("1 E-3 m", "an exponent is written without spaces (1e-3)"),
+        ("10² µm", "powers are not read"),
+    ],
+)
+def test_refusals_say_what_to_type(text: str, message: str) -> None:
+    """These were refused with `expected a number first` or `"E" is not a unit I know; did you
+    mean e`, which do not say what was wrong."""
+    with pytest.raises(ValueReadError) as info:
+        read_value(text)
+    assert message in str(info.value)

@@ -11,6 +11,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from caec_desktop.agent.selection.offline.aliases import (
@@ -65,7 +66,10 @@ QTY_RE = re.compile(
 inch or foot mark glued to it (`0.25"`, `3'`) or the word after it that may be its unit."""
 _SUPERSCRIPT_RE = re.compile("[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
-_TIMES_RE = re.compile(r"(?<=[\d.])\s*[x×*]\s*(?=[-+]?[\d.])")
+_TIMES_RE = re.compile(r"(?<=[\d.])\s*[x×]\s*(?=[-+]?[\d.])")
+"""`0.5x0.3` (a box's sides) to `0.5 x 0.3`; not `2*3`, which is arithmetic and refused."""
+_NARROW_SPACES = str.maketrans("\u00a0\u2009\u202f\u2007", "    ")
+"""No-break, thin and figure spaces (`2\u00a0mm`, as word processors write a value) are spaces."""
 _SEPARATOR_RE = lazy(r"^[\s,;x]*(?:(?:and|or)\s*)?$")
 _KEY_NEXT_RE = re.compile(r"\w*\s*=|_")
 """After a would-be unit: `2500 E=70 GPa`, `0.3 sigma_y=250 MPa`, `1e6 n_cores=16` — the next
@@ -319,6 +323,19 @@ _DOTTED_UNIT_RE = re.compile(
 `2500 kg.m-3`, `5 N.m`, `1 m s-1` (else `1 m` would be read as a length and the rest lost)."""
 
 
+_PER_PRODUCT_RE = re.compile(
+    r"(?<=[\d\s])(?P<a>[A-Za-zµμ]{1,3})\s*/\s*\(\s*(?P<b>[A-Za-zµμ]{1,3})\s*[ .·*]\s*"
+    r"(?P<c>[A-Za-zµμ]{1,3})\s*\)"
+)
+"""`1e-3 kg/(m s)`, `kg/(m·s)`: a unit divided by a product, written `kg/m/s` (the same unit)
+when the value reader reads it, so the number is not read with `kg/` alone and refused."""
+
+
+def _per_product(match: re.Match[str]) -> str:
+    whole = f"{match['a']}/{match['b']}/{match['c']}"
+    return whole if _units_read(match["a"], whole) else match.group(0)
+
+
 def _dotted_unit(match: re.Match[str]) -> str:
     """The unit with SI's middle dot (`m·s^-1`, read as a product like a typed `·`) when the
     value reader reads it, else as typed. (Not `*`: `g*cm` would look like the key `G*`.)"""
@@ -330,7 +347,7 @@ def _dotted_unit(match: re.Match[str]) -> str:
 def normalize(text: str) -> str:
     """Unicode symbols to ASCII names, `2×10^-7` to `2e-7`, `0.5x0.3` to `0.5 x 0.3`, `500k` and
     `2 million` to `500e3` and `2e6`, units in words to symbols (`5 metres per second`)."""
-    text = e_notation(text)
+    text = e_notation(text.translate(_NARROW_SPACES))
     text = _ORIFICE_KEY_RE.sub(r"\g<1>0", text)
     text = _GREEK_KEY_RE.sub(lambda m: _GREEK_KEYS[m.group(0)] + " ", text)
     for old, new in _UNICODE.items():
@@ -340,6 +357,7 @@ def normalize(text: str) -> str:
     text = _MULTIPLIER_RE.sub(_multiplied, text)
     text = _BRACKET_UNIT_RE.sub(_bracket_unit, text)
     text = _PASCAL_SECOND_RE.sub(r"\1*s", text)
+    text = _PER_PRODUCT_RE.sub(_per_product, text)
     text = _SPACED_UNIT_RE.sub(_joined_unit, text)
     text = _DOTTED_UNIT_RE.sub(_dotted_unit, text)
     text = _PER_SECOND_RE.sub("s^-1", text)
@@ -513,6 +531,9 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     if raw is None:
         return _Unit("", _BARE, False, end_num)
     if raw == "%":
+        if text[match.end("unit") :].lstrip().startswith(("%", "‰")):  # `40 %%`
+            why = f"could not read {quote(typed + '%')}: one % sign"
+            return _Unit("", "", False, match.end("unit") + 1, why)
         return _Unit("", _BARE, True, match.end("unit"))
     end = match.end("unit")
     glued = match.start("unit") == end_num
@@ -665,6 +686,7 @@ def parse(
                 problem,
             )
         )
+    quantities = _with_pi(text, quantities)
     for i, q in enumerate(quantities):
         prev_end = quantities[i - 1].end if i else 0
         next_start = quantities[i + 1].start if i + 1 < len(quantities) else len(text)
@@ -677,9 +699,35 @@ def parse(
     _spreads(text, quantities)
     _relative(text, quantities)
     _arithmetic(text, quantities)
+    _clock(text, quantities)
     _bare_dimensional(text, quantities)
     words = {m.group(1): m.group(2) for m in _WORD_PAIR_RE.finditer(text)}
     return Parsed(raw, text, text.lower(), quantities, fixes, words)
+
+
+_PI_RE = re.compile(
+    r"(?:(?<![\w.])[\d.]+\s*[*·×]?\s*)?(?:π|\bpi\b(?=\s*[/*]|\s*rad))(?:\s*/\s*[\d.]+)?"
+    r"(?:\s*(?:rad(?:ians?)?|°|deg(?:rees?)?)\b)?"
+)
+"""`π/6 rad`, `2π`, `pi/4`: a value written with π is arithmetic, refused (no number of it was
+read before, and a contact angle took its default 0)."""
+
+
+def _with_pi(text: str, quantities: list[Quantity]) -> list[Quantity]:
+    """`quantities` with each value written with π as a problem: the numbers it covers (`0.1` of
+    `0.1π rad`), or a new quantity when it covers none (`π/6 rad`)."""
+    extra = []
+    for m in _PI_RE.finditer(text):
+        problem = (
+            f"could not read {quote(m.group().strip())}: π is not evaluated; type the value as a "
+            "number with its unit (an angle in degrees, e.g. 30°)"
+        )
+        covered = [q for q in quantities if q.start < m.end() and m.start() < q.end]
+        for q in covered:
+            q.problem, q.unit, q.dim = problem, "", ""
+        if not covered:
+            extra.append(Quantity(0.0, "", "", m.start(), m.end(), problem=problem))
+    return sorted([*quantities, *extra], key=lambda q: q.start) if extra else quantities
 
 
 _EACH_AFTER_RE = lazy(r"^\s*(?:each|apiece)\b", re.IGNORECASE)
@@ -734,7 +782,7 @@ def _drop_negated(text: str, fixes: dict[str, str]) -> str:
 
 
 _ARITHMETIC_RE = re.compile(
-    r"^\s*(?:\+(?![-/])|plus|minus|times|multiplied\s+by|divided\s+by|over|/)\s*$", re.IGNORECASE
+    r"^\s*(?:\+(?![-/])|\*|plus|minus|times|multiplied\s+by|divided\s+by|over|/)\s*$", re.IGNORECASE
 )
 """Between two numbers, an operator (`5 + 3 mm`, `2 plus 3`, `6 / 2 mm`): arithmetic, which is
 never evaluated nor half-read."""
@@ -753,6 +801,21 @@ def _arithmetic(text: str, quantities: list[Quantity]) -> None:
                     "single value with its unit"
                 )
                 one.unit, one.dim, one.roles = "", "", ()
+
+
+def _clock(text: str, quantities: list[Quantity]) -> None:
+    """`1:30 min` (a minute and a half) was read as 30 min, the 1 left over: two numbers joined
+    by a colon (a clock time, a ratio) are refused whole."""
+    for a, b in pairwise(quantities):
+        if a.unit or a.percent or text[a.end : b.start] != ":" or not a.number.isdigit():
+            continue
+        whole = text[a.start : b.end]
+        for one in (a, b):
+            one.problem = (
+                f"could not read {quote(whole)}: numbers joined by a colon (a clock time or a "
+                "ratio) are not read; type one value with its unit (1:30 min is 90 s)"
+            )
+            one.unit, one.dim, one.roles = "", "", ()
 
 
 def _bare_dimensional(text: str, quantities: list[Quantity]) -> None:
@@ -819,6 +882,9 @@ _LOWER_BOUND_RE = re.compile(
     r"(?:>|≥|>=|\bmore\s+than|\bgreater\s+than|\bat\s+least|\bin\s+excess\s+of|\bexceeding)\s*$",
     re.IGNORECASE,
 )
+_UPPER_BOUND_RE = re.compile(r"(?:<|≤|<=|⩽)\s*$")
+"""`< 1 mm`, `≤ 1 mm`: below a bound, not at it (a time step at the bound is too long for the
+smaller sizes meant); words (`at most 20% of rayleigh`) are a check's limit and read."""
 _CHANGED_BY_RE = re.compile(
     r"\b(?:reduced|increased|lowered|raised|softened|stiffened|scaled|multiplied|divided|cut"
     r"|decreased|changed)\s+by\s+(?:a\s+factor\s+(?:of\s+)?)?$",
@@ -846,7 +912,10 @@ def _relative(text: str, quantities: list[Quantity]) -> None:
         if q.problem:
             continue
         typed = quote(text[q.start : q.end])
-        if q.dim != LENGTH and (bound := _LOWER_BOUND_RE.search(q.before)):
+        if bound := _UPPER_BOUND_RE.search(q.before):
+            typed = quote(f"{bound.group().strip()} {text[q.start : q.end]}")
+            why = "a bound is not a value (a result there would not cover smaller ones)"
+        elif q.dim != LENGTH and (bound := _LOWER_BOUND_RE.search(q.before)):
             # (a size `of at least 0.5 mm` is the smallest one, which a time step wants)
             typed = quote(f"{bound.group().strip()} {text[q.start : q.end]}")
             why = "a lower bound is not a value (a result there would not cover larger ones)"
@@ -866,7 +935,8 @@ def _spreads(text: str, quantities: list[Quantity]) -> None:
     """A value with a spread (`2 mm ± 0.2 mm`) is not read as the value alone: which size (the
     smallest for a time step) or a distribution's mean and sd is for the user to say."""
     for i, q in enumerate(quantities):
-        if _SPREAD_RE.search(q.before) and i and not quantities[i - 1].problem:
+        # `1 ± 0.1 mm`: the ± may have been read as the first number's (unreadable) unit
+        if i and _SPREAD_RE.search(text[quantities[i - 1].start : q.start]):
             whole = text[quantities[i - 1].start : q.end]
             for one in (quantities[i - 1], q):
                 one.problem = (

@@ -212,7 +212,10 @@ def _left_over(reply: str, values: list[str]) -> bool:
     notes = [line for line in reply.split("\n") if line.startswith(NOT_USED)]
     numbers = [v.partition(" ")[0] for v in values]
     return any(
-        re.search(rf"(?<![\w.]){re.escape(n)}(?![\w.])", line) for line in notes for n in numbers
+        # the number, with its unit glued or not (`Not used: 1mm` of `0.5mm-1mm`)
+        re.search(rf"(?<![\w.]){re.escape(n)}(?![\d.]|[eE][-+]?\d|_)", line)
+        for line in notes
+        for n in numbers
     )
 
 
