@@ -58,7 +58,7 @@ def test_a_sweep_list_that_may_be_one_number_is_refused(
         ("particle_diameter=1, 5 mm", [1e-3, 5e-3]),
         ("particle_diameter=0.5,1,2 mm", [0.5e-3, 1e-3, 2e-3]),
         ("particle_diameter=1.5,2.5 mm", [1.5e-3, 2.5e-3]),
-        ("particle_diameter=1e-3,2e-3", [1e-3, 2e-3]),
+        ("particle_diameter=1e-3,2e-3 m", [1e-3, 2e-3]),
     ],
 )
 def test_a_sweep_list_that_is_a_list_is_swept(
@@ -68,3 +68,15 @@ def test_a_sweep_list_that_is_a_list_is_swept(
     assert code == 0, out["errors"]
     got = [row["value"] for row in out["table"]["points"]]
     assert all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(got, values, strict=True))
+
+
+def test_a_sweep_list_of_bare_sizes_is_asked_for_its_unit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Sizes are typed in mm, µm, inches and metres alike: bare ones are not taken as metres
+    (tools/bare.py, the rule `caec run` follows too)."""
+    code, out = _sweep(capsys, "particle_diameter=1e-3,2e-3")
+    assert code == cli.EXIT_INVALID and out["ok"] is False
+    assert out["errors"] and all(
+        e.startswith("particle_diameter: ") and "has no unit" in e for e in out["errors"]
+    )
