@@ -12,6 +12,7 @@ from typing import get_args
 
 import pytest
 
+from caec_desktop.tools.base import CalcSheet
 from caec_desktop.tools.display import (
     Display,
     DisplayError,
@@ -89,7 +90,8 @@ def test_one_unit_for_a_whole_column() -> None:
     assert unit == "µs" and factor == pytest.approx(1e6)
 
 
-def test_calc_sheet_steps_follow_the_current_display() -> None:
+def _rayleigh_sheet() -> CalcSheet:
+    """The calc sheet of the glass reference case (docs/references.md §1.2)."""
     from caec_desktop.tools import execute
 
     sheet = execute(
@@ -98,6 +100,11 @@ def test_calc_sheet_steps_follow_the_current_display() -> None:
          "poisson_ratio": 0.25},
     ).calc_sheet  # fmt: skip
     assert sheet is not None
+    return sheet
+
+
+def test_calc_sheet_steps_follow_the_current_display() -> None:
+    sheet = _rayleigh_sheet()
     use(make_display("si", {"time": "ns"}, 3))
     assert sheet.steps[-1].text().endswith("= 205 ns")
     use(Display())
@@ -108,14 +115,7 @@ def test_a_sheet_line_in_display_units_other_than_si_keeps_its_si_result_first()
     """A calc sheet's substitution is in SI (the next line quotes G = 28 GPa), so a result
     shown in psi follows its SI value; a fixed unit that is the SI one with a prefix is shown
     once (tryout: `70 GPa / (2 (1 + 0.25)) = 4061000 psi` mixed units in one line)."""
-    from caec_desktop.tools import execute
-
-    sheet = execute(
-        "rayleigh_timestep",
-        {"particle_radius": "1 mm", "density": 2500, "youngs_modulus": "70 GPa",
-         "poisson_ratio": 0.25},
-    ).calc_sheet  # fmt: skip
-    assert sheet is not None
+    sheet = _rayleigh_sheet()
     shear = 70e9 / (2 * (1 + 0.25))  # G = E / (2 (1 + ν)), 28 GPa
     use(make_display("us"))
     first = sheet.steps[0].text()

@@ -794,13 +794,9 @@ def _arithmetic(text: str, quantities: list[Quantity]) -> None:
     for i in range(1, len(quantities)):
         a, b = quantities[i - 1], quantities[i]
         if _ARITHMETIC_RE.match(b.before) and not (a.problem and b.problem):
-            whole = text[a.start : b.end]
-            for one in (a, b):
-                one.problem = (
-                    f"could not read {quote(whole)}: arithmetic is not evaluated; type the "
-                    "single value with its unit"
-                )
-                one.unit, one.dim, one.roles = "", "", ()
+            _refuse_whole(
+                text, a, b, "arithmetic is not evaluated; type the single value with its unit"
+            )
 
 
 def _clock(text: str, quantities: list[Quantity]) -> None:
@@ -809,13 +805,19 @@ def _clock(text: str, quantities: list[Quantity]) -> None:
     for a, b in pairwise(quantities):
         if a.unit or a.percent or text[a.end : b.start] != ":" or not a.number.isdigit():
             continue
-        whole = text[a.start : b.end]
-        for one in (a, b):
-            one.problem = (
-                f"could not read {quote(whole)}: numbers joined by a colon (a clock time or a "
-                "ratio) are not read; type one value with its unit (1:30 min is 90 s)"
-            )
-            one.unit, one.dim, one.roles = "", "", ()
+        _refuse_whole(
+            text, a, b, "numbers joined by a colon (a clock time or a ratio) are not read; type "
+            "one value with its unit (1:30 min is 90 s)",
+        )  # fmt: skip
+
+
+def _refuse_whole(text: str, a: Quantity, b: Quantity, why: str) -> None:
+    """Refuse `a` and `b` together, quoting all the text from one to the other: neither is
+    read on its own."""
+    whole = text[a.start : b.end]
+    for one in (a, b):
+        one.problem = f"could not read {quote(whole)}: {why}"
+        one.unit, one.dim, one.roles = "", "", ()
 
 
 def _bare_dimensional(text: str, quantities: list[Quantity]) -> None:
