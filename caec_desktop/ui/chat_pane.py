@@ -33,7 +33,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import shiboken6
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
@@ -48,7 +48,6 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QPaintEvent, QRegion
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -68,6 +67,8 @@ from caec_desktop.ui.welcome_panel import WelcomePanel
 from caec_desktop.ui.wrap_label import WrapLabel
 
 if TYPE_CHECKING:
+    from PySide6.QtGui import QPaintEvent, QRegion
+
     from caec_desktop.ui.sweep_card import SweepCard
 
 _STYLES = {
@@ -178,6 +179,8 @@ class WritingBubble(QFrame):
         self._shown = ""
         self._held: tuple[int, QRect] | None = None
         """While held (`hold`): the first piece a render may change, and the bubble's geometry."""
+        from PySide6.QtGui import QRegion  # (its class takes PySide6 ms to build: when used)
+
         self._owed = QRegion()
         """What `release` asked to repaint that the bubble has not painted yet: Qt paints no
         held widget, so a render held before that repaint came would drop it."""
@@ -237,6 +240,8 @@ class WritingBubble(QFrame):
         now = self.geometry()
         moved = now.topLeft() != before.topLeft() or now.width() != before.width()
         if moved or now.height() < before.height() or first >= len(self._pieces):
+            from PySide6.QtGui import QRegion
+
             self._owed = QRegion(self.rect())  # moved, a new width or shrunk: all of it
         else:
             top = self._pieces[first].y()
@@ -251,7 +256,7 @@ class WritingBubble(QFrame):
         """Its parent painted `region` (its own coordinates): while held, the bubble was not
         painted there (Qt paints no held widget), so `release` repaints it too."""
         if self._held is not None:
-            self._owed += region.translated(-self.pos()) & QRegion(self.rect())
+            self._owed += region.translated(-self.pos()) & type(region)(self.rect())
 
     def wants_piece(self) -> bool:
         """Whether the next piece should be made ahead: none is, and the last piece is half
@@ -450,12 +455,14 @@ class ChatPane(QWidget):
         bar = self.scroll_area.verticalScrollBar()
         bar.valueChanged.connect(self._on_bar_value_changed)
         bar.rangeChanged.connect(self._on_bar_range_changed)
-        bar.installEventFilter(self)  # its paints (`_slider`)
         box = bar.parentWidget()  # (the scroll area's box for its bar)
         assert box is not None
         self._bar_box = box
-        box.installEventFilter(self)  # its paints over the held bar
-        self._host.installEventFilter(self)  # its paints over the held writing bubble
+        self._watching = False
+        """Whether `eventFilter` watches the bar's, its box's and the chat's paints: only while
+        a writing bubble streams (`_watch_paints`). Watched always, every event of the three
+        went through Python, and at start-up that and QPaintEvent's class doubled the longest
+        stall before the first answer (~10 -> ~20 ms GUI CPU, bench_startup)."""
         self.welcome = welcome or WelcomePanel(examples or [])
         self.welcome.exampleChosen.connect(self.ask)
         self.welcome_area = QScrollArea()
@@ -639,6 +646,7 @@ class ChatPane(QWidget):
             # made: Qt's enum namespace is built on first use, after the window's first paint.
             self._host.setAttribute(QtCore.Qt.WidgetAttribute.WA_StaticContents)
             self._writing = WritingBubble()
+            self._watch_paints(True)
             self._append(self._writing)
             # its first piece on the next loop turn, before the first render needs it
             QTimer.singleShot(SHOW_LATER_MS, self._writing, self._writing.prepare_piece)
@@ -663,6 +671,7 @@ class ChatPane(QWidget):
         if self._writing is not None:
             self._remove(self._writing)
             self._writing = None
+        self._watch_paints(False)
 
     def add_answer(self, role: str, markdown: str) -> QLabel:
         """Append the run's answer bubble in the writing bubble's place (`add_message`, then
@@ -678,6 +687,7 @@ class ChatPane(QWidget):
         self._render_timer.stop()
         self._written = []
         writing, self._writing = self._writing, None  # no more renders; removed with the swap
+        self._watch_paints(False)
         label = self.add_message(role, markdown)
         label.hide()  # before the show the layout posts
         QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._lay_out_answer(label, writing))
@@ -759,13 +769,32 @@ class ChatPane(QWidget):
             bar.update()
         if shiboken6.isValid(writing):  # (not if it was deleted meanwhile)
             writing.release()
+        self._watch_paints(self._writing is not None)
+
+    def _watch_paints(self, on: bool) -> None:
+        """Watch the paints a held render needs to know about (`eventFilter`) while a writing
+        bubble streams; stop when it is gone and no render is held. Starting, the bar's last
+        look is unknown (`_slider` None: the first render repaints it)."""
+        on = on or self._held
+        if on == self._watching:
+            return
+        self._watching = on
+        watched = (self.scroll_area.verticalScrollBar(), self._bar_box, self._host)
+        for widget in watched:
+            if on:
+                widget.installEventFilter(self)
+            else:
+                widget.removeEventFilter(self)
+        if on:
+            self._slider = None
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Paints around a held render: of the bar (its look then, `_slider`), of the bar's box
         over the held bar (Qt painted the box's background there, not the bar: it repaints on
         release), and of the chat over the held writing bubble (`WritingBubble.parent_painted`)."""
-        if event.type() != QEvent.Type.Paint or not isinstance(event, QPaintEvent):
+        if event.type() != QEvent.Type.Paint:
             return False
+        event = cast("QPaintEvent", event)
         bar = self.scroll_area.verticalScrollBar()
         if watched is bar:
             self._slider = self._slider_key()

@@ -548,3 +548,30 @@ def test_a_long_answer_is_painted_ahead_in_bands_and_shows_what_a_direct_paint_s
         label.set_paint_cache(False)
     pane.repaint()
     assert on_screen == _on_screen(pane)
+
+
+def test_paints_are_watched_only_while_an_answer_streams(qtbot: QtBot) -> None:
+    """The chat filters its bar's, the bar's box's and its own events (a held render needs their
+    paints) only while a writing bubble streams: at start-up, and in chats that never stream,
+    every one of their events went through Python (the longest stall before the first answer
+    doubled). After the stream, the scroll bar still shows its slider where a direct paint does."""
+    pane = _chat_with_answers(qtbot)
+    assert not pane._watching
+    shown: list[str] = []
+    pane.writingShown.connect(shown.append)
+    _stream(qtbot, pane, ["The step ", "is about " * 4], shown)
+    assert pane._watching
+    pane.add_answer("answer", "The step is about 1.02 µs.")
+    (answer,) = [w for w in _bubbles(pane, "answer") if w.text().startswith("The step")]
+    qtbot.waitUntil(lambda: answer.isVisible() and not _bubbles(pane, "writing"), timeout=5000)
+    qtbot.waitUntil(lambda: not pane._watching, timeout=5000)
+    pane.stream_text("again ")  # a second model call streams: watched again, until it ends
+    assert pane._watching
+    pane.end_stream()
+    qtbot.waitUntil(lambda: not pane._watching, timeout=5000)
+    QCoreApplication.sendPostedEvents()  # the last repaint
+    streamed = _on_screen(pane)
+    for label in pane.findChildren(WrapLabel):
+        label.set_paint_cache(False)
+    pane.repaint()  # all of it, into the same backing store
+    assert streamed == _on_screen(pane)
