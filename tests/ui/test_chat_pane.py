@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-import shiboken6
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
@@ -15,6 +14,7 @@ from caec_desktop.tools import execute
 from caec_desktop.ui.chat_pane import ChatPane
 from caec_desktop.ui.result_card import ResultCard
 from caec_desktop.ui.wide_area import WideArea
+from tests.ui.app_events import AppEvents, resizes
 
 ARGS = {
     "particle_radius": "1 mm",
@@ -233,28 +233,16 @@ def test_a_live_card_is_built_over_several_loop_turns_its_buttons_at_once(
     ticker.stop()
 
 
-class _ShowAndPaint(QObject):
+class _ShowAndPaint(AppEvents):
     """Per Show and Paint event of `card` or a widget in it: (kind, card's updates on)."""
 
     def __init__(self, card: QWidget) -> None:
-        super().__init__(card)
+        super().__init__(card, QEvent.Type.Show, QEvent.Type.Paint)
         self.card = card
-        self.seen: list[tuple[str, bool]] = []
-        app = QApplication.instance()
-        assert app is not None
-        app.installEventFilter(self)
-        card.destroyed.connect(lambda: app.removeEventFilter(self))
+        self.shown: list[tuple[str, bool]] = []
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if not shiboken6.isValid(self.card):  # (events while the chat is torn down)
-            return False
-        kind = event.type()
-        inside = watched is self.card or (
-            isinstance(watched, QWidget) and self.card.isAncestorOf(watched)
-        )
-        if inside and kind in (QEvent.Type.Show, QEvent.Type.Paint):
-            self.seen.append((kind.name, self.card.updatesEnabled()))
-        return False
+    def record(self, watched: QWidget, event: QEvent) -> None:
+        self.shown.append((event.type().name, self.card.updatesEnabled()))
 
 
 def test_a_run_s_card_is_shown_then_painted_on_a_later_loop_turn(qtbot: QtBot) -> None:
@@ -271,9 +259,9 @@ def test_a_run_s_card_is_shown_then_painted_on_a_later_loop_turn(qtbot: QtBot) -
     seen = _ShowAndPaint(card)
     qtbot.waitUntil(lambda: card.isVisible() and card.updatesEnabled(), timeout=2000)
     QCoreApplication.sendPostedEvents()  # its paint
-    shows = [i for i, (kind, _on) in enumerate(seen.seen) if kind == "Show"]
-    paints = [on for kind, on in seen.seen if kind == "Paint"]
-    assert shows and seen.seen[shows[0]] == ("Show", False)  # shown with its paints held
+    shows = [i for i, (kind, _on) in enumerate(seen.shown) if kind == "Show"]
+    paints = [on for kind, on in seen.shown if kind == "Paint"]
+    assert shows and seen.shown[shows[0]] == ("Show", False)  # shown with its paints held
     assert paints and all(paints)  # every paint came once they were let go
     area = pane.scroll_area
     rect = area.rect().translated(area.mapTo(pane, area.rect().topLeft()))
@@ -284,27 +272,6 @@ def test_a_run_s_card_is_shown_then_painted_on_a_later_loop_turn(qtbot: QtBot) -
     before = on_screen()
     pane.repaint()
     assert before == on_screen()
-
-
-class _Resized(QObject):
-    """The widgets inside `widget` that get a Resize event (an application event filter)."""
-
-    def __init__(self, widget: QWidget) -> None:
-        super().__init__(widget)
-        self.widget = widget
-        self.resized: list[QWidget] = []
-        app = QApplication.instance()
-        assert app is not None
-        app.installEventFilter(self)
-        widget.destroyed.connect(lambda: app.removeEventFilter(self))
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if not shiboken6.isValid(self.widget):
-            return False
-        resize = event.type() == QEvent.Type.Resize and isinstance(watched, QWidget)
-        if resize and self.widget.isAncestorOf(watched):
-            self.resized.append(watched)
-        return False
 
 
 def test_a_new_card_at_the_end_of_a_full_chat_resizes_nothing_above_it(qtbot: QtBot) -> None:
@@ -321,11 +288,11 @@ def test_a_new_card_at_the_end_of_a_full_chat_resizes_nothing_above_it(qtbot: Qt
         answers.append(pane.add_message("answer", "The particle radius sets it. " * 20))
     bar = pane.scroll_area.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum())
-    resized = _Resized(pane.scroll_area)
+    resized = resizes(pane.scroll_area)
     card = pane.add_result(_result_data())
     qtbot.waitUntil(lambda: card.isVisible() and card.updatesEnabled(), timeout=2000)
     qtbot.waitUntil(lambda: bar.value() == bar.maximum())
-    assert not [w for w in resized.resized if w in answers]
+    assert not [w for w in resized.widgets if w in answers]
     assert not card.visibleRegion().isEmpty()  # the view followed the new card
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QEvent, QObject
+from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication, QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.services.session import TurnResult
@@ -17,6 +17,7 @@ from caec_desktop.ui.chat_pane import ANSWER_BAND_PX, WRITING_NOTE, ChatPane
 from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.session_runner import SessionRunner
 from caec_desktop.ui.wrap_label import WrapLabel
+from tests.ui.app_events import AppEvents, paints, resizes
 from tests.ui.helpers import FakeSession, events
 
 
@@ -211,28 +212,6 @@ def _stream(qtbot: QtBot, pane: ChatPane, deltas: list[str], shown: list[str]) -
         qtbot.waitUntil(lambda: bar.updatesEnabled() and bar.value() == bar.maximum())
 
 
-class _Resizes(QObject):
-    """Records the widgets inside `widget` that are resized (an application event filter)."""
-
-    def __init__(self, widget: QWidget) -> None:
-        super().__init__(widget)
-        self.widget = widget
-        self.resized: list[QWidget] = []
-        app = QApplication.instance()
-        assert app is not None
-        app.installEventFilter(self)
-        widget.destroyed.connect(lambda: app.removeEventFilter(self))
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (
-            event.type() == QEvent.Type.Resize
-            and isinstance(watched, QWidget)
-            and self.widget.isAncestorOf(watched)
-        ):
-            self.resized.append(watched)
-        return False
-
-
 def test_a_render_lays_the_chat_out_at_once_resizing_only_the_growing_bubble(
     qtbot: QtBot,
 ) -> None:
@@ -254,34 +233,11 @@ def test_a_render_lays_the_chat_out_at_once_resizing_only_the_growing_bubble(
     pane.writingShown.connect(on_shown)
     _stream(qtbot, pane, ["The step. "], shown)
     (writing,) = _bubbles(pane, "writing")
-    resizes = _Resizes(pane.scroll_area)
+    resized = resizes(pane.scroll_area)
     _stream(qtbot, pane, [f"sentence {i} " + "word " * 12 for i in range(6)], shown)
     assert all(height == wanted for height, wanted in seen)
-    others = [w for w in resizes.resized if w is not writing and not writing.isAncestorOf(w)]
+    others = [w for w in resized.widgets if w is not writing and not writing.isAncestorOf(w)]
     assert [type(w).__name__ for w in others if type(w).__name__ != "_Host"] == []
-
-
-class _Paints(QObject):
-    """Counts the paint events of a widget and everything in it (an application event filter:
-    Qt paints the children that cover the widget, not always the widget itself)."""
-
-    def __init__(self, widget: QWidget) -> None:
-        super().__init__(widget)
-        self.widget = widget
-        self.count = 0
-        app = QApplication.instance()
-        assert app is not None
-        app.installEventFilter(self)
-        widget.destroyed.connect(lambda: app.removeEventFilter(self))
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (
-            event.type() == QEvent.Type.Paint
-            and isinstance(watched, QWidget)
-            and (watched is self.widget or self.widget.isAncestorOf(watched))
-        ):
-            self.count += 1
-        return False
 
 
 def test_a_render_repaints_the_grown_bubble_on_a_later_loop_turn_and_nothing_above_it(
@@ -306,15 +262,15 @@ def test_a_render_repaints_the_grown_bubble_on_a_later_loop_turn_and_nothing_abo
     pane.writingShown.connect(on_shown)
     _stream(qtbot, pane, ["The step. "], shown)
     (writing,) = _bubbles(pane, "writing")
-    writing_paints, answer_paints = _Paints(writing), _Paints(answer)
+    writing_painted, answer_painted = paints(writing), paints(answer)
     top = bar.value()
     _stream(qtbot, pane, ["is about " * 8, "1.02 µs " * 8, "for glass " * 8], shown)
     QCoreApplication.sendPostedEvents()  # the last repaint
     assert during == [(False, False)] * 4
     assert bar.value() > top  # the view followed the grown text ...
     assert not answer.visibleRegion().isEmpty()  # ... with the answer still in view, moved
-    assert answer_paints.count == 0
-    assert writing_paints.count > 0 and writing.updatesEnabled() and bar.updatesEnabled()
+    assert answer_painted.count == 0
+    assert writing_painted.count > 0 and writing.updatesEnabled() and bar.updatesEnabled()
 
 
 def _on_screen(pane: ChatPane) -> QImage:
@@ -385,38 +341,32 @@ def test_the_growing_piece_is_painted_once_per_render(qtbot: QtBot) -> None:
     piece = [p for p in writing.findChildren(QLabel) if not p.isHidden()][-1]
     for _ in range(3):  # the last render's repaint, if it is still to come
         QCoreApplication.sendPostedEvents()
-    paints = _Paints(piece)
+    painted = paints(piece)
     counts = []
     for delta in ["1.02 µs " * 4, "for glass " * 4, "beads " * 4]:
-        before = paints.count
+        before = painted.count
         _stream(qtbot, pane, [delta], shown)
         # The render's repaint comes a loop turn later (a timer): wait for it, then deliver
         # any paint it asked for meanwhile, so a second paint would be counted here.
-        qtbot.waitUntil(lambda b=before: paints.count > b, timeout=5000)
+        qtbot.waitUntil(lambda b=before: painted.count > b, timeout=5000)
         for _ in range(3):
             QCoreApplication.sendPostedEvents()
-        counts.append(paints.count - before)
+        counts.append(painted.count - before)
     assert counts == [1, 1, 1]
 
 
-class _FirstPaint(QObject):
-    """Whether `label` held its pixmap at each paint once shown (an application filter; the
-    paint into its pixmap, while it is hidden, is not counted)."""
+class _FirstPaint(AppEvents):
+    """Whether `label` held its pixmap at each paint once shown (the paint into its pixmap,
+    while it is hidden, is not counted)."""
 
     def __init__(self, label: WrapLabel) -> None:
-        super().__init__(label)
+        super().__init__(label, QEvent.Type.Paint)
         self.label = label
         self.cached: list[bool] = []
-        app = QApplication.instance()
-        assert app is not None
-        app.installEventFilter(self)
-        label.destroyed.connect(lambda: app.removeEventFilter(self))
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        paint = watched is self.label and event.type() == QEvent.Type.Paint
-        if paint and self.label.isVisible():
+    def record(self, watched: QWidget, event: QEvent) -> None:
+        if watched is self.label and self.label.isVisible():
             self.cached.append(self.label.paint_cached())
-        return False
 
 
 def test_the_answer_is_painted_ahead_and_first_shows_the_pixels_of_a_direct_paint(
@@ -457,12 +407,12 @@ def test_in_a_long_chat_the_scroll_bar_repaints_only_when_its_slider_moves(
     shown: list[str] = []
     pane.writingShown.connect(shown.append)
     _stream(qtbot, pane, ["The step "], shown)
-    paints = _Paints(bar)
+    painted = paints(bar)
     top = bar.value()
     _stream(qtbot, pane, [f"word{i} " * 6 for i in range(8)], shown)
     QCoreApplication.sendPostedEvents()  # the last repaint
     assert bar.value() > top  # it scrolled on the renders ...
-    assert paints.count < 8  # ... and was painted for fewer of them
+    assert painted.count < 8  # ... and was painted for fewer of them
     streamed = _on_screen(pane)
     for label in pane.findChildren(WrapLabel):
         label.set_paint_cache(False)
@@ -491,7 +441,7 @@ def test_a_render_repaints_the_piece_it_changed_not_the_finished_pieces_above(
     and what shows is what a whole new paint shows."""
     pane, writing, shown = _streamed_in_pieces(qtbot)
     pieces = [p for p in writing.findChildren(QLabel) if not p.isHidden()][1:]  # not the note
-    first, last = _Paints(pieces[0]), _Paints(pieces[-1])
+    first, last = paints(pieces[0]), paints(pieces[-1])
     _stream(qtbot, pane, [f"more{i} " * 5 for i in range(4)], shown)
     qtbot.waitUntil(lambda: last.count > 0)
     for _ in range(3):
@@ -510,11 +460,11 @@ def test_a_new_piece_leaves_the_pieces_above_it_in_place(qtbot: QtBot) -> None:
     resized twice per cut and lost its pixmap)."""
     pane, writing, shown = _streamed_in_pieces(qtbot)
     finished = [p for p in writing.findChildren(QLabel) if not p.isHidden()][1:-1]
-    resizes = _Resizes(writing)
+    resized = resizes(writing)
     count = len(writing.pieces())
     _stream(qtbot, pane, ["last words " * 40, "\n\nand a new paragraph"], shown)
     assert len(writing.pieces()) > count
-    assert not [w for w in resizes.resized if w in finished]
+    assert not [w for w in resized.widgets if w in finished]
 
 
 def test_a_long_answer_is_painted_ahead_in_bands_and_shows_what_a_direct_paint_shows(
