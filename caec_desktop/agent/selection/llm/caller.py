@@ -21,6 +21,7 @@ from typing import Any
 
 import httpx
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.messages.ai import add_ai_message_chunks
 
 from caec_desktop.agent.deadline import remaining
 from caec_desktop.agent.selection.llm.chat_model import CaecChatOpenAI, make_chat_model, move_think
@@ -229,7 +230,9 @@ class ModelCaller:
             if not isinstance(msg, AIMessage):
                 raise InStreamError("the server's reply was not an assistant message")
             return _with_ids(msg)
-        full: AIMessageChunk | None = None
+        # The chunks are merged once, at the end: merged as they came, each made a new message
+        # of the whole reply so far (content copied, pydantic validation) on the loop's thread.
+        parts: list[AIMessageChunk] = []
         loop = asyncio.get_running_loop()
         last_progress = loop.time()
         chunks = aiter(runnable.astream(messages))
@@ -244,11 +247,12 @@ class ModelCaller:
                     raise IdleTimeout(idle, streamed=True) from None
                 if _progress(chunk):  # keep-alive and empty chunks do not count
                     last_progress = loop.time()
-                full = chunk if full is None else full + chunk
+                parts.append(chunk)
                 if deltas is not None and isinstance(chunk.content, str):
                     deltas.feed(chunk.content)
         finally:
             await chunks.aclose()
+        full = add_ai_message_chunks(parts[0], *parts[1:]) if parts else None
         if full is None or not full.response_metadata.get("finish_reason"):
             # Every server ends a reply with a finish_reason: without one the stream was cut.
             raise InStreamError("the stream ended before the reply was complete")
