@@ -1,4 +1,5 @@
-"""A streamed reply is assembled into the same message as the reply sent whole.
+"""A streamed reply is assembled into the same message as the reply sent whole, and is cut only
+when no part of it arrived for the idle limit (`request_timeout_s`).
 
 The caller keeps a streamed reply's chunks and merges them once at its end, and reads each chunk
 as the server's JSON (not as the SDK's chunk objects): both against the loopback server, which
@@ -8,13 +9,16 @@ tool call's arguments split, usage last), as the request asks.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from typing import Any
 
 import pytest
 from langchain_core.messages import HumanMessage
 
 from caec_desktop.agent.selection.llm.caller import ModelCaller, reasoning_of, usage_of
+from caec_desktop.agent.selection.protocol import SelectorError
 from tests.llm.conftest import Events
 from tests.llm.fake_server import FakeOpenAI, Reply, tool_call
 
@@ -104,3 +108,35 @@ async def test_a_streamed_choice_without_delta_is_skipped_and_numeric_ids_become
     ]
     assert usage_of(msg)["total_tokens"] == 150
     assert msg.response_metadata.get("finish_reason") == "tool_calls"
+
+
+async def test_a_reply_streaming_longer_than_the_idle_limit_is_not_cut_while_parts_arrive(
+    fake_llm: FakeOpenAI, make_settings: Any
+) -> None:
+    # 12 pieces 0.25 s apart: 3 s in all, each gap far below the 1.5 s idle limit.
+    text = " ".join(f"word{i}" for i in range(12))
+    fake_llm.add(
+        Reply(message={"role": "assistant", "content": text}, content_pieces=12, chunk_delay_s=0.25)
+    )
+    caller = ModelCaller(make_settings(stream=True, request_timeout_s=1.5, max_retries=0))
+    msg = await _reply(caller, Events())
+    assert msg.content == text
+
+
+async def test_a_stream_that_stops_after_some_parts_ends_at_the_idle_limit(
+    fake_llm: FakeOpenAI, make_settings: Any
+) -> None:
+    never = threading.Event()  # the reply's last chunk never comes
+    fake_llm.add(Reply(message={"role": "assistant", "content": "a b c d"}, hold=never))
+    caller = ModelCaller(make_settings(stream=True, request_timeout_s=0.5, max_retries=0))
+    events = Events()
+    try:
+        with pytest.raises(SelectorError) as raised:
+            async with asyncio.timeout(20):  # the test's own bound, far above the limit
+                await _reply(caller, events)
+    finally:
+        never.set()
+    assert raised.value.kind == "timeout"
+    errors = events.of("error")
+    assert [e["kind"] for e in errors] == ["timeout"]
+    assert "no token or tool call arrived within 0.5 s" in errors[0]["message"]
