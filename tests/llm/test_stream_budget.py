@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from caec_desktop.agent.selection.llm import chat_model
-from caec_desktop.agent.selection.llm.chat_model import _StringIdStream
+from caec_desktop.agent.selection.llm.chat_model import _ChunkStream
 
 
 class _Ready:
@@ -38,7 +38,7 @@ async def _read(n: int) -> tuple[list[int], list[int]]:
     await asyncio.sleep(0)  # the counter runs
     got: list[tuple[int, int]] = []
     try:
-        async for chunk in _StringIdStream(_Ready(n)).__aiter__():
+        async for chunk in _ChunkStream(_Ready(n)).__aiter__():
             got.append((chunk.n, turns[0]))
     finally:
         counter.cancel()

@@ -21,6 +21,7 @@ from typing import Any
 
 import httpx
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.messages.ai import add_ai_message_chunks
 
 from caec_desktop.agent.deadline import remaining
 from caec_desktop.agent.selection.llm.chat_model import CaecChatOpenAI, make_chat_model, move_think
@@ -132,6 +133,36 @@ def _progress(chunk: AIMessageChunk) -> bool:
     )
 
 
+class _IdleWatch:
+    """Ends a streamed reply (through its `asyncio.timeout` context `limit`) once no part of it
+    came for `idle` seconds since the watch began or `progress()` was last called.
+
+    One timer per idle period, re-armed when it fires, instead of one `asyncio.timeout` per chunk:
+    under qasync every loop timer is a Qt timer started on the GUI thread, and a cancelled one
+    stays registered with Qt until it would have fired (`idle` later: hundreds per streamed
+    reply)."""
+
+    def __init__(self, limit: asyncio.Timeout, idle: float) -> None:
+        self._limit = limit
+        self._idle = idle
+        self._loop = asyncio.get_running_loop()
+        self._last = self._loop.time()
+        self._handle = self._loop.call_at(self._last + idle, self._check)
+
+    def progress(self) -> None:
+        self._last = self._loop.time()
+
+    def stop(self) -> None:
+        self._handle.cancel()
+
+    def _check(self) -> None:
+        due = self._last + self._idle
+        if self._loop.time() >= due:
+            self._limit.reschedule(self._loop.time())  # expires now: the stream is cancelled
+        else:
+            self._handle = self._loop.call_at(due, self._check)
+
+
 def new_call_id() -> str:
     return f"call_{uuid.uuid4().hex[:24]}"
 
@@ -229,26 +260,31 @@ class ModelCaller:
             if not isinstance(msg, AIMessage):
                 raise InStreamError("the server's reply was not an assistant message")
             return _with_ids(msg)
-        full: AIMessageChunk | None = None
-        loop = asyncio.get_running_loop()
-        last_progress = loop.time()
+        # The chunks are merged once, at the end: merged as they came, each made a new message
+        # of the whole reply so far (content copied, pydantic validation) on the loop's thread.
+        parts: list[AIMessageChunk] = []
         chunks = aiter(runnable.astream(messages))
         try:
-            while True:
+            async with asyncio.timeout(None) as expiry:
+                watch = _IdleWatch(expiry, idle)
                 try:
-                    async with asyncio.timeout_at(last_progress + idle):
-                        chunk = await anext(chunks)
-                except StopAsyncIteration:
-                    break
-                except TimeoutError:
-                    raise IdleTimeout(idle, streamed=True) from None
-                if _progress(chunk):  # keep-alive and empty chunks do not count
-                    last_progress = loop.time()
-                full = chunk if full is None else full + chunk
-                if deltas is not None and isinstance(chunk.content, str):
-                    deltas.feed(chunk.content)
+                    while True:
+                        try:
+                            chunk = await anext(chunks)
+                        except StopAsyncIteration:
+                            break
+                        if _progress(chunk):  # keep-alive and empty chunks do not count
+                            watch.progress()
+                        parts.append(chunk)
+                        if deltas is not None and isinstance(chunk.content, str):
+                            deltas.feed(chunk.content)
+                finally:
+                    watch.stop()
+        except TimeoutError:
+            raise IdleTimeout(idle, streamed=True) from None
         finally:
             await chunks.aclose()
+        full = add_ai_message_chunks(parts[0], *parts[1:]) if parts else None
         if full is None or not full.response_metadata.get("finish_reason"):
             # Every server ends a reply with a finish_reason: without one the stream was cut.
             raise InStreamError("the stream ended before the reply was complete")

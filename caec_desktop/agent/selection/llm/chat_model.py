@@ -18,6 +18,7 @@ from typing import Any
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_openai import ChatOpenAI
+from openai import AsyncStream
 from pydantic import model_validator
 
 from caec_desktop.agent.selection.llm.errors import BadReply, InStreamError, describe_body
@@ -47,10 +48,10 @@ of 2-3 chunks (~3 ms) fell into the frames that repaint the streamed answer (~7 
 
 
 def _string_ids(reply: Any) -> Any:
-    """`reply` (an SDK completion or stream chunk) with every tool-call id a string.
+    """`reply` (an SDK completion, not streamed) with every tool-call id a string.
 
     LM Studio sends ids as JSON numbers; the SDK builds its objects without validation, so the
-    number stays and every later `model_dump()` of the object warns (langchain dumps each chunk).
+    number stays and every later `model_dump()` of the object warns (langchain dumps the reply).
     """
     for choice in getattr(reply, "choices", None) or []:
         part = getattr(choice, "delta", None) or getattr(choice, "message", None)
@@ -60,14 +61,15 @@ def _string_ids(reply: Any) -> Any:
     return reply
 
 
-class _StringIdStream:
-    """An SDK chunk stream whose chunks pass through `_string_ids`; a stream that ends without a
-    single chunk (an event stream holding no completion data) raises `BadReply`."""
+class _ChunkStream:
+    """An SDK chunk stream, its chunks the server's JSON as parsed (dicts; see `_RAW_CHUNKS`),
+    handed on a few per event-loop turn; a stream that ends without a single chunk (an event
+    stream holding no completion data) raises `BadReply`."""
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
 
-    async def __aenter__(self) -> _StringIdStream:
+    async def __aenter__(self) -> _ChunkStream:
         await self._stream.__aenter__()
         return self
 
@@ -84,7 +86,7 @@ class _StringIdStream:
             if turned[0]:  # a new loop turn: a new budget (see STREAM_BUDGET_MS)
                 turned[0], began = False, time.perf_counter()
                 loop.call_soon(turned.__setitem__, 0, True)
-            yield _string_ids(chunk)
+            yield chunk
             if (time.perf_counter() - began) * 1000 >= STREAM_BUDGET_MS:
                 await asyncio.sleep(0)  # the next chunks on a later turn
         if not count:
@@ -92,6 +94,16 @@ class _StringIdStream:
                 "it answered with an event stream holding no chat-completion data: is the base "
                 "URL right? It usually ends in /v1"
             )
+
+
+_RAW_CHUNKS = AsyncStream[object]
+"""How a streamed reply is parsed: each event's JSON as is. The SDK's own stream class builds a
+`ChatCompletionChunk` object of every chunk (~40 % of a chunk's cost on the event loop's thread,
+bench/bench_streaming.py) that langchain-openai turns back into a dict at once (`model_dump`,
+which it skips for a dict); the SDK's checks of each event (`[DONE]`, an in-band `error`) are
+the same for both. `CaecChatOpenAI._convert_chunk_to_generation_chunk` reads the dicts as the
+dumped objects were read (a choice without `delta` is skipped; tool-call ids become strings
+in `normalize_delta`)."""
 
 
 class _StringIdCompletions:
@@ -114,7 +126,9 @@ class _StringIdCompletions:
         # and sends the request in the next (~2 + ~3 ms of the GUI thread, was one turn).
         await asyncio.sleep(0)
         raw = await _CheckedRaw(self._inner.with_raw_response).create(**kwargs)
-        return _StringIdStream(raw.parse()) if kwargs.get("stream") else _string_ids(raw.parse())
+        if kwargs.get("stream"):
+            return _ChunkStream(raw.parse(to=_RAW_CHUNKS))
+        return _string_ids(raw.parse())
 
 
 class _CheckedRaw:
@@ -266,6 +280,8 @@ class CaecChatOpenAI(ChatOpenAI):
             raise InStreamError(chunk)
         extra: dict[str, Any] = {}
         for choice in chunk.get("choices") or []:
+            if isinstance(choice, dict):  # as the SDK's object dumped: a missing delta is None
+                choice.setdefault("delta", None)
             if choice.get("finish_reason") == "error":
                 raise InStreamError("the stream ended with finish_reason 'error'")
             if isinstance(choice.get("delta"), dict):
