@@ -455,8 +455,13 @@ class ChatPane(QWidget):
         bar = self.scroll_area.verticalScrollBar()
         bar.valueChanged.connect(self._on_bar_value_changed)
         bar.rangeChanged.connect(self._on_bar_range_changed)
-        box = bar.parentWidget()  # (the scroll area's box for its bar)
-        assert box is not None
+        # The scroll area's box for its bar, by `parent()`: the box's class is private to Qt,
+        # and a QWidget* return (`parentWidget()`) makes PySide6 look for it among every
+        # QWidget subclass it knows, building each one's Python class and enums first (~70
+        # classes, 5-20 ms of the chat's build before the first answer); a QObject* return is
+        # looked up by its Qt meta-object (the nearest known class, QWidget).
+        box = bar.parent()
+        assert isinstance(box, QWidget)
         self._bar_box = box
         self._watching = False
         """Whether `eventFilter` watches the bar's, its box's and the chat's paints: only while
