@@ -44,3 +44,31 @@ def test_making_the_chat_builds_no_class_of_a_widget_it_does_not_use(tmp_path: P
         "print([n for n in unused if n in W.__dict__])\n"
     )
     assert _run(code, tmp_path) == ["[]", "[]"]
+
+
+def test_the_qt_namespace_is_built_by_a_step_of_its_own_after_the_first_frame(
+    tmp_path: Path,
+) -> None:
+    # Its ~90 enums are one of start-up's longest steps: not in the first frame (the window
+    # shows sooner), and not inside another step (the chat asking the first question, a key
+    # pressed in the message box), whose own work would share that loop turn.
+    code = (
+        "import PySide6.QtCore as C\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "from caec_desktop.ui.main_window import MainWindow\n"
+        "app = QApplication([])\n"
+        "window = MainWindow(first_frame=True)\n"
+        "window.show()\n"
+        "app.processEvents()\n"
+        "print('Qt' in C.__dict__)\n"
+        "steps = window.rest_of_window()\n"
+        "built = []\n"
+        "for step in steps:\n"
+        "    before = 'Qt' in C.__dict__\n"
+        "    step()\n"
+        "    app.processEvents()\n"
+        "    if not before and 'Qt' in C.__dict__:\n"
+        "        built.append(getattr(step, '__name__', repr(step)))\n"
+        "print(built, [getattr(s, '__name__', '') for s in steps].index('_qt_namespace'))\n"
+    )
+    assert _run(code, tmp_path) == ["False", "['_qt_namespace'] 0"]
