@@ -72,3 +72,44 @@ def test_the_qt_namespace_is_built_by_a_step_of_its_own_after_the_first_frame(
         "print(built, [getattr(s, '__name__', '') for s in steps].index('_qt_namespace'))\n"
     )
     assert _run(code, tmp_path) == ["False", "['_qt_namespace'] 0"]
+
+
+def test_the_window_its_panels_and_the_conversation_list_build_no_unused_widget_class(
+    tmp_path: Path,
+) -> None:
+    # Their scroll areas' viewports are Qt's own widgets: asked for with `viewport()`, the
+    # first such call anywhere built every QWidget subclass PySide6 knows (qt_children.py).
+    code = (
+        "import PySide6.QtWidgets as W\n"
+        "app = W.QApplication([])\n"
+        "from caec_desktop.agent.trace import TraceEvent\n"
+        "from caec_desktop.services.history import HistoryStore\n"
+        "from caec_desktop.ui.conversation_list import ConversationList\n"
+        "from caec_desktop.ui.main_window import MainWindow\n"
+        "window = MainWindow()\n"
+        "window.build_panels()\n"
+        "window.show()\n"
+        "app.processEvents()\n"
+        "event = TraceEvent(seq=1, t_ms=0.0, kind='run_start', node=None, data={'text': 'q'})\n"
+        "window.trace.add_event(event)\n"
+        "window.trace.flush()\n"
+        "window.chat.set_older([lambda: None] * 3)\n"
+        "app.processEvents()\n"
+        f"listing = ConversationList(HistoryStore({str(tmp_path / 'h.db')!r}))\n"
+        "listing.set_current(None)\n"
+        "app.processEvents()\n"
+        f"print([n for n in {UNUSED!r} if n in W.__dict__])\n"
+    )
+    assert _run(code, tmp_path) == ["[]"]
+
+
+def test_viewport_is_the_areas_own(qapp: object) -> None:
+    from PySide6.QtWidgets import QScrollArea, QWidget
+
+    from caec_desktop.ui.qt_children import viewport
+
+    area = QScrollArea()
+    assert viewport(area) is area.viewport()
+    made = QWidget()
+    area.setViewport(made)  # (not Qt's own: found by `viewport()`)
+    assert viewport(area) is made is area.viewport()
