@@ -61,6 +61,7 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.ui.chat_input import IDLE_PLACEHOLDER, RUNNING_PLACEHOLDER, ChatInput
+from caec_desktop.ui.qt_children import viewport
 from caec_desktop.ui.question_queue import QuestionQueue
 from caec_desktop.ui.result_card import ResultCard
 from caec_desktop.ui.welcome_panel import WelcomePanel
@@ -455,8 +456,11 @@ class ChatPane(QWidget):
         bar = self.scroll_area.verticalScrollBar()
         bar.valueChanged.connect(self._on_bar_value_changed)
         bar.rangeChanged.connect(self._on_bar_range_changed)
-        box = bar.parentWidget()  # (the scroll area's box for its bar)
-        assert box is not None
+        # The scroll area's box for its bar, by `parent()`, not `parentWidget()`: a QWidget*
+        # return of a widget Qt made builds ~70 PySide6 classes first (qt_children.py), and
+        # here that was inside the chat's build, before the first answer.
+        box = bar.parent()
+        assert isinstance(box, QWidget)
         self._bar_box = box
         self._watching = False
         """Whether `eventFilter` watches the bar's, its box's and the chat's paints: only while
@@ -883,7 +887,7 @@ class ChatPane(QWidget):
         if not self._slots:
             return False
         bar = self.scroll_area.verticalScrollBar()
-        view = self.scroll_area.viewport().height()
+        view = viewport(self.scroll_area).height()  # (no class search: qt_children)
         top, bottom = bar.value(), bar.value() + view
         margin = int(view * FILL_MARGIN_SCREENS)
         best: tuple[int, _Slot] | None = None

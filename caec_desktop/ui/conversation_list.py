@@ -27,6 +27,7 @@ from caec_desktop.services.history import HistoryStore
 from caec_desktop.services.history.store import error_words
 from caec_desktop.ui.conversation_delegate import ConversationDelegate
 from caec_desktop.ui.conversation_model import ConversationListModel
+from caec_desktop.ui.qt_children import viewport
 
 SEARCH_DELAY_MS = 150
 """Search after the typing pauses this long (one store query per pause, not per key)."""
@@ -67,6 +68,8 @@ class ConversationList(QWidget):
             | QAbstractItemView.EditTrigger.EditKeyPressed
         )
         self.view.selectionModel().currentChanged.connect(self._on_view_current_changed)
+        self._viewport = viewport(self.view)
+        """The list's viewport's Python object, kept (see qt_children)."""
 
         self.new_button = QPushButton("New")
         self.new_button.clicked.connect(self.newRequested)
@@ -112,7 +115,7 @@ class ConversationList(QWidget):
                 QItemSelectionModel.SelectionFlag.ClearAndSelect,
             )
         selection.blockSignals(False)
-        self.view.viewport().update()
+        self._viewport.update()
         self._update_buttons()
 
     def _update_buttons(self) -> None:

@@ -5,7 +5,8 @@ event loop runs (app.py does). To show fast it is built in steps. `MainWindow(fi
 is the first frame: the window at its size and title with its menu bar, status bar and the
 message box (`ChatInput`) where the chat's box will be, needing only Qt and this module (not even
 the `Qt` namespace, whose enums take ~15 ms to build). `rest_of_window()` gives the rest as
-steps, one per loop turn (app.py runs them after `show()`): the side tabs, the menus' items and
+steps, one per loop turn (app.py runs them after `show()`): the `Qt` namespace (a turn of its
+own: the first key pressed or question sent needs it), the side tabs, the menus' items and
 shortcuts, the chat's modules, the chat around that same message box (what was typed stays, with
 its cursor and focus; a question sent from the first frame is asked once the chat is there), and
 the error banner. `MainWindow()` builds all of it at once. Then `attach(runner, settings)` the
@@ -70,6 +71,15 @@ CHAT_MODULES = (
 )
 """The chat's modules, imported one per loop turn after the first frame (~3-5 ms each; the Qt
 style classes chat_pane uses are built a turn before it, `_chat_style_classes`)."""
+
+
+def _qt_namespace() -> None:
+    """Build PySide6's `Qt` namespace (its ~90 enums, ~10-15 ms; more on a loaded machine), a loop
+    turn of its own right after the first frame: the first question's bubble needs it
+    (`ChatPane.add_message`), and so does the first key pressed in the message box
+    (`ChatInput.keyPressEvent`); built there, it made the longest stall before the first answer,
+    in the same turn as the rest of the question's work."""
+    QtCore.Qt.TextFormat  # noqa: B018 (the attribute's first use builds the namespace)
 
 
 def _chat_style_classes() -> None:
@@ -220,10 +230,12 @@ class MainWindow(QMainWindow):
 
     def rest_of_window(self) -> list[Callable[[], object]]:
         """What the first frame leaves out, as steps to run one per loop turn (app.py runs them
-        after `show()`; none takes more than a few ms): the side tabs, the menus' items and the
-        shortcuts, the chat's modules, the chat, the error banner. A step done does nothing."""
+        after `show()`; none takes more than a few ms): the `Qt` namespace, the side tabs, the
+        menus' items and the shortcuts, the chat's modules, the chat, the error banner. A step
+        done does nothing."""
         modules = [partial(importlib.import_module, name) for name in CHAT_MODULES]
         return [
+            _qt_namespace,
             self._build_side,
             self.menus.fill,
             *modules[:-1],

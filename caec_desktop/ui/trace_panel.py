@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from caec_desktop.ui.kind_filter import KindFilterProxy
 from caec_desktop.ui.markdown_blocks import literal_markdown
+from caec_desktop.ui.qt_children import viewport
 from caec_desktop.ui.trace_delegate import TraceDelegate
 from caec_desktop.ui.trace_model import EVENT_ROLE, TraceModel
 from caec_desktop.ui.trace_text import PROBLEM_KINDS, attempts, attempts_markdown, is_offline
@@ -61,6 +62,8 @@ class TailTable(QTableView):
         super().__init__()
         self._appended_from: int | None = None
         """The first row of an append the next layout follows."""
+        self._viewport = viewport(self)
+        """Its viewport's Python object, kept: `doItemsLayout` asks for it (see qt_children)."""
 
     def rowsInserted(
         self, parent: QModelIndex | QPersistentModelIndex, start: int, end: int

@@ -1,0 +1,115 @@
+"""What start-up makes PySide6 build. PySide6 builds a Qt class's Python class (and its enums) the
+first time it is used: a stall of the GUI thread, a few ms a class, that start-up places where it
+costs least (ui/main_window.py, `rest_of_window`). Each case runs in a fresh interpreter: in the
+test process, other tests have built most classes already.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+UNUSED = ("QMdiSubWindow", "QWizard", "QFontDialog", "QCalendarWidget")
+"""Widget classes the window never uses."""
+
+
+def _run(code: str, tmp_path: Path) -> list[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CAEC_", "OPENROUTER"))}
+    env |= {
+        "CAEC_CONFIG_DIR": str(tmp_path / "config"),
+        "CAEC_DATA_DIR": str(tmp_path / "data"),
+        "QT_QPA_PLATFORM": "offscreen",
+    }
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=50
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout.splitlines()
+
+
+def test_making_the_chat_builds_no_class_of_a_widget_it_does_not_use(tmp_path: Path) -> None:
+    # The chat finds its scroll bar's box, a widget of a class private to Qt: asked for it as a
+    # QWidget, PySide6 looks for its class among every QWidget subclass, building each first.
+    code = (
+        "import PySide6.QtWidgets as W\n"
+        "app = W.QApplication([])\n"
+        "from caec_desktop.ui.chat_pane import ChatPane\n"
+        f"unused = {UNUSED!r}\n"
+        "print([n for n in unused if n in W.__dict__])\n"
+        "chat = ChatPane()\n"
+        "print([n for n in unused if n in W.__dict__])\n"
+    )
+    assert _run(code, tmp_path) == ["[]", "[]"]
+
+
+def test_the_qt_namespace_is_built_by_a_step_of_its_own_after_the_first_frame(
+    tmp_path: Path,
+) -> None:
+    # Its ~90 enums are one of start-up's longest steps: not in the first frame (the window
+    # shows sooner), and not inside another step (the chat asking the first question, a key
+    # pressed in the message box), whose own work would share that loop turn.
+    code = (
+        "import PySide6.QtCore as C\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "from caec_desktop.ui.main_window import MainWindow\n"
+        "app = QApplication([])\n"
+        "window = MainWindow(first_frame=True)\n"
+        "window.show()\n"
+        "app.processEvents()\n"
+        "print('Qt' in C.__dict__)\n"
+        "steps = window.rest_of_window()\n"
+        "built = []\n"
+        "for step in steps:\n"
+        "    before = 'Qt' in C.__dict__\n"
+        "    step()\n"
+        "    app.processEvents()\n"
+        "    if not before and 'Qt' in C.__dict__:\n"
+        "        built.append(getattr(step, '__name__', repr(step)))\n"
+        "print(built, [getattr(s, '__name__', '') for s in steps].index('_qt_namespace'))\n"
+    )
+    assert _run(code, tmp_path) == ["False", "['_qt_namespace'] 0"]
+
+
+def test_the_window_its_panels_and_the_conversation_list_build_no_unused_widget_class(
+    tmp_path: Path,
+) -> None:
+    # Their scroll areas' viewports are Qt's own widgets: asked for with `viewport()`, the
+    # first such call anywhere built every QWidget subclass PySide6 knows (qt_children.py).
+    code = (
+        "import PySide6.QtWidgets as W\n"
+        "app = W.QApplication([])\n"
+        "from caec_desktop.agent.trace import TraceEvent\n"
+        "from caec_desktop.services.history import HistoryStore\n"
+        "from caec_desktop.ui.conversation_list import ConversationList\n"
+        "from caec_desktop.ui.main_window import MainWindow\n"
+        "window = MainWindow()\n"
+        "window.build_panels()\n"
+        "window.show()\n"
+        "app.processEvents()\n"
+        "event = TraceEvent(seq=1, t_ms=0.0, kind='run_start', node=None, data={'text': 'q'})\n"
+        "window.trace.add_event(event)\n"
+        "window.trace.flush()\n"
+        "window.chat.set_older([lambda: None] * 3)\n"
+        "app.processEvents()\n"
+        f"listing = ConversationList(HistoryStore({str(tmp_path / 'h.db')!r}))\n"
+        "listing.set_current(None)\n"
+        "app.processEvents()\n"
+        f"print([n for n in {UNUSED!r} if n in W.__dict__])\n"
+    )
+    assert _run(code, tmp_path) == ["[]"]
+
+
+def test_viewport_is_the_areas_own(qapp: object) -> None:
+    from PySide6.QtWidgets import QScrollArea, QWidget
+
+    from caec_desktop.ui.qt_children import viewport
+
+    area = QScrollArea()
+    assert viewport(area) is area.viewport()
+    made = QWidget()
+    area.setViewport(made)  # (not Qt's own: found by `viewport()`)
+    assert viewport(area) is made is area.viewport()
