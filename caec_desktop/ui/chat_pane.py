@@ -170,13 +170,15 @@ class WritingBubble(QFrame):
         self._lay = _ChatLayout(self)  # a new piece shown squeezed every piece above it
         self._lay.setContentsMargins(0, 0, 0, 0)
         self._lay.setSpacing(self.fontMetrics().height() // 2)  # as between two paragraphs
-        self._label(WRITING_NOTE)
+        self._label(WRITING_NOTE).set_paint_cache(True)  # (it never changes)
         self._pieces: list[Bubble] = []
         self._spare: Bubble | None = None
         """The next piece, made ahead while hidden (`prepare_piece`)."""
         self._cut = 0
         """Where the last piece starts in the text."""
         self._shown = ""
+        self._unpainted: list[Bubble] = []
+        """Finished pieces not painted into their pixmaps yet (`paint_finished`)."""
         self._held: tuple[int, QRect] | None = None
         """While held (`hold`): the first piece a render may change, and the bubble's geometry."""
         from PySide6.QtGui import QRegion  # (its class takes PySide6 ms to build: when used)
@@ -202,7 +204,10 @@ class WritingBubble(QFrame):
         if len(text) - self._cut > PIECE_CHARS:
             cut = last_cut(text, self._cut)
             if cut > self._cut:  # the last piece ends at the cut and is laid out no more
-                self._pieces[-1].setText(literal_markdown(text[self._cut : cut]))
+                finished = self._pieces[-1]
+                finished.setText(literal_markdown(text[self._cut : cut]))
+                finished.set_paint_cache(True)
+                self._unpainted.append(finished)
                 self._pieces.append(self._next_piece())
                 self._cut = cut
         last = literal_markdown(text[self._cut :])  # the model's text, shown as written
@@ -258,6 +263,20 @@ class WritingBubble(QFrame):
         if self._held is not None:
             self._owed += region.translated(-self.pos()) & type(region)(self.rect())
 
+    def paint_finished(self) -> None:
+        """Paint the finished pieces into their pixmaps (~1-1.5 ms each, a loop turn of its
+        own after the repaint that first shows them): the repaints that take in a finished
+        piece again (a scroll Qt cannot do by moving pixels) then draw its pixmap; made in such
+        a repaint, each piece's pixmap cost ~1.5 ms of it, several in one frame."""
+        for piece in self._unpainted:
+            if piece.isVisible() and not piece.paint_cached():
+                piece.paint_ahead(piece.width())
+        self._unpainted = []
+
+    def has_unpainted(self) -> bool:
+        """Whether a finished piece waits to be painted into its pixmap."""
+        return bool(self._unpainted)
+
     def wants_piece(self) -> bool:
         """Whether the next piece should be made ahead: none is, and the last piece is half
         way to its cut."""
@@ -280,6 +299,10 @@ class WritingBubble(QFrame):
 
     def _label(self, text: str, shown: bool = True) -> Bubble:
         label = Bubble()
+        # The last piece changes on every render: a pixmap of it would be thrown away by the
+        # next one (a render's repaint paints it up to twice, and kept it from the second:
+        # ~1 ms more than a direct paint). Kept once the piece is finished (`show_text`).
+        label.set_paint_cache(False)
         label.setTextFormat(QtCore.Qt.TextFormat.MarkdownText)
         label.setText(text)
         label.setWordWrap(True)
@@ -769,6 +792,8 @@ class ChatPane(QWidget):
             bar.update()
         if shiboken6.isValid(writing):  # (not if it was deleted meanwhile)
             writing.release()
+            if writing.has_unpainted():  # after the repaint this release asks for
+                QTimer.singleShot(SHOW_LATER_MS, writing, writing.paint_finished)
         self._watch_paints(self._writing is not None)
 
     def _watch_paints(self, on: bool) -> None:
