@@ -316,6 +316,10 @@ def main() -> None:
     )  # fmt: skip
     ns = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    import caec_desktop.app as app
+
+    if hasattr(app, "paint_on_gui_thread"):  # as app.py's main() (not in older code)
+        app.paint_on_gui_thread()
     gc.disable()  # as app.py's main(): no collections until start-up is done (see measure)
     runs = measure(ns.tokens, ns.rate, ns.rows, ns.runs, ns.server_in_process)
     result: dict[str, Any] = {
