@@ -173,7 +173,7 @@ class WritingBubble(QFrame):
         self._label(WRITING_NOTE).set_paint_cache(True)  # (it never changes)
         self._pieces: list[Bubble] = []
         self._spare: Bubble | None = None
-        """The next piece, made ahead while hidden (`prepare_piece`)."""
+        """The next piece, made ahead out of the layout (`prepare_piece`)."""
         self._cut = 0
         """Where the last piece starts in the text."""
         self._shown = ""
@@ -283,21 +283,38 @@ class WritingBubble(QFrame):
         return self._spare is None and len(self._shown) - self._cut > PIECE_CHARS // 2
 
     def prepare_piece(self) -> None:
-        """Make the next piece now, hidden and styled, so the render that needs it only fills
-        and shows it (making a piece took ~2.5 ms of a ~5 ms render)."""
+        """Make the next piece now, styled and shown but out of the layout, of no size (it
+        paints nothing), so the render that needs it only fills it and puts it in the layout:
+        making a piece took ~2.5 ms of a ~5 ms render, and showing one there laid the bubble
+        and the whole chat out at once (Qt activates the layouts of a shown widget's parents),
+        ~2 ms before the render's own layout did it again. Shown on a loop turn of its own,
+        after the render's layout, those layouts have nothing to do."""
         if self._spare is None:
-            self._spare = self._label("", shown=False)
-            self._spare.ensurePolished()
+            piece = self._spare = self._piece("")
+            piece.setParent(self)
+            piece.setGeometry(0, 0, 0, 0)
+            piece.ensurePolished()
+            if self.isVisible():
+                piece.show()
 
     def _next_piece(self) -> Bubble:
         piece, self._spare = self._spare, None
         if piece is None:
             return self._label("")
-        if self.isVisible():
+        self._lay.addWidget(piece)
+        if self.isVisible() and not piece.isVisible():  # (made while the bubble was hidden)
             piece.show()
         return piece
 
-    def _label(self, text: str, shown: bool = True) -> Bubble:
+    def _label(self, text: str) -> Bubble:
+        label = self._piece(text)
+        self._lay.addWidget(label)
+        if self.isVisible():
+            label.show()  # now, not from a call Qt posts (see `ChatPane._render_writing`)
+        return label
+
+    @staticmethod
+    def _piece(text: str) -> Bubble:
         label = Bubble()
         # The last piece changes on every render: a pixmap of it would be thrown away by the
         # next one (a render's repaint paints it up to twice, and kept it from the second:
@@ -307,11 +324,6 @@ class WritingBubble(QFrame):
         label.setText(text)
         label.setWordWrap(True)
         label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        if not shown:
-            label.hide()  # a spare piece (`prepare_piece`): not even by the layout's show
-        self._lay.addWidget(label)
-        if shown and self.isVisible():
-            label.show()  # now, not from a call Qt posts (see `ChatPane._render_writing`)
         return label
 
 
