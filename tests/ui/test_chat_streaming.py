@@ -371,6 +371,34 @@ def test_the_growing_piece_is_painted_once_per_render(qtbot: QtBot) -> None:
     assert counts == [1, 1, 1]
 
 
+def test_the_growing_piece_is_painted_once_per_render_that_scrolls_the_view(
+    qtbot: QtBot,
+) -> None:
+    """A render that adds lines scrolls the view to them; the rows the scroll exposes and the
+    bubble's changed part are repainted together, the growing piece once (it was painted
+    twice per render, the exposed rows at its bottom, then all of it)."""
+    pane = _chat_with_answers(qtbot)
+    shown: list[str] = []
+    pane.writingShown.connect(shown.append)
+    _stream(qtbot, pane, ["The step ", "is about " * 4], shown)
+    (writing,) = _bubbles(pane, "writing")
+    piece = _placed(writing)[-1]
+    for _ in range(3):
+        QCoreApplication.sendPostedEvents()
+    bar = pane.scroll_area.verticalScrollBar()
+    painted = paints(piece)
+    counts = []
+    for i in range(3):
+        before, top = painted.count, bar.value()
+        _stream(qtbot, pane, [f" line {i} " + "word " * 16], shown)
+        qtbot.waitUntil(lambda b=before: painted.count > b, timeout=5000)
+        for _ in range(3):
+            QCoreApplication.sendPostedEvents()
+        assert bar.value() > top  # the render scrolled the view
+        counts.append(painted.count - before)
+    assert counts == [1, 1, 1]
+
+
 class _FirstPaint(AppEvents):
     """Whether `label` held its pixmap at each paint once shown (the paint into its pixmap,
     while it is hidden, is not counted)."""
