@@ -140,6 +140,7 @@ def _instrument(spans: Spans) -> None:
         (ResultCard, "place_table", "result card table placed (a turn later)"),
         (ChatPane, "_show_card", "result card show"),
         (ChatPane, "add_answer", "answer bubble (add_answer)"),
+        (ChatPane, "_read_answer", "answer bubble Markdown read (a turn later)"),
         (ChatPane, "_lay_out_answer", "answer bubble layout (a turn later)"),
         (ChatPane, "_paint_answer", "answer bubble painted ahead (a turn later)"),
         (ChatPane, "_swap", "answer bubble shown, writing bubble removed"),
