@@ -140,6 +140,7 @@ def _instrument(spans: Spans) -> None:
         (ResultCard, "place_table", "result card table placed (a turn later)"),
         (ChatPane, "_show_card", "result card show"),
         (ChatPane, "add_answer", "answer bubble (add_answer)"),
+        (ChatPane, "_read_answer", "answer bubble Markdown read (a turn later)"),
         (ChatPane, "_lay_out_answer", "answer bubble layout (a turn later)"),
         (ChatPane, "_paint_answer", "answer bubble painted ahead (a turn later)"),
         (ChatPane, "_swap", "answer bubble shown, writing bubble removed"),
@@ -331,6 +332,10 @@ def main() -> None:
     )  # fmt: skip
     ns = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    import caec_desktop.app as app
+
+    if hasattr(app, "paint_on_gui_thread"):  # as app.py's main() (not in older code)
+        app.paint_on_gui_thread()
     gc.disable()  # as app.py's main(): no collections until start-up is done (see measure)
     runs = measure(ns.tokens, ns.rate, ns.rows, ns.runs, ns.server_in_process)
     result: dict[str, Any] = {

@@ -171,13 +171,15 @@ class WritingBubble(QFrame):
         self._lay = _ChatLayout(self)  # a new piece shown squeezed every piece above it
         self._lay.setContentsMargins(0, 0, 0, 0)
         self._lay.setSpacing(self.fontMetrics().height() // 2)  # as between two paragraphs
-        self._label(WRITING_NOTE)
+        self._label(WRITING_NOTE).set_paint_cache(True)  # (it never changes)
         self._pieces: list[Bubble] = []
         self._spare: Bubble | None = None
-        """The next piece, made ahead while hidden (`prepare_piece`)."""
+        """The next piece, made ahead out of the layout (`prepare_piece`)."""
         self._cut = 0
         """Where the last piece starts in the text."""
         self._shown = ""
+        self._unpainted: list[Bubble] = []
+        """Finished pieces not painted into their pixmaps yet (`paint_finished`)."""
         self._held: tuple[int, QRect] | None = None
         """While held (`hold`): the first piece a render may change, and the bubble's geometry."""
         from PySide6.QtGui import QRegion  # (its class takes PySide6 ms to build: when used)
@@ -203,7 +205,10 @@ class WritingBubble(QFrame):
         if len(text) - self._cut > PIECE_CHARS:
             cut = last_cut(text, self._cut)
             if cut > self._cut:  # the last piece ends at the cut and is laid out no more
-                self._pieces[-1].setText(literal_markdown(text[self._cut : cut]))
+                finished = self._pieces[-1]
+                finished.setText(literal_markdown(text[self._cut : cut]))
+                finished.set_paint_cache(True)
+                self._unpainted.append(finished)
                 self._pieces.append(self._next_piece())
                 self._cut = cut
         last = literal_markdown(text[self._cut :])  # the model's text, shown as written
@@ -222,11 +227,12 @@ class WritingBubble(QFrame):
             if widget is not None:  # (a piece made meanwhile is held by its parent)
                 widget.setAttribute(disabled, True)
 
-    def release(self) -> None:
+    def release(self, via: QWidget | None = None) -> None:
         """Take paints again and repaint what the renders since `hold` changed: the bubble from
         the top of the first piece they changed down (its end, the grown frame). The pieces
         above did not change or move: repainting them too (what `setUpdatesEnabled` does) made
-        each render's repaint grow with the answer."""
+        each render's repaint grow with the answer. The repaint is asked of `via` (an ancestor)
+        when given, with what it has to repaint already (see `ChatPane._show_render`)."""
         if self._held is None:
             return
         first, before = self._held
@@ -247,7 +253,10 @@ class WritingBubble(QFrame):
         else:
             top = self._pieces[first].y()
             self._owed += QRect(0, top, self.width(), self.height() - top)
-        self.update(self._owed)
+        if via is None:
+            self.update(self._owed)
+        else:
+            via.update(self._owed.translated(self.mapTo(via, QPoint(0, 0))))
 
     def paintEvent(self, event: QPaintEvent) -> None:
         self._owed -= event.region()
@@ -259,37 +268,67 @@ class WritingBubble(QFrame):
         if self._held is not None:
             self._owed += region.translated(-self.pos()) & type(region)(self.rect())
 
+    def paint_finished(self) -> None:
+        """Paint the finished pieces into their pixmaps (~1-1.5 ms each, a loop turn of its
+        own after the repaint that first shows them): the repaints that take in a finished
+        piece again (a scroll Qt cannot do by moving pixels) then draw its pixmap; made in such
+        a repaint, each piece's pixmap cost ~1.5 ms of it, several in one frame."""
+        for piece in self._unpainted:
+            if piece.isVisible() and not piece.paint_cached():
+                piece.paint_ahead(piece.width())
+        self._unpainted = []
+
+    def has_unpainted(self) -> bool:
+        """Whether a finished piece waits to be painted into its pixmap."""
+        return bool(self._unpainted)
+
     def wants_piece(self) -> bool:
         """Whether the next piece should be made ahead: none is, and the last piece is half
         way to its cut."""
         return self._spare is None and len(self._shown) - self._cut > PIECE_CHARS // 2
 
     def prepare_piece(self) -> None:
-        """Make the next piece now, hidden and styled, so the render that needs it only fills
-        and shows it (making a piece took ~2.5 ms of a ~5 ms render)."""
+        """Make the next piece now, styled and shown but out of the layout, of no size (it
+        paints nothing), so the render that needs it only fills it and puts it in the layout:
+        making a piece took ~2.5 ms of a ~5 ms render, and showing one there laid the bubble
+        and the whole chat out at once (Qt activates the layouts of a shown widget's parents),
+        ~2 ms before the render's own layout did it again. Shown on a loop turn of its own,
+        after the render's layout, those layouts have nothing to do."""
         if self._spare is None:
-            self._spare = self._label("", shown=False)
-            self._spare.ensurePolished()
+            piece = self._spare = self._piece("")
+            piece.setParent(self)
+            piece.setGeometry(0, 0, 0, 0)
+            piece.ensurePolished()
+            if self.isVisible():
+                piece.show()
 
     def _next_piece(self) -> Bubble:
         piece, self._spare = self._spare, None
         if piece is None:
             return self._label("")
-        if self.isVisible():
+        self._lay.addWidget(piece)
+        if self.isVisible() and not piece.isVisible():  # (made while the bubble was hidden)
             piece.show()
         return piece
 
-    def _label(self, text: str, shown: bool = True) -> Bubble:
+    def _label(self, text: str) -> Bubble:
+        label = self._piece(text)
+        self._lay.addWidget(label)
+        if self.isVisible():
+            label.show()  # now, not from a call Qt posts (see `ChatPane._render_writing`)
+        return label
+
+    @staticmethod
+    def _piece(text: str) -> Bubble:
         label = Bubble()
+        # The last piece changes on every render: a pixmap of it would be thrown away by the
+        # next one (a render's repaint paints it up to twice, and kept it from the second:
+        # ~1 ms more than a direct paint). Kept once the piece is finished (`show_text`).
+        label.set_paint_cache(False)
         label.setTextFormat(QtCore.Qt.TextFormat.MarkdownText)
         label.setText(text)
         label.setWordWrap(True)
         label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        if not shown:
-            label.hide()  # a spare piece (`prepare_piece`): not even by the layout's show
-        self._lay.addWidget(label)
-        if shown and self.isVisible():
-            label.show()  # now, not from a call Qt posts (see `ChatPane._render_writing`)
         return label
 
 
@@ -679,8 +718,9 @@ class ChatPane(QWidget):
 
     def add_answer(self, role: str, markdown: str) -> QLabel:
         """Append the run's answer bubble in the writing bubble's place (`add_message`, then
-        `end_stream`). In a shown chat it is styled and laid out on a later loop turn, painted
-        into its pixmap on the next ones, and shown on the turn after, when the writing bubble goes:
+        `end_stream`). In a shown chat it is styled and its Markdown read on a later loop turn,
+        laid out on the next, painted into its pixmap on the next ones, and shown on the turn
+        after, when the writing bubble goes:
         the chat never shows neither, and no turn does all of it (~2 ms making it, ~4 ms styling
         and laying out its Markdown, ~3-5 ms painting it: in one turn with the end of the run
         they made one of a run's longest stalls)."""
@@ -694,11 +734,18 @@ class ChatPane(QWidget):
         self._watch_paints(False)
         label = self.add_message(role, markdown)
         label.hide()  # before the show the layout posts
-        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._lay_out_answer(label, writing))
+        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._read_answer(label, writing))
         return label
 
-    def _lay_out_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
+    def _read_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
+        """Style the answer and read its Markdown into the label's document (an empty selection
+        makes QLabel fill it), a loop turn before its layout: the two in one turn took ~3.5 ms
+        for 300 words, ~1 ms of it the reading."""
         label.ensurePolished()  # the chat's style sheet gives its padding
+        label.setSelection(0, 0)
+        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._lay_out_answer(label, writing))
+
+    def _lay_out_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
         width = _inner_width(self._host)
         # At its width first: QLabel lays a new text out at its own width, then at the width
         # asked, then at its own again (~2.5 ms each for 600 words): once when they are one.
@@ -772,7 +819,12 @@ class ChatPane(QWidget):
         if self._slider_key() != self._slider:  # (in a long chat a render moves it < 1 px)
             bar.update()
         if shiboken6.isValid(writing):  # (not if it was deleted meanwhile)
-            writing.release()
+            # Asked of the chat's widget, not the bubble: the rows the scroll above exposed
+            # and the bubble's region were painted apart in one repaint, the growing piece
+            # twice (the exposed rows at its bottom, then all of it: ~0.5 ms more a render).
+            writing.release(self._host)
+            if writing.has_unpainted():  # after the repaint this release asks for
+                QTimer.singleShot(SHOW_LATER_MS, writing, writing.paint_finished)
         self._watch_paints(self._writing is not None)
 
     def _watch_paints(self, on: bool) -> None:

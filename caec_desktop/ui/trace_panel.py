@@ -203,7 +203,8 @@ class TracePanel(QWidget):
         self.detail.setReadOnly(True)
         self.detail.setTabChangesFocus(True)
         self.detail.setPlaceholderText("Select an event to see its JSON.")
-        self.retry_view = QTextBrowser()
+        self._retry_view: QTextBrowser | None = None
+        """Made when the Retries tab is first shown (`retry_view`)."""
         self._retry_markdown: str | None = None
         """What the retry view shows (set only when it changes)."""
 
@@ -225,9 +226,13 @@ class TracePanel(QWidget):
         lay.addLayout(top)
         lay.addWidget(split)
 
+        self._retry_tab = QWidget()
+        retry_lay = QVBoxLayout(self._retry_tab)
+        retry_lay.setContentsMargins(0, 0, 0, 0)
         self.tabs = QTabWidget()
         self.tabs.addTab(events_tab, "Events")
-        self.tabs.addTab(self.retry_view, "Retries")
+        self.tabs.addTab(self._retry_tab, "Retries")
+        self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.tabs)
@@ -276,6 +281,26 @@ class TracePanel(QWidget):
         rows = self.table.selectionModel().selectedRows()
         return rows[0].data(EVENT_ROLE) if rows else None
 
+    @property
+    def retry_view(self) -> QTextBrowser:
+        """The Retries tab's view of the run's attempts, made when first asked for (the tab
+        shown). Made with the panel, hidden in its tab, it was laid out when Qt first sent it
+        the size its tab had given it, and Qt sends that to every hidden widget of the window
+        at the first `render` of a shown one: the first chat bubble painted into its pixmap
+        while an answer streamed (~2 ms of that frame)."""
+        if self._retry_view is None:
+            view = self._retry_view = QTextBrowser()
+            if self._retry_markdown is not None:
+                view.setMarkdown(literal_markdown(self._retry_markdown))  # as written
+            layout = self._retry_tab.layout()
+            assert layout is not None
+            layout.addWidget(view)
+        return self._retry_view
+
+    def _on_tabs_current_changed(self, index: int) -> None:
+        if self.tabs.widget(index) is self._retry_tab:
+            self.retry_view.show()  # (made now, if not yet)
+
     def _refresh_retries(self) -> None:
         """Show the run's attempts. Each is set only when it changed: a new tab text lays the
         tab bar out again and repaints the whole panel, table and all (~3 ms, at the start and
@@ -284,7 +309,8 @@ class TracePanel(QWidget):
         markdown = attempts_markdown(items, is_offline(self._run_events))
         if markdown != self._retry_markdown:
             self._retry_markdown = markdown
-            self.retry_view.setMarkdown(literal_markdown(markdown))  # as written
+            if self._retry_view is not None:
+                self._retry_view.setMarkdown(literal_markdown(markdown))  # as written
         label = f"Retries ({len(items) - 1})" if len(items) > 1 else "Retries"
         if self.tabs.tabText(1) != label:
             self.tabs.setTabText(1, label)

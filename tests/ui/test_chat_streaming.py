@@ -26,6 +26,14 @@ def _bubbles(pane: ChatPane, role: str) -> list[Any]:
     return [w for w in pane.items() if w.property("role") == role]
 
 
+def _placed(writing: QWidget) -> list[QLabel]:
+    """The labels of a writing bubble in its layout: the note, then the pieces (not the spare
+    made ahead)."""
+    layout = writing.layout()
+    assert layout is not None
+    return [p for p in writing.findChildren(QLabel) if layout.indexOf(p) >= 0]
+
+
 def _delta(text: str, purpose: str = "summary") -> tuple[str, str, dict[str, Any]]:
     return ("llm_response", "report", {"stream": "delta", "text": text, "purpose": purpose})
 
@@ -226,7 +234,7 @@ def test_a_render_lays_the_chat_out_at_once_resizing_only_the_growing_bubble(
 
     def on_shown(text: str) -> None:
         (bubble,) = _bubbles(pane, "writing")
-        piece = [p for p in bubble.findChildren(QLabel) if not p.isHidden()][-1]  # not a spare
+        piece = _placed(bubble)[-1]  # not a spare
         seen.append((piece.height(), piece.heightForWidth(piece.width())))
         shown.append(text)
 
@@ -305,9 +313,11 @@ def test_a_streamed_answer_shows_the_pixels_of_a_whole_new_paint(qtbot: QtBot) -
     assert streamed == _on_screen(pane)
 
 
-def test_the_next_piece_is_made_ahead_hidden_and_filled_at_the_cut(qtbot: QtBot) -> None:
+def test_the_next_piece_is_made_ahead_and_filled_at_the_cut(qtbot: QtBot) -> None:
     """Once the last piece is half way to its cut, the next one is made on a later loop turn,
-    hidden; the render that cuts fills and shows it, and the text reads the same."""
+    shown but out of the bubble's layout and of no size (nothing of it shows); the render that
+    cuts fills it and places it, showing no widget (a show laid the bubble and the chat out at
+    once, before the render's own layout), and the text reads the same."""
     pane = ChatPane()
     qtbot.addWidget(pane)
     pane.resize(400, 300)
@@ -320,11 +330,17 @@ def test_the_next_piece_is_made_ahead_hidden_and_filled_at_the_cut(qtbot: QtBot)
     (bubble,) = _bubbles(pane, "writing")
     qtbot.waitUntil(lambda: len(bubble.findChildren(QLabel)) == 3)  # note, piece, spare
     spare = bubble.findChildren(QLabel)[-1]
-    assert spare.isHidden() and spare.text() == "" and bubble.pieces() == [first]
+    assert spare.size().isEmpty() and bubble.layout().indexOf(spare) < 0
+    assert spare.text() == "" and bubble.pieces() == [first]
+    shows = AppEvents(bubble, QEvent.Type.Show)
+    shown_by_render: list[int] = []
+    pane.writingShown.connect(lambda _text: shown_by_render.append(shows.count))
     second = "\n\n" + "more " * 50  # over PIECE_CHARS: cut at the blank line
     pane.stream_text(second)
     qtbot.waitUntil(lambda: len(renders) == 2)
-    assert len(bubble.pieces()) == 2 and spare.isVisible()
+    assert len(bubble.pieces()) == 2 and spare.isVisible() and shown_by_render == [0]
+    qtbot.waitUntil(lambda: spare.height() == spare.heightForWidth(spare.width()))
+    assert bubble.layout().indexOf(spare) >= 0
     assert spare.text().startswith("more") and "".join(bubble.pieces()) == first + second
     assert bubble.text().endswith(first + second)
 
@@ -338,7 +354,7 @@ def test_the_growing_piece_is_painted_once_per_render(qtbot: QtBot) -> None:
     pane.writingShown.connect(shown.append)
     _stream(qtbot, pane, ["The step ", "is about " * 4], shown)
     (writing,) = _bubbles(pane, "writing")
-    piece = [p for p in writing.findChildren(QLabel) if not p.isHidden()][-1]
+    piece = _placed(writing)[-1]
     for _ in range(3):  # the last render's repaint, if it is still to come
         QCoreApplication.sendPostedEvents()
     painted = paints(piece)
@@ -351,6 +367,34 @@ def test_the_growing_piece_is_painted_once_per_render(qtbot: QtBot) -> None:
         qtbot.waitUntil(lambda b=before: painted.count > b, timeout=5000)
         for _ in range(3):
             QCoreApplication.sendPostedEvents()
+        counts.append(painted.count - before)
+    assert counts == [1, 1, 1]
+
+
+def test_the_growing_piece_is_painted_once_per_render_that_scrolls_the_view(
+    qtbot: QtBot,
+) -> None:
+    """A render that adds lines scrolls the view to them; the rows the scroll exposes and the
+    bubble's changed part are repainted together, the growing piece once (it was painted
+    twice per render, the exposed rows at its bottom, then all of it)."""
+    pane = _chat_with_answers(qtbot)
+    shown: list[str] = []
+    pane.writingShown.connect(shown.append)
+    _stream(qtbot, pane, ["The step ", "is about " * 4], shown)
+    (writing,) = _bubbles(pane, "writing")
+    piece = _placed(writing)[-1]
+    for _ in range(3):
+        QCoreApplication.sendPostedEvents()
+    bar = pane.scroll_area.verticalScrollBar()
+    painted = paints(piece)
+    counts = []
+    for i in range(3):
+        before, top = painted.count, bar.value()
+        _stream(qtbot, pane, [f" line {i} " + "word " * 16], shown)
+        qtbot.waitUntil(lambda b=before: painted.count > b, timeout=5000)
+        for _ in range(3):
+            QCoreApplication.sendPostedEvents()
+        assert bar.value() > top  # the render scrolled the view
         counts.append(painted.count - before)
     assert counts == [1, 1, 1]
 
@@ -440,7 +484,7 @@ def test_a_render_repaints_the_piece_it_changed_not_the_finished_pieces_above(
     take no paint however long the answer grows (the whole bubble was repainted per render),
     and what shows is what a whole new paint shows."""
     pane, writing, shown = _streamed_in_pieces(qtbot)
-    pieces = [p for p in writing.findChildren(QLabel) if not p.isHidden()][1:]  # not the note
+    pieces = _placed(writing)[1:]  # not the note
     first, last = paints(pieces[0]), paints(pieces[-1])
     _stream(qtbot, pane, [f"more{i} " * 5 for i in range(4)], shown)
     qtbot.waitUntil(lambda: last.count > 0)
@@ -459,7 +503,7 @@ def test_a_new_piece_leaves_the_pieces_above_it_in_place(qtbot: QtBot) -> None:
     others without squeezing them into the bubble's old height first (each finished piece was
     resized twice per cut and lost its pixmap)."""
     pane, writing, shown = _streamed_in_pieces(qtbot)
-    finished = [p for p in writing.findChildren(QLabel) if not p.isHidden()][1:-1]
+    finished = _placed(writing)[1:-1]
     resized = resizes(writing)
     count = len(writing.pieces())
     _stream(qtbot, pane, ["last words " * 40, "\n\nand a new paragraph"], shown)

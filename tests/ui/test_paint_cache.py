@@ -215,21 +215,51 @@ def test_a_deleted_bubble_gives_its_pixmap_back(qtbot: QtBot) -> None:
 def test_pieces_of_the_streamed_answer_draw_the_frames_colour_from_their_pixmap(
     qtbot: QtBot,
 ) -> None:
-    """The writing bubble's pieces have the frame's background: kept, they draw as before."""
+    """The writing bubble's pieces have the frame's background: kept, the note and the finished
+    pieces draw as before. The last piece, which the next render changes, keeps no pixmap."""
     pane = _chat(qtbot)
     with qtbot.waitSignal(pane.writingShown):
         pane.stream_text("**Streamed** answer. " * 10 + "\n\n" + "More text here. " * 40)
     (writing,) = [w for w in pane.items() if w.property("role") == "writing"]
     qtbot.waitUntil(writing.updatesEnabled)  # paints a turn after a render
-    pieces = [  # (not the spare piece made ahead, hidden)
-        w for w in pane.findChildren(Bubble) if w.property("role") is None and not w.isHidden()
+    pieces = [  # (not the spare piece made ahead, out of the layout)
+        w for w in writing.findChildren(Bubble) if writing.layout().indexOf(w) >= 0
     ]
     assert len(pieces) >= 3  # the note and the text cut into pieces
     for piece in pieces:
         _shown(qtbot, piece)
         cached = _painted_twice(piece)
-        assert piece.paint_cached()
+        assert piece.paint_cached() is (piece is not pieces[-1])
         assert cached == _direct(piece)
+
+
+def test_finished_pieces_are_painted_into_their_pixmaps_after_the_render_shows_them(
+    qtbot: QtBot,
+) -> None:
+    """A piece finished by a render is painted into its pixmap on a later loop turn, not in a
+    repaint: a repaint that takes it in again draws the pixmap, the pixels of a direct paint.
+    The growing last piece never gets one (each render changes it)."""
+    pane = _chat(qtbot)
+    shown: list[str] = []
+    pane.writingShown.connect(shown.append)
+    for i in range(4):
+        pane.stream_text(f"Paragraph {i}: " + "the step follows the shear wave speed. " * 6)
+        pane.stream_text("\n\n")
+        qtbot.waitUntil(lambda n=i + 1: len(shown) == n)
+    (writing,) = [w for w in pane.items() if w.property("role") == "writing"]
+    pieces = [w for w in writing.findChildren(Bubble) if writing.layout().indexOf(w) >= 0][1:]
+    assert len(pieces) >= 3
+    finished, last = pieces[:-1], pieces[-1]
+    qtbot.waitUntil(lambda: all(piece.paint_cached() for piece in finished))
+    assert not last.paint_cached()
+    QCoreApplication.sendPostedEvents()  # the last repaint
+    last.repaint()
+    last.repaint()
+    assert not last.paint_cached()
+    for piece in finished:
+        kept = piece.grab().toImage()
+        assert piece.paint_cached()
+        assert kept == _direct(piece)
 
 
 def test_clear_number_alignment_and_margin_repaint_a_cached_bubble(qtbot: QtBot) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QBrush
+from PySide6.QtGui import QBrush, QPixmap
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QTextBrowser, QWidget
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.agent.trace import TraceEvent
@@ -13,6 +14,7 @@ from caec_desktop.ui.kind_filter import KindFilterProxy
 from caec_desktop.ui.trace_model import EVENT_ROLE, KIND_COLOURS, TraceModel
 from caec_desktop.ui.trace_panel import PROBLEMS, TracePanel
 from caec_desktop.ui.trace_text import PROBLEM_KINDS
+from tests.ui.app_events import resizes
 from tests.ui.helpers import events
 
 RETRY_RUN = events(
@@ -148,6 +150,33 @@ def test_panel_filter_detail_and_retry_view(qtbot: QtBot) -> None:
     assert "particle_radius: must be > 0 m" in retry_text
     assert "-1 mm → 1 mm" in retry_text
     assert panel.tabs.tabText(1) == "Retries (1)"
+
+
+def test_a_render_in_the_window_lays_out_no_hidden_retry_view(qtbot: QtBot) -> None:
+    """Qt sends every hidden widget of a window the size it was given at the first `render` of
+    a shown one (a chat bubble painted into its pixmap): the Retries tab, never shown, holds no
+    text view to lay out then. Its view is made when the tab is shown, with the attempts."""
+    window = QWidget()
+    qtbot.addWidget(window)
+    row = QHBoxLayout(window)
+    label = QLabel("a chat bubble")
+    panel = TracePanel()
+    row.addWidget(label)
+    row.addWidget(panel)
+    window.resize(900, 500)
+    window.show()
+    qtbot.waitExposed(window)
+    for ev in RETRY_RUN:
+        panel.add_event(ev)
+    panel.flush()
+    resized = resizes(panel)
+    label.render(QPixmap(label.size()))
+    assert not [w for w in resized.widgets if isinstance(w.parent(), QTextBrowser)]
+    assert not panel.findChildren(QTextBrowser)
+    panel.tabs.setCurrentIndex(1)
+    (view,) = panel.findChildren(QTextBrowser)
+    assert view is panel.retry_view and view.isVisible()
+    assert "Attempt 2" in view.toPlainText() and panel.tabs.tabText(1) == "Retries (1)"
 
 
 def test_ten_thousand_rows_stay_in_order(qtbot: QtBot) -> None:
