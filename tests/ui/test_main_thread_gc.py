@@ -111,3 +111,24 @@ def test_the_apps_collector_waits_while_the_reader_scrolls_the_chat(
     assert not chat.busy()
     monkeypatch.setattr(main_thread_gc, "IDLE_MS", 0)  # (and the idle wait is over)
     assert collector.check() == 2
+
+
+def test_the_check_comes_sooner_while_the_young_generation_fills_fast(qtbot: QtBot) -> None:
+    """A fast stream's allocations are collected in small walks: after a check that found the
+    young generation grown by more than `FAST_GROWTH` of its threshold the next one comes after
+    `FAST_INTERVAL_MS`, and once it grows slowly again after the usual period."""
+    collector = MainThreadGC()
+    collector.timer.stop()
+    young = collector.thresholds[0]
+    collector.thresholds = (young, 10**9, 10**9)  # only the young generation here
+    assert collector.timer.interval() == main_thread_gc.INTERVAL_MS
+    gc.collect(0)
+    assert collector.check() is None  # (counts from about zero)
+    kept = [Node() for _ in range(young // 2)]  # half a threshold: no collection yet, but fast
+    assert collector.check() is None
+    assert collector.timer.interval() == main_thread_gc.FAST_INTERVAL_MS
+    kept += [Node() for _ in range(young // 16)]  # a sixteenth: slow again
+    assert collector.check() is None
+    assert collector.timer.interval() == main_thread_gc.INTERVAL_MS
+    assert not collector.timer.isActive()  # (a stopped collector stays stopped)
+    del kept
