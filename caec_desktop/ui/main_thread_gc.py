@@ -13,6 +13,17 @@ a young collection's walk grows with what it finds, so with a fixed 100 ms perio
 left several thousand objects for one walk (~0.7 us of GUI-thread CPU each) and their survivors
 for the next generation-1 walk.
 
+Modules imported after start-up's freeze (app.py) put their functions, classes and dicts in the
+young generation at once, from any thread. In the benches that freeze before LangGraph loads
+(bench/spans.py `offline_window`) that was ~126,000 objects, a 79 ms generation-0 and then a 68 ms
+generation-1 walk of objects that live as long as the program; in the app, whatever a first use
+imports later. So when the check finds modules imported since its last collection and more than
+`FREEZE_FROM` young objects, it moves everything to the permanent generation (`gc.freeze()`, as
+app.py does once start-up is done) instead of walking it. The price is that cyclic garbage
+existing at that moment is never collected; reference counting still frees frozen objects that no
+cycle holds. Each module is imported once, so this happens a bounded number of times in a session
+(bench/bench_memory.py checks that RSS settles).
+
 A full collection (generation 2) walks every tracked object: with 10,000 trace rows held it took
 35-57 ms of GUI-thread CPU, the longest stall of a whole run (bench/bench_streaming.py). So it waits
 for an idle moment: no run going (`busy()` False) for `IDLE_MS`; until then the younger
@@ -22,6 +33,7 @@ generations are still collected. A full collection postponed for `MAX_POSTPONE_M
 from __future__ import annotations
 
 import gc
+import sys
 import time
 from collections.abc import Callable
 
@@ -35,6 +47,11 @@ FAST_INTERVAL_MS = 16
 `FAST_GROWTH` of its threshold since the last check. A young collection then walks at most its
 threshold plus what one such period adds."""
 FAST_GROWTH = 1 / 8
+FREEZE_FROM = 5000
+"""Young objects from which an import is frozen rather than walked (a ~3.5 ms walk); a smaller
+one is collected as usual."""
+FROZEN = -1
+"""What `check` returns when it froze the heap (modules were imported) instead of collecting."""
 IDLE_MS = 2000
 """A full collection waits until nothing has been busy for this long (an answer being read)."""
 MAX_POSTPONE_MS = 120_000
@@ -65,13 +82,16 @@ class MainThreadGC(QObject):
         self.fast_interval_ms = min(FAST_INTERVAL_MS, interval_ms)
         self._young = gc.get_count()[0]
         """The young generation's count after the last check (its growth sets the period)."""
+        self._modules = len(sys.modules)
         gc.disable()
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.check)
         self.timer.start(interval_ms)
 
     def check(self) -> int | None:
-        """Collect the oldest generation whose count passed its threshold; its number, or None.
+        """Collect the oldest generation whose count passed its threshold: its number, or None;
+        `FROZEN` if it froze the heap instead (modules imported since its last collection and
+        more than `FREEZE_FROM` young objects).
         Then choose the next check's period from how fast the young generation grew."""
         counts = gc.get_count()
         fast = counts[0] - self._young > self.thresholds[0] * FAST_GROWTH
@@ -83,6 +103,11 @@ class MainThreadGC(QObject):
         return collected
 
     def _collect(self, counts: tuple[int, int, int]) -> int | None:
+        if counts[0] > self.thresholds[0]:
+            imported, self._modules = len(sys.modules) > self._modules, len(sys.modules)
+            if imported and counts[0] > FREEZE_FROM:
+                gc.freeze()
+                return FROZEN
         now = time.monotonic() * 1000.0
         if self.busy is not None and self.busy():
             self._last_busy = now

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import gc
+import importlib
+import sys
 import threading
 import weakref
+from pathlib import Path
 
 import pytest
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.ui import main_thread_gc
-from caec_desktop.ui.main_thread_gc import MainThreadGC
+from caec_desktop.ui.main_thread_gc import FREEZE_FROM, MainThreadGC
 
 
 class Node:
@@ -131,4 +134,62 @@ def test_the_check_comes_sooner_while_the_young_generation_fills_fast(qtbot: QtB
     assert collector.check() is None
     assert collector.timer.interval() == main_thread_gc.INTERVAL_MS
     assert not collector.timer.isActive()  # (a stopped collector stays stopped)
+    del kept
+
+
+def _young_collector() -> MainThreadGC:
+    """A stopped collector that only looks at the young generation, counting from about zero."""
+    collector = MainThreadGC()
+    collector.timer.stop()
+    collector.thresholds = (collector.thresholds[0], 10**9, 10**9)
+    gc.collect(0)
+    assert collector.check() is None
+    return collector
+
+
+def test_a_large_import_is_frozen_not_walked_and_refcounting_still_frees_it(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module's objects live as long as the program: the check moves them (with the rest of
+    the heap) to the permanent generation instead of walking them; one that nothing holds any
+    more is still freed."""
+    rows = 2 * FREEZE_FROM
+    source = f"class Holder:\n    pass\n\nHOLDER = Holder()\nROWS = [[i] for i in range({rows})]\n"
+    (tmp_path / "gc_big_module.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    collector = _young_collector()
+    frozen_before = gc.get_freeze_count()
+    try:
+        module = importlib.import_module("gc_big_module")
+        assert collector.check() == main_thread_gc.FROZEN
+    finally:
+        sys.modules.pop("gc_big_module", None)
+    assert gc.get_count()[0] < collector.thresholds[0]
+    assert gc.get_freeze_count() >= frozen_before + 2 * FREEZE_FROM
+    walked = {id(o) for g in (0, 1, 2) for o in gc.get_objects(g)}
+    assert id(module.ROWS) not in walked and id(module.ROWS[0]) not in walked
+    holder = weakref.ref(module.HOLDER)
+    del module.HOLDER
+    assert holder() is None
+
+
+def test_a_small_import_or_a_burst_of_garbage_is_collected_not_frozen(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Below `FREEZE_FROM` young objects an import is collected as usual, and without an
+    import the check collects however many there are: cycles made then are freed."""
+    (tmp_path / "gc_small_module.py").write_text("ROWS = [[i] for i in range(10)]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    collector = _young_collector()
+    try:
+        importlib.import_module("gc_small_module")
+        kept = [Node() for _ in range(collector.thresholds[0])]
+        assert collector.check() == 0
+    finally:
+        sys.modules.pop("gc_small_module", None)
+    refs = [weakref.ref(Node()) for _ in range(2 * FREEZE_FROM)]  # cycles, nothing holds them
+    frozen_before = gc.get_freeze_count()
+    assert collector.check() == 0
+    assert all(r() is None for r in refs)
+    assert gc.get_freeze_count() == frozen_before
     del kept
