@@ -106,6 +106,7 @@ def test_the_apps_collector_waits_while_the_reader_scrolls_the_chat(
     qtbot.waitUntil(lambda: bar.maximum() > 200)
     collector = collector_for(window)
     collector.timer.stop()
+    monkeypatch.setattr(main_thread_gc, "MAX_WAIT_MS", 0)  # (no wait for a quiet window here)
     collector.thresholds = (10**9, 10**9, -1)  # generation 2 is always past its threshold
     bar.setValue(bar.value() - 120)  # a wheel step up
     assert chat.busy()
@@ -114,27 +115,6 @@ def test_the_apps_collector_waits_while_the_reader_scrolls_the_chat(
     assert not chat.busy()
     monkeypatch.setattr(main_thread_gc, "IDLE_MS", 0)  # (and the idle wait is over)
     assert collector.check() == 2
-
-
-def test_the_check_comes_sooner_while_the_young_generation_fills_fast(qtbot: QtBot) -> None:
-    """A fast stream's allocations are collected in small walks: after a check that found the
-    young generation grown by more than `FAST_GROWTH` of its threshold the next one comes after
-    `FAST_INTERVAL_MS`, and once it grows slowly again after the usual period."""
-    collector = MainThreadGC()
-    collector.timer.stop()
-    young = collector.thresholds[0]
-    collector.thresholds = (young, 10**9, 10**9)  # only the young generation here
-    assert collector.timer.interval() == main_thread_gc.INTERVAL_MS
-    gc.collect(0)
-    assert collector.check() is None  # (counts from about zero)
-    kept = [Node() for _ in range(young // 2)]  # half a threshold: no collection yet, but fast
-    assert collector.check() is None
-    assert collector.timer.interval() == main_thread_gc.FAST_INTERVAL_MS
-    kept += [Node() for _ in range(young // 16)]  # a sixteenth: slow again
-    assert collector.check() is None
-    assert collector.timer.interval() == main_thread_gc.INTERVAL_MS
-    assert not collector.timer.isActive()  # (a stopped collector stays stopped)
-    del kept
 
 
 def _young_collector() -> MainThreadGC:
@@ -193,3 +173,43 @@ def test_a_small_import_or_a_burst_of_garbage_is_collected_not_frozen(
     assert all(r() is None for r in refs)
     assert gc.get_freeze_count() == frozen_before
     del kept
+
+
+def test_a_due_collection_waits_for_a_later_check_with_the_window_quiet(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A collection does not share a loop turn with a repaint of the collector's window when it
+    can wait: it runs at a later check than the one that found it due (what made it due may be
+    painted next), once the window has not repainted for `QUIET_MS`, checking at the fast period
+    meanwhile; or once it has waited `MAX_WAIT_MS`."""
+    from PySide6.QtWidgets import QWidget
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    window.show()
+    collector = MainThreadGC(window)
+    collector.timer.stop()
+    collector.thresholds = (-1, 10**9, 10**9)  # the young generation is always due
+    window.update()
+    qtbot.waitUntil(lambda: collector.painted_at > 0)
+    monkeypatch.setattr(main_thread_gc, "QUIET_MS", 0)  # the window is quiet
+    assert collector.check() is None  # found due: at the next check
+    assert collector.timer.interval() == main_thread_gc.FAST_INTERVAL_MS
+    assert collector.check() == 0
+    assert collector.timer.interval() == main_thread_gc.INTERVAL_MS
+    monkeypatch.setattr(main_thread_gc, "QUIET_MS", 10**9)  # it has just repainted
+    assert collector.check() is None
+    assert collector.check() is None  # still repainting
+    monkeypatch.setattr(main_thread_gc, "MAX_WAIT_MS", 0)  # waited long enough
+    assert collector.check() == 0
+    collector.thresholds = (10**9, 10**9, 10**9)  # nothing due: the wait is over
+    assert collector.check() is None
+    collector.thresholds = (-1, 10**9, 10**9)  # due again: a new wait (not the old one's end)
+    monkeypatch.setattr(main_thread_gc, "MAX_WAIT_MS", 10**9)
+    monkeypatch.setattr(main_thread_gc, "QUIET_MS", 0)
+    assert collector.check() is None
+    assert collector.check() == 0
+    assert collector.check() is None
+    gc.collect(0)  # a collection by someone else: what is due now is new
+    assert collector.check() is None
+    assert collector.check() == 0
