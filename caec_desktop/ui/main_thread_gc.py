@@ -50,9 +50,10 @@ this long, so that it does not share a loop turn with a repaint (a streamed bubb
 conversation)."""
 MAX_WAIT_MS = 250
 """... but no longer than this (a window that keeps repainting: scrolling, resizing)."""
-FREEZE_FROM = 5000
-"""Young objects from which an import is frozen rather than walked (a ~3.5 ms walk); a smaller
-one is collected as usual."""
+FREEZE_FROM = 2000
+"""Young objects from which an import is frozen rather than walked (a walk of ~1.5 ms; a first
+LLM turn imports in several bursts, the later ones 2,500-4,000 objects); a smaller one is
+collected as usual."""
 FROZEN = -1
 """What `check` returns when it froze the heap (modules were imported) instead of collecting."""
 IDLE_MS = 2000
