@@ -21,7 +21,9 @@ modules stalled ~130 ms). Also reported: how many delta events and bubble render
 caused, the longest render, and for each run's longest gap what it held besides the GUI thread
 (`per_run_longest_gap_outside`: other threads' CPU, and the VM's steal time: a wall gap the host
 took is not the app's), and each run's longest wall gap among those the host took no time from
-(`per_run_max_stall_ms_run_without_steal`; steal is counted in 10 ms ticks of all CPUs).
+(`per_run_max_stall_ms_run_without_steal`; steal is counted in 10 ms ticks of all CPUs), and
+each run's longest main-thread garbage collection of each generation, GUI-thread CPU
+(`per_run_gc_max_cpu_ms_by_generation`).
 """
 
 from __future__ import annotations
@@ -261,6 +263,9 @@ def measure(
                 "delta_events": sum(1 for e in new_rows if "stream" in e.data),
                 "bubble_renders": len(renders),
                 "gc_full_collections": collections.count(2),
+                "collection_max_cpu_ms": {  # per generation
+                    g: max((c for n, _a, _b, c, _d in spans.spans if n == f"gc generation {g}"),
+                           default=0.0) for g in (0, 1, 2)},
                 **_stalls(gaps, renders),
                 "worst_gaps_by_cpu": attribute(gaps, spans.spans, top=3, key=1),
                 "worst_gap_by_wall": attribute(gaps, spans.spans, top=1, key=0),
@@ -351,6 +356,9 @@ def main() -> None:
         result[f"median_{key}"] = round(statistics.median(r[key] for r in runs), 2)
     for key in ("max_stall_ms_run", "max_stall_cpu_ms_run", "max_stall_ms_streaming"):
         result[f"per_run_{key}"] = [round(r[key], 2) for r in runs]
+    result["per_run_gc_max_cpu_ms_by_generation"] = [
+        {g: round(c, 2) for g, c in r["collection_max_cpu_ms"].items()} for r in runs
+    ]
     result["per_run_longest_gap_outside"] = [r["longest_gap_outside"] for r in runs]
     result["per_run_max_stall_ms_run_without_steal"] = [
         round(r["max_stall_ms_run_without_steal"], 2) for r in runs

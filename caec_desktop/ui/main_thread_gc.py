@@ -7,6 +7,23 @@ So the app turns automatic collection off and collects here, between events, wit
 thresholds except that the middle generation goes in smaller steps (`YOUNG_STEP`). The pattern is
 pyqtgraph's `GarbageCollector` (pyqtgraph/util/garbage_collector.py).
 
+Modules imported after start-up's freeze (app.py) put their functions, classes and dicts in the
+young generation at once, from any thread. In the benches that freeze before LangGraph loads
+(bench/spans.py `offline_window`) that was ~126,000 objects, a 79 ms generation-0 and then a 68 ms
+generation-1 walk of objects that live as long as the program; in the app, whatever a first use
+imports later. So when the check finds modules imported since its last collection and more than
+`FREEZE_FROM` young objects, it moves everything to the permanent generation (`gc.freeze()`, as
+app.py does once start-up is done) instead of walking it. The price is that cyclic garbage
+existing at that moment is never collected; reference counting still frees frozen objects that no
+cycle holds. Each module is imported once, so this happens a bounded number of times in a session
+(bench/bench_memory.py checks that RSS settles).
+
+A collection that is due waits for a quiet moment: a later check (what made it due, an open or
+a stream's chunk, is often painted in the next loop turns) at which the window (the collector's
+parent's) has not repainted for `QUIET_MS`; meanwhile the check runs every `FAST_INTERVAL_MS`,
+and after `MAX_WAIT_MS` the collection runs anyway. A repaint during a stream or an open is a
+frame's worth of GUI-thread work already; a collection in the same loop turn adds to that gap.
+
 A full collection (generation 2) walks every tracked object: with 10,000 trace rows held it took
 35-57 ms of GUI-thread CPU, the longest stall of a whole run (bench/bench_streaming.py). So it waits
 for an idle moment: no run going (`busy()` False) for `IDLE_MS`; until then the younger
@@ -16,12 +33,29 @@ generations are still collected. A full collection postponed for `MAX_POSTPONE_M
 from __future__ import annotations
 
 import gc
+import sys
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QWidget
 
 INTERVAL_MS = 100
+"""The check's period (a stream at 100 tokens/s makes a few hundred objects in one)."""
+FAST_INTERVAL_MS = 16
+"""The check's period while a collection that is due waits for a quiet moment (`QUIET_MS`)."""
+QUIET_MS = 20
+"""A collection that is due waits for a later check at which the window has not repainted for
+this long, so that it does not share a loop turn with a repaint (a streamed bubble, an opened
+conversation)."""
+MAX_WAIT_MS = 250
+"""... but no longer than this (a window that keeps repainting: scrolling, resizing)."""
+FREEZE_FROM = 2000
+"""Young objects from which an import is frozen rather than walked (a walk of ~1.5 ms; a first
+LLM turn imports in several bursts, the later ones 2,500-4,000 objects); a smaller one is
+collected as usual."""
+FROZEN = -1
+"""What `check` returns when it froze the heap (modules were imported) instead of collecting."""
 IDLE_MS = 2000
 """A full collection waits until nothing has been busy for this long (an answer being read)."""
 MAX_POSTPONE_MS = 120_000
@@ -48,26 +82,63 @@ class MainThreadGC(QObject):
         step = min(middle, YOUNG_STEP)
         self.thresholds = (young, step, old * middle // step)
         self._last_busy = self._full_due = 0.0
+        self.interval_ms = interval_ms
+        self.fast_interval_ms = min(FAST_INTERVAL_MS, interval_ms)
+        self._modules = len(sys.modules)
+        self.painted_at = self._due_at = 0.0
+        self._due_done = 0
+        """When the window last repainted, and since when a collection has waited for quiet."""
+        self.window = parent.window() if isinstance(parent, QWidget) else None
+        """The window whose repaints a collection avoids (its parent's), if any."""
+        if self.window is not None:
+            self.window.installEventFilter(self)
         gc.disable()
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.check)
         self.timer.start(interval_ms)
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Note the window's repaints (one update request per frame it paints)."""
+        if event.type() == QEvent.Type.UpdateRequest:
+            self.painted_at = time.monotonic() * 1000.0
+        return False
+
     def check(self) -> int | None:
-        """Collect the oldest generation whose count passed its threshold; its number, or None."""
-        counts = gc.get_count()
+        """Collect the oldest generation whose count passed its threshold: its number, or None;
+        `FROZEN` if it froze the heap instead (modules imported since its last collection and
+        more than `FREEZE_FROM` young objects). A collection waits while the window repaints,
+        checked again after `FAST_INTERVAL_MS`."""
+        collected = self._collect(gc.get_count())
+        period = self.fast_interval_ms if self._due_at else self.interval_ms
+        if self.timer.interval() != period:
+            self.timer.setInterval(period)
+        return collected
+
+    def _collect(self, counts: tuple[int, int, int]) -> int | None:
+        if counts[0] > self.thresholds[0]:
+            imported, self._modules = len(sys.modules) > self._modules, len(sys.modules)
+            if imported and counts[0] > FREEZE_FROM:
+                gc.freeze()
+                return FROZEN
         now = time.monotonic() * 1000.0
         if self.busy is not None and self.busy():
             self._last_busy = now
-        for generation in (2, 1, 0):
-            if counts[generation] <= self.thresholds[generation]:
-                continue
-            if generation == 2 and not self._idle(now):
-                generation = 1  # the young objects still; the full walk at the next idle moment
-            gc.collect(generation)
-            return generation
-        self._full_due = 0.0
-        return None
+        due = [g for g in (2, 1, 0) if counts[g] > self.thresholds[g]]
+        if not due:
+            self._full_due = self._due_at = 0.0
+            return None
+        if self.window is not None:
+            done = _collections()  # one made since the due one was seen (gc.collect) starts anew
+            seen = self._due_at if done == self._due_done else 0.0
+            self._due_at, self._due_done = seen or now, done
+            if now - self._due_at < MAX_WAIT_MS and (not seen or now - self.painted_at < QUIET_MS):
+                return None  # what made it due may still be painted: at a later, quiet check
+            self._due_at = 0.0
+        generation = due[0]
+        if generation == 2 and not self._idle(now):
+            generation = 1  # the young objects still; the full walk at the next idle moment
+        gc.collect(generation)
+        return generation
 
     def _idle(self, now: float) -> bool:
         """Whether a full collection may run now (idle long enough, or postponed too long)."""
@@ -76,3 +147,8 @@ class MainThreadGC(QObject):
         if not self._full_due:
             self._full_due = now
         return now - self._last_busy >= IDLE_MS or now - self._full_due >= MAX_POSTPONE_MS
+
+
+def _collections() -> int:
+    """How many collections have run (any thread, any caller)."""
+    return sum(stats["collections"] for stats in gc.get_stats())

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import gc
+import importlib
+import sys
 import threading
 import weakref
+from pathlib import Path
 
 import pytest
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.ui import main_thread_gc
-from caec_desktop.ui.main_thread_gc import MainThreadGC
+from caec_desktop.ui.main_thread_gc import FREEZE_FROM, MainThreadGC
 
 
 class Node:
@@ -103,6 +106,7 @@ def test_the_apps_collector_waits_while_the_reader_scrolls_the_chat(
     qtbot.waitUntil(lambda: bar.maximum() > 200)
     collector = collector_for(window)
     collector.timer.stop()
+    monkeypatch.setattr(main_thread_gc, "MAX_WAIT_MS", 0)  # (no wait for a quiet window here)
     collector.thresholds = (10**9, 10**9, -1)  # generation 2 is always past its threshold
     bar.setValue(bar.value() - 120)  # a wheel step up
     assert chat.busy()
@@ -111,3 +115,101 @@ def test_the_apps_collector_waits_while_the_reader_scrolls_the_chat(
     assert not chat.busy()
     monkeypatch.setattr(main_thread_gc, "IDLE_MS", 0)  # (and the idle wait is over)
     assert collector.check() == 2
+
+
+def _young_collector() -> MainThreadGC:
+    """A stopped collector that only looks at the young generation, counting from about zero."""
+    collector = MainThreadGC()
+    collector.timer.stop()
+    collector.thresholds = (collector.thresholds[0], 10**9, 10**9)
+    gc.collect(0)
+    assert collector.check() is None
+    return collector
+
+
+def test_a_large_import_is_frozen_not_walked_and_refcounting_still_frees_it(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module's objects live as long as the program: the check moves them (with the rest of
+    the heap) to the permanent generation instead of walking them; one that nothing holds any
+    more is still freed."""
+    rows = 2 * FREEZE_FROM
+    source = f"class Holder:\n    pass\n\nHOLDER = Holder()\nROWS = [[i] for i in range({rows})]\n"
+    (tmp_path / "gc_big_module.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    collector = _young_collector()
+    frozen_before = gc.get_freeze_count()
+    try:
+        module = importlib.import_module("gc_big_module")
+        assert collector.check() == main_thread_gc.FROZEN
+    finally:
+        sys.modules.pop("gc_big_module", None)
+    assert gc.get_count()[0] < collector.thresholds[0]
+    assert gc.get_freeze_count() >= frozen_before + 2 * FREEZE_FROM
+    walked = {id(o) for g in (0, 1, 2) for o in gc.get_objects(g)}
+    assert id(module.ROWS) not in walked and id(module.ROWS[0]) not in walked
+    holder = weakref.ref(module.HOLDER)
+    del module.HOLDER
+    assert holder() is None
+
+
+def test_a_small_import_or_a_burst_of_garbage_is_collected_not_frozen(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Below `FREEZE_FROM` young objects an import is collected as usual, and without an
+    import the check collects however many there are: cycles made then are freed."""
+    (tmp_path / "gc_small_module.py").write_text("ROWS = [[i] for i in range(10)]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    collector = _young_collector()
+    try:
+        importlib.import_module("gc_small_module")
+        kept = [Node() for _ in range(collector.thresholds[0])]
+        assert collector.check() == 0
+    finally:
+        sys.modules.pop("gc_small_module", None)
+    refs = [weakref.ref(Node()) for _ in range(2 * FREEZE_FROM)]  # cycles, nothing holds them
+    frozen_before = gc.get_freeze_count()
+    assert collector.check() == 0
+    assert all(r() is None for r in refs)
+    assert gc.get_freeze_count() == frozen_before
+    del kept
+
+
+def test_a_due_collection_waits_for_a_later_check_with_the_window_quiet(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A collection does not share a loop turn with a repaint of the collector's window when it
+    can wait: it runs at a later check than the one that found it due (what made it due may be
+    painted next), once the window has not repainted for `QUIET_MS`, checking at the fast period
+    meanwhile; or once it has waited `MAX_WAIT_MS`."""
+    from PySide6.QtWidgets import QWidget
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    window.show()
+    collector = MainThreadGC(window)
+    collector.timer.stop()
+    collector.thresholds = (-1, 10**9, 10**9)  # the young generation is always due
+    window.update()
+    qtbot.waitUntil(lambda: collector.painted_at > 0)
+    monkeypatch.setattr(main_thread_gc, "QUIET_MS", 0)  # the window is quiet
+    assert collector.check() is None  # found due: at the next check
+    assert collector.timer.interval() == main_thread_gc.FAST_INTERVAL_MS
+    assert collector.check() == 0
+    assert collector.timer.interval() == main_thread_gc.INTERVAL_MS
+    monkeypatch.setattr(main_thread_gc, "QUIET_MS", 10**9)  # it has just repainted
+    assert collector.check() is None
+    assert collector.check() is None  # still repainting
+    monkeypatch.setattr(main_thread_gc, "MAX_WAIT_MS", 0)  # waited long enough
+    assert collector.check() == 0
+    collector.thresholds = (10**9, 10**9, 10**9)  # nothing due: the wait is over
+    assert collector.check() is None
+    collector.thresholds = (-1, 10**9, 10**9)  # due again: a new wait (not the old one's end)
+    monkeypatch.setattr(main_thread_gc, "MAX_WAIT_MS", 10**9)
+    monkeypatch.setattr(main_thread_gc, "QUIET_MS", 0)
+    assert collector.check() is None
+    assert collector.check() == 0
+    assert collector.check() is None
+    gc.collect(0)  # a collection by someone else: what is due now is new
+    assert collector.check() is None
+    assert collector.check() == 0
