@@ -21,6 +21,11 @@ not have been named in the question, a truly ambiguous list).
 Every expected figure is computed here from docs/references.md (part 1 §1.2-§1.8, part 2 R2.0-
 R2.10) and the exact unit definitions (1 in = 25.4 mm, 1 ft = 0.3048 m), independently of the
 tools. Run `python -m tests.agent.follow_up_blind` for the score as JSON.
+
+Score of the 152 rows (right / asked / silently wrong / wrongly refused): before any fix 100 / 22 /
+21 / 9; after fixing the classes in tests/agent/test_offline_follow_ups.py 131 / 20 / 1 / 0 (the
+one left: `glass or steel` answering which material, read as glass with a `Not used: steel` note,
+as a single request is; this set expected a question).
 """
 
 from __future__ import annotations
@@ -796,9 +801,20 @@ def _same(got: Any, want: float) -> bool:
         return False
 
 
+_UNIT = {"": 1.0, "mm": MM, "m": 1.0, "um": UM, "µm": UM, "m/s": 1.0, "rpm": 1.0, "s": 1.0}
+"""SI factors of the units a sweep's other inputs are passed with (`"2 mm"`, not validated yet)."""
+
+
+def _si(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    number, _, unit = value.partition(" ")
+    return float(number) * _UNIT[unit] if unit in _UNIT else value
+
+
 def _args_match(got: dict[str, Any], want: dict[str, Any]) -> str:
     for name, value in want.items():
-        if name not in got or not _same(got[name], value):
+        if name not in got or not _same(_si(got[name]), value):
             return f"{name}={got.get(name)} (want {value})"
     return ""
 
