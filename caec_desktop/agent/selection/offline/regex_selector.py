@@ -146,10 +146,8 @@ def _sweep_follow_up(text: str, history: list[dict[str, Any]]) -> Selection | No
 def _names_a_calculation(parsed: Parsed) -> bool:
     """A request that names a calculation of its own (not a follow-on `and the max overlap?`, nor
     one that points back, `what is the particle mass?`)."""
-    named = keyword_ranked(parsed.text)
     return (
-        bool(named)
-        and named[0][0] >= _NAMES_A_CALCULATION
+        _names_strongly(parsed)
         and not _FOLLOW_ON_RE.match(parsed.text)
         and not _refers_back(parsed)
     )
@@ -439,7 +437,7 @@ def reading_notes(parsed: Parsed, built: Built) -> list[str]:
 def _answers_pending(parsed: Parsed, history: list[dict[str, Any]]) -> Built | None:
     """The latest calculation with `parsed`'s values, when `parsed` answers what it still lacked
     (`_answer`); else None."""
-    if not history or not parsed.quantities:
+    if not history or not parsed.quantities or _names_strongly(parsed):
         return None
     chain = _latest(history)
     now = _answer(parsed, chain)
@@ -651,9 +649,15 @@ def _only_a_bare_number(parsed: Parsed) -> bool:
 
 def _pending_answer(parsed: Parsed, requests: tuple[tuple[str, bool], ...]) -> bool:
     """Whether `parsed` answers what the calculation before it lacked (`_answer`)."""
-    if not parsed.quantities:
+    if not parsed.quantities or _names_strongly(parsed):
         return False
     return _answer(parsed, _latest_of(requests, None)) is not None
+
+
+def _names_strongly(parsed: Parsed) -> bool:
+    """Whether a keyword of `parsed` names a calculation by itself (weight ≥ 10): no answer."""
+    named = keyword_ranked(parsed.text)
+    return bool(named) and named[0][0] >= _NAMES_A_CALCULATION
 
 
 def _follow_up(

@@ -170,10 +170,11 @@ def _readings(plan: Plan, select: Select, whole: Selection | None) -> Selection 
     readings = [select(words[:start] + value + words[end:]) for value in values]
     first = readings[0]
     if whole is None and any(len(r.calls) != 1 for r in readings):
-        if any(r.calls for r in readings):
-            return None
+        # the sweep is kept, never narrowed to the values that happen to read: what one value
+        # lacks (or why it was refused) is said, and the sweep waits for it
+        lacking = next(r for r in readings if len(r.calls) != 1)
         note = f"**Sweep:** {', '.join(values)}, once the inputs above are given."
-        return Selection(reply="\n\n".join([first.reply or "", note]), missing=first.missing)
+        return Selection(reply="\n\n".join([lacking.reply or "", note]), missing=lacking.missing)
     if any(len(r.calls) != 1 for r in readings):
         assert whole is not None
         # A range says "sweep" by itself: say what is missing. A list may be two inputs that
