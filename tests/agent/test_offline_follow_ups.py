@@ -381,6 +381,20 @@ async def test_a_refusing_reply_drops_the_question_in_a_word(reply: str) -> None
     assert "Dropped: `hertz_contact_time` is not computed" in turn["answer"]
 
 
+@pytest.mark.asyncio
+async def test_a_dropped_question_stays_dropped() -> None:
+    """After `no`, a speed typed later is no answer to the hertz time asked about before."""
+    turn = await _last("hertz contact time for 2 mm glass beads", "no", "2 m/s")
+    assert not turn["tool_results"]
+    assert "which calculation you want" in turn["answer"]
+
+
+@pytest.mark.asyncio
+async def test_no_after_a_result_drops_nothing() -> None:
+    turn = await _last("rayleigh time step for 2 mm glass beads", "no", "now steel")
+    _ok(turn, Calc("rayleigh_timestep", "rayleigh_timestep", rayleigh(MM, STEEL)))
+
+
 # -- the CLI's chat has the same follow-ups ----------------------------------------------------
 
 

@@ -566,7 +566,14 @@ def _latest_of(
     requests: tuple[tuple[str, bool], ...], phrasing: Phrasing | None
 ) -> tuple[Phrasing, Built] | None:
     """`_latest` of the user requests `(text, rejected)`, cached: every follow-up rereads the
-    same earlier requests, several times per turn (answers, sweeps); callers get a copy."""
+    same earlier requests, several times per turn (answers, sweeps); callers get a copy. A
+    question dropped (`no`, `never mind` while inputs were asked for) ends its calculation:
+    only the requests after the drop count."""
+    for drop in range(len(requests) - 1, -1, -1):
+        if _DROP_RE.match(requests[drop][0]):
+            dropped = _latest_of(requests[:drop], None)
+            if dropped is not None and dropped[1].missing:
+                return _latest_of(requests[drop + 1 :], phrasing)
     for start in range(len(requests) - 1, -1, -1):
         text = requests[start][0]
         ranked = ranked_phrasings(text)
