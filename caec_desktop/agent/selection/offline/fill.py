@@ -163,6 +163,8 @@ class Filler:
     refused: list[str] = field(default_factory=list)
     """What a step found the tool cannot take as typed (a second body's material in a tool of
     one material): nothing is computed, and the reply says why."""
+    earlier: dict[str, Any] = field(default_factory=dict)
+    """The arguments of the calculation a follow-up builds on (empty for a new request)."""
     origin: dict[str, tuple[int, float]] = field(default_factory=dict)
     """Input name → (index of the quantity that filled it, factor applied), for the keyed and
     unkeyed passes: a second value left over for the same input is then named truthfully."""

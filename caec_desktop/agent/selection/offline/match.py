@@ -155,15 +155,24 @@ def _by_names(parsed: Parsed) -> list[tuple[int, int, Phrasing]]:
     return [t for t in out if t[0] > 0]
 
 
-def build(p: Phrasing, parsed: Parsed, material: Material | None) -> Built:
+def build(
+    p: Phrasing,
+    parsed: Parsed,
+    material: Material | None,
+    earlier: dict[str, Any] | None = None,
+) -> Built:
     """Fill `p.tool`'s arguments: keyed values, the tool's own step, unkeyed values, presets.
 
     `material` is the first material named; one named for a container or a wall (`a steel
-    drum`) fills no particle property."""
+    drum`) fills no particle property. `earlier`: the arguments of the calculation a follow-up
+    builds on (`radius 0.5 m` after a drum's Froude number is the drum's)."""
     holders: list[tuple[Material, str]] = []
     if material is not None:
         material, holders = body_material(parsed.text)
-    filler = Filler(parsed, material, p.params, fluid=find_fluid(parsed.text), tool=p.tool)
+    filler = Filler(
+        parsed, material, p.params, fluid=find_fluid(parsed.text), tool=p.tool,
+        earlier=earlier or {},
+    )  # fmt: skip
     fields = get_tool(p.tool).args_model.model_fields
     for name, word in parsed.words.items():
         if name in fields and name not in filler.args:

@@ -202,6 +202,7 @@ _PLAIN_WORDS = frozenset(
     hot cold dry wet loose dense packed random steady total max min maximum minimum average mean
     typical nominal initial final cores core threads thread processors nodes gpus gpu cpus cpu
     hours days weeks months years people users workers machines
+    instead thanks
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 """English words after a number that are not meant as its unit (a number followed by any other

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -26,7 +27,7 @@ from caec_desktop.agent.selection.offline.match import SECOND, Built, build, ran
 from caec_desktop.agent.selection.offline.parse import Parsed, parse
 from caec_desktop.agent.selection.offline.phrasings import VOCABULARY, Phrasing
 from caec_desktop.agent.selection.offline.steps import WALL_WORDS
-from caec_desktop.agent.selection.offline.sweeps import sweep_selection
+from caec_desktop.agent.selection.offline.sweeps import carried_sweep, find_sweep, sweep_selection
 from caec_desktop.agent.selection.protocol import (
     Intent,
     ProposedCall,
@@ -82,10 +83,18 @@ def ranked_phrasings(text: str) -> tuple[tuple[int, Phrasing], ...]:
     return tuple(rank(read(text)))
 
 
+@lru_cache(maxsize=64)
+def keyword_ranked(text: str) -> tuple[tuple[int, Phrasing], ...]:
+    """`rank(read(text), by_names=False)` (keywords only, no input names), cached like `read`."""
+    return tuple(rank(read(text), by_names=False))
+
+
 def classify_text(text: str, history: list[dict[str, Any]] | None = None) -> Intent:
     """Conversion, calculation (a tool matched, values were typed, or a follow-up), help, other."""
     parsed = read(text)
     ranked = ranked_phrasings(text)
+    if history and _clarified(text, folded(history)) is not None:
+        return "calculation"  # `one pair` answering which reading of `3 and 4 mm` was meant
     if ranked:
         return "conversion" if ranked[0][1].tool == "convert_units" else "calculation"
     if is_help(text):
@@ -101,10 +110,130 @@ def select_text(text: str, history: list[dict[str, Any]] | None = None) -> Selec
     A follow-up that names values or a material but no calculation ("and for 2 mm?", "what
     about steel?") reruns the latest calculation (follow-ups included), the new values winning.
     """
+    history = folded(history or [])
+    clarified = _clarified(text, history)
+    if clarified is not None:  # `one pair` answering which of two readings `3 and 4 mm` was
+        text, history = clarified
     sweep = sweep_selection(text, lambda one: _select_one(one, history))
     if sweep is not None:
         return sweep
+    carried = _sweep_follow_up(text, history)
+    if carried is not None:
+        return carried
     return _select_one(text, history)
+
+
+def _sweep_follow_up(text: str, history: list[dict[str, Any]]) -> Selection | None:
+    """`text` as a follow-up to the latest request in `history` that was read as a sweep (or a
+    sweep waiting for inputs): read once with that request's each typed value in its place, so
+    `glass` after `rayleigh time step for 1 and 2 mm beads` computes both sizes, never the first
+    alone. None when there is no such request, or the readings do not differ (a fresh question,
+    or `now only 3 mm`): then `text` is read as usual."""
+    index = _latest_list(history)
+    if index is None or _names_a_calculation(read(text)):
+        return None  # no list, or a new question (`particle mass of a 3 mm steel ball`)
+    turn, before, after = history[index], history[:index], history[index + 1 :]
+    earlier = str(turn["content"])
+    if not _was_sweep(earlier, _requests(before)):
+        return None  # the latest list was no sweep (a list input, or two bodies)
+
+    def variant(one: str) -> Selection:
+        return _select_one(text, [*before, {**turn, "content": one}, *after])
+
+    return carried_sweep(earlier, variant)
+
+
+def _names_a_calculation(parsed: Parsed) -> bool:
+    """A request that names a calculation of its own (not a follow-on `and the max overlap?`, nor
+    one that points back, `what is the particle mass?`)."""
+    return (
+        _names_strongly(parsed)
+        and not _FOLLOW_ON_RE.match(parsed.text)
+        and not _refers_back(parsed)
+    )
+
+
+def _requests(history: list[dict[str, Any]]) -> tuple[tuple[str, bool], ...]:
+    """The user requests of `history` as `(text, rejected)`: all the reader uses of it."""
+    return tuple(
+        (t["content"], bool(t.get("rejected")))
+        for t in history
+        if t.get("role") == "user" and isinstance(t.get("content"), str)
+    )
+
+
+def _history_of(requests: tuple[tuple[str, bool], ...]) -> list[dict[str, Any]]:
+    return [{"role": "user", "content": t, "rejected": r} for t, r in requests]
+
+
+@lru_cache(maxsize=64)
+def _was_sweep(earlier: str, before: tuple[tuple[str, bool], ...]) -> bool:
+    """Whether request `earlier`, after the requests `before`, was read as a sweep (or a sweep
+    waiting for inputs), cached: each later turn asks again."""
+    history = _history_of(before)
+    return sweep_selection(earlier, lambda one: _select_one(one, history)) is not None
+
+
+def _latest_list(history: list[dict[str, Any]]) -> int | None:
+    """Index of the latest accepted user request in `history` that types a range or list."""
+    for index in range(len(history) - 1, -1, -1):
+        turn = history[index]
+        content = turn.get("content")
+        if turn.get("role") != "user" or not isinstance(content, str) or turn.get("rejected"):
+            continue
+        if find_sweep(content) is not None:
+            return index
+    return None
+
+
+_PAIR_ANSWER_RE = lazy(
+    r"^\s*(?:(?:as\s+)?(?:one|a|single|the\s+first)\s+pair|pair|two\s+bodies|one\s+pair\s+please"
+    r"|against\s+each\s+other|each\s+other)\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
+_SWEEP_ANSWER_RE = lazy(
+    r"^\s*(?:each\s+size(?:\s+(?:against|on)\s+(?:its\s+own(?:\s+size)?|itself))?|equal\s+pairs"
+    r"|(?:as\s+)?a\s+sweep|sweep|the\s+second|each\s+(?:one\s+)?(?:on|against)\s+itself"
+    r"|separately)\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _clarification(text: str) -> str:
+    """What an answer to the pair-or-sweep question says (`one pair`, `each size`), or ""."""
+    if _PAIR_ANSWER_RE.match(text):
+        return "one pair"
+    if _SWEEP_ANSWER_RE.match(text):
+        return "each size"
+    return ""
+
+
+def _clarified(text: str, history: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]] | None:
+    """`one pair` / `each size` answering the question about two sizes (`3 and 4 mm`): the turn
+    that asked it again (the latest request), with the answer folded into the request that typed
+    the sizes; None otherwise."""
+    if not _clarification(text) or _latest_list(history) is None:
+        return None
+    again = folded([*history, {"role": "user", "content": text}])
+    last = max(i for i, t in enumerate(again) if t.get("role") == "user")
+    return str(again[last]["content"]), again[:last]
+
+
+def folded(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`history` with each `one pair` / `each size` answer folded into the request that typed the
+    two sizes (`contact time of 3 and 4 mm beads (one pair)`), so later follow-ups build on that
+    reading."""
+    out: list[dict[str, Any]] = []
+    for turn in history:
+        content = turn.get("content")
+        user = turn.get("role") == "user" and isinstance(content, str)
+        said = _clarification(str(content)) if user else ""
+        index = _latest_list(out) if said else None
+        if index is not None:
+            out[index] = {**out[index], "content": f"{out[index]['content']} ({said})"}
+            continue
+        out.append(turn)
+    return out
 
 
 def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
@@ -119,7 +248,7 @@ def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
     elif ranked:
         phrasing = ranked[0][1]
         built = build(phrasing, parsed, find_material(parsed.text))
-        if built.missing and history and _FOLLOW_ON_RE.match(text):
+        if built.missing and history and (_FOLLOW_ON_RE.match(text) or _refers_back(parsed)):
             # `and with skin 0.5 mm`, `and the max overlap?`: a keyword of the same or another
             # calculation, the inputs typed before carried over to it; `with dt = 1e-6 s` after
             # a rolling resistance stays there (dt names an input of it, no other calculation)
@@ -136,6 +265,8 @@ def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
     elif unread := [q.problem for q in parsed.quantities if q.problem]:
         parts = [f"**Value not read:** {u}." for u in dict.fromkeys(unread)]
         return Selection(reply="\n\n".join([*parts, UNREAD_NEXT]), missing=parts)
+    elif history and not is_help(text) and (asked := _asked_again(text, history)) is not None:
+        return asked
     elif parsed.quantities and not is_help(text):
         return Selection(
             reply="I found values but not which calculation you want.\n\n" + help_text(),
@@ -238,6 +369,25 @@ _FOLLOW_ON_RE = lazy(
 )
 """How a follow-up starts: one that names a keyword of the latest calculation (`with skin 0.5
 mm` after a cell size) still takes that calculation's other inputs."""
+_REFERS_RE = lazy(
+    r"^\s*(?:(?:what|how\s+(?:big|large|long|much|many))(?:'s|\s+is|\s+are|\s+was)?\s+)?"
+    r"(?:the|its|their)\b"
+    r"|\b(?:the\s+same|same\s+(?:ones?|beads?|particles?|inputs?|values?)|for\s+(?:those|these|them|it))\b",
+    re.IGNORECASE,
+)
+
+
+def _refers_back(parsed: Parsed) -> bool:
+    """A calculation named with no value, material or fluid of its own that points back (`what
+    is the particle mass?`, `p-wave time step for the same`): it takes the inputs typed for the
+    calculation before, like a follow-on (`and its rayleigh time step?`)."""
+    return (
+        not parsed.quantities
+        and not _names_values(parsed)
+        and _REFERS_RE.search(parsed.text) is not None
+    )
+
+
 WHICH_CALCULATION = "which calculation to run (e.g. rayleigh time step, particle mass)"
 """The missing input when values were typed but no calculation named: nothing is computed."""
 UNREAD_NEXT = (
@@ -285,19 +435,89 @@ def reading_notes(parsed: Parsed, built: Built) -> list[str]:
 
 
 def _answers_pending(parsed: Parsed, history: list[dict[str, Any]]) -> Built | None:
-    """The latest calculation with `parsed`'s values, when that calculation still lacks inputs,
-    `parsed` names no calculation by a keyword (only values: ranking by their names would pick
-    another tool) and fills one of the inputs it lacked; else None."""
-    if not history or rank(parsed, by_names=False) or not parsed.quantities:
+    """The latest calculation with `parsed`'s values, when `parsed` answers what it still lacked
+    (`_answer`); else None."""
+    if not history or not parsed.quantities or _names_strongly(parsed):
         return None
+    chain = _latest(history)
+    now = _answer(parsed, chain)
+    if chain is None or now is None:
+        return None
+    return _merge(chain[0], chain[1], now)
+
+
+_NAMES_A_CALCULATION = 10
+"""A keyword weight from which a reply names a calculation of its own (`rayleigh time step`, 13;
+`particle mass`, 36), never only the input asked for (`bulk density`, 5; `dt`, 3)."""
+
+
+def _answer(parsed: Parsed, chain: tuple[Phrasing, Built] | None) -> Built | None:
+    """`parsed` read for the calculation `chain`, when that calculation still lacks inputs and
+    `parsed` fills one of them; else None. A reply whose words are keywords of another
+    calculation answers too when they only name the input typed (`bulk density 1500 kg/m3`
+    after a Beverloo discharge asked for it, `dt 1e-6 s` after a number of steps): every value
+    is taken, no keyword names a calculation, and read alone it runs none."""
+    if chain is None or not chain[1].missing or not parsed.quantities:
+        return None
+    phrasing, before = chain
+    now = build(phrasing, parsed, find_material(parsed.text), before.args)
+    if not now.args and (bare := _bare_answer(parsed, before)) is not None:
+        now = bare
+    if not any(set(group) & set(now.args) for group in before.missing):
+        return None
+    named = keyword_ranked(parsed.text)
+    if named and (
+        named[0][0] >= _NAMES_A_CALCULATION
+        or now.unused
+        or now.wrong
+        or now.unread
+        or now.refused
+        or _select_one(parsed.text, []).calls
+    ):
+        return None
+    return now
+
+
+_DROP_RE = lazy(
+    r"^\s*(?:no|nope|cancel|never\s*mind|forget\s+(?:it|that)|skip\s+it|drop\s+it|stop)\b"
+    r"[\s\w,'.!]*$",
+    re.IGNORECASE,
+)
+"""A reply that drops the question asked (`no`, `never mind`, `forget it`)."""
+
+
+def _asked_again(text: str, history: list[dict[str, Any]]) -> Selection | None:
+    """A reply that gives none of what the latest calculation still lacks (`banana`, `5 kg`
+    after an impact velocity was asked for): that question asked again, naming the reply, or
+    dropped in a word (`no`, `never mind`); never computed with a default, never a help text
+    that forgets the question. None when no question is open."""
     chain = _latest(history)
     if chain is None or not chain[1].missing:
         return None
-    phrasing, before = chain
-    now = build(phrasing, parsed, find_material(parsed.text))
-    if not any(set(group) & set(now.args) for group in before.missing):
-        return None
-    return _merge(phrasing, before, now)
+    _, before = chain
+    if _DROP_RE.match(text):
+        said = (
+            f"Dropped: `{before.tool}` is not computed (it still lacked inputs). Ask a new "
+            "question, or give the missing inputs to run it."
+        )
+        return Selection(reply=said)
+    reply, missing = missing_reply(
+        before.tool,
+        before.missing,
+        before.args,
+        _said_bare(before.tool, before.args, before.sources),
+    )
+    if _only_a_bare_number(read(text)):
+        said = (
+            f"**Not computed:** “{text.strip()}” has no unit and no name, and more than one "
+            f"input (or unit) is asked for below: type it with its name and unit."
+        )
+    else:
+        said = (
+            f"**Not read:** “{text.strip()}” gives none of the inputs `{before.tool}` still "
+            "needs, so nothing was computed."
+        )
+    return Selection(reply=f"{said}\n\n{reply}", missing=missing)
 
 
 def _bare_follow_up(parsed: Parsed, history: list[dict[str, Any]]) -> str:
@@ -324,24 +544,49 @@ def _latest(
     applied in order (a follow-on that named another tool, `and the max overlap?`, switches to
     that tool with the inputs typed so far), built for `phrasing` when given, else for the tool
     named last. A request that only answered an `I need more input` is no new calculation."""
-    requests = [
-        (t["content"], bool(t.get("rejected")))
-        for t in history
-        if t.get("role") == "user" and isinstance(t.get("content"), str)
-    ]
+    found = _latest_of(_requests(history), phrasing)
+    if found is None:
+        return None
+    use, built = found
+    return use, replace(  # a copy: the cached one is never changed by a caller
+        built,
+        args=dict(built.args),
+        sources=dict(built.sources),
+        missing=list(built.missing),
+        unused=list(built.unused),
+        notes=list(built.notes),
+        wrong=list(built.wrong),
+        unread=list(built.unread),
+        refused=list(built.refused),
+    )
+
+
+@lru_cache(maxsize=256)
+def _latest_of(
+    requests: tuple[tuple[str, bool], ...], phrasing: Phrasing | None
+) -> tuple[Phrasing, Built] | None:
+    """`_latest` of the user requests `(text, rejected)`, cached: every follow-up rereads the
+    same earlier requests, several times per turn (answers, sweeps); callers get a copy. A
+    question dropped (`no`, `never mind` while inputs were asked for) ends its calculation:
+    only the requests after the drop count."""
+    for drop in range(len(requests) - 1, -1, -1):
+        if _DROP_RE.match(requests[drop][0]):
+            dropped = _latest_of(requests[:drop], None)
+            if dropped is not None and dropped[1].missing:
+                return _latest_of(requests[drop + 1 :], phrasing)
     for start in range(len(requests) - 1, -1, -1):
         text = requests[start][0]
         ranked = ranked_phrasings(text)
         if not ranked or _FOLLOW_ON_RE.match(text):
             continue
-        if not rank(read(text), by_names=False) and _pending_answer(read(text), requests[:start]):
+        if _pending_answer(read(text), requests[:start]):
             continue
         use = ranked[0][1]
         applied = [text]
         for later_text, rejected in requests[start + 1 :]:
             if rejected:  # its values were refused: build on the last accepted call
                 continue
-            named = rank(read(later_text), by_names=False)
+            named = keyword_ranked(later_text)
             if (
                 named
                 and _FOLLOW_ON_RE.match(later_text)
@@ -354,7 +599,7 @@ def _latest(
         built = build(use, first, find_material(first.text))
         for later_text in applied[1:]:
             later = read(later_text)
-            step = build(use, later, find_material(later.text))
+            step = build(use, later, find_material(later.text), built.args)
             built = _merge(use, built, step) if step.args else built
         return use, built
     return None
@@ -384,13 +629,42 @@ def _switches(use: Phrasing, parsed: Parsed, to: Phrasing) -> bool:
     return not now.args or bool(now.unused or now.wrong or now.unread or now.refused)
 
 
-def _pending_answer(parsed: Parsed, requests: list[tuple[str, bool]]) -> bool:
-    """Whether `parsed` (values, no keyword) fills an input the calculation before it lacked."""
-    chain = _latest([{"role": "user", "content": t, "rejected": r} for t, r in requests])
-    if chain is None or not chain[1].missing:
+_ONLY_THE_NUMBER_RE = lazy(r"[\s.!]*")
+
+
+def _bare_answer(parsed: Parsed, before: Built) -> Built | None:
+    """A reply that is one number and nothing else (`2`, `5e-6`) when the calculation asked for
+    exactly one input: the question named that input and its unit (`impact_velocity [m/s]`),
+    so the number is read in that unit, and the answer says it was typed without one
+    (`_said_bare`). None when more than one input, or one of alternatives (rpm or rad/s?), was
+    asked for: then the number is asked about again."""
+    if len(before.missing) != 1 or len(before.missing[0]) != 1 or not _only_a_bare_number(parsed):
+        return None
+    (name,) = before.missing[0]
+    return Built(before.tool, {name: parsed.quantities[0].value}, {name: "typed"}, [])
+
+
+def _only_a_bare_number(parsed: Parsed) -> bool:
+    """Whether the text is one number with no unit, key or anything else (`2`, `5e-6.`)."""
+    if len(parsed.quantities) != 1:
         return False
-    now = build(chain[0], parsed, find_material(parsed.text))
-    return any(set(group) & set(now.args) for group in chain[1].missing)
+    q = parsed.quantities[0]
+    if q.unit or q.percent or q.roles or q.problem or q.misfit:
+        return False
+    return _ONLY_THE_NUMBER_RE.fullmatch(parsed.text[: q.start] + parsed.text[q.end :]) is not None
+
+
+def _pending_answer(parsed: Parsed, requests: tuple[tuple[str, bool], ...]) -> bool:
+    """Whether `parsed` answers what the calculation before it lacked (`_answer`)."""
+    if not parsed.quantities or _names_strongly(parsed):
+        return False
+    return _answer(parsed, _latest_of(requests, None)) is not None
+
+
+def _names_strongly(parsed: Parsed) -> bool:
+    """Whether a keyword of `parsed` names a calculation by itself (weight ≥ 10): no answer."""
+    named = keyword_ranked(parsed.text)
+    return bool(named) and named[0][0] >= _NAMES_A_CALCULATION
 
 
 def _follow_up(
@@ -410,7 +684,7 @@ def _follow_up(
     if chain is None:
         return None
     use, built = chain
-    now = build(use, parsed, find_material(parsed.text))
+    now = build(use, parsed, find_material(parsed.text), built.args)
     if phrasing is not None or now.args or now.unread:
         return _merge(use, built, now)
     return None

@@ -400,10 +400,16 @@ def _two_sizes(f: Filler) -> None:
     ]
     if f.args.get("wall") is True:
         return
-    if len(sizes) >= 2 and sizes[1] == sizes[0] + 1 and _one_unit_list(f, sizes[0]):
+    if (
+        len(sizes) >= 2
+        and sizes[1] == sizes[0] + 1
+        and _one_unit_list(f, sizes[0])
+        and not _pair_list(f, sizes)
+    ):
         # `3 and 4 mm glass beads`, `and for 3 and 4 mm?`: a list of sizes with its unit typed
-        # once (a sweep), not two bodies, which are said with a unit each (`2 mm and 3 mm beads
-        # in contact`, `a 1 mm bead hitting a 10 mm ball`)
+        # once (a sweep, or asked when the tool takes two bodies: sweeps.py), not two bodies,
+        # which are said with a unit each (`2 mm and 3 mm beads in contact`, `a 1 mm bead
+        # hitting a 10 mm ball`) or as a pair (`contact pair of 3 and 4 mm beads`)
         return
     if "particle_radius" not in f.args:
         if len(sizes) < 2:
@@ -412,6 +418,41 @@ def _two_sizes(f: Filler) -> None:
         f.put("particle_radius", *_as_radius(f, first))
     if sizes:
         f.put("other_radius", *_as_radius(f, sizes[0]))
+
+
+PAIR_WORDS = (
+    r"\bpairs?\b(?!\s+of\s+(?:equal|identical|same))|\bin\s+contact\b|\beach\s+other\b"
+    r"|\bone\s+another\b|\bcollid\w*\s+with\b|\bagainst\b|\bbetween\b|\btwo\s+bodies\b"
+    r"|\bunequal\b|\bdissimilar\b|\bR1\b|\bR2\b|\bd1\b|\bd2\b"
+)
+"""Words that make a two-size list one pair of bodies (`contact pair of 3 and 4 mm beads`, `3
+and 4 mm beads in contact`, `colliding with each other`), for a tool that takes two bodies."""
+SWEEP_WORDS = (
+    r"\beach\s+(?:size|against|with\s+(?:its|itself))|\bequal\s+pairs?\b|\bidentical\s+pairs?\b"
+    r"|\bpairs?\s+of\s+(?:equal|identical|same)\b|\bsame[\s-]+sized?\b|\bmonodisperse\b"
+    r"|\bsweep\b|\bseparately\b|\bitself\b|\bthemselves\b"
+)
+"""Words that make a two-size list each size against its own size (a sweep of equal pairs)."""
+_PAIR_RE = lazy(PAIR_WORDS, re.I)
+_SWEEP_WORDS_RE = lazy(SWEEP_WORDS, re.I)
+
+
+def _pair_list(f: Filler, sizes: list[int]) -> bool:
+    """Whether a list of exactly two sizes typed with one unit (`3 and 4 mm`) is body 1 and body
+    2: the tool takes a second body, the list is joined by `and` (`or` gives alternatives), no
+    third size follows, and the words say one pair, not each size on its own."""
+    if "other_radius" not in {p.name for p in f.params}:
+        return False
+    if (
+        len(sizes) > 2
+        and sizes[2] == sizes[1] + 1
+        and _LISTED_RE.match(f.quantities[sizes[1]].after)
+    ):
+        return False  # `3, 4 and 5 mm`: three sizes are no pair
+    if re.match(r"^[ \t]*,?[ \t]*or[ \t]+$", f.quantities[sizes[0]].after, re.I):
+        return False
+    text = f.parsed.text
+    return _PAIR_RE.search(text) is not None and _SWEEP_WORDS_RE.search(text) is None
 
 
 def _as_radius(f: Filler, index: int) -> tuple[str | float, str]:
@@ -780,7 +821,9 @@ def flow_split(f: Filler) -> Missing:
     written next to the drum (`a 1.2 m drum`) or keyed by a plain `radius`/`diameter` with no
     shear rate typed is the drum's (the particle size matters only for the inertial number)."""
     sheared = {"shear_rate", "pressure"} <= set(f.args)  # an inertial number asked for
-    drum = (bool(_DRUM_RE.search(f.parsed.text)) and not sheared) or "drum_radius" in f.args
+    drum = (
+        (bool(_DRUM_RE.search(f.parsed.text)) or _drum_before(f)) and not sheared
+    ) or "drum_radius" in f.args
     speeds = [i for i in f.free(FREQUENCY)]
     keyed = [n for n in ("rotation_speed", "angular_velocity") if n in f.args]
     if drum and len(speeds) + len(keyed) > 1:
@@ -802,6 +845,13 @@ def flow_split(f: Filler) -> Missing:
     if "shear_rate" not in f.args:
         return [("shear_rate", "drum_radius")]
     return [(n,) for n in ("pressure",) if n not in f.args and not f.free(PRESSURE)]
+
+
+def _drum_before(f: Filler) -> bool:
+    """A follow-up to a drum's Froude number (`now radius 0.5 m`, `and at 30 rpm?`): the drum
+    question goes on, though the follow-up names no drum."""
+    drum = {"drum_radius", "rotation_speed", "angular_velocity"}
+    return bool(drum & set(f.earlier)) and "shear_rate" not in f.earlier
 
 
 _PLAIN_SIZE_KEYS = frozenset({"radius", "diameter", "dia", "size", "r", "d", "R", "D"})

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from caec_desktop.agent.selection.offline.lazy_re import lazy
+from caec_desktop.agent.selection.offline.steps import SWEEP_WORDS
 from caec_desktop.agent.selection.protocol import ProposedCall, Selection
 from caec_desktop.tools.sweep import DEFAULT_POINTS, MAX_POINTS, SWEEP_TOOL
 from caec_desktop.tools.units import UnitParseError, to_si
@@ -58,6 +59,7 @@ _STEP_RE = lazy(
 increments` (a whole number without a unit before `steps` is the count of points)."""
 _LOG_RE = re.compile(r"\blog(?:arithmic(?:ally)?)?(?:\s*(?:scale|spaced|spacing))?\b", re.I)
 _ITEM_RE = lazy(rf"({_NUM})(?:[ \t]?({_UNIT}))?")
+_SWEEP_WORDS_RE = lazy(SWEEP_WORDS, re.IGNORECASE)
 _NOT_UNITS = frozenset({"to", "and", "x", "of", "in", "at", "for", "or"})
 
 Select = Callable[[str], Selection]
@@ -95,10 +97,13 @@ def find_sweep(text: str) -> tuple[tuple[int, int], list[str], bool] | None:
     return None
 
 
-def sweep_selection(text: str, select: Select) -> Selection | None:
-    """A `sweep` call for a request that gives a range or list of values; None when it gives none,
-    when the request read as it is uses every value (a list input, or several inputs), or when
-    the calls read from it do not differ in exactly one argument: then it is no sweep."""
+Plan = tuple[str, tuple[int, int], list[str], bool, int, bool]
+"""A typed sweep: the words with the count and spacing taken out, the span of the range or list
+in them, its typed values, whether it is a range, the number of points, log spacing."""
+
+
+def _plan(text: str) -> Plan | Selection | None:
+    """The sweep typed in `text`; a reply when its step size cannot be used; None when none."""
     points = DEFAULT_POINTS
     words = text
     log = _LOG_RE.search(words) is not None  # before the count goes: `in 5 log steps`
@@ -125,16 +130,53 @@ def sweep_selection(text: str, select: Select) -> Selection | None:
     found = find_sweep(words)
     if found is None:
         return None
-    (start, end), values, is_range = found
+    span, values, is_range = found
+    return words, span, values, is_range, points, log
+
+
+def sweep_selection(text: str, select: Select) -> Selection | None:
+    """A `sweep` call for a request that gives a range or list of values; None when it gives none,
+    when the request read as it is uses every value (a list input, or several inputs), or when
+    the calls read from it do not differ in exactly one argument: then it is no sweep."""
+    plan = _plan(text)
+    if not isinstance(plan, tuple):
+        return plan
+    values = plan[2]
     whole = select(text)
     if len(whole.calls) == 1 and not _left_over(whole.reply or "", values):
         # Read as it is, the request already uses every value of the list: a list input ("a size
         # distribution of 1, 2 and 4 mm") or several inputs ("scale factor 3, 2e7 particles",
         # though another value, `smallest feature (orifice) 30 mm`, may be left over).
         return None
+    return _readings(plan, select, whole)
+
+
+def carried_sweep(earlier: str, select: Select) -> Selection | None:
+    """A follow-up to the sweep typed in `earlier` (`what about steel?`, or `glass` answering what
+    it lacked): `select(variant)` reads the follow-up with `earlier` replaced by each of its
+    values in turn, so the sweep keeps every value, its count and spacing. None when the
+    readings do not differ in exactly one input (`now only 3 mm` replaced the swept value: one
+    call, read as usual)."""
+    plan = _plan(earlier)
+    if not isinstance(plan, tuple):
+        return None
+    return _readings(plan, select, None)
+
+
+def _readings(plan: Plan, select: Select, whole: Selection | None) -> Selection | None:
+    """The sweep of `plan`, read once per typed value (`whole`: the request read as it is; None
+    for a follow-up to a sweep, which keeps waiting as a sweep while inputs are missing)."""
+    words, (start, end), values, is_range, points, log = plan
     readings = [select(words[:start] + value + words[end:]) for value in values]
     first = readings[0]
+    if whole is None and any(len(r.calls) != 1 for r in readings):
+        # the sweep is kept, never narrowed to the values that happen to read: what one value
+        # lacks (or why it was refused) is said, and the sweep waits for it
+        lacking = next(r for r in readings if len(r.calls) != 1)
+        note = f"**Sweep:** {', '.join(values)}, once the inputs above are given."
+        return Selection(reply="\n\n".join([lacking.reply or "", note]), missing=lacking.missing)
     if any(len(r.calls) != 1 for r in readings):
+        assert whole is not None
         # A range says "sweep" by itself: say what is missing. A list may be two inputs that
         # share a unit ("radius 0.2 m, 0.5 m long"): the ordinary reader has it, unless read
         # whole it asks for what no single value lacks (`bond number for 10 and 20 um beads`:
@@ -153,6 +195,9 @@ def sweep_selection(text: str, select: Select) -> Selection | None:
         return None
     (parameter,) = changed
     base = calls[0]
+    if _pair_or_sweep(words, (start, end), values, is_range, base, parameter):
+        question = pair_question(base.name, values, [c.args[parameter] for c in calls])
+        return Selection(reply=question, missing=[PAIR_QUESTION])
     sweep: dict[str, Any] = {"tool": base.name, "parameter": parameter}
     swept = [c.args[parameter] for c in calls]
     if is_range:
@@ -170,6 +215,57 @@ def sweep_selection(text: str, select: Select) -> Selection | None:
         name=SWEEP_TOOL, args=sweep, id="regex-sweep", source="regex", arg_sources=sources
     )
     return Selection(calls=[call], reply="\n\n".join(notes))
+
+
+PAIR_QUESTION = "one pair of two sizes, or each size against its own size (a sweep)"
+"""The missing input when `3 and 4 mm` for a tool of two bodies could be read either way."""
+_SIZE_PARAMETERS = frozenset({"particle_radius", "particle_diameter"})
+ONE_CONTACT_TOOLS = frozenset(
+    {
+        "contact_pair",
+        "hertz_contact_time",
+        "hertz_max_overlap",
+        "contact_stress_check",
+        "rolling_resistance",
+    }
+)
+"""Tools of one contact between two bodies (`other_radius`), where `3 and 4 mm` may well be one
+pair. `cohesion_numbers` takes a second radius too, but its Bond number is of body 1 (F/(m₁g)):
+`bond number of 10 and 20 um beads` is each size's, a sweep (docs/offline_reading.md)."""
+
+
+def _pair_or_sweep(
+    words: str,
+    span: tuple[int, int],
+    values: list[str],
+    is_range: bool,
+    base: ProposedCall,
+    parameter: str,
+) -> bool:
+    """Whether a list of two sizes joined by `and` (`3 and 4 mm`), for a tool that takes a
+    second body and no wall, could be one pair (R₁, R₂) as well as a sweep of equal pairs: the
+    words said neither (`in contact`, `each other` make it a pair, read by steps.py; `each
+    size`, `equal pairs` a sweep). `or` gives alternatives (a sweep), three sizes are no pair."""
+    if is_range or len(values) != 2 or parameter not in _SIZE_PARAMETERS:
+        return False
+    if base.args.get("wall") is True or "other_radius" in base.args:
+        return False
+    if re.search(r"\bor\b", words[span[0] : span[1]], re.IGNORECASE):
+        return False
+    if _SWEEP_WORDS_RE.search(words) is not None:
+        return False
+    return base.name in ONE_CONTACT_TOOLS
+
+
+def pair_question(tool: str, typed: list[str], read: list[Any]) -> str:
+    """The one short question for `3 and 4 mm` when the tool takes two bodies."""
+    a, b = typed
+    return (
+        f"**Which did you mean?** `{tool}` takes two bodies: one pair, a {a} body against a "
+        f"{b} one (particle_radius = {read[0]}, other_radius = {read[1]}), or each size against "
+        f"its own size, a sweep ({a} on {a}, then {b} on {b})? Answer `one pair` or `each size` "
+        f"(or retype it: `a {a} and a {b} bead`)."
+    )
 
 
 def _each_lacks_less(whole: Selection, readings: list[Selection]) -> bool:
