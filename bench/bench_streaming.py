@@ -212,7 +212,7 @@ def measure(
         chat = window.chat
         renders: list[float] = []
         chat.writingShown.connect(lambda _t: renders.append(time.perf_counter()))
-        heart = Heartbeat()
+        heart = Heartbeat(spans)
 
         async def turn() -> Any:
             runner.ask("Rayleigh step for 1 mm glass beads, and explain it")
@@ -241,7 +241,9 @@ def measure(
                     into.append(info["generation"])
                     (t0, c0), now = started.pop(), time.perf_counter()
                     cpu = (time.thread_time() - c0) * 1000.0
-                    spans.spans.append((f"gc generation {info['generation']}", t0, now, cpu, 1))
+                    spans.spans.append(
+                        (f"gc generation {info['generation']}", t0, now, cpu, spans.depth)
+                    )
 
             gc.callbacks.append(on_gc)
             rows_before = window.trace.model.rowCount()
@@ -261,8 +263,8 @@ def measure(
                 "bubble_renders": len(renders),
                 "gc_full_collections": collections.count(2),
                 **_stalls(gaps, renders),
-                "worst_gaps_by_cpu": attribute(gaps, spans.spans, top=3, key=1),
-                "worst_gap_by_wall": attribute(gaps, spans.spans, top=1, key=0),
+                "worst_gaps_by_cpu": attribute(gaps, spans.spans, top=3, key=1, heart=heart),
+                "worst_gap_by_wall": attribute(gaps, spans.spans, top=1, key=0, heart=heart),
                 "longest_gap_outside": heart.outside(longest),
                 "max_stall_ms_run_without_steal": max(
                     (g[0] for i, g in enumerate(gaps) if not heart.outside(i)["vm_steal_ms"]),
@@ -340,6 +342,7 @@ def main() -> None:
         "tokens_per_s": ns.rate,
         "trace_rows_before": ns.rows,
         "server": "this process (threads)" if ns.server_in_process else "a child process",
+        "pid": os.getpid(),  # the GUI thread's id too (for `perf record -k CLOCK_MONOTONIC -t`)
     }
     figures = [k for k in runs[0] if k.startswith(("max_", "stream_", "delta_", "bubble_", "gc_"))]
     for key in figures:

@@ -26,6 +26,9 @@ class Spans:
         self.spans: list[Span] = []
         self.depth = 0
         self.on = False
+        self.small = [0, 0.0]
+        """Qt events too short to keep as spans (under 0.5 ms each), dispatched outside any other
+        step: how many, and their GUI-thread CPU ms, summed since the start."""
         self._undo: list[tuple[Any, str, Any]] = []
 
     def wrap(self, owner: Any, attr: str, name: str) -> None:
@@ -134,11 +137,15 @@ class Heartbeat:
     """A 1 ms precise timer; `ticks` holds (wall, GUI-thread CPU) at each tick, `others` the
     process's CPU (all threads) and the VM's steal time (Linux `/proc/stat`, jiffies, all CPUs)."""
 
-    def __init__(self) -> None:
+    def __init__(self, spans: Spans | None = None) -> None:
         from PySide6.QtCore import Qt, QTimer
 
+        self.spans = spans
         self.ticks: list[tuple[float, float]] = []
         self.others: list[tuple[float, int]] = []
+        self.thread: list[tuple[float, ...]] = []
+        """At each tick: the short Qt events of `spans` so far (count, CPU ms) and the GUI
+        thread's own rusage (system CPU s, minor faults, voluntary and involuntary switches)."""
         self.timer = QTimer()
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
         self.timer.setInterval(1)
@@ -147,10 +154,13 @@ class Heartbeat:
     def beat(self) -> None:
         self.ticks.append((time.perf_counter(), time.thread_time()))
         self.others.append((time.process_time(), _steal_jiffies()))
+        small = self.spans.small if self.spans is not None else (0, 0.0)
+        self.thread.append((small[0], small[1], *_thread_usage()))
 
     def start(self) -> None:
         self.ticks.clear()
         self.others.clear()
+        self.thread.clear()
         self.beat()
         self.timer.start()
 
@@ -177,6 +187,29 @@ class Heartbeat:
             "vm_steal_ms": round((s1 - s0) * 1000.0 / hz, 1),
         }
 
+    def unnamed(self, index: int) -> dict[str, Any]:
+        """What gap `index` held on the GUI thread outside the named steps: Qt events under
+        0.5 ms each (not kept as spans), and from the thread's rusage its system (kernel) CPU
+        ms (tick-sampled, so coarse), page faults and context switches."""
+        a, b = self.thread[index], self.thread[index + 1]
+        return {
+            "short_qt_events": int(b[0] - a[0]), "short_qt_events_cpu_ms": round(b[1] - a[1], 2),
+            "system_cpu_ms": round((b[2] - a[2]) * 1000.0, 2), "minor_faults": int(b[3] - a[3]),
+            "voluntary_switches": int(b[4] - a[4]), "involuntary_switches": int(b[5] - a[5]),
+        }  # fmt: skip
+
+
+def _thread_usage() -> tuple[float, int, int, int]:
+    """The calling thread's system CPU s, minor faults, voluntary and involuntary context
+    switches (zeros where RUSAGE_THREAD is not there: Linux only)."""
+    try:
+        import resource
+
+        u = resource.getrusage(resource.RUSAGE_THREAD)
+    except (ImportError, AttributeError, OSError):
+        return (0.0, 0, 0, 0)
+    return (u.ru_stime, u.ru_minflt, u.ru_nvcsw, u.ru_nivcsw)
+
 
 @functools.cache
 def _clock_ticks() -> int:
@@ -194,10 +227,17 @@ def _steal_jiffies() -> int:
 
 
 def attribute(
-    gaps: list[tuple[float, float, float, float]], spans: list[Span], top: int = 3, key: int = 1
+    gaps: list[tuple[float, float, float, float]],
+    spans: list[Span],
+    top: int = 3,
+    key: int = 1,
+    heart: Heartbeat | None = None,
 ) -> list[dict[str, Any]]:
-    """The `top` longest gaps (by CPU ms when key=1, wall when 0) and the spans run inside each."""
+    """The `top` longest gaps (by CPU ms when key=1, wall when 0) and the spans run inside each;
+    with `heart` (made with the spans), the short Qt events among them and the thread's kernel
+    side (`Heartbeat.unnamed`)."""
     worst = sorted(gaps, key=lambda g: -g[key])[:top]
+    first = gaps[0][2] if gaps else 0.0
     out = []
     for wall, cpu, a, b in worst:
         inside = sorted(
@@ -205,10 +245,19 @@ def attribute(
             key=lambda s: -s[1],
         )
         named = sum(c for _n, c, d in inside if d == 0)
+        thread: dict[str, Any] = {}
+        if heart is not None and len(heart.thread) == len(gaps) + 1:
+            thread = heart.unnamed(gaps.index((wall, cpu, a, b)))
+            short = f"qt: {thread['short_qt_events']} events under 0.5 ms each"
+            inside.append((short, thread["short_qt_events_cpu_ms"], 0))
+            inside.sort(key=lambda s: -s[1])
+            named += thread["short_qt_events_cpu_ms"]
         out.append({
             "wall_ms": round(wall, 2), "cpu_ms": round(cpu, 2),
+            "at_s": round(a - first, 3), "clock_monotonic_s": [round(a, 4), round(b, 4)],
             "steps": [f"{n} {c} ms" for n, c, _d in inside[:10]],
             "cpu_ms_outside_named_steps (Qt layout/paint/timers)": round(cpu - named, 2),
+            **({"gui_thread": thread} if thread else {}),
         })  # fmt: skip
     return out
 
@@ -232,6 +281,9 @@ def timed_application(spans: Spans, argv: list[str]) -> Any:
                 if (c1 - c0) > 0.0005:
                     name = f"qt:{kind.name} {_receiver_name(receiver)}"
                     spans.spans.append((name, t0, t1, (c1 - c0) * 1000.0, spans.depth))
+                elif spans.depth == 0:
+                    spans.small[0] += 1
+                    spans.small[1] += (c1 - c0) * 1000.0
 
     return TimedApplication(argv)
 
