@@ -226,6 +226,15 @@ def _steal_jiffies() -> int:
         return 0
 
 
+STEAL_STEP = "vm steal: the host took a vCPU (all CPUs, 10 ms ticks)"
+UNNAMED_STEP = "in no step or Qt event (a stalled vCPU charged to the thread; loop overhead)"
+"""What is left of a gap's GUI-thread CPU besides its steps and Qt events. On this VM most of a
+large remainder is time the thread did not run: a thread that only sleeps 1 ms at a time is now
+and then charged 5-16 ms of CPU for one sleep (`bench/bench_vm_stall.py`), the vCPU having been
+stopped as the thread was switched back in; the loop's own overhead is ~0.1 ms a tick
+(docs/architecture.md)."""
+
+
 def attribute(
     gaps: list[tuple[float, float, float, float]],
     spans: list[Span],
@@ -233,25 +242,33 @@ def attribute(
     key: int = 1,
     heart: Heartbeat | None = None,
 ) -> list[dict[str, Any]]:
-    """The `top` longest gaps (by CPU ms when key=1, wall when 0) and the spans run inside each;
-    with `heart` (made with the spans), the short Qt events among them and the thread's kernel
-    side (`Heartbeat.unnamed`)."""
+    """The `top` longest gaps (by CPU ms when key=1, wall when 0) and the spans run inside each
+    (a step over the gap's edge is listed, not counted: part of it ran outside); with `heart`
+    (made with the spans) the short Qt events among them, the thread's kernel side
+    (`Heartbeat.unnamed`), other threads' CPU and the VM's steal (`Heartbeat.outside`), and what
+    is left named as such."""
     worst = sorted(gaps, key=lambda g: -g[key])[:top]
     first = gaps[0][2] if gaps else 0.0
     out = []
     for wall, cpu, a, b in worst:
-        inside = sorted(
-            ((n, round(c, 2), d) for n, t0, t1, c, d in spans if t0 >= a and t1 <= b),
-            key=lambda s: -s[1],
-        )
+        inside = [(n, round(c, 2), d) for n, t0, t1, c, d in spans if t0 >= a and t1 <= b]
         named = sum(c for _n, c, d in inside if d == 0)
+        inside += [
+            (f"{n} (over the gap's edge)", round(c, 2), d)
+            for n, t0, t1, c, d in spans
+            if d == 0 and t0 < b and t1 > a and not (t0 >= a and t1 <= b)
+        ]
         thread: dict[str, Any] = {}
         if heart is not None and len(heart.thread) == len(gaps) + 1:
-            thread = heart.unnamed(gaps.index((wall, cpu, a, b)))
+            index = gaps.index((wall, cpu, a, b))
+            thread = heart.unnamed(index) | heart.outside(index)
             short = f"qt: {thread['short_qt_events']} events under 0.5 ms each"
             inside.append((short, thread["short_qt_events_cpu_ms"], 0))
-            inside.sort(key=lambda s: -s[1])
             named += thread["short_qt_events_cpu_ms"]
+            if thread["vm_steal_ms"]:  # not subtracted: all CPUs' steal, in 10 ms ticks
+                inside.append((STEAL_STEP, thread["vm_steal_ms"], 0))
+            inside.append((UNNAMED_STEP, round(cpu - named, 2), 0))
+        inside.sort(key=lambda s: -s[1])
         out.append({
             "wall_ms": round(wall, 2), "cpu_ms": round(cpu, 2),
             "at_s": round(a - first, 3), "clock_monotonic_s": [round(a, 4), round(b, 4)],
@@ -259,6 +276,22 @@ def attribute(
             "cpu_ms_outside_named_steps (Qt layout/paint/timers)": round(cpu - named, 2),
             **({"gui_thread": thread} if thread else {}),
         })  # fmt: skip
+    return out
+
+
+def named_cpu(gaps: list[tuple[float, float, float, float]], spans: list[Span]) -> list[float]:
+    """Per gap, the GUI-thread CPU ms of the steps (depth 0) run wholly inside it."""
+    import bisect
+
+    top = sorted((t0, t1, c) for _n, t0, t1, c, d in spans if d == 0)
+    starts = [t0 for t0, _t1, _c in top]
+    out = []
+    for _w, _c, a, b in gaps:
+        i, cpu = bisect.bisect_left(starts, a), 0.0
+        while i < len(top) and top[i][0] < b:
+            cpu += top[i][2] if top[i][1] <= b else 0.0
+            i += 1
+        out.append(cpu)
     return out
 
 
