@@ -26,6 +26,9 @@ class Spans:
         self.spans: list[Span] = []
         self.depth = 0
         self.on = False
+        self.small = [0, 0.0]
+        """Qt events too short to keep as spans (under 0.5 ms each), dispatched outside any other
+        step: how many, and their GUI-thread CPU ms, summed since the start."""
         self._undo: list[tuple[Any, str, Any]] = []
 
     def wrap(self, owner: Any, attr: str, name: str) -> None:
@@ -135,11 +138,15 @@ class Heartbeat:
     `others` the process's CPU (all threads) and the VM's steal time (Linux `/proc/stat`, jiffies,
     all CPUs)."""
 
-    def __init__(self) -> None:
+    def __init__(self, spans: Spans | None = None) -> None:
         from PySide6.QtCore import QTimer
 
+        self.spans = spans
         self.ticks: list[tuple[float, float]] = []
         self.others: list[tuple[float, int]] = []
+        self.thread: list[tuple[float, ...]] = []
+        """At each tick: the short Qt events of `spans` so far (count, CPU ms) and the GUI
+        thread's own rusage (system CPU s, minor faults, voluntary and involuntary switches)."""
         self.timer = QTimer()
         # No setTimerType(Qt.TimerType.PreciseTimer): Qt makes a coarse timer of 20 ms or less
         # precise anyway (qtimerinfo_unix.cpp), and naming `Qt` builds PySide6's Qt namespace
@@ -151,10 +158,13 @@ class Heartbeat:
     def beat(self) -> None:
         self.ticks.append((time.perf_counter(), time.thread_time()))
         self.others.append((time.process_time(), _steal_jiffies()))
+        small = self.spans.small if self.spans is not None else (0, 0.0)
+        self.thread.append((small[0], small[1], *_thread_usage()))
 
     def start(self) -> None:
         self.ticks.clear()
         self.others.clear()
+        self.thread.clear()
         self.beat()
         self.timer.start()
 
@@ -181,6 +191,29 @@ class Heartbeat:
             "vm_steal_ms": round((s1 - s0) * 1000.0 / hz, 1),
         }
 
+    def unnamed(self, index: int) -> dict[str, Any]:
+        """What gap `index` held on the GUI thread outside the named steps: Qt events under
+        0.5 ms each (not kept as spans), and from the thread's rusage its system (kernel) CPU
+        ms (tick-sampled, so coarse), page faults and context switches."""
+        a, b = self.thread[index], self.thread[index + 1]
+        return {
+            "short_qt_events": int(b[0] - a[0]), "short_qt_events_cpu_ms": round(b[1] - a[1], 2),
+            "system_cpu_ms": round((b[2] - a[2]) * 1000.0, 2), "minor_faults": int(b[3] - a[3]),
+            "voluntary_switches": int(b[4] - a[4]), "involuntary_switches": int(b[5] - a[5]),
+        }  # fmt: skip
+
+
+def _thread_usage() -> tuple[float, int, int, int]:
+    """The calling thread's system CPU s, minor faults, voluntary and involuntary context
+    switches (zeros where RUSAGE_THREAD is not there: Linux only)."""
+    try:
+        import resource
+
+        u = resource.getrusage(resource.RUSAGE_THREAD)
+    except (ImportError, AttributeError, OSError):
+        return (0.0, 0, 0, 0)
+    return (u.ru_stime, u.ru_minflt, u.ru_nvcsw, u.ru_nivcsw)
+
 
 @functools.cache
 def _clock_ticks() -> int:
@@ -197,23 +230,72 @@ def _steal_jiffies() -> int:
         return 0
 
 
+STEAL_STEP = "vm steal: the host took a vCPU (all CPUs, 10 ms ticks)"
+UNNAMED_STEP = "in no step or Qt event (a stalled vCPU charged to the thread; loop overhead)"
+"""What is left of a gap's GUI-thread CPU besides its steps and Qt events. On this VM most of a
+large remainder is time the thread did not run: a thread that only sleeps 1 ms at a time is now
+and then charged 5-16 ms of CPU for one sleep (`bench/bench_vm_stall.py`), the vCPU having been
+stopped as the thread was switched back in; the loop's own overhead is ~0.1 ms a tick
+(docs/architecture.md)."""
+
+
 def attribute(
-    gaps: list[tuple[float, float, float, float]], spans: list[Span], top: int = 3, key: int = 1
+    gaps: list[tuple[float, float, float, float]],
+    spans: list[Span],
+    top: int = 3,
+    key: int = 1,
+    heart: Heartbeat | None = None,
 ) -> list[dict[str, Any]]:
-    """The `top` longest gaps (by CPU ms when key=1, wall when 0) and the spans run inside each."""
+    """The `top` longest gaps (by CPU ms when key=1, wall when 0) and the spans run inside each
+    (a step over the gap's edge is listed, not counted: part of it ran outside); with `heart`
+    (made with the spans) the short Qt events among them, the thread's kernel side
+    (`Heartbeat.unnamed`), other threads' CPU and the VM's steal (`Heartbeat.outside`), and what
+    is left named as such."""
     worst = sorted(gaps, key=lambda g: -g[key])[:top]
+    first = gaps[0][2] if gaps else 0.0
     out = []
     for wall, cpu, a, b in worst:
-        inside = sorted(
-            ((n, round(c, 2), d) for n, t0, t1, c, d in spans if t0 >= a and t1 <= b),
-            key=lambda s: -s[1],
-        )
+        inside = [(n, round(c, 2), d) for n, t0, t1, c, d in spans if t0 >= a and t1 <= b]
         named = sum(c for _n, c, d in inside if d == 0)
+        inside += [
+            (f"{n} (over the gap's edge)", round(c, 2), d)
+            for n, t0, t1, c, d in spans
+            if d == 0 and t0 < b and t1 > a and not (t0 >= a and t1 <= b)
+        ]
+        thread: dict[str, Any] = {}
+        if heart is not None and len(heart.thread) == len(gaps) + 1:
+            index = gaps.index((wall, cpu, a, b))
+            thread = heart.unnamed(index) | heart.outside(index)
+            short = f"qt: {thread['short_qt_events']} events under 0.5 ms each"
+            inside.append((short, thread["short_qt_events_cpu_ms"], 0))
+            named += thread["short_qt_events_cpu_ms"]
+            if thread["vm_steal_ms"]:  # not subtracted: all CPUs' steal, in 10 ms ticks
+                inside.append((STEAL_STEP, thread["vm_steal_ms"], 0))
+            inside.append((UNNAMED_STEP, round(cpu - named, 2), 0))
+        inside.sort(key=lambda s: -s[1])
         out.append({
             "wall_ms": round(wall, 2), "cpu_ms": round(cpu, 2),
+            "at_s": round(a - first, 3), "clock_monotonic_s": [round(a, 4), round(b, 4)],
             "steps": [f"{n} {c} ms" for n, c, _d in inside[:10]],
             "cpu_ms_outside_named_steps (Qt layout/paint/timers)": round(cpu - named, 2),
+            **({"gui_thread": thread} if thread else {}),
         })  # fmt: skip
+    return out
+
+
+def named_cpu(gaps: list[tuple[float, float, float, float]], spans: list[Span]) -> list[float]:
+    """Per gap, the GUI-thread CPU ms of the steps (depth 0) run wholly inside it."""
+    import bisect
+
+    top = sorted((t0, t1, c) for _n, t0, t1, c, d in spans if d == 0)
+    starts = [t0 for t0, _t1, _c in top]
+    out = []
+    for _w, _c, a, b in gaps:
+        i, cpu = bisect.bisect_left(starts, a), 0.0
+        while i < len(top) and top[i][0] < b:
+            cpu += top[i][2] if top[i][1] <= b else 0.0
+            i += 1
+        out.append(cpu)
     return out
 
 
@@ -236,6 +318,9 @@ def timed_application(spans: Spans, argv: list[str]) -> Any:
                 if (c1 - c0) > 0.0005:
                     name = f"qt:{kind.name} {_receiver_name(receiver)}"
                     spans.spans.append((name, t0, t1, (c1 - c0) * 1000.0, spans.depth))
+                elif spans.depth == 0:
+                    spans.small[0] += 1
+                    spans.small[1] += (c1 - c0) * 1000.0
 
     return TimedApplication(argv)
 
