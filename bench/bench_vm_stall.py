@@ -15,25 +15,23 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from spans import clock_ticks, steal_jiffies  # (stdlib only: no Qt)
 
 CHARGED_MS = 2.0
 """A sleep charged more CPU than this is counted (a real wake-up costs ~0.02 ms)."""
-
-
-def _steal_jiffies() -> int:
-    try:
-        with open("/proc/stat", "rb") as f:
-            return int(f.readline().split()[8])
-    except (OSError, IndexError, ValueError):
-        return 0
 
 
 def measure(seconds: float) -> dict[str, object]:
     """Sleeps of 1 ms for `seconds`: how many, and those charged over `CHARGED_MS` of CPU."""
     charged: list[tuple[float, float]] = []
     sleeps = 0
-    steal0 = _steal_jiffies()
+    steal0 = steal_jiffies()
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
         w0, c0 = time.perf_counter(), time.thread_time()
@@ -42,7 +40,7 @@ def measure(seconds: float) -> dict[str, object]:
         sleeps += 1
         if cpu > CHARGED_MS:
             charged.append((round(wall, 2), round(cpu, 2)))
-    hz = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    steal_ms = (steal_jiffies() - steal0) * 1000.0 / clock_ticks()
     return {
         "seconds": seconds,
         "sleeps_of_1_ms": sleeps,
@@ -50,7 +48,7 @@ def measure(seconds: float) -> dict[str, object]:
         "charged_cpu_ms_total": round(sum(c for _w, c in charged), 1),
         "charged_cpu_ms_max": max((c for _w, c in charged), default=0.0),
         "longest_charged (wall ms, CPU ms)": sorted(charged, key=lambda x: -x[1])[:8],
-        "vm_steal_ms (all CPUs, /proc/stat)": round((_steal_jiffies() - steal0) * 1000.0 / hz),
+        "vm_steal_ms (all CPUs, /proc/stat)": round(steal_ms),
         "load_average": os.getloadavg(),
     }
 

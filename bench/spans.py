@@ -157,7 +157,7 @@ class Heartbeat:
 
     def beat(self) -> None:
         self.ticks.append((time.perf_counter(), time.thread_time()))
-        self.others.append((time.process_time(), _steal_jiffies()))
+        self.others.append((time.process_time(), steal_jiffies()))
         small = self.spans.small if self.spans is not None else (0, 0.0)
         self.thread.append((small[0], small[1], *_thread_usage()))
 
@@ -185,7 +185,7 @@ class Heartbeat:
         took from the guest (steal, summed over CPUs; 0 where /proc/stat is not there)."""
         (p0, s0), (p1, s1) = self.others[index], self.others[index + 1]
         (_w0, c0), (_w1, c1) = self.ticks[index], self.ticks[index + 1]
-        hz = _clock_ticks()
+        hz = clock_ticks()
         return {
             "other_threads_cpu_ms": round(max(0.0, (p1 - p0) - (c1 - c0)) * 1000.0, 2),
             "vm_steal_ms": round((s1 - s0) * 1000.0 / hz, 1),
@@ -216,13 +216,14 @@ def _thread_usage() -> tuple[float, int, int, int]:
 
 
 @functools.cache
-def _clock_ticks() -> int:
+def clock_ticks() -> int:
     import os
 
     return os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def _steal_jiffies() -> int:
+def steal_jiffies() -> int:
+    """The VM's steal time so far, all CPUs, in clock ticks (`clock_ticks()` a second)."""
     try:
         with open("/proc/stat", "rb") as f:
             return int(f.readline().split()[8])

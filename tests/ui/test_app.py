@@ -32,10 +32,10 @@ from caec_desktop.settings.model import Settings
 from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.session_runner import SessionRunner
 from tests.keys import fake_key
+from tests.ui.app_process import ROOT, app_env
 from tests.ui.helpers import FakeSession, events, wait_signal
 
 KEY = fake_key("secret0123456789abcdef")
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_loop_errors_reach_the_banner_without_the_key(
@@ -90,21 +90,11 @@ def test_saved_settings_keep_the_key_out_of_the_config_file(tmp_path: Path) -> N
     assert (again.effective_mode, again.model, again.api_key()) == ("openrouter", "m1", KEY)
 
 
-def _env(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CAEC_", "OPENROUTER"))}
-    env |= {
-        "CAEC_CONFIG_DIR": str(tmp_path / "config"),
-        "CAEC_DATA_DIR": str(tmp_path / "data"),
-        "QT_QPA_PLATFORM": "offscreen",
-    }
-    return env
-
-
 def test_self_test_answers_offline_and_exits_zero(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "caec_desktop.app", "--self-test"],
         cwd=ROOT,
-        env=_env(tmp_path),
+        env=app_env(tmp_path),
         capture_output=True,
         text=True,
         timeout=50,
@@ -130,7 +120,7 @@ def test_self_test_into_a_closed_pipe_exits_zero_without_a_traceback(tmp_path: P
         proc = subprocess.run(
             [sys.executable, "-m", "caec_desktop.app", "--self-test"],
             cwd=ROOT,
-            env=_env(tmp_path),
+            env=app_env(tmp_path),
             stdout=write_end,
             stderr=subprocess.PIPE,
             text=True,
@@ -147,7 +137,7 @@ def _python(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,
-        env=_env(tmp_path),
+        env=app_env(tmp_path),
         capture_output=True,
         text=True,
         timeout=50,

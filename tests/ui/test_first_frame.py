@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
@@ -26,8 +24,8 @@ from caec_desktop.app import Loading, _prepare, run_app
 from caec_desktop.settings.model import Settings
 from caec_desktop.ui.chat_input import ChatInput
 from caec_desktop.ui.main_window import MainWindow
+from tests.ui.app_process import run_python
 
-ROOT = Path(__file__).resolve().parents[2]
 QUESTION = "rayleigh time step for 1 mm glass beads"
 
 
@@ -232,17 +230,7 @@ def test_the_first_frame_shows_before_the_chat_modules_load(tmp_path: Path) -> N
         "from caec_desktop.app import main\n"
         "main(['--self-test'])\n"
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CAEC_", "OPENROUTER"))}
-    env |= {
-        "CAEC_CONFIG_DIR": str(tmp_path / "config"),
-        "CAEC_DATA_DIR": str(tmp_path / "data"),
-        "QT_QPA_PLATFORM": "offscreen",
-    }
-    proc = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=50
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.split("\n")[:2] == ["[]", "False ChatInput"]
+    assert run_python(code, tmp_path)[:2] == ["[]", "False ChatInput"]
 
 
 @pytest.mark.usefixtures("_engine_state")

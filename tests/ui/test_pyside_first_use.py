@@ -6,29 +6,12 @@ test process, other tests have built most classes already.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.ui.app_process import run_python
 
 UNUSED = ("QMdiSubWindow", "QWizard", "QFontDialog", "QCalendarWidget")
 """Widget classes the window never uses."""
-
-
-def _run(code: str, tmp_path: Path) -> list[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CAEC_", "OPENROUTER"))}
-    env |= {
-        "CAEC_CONFIG_DIR": str(tmp_path / "config"),
-        "CAEC_DATA_DIR": str(tmp_path / "data"),
-        "QT_QPA_PLATFORM": "offscreen",
-    }
-    proc = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=50
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return proc.stdout.splitlines()
 
 
 def test_making_the_chat_builds_no_class_of_a_widget_it_does_not_use(tmp_path: Path) -> None:
@@ -43,7 +26,7 @@ def test_making_the_chat_builds_no_class_of_a_widget_it_does_not_use(tmp_path: P
         "chat = ChatPane()\n"
         "print([n for n in unused if n in W.__dict__])\n"
     )
-    assert _run(code, tmp_path) == ["[]", "[]"]
+    assert run_python(code, tmp_path) == ["[]", "[]"]
 
 
 def test_the_qt_namespace_is_built_by_a_step_of_its_own_after_the_first_frame(
@@ -71,7 +54,7 @@ def test_the_qt_namespace_is_built_by_a_step_of_its_own_after_the_first_frame(
         "        built.append(getattr(step, '__name__', repr(step)))\n"
         "print(built, [getattr(s, '__name__', '') for s in steps].index('_qt_namespace'))\n"
     )
-    assert _run(code, tmp_path) == ["False", "['_qt_namespace'] 0"]
+    assert run_python(code, tmp_path) == ["False", "['_qt_namespace'] 0"]
 
 
 def test_the_window_its_panels_and_the_conversation_list_build_no_unused_widget_class(
@@ -100,7 +83,7 @@ def test_the_window_its_panels_and_the_conversation_list_build_no_unused_widget_
         "app.processEvents()\n"
         f"print([n for n in {UNUSED!r} if n in W.__dict__])\n"
     )
-    assert _run(code, tmp_path) == ["[]"]
+    assert run_python(code, tmp_path) == ["[]"]
 
 
 def test_viewport_is_the_areas_own(qapp: object) -> None:

@@ -1,0 +1,36 @@
+"""Running the app's code in a fresh interpreter, as a user's start would: its config and data
+in the test's folder, no key or setting from the environment, Qt offscreen."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def app_env(tmp_path: Path) -> dict[str, str]:
+    """The environment without CAEC_*/OPENROUTER* variables, config and data under `tmp_path`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CAEC_", "OPENROUTER"))}
+    env |= {
+        "CAEC_CONFIG_DIR": str(tmp_path / "config"),
+        "CAEC_DATA_DIR": str(tmp_path / "data"),
+        "QT_QPA_PLATFORM": "offscreen",
+    }
+    return env
+
+
+def run_python(code: str, tmp_path: Path) -> list[str]:
+    """`code` run by `python -c` from the repository's root: its stdout's lines (it must exit 0)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=app_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=50,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout.splitlines()
