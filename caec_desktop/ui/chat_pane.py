@@ -1184,7 +1184,21 @@ class ChatPane(QWidget):
     def _show_welcome(self) -> None:
         empty = self._list.count() <= 1  # only the stretch
         self.welcome_area.setVisible(empty)
+        if not empty:
+            self._keep_bar_place()
         self.scroll_area.setVisible(not empty)
+
+    def _keep_bar_place(self) -> None:
+        """Show the chat's scroll bar always, before the chat first shows, so the chat's width
+        never changes as it grows: shown only when needed, the bar came when a streamed render
+        first made the chat taller than its view, and took its width from the chat's, so that
+        render laid every item out again at the narrower width (~2.5 ms more) and the whole view
+        was repainted in the same loop turn (~6 ms; together a run's longest gap in
+        bench_streaming). Set here, not when the chat is made: Qt's enum namespace is built on
+        first use (~30 ms), after the window's first paint."""
+        always = QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOn
+        if self.scroll_area.verticalScrollBarPolicy() != always:
+            self.scroll_area.setVerticalScrollBarPolicy(always)
 
     def set_mode_text(self, text: str) -> None:
         """The mode line of the welcome panel."""

@@ -569,3 +569,46 @@ def test_paints_are_watched_only_while_an_answer_streams(qtbot: QtBot) -> None:
         label.set_paint_cache(False)
     pane.repaint()  # all of it, into the same backing store
     assert streamed == _on_screen(pane)
+
+
+def test_the_render_that_first_fills_the_view_resizes_and_repaints_nothing_above_it(
+    qtbot: QtBot,
+) -> None:
+    """A short chat grows past its view while an answer streams: its scroll bar appearing took
+    its width from the chat's, so every item was laid out again at the narrower width and the
+    whole view repainted, in the render's own loop turn (~5 ms render + ~6 ms repaint: a run's
+    longest gap, bench_streaming). The bar's place is kept from the start: the items above the
+    bubble keep their size and pixels, and the screen still shows what a whole new paint shows."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.resize(420, 600)
+    pane.show()
+    qtbot.waitUntil(lambda: pane.windowHandle() is not None and pane.windowHandle().isExposed())
+    question = pane.add_message("user", "question")
+    answer = pane.add_message("answer", ANSWER)
+    bar = pane.scroll_area.verticalScrollBar()
+    qtbot.waitUntil(lambda: answer.isVisible() and answer.height() > 0)
+    QCoreApplication.sendPostedEvents()  # the first paint
+    assert bar.maximum() == 0  # it all fits
+    width = pane.scroll_area.viewport().width()
+    shown: list[str] = []
+    pane.writingShown.connect(shown.append)
+    _stream(qtbot, pane, ["The step. "], shown)
+    assert bar.maximum() == 0  # still
+    resized = resizes(pane.scroll_area)
+    painted = AppEvents(pane.scroll_area, QEvent.Type.Paint)
+    for _ in range(40):  # until the chat is taller than its view, and a render more
+        _stream(qtbot, pane, ["is about 1.02 µs for glass beads " * 2], shown)
+        if bar.maximum() > 0:
+            break
+    _stream(qtbot, pane, ["and more words"], shown)
+    QCoreApplication.sendPostedEvents()  # the last repaint
+    assert bar.maximum() > 0 and bar.value() == bar.maximum()
+    assert pane.scroll_area.viewport().width() == width
+    assert question not in resized.widgets and answer not in resized.widgets
+    assert question not in painted.widgets and answer not in painted.widgets
+    streamed = _on_screen(pane)
+    for label in pane.findChildren(WrapLabel):
+        label.set_paint_cache(False)
+    pane.repaint()  # all of it, into the same backing store
+    assert streamed == _on_screen(pane)
