@@ -25,8 +25,9 @@ log = logging.getLogger(__name__)
 SETTLE_MS = 150
 """From `runFinished` to `runSettled`: a new answer is shown, laid out and painted over the next
 few event-loop steps (Qt posts each of them as the previous one runs; work done a step later still
-fell into the same frame), and the trace shows the run's last rows within 100 ms
-(`trace_model.FLUSH_MS`, a table repaint): the save comes after both."""
+fell into the same frame), and the trace shows the run's last rows within ~130 ms
+(`trace_model.FLUSH_MS`, then up to three `PACE_MS` steps, each a table repaint): the save comes
+after both."""
 DRAIN_BUDGET_MS = 2.0
 """GUI-thread time the view's slots may take for one run's events in one event-loop turn: events
 that arrive together (a node's last events, the next node's first) are passed on in one turn

@@ -11,7 +11,13 @@ from pytestqt.qtbot import QtBot
 
 from caec_desktop.agent.trace import TraceEvent
 from caec_desktop.ui.kind_filter import KindFilterProxy
-from caec_desktop.ui.trace_model import EVENT_ROLE, KIND_COLOURS, TraceModel
+from caec_desktop.ui.trace_model import (
+    EVENT_ROLE,
+    KIND_COLOURS,
+    PACE_ROWS,
+    PACE_UP_TO,
+    TraceModel,
+)
 from caec_desktop.ui.trace_panel import PROBLEMS, TracePanel
 from caec_desktop.ui.trace_text import PROBLEM_KINDS
 from tests.ui.app_events import resizes
@@ -97,12 +103,38 @@ def test_appends_are_batched_into_one_insert_per_tick(qtbot: QtBot) -> None:
     model = TraceModel()
     inserts: list[tuple[int, int]] = []
     model.rowsInserted.connect(lambda _p, first, last: inserts.append((first, last)))
-    for ev in RETRY_RUN:
+    for ev in RETRY_RUN[:PACE_ROWS]:
         model.append(ev)
     assert model.rowCount() == 0  # nothing until the event loop turns
+    qtbot.waitUntil(lambda: model.rowCount() == PACE_ROWS, timeout=2000)
+    assert inserts == [(0, PACE_ROWS - 1)]
+    assert model.events() == RETRY_RUN[:PACE_ROWS]
+
+
+def test_a_few_more_queued_events_are_inserted_a_few_at_a_time(qtbot: QtBot) -> None:
+    """Each insert the table follows paints the new rows: a run's first dozen events arrive in
+    steps of at most PACE_ROWS, in order; an explicit flush and a long burst insert at once."""
+    assert len(RETRY_RUN) > PACE_ROWS and PACE_UP_TO > 2 * PACE_ROWS
+    model = TraceModel()
+    inserts: list[tuple[int, int]] = []
+    model.rowsInserted.connect(lambda _p, first, last: inserts.append((first, last)))
+    model.extend(RETRY_RUN)
     qtbot.waitUntil(lambda: model.rowCount() == len(RETRY_RUN), timeout=2000)
-    assert inserts == [(0, len(RETRY_RUN) - 1)]
-    assert [model.event_at(i).seq for i in range(model.rowCount())] == list(range(1, 10))
+    assert inserts == [(i, min(i + PACE_ROWS, 9) - 1) for i in range(0, 9, PACE_ROWS)]
+    assert model.events() == RETRY_RUN
+
+    inserts.clear()
+    burst = [*RETRY_RUN, *RETRY_RUN]  # more than PACE_UP_TO
+    model.extend(burst)
+    model.extend(burst)
+    qtbot.waitUntil(lambda: model.rowCount() == 5 * len(RETRY_RUN), timeout=2000)
+    assert inserts == [(9, 9 + 4 * len(RETRY_RUN) - 1)]
+
+    inserts.clear()
+    model.extend(RETRY_RUN)
+    model.flush()
+    assert inserts == [(45, 53)]
+    assert model.events() == [*RETRY_RUN, *burst, *burst, *RETRY_RUN]
 
 
 def test_columns_show_time_node_kind_and_summary(qtbot: QtBot) -> None:

@@ -3,12 +3,14 @@ what the window shows is still what a full repaint shows."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QRect
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect
 from PySide6.QtGui import QImage, QPaintEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.agent.trace import TraceEvent
+from caec_desktop.ui.trace_delegate import TraceDelegate
+from caec_desktop.ui.trace_model import PACE_ROWS
 from caec_desktop.ui.trace_panel import PROBLEMS, TracePanel
 
 KINDS = ["node_start", "tool_call", "tool_result", "node_end", "validation_error"]
@@ -175,3 +177,57 @@ def test_the_scroll_bar_repaints_for_new_rows_only_when_its_slider_moves(qtbot: 
         assert bool(painted.rects) is repainted
         bar.repaint()
         assert shown == _fully_repainted(qtbot, panel)
+
+
+class _CountingDelegate(TraceDelegate):
+    """The trace delegate, counting the cells it is asked to show."""
+
+    cells = 0
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        self.cells += 1
+        super().initStyleOption(option, index)
+
+
+class _CellsPerPaint(_Painted):
+    """The paint events' rectangles and how many cells each paint showed."""
+
+    def __init__(self, delegate: _CountingDelegate) -> None:
+        super().__init__()
+        self.delegate = delegate
+        self.cells: list[int] = []
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.cells.append(self.delegate.cells)  # (the paint follows: counted at the next)
+        return super().eventFilter(watched, event)
+
+
+def test_a_run_start_burst_of_rows_paints_a_few_rows_at_a_time(qtbot: QtBot) -> None:
+    """A dozen events queued together (a run's first 100 ms) reach the table in steps of
+    PACE_ROWS: no paint shows more than that many new rows' cells, and the rows shown are
+    what a full repaint shows."""
+    panel = _panel(qtbot, 500)
+    table = panel.table
+    delegate = _CountingDelegate(panel.proxy)
+    table.setItemDelegate(delegate)
+    _fully_repainted(qtbot, panel)
+    painted = _CellsPerPaint(delegate)
+    table.viewport().installEventFilter(painted)
+    for event in _events(501, 12):
+        panel.add_event(event)  # queued: inserted by the model's timer
+    qtbot.waitUntil(lambda: panel.proxy.rowCount() == 512, timeout=3000)
+    _on_screen(qtbot, panel)
+    table.viewport().removeEventFilter(painted)
+    painted.cells.append(delegate.cells)
+    per_paint = [b - a for a, b in zip(painted.cells, painted.cells[1:], strict=False)]
+    columns = panel.proxy.columnCount()
+    assert len(per_paint) >= 3 and sum(per_paint) >= 12 * columns  # every new row painted
+    assert max(per_paint) <= PACE_ROWS * columns  # ... a few at a time
+    row = table.rowHeight(0)
+    assert max(r.height() for r in painted.rects) <= PACE_ROWS * row
+    bar = table.verticalScrollBar()
+    assert bar.value() == bar.maximum()
+    assert _on_screen(qtbot, panel) == _fully_repainted(qtbot, panel)
