@@ -289,6 +289,16 @@ def _on_screen(pane: ChatPane) -> QImage:
     return pane.screen().grabWindow(pane.winId()).toImage().copy(rect)
 
 
+def _shows_a_whole_new_paint(pane: ChatPane) -> bool:
+    """Whether the chat's backing store (what the window shows) holds the pixels that painting
+    all of it anew, without the labels' pixmaps, puts into the same backing store."""
+    shown = _on_screen(pane)
+    for label in pane.findChildren(WrapLabel):
+        label.set_paint_cache(False)
+    pane.repaint()  # all of it, into the same backing store
+    return shown == _on_screen(pane)
+
+
 def test_a_streamed_answer_shows_the_pixels_of_a_whole_new_paint(qtbot: QtBot) -> None:
     """Moved pixels, pixmaps of bubbles, repaints held back a loop turn: after streaming (cut
     into pieces, scrolled on every render) the chat shows what painting all of it anew shows."""
@@ -429,11 +439,7 @@ def test_the_answer_is_painted_ahead_and_first_shows_the_pixels_of_a_direct_pain
     qtbot.waitUntil(lambda: len(first.cached) > 0)
     assert first.cached[0] is True
     QCoreApplication.sendPostedEvents()
-    on_screen = _on_screen(pane)
-    for label in pane.findChildren(WrapLabel):
-        label.set_paint_cache(False)
-    pane.repaint()
-    assert on_screen == _on_screen(pane)
+    assert _shows_a_whole_new_paint(pane)
 
 
 def test_in_a_long_chat_the_scroll_bar_repaints_only_when_its_slider_moves(
@@ -457,11 +463,7 @@ def test_in_a_long_chat_the_scroll_bar_repaints_only_when_its_slider_moves(
     QCoreApplication.sendPostedEvents()  # the last repaint
     assert bar.value() > top  # it scrolled on the renders ...
     assert painted.count < 8  # ... and was painted for fewer of them
-    streamed = _on_screen(pane)
-    for label in pane.findChildren(WrapLabel):
-        label.set_paint_cache(False)
-    pane.repaint()
-    assert streamed == _on_screen(pane)
+    assert _shows_a_whole_new_paint(pane)
 
 
 def _streamed_in_pieces(qtbot: QtBot) -> tuple[ChatPane, Any, list[str]]:
@@ -491,11 +493,7 @@ def test_a_render_repaints_the_piece_it_changed_not_the_finished_pieces_above(
     for _ in range(3):
         QCoreApplication.sendPostedEvents()
     assert first.count == 0
-    streamed = _on_screen(pane)
-    for label in pane.findChildren(WrapLabel):
-        label.set_paint_cache(False)
-    pane.repaint()
-    assert streamed == _on_screen(pane)
+    assert _shows_a_whole_new_paint(pane)
 
 
 def test_a_new_piece_leaves_the_pieces_above_it_in_place(qtbot: QtBot) -> None:
@@ -537,11 +535,7 @@ def test_a_long_answer_is_painted_ahead_in_bands_and_shows_what_a_direct_paint_s
     assert bands == list(range(-(-height // ANSWER_BAND_PX))) and len(bands) > 2
     assert first.cached[0] is True
     QCoreApplication.sendPostedEvents()
-    on_screen = _on_screen(pane)
-    for label in pane.findChildren(WrapLabel):
-        label.set_paint_cache(False)
-    pane.repaint()
-    assert on_screen == _on_screen(pane)
+    assert _shows_a_whole_new_paint(pane)
 
 
 def test_paints_are_watched_only_while_an_answer_streams(qtbot: QtBot) -> None:
@@ -564,11 +558,7 @@ def test_paints_are_watched_only_while_an_answer_streams(qtbot: QtBot) -> None:
     pane.end_stream()
     qtbot.waitUntil(lambda: not pane._watching, timeout=5000)
     QCoreApplication.sendPostedEvents()  # the last repaint
-    streamed = _on_screen(pane)
-    for label in pane.findChildren(WrapLabel):
-        label.set_paint_cache(False)
-    pane.repaint()  # all of it, into the same backing store
-    assert streamed == _on_screen(pane)
+    assert _shows_a_whole_new_paint(pane)
 
 
 def test_the_render_that_first_fills_the_view_resizes_and_repaints_nothing_above_it(
@@ -607,8 +597,4 @@ def test_the_render_that_first_fills_the_view_resizes_and_repaints_nothing_above
     assert pane.scroll_area.viewport().width() == width
     assert question not in resized.widgets and answer not in resized.widgets
     assert question not in painted.widgets and answer not in painted.widgets
-    streamed = _on_screen(pane)
-    for label in pane.findChildren(WrapLabel):
-        label.set_paint_cache(False)
-    pane.repaint()  # all of it, into the same backing store
-    assert streamed == _on_screen(pane)
+    assert _shows_a_whole_new_paint(pane)
