@@ -90,6 +90,13 @@ def _chat_style_classes() -> None:
     del QStyle, QStyleOptionSlider
 
 
+def _trace_brushes() -> None:
+    """The trace's brushes, a loop turn before its panel (`trace_model.kind_brushes`)."""
+    from caec_desktop.ui.trace_model import kind_brushes
+
+    kind_brushes()
+
+
 def mode_badge(settings: Settings) -> str:
     """Which mode answers and whether anything leaves the machine."""
     from urllib.parse import urlparse
@@ -357,19 +364,36 @@ class MainWindow(QMainWindow):
             step()
 
     def panel_steps(self) -> list[Callable[[], object]]:
-        """`build_panels` as steps, one per loop turn (app.py): the trace panel in its tab, the
-        graph panel in its tab, then both wired and shown with the events received before them
-        (`trace` and `graph` are there from then on). A step done does nothing."""
-        return [self._build_trace_panel, self._build_graph_panel, self._show_panels]
+        """`build_panels` as steps, one per loop turn (app.py): the trace's brushes, the trace
+        panel, that panel in its tab (its first paint), the graph panel in its tab, then both
+        wired and shown with the events received before them (`trace` and `graph` are there
+        from then on). A step done does nothing."""
+        return [
+            _trace_brushes,
+            self._make_trace_panel,
+            self._build_trace_panel,
+            self._build_graph_panel,
+            self._show_panels,
+        ]
 
-    def _build_trace_panel(self) -> None:
+    def _make_trace_panel(self) -> None:
+        """The trace panel, not in its tab yet (`_build_trace_panel` puts it there on the next
+        turn: the tab's repaint then is not in this turn)."""
         if hasattr(self, "trace") or self._trace_panel is not None:
             return
         from caec_desktop.ui.trace_panel import TracePanel
 
         self._trace_panel = TracePanel()
-        self._replace_tab(0, self._trace_panel)
-        self.side.setCurrentIndex(0)
+
+    def _build_trace_panel(self) -> None:
+        """The trace panel in its tab (made now unless `_make_trace_panel` made it)."""
+        if hasattr(self, "trace"):
+            return
+        self._make_trace_panel()
+        if self.side.widget(0) is not self._trace_panel:
+            assert self._trace_panel is not None  # (made by `_make_trace_panel`)
+            self._replace_tab(0, self._trace_panel)
+            self.side.setCurrentIndex(0)
 
     def _build_graph_panel(self) -> None:
         if hasattr(self, "graph") or self._graph_panel is not None:

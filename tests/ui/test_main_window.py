@@ -320,11 +320,12 @@ def test_a_run_between_the_panel_steps_is_shown_in_them_once(
         ("run_end", None, {"status": "answered"}),
     )
     runner = SessionRunner(FakeSession(script, answer="first"))
-    trace_step, graph_step, show_step = window.panel_steps()
+    *trace_steps, graph_step, show_step = window.panel_steps()
 
     async def scenario() -> None:
         window.attach(runner, OFFLINE, panels=False)
-        trace_step()
+        for step in trace_steps:
+            step()
         assert window.side.tabText(0) == "Trace" and not hasattr(window, "trace")
         runner.ask("between")
         await wait_signal(runner.runFinished)
