@@ -414,6 +414,28 @@ def test_closing_right_after_an_answer_still_settles_its_turn_once(
     assert settled == [session.last_turn]
 
 
+def test_building_the_tool_form_keeps_the_window_active_and_the_message_box_focused(
+    qtbot: QtBot,
+) -> None:
+    """The form is built while the user may be typing (start-up, a step per loop turn): no
+    widget of it opens as a window of its own, which would take the activation (and the keys)
+    from the main window."""
+    from PySide6.QtWidgets import QApplication
+
+    runner = SessionRunner(Session(OFFLINE))
+    window = MainWindow(runner, OFFLINE)
+    qtbot.addWidget(window)
+    window.show()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.focus_input()
+    for _ in window.form_steps():
+        QApplication.processEvents()
+    QApplication.processEvents()
+    assert window.isActiveWindow()
+    assert QApplication.focusWidget() is window.message_box
+
+
 def test_the_tool_form_builds_a_field_per_step_and_a_click_on_its_tab_finishes_it(
     qtbot: QtBot,
 ) -> None:
