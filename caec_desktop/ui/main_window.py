@@ -4,7 +4,7 @@ Wiring only: the window binds widgets to a `SessionRunner`'s signals. It does no
 event loop runs (app.py does). To show fast it is built in steps. `MainWindow(first_frame=True)`
 is the first frame: the window at its size and title with its menu bar, status bar and the
 message box (`ChatInput`) where the chat's box will be, needing only Qt and this module (not even
-the `Qt` namespace, whose enums take ~15 ms to build). `rest_of_window()` gives the rest as
+the `Qt` namespace, whose enums take 17-34 ms to build). `rest_of_window()` gives the rest as
 steps, one per loop turn (app.py runs them after `show()`): the `Qt` namespace (a turn of its
 own: the first key pressed or question sent needs it), the side tabs, the menus' items and
 shortcuts, the chat's modules, the chat around that same message box (what was typed stays, with
@@ -74,11 +74,12 @@ style classes chat_pane uses are built a turn before it, `_chat_style_classes`).
 
 
 def _qt_namespace() -> None:
-    """Build PySide6's `Qt` namespace (its ~90 enums, ~10-15 ms; more on a loaded machine), a loop
-    turn of its own right after the first frame: the first question's bubble needs it
+    """Build PySide6's `Qt` namespace (93 enums, 17-34 ms on 2 busy cores), a loop turn of its
+    own right after the first frame: the first question's bubble needs it
     (`ChatPane.add_message`), and so does the first key pressed in the message box
     (`ChatInput.keyPressEvent`); built there, it made the longest stall before the first answer,
-    in the same turn as the rest of the question's work."""
+    in the same turn as the rest of the question's work. It cannot be built in pieces
+    (docs/architecture.md, "Start-up")."""
     QtCore.Qt.TextFormat  # noqa: B018 (the attribute's first use builds the namespace)
 
 
