@@ -173,6 +173,10 @@ def _instrument(spans):
     from caec_desktop.ui import window_menus
     gui = threading.get_ident()
     for owner, attr, name in [
+        (mw, "_qt_namespace", "first frame: Qt namespace (PySide6's 93 enums)"),
+        (mw, "_chat_style_classes", "first frame: chat's style classes"),
+        (mw.MainWindow, "_build_welcome", "first frame: welcome panel"),
+        (mw.MainWindow, "_make_chat", "first frame: chat made"),
         (mw.MainWindow, "_build_side", "first frame: side tabs"),
         (window_menus.WindowMenus, "fill", "first frame: menus filled"),
         (mw.MainWindow, "_build_chat", "first frame: chat built"),
@@ -183,7 +187,9 @@ def _instrument(spans):
         (mw.MainWindow, "_on_runner_event_received", "event slot"),
         (mw.MainWindow, "_on_runner_run_finished", "run finished (answer bubble)"),
         (mw.MainWindow, "build_panels", "trace/graph panels built"),
-        (mw.MainWindow, "_build_trace_panel", "trace panel built"),
+        (mw, "_trace_brushes", "trace brushes"),
+        (mw.MainWindow, "_make_trace_panel", "trace panel made"),
+        (mw.MainWindow, "_build_trace_panel", "trace panel in its tab"),
         (mw.MainWindow, "_build_graph_panel", "graph panel built"),
         (mw.MainWindow, "_show_panels", "panels wired, early events shown"),
         (app, "_setup_logging", "logging set up"),
@@ -200,6 +206,25 @@ def _instrument(spans):
     ]:
         if hasattr(owner, attr):
             spans.wrap(owner, attr, name)
+    form_steps = mw.MainWindow.form_steps
+    def timed_form_steps(self):  # each step of the tool form's build (app.py: one a turn)
+        steps = form_steps(self)
+        def timed():
+            while True:
+                t0, c0 = time.perf_counter(), time.thread_time()
+                spans.depth += 1
+                try:
+                    next(steps)
+                except StopIteration:
+                    return
+                finally:
+                    spans.depth -= 1
+                    c1, t1 = time.thread_time(), time.perf_counter()
+                    if spans.on:
+                        spans.spans.append(("tool form step", t0, t1, (c1 - c0) * 1000.0, 0))
+                yield
+        return timed()
+    mw.MainWindow.form_steps = timed_form_steps
     original = importlib.import_module
     def import_module(name, package=None):  # the GUI thread's only (the worker's are not steps)
         if not spans.on or threading.get_ident() != gui:

@@ -131,7 +131,8 @@ class FormPanel(QWidget):
         second = QHBoxLayout()
         second.addStretch(1)
         second.addWidget(self.preset_box)
-        self.preset_box.setVisible(bool(self._presets))
+        if not self._presets:  # (setVisible(True) on it, parentless yet, opened a window of its
+            self.preset_box.hide()  # own: the main window lost its activation and repainted)
         buttons = QHBoxLayout()
         buttons.addWidget(self.example_button)
         buttons.addWidget(self.reset_button)

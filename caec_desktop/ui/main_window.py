@@ -4,7 +4,7 @@ Wiring only: the window binds widgets to a `SessionRunner`'s signals. It does no
 event loop runs (app.py does). To show fast it is built in steps. `MainWindow(first_frame=True)`
 is the first frame: the window at its size and title with its menu bar, status bar and the
 message box (`ChatInput`) where the chat's box will be, needing only Qt and this module (not even
-the `Qt` namespace, whose enums take ~15 ms to build). `rest_of_window()` gives the rest as
+the `Qt` namespace, whose enums take 17-34 ms to build). `rest_of_window()` gives the rest as
 steps, one per loop turn (app.py runs them after `show()`): the `Qt` namespace (a turn of its
 own: the first key pressed or question sent needs it), the side tabs, the menus' items and
 shortcuts, the chat's modules, the chat around that same message box (what was typed stays, with
@@ -74,11 +74,12 @@ style classes chat_pane uses are built a turn before it, `_chat_style_classes`).
 
 
 def _qt_namespace() -> None:
-    """Build PySide6's `Qt` namespace (its ~90 enums, ~10-15 ms; more on a loaded machine), a loop
-    turn of its own right after the first frame: the first question's bubble needs it
+    """Build PySide6's `Qt` namespace (93 enums, 17-34 ms on 2 busy cores), a loop turn of its
+    own right after the first frame: the first question's bubble needs it
     (`ChatPane.add_message`), and so does the first key pressed in the message box
     (`ChatInput.keyPressEvent`); built there, it made the longest stall before the first answer,
-    in the same turn as the rest of the question's work."""
+    in the same turn as the rest of the question's work. It cannot be built in pieces
+    (docs/architecture.md, "Start-up")."""
     QtCore.Qt.TextFormat  # noqa: B018 (the attribute's first use builds the namespace)
 
 
@@ -88,6 +89,13 @@ def _chat_style_classes() -> None:
     from PySide6.QtWidgets import QStyle, QStyleOptionSlider
 
     del QStyle, QStyleOptionSlider
+
+
+def _trace_brushes() -> None:
+    """The trace's brushes, a loop turn before its panel (`trace_model.kind_brushes`)."""
+    from caec_desktop.ui.trace_model import kind_brushes
+
+    kind_brushes()
 
 
 def mode_badge(settings: Settings) -> str:
@@ -357,19 +365,36 @@ class MainWindow(QMainWindow):
             step()
 
     def panel_steps(self) -> list[Callable[[], object]]:
-        """`build_panels` as steps, one per loop turn (app.py): the trace panel in its tab, the
-        graph panel in its tab, then both wired and shown with the events received before them
-        (`trace` and `graph` are there from then on). A step done does nothing."""
-        return [self._build_trace_panel, self._build_graph_panel, self._show_panels]
+        """`build_panels` as steps, one per loop turn (app.py): the trace's brushes, the trace
+        panel, that panel in its tab (its first paint), the graph panel in its tab, then both
+        wired and shown with the events received before them (`trace` and `graph` are there
+        from then on). A step done does nothing."""
+        return [
+            _trace_brushes,
+            self._make_trace_panel,
+            self._build_trace_panel,
+            self._build_graph_panel,
+            self._show_panels,
+        ]
 
-    def _build_trace_panel(self) -> None:
+    def _make_trace_panel(self) -> None:
+        """The trace panel, not in its tab yet (`_build_trace_panel` puts it there on the next
+        turn: the tab's repaint then is not in this turn)."""
         if hasattr(self, "trace") or self._trace_panel is not None:
             return
         from caec_desktop.ui.trace_panel import TracePanel
 
         self._trace_panel = TracePanel()
-        self._replace_tab(0, self._trace_panel)
-        self.side.setCurrentIndex(0)
+
+    def _build_trace_panel(self) -> None:
+        """The trace panel in its tab (made now unless `_make_trace_panel` made it)."""
+        if hasattr(self, "trace"):
+            return
+        self._make_trace_panel()
+        if self.side.widget(0) is not self._trace_panel:
+            assert self._trace_panel is not None  # (made by `_make_trace_panel`)
+            self._replace_tab(0, self._trace_panel)
+            self.side.setCurrentIndex(0)
 
     def _build_graph_panel(self) -> None:
         if hasattr(self, "graph") or self._graph_panel is not None:

@@ -9,6 +9,7 @@ table following them paints a few new rows at a time.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
@@ -63,6 +64,15 @@ PACE_UP_TO = 16
 its viewport (~20 rows), and a long burst does not fall further behind."""
 
 
+@functools.cache
+def kind_brushes() -> dict[str, QBrush]:
+    """Each kind's background brush (shared by every model: a QBrush is a value). The first
+    QBrush made with a colour makes PySide6 build the classes its other constructors take
+    (QGradient, QImage: ~200 enum members, ~3 ms on 2 busy cores); `MainWindow.panel_steps`
+    calls this a loop turn before the trace panel is built."""
+    return {k: QBrush(QColor(c)) for k, c in KIND_COLOURS.items()}
+
+
 class TraceModel(QAbstractTableModel):
     """Rows of TraceEvents, appended only; `append` buffers, a timer inserts the batch."""
 
@@ -79,7 +89,7 @@ class TraceModel(QAbstractTableModel):
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(FLUSH_MS)
         self._flush_timer.timeout.connect(self._on_flush_timer_timeout)
-        self._brushes = {k: QBrush(QColor(c)) for k, c in KIND_COLOURS.items()}
+        self._brushes = kind_brushes()
         self._icons: dict[str, Any] = {}
 
     # --- feeding ---------------------------------------------------------------------------------

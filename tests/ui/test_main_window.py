@@ -320,11 +320,12 @@ def test_a_run_between_the_panel_steps_is_shown_in_them_once(
         ("run_end", None, {"status": "answered"}),
     )
     runner = SessionRunner(FakeSession(script, answer="first"))
-    trace_step, graph_step, show_step = window.panel_steps()
+    *trace_steps, graph_step, show_step = window.panel_steps()
 
     async def scenario() -> None:
         window.attach(runner, OFFLINE, panels=False)
-        trace_step()
+        for step in trace_steps:
+            step()
         assert window.side.tabText(0) == "Trace" and not hasattr(window, "trace")
         runner.ask("between")
         await wait_signal(runner.runFinished)
@@ -411,6 +412,28 @@ def test_closing_right_after_an_answer_still_settles_its_turn_once(
 
     qloop.run_until_complete(scenario())
     assert settled == [session.last_turn]
+
+
+def test_building_the_tool_form_keeps_the_window_active_and_the_message_box_focused(
+    qtbot: QtBot,
+) -> None:
+    """The form is built while the user may be typing (start-up, a step per loop turn): no
+    widget of it opens as a window of its own, which would take the activation (and the keys)
+    from the main window."""
+    from PySide6.QtWidgets import QApplication
+
+    runner = SessionRunner(Session(OFFLINE))
+    window = MainWindow(runner, OFFLINE)
+    qtbot.addWidget(window)
+    window.show()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.focus_input()
+    for _ in window.form_steps():
+        QApplication.processEvents()
+    QApplication.processEvents()
+    assert window.isActiveWindow()
+    assert QApplication.focusWidget() is window.message_box
 
 
 def test_the_tool_form_builds_a_field_per_step_and_a_click_on_its_tab_finishes_it(
