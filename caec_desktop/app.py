@@ -252,9 +252,12 @@ FIRST_ANSWER_MODULES = (
     "caec_desktop.services.help",
     "caec_desktop.tools.display",
     "caec_desktop.services.provenance",
+    "caec_desktop.agent.sequential",
 )
 """Modules the GUI thread uses to attach the session and show the first answer (`build`, the
-result card), imported by the start-up worker in `_prepare`."""
+result card) and to run its turn (the sequential runner with the nodes, topology, guard and
+report it imports: ~5-9 ms, otherwise in the turn's first step on the GUI thread), imported by
+the start-up worker in `_prepare`."""
 
 
 LOOP_MODULES = (
@@ -499,13 +502,17 @@ def read_ahead(text: str | None, settings: Settings) -> None:
     """Read a question sent before the session was attached, on the start-up worker, when the
     offline reader will answer it: its parse and tool ranking are cached by text
     (`regex_selector.read`, `ranked_phrasings`), so the first turn, on the GUI thread, finds
-    them done, the patterns they needed compiled (lazy_re.py) and the module of the tool it
-    runs imported (every tool's for a help question). The text is the one the
-    session will read (stripped, keys redacted, `Session.ask`); a problem is left for that
-    turn to report in words."""
+    them done, the patterns the whole reading needs compiled (lazy_re.py: the sweep checks
+    every question passes, ~3-6 ms, too) and the module of the tool it runs imported (every
+    tool's for a help question). The text is the one the session will read (stripped, keys
+    redacted, `Session.ask`); a problem is left for that turn to report in words."""
     if not text or settings.effective_mode != "offline":
         return
-    from caec_desktop.agent.selection.offline.regex_selector import classify_text, ranked_phrasings
+    from caec_desktop.agent.selection.offline.regex_selector import (
+        classify_text,
+        ranked_phrasings,
+        select_text,
+    )
     from caec_desktop.settings.redact import redact_text
     from caec_desktop.tools.registry import get_tool, load_all
     from caec_desktop.tools.schema import result_schema, tool_schema
@@ -519,6 +526,7 @@ def read_ahead(text: str | None, settings: Settings) -> None:
             tool = ranked[0][1].tool
             get_tool(tool)  # the module of the tool it will run
             tool_schema(tool), result_schema(tool)  # (cached) its result card's units
+        select_text(clean)  # as the first turn reads it (no history yet): its patterns compiled
     except Exception:  # the turn reads it again and says what is wrong
         log.debug("reading the early question ahead failed", exc_info=True)
 

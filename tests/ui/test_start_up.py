@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QApplication
 
 from caec_desktop.agent import engine
 from caec_desktop.agent.selection.offline import regex_selector
-from caec_desktop.agent.selection.offline.lazy_re import lazy_patterns
+from caec_desktop.agent.selection.offline.lazy_re import LazyPattern, lazy_patterns
 from caec_desktop.app import (
     START_UP_FAILED,
     Loading,
@@ -276,6 +276,17 @@ def test_a_question_sent_while_loading_is_read_ahead_on_the_worker(
     monkeypatch.setattr(schema, "_object_schema", object_schema)
     monkeypatch.setattr(schema, "_SCHEMAS", {})  # (none made by earlier tests)
     monkeypatch.setattr(schema, "_RESULT_SCHEMAS", {})
+    compiled: list[tuple[str, str]] = []
+    compile_now = vars(LazyPattern)["compiled"]  # the property
+
+    def compiling(pattern: LazyPattern) -> Any:
+        if not pattern.is_compiled:
+            compiled.append((threading.current_thread().name, pattern.source))
+        return compile_now.fget(pattern)
+
+    monkeypatch.setattr(LazyPattern, "compiled", property(compiling))
+    for pattern in lazy_patterns():  # as in a fresh process (earlier tests used some)
+        monkeypatch.setattr(pattern, "_compiled", None)
     text = "rayleigh time step for 0.8 mm glass beads"  # not read by any earlier test
     gate = threading.Event()
     window = MainWindow()
@@ -318,6 +329,10 @@ def test_a_question_sent_while_loading_is_read_ahead_on_the_worker(
     models = {spec.args_model.__name__, spec.result_model.__name__}
     assert {m for n, m in made if n.startswith("caec-start-up")} == models
     assert [m for n, m in made if not n.startswith("caec-start-up")] == []
+    # and compiled the reader's patterns the whole reading needs (the sweep checks every
+    # question passes too), so the turn compiled none on the GUI thread
+    assert [p for n, p in compiled if n.startswith("caec-start-up")]
+    assert [p for n, p in compiled if not n.startswith("caec-start-up")] == []
 
 
 def test_reading_ahead_is_for_the_offline_reader_and_never_fails_the_start_up(
