@@ -295,6 +295,8 @@ class ResultCard(QFrame):
         self._lay = lay
         self._labels: _Labels | None = None
         self._table: WideArea | None = None
+        """The results table's area, made with the labels; in the card's layout once placed."""
+        self._placed = False
         if not labels_later:
             self.make_labels()
         if not table_later:
@@ -313,11 +315,16 @@ class ResultCard(QFrame):
 
     def make_labels(self) -> None:
         """Make the labels above the buttons (once): those above the table, the inputs, and
-        the results table's label (placed by `place_table`)."""
+        the results table's label, already in the viewport of the area that will scroll it
+        sideways (placed by `place_table`). Made parentless, the label was styled and laid out
+        again when `place_table` moved it into the chat's style sheet (~1 ms more there)."""
         labels = self._top()
         if labels.rest is None:
-            _result, inputs = labels.make_rest(self)
+            result, inputs = labels.make_rest(self)
             self._lay.insertWidget(len(labels.stacked()), inputs)  # above the buttons
+            self._table = WideArea(None, self)
+            self._table.hide()  # until `place_table` puts it in the card's layout
+            result.setParent(self._table.viewport())
 
     def _made(self) -> _Labels:
         if self._labels is None or self._labels.rest is None:
@@ -363,9 +370,14 @@ class ResultCard(QFrame):
 
     def place_table(self) -> None:
         """Put the results table in its scroll area under the verdict and warnings (once)."""
-        if self._table is None:
-            self._table = WideArea(self.result_label, self)
-            self._lay.insertWidget(self._lay.indexOf(self.warning_label) + 1, self._table)
+        if self._placed:
+            return
+        labels = self._made()
+        assert self._table is not None  # (made with the labels)
+        self._table.setWidget(labels.make_rest(self)[0])
+        self._lay.insertWidget(self._lay.indexOf(labels.warning) + 1, self._table)
+        self._table.show()
+        self._placed = True
 
     @property
     def sheet_area(self) -> QLabel:
