@@ -151,6 +151,7 @@ def _instrument(spans: Spans) -> None:
         (ResultCard, "__init__", "result card build"),
         (ResultCard, "make_top_labels", "result card top labels made (a turn later)"),
         (ResultCard, "make_labels", "result card labels made (a turn later)"),
+        (ResultCard, "make_table_area", "result card table area made (a turn later)"),
         (ResultCard, "lay_out_table", "result card table laid out (a turn later)"),
         (ResultCard, "polish", "result card styled (a turn later)"),
         (ResultCard, "place_table", "result card table placed (a turn later)"),

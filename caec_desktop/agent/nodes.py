@@ -202,6 +202,10 @@ async def _run_calls(
     results: list[ToolResultEntry] = []
     errors: list[ErrorEntry] = []
     for call in calls:
+        # Each call on a loop turn of its own, after the selection's (the loop also runs the
+        # GUI): a model's reply read, its arguments' sources read and the tool run made one
+        # ~2-3 ms turn of the GUI thread (bench/bench_streaming.py).
+        await asyncio.sleep(0)
         emit("tool_call", {
             "name": call.name, "args": call.args, "source": call.source,
             **({"arg_sources": call.arg_sources} if call.arg_sources else {}),

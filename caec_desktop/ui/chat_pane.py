@@ -635,16 +635,17 @@ class ChatPane(QWidget):
                 fill.steps.appendleft(partial(self._place_page_table, card))
         card.openInForm.connect(self.openInForm)
         if live:
-            # A card of a run going on: its labels made (in two steps), its table laid out,
-            # placed, the card styled, shown (laid out), painted, each on a later loop turn than
-            # the one before (in one turn they made the longest stall of a run; ~1-4 ms each
-            # under load).
+            # A card of a run going on: its labels made (in two steps), its table's area made,
+            # the table laid out in it, placed, the card styled, shown (laid out), painted, each
+            # on a later loop turn than the one before (in one turn they made the longest stall
+            # of a run; ~1-4 ms each under load).
             # Replayed older turns are shown all at once by `batch` instead.
             card.hide()
             self._showing.append(card)  # older turns wait for it (their steps share turns)
             steps: list[Callable[[], object]] = []
             if isinstance(card, ResultCard):
-                steps = [card.make_top_labels, card.make_labels, card.lay_out_table]
+                steps = [card.make_top_labels, card.make_labels, card.make_table_area]
+                steps.append(card.lay_out_table)
                 steps.append(card.place_table)
                 steps.append(lambda: card.polish(self._list.contentsRect().width()))
             steps.append(partial(self._show_card, card))

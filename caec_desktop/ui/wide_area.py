@@ -14,9 +14,10 @@ _SLACK = 4
 class WideArea(QScrollArea):
     """A horizontal-only scroll area as tall as its content (plus the scroll bar when needed)."""
 
-    def __init__(self, content: QWidget, parent: QWidget | None = None) -> None:
+    def __init__(self, content: QWidget | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWidget(content)
+        if content is not None:
+            self.setWidget(content)
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)

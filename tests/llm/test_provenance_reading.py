@@ -49,8 +49,10 @@ def test_read_ahead_reads_each_message_on_its_own_loop_turn_and_sources_stay(
     ]
     text = "and with nu = 0.23 please, r 1.5 mm"
     provenance._block_values.cache_clear()
+    provenance._quantities.cache_clear()
     expected = source_args("rayleigh_timestep", ARGS, text, history)
     provenance._block_values.cache_clear()
+    provenance._quantities.cache_clear()
     monkeypatch.setattr(provenance, "READ_AHEAD_MS", 0.0)  # every message ends its turn
     reads: list[tuple[str, int]] = []
     turns = [0]
@@ -104,6 +106,7 @@ def test_a_long_message_is_read_ahead_a_block_per_loop_turn_with_the_same_values
     )
     assert len(whole) >= 6
     provenance._block_values.cache_clear()
+    provenance._quantities.cache_clear()
     monkeypatch.setattr(provenance, "READ_AHEAD_MS", 0.0)  # every block ends its turn
     reads: list[tuple[str, int]] = []
     turns = [0]
@@ -169,6 +172,7 @@ def test_read_ahead_ends_its_turn_when_short_blocks_add_up(
     """Blocks each read in less than READ_AHEAD_MS still end the loop turn once together they
     took that long (a clock that moves 0.15 ms per reading: every second block)."""
     provenance._block_values.cache_clear()
+    provenance._quantities.cache_clear()
     clock = [0.0]
 
     def perf_counter() -> float:
@@ -200,3 +204,64 @@ def test_read_ahead_ends_its_turn_when_short_blocks_add_up(
     asyncio.run(scenario())
     assert len(read_at) >= 5  # the request ("") and the answer's blocks, each read once
     assert len(set(read_at)) >= len(read_at) // 2  # over several turns, not all in one
+
+
+TABLE = (
+    "| Result | Value |\n| --- | --- |\n| rayleigh_timestep | 1.023 µs |\n"
+    "| shear_modulus | 28 GPa |\n| recommended_timestep | 204.7 ns |"
+)
+
+
+def test_a_block_s_units_are_made_on_later_loop_turns_than_its_reading(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A results table is one block, read on one loop turn; pint makes the units it names one per
+    later turn (read with them, the block was one ~2-3 ms turn). Its values are those of the
+    block read at once."""
+    whole = tuple(
+        si
+        for si in (provenance._si(q) for q in provenance.parse(TABLE).quantities)
+        if si is not None
+    )
+    assert len(whole) == 3
+    provenance._block_values.cache_clear()
+    provenance._quantities.cache_clear()
+    provenance._unit.cache_clear()
+    monkeypatch.setattr(provenance, "READ_AHEAD_MS", 0.0)  # every step ends its turn
+    turns = [0]
+    read_at: list[int] = []
+    made_at: dict[str, int] = {}
+    real_parse, real_ureg = provenance.parse, provenance.ureg
+
+    def counting_parse(body: str) -> object:
+        read_at.append(turns[0])
+        return real_parse(body)
+
+    class Registry:
+        def parse_units(self, name: str) -> object:
+            made_at.setdefault(name, turns[0])
+            return real_ureg().parse_units(name)
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(real_ureg(), name)
+
+    monkeypatch.setattr(provenance, "parse", counting_parse)
+    monkeypatch.setattr(provenance, "ureg", Registry)
+
+    async def scenario() -> None:
+        async def count() -> None:
+            while True:
+                turns[0] += 1
+                await asyncio.sleep(0)
+
+        counter = asyncio.get_running_loop().create_task(count())
+        await asyncio.sleep(0)
+        await provenance.read_ahead(TABLE, [])
+        counter.cancel()
+
+    asyncio.run(scenario())
+    (read,) = read_at
+    assert sorted(made_at) == ["GPa", "ns", "us"]
+    assert len(set(made_at.values())) == 3 and min(made_at.values()) > read
+    assert provenance.values_in(TABLE) == whole
+    assert read_at == [read]  # nothing read again

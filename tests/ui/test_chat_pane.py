@@ -214,7 +214,8 @@ def test_a_live_card_is_built_over_several_loop_turns_its_buttons_at_once(
 
         return step
 
-    names = ["make_top_labels", "make_labels", "lay_out_table", "place_table", "polish"]
+    names = ["make_top_labels", "make_labels", "make_table_area", "lay_out_table", "place_table"]
+    names.append("polish")
     for name in names:
         monkeypatch.setattr(ResultCard, name, timed(name))
     pane = ChatPane()
@@ -231,6 +232,34 @@ def test_a_live_card_is_built_over_several_loop_turns_its_buttons_at_once(
     assert [built, *made] == sorted(set([built, *made]))  # each on a later turn
     assert card.findChildren(WideArea)[0].widget() is card.result_label
     ticker.stop()
+
+
+def test_placing_a_live_card_s_table_only_places_it(qtbot: QtBot) -> None:
+    """The results table's label is laid out in the viewport of the area that scrolls it, so it
+    is styled and laid out once, in the chat's style: placing the table then neither moves nor
+    restyles it (moved in there from no parent, it was styled and laid out again: most of the
+    2-3 ms the placing took in bench/bench_streaming.py)."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    pane.add_message("user", "rayleigh for 1 mm glass beads")
+    card = pane.add_result(_result_data())
+    assert isinstance(card, ResultCard)
+    card.make_labels()
+    card.make_table_area()
+    card.lay_out_table()
+    label = card.result_label
+    (area,) = card.findChildren(WideArea)
+    assert label.parent() is area.viewport() and area.isHidden()
+    size = label.sizeHint()
+    seen = AppEvents(label, QEvent.Type.ParentChange, QEvent.Type.StyleChange, QEvent.Type.Polish)
+    card.place_table()
+    assert seen.seen == []
+    assert area.widget() is label and label.sizeHint() == size
+    lay = card.layout()
+    assert lay.indexOf(area) == lay.indexOf(card.warning_label) + 1 and not area.isHidden()
+    qtbot.waitUntil(card.isVisible, timeout=5000)
+    assert label.isVisible() and "1.023 µs" in label.text()
 
 
 class _ShowAndPaint(AppEvents):

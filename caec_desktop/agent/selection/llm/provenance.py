@@ -25,9 +25,10 @@ Quantities are read with the offline query parser, so "1 mm" in a request matche
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -70,9 +71,17 @@ def _si(q: Quantity) -> float | None:
     if not q.unit:
         return q.value
     try:
-        return float(ureg().Quantity(q.value, q.unit).to_base_units().magnitude)
+        return float(ureg().Quantity(q.value, _unit(q.unit)).to_base_units().magnitude)
     except Exception:  # a word the parser took for a unit: not a value we can compare
         return None
+
+
+@lru_cache(maxsize=256)
+def _unit(name: str) -> Any:
+    """pint's unit for `name` (remembered: pint parses a unit's symbol, `mm`, `kg/m^3`, again
+    for every quantity made with it, ~0.1-0.4 ms each; a value's conversion with the unit made
+    is ~0.03 ms). A name pint cannot read raises, and is not remembered."""
+    return ureg().parse_units(name)
 
 
 def _sources(text: str, history: list[dict[str, Any]]) -> list[tuple[str, str, float]]:
@@ -102,21 +111,37 @@ READ_AHEAD_MS = 0.2
 
 async def read_ahead(text: str, history: list[dict[str, Any]]) -> None:
     """Read the values of the messages `source_args` compares a model's call with (`values_in`
-    remembers them), a block of a message per event-loop turn, while the model is still
-    answering: the previous answer (~2,000 characters with a summary) took ~3 ms of the GUI
-    thread read in the same turn as the model's reply, and ~3-7 ms read in a turn of its own
-    (bench/bench_streaming.py). Blocks read before cost nothing. A message that cannot be read
-    is left to `source_args`, which reads it again."""
+    remembers them), a step at a time, while the model is still answering: the previous answer
+    (~2,000 characters with a summary) took ~3 ms of the GUI thread read in the same turn as
+    the model's reply, and ~3-7 ms read in a turn of its own (bench/bench_streaming.py). The
+    steps are a block of a message read (`_quantities`), then the units it names made, one at
+    a time, then its values (`_block_values`): a results table's block, read at once, was one
+    ~2-3 ms step, two thirds of it pint making its units. The loop turn ends once the steps
+    took `READ_AHEAD_MS`. Blocks read before cost nothing. A message that cannot be read is
+    left to `source_args`, which reads it again."""
     began = time.perf_counter()
     for body, _label, _tol in _sources(text, history):
         for block in blocks(body):
             try:
-                _block_values(block)
+                for _step in _reading(block):
+                    if (time.perf_counter() - began) * 1000 >= READ_AHEAD_MS:
+                        await asyncio.sleep(0)  # (many short steps add up too)
+                        began = time.perf_counter()
             except Exception:  # source_args reads it again, and fails as it did
                 return
-            if (time.perf_counter() - began) * 1000 >= READ_AHEAD_MS:
-                await asyncio.sleep(0)  # (many short blocks add up too)
-                began = time.perf_counter()
+
+
+def _reading(block: str) -> Iterator[None]:
+    """`_block_values(block)` in steps (see `read_ahead`): yields after each."""
+    quantities = _quantities(block)
+    yield
+    for q in quantities:
+        if q.unit:
+            with contextlib.suppress(Exception):  # `_si` leaves such a value out
+                _unit(q.unit)
+            yield
+    _block_values(block)
+    yield
 
 
 def values_in(body: str) -> tuple[float, ...]:
@@ -131,7 +156,14 @@ def values_in(body: str) -> tuple[float, ...]:
 
 @lru_cache(maxsize=2048)
 def _block_values(block: str) -> tuple[float, ...]:
-    return tuple(si for si in (_si(q) for q in parse(block).quantities) if si is not None)
+    return tuple(si for si in (_si(q) for q in _quantities(block)) if si is not None)
+
+
+@lru_cache(maxsize=64)
+def _quantities(block: str) -> tuple[Quantity, ...]:
+    """The quantities read in `block` (remembered until `_block_values` has made its values:
+    the few blocks `read_ahead` reads a step at a time)."""
+    return tuple(parse(block).quantities)
 
 
 def _materials(text: str, history: list[dict[str, Any]]) -> list[Material]:
@@ -197,7 +229,7 @@ def source_args(
     preset value; everything else is unchanged (validation happens later, in the graph).
     """
     try:
-        props = tool_schema(tool).get("properties", {})
+        props = _properties(tool)
     except KeyError:
         return dict(args), {}
     known = _known(text, history)
@@ -236,6 +268,13 @@ def source_args(
         if typed is not None and not _same(out[name], typed, props[name], args):
             sources[name] = f"{CONTRADICTS}: {_shown(typed)}"
     return out, sources
+
+
+@lru_cache(maxsize=64)
+def _properties(tool: str) -> dict[str, Any]:
+    """The properties of `tool`'s argument schema (remembered, and only read: `tool_schema`
+    deep-copies the schema on each call, ~0.3 ms of the model's reply's loop turn)."""
+    return dict(tool_schema(tool).get("properties", {}))
 
 
 @lru_cache(maxsize=64)
@@ -287,7 +326,7 @@ def _any_si(value: Any, unit: str) -> float | None:
         except Exception:  # not a quantity: not the same value
             return None
     if si is not None and unit:
-        return float(ureg().Quantity(si, unit).to_base_units().magnitude)
+        return float(ureg().Quantity(si, _unit(unit)).to_base_units().magnitude)
     return si
 
 
@@ -303,5 +342,5 @@ def _source_of(
     if si is None:
         return MODEL_SUPPLIED
     if unit:
-        si = float(ureg().Quantity(si, unit).to_base_units().magnitude) if unit else si
+        si = float(ureg().Quantity(si, _unit(unit)).to_base_units().magnitude)
     return _from_conversation(si, known) or _from_materials(name, si, materials) or MODEL_SUPPLIED
