@@ -18,6 +18,7 @@ from caec_desktop.tools import get_tool
 from caec_desktop.tools.fluids import find_fluid
 from caec_desktop.tools.materials import Material, mentions
 from caec_desktop.tools.units import UnitParseError, pretty_unit, to_si
+from caec_desktop.tools.values import quote
 
 _BOOLS = {"true": True, "yes": True, "false": False, "no": False}
 _HOLDER_AFTER_RE = re.compile(
@@ -184,13 +185,22 @@ def build(
     missing = [g for g in p.required if not any(n in filler.args for n in g)]
     missing += [g for g in extra if not any(n in filler.args for n in g) and g not in missing]
     left = [q for i, q in enumerate(parsed.quantities) if i not in filler.used]
-    unread = list(dict.fromkeys(_unread(q, _takes(p)) for q in left if q.problem))
+    said: dict[str, str] = {}  # one line per problem: `5 + 3 mm` refuses both numbers at once
+    for q in left:
+        if q.problem and said.get(q.problem, q.problem) == q.problem:
+            said[q.problem] = _unread(q, _takes(p))
+    unread = list(dict.fromkeys(said.values()))
     left = [q for q in left if not q.problem]
     wrong = [_wrong_unit(parsed, q, _takes(p)) for q in left if q.misfit]
     for q in left:  # a value typed for an input in a wrong unit: that input is asked for
         names = _inputs_of(p, q.misfit)[:1]  # the input the key names first (`r`: the radius)
-        if names and names[0] not in filler.args and tuple(names) not in missing:
-            missing.append(tuple(names))
+        if names and not filler.sources.get(names[0], "").startswith("typed"):
+            # a preset or an inferred value never stands in for the value typed (`glass, E = 50
+            # GNm-2`: not glass's 70 GPa)
+            filler.args.pop(names[0], None)
+            filler.sources.pop(names[0], None)
+            if tuple(names) not in missing:
+                missing.append(tuple(names))
     refused = list(filler.refused)
     unused = []
     for q in left:
@@ -204,7 +214,14 @@ def build(
                 f"{typed(parsed, q)} has no unit and no name: type which input it is, with its unit"
             )
             continue
-        if second is None:
+        if second is None and _glued_to_used(filler, index):
+            prev = parsed.quantities[index - 1]
+            refused.append(
+                f"could not read {quote(parsed.text[prev.start : q.end])}: two numbers with only "
+                "a space between; give one value, or list them with a comma "
+                f"({prev.number}, {q.number}) for a sweep"
+            )
+        elif second is None:
             unused.append(typed(parsed, q))
         elif second:
             refused.append(second)
@@ -241,6 +258,19 @@ def build(
     return Built(
         p.tool, filler.args, filler.sources, missing, unused, notes, wrong, unread, refused
     )
+
+
+def _glued_to_used(filler: Filler, index: int) -> bool:
+    """Whether left-over quantity `index` is a plain number right after a plain number an input
+    took, with only a space between (`restitution 0.9 0.8`): two values where one was read, as
+    `2500 2` is (docs/values.md), so the second is refused, never noted as another input's."""
+    quantities = filler.quantities
+    if index == 0 or index - 1 not in filler.used:
+        return False
+    prev, q = quantities[index - 1], quantities[index]
+    gap = filler.parsed.text[prev.end : q.start]
+    plain = not (prev.unit or prev.percent or q.unit or q.percent or q.roles)
+    return plain and bool(gap) and not gap.strip()
 
 
 SECOND = " (the tool takes one"

@@ -65,6 +65,24 @@ _WALL_HIT_RE = lazy(
 )
 """A sphere–wall contact; a wall word naming something else is none: `surface energy` and
 `surface tension` (properties), `per surface`, `target Bond number`, `target dt`, `wall time`."""
+_NEGATED_WALL_RE = lazy(
+    r"\b(?:not|no|without|never)\s+(?:(?:against|on|onto|hitting|with|in|a|an|the|any"
+    r"|rigid|flat|(?:\(negated\))|[a-z]+(?:ed|al|en))\s+){0,3}$",
+    re.I,
+)
+"""Before a wall word, a negation (`not against a wall`, `no wall`, `without a steel plate`): no
+wall contact is meant."""
+
+
+def wall_hit(text: str) -> bool:
+    """Whether `text` asks for a sphere–wall contact: a wall word that names a wall and is not
+    negated (`hertz contact time ..., not against a wall` is particle–particle)."""
+    return any(
+        not _NEGATED_WALL_RE.search(text, max(0, m.start() - 48), m.start())
+        for m in _WALL_HIT_RE.finditer(text)
+    )
+
+
 _CRITICAL_RE = lazy(r"\bcritical\s+(?:speed|rpm|rotation)\b", re.I)
 _WALL_AFTER_RE = lazy(rf"\s*(?:{ADJECTIVE})?(?:{WALL_WORDS})s?\b", re.I)
 """Right after a material's name: the wall is made of it (`a steel wall`, `a steel base
@@ -313,7 +331,7 @@ def hertz_partner(f: Filler) -> Missing:
     material named for the wall (`a steel wall`, `a steel plate hit by glass beads`, else the
     second material named) fills the wall's E and ν, the other one the particle's."""
     text = f.parsed.text
-    if _WALL_HIT_RE.search(text) and "wall" not in f.args:
+    if wall_hit(text) and "wall" not in f.args:
         f.put("wall", True, "inferred")
     _two_sizes(f)
     named = mentions(text)
@@ -616,7 +634,7 @@ def cohesion_inputs(f: Filler) -> Missing:
     """cohesion_numbers: `on a wall` or `on a plate` makes it a sphere–wall contact; one of the
     three ways to give cohesion is needed; density only for a target Bond number (the forces
     alone need none; with it the weight and Bond numbers come too)."""
-    if _WALL_HIT_RE.search(f.parsed.text) and "wall" not in f.args:
+    if wall_hit(f.parsed.text) and "wall" not in f.args:
         f.put("wall", True, "inferred")
     _fluid_temperature(f, ("liquid_surface_tension",))
     _two_sizes(f)
