@@ -272,3 +272,57 @@ async def test_a_fluid_density_and_viscosity_typed_without_a_key(text: str) -> N
     assert math.isclose(args["fluid_viscosity"], WATER[1], rel_tol=1e-12)
     want = archimedes(MM, 2500.0, WATER[0], WATER[1])  # R2.4
     assert math.isclose(result["result"]["archimedes_number"], want, rel_tol=1e-6)
+
+
+# -- classes found by probing after the blind run (variants of the ones above) ---------------------
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hertz contact time for 2 mm glass beads at 1 m/s with half the modulus",
+        "rayleigh time step for 2 mm steel beads with twice the density",
+        "rayleigh time step for 2 mm glass beads at a tenth of the real E",
+        "particle mass of a glass bead of twice the size",
+        "rayleigh time step for 2 mm glass beads, 10 times the preset stiffness",
+    ],
+)
+async def test_a_change_in_words_is_arithmetic(text: str) -> None:
+    """`half the modulus` computed with the preset's 70 GPa, the word dropped."""
+    turn = await _turn(text)
+    assert not turn["tool_results"], turn["tool_results"][:1]
+    assert "arithmetic" in turn["answer"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("particle mass of a steel ball, d = 3 mm, density 8000 kg/m^-3", "density"),
+        ("particle mass of a steel ball, d = 3 mm, density 8000 kg/m2", "density"),
+        ("rayleigh time step for 2 mm glass beads, E 70 GPa/s", "youngs_modulus"),
+        ("rayleigh time step for 2 mm glass beads, density 2500 kg", "density"),
+    ],
+)
+async def test_a_value_after_its_key_in_a_wrong_unit_is_asked_for(text: str, field: str) -> None:
+    """`density 8000 kg/m^-3` was `not an input` and steel's 7850 kg/m³ computed."""
+    turn = await _turn(text)
+    assert not turn["tool_results"], turn["tool_results"][:1]
+    assert "Wrong unit" in turn["answer"] and field in turn["answer"]
+
+
+@pytest.mark.asyncio
+async def test_a_size_after_a_speed_key_is_no_second_body() -> None:
+    """`velocity 1 m` was read as a second sphere of 1 m diameter, waiting for the speed."""
+    turn = await _turn("hertz contact time for 2 mm glass beads, velocity 1 m")
+    assert not turn["tool_results"]
+    assert "r2" not in turn["answer"] and "Wrong unit" in turn["answer"]
+
+
+@pytest.mark.asyncio
+async def test_two_sizes_of_two_bodies_are_still_read() -> None:
+    text = "hertz contact time for a 2 mm glass bead hitting a 10 mm glass ball at 1 m/s"
+    result = _only_call(await _turn(text))
+    want = hertz_time(MM, GLASS, 1.0, r2=5 * MM)
+    assert math.isclose(result["result"]["contact_time"], want, rel_tol=1e-6)

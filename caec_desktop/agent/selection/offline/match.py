@@ -5,11 +5,17 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from caec_desktop.agent.selection.offline import steps
-from caec_desktop.agent.selection.offline.aliases import CONTAINER_WORDS, ROLE_DIM
+from caec_desktop.agent.selection.offline.aliases import (
+    CONTAINER_WORDS,
+    NONE,
+    PRE_KEY_RE,
+    ROLE_DIM,
+    key_roles,
+)
 from caec_desktop.agent.selection.offline.fill import ADJECTIVE, Filler, near_container
 from caec_desktop.agent.selection.offline.lazy_re import lazy
 from caec_desktop.agent.selection.offline.parse import REFERENCE_UNITS, Parsed, Quantity
@@ -190,7 +196,7 @@ def build(
         if q.problem and said.get(q.problem, q.problem) == q.problem:
             said[q.problem] = _unread(q, _takes(p))
     unread = list(dict.fromkeys(said.values()))
-    left = [q for q in left if not q.problem]
+    left = [_keyed_left_over(p, q) for q in left if not q.problem]
     wrong = [_wrong_unit(parsed, q, _takes(p)) for q in left if q.misfit]
     for q in left:  # a value typed for an input in a wrong unit: that input is asked for
         names = _inputs_of(p, q.misfit)[:1]  # the input the key names first (`r`: the radius)
@@ -258,6 +264,21 @@ def build(
     return Built(
         p.tool, filler.args, filler.sources, missing, unused, notes, wrong, unread, refused
     )
+
+
+def _keyed_left_over(p: Phrasing, q: Quantity) -> Quantity:
+    """A value no input took, right after a key of an input of `p`'s tool whose dimension it
+    does not have (`density 8000 kg/m^-3`), as a value of that key in a wrong unit: the input
+    is asked for, and a preset's value never stands in for the one typed."""
+    if q.roles or q.misfit or q.percent or q.dim in ("", NONE):
+        return q
+    pre = PRE_KEY_RE.search(q.before)
+    if pre is None:
+        return q
+    roles = tuple(r for r in key_roles(pre.group("key")) if r in _takes(p))
+    if not roles or any(ROLE_DIM.get(r, NONE) == q.dim for r in roles):
+        return q
+    return replace(q, key=pre.group("key"), misfit=roles)
 
 
 def _glued_to_used(filler: Filler, index: int) -> bool:

@@ -746,6 +746,7 @@ def parse(
             )
         )
     quantities = _with_pi(text, quantities)
+    quantities = _with_word_factors(text, quantities)
     for i, q in enumerate(quantities):
         prev_end = quantities[i - 1].end if i else 0
         next_start = quantities[i + 1].start if i + 1 < len(quantities) else len(text)
@@ -762,6 +763,37 @@ def parse(
     _bare_dimensional(text, quantities)
     words = {m.group(1): m.group(2) for m in _WORD_PAIR_RE.finditer(text)}
     return Parsed(raw, text, text.lower(), quantities, fixes, words)
+
+
+_WORD_FACTOR_RE = lazy(
+    r"\b(?:half|double|twice|triple|thrice|quadruple|(?:a|one)\s+(?:third|quarter|tenth|fifth)"
+    r"|\d+(?:\.\d+)?\s*(?:times|x|×))\s+(?:of\s+)?(?:the\s+|its\s+|that\s+|this\s+)?"
+    r"(?:preset\s+|real\s+|actual\s+|usual\s+)?"
+    r"(?:young'?s\s+modulus|modulus|moduli|e\b|g\b|shear\s+modulus|stiffness|density|radius"
+    r"|diameter|size|speed|velocity|time[\s-]?step|timestep|dt\b|step\b|mass|viscosity"
+    r"|friction|restitution|poisson(?:'?s)?(?:\s+ratio)?|pressure|force|overlap|skin|duration"
+    r"|gravity|rpm|rotation(?:al)?\s+speed)",
+    re.IGNORECASE,
+)
+"""`half the modulus`, `twice the density`, `10 times the radius`: a change of a value not typed
+(the preset's, the tool's default), which is arithmetic."""
+
+
+def _with_word_factors(text: str, quantities: list[Quantity]) -> list[Quantity]:
+    """`quantities` with each change in words (`half the modulus`) as a problem, never read as
+    the unchanged value (a preset's 70 GPa) nor its number (`10 times the radius`) read alone."""
+    extra = []
+    for m in _WORD_FACTOR_RE.finditer(text):
+        problem = (
+            f"could not read {quote(m.group().strip())}: a change of another value is "
+            "arithmetic, which is not worked out; type the value meant with its unit"
+        )
+        covered = [q for q in quantities if q.start < m.end() and m.start() < q.end]
+        for q in covered:
+            q.problem, q.unit, q.dim = problem, "", ""
+        if not covered:
+            extra.append(Quantity(0.0, "", "", m.start(), m.end(), problem=problem))
+    return sorted([*quantities, *extra], key=lambda q: q.start) if extra else quantities
 
 
 _PI_RE = re.compile(

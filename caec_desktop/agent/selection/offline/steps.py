@@ -19,13 +19,16 @@ from caec_desktop.agent.selection.offline.aliases import (
     NONE,
     PARTICLE_KEY_AFTER_RE,
     POST_KEY_RE,
+    PRE_KEY_RE,
     PRESSURE,
+    ROLE_DIM,
     STIFFNESS,
     TIME,
+    key_roles,
 )
 from caec_desktop.agent.selection.offline.fill import ADJECTIVE, Filler, near_container
 from caec_desktop.agent.selection.offline.lazy_re import lazy
-from caec_desktop.agent.selection.offline.parse import normalize_unit
+from caec_desktop.agent.selection.offline.parse import Quantity, normalize_unit
 from caec_desktop.tools.materials import Material, mentions
 from caec_desktop.tools.units import convert as convert_value
 from caec_desktop.tools.units import ureg
@@ -434,8 +437,16 @@ def _two_sizes(f: Filler) -> None:
             return
         first = sizes.pop(0)
         f.put("particle_radius", *_as_radius(f, first))
-    if sizes:
+    if sizes and not _keyed_otherwise(f.quantities[sizes[0]]):
         f.put("other_radius", *_as_radius(f, sizes[0]))
+
+
+def _keyed_otherwise(q: Quantity) -> bool:
+    """Whether a size is typed right after a key of an input that is no length (`velocity 1 m`,
+    `density 2 mm`): a slip in that value's unit, never the second body's size."""
+    pre = PRE_KEY_RE.search(q.before)
+    roles = key_roles(pre.group("key")) if pre is not None else ()
+    return bool(roles) and all(ROLE_DIM.get(r, LENGTH) != LENGTH for r in roles)
 
 
 PAIR_WORDS = (
