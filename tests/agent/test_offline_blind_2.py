@@ -326,3 +326,53 @@ async def test_two_sizes_of_two_bodies_are_still_read() -> None:
     result = _only_call(await _turn(text))
     want = hertz_time(MM, GLASS, 1.0, r2=5 * MM)
     assert math.isclose(result["result"]["contact_time"], want, rel_tol=1e-6)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("number", ["1e-400", "1e-320", "1e400"])
+async def test_a_number_to_convert_is_read_as_every_value_is(number: str) -> None:
+    """`convert 1e-400 m to mm` converted 0.0 (the float underflowed), `1e-320` a subnormal."""
+    turn = await _turn(f"convert {number} m to mm")
+    assert not turn["tool_results"], turn["tool_results"][:1]
+    assert number in turn["answer"]
+
+
+@pytest.mark.asyncio
+async def test_a_conversion_still_converts() -> None:
+    result = _only_call(await _turn("convert 2.5 in to mm"))
+    assert math.isclose(result["result"]["value"], 2.5 * 25.4, rel_tol=1e-12)  # 1 in = 25.4 mm
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rayleigh time step for glass, 1 to 5 mm, 1 to 3 GPa",
+        "rayleigh time step for glass, 1-5 mm, E 1-3 GPa",
+        "hertz contact time for 1 to 3 mm glass at 1 to 2 m/s",
+    ],
+)
+async def test_two_ranges_are_refused(text: str) -> None:
+    """The second range was read as its end (E = 3 GPa) with `Not used: 1`."""
+    turn = await _turn(text)
+    assert not turn["tool_results"], turn["tool_results"][:1]
+    assert "two ranges" in turn["answer"]
+
+
+@pytest.mark.asyncio
+async def test_a_value_of_an_empty_input_is_asked_about() -> None:
+    """`at 1e6 1/s` was `not an input` and the cost computed with no throughput (no wall time,
+    no core-hours, which were asked for)."""
+    text = "core hours for 10 s at 2e-6 s with 500k particles at 1e6 1/s on 16 cores"
+    turn = await _turn(text)
+    assert not turn["tool_results"], turn["tool_results"][:1]
+    assert "throughput" in turn["answer"]
+
+
+@pytest.mark.asyncio
+async def test_a_value_no_input_takes_is_still_said_not_used() -> None:
+    turn = await _turn("particle mass of a 3 mm steel ball at 2 m/s")
+    result = _only_call(turn)
+    # m = ρ π d³ / 6 (§1.6)
+    assert math.isclose(result["result"]["particle_mass"], 7850 * math.pi * 0.003**3 / 6)
+    assert "Not used" in turn["answer"] and "2 m/s" in turn["answer"]

@@ -11,6 +11,7 @@ from typing import Any
 from caec_desktop.agent.selection.offline import steps
 from caec_desktop.agent.selection.offline.aliases import (
     CONTAINER_WORDS,
+    LENGTH,
     NONE,
     PRE_KEY_RE,
     ROLE_DIM,
@@ -227,6 +228,15 @@ def build(
                 "a space between; give one value, or list them with a comma "
                 f"({prev.number}, {q.number}) for a sweep"
             )
+        elif second is None and (empty := _unfilled_of_dim(filler, p, q)):
+            # `500k particles at 1e6 1/s`: a value of an input left empty is asked about (is it
+            # that input?), never computed without it and noted as not used
+            wrong.append(
+                f"{typed(parsed, q)} has no name: is it {' or '.join(empty)}? type it with its "
+                f"name ({empty[0]}=…)"
+            )
+            missing.append(tuple(empty))
+            continue
         elif second is None:
             unused.append(typed(parsed, q))
         elif second:
@@ -273,12 +283,26 @@ def _keyed_left_over(p: Phrasing, q: Quantity) -> Quantity:
     if q.roles or q.misfit or q.percent or q.dim in ("", NONE):
         return q
     pre = PRE_KEY_RE.search(q.before)
-    if pre is None:
-        return q
+    if pre is None or pre.group(0)[pre.end("key") - pre.start() :].strip():
+        return q  # `particles at 1e6 1/s`: a word between, no key of the value
     roles = tuple(r for r in key_roles(pre.group("key")) if r in _takes(p))
     if not roles or any(ROLE_DIM.get(r, NONE) == q.dim for r in roles):
         return q
     return replace(q, key=pre.group("key"), misfit=roles)
+
+
+def _unfilled_of_dim(filler: Filler, p: Phrasing, q: Quantity) -> list[str]:
+    """The inputs of `p`'s tool left empty that take a value of `q`'s dimension, for a value left
+    over with no key (not a length: a size left over is a container's or a thickness, said as
+    not used; nor a plain number)."""
+    if q.roles or q.key or q.percent or q.dim in ("", NONE, LENGTH):
+        return []
+    return [
+        param.name
+        for param in p.params
+        if param.name not in filler.args
+        and any(ROLE_DIM.get(role) == q.dim for role, _ in param.roles)
+    ]
 
 
 def _glued_to_used(filler: Filler, index: int) -> bool:

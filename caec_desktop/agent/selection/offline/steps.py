@@ -32,7 +32,7 @@ from caec_desktop.agent.selection.offline.parse import Quantity, normalize_unit
 from caec_desktop.tools.materials import Material, mentions
 from caec_desktop.tools.units import convert as convert_value
 from caec_desktop.tools.units import ureg
-from caec_desktop.tools.values import read_unit
+from caec_desktop.tools.values import ValueReadError, number_value, quote, read_unit
 
 Missing = list[tuple[str, ...]]
 
@@ -110,11 +110,12 @@ def convert(f: Filler) -> Missing:
         part = _VALUE_UNIT_RE.search(f.parsed.text)
         if part is None:
             return [("value",), ("from_unit",), ("to_unit",)]
-        f.put("value", float(part.group("num")))
+        _put_value(f, part.group("num"))
         if part.group("from") and "from_unit" not in f.args:
             f.put("from_unit", normalize_unit(part.group("from")))
         return [("from_unit",), ("to_unit",)]
-    f.put("value", float(match.group("num")))
+    if not _put_value(f, match.group("num")):
+        return []
     units = [normalize_unit(match.group(side)) for side in ("from", "to")]
     read = [_TEMPERATURES.get(u, u) for u in units]
     if all(u in _TEMPERATURES or _is_temperature(r) for u, r in zip(units, read, strict=True)):
@@ -125,6 +126,17 @@ def convert(f: Filler) -> Missing:
     f.put("from_unit", units[0])
     f.put("to_unit", units[1])
     return []
+
+
+def _put_value(f: Filler, number: str) -> bool:
+    """The number to convert, read as every typed number is (`tools.values`): `1e-400` is
+    refused as too small, never converted as 0; False when it is refused."""
+    try:
+        f.put("value", number_value(number))
+    except ValueReadError as exc:
+        f.refused.append(f"value: could not read {quote(number)}: {exc}")
+        return False
+    return True
 
 
 _TEMPERATURES = {"F": "degF", "C": "degC", "°F": "degF", "°C": "degC"}

@@ -137,6 +137,15 @@ def _plan(text: str) -> Plan | Selection | None:
     if found is None:
         return None
     span, values, is_range = found
+    other = find_sweep(f"{words[: span[0]]} ; {words[span[1] :]}")
+    if is_range and other is not None and other[2]:
+        # `1 to 5 mm, 1 to 3 GPa`: the second range was read as its end (3 GPa) and its start
+        # noted as left over
+        said = (
+            f"two ranges ({' to '.join(values)} and {' to '.join(other[1])}): a sweep varies one "
+            "input; give one range and a single value for the other input"
+        )
+        return Selection(reply=f"**Not computed:** {said}.", missing=[said])
     return words, span, values, is_range, points, log
 
 
