@@ -18,7 +18,15 @@ from typing import Any
 import pytest
 
 from caec_desktop import cli
-from tests.agent.follow_up_blind import GLASS, MM, STEEL, WATER, hertz_time, rayleigh
+from tests.agent.follow_up_blind import (
+    GLASS,
+    MM,
+    STEEL,
+    WATER,
+    hertz_time,
+    rayleigh,
+    run_conversation,
+)
 from tests.agent.offline_blind_2 import (
     BLIND_ROWS,
     REVISED,
@@ -376,3 +384,29 @@ async def test_a_value_no_input_takes_is_still_said_not_used() -> None:
     # m = ρ π d³ / 6 (§1.6)
     assert math.isclose(result["result"]["particle_mass"], 7850 * math.pi * 0.003**3 / 6)
     assert "Not used" in turn["answer"] and "2 m/s" in turn["answer"]
+
+
+@pytest.mark.asyncio
+async def test_a_message_of_too_many_values_is_refused_in_a_word() -> None:
+    """20,000 sizes in one message held the turn for minutes (reading is more than linear in the
+    values); refused naming the limit, and a follow-up after it does not reread it."""
+    from caec_desktop.agent.selection.offline.regex_selector import MAX_VALUES
+
+    huge = "rayleigh time step " + "2 mm " * 20_000
+    turns = await run_conversation((huge, "glass"))
+    assert not turns[0]["tool_results"]
+    assert f"at most {MAX_VALUES}" in turns[0]["answer"]
+    assert not turns[1]["tool_results"]
+
+
+@pytest.mark.asyncio
+async def test_a_list_sweep_of_the_most_values_is_still_read() -> None:
+    from caec_desktop.agent.selection.offline.regex_selector import MAX_VALUES
+
+    sizes = ", ".join(str(i + 1) for i in range(MAX_VALUES))
+    result = _only_call(await _turn(f"particle mass of glass beads of {sizes} um"))
+    points = result["result"]["points"]
+    assert len(points) == MAX_VALUES
+    d = points[-1]["value"]  # m = ρ π d³ / 6 (§1.6), glass 2500 kg/m³
+    assert math.isclose(d, MAX_VALUES * 1e-6)
+    assert math.isclose(points[-1]["result"]["particle_mass"], 2500 * math.pi * d**3 / 6)

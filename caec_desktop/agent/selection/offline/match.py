@@ -210,10 +210,11 @@ def build(
                 missing.append(tuple(names))
     refused = list(filler.refused)
     unused = []
+    at = {id(q): i for i, q in enumerate(parsed.quantities)}  # not list.index: O(n) a value
     for q in left:
         if q.misfit:
             continue
-        index = parsed.quantities.index(q)
+        index = at[id(q)]
         name, second = _second_value(filler, p, index)
         if missing and not (q.unit or q.percent or q.roles) and q.dim == ROLE_DIM_NONE:
             # `at 2` while the impact speed is asked for: the number is asked about, not dropped
