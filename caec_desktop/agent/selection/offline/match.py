@@ -5,11 +5,18 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from caec_desktop.agent.selection.offline import steps
-from caec_desktop.agent.selection.offline.aliases import CONTAINER_WORDS, ROLE_DIM
+from caec_desktop.agent.selection.offline.aliases import (
+    CONTAINER_WORDS,
+    LENGTH,
+    NONE,
+    PRE_KEY_RE,
+    ROLE_DIM,
+    key_roles,
+)
 from caec_desktop.agent.selection.offline.fill import ADJECTIVE, Filler, near_container
 from caec_desktop.agent.selection.offline.lazy_re import lazy
 from caec_desktop.agent.selection.offline.parse import REFERENCE_UNITS, Parsed, Quantity
@@ -18,6 +25,7 @@ from caec_desktop.tools import get_tool
 from caec_desktop.tools.fluids import find_fluid
 from caec_desktop.tools.materials import Material, mentions
 from caec_desktop.tools.units import UnitParseError, pretty_unit, to_si
+from caec_desktop.tools.values import quote
 
 _BOOLS = {"true": True, "yes": True, "false": False, "no": False}
 _HOLDER_AFTER_RE = re.compile(
@@ -184,19 +192,29 @@ def build(
     missing = [g for g in p.required if not any(n in filler.args for n in g)]
     missing += [g for g in extra if not any(n in filler.args for n in g) and g not in missing]
     left = [q for i, q in enumerate(parsed.quantities) if i not in filler.used]
-    unread = list(dict.fromkeys(_unread(q, _takes(p)) for q in left if q.problem))
-    left = [q for q in left if not q.problem]
+    said: dict[str, str] = {}  # one line per problem: `5 + 3 mm` refuses both numbers at once
+    for q in left:
+        if q.problem and said.get(q.problem, q.problem) == q.problem:
+            said[q.problem] = _unread(q, _takes(p))
+    unread = list(dict.fromkeys(said.values()))
+    left = [_keyed_left_over(p, q) for q in left if not q.problem]
     wrong = [_wrong_unit(parsed, q, _takes(p)) for q in left if q.misfit]
     for q in left:  # a value typed for an input in a wrong unit: that input is asked for
         names = _inputs_of(p, q.misfit)[:1]  # the input the key names first (`r`: the radius)
-        if names and names[0] not in filler.args and tuple(names) not in missing:
-            missing.append(tuple(names))
+        if names and not filler.sources.get(names[0], "").startswith("typed"):
+            # a preset or an inferred value never stands in for the value typed (`glass, E = 50
+            # GNm-2`: not glass's 70 GPa)
+            filler.args.pop(names[0], None)
+            filler.sources.pop(names[0], None)
+            if tuple(names) not in missing:
+                missing.append(tuple(names))
     refused = list(filler.refused)
     unused = []
+    at = {id(q): i for i, q in enumerate(parsed.quantities)}  # not list.index: O(n) a value
     for q in left:
         if q.misfit:
             continue
-        index = parsed.quantities.index(q)
+        index = at[id(q)]
         name, second = _second_value(filler, p, index)
         if missing and not (q.unit or q.percent or q.roles) and q.dim == ROLE_DIM_NONE:
             # `at 2` while the impact speed is asked for: the number is asked about, not dropped
@@ -204,7 +222,23 @@ def build(
                 f"{typed(parsed, q)} has no unit and no name: type which input it is, with its unit"
             )
             continue
-        if second is None:
+        if second is None and _glued_to_used(filler, index):
+            prev = parsed.quantities[index - 1]
+            refused.append(
+                f"could not read {quote(parsed.text[prev.start : q.end])}: two numbers with only "
+                "a space between; give one value, or list them with a comma "
+                f"({prev.number}, {q.number}) for a sweep"
+            )
+        elif second is None and (empty := _unfilled_of_dim(filler, p, q)):
+            # `500k particles at 1e6 1/s`: a value of an input left empty is asked about (is it
+            # that input?), never computed without it and noted as not used
+            wrong.append(
+                f"{typed(parsed, q)} has no name: is it {' or '.join(empty)}? type it with its "
+                f"name ({empty[0]}=…)"
+            )
+            missing.append(tuple(empty))
+            continue
+        elif second is None:
             unused.append(typed(parsed, q))
         elif second:
             refused.append(second)
@@ -241,6 +275,48 @@ def build(
     return Built(
         p.tool, filler.args, filler.sources, missing, unused, notes, wrong, unread, refused
     )
+
+
+def _keyed_left_over(p: Phrasing, q: Quantity) -> Quantity:
+    """A value no input took, right after a key of an input of `p`'s tool whose dimension it
+    does not have (`density 8000 kg/m^-3`), as a value of that key in a wrong unit: the input
+    is asked for, and a preset's value never stands in for the one typed."""
+    if q.roles or q.misfit or q.percent or q.dim in ("", NONE):
+        return q
+    pre = PRE_KEY_RE.search(q.before)
+    if pre is None or pre.group(0)[pre.end("key") - pre.start() :].strip():
+        return q  # `particles at 1e6 1/s`: a word between, no key of the value
+    roles = tuple(r for r in key_roles(pre.group("key")) if r in _takes(p))
+    if not roles or any(ROLE_DIM.get(r, NONE) == q.dim for r in roles):
+        return q
+    return replace(q, key=pre.group("key"), misfit=roles)
+
+
+def _unfilled_of_dim(filler: Filler, p: Phrasing, q: Quantity) -> list[str]:
+    """The inputs of `p`'s tool left empty that take a value of `q`'s dimension, for a value left
+    over with no key (not a length: a size left over is a container's or a thickness, said as
+    not used; nor a plain number)."""
+    if q.roles or q.key or q.percent or q.dim in ("", NONE, LENGTH):
+        return []
+    return [
+        param.name
+        for param in p.params
+        if param.name not in filler.args
+        and any(ROLE_DIM.get(role) == q.dim for role, _ in param.roles)
+    ]
+
+
+def _glued_to_used(filler: Filler, index: int) -> bool:
+    """Whether left-over quantity `index` is a plain number right after a plain number an input
+    took, with only a space between (`restitution 0.9 0.8`): two values where one was read, as
+    `2500 2` is (docs/values.md), so the second is refused, never noted as another input's."""
+    quantities = filler.quantities
+    if index == 0 or index - 1 not in filler.used:
+        return False
+    prev, q = quantities[index - 1], quantities[index]
+    gap = filler.parsed.text[prev.end : q.start]
+    plain = not (prev.unit or prev.percent or q.unit or q.percent or q.roles)
+    return plain and bool(gap) and not gap.strip()
 
 
 SECOND = " (the tool takes one"

@@ -579,6 +579,42 @@ def _explicit(key_text: str, key: str) -> bool:
 NONE_DIM = "dimensionless"
 
 
+def _ratio_key(key: str, roles: tuple[str, ...], q: Quantity) -> bool:
+    """A key of a material or model coefficient (`poisson`, `restitution`, `sphericity`) right
+    before a value with a unit (`poisson 0.3 mm`; not `porosity of 8 mm spheres`) names that
+    value, which does not fit it: no phrase puts a length after a Poisson ratio, and read by its
+    own unit it would fill another input (the second body's size)."""
+    return (
+        key.lower() != "psi"  # also a unit
+        and bool(q.dim)
+        and q.dim != NONE_DIM
+        and bool(roles)
+        and set(roles) <= _RATIO_ROLES
+    )
+
+
+_RATIO_ROLES = frozenset(
+    {
+        "poisson_ratio",
+        "other_poisson_ratio",
+        "wall_poisson_ratio",
+        "restitution",
+        "rolling_friction",
+        "sphericity",
+        "porosity",
+        "voidage",
+        "discharge_coefficient",
+        "shape_coefficient",
+        "mu_s",
+        "mu_2",
+        "I_0",
+        "stiffness_prefactor",
+    }
+)
+"""Inputs that are material or model coefficients, never counts or fractions of something (`2
+particles`, `fraction of 2 mm beads` name what follows)."""
+
+
 def _fits(role: str, dim: str, percent: bool = False) -> bool:
     """Whether a value of dimension `dim` can fill `role`: its own dimension, or a bare number
     (read in the role's SI unit); a percentage only a ratio (`skin 10%` is no 0.1 m)."""
@@ -588,6 +624,14 @@ def _fits(role: str, dim: str, percent: bool = False) -> bool:
 
 
 _LIST_GAP_RE = lazy(r"^[\s,;]*(?:and\s+)?$", re.IGNORECASE)
+
+
+_FLUID_OF_RE = lazy(
+    r"\b(?P<fluid>fluid|liquid|gas|oil)\s*(?:(?:of|with|at|having)\s+(?:a\s+)?)?[:=]?\s*$",
+    re.IGNORECASE,
+)
+_FLUID_AFTER_RE = lazy(r"^\s*(?P<fluid>fluid|liquid|gas|oil)\b", re.IGNORECASE)
+"""A density typed with no key right after or before a fluid word is the fluid's."""
 
 
 def _attach_keys(quantities: list[Quantity]) -> None:
@@ -636,12 +680,26 @@ def _attach_keys(quantities: list[Quantity]) -> None:
                 q.key, q.roles, claimed = key, fitting, used
                 break
         else:
-            if pre and candidates[0][1] and _explicit(pre.group(0), pre.group("key")):
+            if (
+                pre
+                and candidates[0][1]
+                and (
+                    _explicit(pre.group(0), pre.group("key"))
+                    or (
+                        not pre.group(0)[pre.end("key") - pre.start() :].strip()
+                        and _ratio_key(pre.group("key"), candidates[0][1], q)
+                    )
+                )
+            ):
                 q.key, q.misfit = pre.group("key"), candidates[0][1]
             elif q.dim == NONE_DIM and not q.percent and q.value >= 1:
                 counted = PARTICLE_KEY_AFTER_RE.match(q.after)
                 if counted:  # `1e7 glass beads`: a count of particles, no ratio
                     q.key, q.roles = counted.group().strip(), ("n_particles",)
+            elif q.dim == "density" and not candidates:
+                fluid = _FLUID_OF_RE.search(q.before) or _FLUID_AFTER_RE.match(q.after)
+                if fluid:  # `a fluid of 998 kg/m3`, `a 998 kg/m3 liquid`: the fluid's density
+                    q.key, q.roles = fluid.group("fluid"), ("fluid_density",)
         wall_before = any(r.startswith("wall_") for r in q.roles)
         fluid_before = said_of_fluid and bool(q.roles)
 
@@ -688,6 +746,7 @@ def parse(
             )
         )
     quantities = _with_pi(text, quantities)
+    quantities = _with_word_factors(text, quantities)
     for i, q in enumerate(quantities):
         prev_end = quantities[i - 1].end if i else 0
         next_start = quantities[i + 1].start if i + 1 < len(quantities) else len(text)
@@ -704,6 +763,37 @@ def parse(
     _bare_dimensional(text, quantities)
     words = {m.group(1): m.group(2) for m in _WORD_PAIR_RE.finditer(text)}
     return Parsed(raw, text, text.lower(), quantities, fixes, words)
+
+
+_WORD_FACTOR_RE = lazy(
+    r"\b(?:half|double|twice|triple|thrice|quadruple|(?:a|one)\s+(?:third|quarter|tenth|fifth)"
+    r"|\d+(?:\.\d+)?\s*(?:times|x|×))\s+(?:of\s+)?(?:the\s+|its\s+|that\s+|this\s+)?"
+    r"(?:preset\s+|real\s+|actual\s+|usual\s+)?"
+    r"(?:young'?s\s+modulus|modulus|moduli|e\b|g\b|shear\s+modulus|stiffness|density|radius"
+    r"|diameter|size|speed|velocity|time[\s-]?step|timestep|dt\b|step\b|mass|viscosity"
+    r"|friction|restitution|poisson(?:'?s)?(?:\s+ratio)?|pressure|force|overlap|skin|duration"
+    r"|gravity|rpm|rotation(?:al)?\s+speed)",
+    re.IGNORECASE,
+)
+"""`half the modulus`, `twice the density`, `10 times the radius`: a change of a value not typed
+(the preset's, the tool's default), which is arithmetic."""
+
+
+def _with_word_factors(text: str, quantities: list[Quantity]) -> list[Quantity]:
+    """`quantities` with each change in words (`half the modulus`) as a problem, never read as
+    the unchanged value (a preset's 70 GPa) nor its number (`10 times the radius`) read alone."""
+    extra = []
+    for m in _WORD_FACTOR_RE.finditer(text):
+        problem = (
+            f"could not read {quote(m.group().strip())}: a change of another value is "
+            "arithmetic, which is not worked out; type the value meant with its unit"
+        )
+        covered = [q for q in quantities if q.start < m.end() and m.start() < q.end]
+        for q in covered:
+            q.problem, q.unit, q.dim = problem, "", ""
+        if not covered:
+            extra.append(Quantity(0.0, "", "", m.start(), m.end(), problem=problem))
+    return sorted([*quantities, *extra], key=lambda q: q.start) if extra else quantities
 
 
 _PI_RE = re.compile(
@@ -758,7 +848,8 @@ def _each_speed(text: str, quantities: list[Quantity]) -> None:
 
 
 _NEGATION_RE = re.compile(
-    r"\b(?:not|no|instead\s+of|rather\s+than|except)\s+(?:(?:in|into|with|through)\s+)?"
+    r"\b(?:not|no|instead\s+of|rather\s+than|except|without)\s+"
+    r"(?:(?:made\s+(?:of|from)|of|in|into|with|through|against|on|onto)\s+)?"
     r"(?:(?:the|a|an)\s+)?$",
     re.IGNORECASE,
 )
@@ -767,9 +858,9 @@ NEGATED = "(negated)"
 
 
 def _drop_negated(text: str, fixes: dict[str, str]) -> str:
-    """`not steel, glass`, `glass, not steel`, `not in water but in air`: the negated material or
-    fluid is taken out of the text (and listed in `fixes`), so it fills nothing and is no second
-    body."""
+    """`not steel, glass`, `glass, not steel`, `not in water but in air`, `a bead not made of
+    steel`, `not against a steel wall`: the negated material or fluid is taken out of the text
+    (and listed in `fixes`), so it fills nothing and is no second body."""
     parts, last = [], 0
     named = sorted(
         [(a, b) for a, b, _ in mentions(text)] + [(a, b) for a, b, _ in fluid_mentions(text)]

@@ -26,6 +26,7 @@ from caec_desktop.agent.selection.offline.aliases import (
     SURFACE_ENERGY,
     TIME,
     VELOCITY,
+    VISCOSITY,
     VOLUME,
 )
 from caec_desktop.agent.selection.offline.fill import (
@@ -272,7 +273,13 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
                 preset="density",
             ),
             Param("fluid_density", (("fluid_density", 1.0),), preset="fluid_density"),
-            Param("fluid_viscosity", (("fluid_viscosity", 1.0),), preset="fluid_viscosity"),
+            # only the fluid has a viscosity: an unkeyed `2 cP` is its
+            Param(
+                "fluid_viscosity",
+                (("fluid_viscosity", 1.0),),
+                VISCOSITY,
+                preset="fluid_viscosity",
+            ),
             simple("slip_velocity", VELOCITY),
             Param("voidage", (("voidage", 1.0), ("porosity", 1.0))),
             Param("characteristic_length", (("characteristic_length", 1.0), ("length", 1.0))),

@@ -39,6 +39,7 @@ from caec_desktop.tools import get_tool, tool_schema
 from caec_desktop.tools.bare import TYPED_WITHOUT_UNIT, bare_number, said
 from caec_desktop.tools.fluids import find_fluid
 from caec_desktop.tools.materials import MATERIALS, find_material
+from caec_desktop.tools.sweep import MAX_POINTS
 from caec_desktop.tools.units import UnitParseError, to_si
 
 _VOCABULARY = tuple(
@@ -110,7 +111,14 @@ def select_text(text: str, history: list[dict[str, Any]] | None = None) -> Selec
     A follow-up that names values or a material but no calculation ("and for 2 mm?", "what
     about steel?") reruns the latest calculation (follow-ups included), the new values winning.
     """
-    history = folded(history or [])
+    count = len(read(text).quantities)
+    if count > MAX_VALUES:
+        said = (
+            f"this message holds {count} values; I read at most {MAX_VALUES} in one message (a "
+            "sweep takes a range, or a list of up to that many values)"
+        )
+        return Selection(reply=f"**Not computed:** {said}. Send a shorter request.", missing=[said])
+    history = [t for t in folded(history or []) if not _too_many_values(t)]
     clarified = _clarified(text, history)
     if clarified is not None:  # `one pair` answering which of two readings `3 and 4 mm` was
         text, history = clarified
@@ -121,6 +129,25 @@ def select_text(text: str, history: list[dict[str, Any]] | None = None) -> Selec
     if carried is not None:
         return carried
     return _select_one(text, history)
+
+
+MAX_VALUES = MAX_POINTS
+"""The most values one message may hold. Reading a message costs more than linear time in its
+values (each one is checked against the others), so a pasted 100 kB of numbers would hold the
+turn for minutes; it is refused in a word instead, here and as an earlier message a follow-up
+builds on."""
+
+
+_DIGITS_RE = re.compile(r"\d+")
+
+
+def _too_many_values(turn: dict[str, Any]) -> bool:
+    """Whether a message holds more than MAX_VALUES values (parsed only when it holds more
+    numbers than that: a value has at least one)."""
+    content = turn.get("content")
+    if not isinstance(content, str) or len(_DIGITS_RE.findall(content)) <= MAX_VALUES:
+        return False
+    return len(read(content).quantities) > MAX_VALUES
 
 
 def _sweep_follow_up(text: str, history: list[dict[str, Any]]) -> Selection | None:
@@ -158,7 +185,7 @@ def _requests(history: list[dict[str, Any]]) -> tuple[tuple[str, bool], ...]:
     return tuple(
         (t["content"], bool(t.get("rejected")))
         for t in history
-        if t.get("role") == "user" and isinstance(t.get("content"), str)
+        if t.get("role") == "user" and isinstance(t.get("content"), str) and not _too_many_values(t)
     )
 
 

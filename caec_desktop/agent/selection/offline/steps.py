@@ -19,17 +19,20 @@ from caec_desktop.agent.selection.offline.aliases import (
     NONE,
     PARTICLE_KEY_AFTER_RE,
     POST_KEY_RE,
+    PRE_KEY_RE,
     PRESSURE,
+    ROLE_DIM,
     STIFFNESS,
     TIME,
+    key_roles,
 )
 from caec_desktop.agent.selection.offline.fill import ADJECTIVE, Filler, near_container
 from caec_desktop.agent.selection.offline.lazy_re import lazy
-from caec_desktop.agent.selection.offline.parse import normalize_unit
+from caec_desktop.agent.selection.offline.parse import Quantity, normalize_unit
 from caec_desktop.tools.materials import Material, mentions
 from caec_desktop.tools.units import convert as convert_value
 from caec_desktop.tools.units import ureg
-from caec_desktop.tools.values import read_unit
+from caec_desktop.tools.values import ValueReadError, number_value, quote, read_unit
 
 Missing = list[tuple[str, ...]]
 
@@ -65,6 +68,24 @@ _WALL_HIT_RE = lazy(
 )
 """A sphere–wall contact; a wall word naming something else is none: `surface energy` and
 `surface tension` (properties), `per surface`, `target Bond number`, `target dt`, `wall time`."""
+_NEGATED_WALL_RE = lazy(
+    r"\b(?:not|no|without|never)\s+(?:(?:against|on|onto|hitting|with|in|a|an|the|any"
+    r"|rigid|flat|(?:\(negated\))|[a-z]+(?:ed|al|en))\s+){0,3}$",
+    re.I,
+)
+"""Before a wall word, a negation (`not against a wall`, `no wall`, `without a steel plate`): no
+wall contact is meant."""
+
+
+def wall_hit(text: str) -> bool:
+    """Whether `text` asks for a sphere–wall contact: a wall word that names a wall and is not
+    negated (`hertz contact time ..., not against a wall` is particle–particle)."""
+    return any(
+        not _NEGATED_WALL_RE.search(text, max(0, m.start() - 48), m.start())
+        for m in _WALL_HIT_RE.finditer(text)
+    )
+
+
 _CRITICAL_RE = lazy(r"\bcritical\s+(?:speed|rpm|rotation)\b", re.I)
 _WALL_AFTER_RE = lazy(rf"\s*(?:{ADJECTIVE})?(?:{WALL_WORDS})s?\b", re.I)
 """Right after a material's name: the wall is made of it (`a steel wall`, `a steel base
@@ -89,11 +110,12 @@ def convert(f: Filler) -> Missing:
         part = _VALUE_UNIT_RE.search(f.parsed.text)
         if part is None:
             return [("value",), ("from_unit",), ("to_unit",)]
-        f.put("value", float(part.group("num")))
+        _put_value(f, part.group("num"))
         if part.group("from") and "from_unit" not in f.args:
             f.put("from_unit", normalize_unit(part.group("from")))
         return [("from_unit",), ("to_unit",)]
-    f.put("value", float(match.group("num")))
+    if not _put_value(f, match.group("num")):
+        return []
     units = [normalize_unit(match.group(side)) for side in ("from", "to")]
     read = [_TEMPERATURES.get(u, u) for u in units]
     if all(u in _TEMPERATURES or _is_temperature(r) for u, r in zip(units, read, strict=True)):
@@ -104,6 +126,17 @@ def convert(f: Filler) -> Missing:
     f.put("from_unit", units[0])
     f.put("to_unit", units[1])
     return []
+
+
+def _put_value(f: Filler, number: str) -> bool:
+    """The number to convert, read as every typed number is (`tools.values`): `1e-400` is
+    refused as too small, never converted as 0; False when it is refused."""
+    try:
+        f.put("value", number_value(number))
+    except ValueReadError as exc:
+        f.refused.append(f"value: could not read {quote(number)}: {exc}")
+        return False
+    return True
 
 
 _TEMPERATURES = {"F": "degF", "C": "degC", "°F": "degF", "°C": "degC"}
@@ -313,7 +346,7 @@ def hertz_partner(f: Filler) -> Missing:
     material named for the wall (`a steel wall`, `a steel plate hit by glass beads`, else the
     second material named) fills the wall's E and ν, the other one the particle's."""
     text = f.parsed.text
-    if _WALL_HIT_RE.search(text) and "wall" not in f.args:
+    if wall_hit(text) and "wall" not in f.args:
         f.put("wall", True, "inferred")
     _two_sizes(f)
     named = mentions(text)
@@ -416,8 +449,16 @@ def _two_sizes(f: Filler) -> None:
             return
         first = sizes.pop(0)
         f.put("particle_radius", *_as_radius(f, first))
-    if sizes:
+    if sizes and not _keyed_otherwise(f.quantities[sizes[0]]):
         f.put("other_radius", *_as_radius(f, sizes[0]))
+
+
+def _keyed_otherwise(q: Quantity) -> bool:
+    """Whether a size is typed right after a key of an input that is no length (`velocity 1 m`,
+    `density 2 mm`): a slip in that value's unit, never the second body's size."""
+    pre = PRE_KEY_RE.search(q.before)
+    roles = key_roles(pre.group("key")) if pre is not None else ()
+    return bool(roles) and all(ROLE_DIM.get(r, LENGTH) != LENGTH for r in roles)
 
 
 PAIR_WORDS = (
@@ -616,7 +657,7 @@ def cohesion_inputs(f: Filler) -> Missing:
     """cohesion_numbers: `on a wall` or `on a plate` makes it a sphere–wall contact; one of the
     three ways to give cohesion is needed; density only for a target Bond number (the forces
     alone need none; with it the weight and Bond numbers come too)."""
-    if _WALL_HIT_RE.search(f.parsed.text) and "wall" not in f.args:
+    if wall_hit(f.parsed.text) and "wall" not in f.args:
         f.put("wall", True, "inferred")
     _fluid_temperature(f, ("liquid_surface_tension",))
     _two_sizes(f)

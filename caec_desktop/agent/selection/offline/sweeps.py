@@ -57,6 +57,9 @@ _STEP_RE = lazy(
 )
 """A step size for a range: `in steps of 1 mm`, `step 0.5 mm`, `every 0.5 mm`, `in 0.5 m/s
 increments` (a whole number without a unit before `steps` is the count of points)."""
+_STEP_SIZE_AFTER_RE = lazy(rf"\s*(?:of|=|:)\s*{_NUM}", re.IGNORECASE)
+"""After `in 3 steps`, a size (`of 1 mm`): the step size is read too, and checked against the
+count, never dropped."""
 _LOG_RE = re.compile(r"\blog(?:arithmic(?:ally)?)?(?:\s*(?:scale|spaced|spacing))?\b", re.I)
 _ITEM_RE = lazy(rf"({_NUM})(?:[ \t]?({_UNIT}))?")
 _SWEEP_WORDS_RE = lazy(SWEEP_WORDS, re.IGNORECASE)
@@ -107,9 +110,11 @@ def _plan(text: str) -> Plan | Selection | None:
     points = DEFAULT_POINTS
     words = text
     log = _LOG_RE.search(words) is not None  # before the count goes: `in 5 log steps`
+    sized = False  # `in 4 steps of 1 mm`: a count of steps and their size
     if (m := _POINTS_RE.search(words)) is not None:
         points = int(m[1])
-        words = words[: m.start()] + words[m.end() :]
+        sized = _STEP_SIZE_AFTER_RE.match(words, m.end()) is not None
+        words = words[: m.start()] + (" steps" if sized else "") + words[m.end() :]
     if log:
         words = _LOG_RE.sub(" ", words)
     if (step := _STEP_RE.search(words)) is not None:
@@ -123,7 +128,8 @@ def _plan(text: str) -> Plan | Selection | None:
             if log:
                 said = f"a step of {typed} is for equal steps, not a log sweep"
                 return Selection(reply=f"**Not computed:** {said}; give one.", missing=[said])
-            if m is not None and by_step != points:
+            if m is not None and by_step != points and not (sized and by_step == points + 1):
+                # `1 to 5 mm in 4 steps of 1 mm` (4 steps between 5 points) agrees
                 said = f"{points} points and a step of {typed} disagree ({by_step} points)"
                 return Selection(reply=f"**Not computed:** {said}; give one.", missing=[said])
             points, words = by_step, stepped
@@ -131,6 +137,15 @@ def _plan(text: str) -> Plan | Selection | None:
     if found is None:
         return None
     span, values, is_range = found
+    other = find_sweep(f"{words[: span[0]]} ; {words[span[1] :]}")
+    if is_range and other is not None and other[2]:
+        # `1 to 5 mm, 1 to 3 GPa`: the second range was read as its end (3 GPa) and its start
+        # noted as left over
+        said = (
+            f"two ranges ({' to '.join(values)} and {' to '.join(other[1])}): a sweep varies one "
+            "input; give one range and a single value for the other input"
+        )
+        return Selection(reply=f"**Not computed:** {said}.", missing=[said])
     return words, span, values, is_range, points, log
 
 
