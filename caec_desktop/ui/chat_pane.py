@@ -486,6 +486,8 @@ class ChatPane(QWidget):
     openInForm = Signal(str, dict, dict)
     writingShown = Signal(str)
     """The "model is writing…" bubble was rendered with this text (the model's words so far)."""
+    writingRepainting = Signal()
+    """The loop turn after a render: the chat asked for the render's repaint (the next frame)."""
 
     def __init__(
         self,
@@ -852,6 +854,7 @@ class ChatPane(QWidget):
             if writing.has_unpainted():  # after the repaint this release asks for
                 QTimer.singleShot(SHOW_LATER_MS, writing, writing.paint_finished)
         self._watch_paints(self._writing is not None)
+        self.writingRepainting.emit()
 
     def _watch_paints(self, on: bool) -> None:
         """Watch the paints a held render needs to know about (`eventFilter`) while a writing

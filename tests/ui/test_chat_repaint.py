@@ -3,6 +3,7 @@ pixels they leave on screen (what painting the whole chat anew shows)."""
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 
 from PySide6.QtCore import QCoreApplication
@@ -10,10 +11,15 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
+from caec_desktop.settings.model import Settings
 from caec_desktop.tools import execute
 from caec_desktop.ui.chat_pane import ChatPane
+from caec_desktop.ui.main_window import MainWindow
+from caec_desktop.ui.session_runner import SessionRunner
+from caec_desktop.ui.trace_model import FLUSH_MS
 from caec_desktop.ui.wrap_label import WrapLabel
-from tests.ui.app_events import paints
+from tests.ui.app_events import AppEvents, paints
+from tests.ui.helpers import FakeSession, events
 
 ARGS = {"particle_radius": "1 mm", "density": 2500, "youngs_modulus": "70 GPa",
         "poisson_ratio": 0.25}  # fmt: skip
@@ -76,3 +82,43 @@ def test_a_live_card_is_painted_once_when_it_shows_and_shows_a_whole_new_paint(
     assert max(per_widget.values()) == 1  # no widget of the card painted twice
     assert all(w.updatesEnabled() for w in card.findChildren(QWidget) if not w.isWindow())
     assert _shows_a_whole_new_paint(pane)
+
+
+def test_trace_rows_due_with_a_late_render_repaint_wait_for_the_next_frame(qtbot: QtBot) -> None:
+    """New trace rows wait a while after each render of the streamed answer (`MainWindow`), and
+    again when the loop turn after it asks for the render's repaint: on a loaded machine that
+    turn can come when the rows are due too, and both in one loop pass made one repaint of the
+    chat and the trace table. Here the GUI thread is kept busy past both (a stalled loop): the
+    chat's repaint is done before the rows go into the table."""
+    runner = SessionRunner(FakeSession([]))
+    window = MainWindow(runner, Settings(mode="local", base_url="http://127.0.0.1:1/v1"))
+    qtbot.addWidget(window)
+    window.show()
+    run = events(
+        ("run_start", None, {"text": "q"}),
+        ("llm_request", "report", {"purpose": "summarize"}),
+        ("llm_response", "report", {"stream": "delta", "text": "The step", "purpose": "summary"}),
+        ("node_end", "report", {"status": "answered"}),
+    )
+    runner.runStarted.emit("ask")
+    for event in run[:3]:
+        runner.eventReceived.emit(event)
+    window.trace.flush()
+    painted_at_insert: list[int] = []
+    """At each insert of trace rows: the writing bubble's paints since the render."""
+    painted: list[AppEvents] = []
+
+    def stall(_text: str) -> None:  # after the window's own slot (connected first)
+        runner.eventReceived.emit(run[3])  # a row queued, due within FLUSH_MS
+        (writing,) = [w for w in window.chat.items() if w.property("role") == "writing"]
+        painted.append(paints(writing))
+        end = time.perf_counter() + (FLUSH_MS + 20) / 1000
+        while time.perf_counter() < end:  # the loop held up past both timers
+            pass
+
+    window.chat.writingShown.connect(stall)
+    window.trace.model.rowsInserted.connect(
+        lambda *_: painted_at_insert.append(painted[0].count if painted else -1)
+    )
+    qtbot.waitUntil(lambda: bool(painted_at_insert), timeout=5000)
+    assert painted_at_insert[0] > 0  # the render's repaint came first
