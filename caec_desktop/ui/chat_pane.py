@@ -716,14 +716,37 @@ class ChatPane(QWidget):
             # item repaints itself when it moves or changes). Set here, not when the chat is
             # made: Qt's enum namespace is built on first use, after the window's first paint.
             self._host.setAttribute(QtCore.Qt.WidgetAttribute.WA_StaticContents)
-            self._writing = WritingBubble()
+            writing = self._writing = WritingBubble()
             self._watch_paints(True)
-            self._append(self._writing)
-            # its first piece on the next loop turn, before the first render needs it
-            QTimer.singleShot(SHOW_LATER_MS, self._writing, self._writing.prepare_piece)
+            # Shown (by the layout, a call it posts) without a paint of its own: the chat's
+            # widget paints it a loop turn later (`_writing_shown`), as it does a live card.
+            writing.setUpdatesEnabled(False)
+            self._append(writing)
+            QTimer.singleShot(SHOW_LATER_MS, writing, partial(self._writing_placed, writing))
         self._written.append(delta)
         if not self._render_timer.isActive():
             self._render_timer.start(RENDER_INTERVAL_MS)
+
+    def _writing_placed(self, writing: WritingBubble) -> None:
+        """The loop turn after the writing bubble was added: lay the chat out and scroll to it
+        now (the bubble, updates off, is not painted), and let it paint on the next turn
+        (`_writing_shown`), when the rows that scroll exposed have been painted."""
+        for _ in range(LAYOUT_PASSES):
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        QTimer.singleShot(SHOW_LATER_MS, writing, partial(self._writing_shown, writing))
+
+    def _writing_shown(self, writing: WritingBubble) -> None:
+        """Let the writing bubble paint: the chat's widget repaints its place, as for a live
+        card (`_card_shown`). Shown with its updates on, the new bubble was painted in the
+        repaint of the rows the scroll to it exposed and again in its own, its note twice (the
+        second time into its pixmap: ~1 ms more of that frame); asked in the turn of that
+        scroll, the bubble's region was still painted in a second repaint of the frame. Its
+        first piece is made on the next turn, before the first render."""
+        _enable_updates(writing)
+        if writing.isVisible():
+            self._host.update(writing.geometry())
+        if writing is self._writing:  # (not if the stream ended meanwhile)
+            QTimer.singleShot(SHOW_LATER_MS, writing, writing.prepare_piece)
 
     def postpone_render(self, ms: int) -> None:
         """Render the streamed text no sooner than `ms` from now (the window keeps the chat's
@@ -803,7 +826,12 @@ class ChatPane(QWidget):
         label.show()
 
     def _remove(self, widget: QWidget) -> None:
+        """Take `widget` out of the chat and hide it at once: added a moment ago (a stream
+        that ended before the next loop turn), its show was still queued (a layout shows a
+        new child on a later turn), and out of the layout it showed at the chat's top-left,
+        an empty dashed box over the answers until its deferred delete."""
         self._list.removeWidget(widget)
+        widget.hide()
         widget.deleteLater()
 
     def _render_writing(self) -> None:

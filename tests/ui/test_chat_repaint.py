@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from caec_desktop.settings.model import Settings
 from caec_desktop.tools import execute
-from caec_desktop.ui.chat_pane import ChatPane
+from caec_desktop.ui.chat_pane import WRITING_NOTE, ChatPane
 from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.session_runner import SessionRunner
 from caec_desktop.ui.trace_model import FLUSH_MS
@@ -122,3 +122,22 @@ def test_trace_rows_due_with_a_late_render_repaint_wait_for_the_next_frame(qtbot
     )
     qtbot.waitUntil(lambda: bool(painted_at_insert), timeout=5000)
     assert painted_at_insert[0] > 0  # the render's repaint came first
+
+
+def test_the_writing_bubble_is_painted_once_when_it_shows(qtbot: QtBot) -> None:
+    """The "model is writing…" bubble is added with its updates off and painted by the chat's
+    widget a loop turn later, with the rows the scroll to it exposed: its note is painted once
+    (shown with updates on, it was painted in both repaints of that frame, the second time
+    into its pixmap); the chat shows what a whole new paint shows."""
+    pane = _long_chat(qtbot)
+    painted = paints(pane)
+    pane.stream_text("The step ")
+    pane.postpone_render(60_000)  # no render meanwhile: the bubble's show is all that paints
+    (writing,) = [w for w in pane.items() if w.property("role") == "writing"]
+    note = writing.findChildren(WrapLabel)[0]
+    assert note.text() == WRITING_NOTE
+    qtbot.waitUntil(lambda: writing.updatesEnabled() and note in painted.widgets)
+    for _ in range(3):  # any repaint still due
+        QCoreApplication.sendPostedEvents()
+    assert painted.widgets.count(note) == 1
+    assert _shows_a_whole_new_paint(pane)
