@@ -27,7 +27,9 @@ a vCPU the host stops while the GUI thread is current is charged to the thread's
 gap's "in no step or Qt event" line, beside its `vm steal` line and `gui_thread`; see
 `bench_vm_stall.py` and docs/architecture.md).
 `per_run_max_stall_named_cpu_ms_run` is the longest gap's CPU in named steps and Qt events
-only: what the app's code ran, without what a stalled vCPU added outside them. It also reports
+only: what the app's code ran, without what a stalled vCPU added outside them.
+`per_run_max_window_repaint_cpu_ms` is each run's longest window repaint (an UpdateRequest of the
+window: every widget repainted in one frame), GUI-thread CPU. It also reports
 each run's longest main-thread garbage collection of each generation, GUI-thread CPU
 (`per_run_gc_max_cpu_ms_by_generation`).
 """
@@ -156,6 +158,9 @@ def _instrument(spans: Spans) -> None:
         (ResultCard, "polish", "result card styled (a turn later)"),
         (ResultCard, "place_table", "result card table placed (a turn later)"),
         (ChatPane, "_show_card", "result card show"),
+        (ChatPane, "_card_shown", "result card: its paint asked (a turn later)"),
+        (ChatPane, "_writing_placed", "writing bubble laid out (a turn later)"),
+        (ChatPane, "_writing_shown", "writing bubble: its paint asked (a turn later)"),
         (ChatPane, "add_answer", "answer bubble (add_answer)"),
         (ChatPane, "_read_answer", "answer bubble Markdown read (a turn later)"),
         (ChatPane, "_lay_out_answer", "answer bubble layout (a turn later)"),
@@ -303,6 +308,9 @@ def measure(
                 ),
                 "steps": spans.per_step(),
                 "longest_renders": _inside(spans.spans, "streamed bubble render", top=2),
+                "max_window_repaint_cpu_ms": max(
+                    (c for n, _a, _b, c, _d in spans.spans if n.startswith("qt:UpdateRequest")),
+                    default=0.0),
             })  # fmt: skip
         spans.undo()
         window.close()
@@ -392,6 +400,7 @@ def main() -> None:
         "max_stall_ms_run_without_steal",
         "max_stall_cpu_ms_run_without_steal",
         "max_stall_named_cpu_ms_run",
+        "max_window_repaint_cpu_ms",
     ):
         result[f"per_run_{key}"] = [round(r[key], 2) for r in runs]
     worst_run = max(runs, key=lambda r: r["max_stall_cpu_ms_run"])

@@ -332,6 +332,24 @@ class WritingBubble(QFrame):
         return label
 
 
+def _enable_updates(widget: QWidget) -> None:
+    """What `widget.setUpdatesEnabled(True)` does after `setUpdatesEnabled(False)`, without
+    asking any widget for a repaint: updates on again for `widget` and, as Qt does, for each
+    widget inside it but those turned off on their own (and windows)."""
+    forced = QtCore.Qt.WidgetAttribute.WA_ForceUpdatesDisabled
+    disabled = QtCore.Qt.WidgetAttribute.WA_UpdatesDisabled
+    widget.setAttribute(forced, False)
+    todo = [widget]
+    while todo:
+        w = todo.pop()
+        w.setAttribute(disabled, False)
+        todo += [
+            c
+            for c in w.children()
+            if isinstance(c, QWidget) and not c.isWindow() and not c.testAttribute(forced)
+        ]
+
+
 def _inner_width(widget: QWidget) -> int:
     """The width `widget`'s layout gives its items."""
     layout = widget.layout()
@@ -468,6 +486,8 @@ class ChatPane(QWidget):
     openInForm = Signal(str, dict, dict)
     writingShown = Signal(str)
     """The "model is writing…" bubble was rendered with this text (the model's words so far)."""
+    writingRepainting = Signal()
+    """The loop turn after a render: the chat asked for the render's repaint (the next frame)."""
 
     def __init__(
         self,
@@ -676,7 +696,15 @@ class ChatPane(QWidget):
             self._showing.remove(card)
 
     def _card_shown(self, card: QWidget) -> None:
-        card.setUpdatesEnabled(True)
+        """Let the card paint: its widgets take paints again and the chat's widget repaints the
+        card's place. (`setUpdatesEnabled(True)` asks the card and each widget in it for a
+        repaint of its own: when the chat's widget had a region of its own to repaint in the
+        same frame, the rows the view's scroll to the card exposed, Qt painted the card in
+        both, twice: ~1 ms more of a run's longest repaint.)"""
+        _enable_updates(card)
+        parent = card.parentWidget()
+        if parent is not None and card.isVisible():
+            parent.update(card.geometry())
         if card in self._showing:
             self._showing.remove(card)
 
@@ -689,14 +717,37 @@ class ChatPane(QWidget):
             # item repaints itself when it moves or changes). Set here, not when the chat is
             # made: Qt's enum namespace is built on first use, after the window's first paint.
             self._host.setAttribute(QtCore.Qt.WidgetAttribute.WA_StaticContents)
-            self._writing = WritingBubble()
+            writing = self._writing = WritingBubble()
             self._watch_paints(True)
-            self._append(self._writing)
-            # its first piece on the next loop turn, before the first render needs it
-            QTimer.singleShot(SHOW_LATER_MS, self._writing, self._writing.prepare_piece)
+            # Shown (by the layout, a call it posts) without a paint of its own: the chat's
+            # widget paints it a loop turn later (`_writing_shown`), as it does a live card.
+            writing.setUpdatesEnabled(False)
+            self._append(writing)
+            QTimer.singleShot(SHOW_LATER_MS, writing, partial(self._writing_placed, writing))
         self._written.append(delta)
         if not self._render_timer.isActive():
             self._render_timer.start(RENDER_INTERVAL_MS)
+
+    def _writing_placed(self, writing: WritingBubble) -> None:
+        """The loop turn after the writing bubble was added: lay the chat out and scroll to it
+        now (the bubble, updates off, is not painted), and let it paint on the next turn
+        (`_writing_shown`), when the rows that scroll exposed have been painted."""
+        for _ in range(LAYOUT_PASSES):
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        QTimer.singleShot(SHOW_LATER_MS, writing, partial(self._writing_shown, writing))
+
+    def _writing_shown(self, writing: WritingBubble) -> None:
+        """Let the writing bubble paint: the chat's widget repaints its place, as for a live
+        card (`_card_shown`). Shown with its updates on, the new bubble was painted in the
+        repaint of the rows the scroll to it exposed and again in its own, its note twice (the
+        second time into its pixmap: ~1 ms more of that frame); asked in the turn of that
+        scroll, the bubble's region was still painted in a second repaint of the frame. Its
+        first piece is made on the next turn, before the first render."""
+        _enable_updates(writing)
+        if writing.isVisible():
+            self._host.update(writing.geometry())
+        if writing is self._writing:  # (not if the stream ended meanwhile)
+            QTimer.singleShot(SHOW_LATER_MS, writing, writing.prepare_piece)
 
     def postpone_render(self, ms: int) -> None:
         """Render the streamed text no sooner than `ms` from now (the window keeps the chat's
@@ -776,7 +827,12 @@ class ChatPane(QWidget):
         label.show()
 
     def _remove(self, widget: QWidget) -> None:
+        """Take `widget` out of the chat and hide it at once: added a moment ago (a stream
+        that ended before the next loop turn), its show was still queued (a layout shows a
+        new child on a later turn), and out of the layout it showed at the chat's top-left,
+        an empty dashed box over the answers until its deferred delete."""
         self._list.removeWidget(widget)
+        widget.hide()
         widget.deleteLater()
 
     def _render_writing(self) -> None:
@@ -827,6 +883,7 @@ class ChatPane(QWidget):
             if writing.has_unpainted():  # after the repaint this release asks for
                 QTimer.singleShot(SHOW_LATER_MS, writing, writing.paint_finished)
         self._watch_paints(self._writing is not None)
+        self.writingRepainting.emit()
 
     def _watch_paints(self, on: bool) -> None:
         """Watch the paints a held render needs to know about (`eventFilter`) while a writing
