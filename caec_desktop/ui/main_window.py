@@ -59,9 +59,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 APP_TITLE = "CAEC Desktop"
 _LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
-CHAT_MIN_WIDTH = 380
-"""The chat is never narrower: a result card's buttons (Calc sheet, Copy, Open in form) fit."""
-SIDE_MIN_WIDTH = 300
+CHAT_MIN_WIDTH = 320
+"""The chat is never narrower: a result card's buttons (Calc sheet, Copy, Open in form) fit.
+With the side tabs and the conversation dock at theirs, the window fits an 800-px screen
+(docs/architecture.md, "Narrow screens")."""
+SIDE_MIN_WIDTH = 270
+"""The side tabs are never narrower: the trace's filter row and the tool form's buttons fit."""
 LAYOUT_VERSION = 1
 """Bumped when the window's docks or splitters change, so an old saved layout is ignored."""
 CHAT_MODULES = (
