@@ -65,6 +65,10 @@ With the side tabs and the conversation dock at theirs, the window fits an 800-p
 (docs/architecture.md, "Narrow screens")."""
 SIDE_MIN_WIDTH = 270
 """The side tabs are never narrower: the trace's filter row and the tool form's buttons fit."""
+STATUS_LABEL_MIN_WIDTH = 120
+"""The status bar's mode badge and token usage may be this narrow (their text cut, whole in the
+tooltip): at their text's width they made the window's least width wider than an 800-px
+screen in LLM mode."""
 LAYOUT_VERSION = 1
 """Bumped when the window's docks or splitters change, so an old saved layout is ignored."""
 CHAT_MODULES = (
@@ -209,6 +213,9 @@ class MainWindow(QMainWindow):
         """Tokens spent (this turn and the conversation); hidden while there is no usage."""
         self.usage.hide()
         self.badge = QLabel("starting…")
+        for label in (self.usage, self.badge):  # long texts (a server's long host name, a long
+            label.setMinimumWidth(STATUS_LABEL_MIN_WIDTH)  # session's usage) are cut, not the
+            # window made wider than its screen; the whole text is in the tooltip
         self.statusBar().addPermanentWidget(self.usage)
         self.statusBar().addPermanentWidget(self.badge)
         self.menus = WindowMenus(self)
@@ -503,6 +510,7 @@ class MainWindow(QMainWindow):
             self.hide_error()
         self.settings = settings
         self.badge.setText(mode_badge(settings))
+        self.badge.setToolTip(mode_badge(settings))
         self.chat.set_mode_text(mode_badge(settings))
 
     def _update_title(self) -> None:
@@ -522,6 +530,7 @@ class MainWindow(QMainWindow):
         parts = [f"{this_turn} this turn"] if this_turn else []
         parts += [f"{in_total} in this conversation"] if in_total else []
         self.usage.setText(" · ".join(parts))
+        self.usage.setToolTip(" · ".join(parts))
         self.usage.setVisible(bool(parts))
 
     def show_error(self, message: str, model_actions: bool = False) -> None:
