@@ -67,8 +67,8 @@ SIDE_MIN_WIDTH = 270
 """The side tabs are never narrower: the trace's filter row and the tool form's buttons fit."""
 STATUS_LABEL_MIN_WIDTH = 120
 """The status bar's mode badge and token usage may be this narrow (their text cut, whole in the
-tooltip): at their text's width they made the window's least width wider than an 800-px
-screen in LLM mode."""
+tooltip): at their text's width (a long host name, a long session's usage) they needed more than
+an 800-px window has, and were drawn over each other."""
 LAYOUT_VERSION = 1
 """Bumped when the window's docks or splitters change, so an old saved layout is ignored."""
 CHAT_MODULES = (
@@ -213,9 +213,8 @@ class MainWindow(QMainWindow):
         """Tokens spent (this turn and the conversation); hidden while there is no usage."""
         self.usage.hide()
         self.badge = QLabel("starting…")
-        for label in (self.usage, self.badge):  # long texts (a server's long host name, a long
-            label.setMinimumWidth(STATUS_LABEL_MIN_WIDTH)  # session's usage) are cut, not the
-            # window made wider than its screen; the whole text is in the tooltip
+        for label in (self.usage, self.badge):  # (long texts are cut, not drawn over each other)
+            label.setMinimumWidth(STATUS_LABEL_MIN_WIDTH)
         self.statusBar().addPermanentWidget(self.usage)
         self.statusBar().addPermanentWidget(self.badge)
         self.menus = WindowMenus(self)
