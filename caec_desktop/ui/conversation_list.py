@@ -18,13 +18,13 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListView,
     QMessageBox,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
 from caec_desktop.services.history import HistoryStore
 from caec_desktop.services.history.store import error_words
+from caec_desktop.ui.compact_button import compact_button
 from caec_desktop.ui.conversation_delegate import ConversationDelegate
 from caec_desktop.ui.conversation_model import ConversationListModel
 from caec_desktop.ui.qt_children import viewport
@@ -71,11 +71,13 @@ class ConversationList(QWidget):
         self._viewport = viewport(self.view)
         """The list's viewport's Python object, kept (see qt_children)."""
 
-        self.new_button = QPushButton("New")
+        # Tool buttons, as wide as their text (a push button is at least 80 px in most styles:
+        # three of them made the dock 256 px, too wide for the window on an 800-px screen).
+        self.new_button = compact_button("New")
         self.new_button.clicked.connect(self.newRequested)
-        self.rename_button = QPushButton("Rename")
+        self.rename_button = compact_button("Rename")
         self.rename_button.clicked.connect(self.rename_current)
-        self.delete_button = QPushButton("Delete")
+        self.delete_button = compact_button("Delete")
         self.delete_button.clicked.connect(self.ask_delete)
         buttons = QHBoxLayout()
         for button in (self.new_button, self.rename_button, self.delete_button):

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from caec_desktop.services.forms import FormField, form_fields, split_value, sweep_call, sweepable
 from caec_desktop.tools import get_tool, tool_names, tool_schema, validate
 from caec_desktop.tools.sweep import SWEEP_TOOL
+from caec_desktop.ui.compact_button import compact_button
 from caec_desktop.ui.field_widgets import ERROR_STYLE, FieldEditor, make_editor
 from caec_desktop.ui.layout_store import layout_settings
 from caec_desktop.ui.sweep_fields import SweepSwitch, attach_sweep
@@ -109,9 +110,11 @@ class FormPanel(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setWidget(self._form_host)
 
-        self.example_button = QPushButton("Example")
+        # As wide as their text (docs/architecture.md, "Narrow screens"); Run, the default
+        # button, stays a push button.
+        self.example_button = compact_button("Example", stretch=False)
         self.example_button.clicked.connect(self.fill_example)
-        self.reset_button = QPushButton("Reset")
+        self.reset_button = compact_button("Reset", stretch=False)
         self.reset_button.clicked.connect(self.reset)
         self.run_button = QPushButton("Run")
         self.run_button.setToolTip("Run the tool (Ctrl+Enter)")

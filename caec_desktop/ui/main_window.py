@@ -59,9 +59,16 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 APP_TITLE = "CAEC Desktop"
 _LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
-CHAT_MIN_WIDTH = 380
-"""The chat is never narrower: a result card's buttons (Calc sheet, Copy, Open in form) fit."""
-SIDE_MIN_WIDTH = 300
+CHAT_MIN_WIDTH = 320
+"""The chat is never narrower: a result card's buttons (Calc sheet, Copy, Open in form) fit.
+With the side tabs and the conversation dock at theirs, the window fits an 800-px screen
+(docs/architecture.md, "Narrow screens")."""
+SIDE_MIN_WIDTH = 270
+"""The side tabs are never narrower: the trace's filter row and the tool form's buttons fit."""
+STATUS_LABEL_MIN_WIDTH = 120
+"""The status bar's mode badge and token usage may be this narrow (their text cut, whole in the
+tooltip): at their text's width (a long host name, a long session's usage) they needed more than
+an 800-px window has, and were drawn over each other."""
 LAYOUT_VERSION = 1
 """Bumped when the window's docks or splitters change, so an old saved layout is ignored."""
 CHAT_MODULES = (
@@ -206,6 +213,8 @@ class MainWindow(QMainWindow):
         """Tokens spent (this turn and the conversation); hidden while there is no usage."""
         self.usage.hide()
         self.badge = QLabel("starting…")
+        for label in (self.usage, self.badge):  # (long texts are cut, not drawn over each other)
+            label.setMinimumWidth(STATUS_LABEL_MIN_WIDTH)
         self.statusBar().addPermanentWidget(self.usage)
         self.statusBar().addPermanentWidget(self.badge)
         self.menus = WindowMenus(self)
@@ -501,6 +510,7 @@ class MainWindow(QMainWindow):
             self.hide_error()
         self.settings = settings
         self.badge.setText(mode_badge(settings))
+        self.badge.setToolTip(mode_badge(settings))
         self.chat.set_mode_text(mode_badge(settings))
 
     def _update_title(self) -> None:
@@ -520,6 +530,7 @@ class MainWindow(QMainWindow):
         parts = [f"{this_turn} this turn"] if this_turn else []
         parts += [f"{in_total} in this conversation"] if in_total else []
         self.usage.setText(" · ".join(parts))
+        self.usage.setToolTip(" · ".join(parts))
         self.usage.setVisible(bool(parts))
 
     def show_error(self, message: str, model_actions: bool = False) -> None:

@@ -30,12 +30,12 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
-    QPushButton,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from caec_desktop.ui.compact_button import compact_button
 from caec_desktop.ui.wide_area import WideArea
 from caec_desktop.ui.wrap_label import WrapLabel
 
@@ -278,9 +278,11 @@ class ResultCard(QFrame):
         self.sheet_button.setEnabled(self.sheet is not None)
         self.sheet_button.setText("Calc sheet ▸")
         self.sheet_button.toggled.connect(self._on_sheet_button_toggled)
-        self.copy_button = QPushButton("Copy")
+        # As wide as their text (docs/architecture.md, "Narrow screens"): the card fits the chat
+        # at its least width.
+        self.copy_button = compact_button("Copy", stretch=False)
         self.copy_button.clicked.connect(self.copy)
-        self.form_button = QPushButton("Open in form")
+        self.form_button = compact_button("Open in form", stretch=False)
         self.form_button.clicked.connect(
             lambda: self.openInForm.emit(self.tool, self.args, self.arg_sources)
         )

@@ -123,13 +123,18 @@ class SweepCard(QFrame):
         self.form_button.clicked.connect(
             lambda: self.openInForm.emit("sweep", self.args, dict(data.get("arg_sources") or {}))
         )
+        # Open in form beside the title, not in the buttons' row: the four of them in one row
+        # made the card wider than the chat at its least width (docs/architecture.md, "Narrow
+        # screens"); the title wraps beside it.
+        head = QHBoxLayout()
+        head.addWidget(title, 1)
+        head.addWidget(self.form_button, 0, QtCore.Qt.AlignmentFlag.AlignTop)
         row = QHBoxLayout()
         for widget in (self.table_button, self.export_button, self.copy_button):
             row.addWidget(widget)
         row.addStretch(1)
-        row.addWidget(self.form_button)
         lay = QVBoxLayout(self)
-        lay.addWidget(title)
+        lay.addLayout(head)
         lay.addLayout(row)
         lay.addWidget(self.plot)
         self._lay = lay

@@ -23,6 +23,7 @@ from caec_desktop.ui.result_card import ResultCard
 from tests.ui.helpers import wait_signal
 from tests.ui.layout_checks import at_the_end, cut_buttons, no_sideways_scroll
 from tests.ui.test_conversations_window import Harness
+from tests.ui.test_sweep_ui import sweep_data
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -265,3 +266,89 @@ def test_first_start_fits_a_small_screen(qtbot: QtBot) -> None:
     assert window.width() > screen.width()  # the default is wider than this screen
     window.fit_to_screen()
     assert window.width() <= screen.width() and window.height() <= screen.height()
+
+
+def test_window_with_every_panel_fits_800px_and_the_dock_does_not_widen_it(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """Started as app.py starts it (the first frame fitted to the screen, then the rest, the
+    session, the panels and the tool form; the conversation dock and toolbar after the first
+    answer, `wire_history`): the window's least width with all of them was 954 px, so the
+    dock's arrival widened the 800-px window past its screen (and relaid out and repainted it
+    all). Now it fits, its size stays, and at its least width no button is cut."""
+    from caec_desktop.app import ErrorSink
+    from caec_desktop.services.history import open_recorder
+    from caec_desktop.services.session import Session
+    from caec_desktop.settings.model import Settings
+    from caec_desktop.ui.history_controller import HistoryController
+    from caec_desktop.ui.session_runner import SessionRunner
+
+    window = MainWindow(first_frame=True)
+    qtbot.addWidget(window)
+    screen = window.screen().availableGeometry()
+    assert screen.width() <= 800  # (offscreen: 800×800) an 800-px screen, or a smaller one
+    window.fit_to_screen()
+    window.show()
+    qtbot.waitExposed(window)
+    window.complete()
+    settings = Settings(mode="offline")
+    runner = SessionRunner(Session(settings))
+    window.attach(runner, settings)  # (with the trace and graph panels)
+    window.build_form()
+    sink = ErrorSink(window, ())
+    recorder = open_recorder(sink.report)
+    try:
+
+        async def first_answer() -> None:
+            window.chat.input.setPlainText("rayleigh time step for 1 mm glass beads")
+            qtbot.keyClick(window.chat.input, Qt.Key.Key_Return)
+            await wait_signal(runner.runSettled, timeout=30)
+
+        qloop.run_until_complete(first_answer())
+        qtbot.waitUntil(lambda: len(window.chat.cards()) == 1, timeout=5000)
+        before = window.size()
+        history = HistoryController(window, runner, recorder, sink.report)
+        qtbot.waitUntil(lambda: history.dock.isVisible() and history.dock.width() > 0)
+        QApplication.processEvents()  # (the window's layout request, posted by the dock)
+        assert window.minimumSizeHint().width() <= 800
+        assert window.size() == before and window.width() <= screen.width()
+
+        sweep = window.chat.add_result(sweep_data(values=["0.5 mm", "1 mm", "2 mm"]))
+        qtbot.waitUntil(lambda: sweep.form_button.isVisible(), timeout=5000)
+        window.resize(window.minimumSizeHint().width(), 600)  # the least width
+        for tab in (window.trace, window.graph, window.form):
+            window.side.setCurrentWidget(tab)
+            qtbot.waitUntil(lambda: window.width() == window.minimumSizeHint().width())
+            qtbot.waitUntil(lambda: no_sideways_scroll(window.chat))
+            assert cut_buttons(window) == []
+            chat_width, side_width = window.split.sizes()
+            assert chat_width >= CHAT_MIN_WIDTH and side_width >= window.side.minimumWidth()
+            for card in (window.chat.cards()[0], sweep):
+                assert card.form_button.geometry().right() <= card.contentsRect().right()
+    finally:
+        qloop.run_until_complete(runner.shutdown())
+        recorder.store.close()
+
+
+def test_long_status_texts_fit_an_800px_window(qtbot: QtBot) -> None:
+    """A local server with a long host name and a long session's token usage: the status bar
+    needed 1,209 px for its labels at their text's width, and in an 800-px window they were
+    drawn over each other. They are cut instead, each whole in its tooltip."""
+    from caec_desktop.settings.model import Settings
+    from caec_desktop.ui.main_window import mode_badge
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    host = "inference-gpu-node-17.simulation-cluster.engineering.example.internal"
+    settings = Settings(mode="local", base_url=f"http://{host}:8000/v1")
+    window.set_settings(settings)
+    usage = {"total_tokens": 1234567, "cost": 12.3456}
+    window.show_usage(usage, {"total_tokens": 98765432, "cost": 987.6543})
+    window.show()
+    qtbot.waitExposed(window)
+    texts = window.badge.text() + window.usage.text()
+    assert host in texts and window.fontMetrics().horizontalAdvance(texts) > 800  # (long)
+    assert window.minimumSizeHint().width() <= 800
+    assert window.statusBar().minimumSizeHint().width() <= 800
+    assert window.badge.toolTip() == mode_badge(settings)
+    assert window.usage.toolTip() == window.usage.text()
