@@ -775,7 +775,12 @@ class ChatPane(QWidget):
         label.show()
 
     def _remove(self, widget: QWidget) -> None:
+        """Take `widget` out of the chat and hide it at once: added a moment ago (a stream
+        that ended before the next loop turn), its show was still queued (a layout shows a
+        new child on a later turn), and out of the layout it showed at the chat's top-left,
+        an empty dashed box over the answers until its deferred delete."""
         self._list.removeWidget(widget)
+        widget.hide()
         widget.deleteLater()
 
     def _render_writing(self) -> None:
