@@ -46,7 +46,7 @@ class Harness:
         self.window = MainWindow(self.runner, SETTINGS, help_source)
         qtbot.addWidget(self.window)
         self.sink = ErrorSink(self.window, (PLAIN_SECRET,))
-        recorder = open_recorder(self.sink.report)
+        recorder = open_recorder(self.sink.report, background=True)  # as app.py opens it
         assert recorder is not None
         self.runner.runSettled.connect(recorder.turn_finished)
         self.recorder = recorder
@@ -88,6 +88,7 @@ def h(qtbot: QtBot, qloop: qasync.QEventLoop) -> Iterator[Harness]:
     harness = Harness(qtbot)
     yield harness
     qloop.run_until_complete(harness.runner.shutdown())
+    assert harness.recorder.flush()
     harness.store.close()
 
 
