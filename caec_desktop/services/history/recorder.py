@@ -346,7 +346,8 @@ class ConversationRecorder:
         goes wrong there is saved again here, where the store handles it as it always did.
         Call `flush` before closing."""
         if self._writer is None:
-            self._writer = HistoryWriter(self.store.path, self._ended_by_writer)
+            store = self.store
+            self._writer = HistoryWriter(store.path, self._ended_by_writer, store.daily_backup)
 
     def _hand_over(self, turn: BaseModel) -> bool:
         """Give the writer `turn` to save; False when it cannot take it (no event loop, a

@@ -375,7 +375,7 @@ class HistoryStore:
             self._identity = path_identity(self.path)
         except OSError:
             self._identity = None
-        self._daily_backup(db)
+        self.daily_backup(db)
 
     def _recover(self, why: str) -> sqlite3.Connection:
         """Move the damaged file aside, start a fresh one and copy into it what still reads."""
@@ -456,7 +456,7 @@ class HistoryStore:
             now = None
         if now == self._identity:
             if self._resilient:
-                self._daily_backup(self._db)
+                self.daily_backup(self._db)
             return
         what = "deleted" if now is None else "replaced by another file"
         with contextlib.suppress(sqlite3.Error):
@@ -483,8 +483,9 @@ class HistoryStore:
             f"the history file was {what} while the app ran; it is in place again"
         )
 
-    def _daily_backup(self, db: sqlite3.Connection) -> None:
-        """Copy the database to backups/history-<date>.sqlite3 once a day; keep the newest 7."""
+    def daily_backup(self, db: sqlite3.Connection) -> None:
+        """Copy the database to backups/history-<date>.sqlite3 once a day; keep the newest 7.
+        `db`: a connection to it (the recorder's writer thread passes its own, on its thread)."""
         if not self._resilient:
             return
         today = datetime.now(UTC).date().isoformat()

@@ -95,9 +95,17 @@ class HistoryWriter:
     not: `job.error`); the recorder hands it to its own thread from there.
     """
 
-    def __init__(self, path: Path, done: Callable[[SaveJob], None]) -> None:
+    def __init__(
+        self,
+        path: Path,
+        done: Callable[[SaveJob], None],
+        before_write: Callable[[sqlite3.Connection], None] | None = None,
+    ) -> None:
         self.path = path
         self._done = done
+        self._before_write = before_write
+        """Called with the writer's connection before each write (the store's daily backup,
+        which the store made before each of its own writes)."""
         self._jobs: list[SaveJob | None] = []
         self._cond = threading.Condition()
         self._busy = 0
@@ -178,6 +186,8 @@ class HistoryWriter:
             self._close()
             raise HistoryFileChanged("the history file is not the one the store has open")
         db = self._connection()
+        if self._before_write is not None:
+            self._before_write(db)
         conversation = job.conversation
         with _Transaction(db):
             created = None
