@@ -175,6 +175,8 @@ def _instrument(spans: Spans) -> None:
         (ChatPane, "_make_room", "streamed bubble render: chat made taller"),
         (ChatPane, "_on_bar_range_changed", "chat scroll-follow"),
         (rec.ConversationRecorder, "record", "history save"),
+        (rec.ConversationRecorder, "_hand_over", "history save handed to the writer thread"),
+        (rec.ConversationRecorder, "_take_ended", "history save taken back (writer done)"),
         (HistoryController, "_on_runner_run_settled", "conversation list refresh"),
         (MainThreadGC, "check", "gc (main-thread collector)"),
     ]:
@@ -315,6 +317,8 @@ def measure(
         spans.undo()
         window.close()
         loop.run_until_complete(runner.shutdown())
+        if hasattr(recorder, "flush"):  # the writer thread's saves, as app.py does
+            recorder.flush()
         recorder.store.close()
         del controller, collector
     loop.close()  # its resolver thread ends with it

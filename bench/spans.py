@@ -328,11 +328,20 @@ def timed_application(spans: Spans, argv: list[str]) -> Any:
 
 def wire_recorder(runner: Any, path: Any) -> Any:
     """A history recorder saving each finished turn of `runner` to `path`, as app.py wires it
-    (`open_recorder` + `turn_finished` on `runSettled` now; `record_runner` in older code)."""
+    (`open_recorder(..., background=True)` + `turn_finished` on `runSettled` now; without the
+    writer thread before 2026-12-02; `record_runner` in older code)."""
     import caec_desktop.services.history as history
 
     if hasattr(history, "open_recorder"):
-        recorder = history.open_recorder(print, path)
+        import inspect
+
+        background = "background" in inspect.signature(history.open_recorder).parameters
+        # as app.py opens it: saving on the recorder's writer thread (since 2026-12-02)
+        recorder = (
+            history.open_recorder(print, path, background=True)
+            if background
+            else history.open_recorder(print, path)
+        )
         finished = getattr(runner, "runSettled", runner.runFinished)  # runFinished before
         if hasattr(recorder, "see"):  # rows made as the events come, a few per loop turn
             runner.eventReceived.connect(recorder.see)

@@ -703,6 +703,8 @@ async def _serve(
         await asyncio.sleep(0)
     await closed.wait()
     await runner.shutdown()  # cancels the run, awaits Session.aclose(): HTTP clients closed
+    if recorder is not None:
+        recorder.flush()  # the writer thread's saves, the last turn's among them (bounded)
     watch.cancel()  # kept until now: its result is the collector; `conversations` the dock's
     return 0
 
@@ -746,7 +748,7 @@ def _open_recorder(runner: SessionRunner, sink: ErrorSink) -> ConversationRecord
     """Save every finished turn to the history (from the first one on)."""
     from caec_desktop.services.history import open_recorder
 
-    recorder = open_recorder(sink.report)
+    recorder = open_recorder(sink.report, background=True)  # saves on its writer thread
     runner.eventReceived.connect(recorder.see)  # rows made as the events come, a few per turn
     runner.runFinished.connect(recorder.prepare)  # the rest, and the turn's record, meanwhile
     runner.runSettled.connect(recorder.turn_finished)  # after the answer is on screen

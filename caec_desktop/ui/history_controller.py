@@ -557,10 +557,14 @@ class HistoryController(QObject):
         QTimer.singleShot(LIST_LATER_MS, self.list, partial(self.list.setUpdatesEnabled, True))
 
     def _on_runner_run_settled(self, turn: Any) -> None:
-        """The turn was saved (the recorder's slot runs first): the list shows it a loop turn
-        later, so that the save and the list's repaint (~1 ms and ~3 ms of the GUI thread) are
+        """The turn was given to the recorder (its slot runs first): once it is saved (the
+        recorder may save on its writer thread: `after_saved`, in order) the list shows it a
+        loop turn later, so that the save and the list's repaint (~3 ms of the GUI thread) are
         not one stall (bench_streaming.py)."""
-        QTimer.singleShot(LIST_LATER_MS, self.list, partial(self._show_saved, turn))
+        later = partial(
+            QTimer.singleShot, LIST_LATER_MS, self.list, partial(self._show_saved, turn)
+        )
+        self.recorder.after_saved(later)
 
     def _show_saved(self, turn: Any) -> None:
         idle = not self.runner.running  # (a queued question may have started already)

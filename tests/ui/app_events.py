@@ -5,7 +5,7 @@ not always the widget itself)."""
 from __future__ import annotations
 
 import shiboken6
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtWidgets import QApplication, QWidget
 
 
@@ -55,3 +55,35 @@ def resizes(widget: QWidget) -> AppEvents:
 def paints(widget: QWidget) -> AppEvents:
     """The paint events of `widget` and everything in it (`count`)."""
     return AppEvents(widget, QEvent.Type.Paint)
+
+
+class _Delivered(QObject):
+    """Whether any event reached a widget inside `widget` (or `widget`) while installed."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__()
+        self.widget = widget
+        self.any = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if isinstance(watched, QWidget) and (
+            watched is self.widget or self.widget.isAncestorOf(watched)
+        ):
+            self.any = True
+        return False
+
+
+def settled(widget: QWidget) -> bool:
+    """Deliver every event posted so far, and say whether none of them was for `widget` or a
+    widget in it: no layout, queued show or repaint (the UpdateRequest Qt posts to the window)
+    was pending, so what the window shows is final. For `qtbot.waitUntil`: an event delivered
+    here may post more, which the next call delivers (and is not settled yet)."""
+    app = QApplication.instance()
+    assert app is not None
+    delivered = _Delivered(widget)
+    app.installEventFilter(delivered)
+    try:
+        QCoreApplication.sendPostedEvents()
+    finally:
+        app.removeEventFilter(delivered)
+    return not delivered.any

@@ -17,7 +17,7 @@ from caec_desktop.ui.chat_pane import ANSWER_BAND_PX, WRITING_NOTE, ChatPane
 from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.session_runner import SessionRunner
 from caec_desktop.ui.wrap_label import WrapLabel
-from tests.ui.app_events import AppEvents, paints, resizes
+from tests.ui.app_events import AppEvents, paints, resizes, settled
 from tests.ui.helpers import FakeSession, events
 
 
@@ -542,7 +542,10 @@ def test_paints_are_watched_only_while_an_answer_streams(qtbot: QtBot) -> None:
     """The chat filters its bar's, the bar's box's and its own events (a held render needs their
     paints) only while a writing bubble streams: at start-up, and in chats that never stream,
     every one of their events went through Python (the longest stall before the first answer
-    doubled). After the stream, the scroll bar still shows its slider where a direct paint does."""
+    doubled). After the stream, the scroll bar still shows its slider where a direct paint does.
+    A second model call whose stream ends before its first render leaves the chat as it was:
+    its bubble's show, queued when it was added, showed it out of the chat's layout, an empty
+    dashed box over the top of the answers (until its deferred delete)."""
     pane = _chat_with_answers(qtbot)
     assert not pane._watching
     shown: list[str] = []
@@ -552,12 +555,15 @@ def test_paints_are_watched_only_while_an_answer_streams(qtbot: QtBot) -> None:
     pane.add_answer("answer", "The step is about 1.02 µs.")
     (answer,) = [w for w in _bubbles(pane, "answer") if w.text().startswith("The step")]
     qtbot.waitUntil(lambda: answer.isVisible() and not _bubbles(pane, "writing"), timeout=5000)
-    qtbot.waitUntil(lambda: not pane._watching, timeout=5000)
+    qtbot.waitUntil(lambda: not pane._watching and settled(pane), timeout=5000)
+    before = _on_screen(pane)
+    shows = AppEvents(pane, QEvent.Type.Show)
     pane.stream_text("again ")  # a second model call streams: watched again, until it ends
     assert pane._watching
     pane.end_stream()
-    qtbot.waitUntil(lambda: not pane._watching, timeout=5000)
-    QCoreApplication.sendPostedEvents()  # the last repaint
+    qtbot.waitUntil(lambda: not pane._watching and settled(pane), timeout=5000)
+    assert shows.seen == []  # its bubble never showed ...
+    assert _on_screen(pane) == before  # ... and the chat shows what it showed before
     assert _shows_a_whole_new_paint(pane)
 
 

@@ -4,6 +4,7 @@ follow-up continues the reopened one, rename, delete, and every export from the 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 from collections.abc import Iterator
@@ -46,7 +47,7 @@ class Harness:
         self.window = MainWindow(self.runner, SETTINGS, help_source)
         qtbot.addWidget(self.window)
         self.sink = ErrorSink(self.window, (PLAIN_SECRET,))
-        recorder = open_recorder(self.sink.report)
+        recorder = open_recorder(self.sink.report, background=True)  # as app.py opens it
         assert recorder is not None
         self.runner.runSettled.connect(recorder.turn_finished)
         self.recorder = recorder
@@ -88,6 +89,7 @@ def h(qtbot: QtBot, qloop: qasync.QEventLoop) -> Iterator[Harness]:
     harness = Harness(qtbot)
     yield harness
     qloop.run_until_complete(harness.runner.shutdown())
+    assert harness.recorder.flush()
     harness.store.close()
 
 
@@ -507,3 +509,40 @@ def test_a_closed_conversations_dock_comes_back_from_the_view_menu(h: Harness) -
     assert not h.history.toolbar.isVisible()
     entries["Conversation toolbar"].trigger()
     assert h.history.toolbar.isVisible()
+
+
+def test_the_list_shows_a_turn_once_the_writer_thread_has_saved_it(
+    h: Harness, qloop: qasync.QEventLoop
+) -> None:
+    """The save runs on the recorder's writer thread: while another program holds the history
+    locked, the answered turn is not listed yet and the list and New stay disabled (nothing
+    can change under the save), and the GUI thread goes on; once the lock goes, the turn is
+    saved and then listed, in that order."""
+    import sqlite3
+
+    other = sqlite3.connect(h.store.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # a writer elsewhere holds the lock
+    ticks: list[int] = []
+
+    async def scenario() -> None:
+        assert h.runner.ask(FIRST)
+        await wait_signal(h.runner.runSettled, timeout=30)
+        for i in range(20):  # the loop goes on while the writer waits for the lock
+            ticks.append(i)
+            await asyncio.sleep(0.01)
+        assert h.store.list_conversations() == []
+        assert h.history.list.model.rowCount() == 0
+        assert not h.history.list.isEnabled() and not h.history.new_action.isEnabled()
+        other.execute("COMMIT")
+        await wait_until(h.history.new_action.isEnabled)
+
+    try:
+        qloop.run_until_complete(scenario())
+    finally:
+        other.close()
+    assert len(ticks) == 20
+    (conversation,) = h.store.list_conversations()
+    assert h.recorder.conversation_id == conversation.id
+    assert h.history.list.model.rowCount() == 1
+    assert h.history.list.model.conversation(0).id == conversation.id
+    assert h.store.turn_count(conversation.id) == 1

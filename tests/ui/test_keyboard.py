@@ -30,6 +30,7 @@ def h(qtbot: QtBot, qloop: qasync.QEventLoop) -> Iterator[Harness]:
     harness.window.activateWindow()
     yield harness
     qloop.run_until_complete(harness.runner.shutdown())
+    assert harness.recorder.flush()
     harness.store.close()
 
 
@@ -72,7 +73,7 @@ def test_keyboard_only_question_new_export_help_settings(
     async def ask() -> None:
         qtbot.keyClicks(focused(), "rayleigh time step for 1 mm glass beads")
         press(qtbot, Qt.Key.Key_Return)
-        await wait_signal(h.runner.runSettled, timeout=30)  # saved by then
+        await h.listed()  # saved (on the recorder's writer thread) and listed by then
 
     qloop.run_until_complete(ask())
     assert window.chat.cards() and window.chat.cards()[0].tool == "rayleigh_timestep"

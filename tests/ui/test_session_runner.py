@@ -112,7 +112,8 @@ def test_closing_right_after_an_answer_saves_the_whole_turn_as_the_app_wires_it(
         assert runner.ask("rayleigh time step for 1 mm glass beads")
         (turn,) = await wait_signal(runner.runFinished)
         await asyncio.sleep(0)  # some of its rows made, not all
-        await runner.shutdown()  # what app.py does once the window is closed
+        await runner.shutdown()  # what app.py does once the window is closed ...
+        assert recorder.flush()  # ... then the writer thread's saves
         return turn
 
     turn = qloop.run_until_complete(scenario())

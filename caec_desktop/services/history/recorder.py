@@ -14,9 +14,12 @@ banner, the CLI's stderr).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
+import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,11 +34,15 @@ from caec_desktop.services.history.store import (
     event_row,
     result_json,
 )
+from caec_desktop.services.history.writer import HistoryWriter, SaveJob, SaveTarget
 from caec_desktop.settings.redact import known_secrets
 
 NAME_LENGTH = 60
 PREPARE_BUDGET_MS = 0.5
 """GUI-thread time `prepare` may take in one event-loop turn (about 20 events)."""
+FLUSH_WAIT_S = 10.0
+"""How long closing waits for the writer thread's saves (`flush`): a write waits up to 5 s
+for a lock (the store's busy timeout), then for the disk."""
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +156,7 @@ class ConversationRecorder:
         notify: Notify | None = None,
     ) -> None:
         self.store = store
-        self._conversation_id = conversation_id
+        self._conversation = SaveTarget(conversation_id)
         self.report = report
         self.notify = notify
         self.saved: list[SavedTurn] = []
@@ -159,16 +166,28 @@ class ConversationRecorder:
         """The run going on: the rows of the events it sent so far (`see`)."""
         self._rows: _Rows | None = None
         """The newest turn given to `prepare`, its rows made or being made."""
+        self._writer: HistoryWriter | None = None
+        """Saves turns on a thread of its own (`write_in_background`); None: here."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._ended: deque[SaveJob] = deque()
+        """Jobs the writer has ended, to take in on this thread (`_take_ended`), in order."""
+        self._ended_lock = threading.Lock()
+        self._waiting = 0
+        """Turns handed to the writer and not taken back yet."""
+        self._after: list[Callable[[], None]] = []
+        """What waits for those (`after_saved`)."""
 
     @property
     def conversation_id(self) -> int | None:
-        return self._conversation_id
+        return self._conversation.id
 
     @conversation_id.setter
     def conversation_id(self, value: int | None) -> None:
-        if value != self._conversation_id:
+        # None again is a new conversation too: one whose first turn the writer is still
+        # creating is not the next one's.
+        if value != self._conversation.id or value is None:
             self.saved = []
-        self._conversation_id = value
+            self._conversation = SaveTarget(value)
 
     def new_notices(self) -> list[str]:
         """The store's notices not handed out yet (for the banner or stderr)."""
@@ -276,17 +295,19 @@ class ConversationRecorder:
         events: list[TraceEvent],
         rows: list[tuple[int, str]] | None = None,
         stored: str | None = None,
+        conversation: SaveTarget | None = None,
     ) -> int:
-        if self._conversation_id is None:
-            name = " ".join(text.split())
-            if len(name) > NAME_LENGTH:
-                name = name[: NAME_LENGTH - 1] + "…"
-            self._conversation_id = self.store.create_conversation(name or "Conversation")
-        return self.store.save_turn(self._conversation_id, text, data, events, rows, stored)
+        into = conversation or self._conversation
+        if into.id is None and into.stored is not None:  # created by the writer meanwhile
+            into.id = into.stored
+        if into.id is None:
+            into.id = into.stored = self.store.create_conversation(conversation_name(text))
+        return self.store.save_turn(into.id, text, data, events, rows, stored)
 
     def _save_again(self) -> int:
-        """The file was replaced: this session's turns of the conversation go into a new one."""
-        self._conversation_id = None
+        """The file was replaced: this session's turns of the conversation go into a new one
+        (so do the turns still waiting for the writer: they save into the same target)."""
+        self._conversation.id = self._conversation.stored = None
         idx = -1
         for text, data, events in self.saved:
             idx = self._save(text, data, events)
@@ -301,6 +322,8 @@ class ConversationRecorder:
         goes to `report`, never raised, and what the store had to do goes to `notify`."""
         if turn is None:
             return
+        if self._writer is not None and self._hand_over(turn):
+            return
         try:
             idx = self.record(turn)
         except (OSError, sqlite3.Error, ValueError) as exc:
@@ -313,9 +336,144 @@ class ConversationRecorder:
             log.info("turn %d saved to conversation %s", idx, self.conversation_id)
         self.tell()
 
+    # --- saving on the writer thread -------------------------------------------------------
+
+    def write_in_background(self) -> None:
+        """From now on `turn_finished` saves on a writer thread of its own (writer.py), in
+        order, while an event loop runs (otherwise, and while the history is kept in memory,
+        here as before). Its commit waits for the disk (fsync, 6-150 ms on the development
+        VM, bench/bench_history_save.py): on the GUI thread that was a frame or more. What
+        goes wrong there is saved again here, where the store handles it as it always did.
+        Call `flush` before closing."""
+        if self._writer is None:
+            store = self.store
+            self._writer = HistoryWriter(store.path, self._ended_by_writer, store.daily_backup)
+
+    def _hand_over(self, turn: BaseModel) -> bool:
+        """Give the writer `turn` to save; False when it cannot take it (no event loop, a
+        history kept in memory): it is saved here."""
+        identity = self.store.file_identity
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        if self._writer is None or (identity is None and not self._waiting):
+            return False  # (a history gone to memory while turns still wait: after them)
+        events: list[TraceEvent] = list(getattr(turn, "events", []))
+        text = asked_text(events)
+        prepared = self._prepared(turn, events)
+        if prepared is None:
+            data, stored = turn_record(turn)
+            rows = [event_row(e) for e in events]
+        else:
+            rows, data, stored = prepared
+        self._loop = loop
+        self._waiting += 1
+        job = SaveJob(
+            self._conversation, conversation_name(text), text, stored, rows, identity,
+            data=data, events=events,
+        )  # fmt: skip
+        self._writer.submit(job)
+        return True
+
+    def _ended_by_writer(self, job: SaveJob) -> None:
+        """(On the writer's thread.) Hand the ended job to the recorder's thread, in order."""
+        with self._ended_lock:
+            self._ended.append(job)
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # closed meanwhile: `flush` takes it
+                loop.call_soon_threadsafe(self._take_ended)
+
+    def _take_ended(self) -> None:
+        """Take in the jobs the writer has ended, oldest first: a saved turn's conversation is
+        known from now on; a turn it did not save is saved here, as before the writer (the
+        store keeps it in memory on a full disk, saves the conversation again into a file
+        found replaced, and says so), and a failure is told in words."""
+        while True:
+            with self._ended_lock:
+                if not self._ended:
+                    break
+                job = self._ended.popleft()
+            self._waiting -= 1
+            if job.error is None:
+                if job.conversation.id is None:
+                    job.conversation.id = job.conversation.stored
+                if job.conversation is self._conversation:  # (`_save_again` saves them again)
+                    self.saved.append((job.text, job.data, job.events))
+                log.info("turn %s saved to conversation %s", job.index, job.conversation.id)
+            else:
+                self._save_here(job)
+                if self._waiting == 0 and self._writer is not None:
+                    self._writer.resume()  # every turn handed back is saved by now
+        if self._waiting == 0:
+            after, self._after = self._after, []
+            for then in after:
+                then()
+
+    def _save_here(self, job: SaveJob) -> None:
+        text, data, events, rows, stored = job.text, job.data, job.events, job.rows, job.stored
+        if job.conversation is self._conversation:
+            self.saved.append((text, data, events))
+        try:
+            try:
+                self._save(text, data, events, rows, stored, job.conversation)
+            except HistoryFileChanged:
+                self._save_again()
+            except (sqlite3.Error, OSError) as exc:
+                if not self.store.saving:
+                    raise
+                self.store.keep_in_memory(error_words(exc))
+                self._save(text, data, events, rows, stored, job.conversation)
+        except (OSError, sqlite3.Error, ValueError, KeyError) as exc:
+            message = f"Turn not saved to history ({error_words(exc)}); export it to keep it."
+            if self.report is None:
+                log.error("%s", message)
+            else:
+                self.report(message, exc)
+        self.tell()
+
+    def after_saved(self, then: Callable[[], None]) -> None:
+        """Call `then` once every turn handed to the writer so far is saved (at once when none
+        is waiting): the conversation list shows a saved turn after its save, in order."""
+        if self._waiting == 0:
+            then()
+        else:
+            self._after.append(then)
+
+    def flush(self, timeout: float = FLUSH_WAIT_S) -> bool:
+        """Closing: wait (at most `timeout` s) for the writer's saves, then take them in here
+        (a turn it could not save is saved now). False, and the user told in words, when the
+        disk did not finish in time (those turns may be lost: the store's file stays sound)."""
+        if self._writer is None:
+            return True
+        done = self._writer.drain(timeout)
+        self._take_ended()
+        if not done:
+            message = (
+                f"{self._waiting} turn(s) may not be saved to the history: the disk did not "
+                f"finish writing within {timeout:g} s."
+            )
+            if self.report is None:
+                log.error("%s", message)
+            else:
+                self.report(message, None)
+        return done
+
+
+def conversation_name(text: str) -> str:
+    """A new conversation's name: the first request, on one line, at most `NAME_LENGTH`."""
+    name = " ".join(text.split())
+    if len(name) > NAME_LENGTH:
+        name = name[: NAME_LENGTH - 1] + "…"
+    return name or "Conversation"
+
 
 def open_recorder(
-    report: Report, path: Path | None = None, notify: Notify | None = None
+    report: Report,
+    path: Path | None = None,
+    notify: Notify | None = None,
+    background: bool = False,
 ) -> ConversationRecorder:
     """A recorder on a new conversation of the history; its `turn_finished` saves each turn.
 
@@ -328,7 +486,10 @@ def open_recorder(
         report: `ErrorSink.report(message, exc)`, told when a turn cannot be saved.
         path: database file (default: the user data dir).
         notify: shows the store's notices (default: `report` with no exception).
+        background: save on a writer thread (`ConversationRecorder.write_in_background`).
     """
     recorder = ConversationRecorder(HistoryStore.open(path), report=report, notify=notify)
+    if background:
+        recorder.write_in_background()
     recorder.tell()
     return recorder

@@ -188,7 +188,7 @@ def check_search(text: str) -> str:
     return text
 
 
-def _identity(path: Path) -> tuple[int, int]:
+def path_identity(path: Path) -> tuple[int, int]:
     info = os.stat(path)
     return info.st_dev, info.st_ino
 
@@ -294,7 +294,7 @@ class HistoryStore:
             self._db = self._open_resilient()
         else:
             self._db = self._connect(self.path)  # makes the folder (0700)
-            self._identity = _identity(self.path)
+            self._identity = path_identity(self.path)
 
     @classmethod
     def open(cls, path: Path | str | None = None) -> HistoryStore:
@@ -372,10 +372,10 @@ class HistoryStore:
     def _after_open(self, db: sqlite3.Connection) -> None:
         self.saving = True
         try:
-            self._identity = _identity(self.path)
+            self._identity = path_identity(self.path)
         except OSError:
             self._identity = None
-        self._daily_backup(db)
+        self.daily_backup(db)
 
     def _recover(self, why: str) -> sqlite3.Connection:
         """Move the damaged file aside, start a fresh one and copy into it what still reads."""
@@ -451,12 +451,12 @@ class HistoryStore:
         if not self.saving or self._identity is None:
             return
         try:
-            now: tuple[int, int] | None = _identity(self.path)
+            now: tuple[int, int] | None = path_identity(self.path)
         except OSError:
             now = None
         if now == self._identity:
             if self._resilient:
-                self._daily_backup(self._db)
+                self.daily_backup(self._db)
             return
         what = "deleted" if now is None else "replaced by another file"
         with contextlib.suppress(sqlite3.Error):
@@ -483,8 +483,9 @@ class HistoryStore:
             f"the history file was {what} while the app ran; it is in place again"
         )
 
-    def _daily_backup(self, db: sqlite3.Connection) -> None:
-        """Copy the database to backups/history-<date>.sqlite3 once a day; keep the newest 7."""
+    def daily_backup(self, db: sqlite3.Connection) -> None:
+        """Copy the database to backups/history-<date>.sqlite3 once a day; keep the newest 7.
+        `db`: a connection to it (the recorder's writer thread passes its own, on its thread)."""
         if not self._resilient:
             return
         today = datetime.now(UTC).date().isoformat()
@@ -528,13 +529,8 @@ class HistoryStore:
 
     def create_conversation(self, name: str = "New conversation") -> int:
         """Add an empty conversation; returns its id."""
-        now = _now()
         with self._tx():
-            cur = self._db.execute(
-                "INSERT INTO conversations (name, created, updated) VALUES (?, ?, ?)",
-                (redact_text(name), now, now),
-            )
-        return int(cur.lastrowid or 0)
+            return insert_conversation(self._db, name)
 
     def rename_conversation(self, conversation_id: int, name: str) -> None:
         with self._tx():
@@ -653,27 +649,8 @@ class HistoryStore:
         turn_json = stored if stored is not None else result_json(turn)
         if rows is None:
             rows = [event_row(e) for e in events]
-        now = _now()
         with self._tx():
-            cur = self._db.execute(
-                "UPDATE conversations SET updated = ? WHERE id = ?", (now, conversation_id)
-            )
-            self._require(cur.rowcount, conversation_id)
-            (idx,) = self._db.execute(
-                "SELECT COALESCE(MAX(idx) + 1, 0) FROM turns WHERE conversation = ?",
-                (conversation_id,),
-            ).fetchone()
-            cur = self._db.execute(
-                "INSERT INTO turns (conversation, idx, user_text, result, created)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (conversation_id, idx, redact_text(user_text), turn_json, now),
-            )
-            turn_id = cur.lastrowid
-            self._db.executemany(
-                "INSERT INTO events (turn, seq, event) VALUES (?, ?, ?)",
-                [(turn_id, seq, text) for seq, text in rows],
-            )
-        return int(idx)
+            return insert_turn(self._db, conversation_id, user_text, turn_json, rows)
 
     def load(self, conversation_id: int) -> LoadedConversation:
         """The conversation with all its turns and events, in order."""
@@ -686,6 +663,13 @@ class HistoryStore:
         newest), oldest first, with their events: a long conversation opens with its newest
         page and reads the rest later (`open_reader`). Pages put together are `load()`."""
         return _load(self._db, conversation_id, before=before, limit=limit)
+
+    @property
+    def file_identity(self) -> tuple[int, int] | None:
+        """(device, inode) of the file written to, as opened; None when the history is kept in
+        memory. A writer with a connection of its own checks it before each write, as the
+        store does (`HistoryFileChanged`)."""
+        return self._identity if self.saving else None
 
     @property
     def reader_path(self) -> Path | None:
@@ -847,6 +831,45 @@ def result_json(turn: Mapping[str, Any]) -> str:
     """A turn's data (`TurnResult.model_dump(mode="json")`, its events apart) as the turns table
     stores it: redacted with the keys known now."""
     return json.dumps(redact(dict(turn)), ensure_ascii=False, default=str)
+
+
+def insert_conversation(db: sqlite3.Connection, name: str) -> int:
+    """Add an empty conversation named `name` (redacted) in the transaction open on `db`;
+    returns its id."""
+    now = _now()
+    cur = db.execute(
+        "INSERT INTO conversations (name, created, updated) VALUES (?, ?, ?)",
+        (redact_text(name), now, now),
+    )
+    return int(cur.lastrowid or 0)
+
+
+def insert_turn(
+    db: sqlite3.Connection,
+    conversation_id: int,
+    user_text: str,
+    turn_json: str,
+    rows: list[tuple[int, str]],
+) -> int:
+    """Append a turn (`result_json`) and its event rows (`event_row`) to a conversation in the
+    transaction open on `db`; returns the turn's index. KeyError: no such conversation."""
+    now = _now()
+    cur = db.execute("UPDATE conversations SET updated = ? WHERE id = ?", (now, conversation_id))
+    HistoryStore._require(cur.rowcount, conversation_id)
+    (idx,) = db.execute(
+        "SELECT COALESCE(MAX(idx) + 1, 0) FROM turns WHERE conversation = ?",
+        (conversation_id,),
+    ).fetchone()
+    cur = db.execute(
+        "INSERT INTO turns (conversation, idx, user_text, result, created) VALUES (?, ?, ?, ?, ?)",
+        (conversation_id, idx, redact_text(user_text), turn_json, now),
+    )
+    turn_id = cur.lastrowid
+    db.executemany(
+        "INSERT INTO events (turn, seq, event) VALUES (?, ?, ?)",
+        [(turn_id, seq, text) for seq, text in rows],
+    )
+    return int(idx)
 
 
 class _Transaction:
