@@ -1,0 +1,254 @@
+"""The idle full garbage collection on the GUI thread: its longest CPU time. Prints JSON.
+
+Run: `QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_idle_gc.py [--baseline DIR]`.
+
+The app collects garbage itself on the GUI thread (ui/main_thread_gc.py); a full collection waits
+for an idle moment, but a user who types or clicks then waits for it. The window, wired as app.py
+wires it (offline session, history in a temporary folder, the app's collector, start-up objects
+frozen), is brought into two states a user reaches, and at each idle moment in them the
+collector's full collection is made due and run (`MainThreadGC.check` with the idle wait and the
+quiet-window wait set to zero); its GUI-thread CPU time is recorded:
+- `trace_10000`: the trace holds 10,000 rows of earlier runs (made after start-up, as a long
+  session makes them; bench_streaming's rows), then `--turns` turns (a chat question, a form run
+  in turn), an idle moment after each;
+- `reopen_1000`: a 1,000-turn conversation reopened, then scrolled from its newest turn to its
+  first (every turn's widgets built), an idle moment; then `--turns` turns, an idle moment after
+  each; then a new conversation (the long one closed), an idle moment.
+`worst_idle_full_cpu_ms` is the longest of those collections (target <= 10 ms: well under a
+frame), per state too. Leaks: `closed_conversation_freed` is whether the closed conversation's
+result cards and stored turns were freed (weak references); `cyclic_garbage_left_frozen` how many
+objects a full collection finds once everything frozen is unfrozen at the end (cyclic garbage the
+freezes kept; the app never unfreezes); `frozen_objects_at_end` how many are frozen then.
+With `--baseline DIR` (a tree of older code, e.g. made by `git archive`), the same measurement
+runs in child processes for DIR and for this tree, alternating, `--runs` times each, and the
+medians and their ratio are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import weakref
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve()
+TARGET_MS = 10.0
+FORM = {"particle_diameter": "2 mm", "density": "2500 kg/m^3"}
+MAX_CHECKS = 50
+"""Checks at most until a due collection runs (it waits for a later check: the window's repaint)."""
+
+
+def measure(turns: int) -> dict[str, Any]:
+    """Both states in one window: each idle full collection's GUI-thread CPU ms, and the leak
+    figures."""
+    sys.path.insert(0, str(HERE.parent))
+    import qasync
+    from bench_reopen import _fill
+    from bench_streaming import _trace_rows
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+    from spans import offline_window
+
+    from caec_desktop.ui import main_thread_gc
+    from tests.ui.helpers import wait_signal
+
+    gc.disable()  # as app.py's main() until start-up is done (offline_window freezes then)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    main_thread_gc.IDLE_MS = 0  # the idle wait is over at once: the bench makes the moments
+    main_thread_gc.MAX_WAIT_MS = 0
+    figures: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        runner, window, recorder, controller, collector = offline_window(Path(tmp) / "h.sqlite3")
+        window.resize(1180, 760)
+        window.show()
+        app.processEvents()
+        thresholds = collector.thresholds
+
+        def idle() -> float:
+            """An idle moment with a full collection due: the collecting check's CPU ms."""
+            for _ in range(3):
+                app.processEvents()
+                app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+            collector.thresholds = (thresholds[0], thresholds[1], -1)  # generation 2 is due
+            try:
+                for _ in range(MAX_CHECKS):
+                    c0 = time.thread_time()
+                    done = collector.check()
+                    cpu = (time.thread_time() - c0) * 1000.0
+                    if done is not None:
+                        return cpu
+                    app.processEvents()
+                raise RuntimeError("the due full collection never ran")
+            finally:
+                collector.thresholds = thresholds
+
+        async def turn(i: int) -> None:
+            if i % 2:
+                runner.run_tool("particle_mass", FORM)
+            else:
+                runner.ask(f"rayleigh time step for {1 + i / 100:g} mm glass beads")
+            await wait_signal(runner.runFinished, timeout=60)
+            for _ in range(5):
+                await asyncio.sleep(0.01)
+
+        def scroll_to_first_turn(conversation: int) -> int:
+            """Open `conversation`, scroll from its newest turn to its first: the cards built."""
+            assert controller.open_conversation(conversation)
+            end = time.perf_counter() + 60.0
+            while controller.reading is not None and time.perf_counter() < end:
+                app.processEvents()
+                time.sleep(0.001)
+            chat = window.chat
+            bar = chat.scroll_area.verticalScrollBar()
+            pending = getattr(chat, "older_pending", lambda: 0)
+            for _ in range(20_000):  # bounded (~3,500 wheel steps for 1,000 turns)
+                bar.setValue(max(0, bar.value() - 120))  # a wheel step up
+                app.processEvents()
+                if bar.value() == 0 and pending() == 0:
+                    break
+            return len(chat.cards())
+
+        # warm-up: first-use imports and caches (an import freezes the heap: ui/main_thread_gc.py)
+        loop.run_until_complete(turn(0))
+        loop.run_until_complete(turn(1))
+        scroll_to_first_turn(_fill(recorder.store, 30))
+        controller.new_conversation()
+        idle()
+
+        # trace_10000: rows of earlier runs (made after start-up), aged into the old generation
+        window.trace.model.extend(_trace_rows(10_000))
+        window.trace.flush()
+        gc.collect(1)
+        gc.collect(1)
+        rows = []
+        for i in range(turns):
+            loop.run_until_complete(turn(i))
+            rows.append(idle())
+        figures["trace_10000"] = rows
+
+        # reopen_1000: reopened, scrolled to its first turn, then turns, then closed
+        conversation = _fill(recorder.store, 1000)
+        controller.new_conversation()
+        idle()
+        figures["built_cards"] = scroll_to_first_turn(conversation)
+        cards = window.chat.cards()
+        reopened = [idle()]
+        for i in range(turns):
+            loop.run_until_complete(turn(i))
+            reopened.append(idle())
+        held = [weakref.ref(cards[0]), weakref.ref(runner.session.turns[0])]
+        del cards
+        controller.new_conversation()
+        reopened.append(idle())
+        figures["reopen_1000"] = reopened
+        figures["closed_conversation_freed"] = all(r() is None for r in held)
+        collector.timer.stop()
+        window.close()
+        loop.run_until_complete(runner.shutdown())
+        recorder.store.close()
+    app.processEvents()
+    app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
+    figures["frozen_objects_at_end"] = gc.get_freeze_count()
+    gc.unfreeze()
+    figures["cyclic_garbage_left_frozen"] = gc.collect()
+    loop.close()
+    return figures
+
+
+def summary(figures: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        f"worst_idle_full_cpu_ms_{state}": round(max(figures[state]), 2)
+        for state in ("trace_10000", "reopen_1000")
+    }
+    out["worst_idle_full_cpu_ms"] = max(out.values())
+    for state in ("trace_10000", "reopen_1000"):
+        out[f"idle_full_cpu_ms_{state}"] = [round(c, 2) for c in figures[state]]
+    for key in (
+        "built_cards",
+        "closed_conversation_freed",
+        "cyclic_garbage_left_frozen",
+        "frozen_objects_at_end",
+    ):
+        out[key] = figures[key]
+    return out
+
+
+def _child(tree: Path, turns: int) -> dict[str, Any]:
+    """One measurement of the code in `tree`, in a process of its own."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run(
+        [sys.executable, str(HERE), "--child", str(tree), "--turns", str(turns)],
+        env=env, cwd=tree, capture_output=True, text=True, timeout=600, check=True,
+    )  # fmt: skip
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=4, help="turns after each state is reached")
+    parser.add_argument("--baseline", type=Path, help="a tree of older code to compare with")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each tree (with --baseline)")
+    parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    ns = parser.parse_args()
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if ns.child is not None:
+        sys.path.insert(0, str(ns.child))
+        import caec_desktop
+
+        print(json.dumps({"code": caec_desktop.__file__, **summary(measure(ns.turns))}))
+        return
+    if ns.baseline is None:
+        sys.path.insert(0, str(HERE.parents[1]))
+        result = {"turns": ns.turns, **summary(measure(ns.turns))}
+        result["targets"] = {
+            "worst_idle_full_cpu_ms": {"target": f"<= {TARGET_MS:g}",
+                                       "measured": result["worst_idle_full_cpu_ms"],
+                                       "met": result["worst_idle_full_cpu_ms"] <= TARGET_MS},
+        }  # fmt: skip
+        result["load_average"] = os.getloadavg()
+        print(json.dumps(result, indent=2))
+        return
+    trees = {"baseline": ns.baseline.resolve(), "change": HERE.parents[1]}
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
+    for _ in range(ns.runs):
+        for name, tree in trees.items():
+            runs[name].append(_child(tree, ns.turns))
+    keys = [k for k in runs["change"][0] if k.startswith("worst_")]
+    result: dict[str, Any] = {"turns": ns.turns, "runs": ns.runs, "trees": {
+        name: str(tree) for name, tree in trees.items()}}  # fmt: skip
+    for name in trees:
+        result[name] = {
+            **{f"median_{k}": round(statistics.median(r[k] for r in runs[name]), 2) for k in keys},
+            "per_run_worst_idle_full_cpu_ms": [r["worst_idle_full_cpu_ms"] for r in runs[name]],
+            **{k: [r[k] for r in runs[name]] for k in (
+                "closed_conversation_freed", "cyclic_garbage_left_frozen",
+                "frozen_objects_at_end")},
+        }  # fmt: skip
+    result["ratio_worst_idle_full_cpu_ms_change_vs_baseline"] = round(
+        result["change"]["median_worst_idle_full_cpu_ms"]
+        / result["baseline"]["median_worst_idle_full_cpu_ms"],
+        3,
+    )
+    worst = max(result["change"]["per_run_worst_idle_full_cpu_ms"])
+    result["targets"] = {
+        "worst_idle_full_cpu_ms (change, each run)": {
+            "target": f"<= {TARGET_MS:g}", "measured": worst, "met": worst <= TARGET_MS},
+    }  # fmt: skip
+    result["load_average"] = os.getloadavg()
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
