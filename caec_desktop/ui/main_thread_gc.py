@@ -76,7 +76,8 @@ MAX_POSTPONE_MS = 120_000
 WALK_MAX = 10_000
 """Old-generation objects (not frozen) up to which an idle full collection walks them before
 freezing them (0.2-0.7 microseconds an object, widgets the dearest: at most ~7 ms); more are
-frozen unwalked."""
+frozen unwalked. Counting them (`gc.get_objects(2)`) takes ~0.1 microseconds an object: ~6 ms
+for a 1,000-turn conversation's ~57,000, once."""
 YOUNG_STEP = 2
 """Generation 1 is collected after this many generation-0 collections instead of Python's 10: it
 holds what survived them, and a streamed run's survivors (~28,000 objects after ten) took a 12 ms
