@@ -39,8 +39,9 @@ what became old since. And when more than `WALK_MAX` objects became old since th
 long conversation built or opened in one go), they are frozen without the walk. What is frozen
 still goes when nothing holds it (reference counting: a closed conversation's widgets, rows and
 turns are freed); only cyclic garbage among it is never collected. bench/bench_idle_gc.py counts
-what is left so (`cyclic_garbage_left_frozen`: as many objects as before this freeze, start-up's)
-and bench/bench_memory.py checks that RSS settles. Unfreezing to collect it would walk start-up's
+what is left so (`cyclic_garbage_left_frozen`: 350-1,200 objects, 350-530 before this freeze,
+start-up's included; 750 either way after 200 turns of `bench/bench_memory.py --idle-full`, whose
+RSS settles as before). Unfreezing to collect it would walk start-up's
 ~145,000 frozen objects too (~110 ms).
 """
 
