@@ -7,6 +7,11 @@ list, the main-thread collector) runs, in turn: a chat question, a form run, a r
 every 10 turns a switch (a new conversation, or reopening an earlier one). RSS (from
 /proc/self/statm) is printed after each 50 turns, after the queued deletions ran and a full
 collection. Target: RSS at turn 200 within ±5 % of RSS at turn 100 (issue 18).
+With `--idle-full`, each turn is followed by an idle moment with a full collection due, run by the
+collector (ui/main_thread_gc.py: it freezes what survives it; without the option the turns come
+too close together for one); `idle_full_collections` counts them, and
+`cyclic_garbage_left_frozen` is what a collection finds once everything frozen is unfrozen at the
+end (cyclic garbage the freezes kept).
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=200)
     parser.add_argument("--every", type=int, default=50)
+    parser.add_argument("--idle-full", action="store_true", help="an idle full collection a turn")
     ns = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     import qasync
@@ -83,6 +89,27 @@ def main() -> None:
                 else:
                     controller.open_conversation(ids[(i // 20) % len(ids)])
             await asyncio.sleep(0)
+            if ns.idle_full:
+                await idle_full()
+
+        idle_full_collections = [0]
+
+        async def idle_full(collector: Any = collector) -> None:
+            """An idle moment with a full collection due: the collector's check runs it (it
+            waits for a later check than the one that found it due)."""
+            from caec_desktop.ui import main_thread_gc
+
+            main_thread_gc.IDLE_MS = main_thread_gc.MAX_WAIT_MS = 0
+            thresholds = collector.thresholds
+            collector.thresholds = (thresholds[0], thresholds[1], -1)
+            try:
+                for _ in range(50):  # bounded
+                    await asyncio.sleep(0.005)
+                    if collector.check() is not None:
+                        idle_full_collections[0] += 1
+                        break
+            finally:
+                collector.thresholds = thresholds
 
         async def all_turns() -> None:
             for i in range(ns.turns):
@@ -103,6 +130,11 @@ def main() -> None:
         del collector
     by_turn = {f["turn"]: f["rss_mb"] for f in figures}
     result: dict[str, Any] = {"turns": ns.turns, "load_average": os.getloadavg(), "rss": figures}
+    if ns.idle_full:
+        result["idle_full_collections"] = idle_full_collections[0]
+        gc.collect()
+        gc.unfreeze()
+        result["cyclic_garbage_left_frozen"] = gc.collect()
     if 100 in by_turn and ns.turns in by_turn:
         change = by_turn[ns.turns] / by_turn[100] - 1.0
         result["rss_change_100_to_end"] = round(change, 4)

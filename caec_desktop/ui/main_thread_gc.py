@@ -24,10 +24,25 @@ parent's) has not repainted for `QUIET_MS`; meanwhile the check runs every `FAST
 and after `MAX_WAIT_MS` the collection runs anyway. A repaint during a stream or an open is a
 frame's worth of GUI-thread work already; a collection in the same loop turn adds to that gap.
 
-A full collection (generation 2) walks every tracked object: with 10,000 trace rows held it took
-35-57 ms of GUI-thread CPU, the longest stall of a whole run (bench/bench_streaming.py). So it waits
-for an idle moment: no run going (`busy()` False) for `IDLE_MS`; until then the younger
-generations are still collected. A full collection postponed for `MAX_POSTPONE_MS` runs anyway.
+A full collection (generation 2) walks every tracked object that is not frozen: with 10,000 trace
+rows held it took 35-57 ms of GUI-thread CPU, the longest stall of a whole run
+(bench/bench_streaming.py). So it waits for an idle moment: no run going (`busy()` False) for
+`IDLE_MS`; until then the younger generations are still collected. A full collection postponed
+for `MAX_POSTPONE_MS` runs anyway.
+
+Even at an idle moment a long walk is a stall: the user who types or clicks then waits for it.
+With a 1,000-turn conversation's widgets built (scrolled through), the old generation held ~57,000
+objects, a 44-52 ms walk, repeated at every idle full collection while the conversation stayed
+open; 10,000 trace rows made after start-up, 8-16 ms (bench/bench_idle_gc.py). So an idle full
+collection freezes what survives it (`gc.freeze()`, as start-up does): the next one walks only
+what became old since. And when more than `WALK_MAX` objects became old since the last one (a
+long conversation built or opened in one go), they are frozen without the walk. What is frozen
+still goes when nothing holds it (reference counting: a closed conversation's widgets, rows and
+turns are freed); only cyclic garbage among it is never collected. bench/bench_idle_gc.py counts
+what is left so (`cyclic_garbage_left_frozen`: 350-1,200 objects, 350-530 before this freeze,
+start-up's included; 750 either way after 200 turns of `bench/bench_memory.py --idle-full`, whose
+RSS settles as before). Unfreezing to collect it would walk start-up's
+~145,000 frozen objects too (~110 ms).
 """
 
 from __future__ import annotations
@@ -59,6 +74,11 @@ FROZEN = -1
 IDLE_MS = 2000
 """A full collection waits until nothing has been busy for this long (an answer being read)."""
 MAX_POSTPONE_MS = 120_000
+WALK_MAX = 10_000
+"""Old-generation objects (not frozen) up to which an idle full collection walks them before
+freezing them (0.2-0.7 microseconds an object, widgets the dearest: at most ~7 ms); more are
+frozen unwalked. Counting them (`gc.get_objects(2)`) takes ~0.1 microseconds an object: ~6 ms
+for a 1,000-turn conversation's ~57,000, once."""
 YOUNG_STEP = 2
 """Generation 1 is collected after this many generation-0 collections instead of Python's 10: it
 holds what survived them, and a streamed run's survivors (~28,000 objects after ten) took a 12 ms
@@ -106,8 +126,9 @@ class MainThreadGC(QObject):
     def check(self) -> int | None:
         """Collect the oldest generation whose count passed its threshold: its number, or None;
         `FROZEN` if it froze the heap instead (modules imported since its last collection and
-        more than `FREEZE_FROM` young objects). A collection waits while the window repaints,
-        checked again after `FAST_INTERVAL_MS`."""
+        more than `FREEZE_FROM` young objects, or an idle full collection's old generation past
+        `WALK_MAX`). A collection waits while the window repaints, checked again after
+        `FAST_INTERVAL_MS`."""
         collected = self._collect(gc.get_count())
         period = self.fast_interval_ms if self._due_at else self.interval_ms
         if self.timer.interval() != period:
@@ -135,7 +156,9 @@ class MainThreadGC(QObject):
                 return None  # what made it due may still be painted: at a later, quiet check
             self._due_at = 0.0
         generation = due[0]
-        if generation == 2 and not self._idle(now):
+        if generation == 2:
+            if self._idle(now):
+                return _collect_and_freeze()
             generation = 1  # the young objects still; the full walk at the next idle moment
         gc.collect(generation)
         return generation
@@ -152,3 +175,15 @@ class MainThreadGC(QObject):
 def _collections() -> int:
     """How many collections have run (any thread, any caller)."""
     return sum(stats["collections"] for stats in gc.get_stats())
+
+
+def _collect_and_freeze() -> int:
+    """A full collection that walks the old generation only while it is small (`WALK_MAX`), then
+    freezes what survived: 2, or `FROZEN` if the old generation was frozen unwalked."""
+    gc.collect(1)
+    if len(gc.get_objects(2)) > WALK_MAX:
+        gc.freeze()
+        return FROZEN
+    gc.collect(2)
+    gc.freeze()
+    return 2

@@ -213,3 +213,86 @@ def test_a_due_collection_waits_for_a_later_check_with_the_window_quiet(
     gc.collect(0)  # a collection by someone else: what is due now is new
     assert collector.check() is None
     assert collector.check() == 0
+
+
+def _idle_collector(monkeypatch: pytest.MonkeyPatch, walk_max: int) -> MainThreadGC:
+    """A stopped collector with a full collection due and the idle wait over, walking an old
+    generation of up to `walk_max` objects."""
+    monkeypatch.setattr(main_thread_gc, "IDLE_MS", 0)
+    monkeypatch.setattr(main_thread_gc, "WALK_MAX", walk_max)
+    collector = MainThreadGC(interval_ms=60_000, busy=lambda: False)
+    collector.timer.stop()
+    collector.thresholds = (10**9, 10**9, -1)  # generation 2 is always past its threshold
+    return collector
+
+
+def _old_cycles(n: int) -> list[weakref.ref[Node]]:
+    """`n` cycles that reached the old generation alive and then lost their last holder: only a
+    full collection frees them."""
+    held = [Node() for _ in range(n)]
+    gc.collect(1)  # survivors of the young generations: old now
+    refs = [weakref.ref(node) for node in held]
+    del held
+    return refs
+
+
+def test_an_idle_full_collection_frees_old_cycles_then_freezes_what_survived(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The next idle full collection walks only what became old since this one: survivors are
+    frozen (not walked again), cyclic garbage found by the walk is freed first."""
+    collector = _idle_collector(monkeypatch, walk_max=10**9)
+    kept = [Node() for _ in range(100)]
+    dead = _old_cycles(100)
+    frozen_before = gc.get_freeze_count()
+    assert all(r() is not None for r in dead)
+    assert collector.check() == 2
+    assert all(r() is None for r in dead)
+    walked = {id(o) for o in gc.get_objects()}
+    assert not walked & {id(node) for node in kept}
+    assert gc.get_freeze_count() >= frozen_before + len(kept)
+
+
+def test_a_large_old_generation_is_frozen_unwalked_young_cycles_still_freed(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past `WALK_MAX` old objects (a long conversation's widgets built in one go), the walk
+    would be a stall over a frame: the young generations are collected, the old one frozen as
+    it is (cyclic garbage in it stays: the documented price)."""
+    collector = _idle_collector(monkeypatch, walk_max=0)
+    old_dead = _old_cycles(10)
+    young_dead = [weakref.ref(Node()) for _ in range(10)]
+    assert collector.check() == main_thread_gc.FROZEN
+    assert all(r() is None for r in young_dead)
+    assert all(r() is not None for r in old_dead)
+    assert not {id(r()) for r in old_dead} & {id(o) for o in gc.get_objects()}
+
+
+def test_a_closed_conversation_frozen_by_an_idle_collection_is_still_freed(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Frozen objects are not walked, but reference counting frees them: a conversation's
+    widgets and turns, frozen at an idle moment while it was open, go when it is closed."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    from caec_desktop.ui.main_window import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    for i in range(5):
+        window.chat.add_message("user", f"question {i}")
+    bubbles = [weakref.ref(w) for w in window.chat.items()]
+    assert len(bubbles) == 5
+    collector = _idle_collector(monkeypatch, walk_max=10**9)
+    frozen_before = gc.get_freeze_count()
+    assert collector.check() == 2
+    assert gc.get_freeze_count() > frozen_before
+    assert not {id(r()) for r in bubbles} & {id(o) for o in gc.get_objects()}  # frozen
+    window.chat.clear()
+
+    def freed() -> bool:
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        return all(r() is None for r in bubbles)
+
+    qtbot.waitUntil(freed)
