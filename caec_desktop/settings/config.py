@@ -84,7 +84,7 @@ SECRET_FIELD = "llm_api_key"
 
 PlainConfig: type[BaseModel] = create_model(  # type: ignore[call-overload]
     "PlainConfig",
-    __config__=ConfigDict(extra="forbid"),
+    __config__=ConfigDict(extra="forbid", defer_build=True),  # built when a file is read
     **{
         n: (f.annotation, f)
         for n, f in Settings.model_fields.items()

@@ -6,7 +6,7 @@ import contextlib
 import math
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from caec_desktop.tools.base import ArgError, ToolSpec
 from caec_desktop.tools.schema import tool_schema
@@ -15,6 +15,8 @@ from caec_desktop.tools.units import UnitParseError, pretty_unit, to_si
 
 class FieldMessage(BaseModel):
     """A validation problem tied to one field ("" when it concerns the whole call)."""
+
+    model_config = ConfigDict(defer_build=True)  # its validator made on a first problem
 
     field: str
     message: str

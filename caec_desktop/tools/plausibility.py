@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from caec_desktop.tools.units import convert, fmt, pretty_unit, sig
 
@@ -123,6 +123,8 @@ def slips(field: str) -> tuple[str, ...]:
 
 class FieldWarning(BaseModel):
     """A valid but unusual input: which field, its value (in `unit`) and why it is unusual."""
+
+    model_config = ConfigDict(defer_build=True)  # its validator made on a first warning
 
     field: str
     value: float

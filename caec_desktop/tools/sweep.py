@@ -40,7 +40,7 @@ Scale = Literal["lin", "log"]
 class SweepArgs(BaseModel):
     """What a sweep is asked for, before validation (numbers in SI or strings with a unit)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # built on the first sweep
 
     tool: str = Field(description="The tool to run at every point, e.g. rayleigh_timestep")
     parameter: str = Field(description="The numeric input of that tool to vary")
