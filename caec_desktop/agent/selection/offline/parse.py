@@ -34,7 +34,7 @@ from caec_desktop.agent.selection.offline.aliases import (
     particle_roles,
     wall_roles,
 )
-from caec_desktop.agent.selection.offline.lazy_re import lazy
+from caec_desktop.agent.selection.offline.lazy_re import LazyPattern, lazy
 from caec_desktop.tools.bare import bare_question
 from caec_desktop.tools.fluids import fluid_mentions
 from caec_desktop.tools.materials import mentions
@@ -782,12 +782,21 @@ _WORD_FACTOR_RE = lazy(
 def _with_word_factors(text: str, quantities: list[Quantity]) -> list[Quantity]:
     """`quantities` with each change in words (`half the modulus`) as a problem, never read as
     the unchanged value (a preset's 70 GPa) nor its number (`10 times the radius`) read alone."""
+    return _with_refused(
+        _WORD_FACTOR_RE, text, quantities,
+        "a change of another value is arithmetic, which is not worked out; type the value meant "
+        "with its unit",
+    )  # fmt: skip
+
+
+def _with_refused(
+    pattern: re.Pattern[str] | LazyPattern, text: str, quantities: list[Quantity], why: str
+) -> list[Quantity]:
+    """`quantities` with each match of `pattern` in `text` a problem (`could not read …: why`):
+    the numbers it covers, or a new quantity in its place when it covers none."""
     extra = []
-    for m in _WORD_FACTOR_RE.finditer(text):
-        problem = (
-            f"could not read {quote(m.group().strip())}: a change of another value is "
-            "arithmetic, which is not worked out; type the value meant with its unit"
-        )
+    for m in pattern.finditer(text):
+        problem = f"could not read {quote(m.group().strip())}: {why}"
         covered = [q for q in quantities if q.start < m.end() and m.start() < q.end]
         for q in covered:
             q.problem, q.unit, q.dim = problem, "", ""
@@ -807,18 +816,11 @@ read before, and a contact angle took its default 0)."""
 def _with_pi(text: str, quantities: list[Quantity]) -> list[Quantity]:
     """`quantities` with each value written with π as a problem: the numbers it covers (`0.1` of
     `0.1π rad`), or a new quantity when it covers none (`π/6 rad`)."""
-    extra = []
-    for m in _PI_RE.finditer(text):
-        problem = (
-            f"could not read {quote(m.group().strip())}: π is not evaluated; type the value as a "
-            "number with its unit (an angle in degrees, e.g. 30°)"
-        )
-        covered = [q for q in quantities if q.start < m.end() and m.start() < q.end]
-        for q in covered:
-            q.problem, q.unit, q.dim = problem, "", ""
-        if not covered:
-            extra.append(Quantity(0.0, "", "", m.start(), m.end(), problem=problem))
-    return sorted([*quantities, *extra], key=lambda q: q.start) if extra else quantities
+    return _with_refused(
+        _PI_RE, text, quantities,
+        "π is not evaluated; type the value as a number with its unit (an angle in degrees, "
+        "e.g. 30°)",
+    )  # fmt: skip
 
 
 _EACH_AFTER_RE = lazy(r"^\s*(?:each|apiece)\b", re.IGNORECASE)
