@@ -27,6 +27,7 @@ it, until the pointer leaves it.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import math
 import threading
@@ -116,7 +117,10 @@ def _warm_names() -> Iterator[None]:
         built = module.__dict__  # a name not built yet is listed by dir() but not in __dict__
         for attr in dir(module):
             if attr not in built:
-                getattr(module, attr, None)
+                # (a name Qt lists but cannot make: the import meets the same error, and the
+                # card says so, `load_error`)
+                with contextlib.suppress(Exception):
+                    getattr(module, attr)
                 yield
 
 
