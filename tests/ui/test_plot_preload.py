@@ -97,3 +97,30 @@ def test_using_qt_classes_while_the_plot_library_imports_does_not_crash(
     """Before the warm-up, the GUI thread's names in these orders crashed the process (rc 139,
     in pyqtgraph's `Qt._copy_attrs`) in 8 of 9 runs of the three (fresh processes each)."""
     assert run_python(RACE.replace("SEED", str(seed)), tmp_path)[-1] == "loaded True"
+
+
+FIRST_PLOT = """
+from PySide6.QtCore import QEventLoop
+from PySide6.QtWidgets import QApplication
+from caec_desktop.tools.sweep import run_sweep
+from caec_desktop.ui import plot_view
+from caec_desktop.ui.plot_view import SweepPlot
+
+app = QApplication([])
+table = run_sweep({"tool": "rayleigh_timestep", "parameter": "particle_radius", "start": "0.2 mm",
+                   "stop": "3 mm", "points": 9, "args": {"density": 2500,
+                   "youngs_modulus": "70 GPa", "poisson_ratio": 0.25}}).table
+plot = SweepPlot(table)  # the session's first plot: nothing loaded, the warm-up not begun
+plot.show()
+print("at once", plot.placeholder.text(), plot_view._thread is None)
+while not plot.drawn:  # the warm-up's, the poll's and the build's timers wake the loop
+    app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+print("drawn", len(plot.xs), plot.curve is not None)
+"""
+
+
+def test_a_plot_asked_before_the_warm_up_and_import_shows_once_they_are_done(
+    tmp_path: Path,
+) -> None:
+    out = run_python(FIRST_PLOT, tmp_path)
+    assert out[-2:] == ["at once Loading the plot… True", "drawn 9 True"]
