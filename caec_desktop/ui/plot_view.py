@@ -7,6 +7,13 @@ a sweep is on its way (the form's sweep switch, a sweep call in the trace), and 
 before the import is done shows "Loading the plot…" until it is (polled by a timer, so the
 event loop never waits for the import).
 
+The worker never builds a PySide6 class: PySide6 builds each class's Python type on its first
+use, with no lock (PYSIDE-2404), and two threads building at once can crash the process.
+pyqtgraph's import touches every name of QtCore, QtGui and QtWidgets (its `Qt._copy_attrs`) and
+imports QtOpenGL, QtOpenGLWidgets, QtSvg and QtTest, so `preload()` first imports those modules
+and builds every name they list on the GUI thread, a few names per loop turn (about 2 ms each,
+`WARM_BUDGET_S`), and only then starts the worker.
+
 The plot: the chosen result column against the parameter, in display units (`tools/display.py`)
 with the units in the axis labels; log axes for a log sweep or a range spanning two decades or
 more, with tick labels that never overlap (`plot_axis.TidyAxis`); the sweep's threshold as a
@@ -20,8 +27,12 @@ it, until the pointer leaves it.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import math
 import threading
+import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from PySide6 import QtCore
@@ -49,10 +60,24 @@ FAILED_COLOUR = (210, 40, 40)
 LATER_MS = 1
 """The plot is made, and drawn, this long after the step before: on a later loop turn."""
 
+WARM_MODULES = (
+    "PySide6.QtCore",
+    "PySide6.QtGui",
+    "PySide6.QtWidgets",
+    "PySide6.QtOpenGL",
+    "PySide6.QtOpenGLWidgets",
+    "PySide6.QtSvg",
+    "PySide6.QtTest",
+)
+"""The PySide6 modules pyqtgraph and pyqtgraph.exporters import (and read every name of)."""
+WARM_BUDGET_S = 0.0015
+"""A warm-up step builds names until it has taken this long (the name it is on may add more)."""
+
 _lock = threading.Lock()
 _thread: threading.Thread | None = None
 _module: ModuleType | None = None
 _error: str | None = None
+_warming: Iterator[None] | None = None
 
 
 def _load() -> None:
@@ -68,12 +93,68 @@ def _load() -> None:
 
 
 def preload() -> None:
-    """Start importing pyqtgraph on a worker thread (once); returns at once."""
-    global _thread
+    """Start loading pyqtgraph (once); returns at once. The PySide6 names its import touches are
+    built on the GUI thread first, over later loop turns, then a worker thread imports it."""
+    global _warming
     with _lock:
-        if _thread is None and _module is None:
-            _thread = threading.Thread(target=_load, name="caec-plot-import", daemon=True)
-            _thread.start()
+        if _thread is not None or _module is not None or _warming is not None:
+            return
+        _warming = _warm_names()
+    if QtCore.QCoreApplication.instance() is None:
+        finish_warming()  # no event loop to share: nothing else can build a class meanwhile
+    else:
+        QTimer.singleShot(LATER_MS, _warm_step)
+
+
+def _warm_names() -> Iterator[None]:
+    """Import each of `WARM_MODULES` and build each name it lists, yielding after each."""
+    for name in WARM_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # pragma: no cover - a Qt without it: pyqtgraph copes without
+            continue
+        yield
+        built = module.__dict__  # a name not built yet is listed by dir() but not in __dict__
+        for attr in dir(module):
+            if attr not in built:
+                # (a name Qt lists but cannot make: the import meets the same error, and the
+                # card says so, `load_error`)
+                with contextlib.suppress(Exception):
+                    getattr(module, attr)
+                yield
+
+
+def _warm_step() -> None:
+    """One loop turn's share of the warm-up; the next turn's is queued, or the worker started."""
+    warming = _warming
+    if warming is None:  # finished at once meanwhile (`finish_warming`)
+        return
+    end = time.perf_counter() + WARM_BUDGET_S
+    for _ in warming:
+        if time.perf_counter() >= end:
+            QTimer.singleShot(LATER_MS, _warm_step)
+            return
+    _start_worker()
+
+
+def finish_warming() -> None:
+    """Build what the warm-up has not yet, at once, and start the worker (for tests and benches
+    that must not leave a warm-up behind; the app lets the loop turns do it)."""
+    warming = _warming
+    if warming is not None:
+        for _ in warming:
+            pass
+        _start_worker()
+
+
+def _start_worker() -> None:
+    global _thread, _warming
+    with _lock:
+        if _warming is None:
+            return
+        _warming = None
+        _thread = threading.Thread(target=_load, name="caec-plot-import", daemon=True)
+        _thread.start()
 
 
 def loaded() -> ModuleType | None:

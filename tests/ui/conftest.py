@@ -40,6 +40,7 @@ def _plot_import_done() -> Iterator[None]:
     yield
     from caec_desktop.ui import plot_view
 
+    plot_view.finish_warming()  # not left to a later test's loop turns
     thread = plot_view._thread
     if thread is not None:
         thread.join(timeout=30)

@@ -55,7 +55,9 @@ def test_form_sweep_switch_sends_the_same_sweep_as_the_cli(
     assert not panel.switches["density"].isChecked()
     # The switch starts importing the plot library (and NumPy with it) on a thread; pytest.approx
     # below looks at sys.modules["numpy"] directly, so let that import finish first.
-    qtbot.waitUntil(lambda: plot_view.loaded() is not None or plot_view.load_error() is not None)
+    qtbot.waitUntil(
+        lambda: plot_view.loaded() is not None or plot_view.load_error() is not None, timeout=20_000
+    )
     row = switch.row
     panel.editors["particle_radius"].set_unit("mm")  # type: ignore[attr-defined]
     row.set_entry("0.5", "5", 7, "log")
