@@ -12,12 +12,13 @@ gone is cancelled (its `destroyed`), and its thread ends by itself."""
 
 from __future__ import annotations
 
+import atexit
 import threading
 from collections.abc import Callable
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
 
 Post = Callable[..., None]
 """`post(name, *args)` from the worker: emit the job's signal `name` with `args` on the GUI
@@ -40,17 +41,32 @@ class _Mailbox(QObject):
         super().__init__()
         self._jobs: dict[int, ThreadJob] = {}
         self._next = 0
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
         self.arrived.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+        # The interpreter or the application ending: workers still running (daemon threads)
+        # post nothing more, and none is inside a post when teardown starts (a worker
+        # emitting while the interpreter tore Qt down crashed, ~1 exit in 25).
+        atexit.register(self.close)
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.destroyed.connect(self.close)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed.set()
 
     def adopt(self, job: ThreadJob) -> Post:
         """GUI thread: register `job`; what its worker posts reaches it here."""
         self._next += 1
         key = self._next
         self._jobs[key] = job
-        arrived = self.arrived
+        arrived, lock, closed = self.arrived, self._lock, self._closed
 
         def post(name: str | None, *args: Any) -> None:
-            arrived.emit(key, name, args)
+            with lock:
+                if not closed.is_set():
+                    arrived.emit(key, name, args)
 
         return post
 
