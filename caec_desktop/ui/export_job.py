@@ -3,21 +3,23 @@
 The export (package built, HTML or Markdown written, sweep plots drawn on QImages) runs in a
 worker thread; a PDF is laid out and painted by a renderer process that thread starts
 (`ui.pdf.write_pdf_process`: Qt's layout holds the GIL, so only a process keeps the window
-responsive). Signals reach the window through queued connections; `cancel()` is checked ten
-times a second and between pages, and a cancelled or failed export leaves no file behind
-(`services.export`).
+responsive). Its signals are emitted on the GUI thread (ui/thread_job.py: the worker never
+touches the job); `cancel()` is checked ten times a second and between pages, and a cancelled
+or failed export leaves no file behind (`services.export`).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
 from caec_desktop.services.export import ExportCancelled, ExportError
-from caec_desktop.ui.thread_job import ThreadJob
+from caec_desktop.ui.thread_job import Post, ThreadJob, Work
 
 
 class ExportJob(ThreadJob):
@@ -45,19 +47,32 @@ class ExportJob(ThreadJob):
         self.result: Path | None = None
         self.error: str | None = None
 
-    def _run(self) -> None:
-        outcome: Any
+    def _work_for_thread(self) -> Work:
         work, self._work = self._work, None
-        if work is None:  # started twice
-            return
-        try:
-            outcome = work(self.progress.emit, self._cancel.is_set)
-        except ExportCancelled:
-            self.cancelled.emit()
-            return
-        except (ExportError, OSError, ValueError) as exc:
-            self.error = str(exc)
-            self.failed.emit(self.error)
-            return
-        self.result = Path(outcome)
-        self.finished.emit(self.result)
+        return partial(_export, work)
+
+    def _deliver(self, name: str | None, args: tuple[Any, ...]) -> None:
+        if name == "finished":
+            self.result = args[0]
+        elif name == "failed":
+            self.error = args[0]
+        super()._deliver(name, args)
+
+
+def _export(
+    work: Callable[[Callable[[int, int], None], Callable[[], bool]], Path] | None,
+    post: Post,
+    cancel: threading.Event,
+) -> None:
+    """The worker's part: runs `work`, reports through `post` (never the job)."""
+    if work is None:  # started twice
+        return
+    try:
+        outcome = work(partial(post, "progress"), cancel.is_set)
+    except ExportCancelled:
+        post("cancelled")
+        return
+    except (ExportError, OSError, ValueError) as exc:
+        post("failed", str(exc))
+        return
+    post("finished", Path(outcome))

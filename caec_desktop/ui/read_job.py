@@ -3,15 +3,16 @@
 Reopening a long conversation reads its older turns here, and an export reads the whole
 conversation here (ui/history_controller.py): decoding 10,000 trace events takes ~130 ms, more
 than a frame. The worker thread opens a `HistoryReader` (SQLite connections stay in the thread
-that made them), runs `work(reader)` and closes it; `done` or `failed` reaches the window through
-a queued connection. A cancelled job (another conversation opened meanwhile) emits nothing, and
-its thread ends with its connection closed.
+that made them), runs `work(reader)` and closes it; `done` or `failed` is emitted on the GUI
+thread (ui/thread_job.py: the worker never touches the job). A cancelled job (another
+conversation opened meanwhile) emits nothing, and its thread ends with its connection closed.
 """
 
 from __future__ import annotations
 
 import gc
 import sqlite3
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from caec_desktop.services.history.store import (
     LoadedConversation,
     error_words,
 )
-from caec_desktop.ui.thread_job import ThreadJob
+from caec_desktop.ui.thread_job import Post, ThreadJob, Work
 
 PAGE_TURNS = 100
 """Turns read at a time by `read_pages` (~1,000 trace events, ~6,000 Python objects)."""
@@ -86,6 +87,42 @@ def read_pages(
     )
 
 
+class _Worker:
+    """What the worker thread holds: the job's read, never the job (see ui/thread_job.py)."""
+
+    def __init__(self, path: Path, work: Callable[[HistoryReader, Callable[[], bool]], Any]):
+        self.path = path
+        self.work: Callable[[HistoryReader, Callable[[], bool]], Any] | None = work
+        self.reader: HistoryReader | None = None
+
+    def __call__(self, post: Post, cancel: threading.Event) -> None:
+        try:
+            self._read(post, cancel)
+        finally:
+            post("ended")
+
+    def _read(self, post: Post, cancel: threading.Event) -> None:
+        work, self.work = self.work, None
+        if work is None:  # started twice
+            return
+        try:
+            with HistoryReader(self.path) as reader:
+                self.reader = reader
+                outcome = work(reader, cancel.is_set)
+        except ReadCancelled:
+            return
+        except (KeyError, sqlite3.Error, OSError) as exc:
+            if not cancel.is_set():
+                post("failed", error_words(exc))
+            return
+        except (ValidationError, ValueError):
+            if not cancel.is_set():
+                post("failed", "its saved turns could not be read")
+            return
+        if not cancel.is_set():
+            post("done", outcome)
+
+
 class ReadJob(ThreadJob):
     """Runs `work(reader, cancelled)` in a thread on a `HistoryReader` of the file at `path`."""
 
@@ -106,38 +143,23 @@ class ReadJob(ThreadJob):
     ) -> None:
         super().__init__(parent)
         self.path = path
-        self._work: Callable[[HistoryReader, Callable[[], bool]], Any] | None = work
-        self.reader: HistoryReader | None = None
+        self._worker = _Worker(path, work)
+
+    @property
+    def reader(self) -> HistoryReader | None:
         """The connection the worker used (closed when it ends)."""
+        return self._worker.reader
 
     @property
     def cancelled(self) -> bool:
         """`cancel()` was called: neither `done` nor `failed` is emitted."""
         return self._cancel.is_set()
 
-    def _run(self) -> None:
-        try:
-            self._read()
-        finally:
-            self.ended.emit()
+    def _work_for_thread(self) -> Work:
+        return self._worker
 
-    def _read(self) -> None:
-        work, self._work = self._work, None
-        if work is None:  # started twice
+    def _deliver(self, name: str | None, args: tuple[Any, ...]) -> None:
+        # Cancelled after the worker posted its outcome: still nothing but `ended`.
+        if name in ("done", "failed") and self._cancel.is_set():
             return
-        try:
-            with HistoryReader(self.path) as reader:
-                self.reader = reader
-                outcome = work(reader, self._cancel.is_set)
-        except ReadCancelled:
-            return
-        except (KeyError, sqlite3.Error, OSError) as exc:
-            if not self._cancel.is_set():
-                self.failed.emit(error_words(exc))
-            return
-        except (ValidationError, ValueError):
-            if not self._cancel.is_set():
-                self.failed.emit("its saved turns could not be read")
-            return
-        if not self._cancel.is_set():
-            self.done.emit(outcome)
+        super()._deliver(name, args)

@@ -13,6 +13,7 @@ from caec_desktop.services.history import HistoryStore
 from caec_desktop.ui import read_job
 from caec_desktop.ui.read_job import ReadCancelled, ReadJob, read_pages
 from tests.services.history.test_paged_load import fill, same
+from tests.ui.app_process import run_python
 
 
 @pytest.mark.parametrize("page", [1, 4, 100])
@@ -70,3 +71,54 @@ def test_only_full_pages_are_frozen_out_of_the_collections(
         frozen.clear()
         read_pages(store, cid, before=3)  # one page of 3: small, left to the collector
         assert frozen == []
+
+
+RACE = """
+import os
+import threading
+from pathlib import Path
+
+import shiboken6
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QApplication
+
+from caec_desktop.services.history import HistoryStore
+from caec_desktop.ui.read_job import ReadJob
+
+app = QApplication([])
+path = Path(os.environ["CAEC_DATA_DIR"]) / "h.sqlite3"
+path.parent.mkdir(parents=True)
+HistoryStore(path).close()
+errors = []
+threading.excepthook = lambda a: errors.append(repr(a.exc_value))
+delivered = []
+for n in range(30):
+    gate = threading.Event()
+    owner, kept = QObject(), QObject()
+    jobs = [ReadJob(path, lambda r, c: gate.wait(10) and "gone", owner) for _ in range(4)]
+    jobs.append(ReadJob(path, lambda r, c: gate.wait(10) and "kept", kept))
+    for job in jobs:
+        job.done.connect(delivered.append)
+        job.start()
+    threads = [job._thread for job in jobs]
+    if n % 2:  # the owner torn down while its workers block, then they finish
+        shiboken6.delete(owner)
+        gate.set()
+    else:  # the workers finish while the owner is torn down
+        gate.set()
+        shiboken6.delete(owner)
+    for t in threads:
+        t.join(10)
+    app.processEvents()
+    app.processEvents()
+print(delivered.count("kept"), delivered.count("gone"), len(errors), *errors)
+"""
+
+
+def test_jobs_outlived_by_their_workers_never_crash_and_deliver_nothing(tmp_path: Path) -> None:
+    """Jobs whose owner is deleted (the window closed, a conversation switched) while their
+    workers read, or just as they finish: the workers' outcomes are dropped, no thread touches
+    the deleted jobs (before the fix: a segfault, rc 139, in `done.emit`), and a job whose owner
+    lives still gets its `done`. In a fresh interpreter: a crash must not take pytest down."""
+    (line,) = run_python(RACE, tmp_path)
+    assert line.split() == ["30", "0", "0"]
