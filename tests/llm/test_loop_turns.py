@@ -3,7 +3,6 @@ loop also runs the GUI), with the same events in the same order."""
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from typing import Any
 
@@ -12,6 +11,7 @@ import pytest
 from caec_desktop.agent.selection.llm import make_selector
 from tests.llm.conftest import Events
 from tests.llm.fake_server import FakeOpenAI, Reply, tool_call
+from tests.loop_turns import LoopTurns
 
 pytestmark = pytest.mark.asyncio
 
@@ -22,28 +22,18 @@ async def test_a_model_request_is_prepared_on_a_later_loop_turn(
     call = tool_call("respond", {"intent": "conversion"}, "c1")
     fake_llm.add(Reply(message={"role": "assistant", "content": None, "tool_calls": [call]}))
     selector = make_selector(make_settings())
-    turns = [0]
+    turns = LoopTurns()
     seen: list[tuple[str, int]] = []
 
     def emit(kind: str, data: dict[str, Any]) -> None:
-        seen.append((kind, turns[0]))
+        seen.append((kind, turns.now))
         events(kind, data)
 
-    async def count() -> None:
-        while True:
-            turns[0] += 1
-            await asyncio.sleep(0)
-
-    counter = asyncio.get_running_loop().create_task(count())
-    await asyncio.sleep(0)
-    request = events.request("2 mm in inches")
-    request.emit = emit
-    asked_at = turns[0]
-    try:
+    async with turns:
+        request = events.request("2 mm in inches")
+        request.emit = emit
+        asked_at = turns.now
         assert await selector.classify(request) == "conversion"
-    finally:
-        counter.cancel()
-        await asyncio.gather(counter, return_exceptions=True)
     kinds = [kind for kind, _ in seen]
     assert kinds[0] == "llm_request" and "llm_response" in kinds  # as before, in order
     assert seen[0][1] > asked_at  # the request was prepared on a later turn
@@ -58,27 +48,19 @@ async def test_the_sdk_builds_and_sends_a_request_on_later_loop_turns(
     call = tool_call("respond", {"intent": "conversion"}, "c1")
     fake_llm.add(Reply(message={"role": "assistant", "content": None, "tool_calls": [call]}))
     selector = make_selector(make_settings())
-    turns = [0]
+    turns = LoopTurns()
     seen: dict[str, int] = {}
     watched = {"async_maybe_transform": "openai", "_build_request": "openai", "send": "httpx"}
 
     def profile(frame: Any, event: str, _arg: object) -> None:
         name = frame.f_code.co_name
         if event == "call" and watched.get(name, "\0") in frame.f_code.co_filename:
-            seen.setdefault(name, turns[0])
+            seen.setdefault(name, turns.now)
 
-    async def count() -> None:
-        while True:
-            turns[0] += 1
-            await asyncio.sleep(0)
-
-    counter = asyncio.get_running_loop().create_task(count())
-    await asyncio.sleep(0)
-    sys.setprofile(profile)
-    try:
-        assert await selector.classify(events.request("2 mm in inches")) == "conversion"
-    finally:
-        sys.setprofile(None)
-        counter.cancel()
-        await asyncio.gather(counter, return_exceptions=True)
+    async with turns:
+        sys.setprofile(profile)
+        try:
+            assert await selector.classify(events.request("2 mm in inches")) == "conversion"
+        finally:
+            sys.setprofile(None)
     assert seen["async_maybe_transform"] < seen["_build_request"] < seen["send"]

@@ -9,6 +9,7 @@ import pytest
 from caec_desktop.agent.selection.llm import provenance
 from caec_desktop.agent.selection.llm.provenance import source_args
 from caec_desktop.agent.selection.protocol import StatedValue
+from tests.loop_turns import LoopTurns
 
 ARGS = {"particle_radius": "1.5 mm", "density": 2700, "youngs_modulus": "72 GPa",
         "poisson_ratio": 0.22}  # fmt: skip
@@ -55,25 +56,18 @@ def test_read_ahead_reads_each_message_on_its_own_loop_turn_and_sources_stay(
     provenance._quantities.cache_clear()
     monkeypatch.setattr(provenance, "READ_AHEAD_MS", 0.0)  # every message ends its turn
     reads: list[tuple[str, int]] = []
-    turns = [0]
+    turns = LoopTurns()
     real_parse = provenance.parse
 
     def counting_parse(body: str) -> object:
-        reads.append((body, turns[0]))
+        reads.append((body, turns.now))
         return real_parse(body)
 
     monkeypatch.setattr(provenance, "parse", counting_parse)
 
     async def scenario() -> tuple[dict[str, object], dict[str, str]]:
-        async def count() -> None:
-            while True:
-                turns[0] += 1
-                await asyncio.sleep(0)
-
-        counter = asyncio.get_running_loop().create_task(count())
-        await asyncio.sleep(0)
-        await provenance.read_ahead(text, history)
-        counter.cancel()
+        async with turns:
+            await provenance.read_ahead(text, history)
         read_before = len(reads)
         got = source_args("rayleigh_timestep", ARGS, text, history)
         assert len(reads) == read_before  # all read ahead
@@ -109,25 +103,18 @@ def test_a_long_message_is_read_ahead_a_block_per_loop_turn_with_the_same_values
     provenance._quantities.cache_clear()
     monkeypatch.setattr(provenance, "READ_AHEAD_MS", 0.0)  # every block ends its turn
     reads: list[tuple[str, int]] = []
-    turns = [0]
+    turns = LoopTurns()
     real_parse = provenance.parse
 
     def counting_parse(body: str) -> object:
-        reads.append((body, turns[0]))
+        reads.append((body, turns.now))
         return real_parse(body)
 
     monkeypatch.setattr(provenance, "parse", counting_parse)
 
     async def scenario() -> None:
-        async def count() -> None:
-            while True:
-                turns[0] += 1
-                await asyncio.sleep(0)
-
-        counter = asyncio.get_running_loop().create_task(count())
-        await asyncio.sleep(0)
-        await provenance.read_ahead("", [{"role": "assistant", "content": ANSWER}])
-        counter.cancel()
+        async with turns:
+            await provenance.read_ahead("", [{"role": "assistant", "content": ANSWER}])
 
     asyncio.run(scenario())
     answer_reads = [(body, turn) for body, turn in reads if body.strip()]
@@ -145,20 +132,13 @@ def test_a_summarys_stated_values_are_read_a_block_per_loop_turn_as_read_at_once
     the whole summary read at once states, in order."""
     from caec_desktop.agent.selection.offline.stated import read_stated_values, stated_values
 
-    turns = [0]
+    turns = LoopTurns()
 
     async def scenario() -> tuple[list[StatedValue], int]:
-        async def count() -> None:
-            while True:
-                turns[0] += 1
-                await asyncio.sleep(0)
-
-        counter = asyncio.get_running_loop().create_task(count())
-        await asyncio.sleep(0)
-        before = turns[0]
-        values = await read_stated_values(ANSWER)
-        counter.cancel()
-        return values, turns[0] - before
+        async with turns:
+            before = turns.now
+            values = await read_stated_values(ANSWER)
+        return values, turns.now - before
 
     values, took = asyncio.run(scenario())
     whole = stated_values(ANSWER)
@@ -180,26 +160,19 @@ def test_read_ahead_ends_its_turn_when_short_blocks_add_up(
         return clock[0]
 
     monkeypatch.setattr(provenance.time, "perf_counter", perf_counter)
-    turns = [0]
+    turns = LoopTurns()
     read_at: list[int] = []
     real_parse = provenance.parse
 
     def counting_parse(body: str) -> object:
-        read_at.append(turns[0])
+        read_at.append(turns.now)
         return real_parse(body)
 
     monkeypatch.setattr(provenance, "parse", counting_parse)
 
     async def scenario() -> None:
-        async def count() -> None:
-            while True:
-                turns[0] += 1
-                await asyncio.sleep(0)
-
-        counter = asyncio.get_running_loop().create_task(count())
-        await asyncio.sleep(0)
-        await provenance.read_ahead("", [{"role": "assistant", "content": ANSWER}])
-        counter.cancel()
+        async with turns:
+            await provenance.read_ahead("", [{"role": "assistant", "content": ANSWER}])
 
     asyncio.run(scenario())
     assert len(read_at) >= 5  # the request ("") and the answer's blocks, each read once
@@ -228,18 +201,18 @@ def test_a_block_s_units_are_made_on_later_loop_turns_than_its_reading(
     provenance._quantities.cache_clear()
     provenance._unit.cache_clear()
     monkeypatch.setattr(provenance, "READ_AHEAD_MS", 0.0)  # every step ends its turn
-    turns = [0]
+    turns = LoopTurns()
     read_at: list[int] = []
     made_at: dict[str, int] = {}
     real_parse, real_ureg = provenance.parse, provenance.ureg
 
     def counting_parse(body: str) -> object:
-        read_at.append(turns[0])
+        read_at.append(turns.now)
         return real_parse(body)
 
     class Registry:
         def parse_units(self, name: str) -> object:
-            made_at.setdefault(name, turns[0])
+            made_at.setdefault(name, turns.now)
             return real_ureg().parse_units(name)
 
         def __getattr__(self, name: str) -> object:
@@ -249,15 +222,8 @@ def test_a_block_s_units_are_made_on_later_loop_turns_than_its_reading(
     monkeypatch.setattr(provenance, "ureg", Registry)
 
     async def scenario() -> None:
-        async def count() -> None:
-            while True:
-                turns[0] += 1
-                await asyncio.sleep(0)
-
-        counter = asyncio.get_running_loop().create_task(count())
-        await asyncio.sleep(0)
-        await provenance.read_ahead(TABLE, [])
-        counter.cancel()
+        async with turns:
+            await provenance.read_ahead(TABLE, [])
 
     asyncio.run(scenario())
     (read,) = read_at

@@ -12,6 +12,7 @@ import pytest
 
 from caec_desktop.agent.selection.llm import chat_model
 from caec_desktop.agent.selection.llm.chat_model import _ChunkStream
+from tests.loop_turns import LoopTurns
 
 
 class _Ready:
@@ -27,22 +28,10 @@ class _Ready:
 
 async def _read(n: int) -> tuple[list[int], list[int]]:
     """Each chunk's number and the loop turn (a counter a task steps once a turn) it came on."""
-    turns = [0]
-
-    async def count() -> None:
-        while True:
-            turns[0] += 1
-            await asyncio.sleep(0)
-
-    counter = asyncio.get_running_loop().create_task(count())
-    await asyncio.sleep(0)  # the counter runs
     got: list[tuple[int, int]] = []
-    try:
+    async with LoopTurns() as turns:
         async for chunk in _ChunkStream(_Ready(n)).__aiter__():
-            got.append((chunk.n, turns[0]))
-    finally:
-        counter.cancel()
-        await asyncio.gather(counter, return_exceptions=True)
+            got.append((chunk.n, turns.now))
     return [n for n, _ in got], [t for _, t in got]
 
 

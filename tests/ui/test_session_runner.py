@@ -15,6 +15,7 @@ from pytestqt.qtbot import QtBot
 from caec_desktop.agent.trace import TraceEvent
 from caec_desktop.services.session import TurnResult
 from caec_desktop.ui.session_runner import SessionRunner
+from tests.loop_turns import LoopTurns
 from tests.ui.helpers import events, wait_signal
 
 BURST = events(
@@ -45,23 +46,14 @@ def _drain(qloop: qasync.QEventLoop, budget_ms: float) -> tuple[list[int], list[
     a task steps once per turn) at which each arrived, and the finished turn."""
     runner = SessionRunner(BurstSession())  # type: ignore[arg-type]
     runner.drain_budget_ms = budget_ms
-    turns = [0]
+    turns = LoopTurns()
     received: list[tuple[int, int]] = []
-    runner.eventReceived.connect(lambda e: received.append((e.seq, turns[0])))
-
-    async def count() -> None:
-        while True:
-            turns[0] += 1
-            await asyncio.sleep(0)
+    runner.eventReceived.connect(lambda e: received.append((e.seq, turns.now)))
 
     async def run() -> Any:
-        counter = asyncio.get_running_loop().create_task(count())
-        try:
+        async with turns:
             assert runner.ask("burst")
             (finished,) = await wait_signal(runner.runFinished)
-        finally:
-            counter.cancel()
-            await asyncio.gather(counter, return_exceptions=True)
         await runner.shutdown()
         return finished
 
