@@ -77,10 +77,14 @@ from caec_desktop.ui import plot_view
 
 app = QApplication([])
 plot_view.preload()
-while plot_view._thread is None:
-    app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+deadline = time.monotonic() + 30
+while plot_view._thread is None and time.monotonic() < deadline:  # the warm-up's loop turns
+    app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+assert plot_view._thread is not None, "the warm-up never started the import"
 while "pyqtgraph.Qt" not in sys.modules and plot_view.loaded() is None:
-    time.sleep(0.0002)  # (not waiting for Qt: for the worker to reach pyqtgraph's Qt shim)
+    # Not waiting for Qt: the GIL handed to the worker until it reaches pyqtgraph's Qt shim.
+    assert time.monotonic() < deadline, "the worker never reached pyqtgraph's Qt shim"
+    time.sleep(0.0002)
 names = [(m, n) for m in (QtWidgets, QtGui, QtCore) for n in dir(m)]
 random.Random(SEED).shuffle(names)
 for m, n in names:  # the GUI thread uses Qt classes while the worker imports pyqtgraph
