@@ -350,6 +350,16 @@ def _enable_updates(widget: QWidget) -> None:
         ]
 
 
+def _paint_in_place(widget: QWidget) -> None:
+    """Let `widget`, shown with its updates off, paint: updates on again (`_enable_updates`)
+    and one repaint of its place asked of its parent, which paints it with whatever else of
+    the parent's is due in that frame, once."""
+    _enable_updates(widget)
+    parent = widget.parentWidget()
+    if parent is not None and widget.isVisible():
+        parent.update(widget.geometry())
+
+
 def _inner_width(widget: QWidget) -> int:
     """The width `widget`'s layout gives its items."""
     layout = widget.layout()
@@ -701,10 +711,7 @@ class ChatPane(QWidget):
         repaint of its own: when the chat's widget had a region of its own to repaint in the
         same frame, the rows the view's scroll to the card exposed, Qt painted the card in
         both, twice: ~1 ms more of a run's longest repaint.)"""
-        _enable_updates(card)
-        parent = card.parentWidget()
-        if parent is not None and card.isVisible():
-            parent.update(card.geometry())
+        _paint_in_place(card)
         if card in self._showing:
             self._showing.remove(card)
 
@@ -743,9 +750,7 @@ class ChatPane(QWidget):
         second time into its pixmap: ~1 ms more of that frame); asked in the turn of that
         scroll, the bubble's region was still painted in a second repaint of the frame. Its
         first piece is made on the next turn, before the first render."""
-        _enable_updates(writing)
-        if writing.isVisible():
-            self._host.update(writing.geometry())
+        _paint_in_place(writing)
         if writing is self._writing:  # (not if the stream ended meanwhile)
             QTimer.singleShot(SHOW_LATER_MS, writing, writing.prepare_piece)
 
