@@ -78,6 +78,9 @@ class ExportDialog(QDialog):
             edit = QLineEdit(getattr(title_block, name))
             edit.setObjectName(f"field_{name}")
             edit.setPlaceholderText(PLACEHOLDERS.get(name, ""))
+            # A dialog opens at most 2/3 of the screen's width: on an 800-px screen the fields
+            # were ~60 px ("left bla…"). Room for the placeholders and a short name.
+            edit.setMinimumWidth(edit.fontMetrics().averageCharWidth() * 22)
             form.addRow(label + ":", edit)
             self.fields[name] = edit
 

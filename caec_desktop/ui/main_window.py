@@ -163,6 +163,8 @@ class MainWindow(QMainWindow):
         self._trace_panel: TracePanel | None = None
         self._graph_panel: GraphView | None = None
         """The panels in their tabs before `_show_panels` makes them `trace` and `graph`."""
+        self._layout_restored = False
+        """Whether `restore_layout` has run (`save_layout` keeps a saved layout until then)."""
         self._events_before_panels: list[TraceEvent] | None = []
         """A run's events received before `build_panels` (app.py builds the panels after the
         first answer); the panels show them when built. None once they are."""
@@ -652,12 +654,15 @@ class MainWindow(QMainWindow):
         from caec_desktop.ui.layout_store import layout_settings
 
         store = layout_settings()
-        store.setValue("version", LAYOUT_VERSION)
-        store.setValue("geometry", self.saveGeometry())
-        store.setValue("state", self.saveState(LAYOUT_VERSION))
-        store.setValue("splitter", self.split.saveState())
-        if hasattr(self, "trace"):
-            store.setValue("trace_splitter", self.trace.split.saveState())
+        # Closed during start-up, before `restore_layout`: the default size and no dock are not
+        # the user's layout; the saved one is kept for the next start.
+        if self._layout_restored or store.value("version") is None:
+            store.setValue("version", LAYOUT_VERSION)
+            store.setValue("geometry", self.saveGeometry())
+            store.setValue("state", self.saveState(LAYOUT_VERSION))
+            store.setValue("splitter", self.split.saveState())
+            if hasattr(self, "trace"):
+                store.setValue("trace_splitter", self.trace.split.saveState())
         key = self.settings.api_key() if self.settings is not None else ""
         draft = redact_text(self.message_box.toPlainText(), (key,) if key else ())  # no key, ever
         store.setValue("draft", draft)
@@ -669,6 +674,7 @@ class MainWindow(QMainWindow):
 
         from caec_desktop.ui.layout_store import layout_settings
 
+        self._layout_restored = True
         store = layout_settings()
         if store.value("version") is None or int(str(store.value("version"))) != LAYOUT_VERSION:
             return False

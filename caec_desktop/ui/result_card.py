@@ -388,6 +388,11 @@ class ResultCard(QFrame):
         label = self.result_label
         area = self._area()
         area.setWidget(label)
+        # Drawn on the card's background, not a fill of their own: an opaque widget is left
+        # out of its parents' repaints, and a live card is painted by one repaint of its place
+        # in the chat (chat_pane._paint_in_place), so the table was never painted there.
+        label.setAutoFillBackground(False)
+        area.viewport().setAutoFillBackground(False)
         self._lay.insertWidget(self._lay.indexOf(self.warning_label) + 1, area)
         area.show()
         self._placed = True

@@ -21,6 +21,8 @@ from urllib.parse import urlparse
 
 from pydantic import SecretStr
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
+from PySide6.QtCore import QSize
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -61,6 +63,36 @@ def key_store_text(store: SecretStore) -> str:
 
 SCREEN_MARGIN_PX = 32
 """Room kept between the settings dialog and the screen's edges (and for a window title bar)."""
+
+
+class _Body(QScrollArea):
+    """The dialog's fields: as tall as they are where the screen has room for them, scrolling
+    where it has not (an 800×600 screen: the dialog was ~725 px tall, OK and Cancel below the
+    screen). A scroll area's own size hint stops at 24 lines of text."""
+
+    def sizeHint(self) -> QSize:
+        widget = self.widget()
+        if widget is None:
+            return super().sizeHint()
+        least = widget.minimumSizeHint().height()  # (the dialog's height before: its least)
+        bar = self.verticalScrollBar().sizeHint().width()
+        edge = 2 * self.frameWidth()
+        return QSize(widget.sizeHint().width() + bar + edge, least + edge)
+
+    def minimumSizeHint(self) -> QSize:
+        widget = self.widget()
+        width = widget.minimumSizeHint().width() if widget is not None else 0
+        bar = self.verticalScrollBar().sizeHint().width()
+        return QSize(width + bar, self.fontMetrics().height() * 8)
+
+
+class _Fields(QWidget):
+    """The fields in `_Body`: as tall as their least height, as they were in the dialog (a
+    scroll area gives a widget with wrapped labels its layout's height for its width, ~30 px
+    taller: the dialog scrolled on a 768-px screen where it had fitted)."""
+
+    def heightForWidth(self, width: int) -> int:
+        return self.minimumSizeHint().height()
 
 
 class SettingsDialog(QDialog):
@@ -153,12 +185,23 @@ class SettingsDialog(QDialog):
         from caec_desktop.ui.display_settings import DisplayUnitsBox
 
         self.display_box = DisplayUnitsBox()
+        fields = _Fields()
+        fields_lay = QVBoxLayout(fields)
+        fields_lay.setContentsMargins(0, 0, 0, 0)
+        fields_lay.addLayout(form)
+        fields_lay.addWidget(self.display_box)
+        self.body = _Body()
+        """The fields (all but the error and the buttons), scrolling on a short screen."""
+        self.body.setWidget(fields)
+        self.body.setWidgetResizable(True)
+        self.body.setFrameShape(QFrame.Shape.NoFrame)
+        self.body.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         lay = QVBoxLayout(self)
-        lay.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)  # grows with the test report
-        lay.addLayout(form)
-        lay.addWidget(self.display_box)
+        lay.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
+        lay.addWidget(self.body)
         lay.addWidget(self.error_label)
         lay.addWidget(self.buttons)
+        self._fitted = False
         self.mode_box.currentTextChanged.connect(self._on_mode_box_changed)
         self.key_edit.textChanged.connect(self._update_share_check)
         self.base_url_edit.textChanged.connect(self._update_share_check)
@@ -306,10 +349,27 @@ class SettingsDialog(QDialog):
         frame = max(self.frameGeometry().height() - self.height(), SCREEN_MARGIN_PX)
         room = screen.height() - others - frame - SCREEN_MARGIN_PX
         self.test_area.setFixedHeight(min(needed, max(room, self.fontMetrics().height() * 3)))
-        self.adjustSize()
+        self._fit_to_screen()
         bottom = self.frameGeometry().bottom()
         if bottom > screen.bottom():
             self.move(self.x(), max(screen.top(), self.y() - (bottom - screen.bottom())))
+
+    def showEvent(self, event: QShowEvent) -> None:
+        if not self._fitted:  # (the first time: later the user's size stays)
+            self._fitted = True
+            self._fit_to_screen()
+        super().showEvent(event)
+
+    def _fit_to_screen(self) -> None:
+        """As tall as the fields (`body`) need, but no taller than the screen has room for (then
+        the fields scroll), and at least as wide as they need."""
+        screen = self.screen().availableGeometry()
+        frame = max(self.frameGeometry().height() - self.height(), SCREEN_MARGIN_PX)
+        hint = self.sizeHint()
+        height = min(hint.height(), screen.height() - frame)
+        self.resize(max(self.width(), hint.width()), max(height, self.minimumSizeHint().height()))
+        if self.frameGeometry().bottom() > screen.bottom():
+            self.move(self.x(), max(screen.top(), screen.bottom() - self.frameGeometry().height()))
 
     def _cancel_probe(self) -> None:
         if self._probe_task is not None and not self._probe_task.done():

@@ -12,6 +12,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QSpinBox,
@@ -67,12 +68,17 @@ class SweepRow(QWidget):
         self._range = (from_label, self.start, to_label, self.stop, points_label, self.points)
         for col, widget in enumerate(self._range[:4]):
             lay.addWidget(widget, 0, col)
-        lay.addWidget(points_label, 1, 0)
-        lay.addWidget(self.points, 1, 1)
-        lay.addWidget(self.scale, 1, 2, 1, 2)
         lay.addWidget(self.values, 0, 0, 1, 4)
-        lay.addWidget(QLabel("compare"), 2, 0)
-        lay.addWidget(self.threshold, 2, 1, 1, 3)
+        # The second and third lines each in a row of their own across the grid: in its first
+        # column, "points" and "compare" made the "from" column wider, and the row ~18 px wider
+        # than the side panel at its least width (the form scrolled sideways).
+        for line, widgets in ((1, (points_label, self.points, self.scale)),
+                              (2, (QLabel("compare"), self.threshold))):  # fmt: skip
+            across = QHBoxLayout()
+            for widget in widgets:
+                across.addWidget(widget)
+            across.setStretch(len(widgets) - 1, 1)
+            lay.addLayout(across, line, 0, 1, 4)
         lay.setColumnStretch(1, 1)
         lay.setColumnStretch(3, 1)
         self.scale.currentIndexChanged.connect(self._on_scale_changed)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import qasync
@@ -14,6 +19,7 @@ from caec_desktop.ui.settings_dialog import SettingsDialog
 from tests.keys import fake_key
 
 KEY = fake_key("abcdef0123456789abcdef")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -127,3 +133,63 @@ def test_safety_net_and_request_timeout_are_settings(dialog: SettingsDialog, qtb
     assert s.safety_net is False and s.effective_request_timeout() == 600.0
     dialog.timeout_edit.setText("")
     assert dialog.result_settings().effective_request_timeout() == 300.0  # local default
+
+
+SMALL_SCREEN_CHECK = """
+import json
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from caec_desktop.settings.model import Settings
+from caec_desktop.ui.settings_dialog import SettingsDialog
+dialog = SettingsDialog(Settings(mode="offline"))
+dialog.show()
+for _ in range(5):
+    app.processEvents()
+screen = dialog.screen().availableGeometry()
+ok = dialog.buttons.button(dialog.buttons.StandardButton.Ok)
+last = dialog.display_box.sig_box
+body = getattr(dialog, "body", None)  # (the fields' scroll area)
+if body is not None:
+    body.ensureWidgetVisible(last)
+app.processEvents()
+frame = dialog.frameGeometry()
+print(json.dumps({
+    "screen": [screen.top(), screen.bottom()],
+    "frame": [frame.top(), frame.bottom()],
+    "ok_bottom": ok.mapToGlobal(ok.rect().bottomLeft()).y(),
+    "ok_visible": ok.isVisible() and not ok.visibleRegion().isEmpty(),
+    "last_field_shown": not last.visibleRegion().isEmpty(),
+}))
+"""
+
+
+def test_the_dialog_fits_an_800x600_screen(tmp_path: Path) -> None:
+    """On an 800×600 screen the dialog was ~725 px tall (its fields at their least height): its
+    OK and Cancel buttons were below the screen. Its fields scroll there; the buttons show.
+    (A fresh process: the offscreen platform's screen is set before Qt starts.)"""
+    config = tmp_path / "screen.json"
+    config.write_text(json.dumps({"screens": [
+        {"name": "small", "x": 0, "y": 0, "width": 800, "height": 600, "logicalDpi": 96,
+         "logicalBaseDpi": 96, "dpr": 1}]}))  # fmt: skip
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": f"offscreen:configfile={config}",
+        "CAEC_CONFIG_DIR": str(tmp_path / "c"),
+        "CAEC_DATA_DIR": str(tmp_path / "d"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", SMALL_SCREEN_CHECK],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=50,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    top, bottom = report["screen"]
+    assert report["screen"] == [0, 599]
+    assert top <= report["frame"][0] and report["frame"][1] <= bottom
+    assert report["ok_bottom"] <= bottom and report["ok_visible"]
+    assert report["last_field_shown"]  # the fields below scroll into view

@@ -241,3 +241,29 @@ def test_a_fields_sweep_row_is_made_when_first_switched_on(qtbot: QtBot) -> None
     assert [n for n, s in panel.switches.items() if s.row_built] == ["particle_radius"]
     switch.setChecked(False)
     assert not switch.row.isVisible()
+
+
+def test_a_sweep_row_fits_the_side_panel_at_its_least_width(qtbot: QtBot) -> None:
+    """The side panel at the window's least width (an 800-px screen): turning a field's Sweep
+    on made the form ~18 px wider than its view ("compare" and "points" widened the from/to
+    labels' column), so it scrolled sideways and cut the Sweep buttons and the "to" field. The
+    form still fits, and "from"/"to" still hold "0.125 mm" whole."""
+    from PySide6.QtWidgets import QScrollArea
+
+    from caec_desktop.ui.main_window import SIDE_MIN_WIDTH
+
+    form = FormPanel()
+    qtbot.addWidget(form)
+    form.resize(SIDE_MIN_WIDTH, 600)
+    form.show()
+    form.set_tool("rayleigh_timestep")
+    switch = form.switches["particle_radius"]
+    switch.setChecked(True)
+    row = switch.row
+    qtbot.waitUntil(lambda: row.isVisible() and row.start.width() > 0, timeout=2000)
+    (area,) = [a for a in form.findChildren(QScrollArea) if a.isAncestorOf(row)]
+    qtbot.waitUntil(lambda: area.verticalScrollBar().isVisible(), timeout=2000)
+    assert area.horizontalScrollBar().maximum() == 0
+    assert switch.geometry().right() < area.viewport().width()
+    for edit in (row.start, row.stop):
+        assert edit.contentsRect().width() > edit.fontMetrics().horizontalAdvance("0.125 mm")

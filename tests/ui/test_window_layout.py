@@ -195,6 +195,42 @@ def test_splitters_window_and_docks_come_back_after_a_restart(
         second.store.close()
 
 
+def test_quitting_before_the_saved_layout_is_restored_keeps_it(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """Closed during start-up (the first answer still coming, `restore_layout` not yet called
+    by app.py), the window has its default size and no dock: saving that replaced the user's
+    layout, and the next start came back at the default size. The saved layout is kept (the
+    message being typed is still saved)."""
+    first = Harness(qtbot)
+    first.window.resize(795, 700)  # (the offscreen screen is 800×800: restoring clamps to it)
+    first.window.show()
+    qtbot.waitExposed(first.window)
+    assert (first.window.width(), first.window.height()) == (795, 700)
+    first.window.close()  # saves the layout
+    qloop.run_until_complete(first.runner.shutdown())
+    first.store.close()
+
+    early = MainWindow()  # start-up not done: the layout not restored yet
+    qtbot.addWidget(early)
+    early.resize(790, 640)
+    early.show()
+    qtbot.waitExposed(early)
+    early.message_box.setPlainText("and for 2 mm steel")
+    early.close()
+
+    again = Harness(qtbot)
+    try:
+        assert again.window.restore_layout()
+        again.window.show()
+        qtbot.waitExposed(again.window)
+        assert (again.window.width(), again.window.height()) == (795, 700)
+        assert again.window.message_box.toPlainText() == "and for 2 mm steel"
+    finally:
+        qloop.run_until_complete(again.runner.shutdown())
+        again.store.close()
+
+
 def test_no_saved_layout_is_not_an_error(qtbot: QtBot) -> None:
     window = MainWindow()
     qtbot.addWidget(window)

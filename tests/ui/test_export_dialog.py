@@ -1,0 +1,37 @@
+"""The export dialog on a narrow screen: its title block's fields show what they hold."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QLineEdit, QStyle, QStyleOptionFrame
+from pytestqt.qtbot import QtBot
+
+from caec_desktop.services.report.package import TitleBlock
+from caec_desktop.ui.export_dialog import PLACEHOLDERS, ExportDialog
+
+
+def _text_room(edit: QLineEdit) -> int:
+    """The width an edit has for its text (its frame and text margins taken off)."""
+    option = QStyleOptionFrame()
+    edit.initStyleOption(option)
+    rect = edit.style().subElementRect(QStyle.SubElement.SE_LineEditContents, option, edit)
+    margins = edit.textMargins()
+    return rect.width() - margins.left() - margins.right() - 4  # (QLineEdit's own 2 px a side)
+
+
+def test_the_title_block_shows_its_placeholders_whole_on_an_800_px_screen(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """A dialog opens at most 2/3 of the screen's width: on an 800-px screen (the offscreen
+    one) the title block's fields were ~60 px, "left blank to sign" cut to "left bla…". They
+    are wide enough for their placeholders and a short project name."""
+    dialog = ExportDialog(None, None, TitleBlock(), tmp_path / "package.pdf")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert dialog.screen().availableGeometry().width() <= 800
+    assert dialog.frameGeometry().width() <= dialog.screen().availableGeometry().width()
+    for name, edit in dialog.fields.items():
+        wanted = max(PLACEHOLDERS.get(name, ""), "Silo 3 retrofit", key=len)
+        assert edit.fontMetrics().horizontalAdvance(wanted) <= _text_room(edit), name
