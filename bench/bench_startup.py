@@ -54,6 +54,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG_DIR = tempfile.mkdtemp(prefix="caec-bench-")
 PYCACHE_DIR = tempfile.mkdtemp(prefix="caec-bench-pycache-")
+CACHE_DIR = tempfile.mkdtemp(prefix="caec-bench-cache-")
 
 BARE = """
 import sys, time
@@ -341,6 +342,9 @@ def _env() -> dict[str, str]:
     # then every start recompiles the app's modules); kept out of the source tree.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = PYCACHE_DIR
+    # The app's cache (regex_cache.py), as an installed app has it after its first launch: the
+    # warm-up run fills it (none is read from the real profile).
+    env["CAEC_CACHE_DIR"] = CACHE_DIR
     return env
 
 
