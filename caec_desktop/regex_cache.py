@@ -67,8 +67,8 @@ Entry = tuple[bool, Any, int, int, list[int], int, dict[str, int], tuple[str | N
 """A saved pattern: is bytes, pattern, flags given, flags of the compiled pattern, engine code,
 groups - 1, group index, index group (`_sre.compile`'s arguments after the pattern)."""
 
-_loaded: dict[Key, Entry] = {}
-"""Entries read by `preload` (kept for `save`: they need not be generated again)."""
+_loaded: set[Key] = set()
+"""The patterns in the file `preload` read (`save` takes their entries from the file again)."""
 _first: dict[Key, re.Pattern[Any]] = {}
 """Patterns `remember` found compiled (the first answer's path): saved first."""
 
@@ -177,7 +177,7 @@ def preload(path: Path | None = None) -> int:
             compiled = None if key in cache else _build(entry)
         except Exception:  # an entry the engine refuses: that pattern is compiled as usual
             continue
-        _loaded[key] = entry  # (kept in the file by `save`)
+        _loaded.add(key)  # (kept in the file by `save`)
         if compiled is not None:
             cache.setdefault(key, compiled)
             count += 1
@@ -210,16 +210,24 @@ def _choose(current: Iterable[tuple[Key, re.Pattern[Any]]]) -> dict[Key, re.Patt
 def save(path: Path | None = None) -> int:
     """Save the patterns `remember` noted and those compiled since (up to `MAX_ENTRIES`), when
     some are not in the file yet (`MIN_NEW` when there is one); how many new ones were written
-    (0: the file was left as it was). Each is checked against `re`'s own compilation first.
-    Never raises."""
+    (0: the file was left as it was). Each new one is checked against `re`'s own compilation
+    first; the others are taken from the file as it is now. Never raises."""
     if not _SUPPORTED:
         return 0
+    target = path or cache_path()
     cache: dict[Key, re.Pattern[Any]] = re._cache  # type: ignore[attr-defined]
     chosen = _choose(list(cache.items()))
+    unsaved = [key for key in chosen if key not in _loaded]
+    if not unsaved or (_loaded and len(unsaved) < MIN_NEW):
+        return 0
+    try:
+        saved = {_key(entry): entry for entry in _read(target)}
+    except Exception:  # damaged: written anew
+        saved = {}
     entries: list[Entry] = []
     new = 0
     for key, compiled in chosen.items():
-        entry = _loaded.get(key)
+        entry = saved.get(key)
         if entry is None and compiled is not None:
             try:
                 entry = _entry(key)
@@ -230,17 +238,15 @@ def save(path: Path | None = None) -> int:
             new += 1
         if entry is not None:
             entries.append(entry)
-    if not new or (_loaded and new < MIN_NEW):
+    if not new:
         return 0
     try:
         from caec_desktop.settings.files import private_dir, write_private
 
-        target = path or cache_path()
         private_dir(target.parent)
         write_private(target, marshal.dumps((FORMAT, build_id(), entries)))
     except Exception:  # no cache: the next launch compiles as usual
         log.debug("regex cache not written", exc_info=True)
         return 0
-    for entry in entries:
-        _loaded.setdefault(_key(entry), entry)
+    _loaded.update(_key(entry) for entry in entries)
     return new

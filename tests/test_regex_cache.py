@@ -48,7 +48,7 @@ settings, _ = app._prepare("offline")
 app.read_ahead({QUESTION!r}, settings)
 _compiler.compile = _compile
 from caec_desktop.agent.selection.offline import aliases
-preloaded = dict(regex_cache._loaded)
+preloaded = set(regex_cache._loaded)
 print(json.dumps({{
     "preloaded": len(preloaded),
     "compiled_by": sorted(set(compiled_by)),
@@ -108,7 +108,7 @@ def test_the_reader_reads_the_same_with_preloaded_patterns(tmp_path: Path) -> No
 def fresh(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[type, object, int], re.Pattern[str]]:
     """`re`'s cache emptied for the test (restored after), and the module's own records."""
     monkeypatch.setattr(re, "_cache", {})
-    monkeypatch.setattr(regex_cache, "_loaded", {})
+    monkeypatch.setattr(regex_cache, "_loaded", set())
     monkeypatch.setattr(regex_cache, "_first", {})
     return re._cache  # type: ignore[attr-defined,no-any-return]
 
