@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
+import tempfile
 from collections.abc import Iterator
 
 import pytest
@@ -17,6 +18,8 @@ settings.register_profile("caec", deadline=None)
 settings.load_profile("caec")
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The app's cache (regex_cache.py) goes to a folder of this run's, never the user's profile.
+os.environ.setdefault("CAEC_CACHE_DIR", tempfile.mkdtemp(prefix="caec-test-cache-"))
 # Settings must not pick up a developer's real key or .env during tests.
 for _var in ("CAEC_LLM_API_KEY", "OPENROUTER_API_KEY", "CAEC_MODE"):
     os.environ.pop(_var, None)

@@ -1,4 +1,5 @@
-"""Per-user folders (platformdirs), overridable with `CAEC_CONFIG_DIR` / `CAEC_DATA_DIR`.
+"""Per-user folders (platformdirs), overridable with `CAEC_CONFIG_DIR` /
+`CAEC_DATA_DIR` / `CAEC_CACHE_DIR`.
 
 The overrides let tests, portable installs and the packaged app's smoke check keep everything in
 one chosen folder instead of the user's real profile.
@@ -24,3 +25,9 @@ def data_dir() -> Path:
     """Where the conversation history database lives (not created here)."""
     override = os.environ.get("CAEC_DATA_DIR")
     return Path(override) if override else Path(platformdirs.user_data_dir(APP_NAME, False))
+
+
+def cache_dir() -> Path:
+    """Where data the app can make again is kept between launches (not created here)."""
+    override = os.environ.get("CAEC_CACHE_DIR")
+    return Path(override) if override else Path(platformdirs.user_cache_dir(APP_NAME, False))

@@ -12,11 +12,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def app_env(tmp_path: Path) -> dict[str, str]:
-    """The environment without CAEC_*/OPENROUTER* variables, config and data under `tmp_path`."""
+    """The environment without CAEC_*/OPENROUTER* variables, config, data and cache under
+    `tmp_path`."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CAEC_", "OPENROUTER"))}
     env |= {
         "CAEC_CONFIG_DIR": str(tmp_path / "config"),
         "CAEC_DATA_DIR": str(tmp_path / "data"),
+        "CAEC_CACHE_DIR": str(tmp_path / "cache"),
         "QT_QPA_PLATFORM": "offscreen",
     }
     return env
