@@ -13,8 +13,10 @@ the start-up worker's first step). The objects are put in `re._cache`, where `re
 Exactness: `save` keeps a pattern only when the object built from the saved code equals the
 one `re` compiled in this process (`Pattern.__eq__` compares the source, the flags and the whole
 engine code), and the file names the Python build it was made by (`sys.version`, the engine's
-magic number and code size); `preload` uses a file only from the same build and only patterns
-not in the cache yet. The engine checks the code it is given (`_sre.compile` refuses invalid code),
+magic number and code size) and the SHA-256 of its entries; `preload` uses a file only from the
+same build, only whole (a file changed after it was written, by a torn write or a bad disk, is not
+used at all: the engine would accept a valid code of another pattern), and only patterns not in
+the cache yet. The engine checks the code it is given (`_sre.compile` refuses invalid code),
 and a file that cannot be read or parsed is ignored: the patterns are then compiled as usual.
 Patterns with the DEBUG (prints while compiling), LOCALE or TEMPLATE flags are never saved.
 
@@ -50,7 +52,7 @@ try:  # CPython's regular expression engine and compiler (3.11-3.13)
 except ImportError:  # pragma: no cover - another implementation
     _SUPPORTED = False
 
-FORMAT = 1
+FORMAT = 2
 MAX_ENTRIES = 320
 """At most this many patterns are saved: the first answer's (~200) first. `re` keeps 512 in its
 cache (then drops the oldest), so the preloaded ones leave room for what is compiled after."""
@@ -144,12 +146,21 @@ def _read(path: Path) -> list[Entry]:
     if data is None:
         return []
     value = marshal.loads(data)
-    if not (isinstance(value, tuple) and len(value) == 3 and value[:2] == (FORMAT, build_id())):
+    if not (isinstance(value, tuple) and len(value) == 4 and value[:2] == (FORMAT, build_id())):
         return []
-    entries = value[2]
+    digest, body = value[2:]
+    if not isinstance(body, bytes) or digest != hashlib.sha256(body).hexdigest():
+        return []  # changed since it was written (a torn write, a bad disk): not trusted at all
+    entries = marshal.loads(body)
     if not isinstance(entries, list):
         return []
     return [tuple(e) for e in entries if isinstance(e, tuple) and len(e) == 8]  # type: ignore[misc]
+
+
+def _file_bytes(entries: list[Entry]) -> bytes:
+    """The file's content: the format, the Python build, the SHA-256 of the entries, the entries."""
+    body = marshal.dumps(entries)
+    return marshal.dumps((FORMAT, build_id(), hashlib.sha256(body).hexdigest(), body))
 
 
 def preload(path: Path | None = None) -> int:
@@ -244,7 +255,7 @@ def save(path: Path | None = None) -> int:
         from caec_desktop.settings.files import private_dir, write_private
 
         private_dir(target.parent)
-        write_private(target, marshal.dumps((FORMAT, build_id(), entries)))
+        write_private(target, _file_bytes(entries))
     except Exception:  # no cache: the next launch compiles as usual
         log.debug("regex cache not written", exc_info=True)
         return 0

@@ -6,6 +6,7 @@ every tool's example and the corpus's questions the same with and without them."
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import marshal
@@ -172,8 +173,11 @@ def test_an_entry_unlike_res_own_compilation_is_not_saved(
     assert not (tmp_path / "regex.marshal").exists()
 
 
-def _write(path: Path, value: object) -> None:
-    path.write_bytes(marshal.dumps(value))
+def _write(path: Path, value: tuple[int, str, list[regex_cache.Entry]]) -> None:
+    """A cache file with `value`'s format, build and entries, its digest made as `save` makes it."""
+    form, build, entries = value
+    body = marshal.dumps(entries)
+    path.write_bytes(marshal.dumps((form, build, hashlib.sha256(body).hexdigest(), body)))
 
 
 def test_a_file_from_another_build_or_damaged_is_not_used(
@@ -189,6 +193,23 @@ def test_a_file_from_another_build_or_damaged_is_not_used(
     path.mkdir()  # not a file
     assert regex_cache.preload(path) == 0
     assert fresh == {}
+
+
+def test_a_file_changed_after_it_was_written_is_not_used(
+    tmp_path: Path, fresh: dict[object, object]
+) -> None:
+    path = tmp_path / "regex.marshal"
+    good = regex_cache._entry((str, PATTERNS[1], 0))
+    _write(path, (regex_cache.FORMAT, regex_cache.build_id(), [good]))
+    assert regex_cache.preload(path) == 1  # as written: used
+    fresh.clear()
+    form, build, digest, _ = marshal.loads(path.read_bytes())
+    other = regex_cache._entry((str, "[0-9]+", 0))[4]  # valid code, of another pattern
+    changed = marshal.dumps([(*good[:4], other, *good[5:])])
+    path.write_bytes(marshal.dumps((form, build, digest, changed)))
+    assert regex_cache.preload(path) == 0
+    assert fresh == {}
+    assert re.compile(PATTERNS[1]) == _compiler.compile(PATTERNS[1], 0)
 
 
 def test_an_entry_the_engine_refuses_is_compiled_as_usual(
