@@ -412,26 +412,35 @@ ENGINE_SLICES = (
 versions, with what it pulls in), so the worker can stop between them when the window closes."""
 
 
-def _load_engine(
-    first: Future[tuple[Settings, str]], go: threading.Event, stop: Callable[[], bool]
-) -> None:
-    """Every tool's module (the first answer imported its own only), LangGraph and the compiled
-    graph, every tool's validator (built on first use until then),
-    the offline reader's rarer patterns (compiled on first use until then, `lazy_re.py`), then
-    the LLM selector's modules in a model mode (~1 s for langchain-openai; a model's first
-    turn waits for them, agent/engine.py). Runs on the start-up worker after `_prepare`, once
-    `go` is set (app.py sets it when the first answer is out, so these imports do not compete
-    with that turn for the GIL)."""
-    go.wait()
+def _load_engine(first: Future[tuple[Settings, str]], loading: Loading) -> None:
+    """The start-up worker's engine stage, after `_prepare`, in two parts, each run while the
+    GUI thread has no start-up step to do (a GUI step run meanwhile waits for the GIL at every
+    call into Python, up to the switch interval each time: ~40 ms steps took 100-160 ms):
+
+    - once `loading.go` is set (the first answer is out, the panels built): every tool's module
+      (the first answer imported its own only), the history's exports and the form's unit
+      choices; then `loading.tools` is set (app.py builds the conversation list and the form);
+    - once `loading.resume` is set (those are built): LangGraph and the compiled graph, every
+      tool's validator (built on first use until then), the offline reader's rarer patterns
+      (compiled on first use until then, `lazy_re.py`), then the LLM selector's modules in a
+      model mode (~1 s for langchain-openai; a model's first turn waits for them,
+      agent/engine.py).
+
+    Each wait ends at once when the window closes (`Loading.stop`), and the rest is skipped."""
+    loading.go.wait()
     from caec_desktop.services.forms import candidate_dimensions
     from caec_desktop.tools.registry import load_all
 
-    if not stop():
-        importlib.import_module("caec_desktop.services.export")  # the history's exports
-        candidate_dimensions()  # the tool form's unit choices (app.py builds it after load_all)
-        load_all()  # every tool's module (the first answer imported only its own)
+    try:
+        if not loading.stopped:
+            importlib.import_module("caec_desktop.services.export")  # the history's exports
+            candidate_dimensions()  # the tool form's unit choices (app.py builds it after load_all)
+            load_all()  # every tool's module (the first answer imported only its own)
+    finally:
+        loading.tools_done()
+    loading.resume.wait()
     for name in ENGINE_SLICES:
-        if stop():
+        if loading.stopped:
             return
         importlib.import_module(name)
         time.sleep(0)  # let the GUI thread take the GIL between slices
@@ -440,12 +449,12 @@ def _load_engine(
     from caec_desktop.tools.registry import complete_models
 
     engine.load_graph()
-    if not stop():
+    if not loading.stopped:
         complete_models()  # each tool's validator, otherwise built on its first use
-    if not stop():  # the reader's rarer patterns, otherwise compiled on the GUI thread when used
+    if not loading.stopped:  # the reader's rarer patterns, otherwise compiled on the GUI thread
         compile_all()
     settings = first.result() if not first.exception() else None
-    if settings is not None and settings[0].effective_mode != "offline" and not stop():
+    if settings is not None and settings[0].effective_mode != "offline" and not loading.stopped:
         with contextlib.suppress(ImportError):  # the session reports a missing LLM stack itself
             importlib.import_module("caec_desktop.agent.selection.llm.llm_selector")
 
@@ -531,24 +540,32 @@ def read_ahead(text: str | None, settings: Settings) -> None:
         log.debug("reading the early question ahead failed", exc_info=True)
 
 
+EngineStage = Callable[["Future[tuple[Settings, str]]", "Loading"], None]
+"""The worker's engine stage (`_load_engine`): given the first stage's future and the gates."""
+
+
 class Loading:
     """The start-up worker's two stages: `first`, what the first answer needs (`_prepare`, then
     `read_ahead` of the question `question()` returns, if one waits), then `engine`, LangGraph
-    (`_load_engine`), which waits for `go` and stops early once `stop()` is called (the window
-    closed before it finished)."""
+    (`_load_engine`), run in parts between the GUI thread's start-up steps: it waits for `go`,
+    sets `tools` once every tool's module is imported, then waits for `resume`. `stop()` (the
+    window closed) releases both waits and the rest is skipped."""
 
     def __init__(
         self,
         mode: Mode | None,
         prepare: Callable[[Mode | None], tuple[Settings, str]] = _prepare,
-        load_engine: Callable[
-            [Future[tuple[Settings, str]], threading.Event, Callable[[], bool]], None
-        ] = _load_engine,
+        load_engine: EngineStage = _load_engine,
         question: Callable[[], str | None] = lambda: None,
     ) -> None:
-        from concurrent.futures import ThreadPoolExecutor
+        from concurrent.futures import Future, ThreadPoolExecutor
 
         self.go = threading.Event()
+        """Set by the GUI thread: the engine stage may start (its tool imports)."""
+        self.resume = threading.Event()
+        """Set by the GUI thread: the steps that needed the tools are done, LangGraph may load."""
+        self.tools: Future[None] = Future()
+        """Done once the engine stage has imported every tool's module (or has ended)."""
         self._stopped = False
         self._interval = sys.getswitchinterval()
         sys.setswitchinterval(LOADING_SWITCH_INTERVAL_S)  # restored once both stages are done
@@ -571,21 +588,28 @@ class Loading:
         read_ahead(text, settings)
         return settings, problem
 
-    def _second(
-        self,
-        load_engine: Callable[
-            [Future[tuple[Settings, str]], threading.Event, Callable[[], bool]], None
-        ],
-    ) -> None:
+    def _second(self, load_engine: EngineStage) -> None:
         try:
-            load_engine(self.first, self.go, lambda: self._stopped)
+            load_engine(self.first, self)
         finally:
+            self.tools_done()  # (a stage that failed or stopped before them: nothing waits)
             sys.setswitchinterval(self._interval)
+
+    def tools_done(self) -> None:
+        """Every tool's module is imported (or the stage has ended without them)."""
+        if not self.tools.done():
+            self.tools.set_result(None)
+
+    @property
+    def stopped(self) -> bool:
+        """The window has closed: the engine stage skips what is left."""
+        return self._stopped
 
     def stop(self) -> None:
         """Release the engine stage without loading the rest (the app is closing)."""
         self._stopped = True
         self.go.set()
+        self.resume.set()
 
 
 def _start_loading(ns: argparse.Namespace, window: MainWindow) -> Loading:
@@ -616,8 +640,10 @@ async def run_app(
     input meanwhile); the session as soon as that is done (a question sent meanwhile runs then,
     on the sequential runner); once that answer is out (or at once when no question waits) the
     history, which saves it when the run settles (`SessionRunner.runSettled`), the trace and
-    graph panels, which show its run, then the rest of the window while LangGraph loads, so
-    none of them competes with the first answer for the GIL.
+    graph panels, which show its run, so none of them competes with the first answer for the
+    GIL. Then the GUI thread and the worker take turns: the worker imports every tool's module,
+    the GUI thread builds the conversation list and the tool form, then the worker loads
+    LangGraph (`_load_engine`).
     """
     import asyncio
 
@@ -673,25 +699,30 @@ async def _serve(
     turn = await answered if answered is not None else None
     # The history opens after that answer (its save waits for runSettled, SETTLE_MS after it)
     recorder = None if ns.self_test else _open_recorder(runner, sink)
-    await _build_panels(window)  # alone on the GIL: LangGraph's stage waits for `go`
-    loading.go.set()  # the first answer is out (or none was asked): LangGraph now
-    watch = asyncio.ensure_future(_engine_loaded(window, runner, loading, sink))
     from caec_desktop.services.session import graph_shape
 
+    # Then the GUI thread and the worker take turns, so that no step of one waits for the GIL
+    # the other holds (`_load_engine`): the panels, the graph and the settings (no tool module
+    # needed) while the worker waits for `go`;
+    await _build_panels(window)
+    await _in_steps(
+        lambda: window.load_graph(graph_shape()),
+        lambda: wire_settings(window, runner, sink),
+    )
+    loading.go.set()  # every tool's module now (the worker alone)
+    watch = asyncio.ensure_future(_engine_loaded(window, runner, loading, sink))
+    if ns.self_test:
+        loading.resume.set()
+        return await _finish_self_test(window, runner, sink, turn, watch)
     conversations: list[HistoryController] = []
 
     def history() -> None:
         if recorder is not None:
             conversations.append(wire_history(window, runner, sink, recorder))
 
-    await _in_steps(
-        lambda: window.load_graph(graph_shape()),
-        lambda: wire_settings(window, runner, sink),
-    )
-    if ns.self_test:
-        return await _finish_self_test(window, runner, sink, turn, watch)
-    # The conversation list's modules once the worker has imported the report's (markdown-it,
-    # ~40 ms) and every tool's; the form, every tool's schema, after them.
+    # the conversation list (its modules once the worker has imported the report's, markdown-it
+    # ~40 ms, and every tool's), the layout and the tool form, every tool's schema, while the
+    # worker waits for `resume`; then LangGraph, the GUI thread idle.
     await _tools_loaded(loading, closed)
     await _in_steps(
         *(partial(importlib.import_module, name) for name in HISTORY_MODULES),
@@ -701,6 +732,7 @@ async def _serve(
     )
     for _ in window.form_steps():  # a field's editor per loop turn (the whole form: 20-60 ms)
         await asyncio.sleep(0)
+    loading.resume.set()  # LangGraph now
     await closed.wait()
     await runner.shutdown()  # cancels the run, awaits Session.aclose(): HTTP clients closed
     if recorder is not None:
@@ -710,14 +742,16 @@ async def _serve(
 
 
 async def _tools_loaded(loading: Loading, closed: asyncio.Event) -> None:
-    """Wait (without holding the loop) until the worker has imported every tool's module, its
-    engine stage has ended, or the window has closed."""
+    """Wait (without holding the loop) until the worker has imported every tool's module (or
+    its engine stage has ended), or the window has closed."""
     import asyncio
 
-    from caec_desktop.tools.registry import all_loaded
-
-    while not (all_loaded() or loading.engine.done() or closed.is_set()):
-        await asyncio.sleep(0.02)
+    tools = asyncio.ensure_future(asyncio.wrap_future(loading.tools))
+    close = asyncio.ensure_future(closed.wait())
+    try:
+        await asyncio.wait((tools, close), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        close.cancel()
 
 
 START_UP_FAILED = (

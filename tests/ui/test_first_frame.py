@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -178,7 +178,7 @@ def _offline(mode: Any) -> tuple[Settings, str]:
     return Settings(mode="offline"), problem
 
 
-def _no_engine(first: Future[Any], go: Any, stop: Callable[[], bool]) -> None:
+def _no_engine(first: Future[Any], loading: Loading) -> None:
     """The LangGraph stage left out: the first answer runs on the sequential runner anyway."""
 
 

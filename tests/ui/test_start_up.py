@@ -26,6 +26,7 @@ from caec_desktop.agent.selection.offline import regex_selector
 from caec_desktop.agent.selection.offline.lazy_re import LazyPattern, lazy_patterns
 from caec_desktop.app import (
     START_UP_FAILED,
+    EngineStage,
     Loading,
     _load_engine,
     _prepare,
@@ -51,17 +52,15 @@ def _engine_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def _gated_engine(
-    gate: threading.Event, fail: bool = False
-) -> Callable[[Future[tuple[Settings, str]], threading.Event, Callable[[], bool]], None]:
+def _gated_engine(gate: threading.Event, fail: bool = False) -> EngineStage:
     """The app's LangGraph stage, held until `gate` opens (then it loads, or fails as a missing
     LangGraph would)."""
 
-    def load(first: Future[tuple[Settings, str]], go: threading.Event, stop: Any) -> None:
+    def load(first: Future[tuple[Settings, str]], loading: Loading) -> None:
         assert gate.wait(timeout=30), "the test never opened the gate"
         if fail:
             raise ImportError(NO_LANGGRAPH)
-        _load_engine(first, go, stop)
+        _load_engine(first, loading)
 
     return load
 
