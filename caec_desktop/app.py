@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
     from PySide6.QtWidgets import QApplication
 
-    from caec_desktop.services.history import ConversationRecorder
+    from caec_desktop.services.history import ConversationRecorder, HistoryStore
     from caec_desktop.services.session import Session, TurnResult
     from caec_desktop.settings.model import Mode, Settings
     from caec_desktop.ui.history_controller import HistoryController
@@ -697,8 +697,9 @@ async def _serve(
     if problem:
         window.show_error(problem)
     turn = await answered if answered is not None else None
-    # The history opens after that answer (its save waits for runSettled, SETTLE_MS after it)
-    recorder = None if ns.self_test else _open_recorder(runner, sink)
+    # The history opens after that answer, off the GUI thread (the turns that settle meanwhile
+    # are saved once it is open), while the panels are built.
+    history_open = None if ns.self_test else asyncio.ensure_future(_open_history(runner, sink))
     from caec_desktop.services.session import graph_shape
 
     # Then the GUI thread and the worker take turns, so that no step of one waits for the GIL
@@ -714,6 +715,7 @@ async def _serve(
     if ns.self_test:
         loading.resume.set()
         return await _finish_self_test(window, runner, sink, turn, watch)
+    recorder = None if history_open is None else await history_open
     conversations: list[HistoryController] = []
 
     def history() -> None:
@@ -778,11 +780,42 @@ async def _engine_loaded(
     return _end_start_up_gc_pause(window, runner)
 
 
-def _open_recorder(runner: SessionRunner, sink: ErrorSink) -> ConversationRecorder:
-    """Save every finished turn to the history (from the first one on)."""
+async def _open_history(runner: SessionRunner, sink: ErrorSink) -> ConversationRecorder:
+    """`_open_recorder` with the history store opened on a thread of its own: the file's
+    `quick_check`, WAL and schema statements and the daily backup wait for the disk (~10-90 ms,
+    ~10 ms of CPU, on the GUI thread that was one stall after the first answer). A turn that
+    settles (`SessionRunner.runSettled`) while it opens is saved once it is open."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from caec_desktop.services.history import HistoryStore
+
+    settled: list[TurnResult | None] = []
+
+    def keep(turn: TurnResult | None) -> None:
+        settled.append(turn)
+
+    runner.runSettled.connect(keep)
+    pool = ThreadPoolExecutor(1, thread_name_prefix="caec-history-open")
+    try:
+        store = await asyncio.wrap_future(pool.submit(HistoryStore.open))
+    finally:
+        pool.shutdown(wait=False)
+        runner.runSettled.disconnect(keep)
+    recorder = _open_recorder(runner, sink, store)
+    for turn in settled:
+        recorder.turn_finished(turn)
+    return recorder
+
+
+def _open_recorder(
+    runner: SessionRunner, sink: ErrorSink, store: HistoryStore | None = None
+) -> ConversationRecorder:
+    """Save every finished turn to the history (from the first one on), in `store` (opened
+    here if None)."""
     from caec_desktop.services.history import open_recorder
 
-    recorder = open_recorder(sink.report, background=True)  # saves on its writer thread
+    recorder = open_recorder(sink.report, background=True, store=store)  # a writer thread saves
     runner.eventReceived.connect(recorder.see)  # rows made as the events come, a few per turn
     runner.runFinished.connect(recorder.prepare)  # the rest, and the turn's record, meanwhile
     runner.runSettled.connect(recorder.turn_finished)  # after the answer is on screen

@@ -379,3 +379,53 @@ def test_the_first_answer_is_saved_though_the_history_opens_after_it(
     finally:
         qapp.setQuitOnLastWindowClosed(True)
         store.close()
+
+
+def test_a_turn_that_settles_while_the_history_opens_is_saved_once_it_is_open(
+    qapp: QApplication, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # app.py opens the history store off the GUI thread after the first answer; here its open
+    # waits until that answer has settled (a slow disk), and the answer is saved all the same.
+    from caec_desktop.services.history import HistoryStore
+
+    store = HistoryStore.open()  # this test's data folder (tests/ui/conftest.py)
+    opening = threading.Event()
+    opened_on: list[str] = []
+    real_open = HistoryStore.open
+
+    def slow_open(path: Any = None) -> HistoryStore:
+        assert opening.wait(timeout=30), "the test never let the history open"
+        opened_on.append(threading.current_thread().name)
+        return real_open(path)
+
+    monkeypatch.setattr(HistoryStore, "open", slow_open)
+    gate = threading.Event()
+    loading = Loading(None, prepare=_offline, load_engine=_gated_engine(gate))
+    settled: list[Any] = []
+
+    def saved() -> list[str]:
+        return [t.user_text for c in store.list_conversations() for t in store.load(c.id).turns]
+
+    async def scenario() -> None:
+        window, task = _start(qapp, loading)
+        try:
+            await _until(lambda: window.runner is not None, "the session")
+            assert window.runner is not None
+            window.runner.runSettled.connect(settled.append)
+            await _until(lambda: bool(settled), "the answer settled")
+            assert saved() == [] and opened_on == []  # the history is still opening
+            opening.set()
+            await _until(lambda: bool(saved()), "the saved turn")
+            assert saved() == [QUESTION]
+            assert opened_on and opened_on[0] != threading.main_thread().name
+        finally:
+            opening.set()
+            gate.set()
+            window.close()
+        assert await task == 0
+
+    try:
+        qloop.run_until_complete(scenario())
+    finally:
+        qapp.setQuitOnLastWindowClosed(True)
+        store.close()
