@@ -698,8 +698,8 @@ async def _serve(
         window.show_error(problem)
     turn = await answered if answered is not None else None
     # The history opens after that answer, off the GUI thread (the turns that settle meanwhile
-    # are saved once it is open), while the panels are built.
-    history_open = None if ns.self_test else asyncio.ensure_future(_open_history(runner, sink))
+    # are saved once it is open); the GUI thread only paints meanwhile.
+    recorder = None if ns.self_test else await _open_history(runner, sink)
     from caec_desktop.services.session import graph_shape
 
     # Then the GUI thread and the worker take turns, so that no step of one waits for the GIL
@@ -715,7 +715,6 @@ async def _serve(
     if ns.self_test:
         loading.resume.set()
         return await _finish_self_test(window, runner, sink, turn, watch)
-    recorder = None if history_open is None else await history_open
     conversations: list[HistoryController] = []
 
     def history() -> None:
@@ -781,14 +780,13 @@ async def _engine_loaded(
 
 
 async def _open_history(runner: SessionRunner, sink: ErrorSink) -> ConversationRecorder:
-    """`_open_recorder` with the history store opened on a thread of its own: the file's
-    `quick_check`, WAL and schema statements and the daily backup wait for the disk (~10-90 ms,
-    ~10 ms of CPU, on the GUI thread that was one stall after the first answer). A turn that
-    settles (`SessionRunner.runSettled`) while it opens is saved once it is open."""
+    """`_open_recorder` with the history's modules imported and its store opened on a thread
+    of its own: the modules (~7-11 ms), the file's `quick_check`, WAL and schema statements and
+    the daily backup, which wait for the disk (~10-90 ms), made one stall of the GUI thread
+    after the first answer. A turn that settles (`SessionRunner.runSettled`) while it opens is
+    saved once it is open."""
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
-
-    from caec_desktop.services.history import HistoryStore
 
     settled: list[TurnResult | None] = []
 
@@ -798,7 +796,7 @@ async def _open_history(runner: SessionRunner, sink: ErrorSink) -> ConversationR
     runner.runSettled.connect(keep)
     pool = ThreadPoolExecutor(1, thread_name_prefix="caec-history-open")
     try:
-        store = await asyncio.wrap_future(pool.submit(HistoryStore.open))
+        store = await asyncio.wrap_future(pool.submit(_open_store))
     finally:
         pool.shutdown(wait=False)
         runner.runSettled.disconnect(keep)
@@ -806,6 +804,14 @@ async def _open_history(runner: SessionRunner, sink: ErrorSink) -> ConversationR
     for turn in settled:
         recorder.turn_finished(turn)
     return recorder
+
+
+def _open_store() -> HistoryStore:
+    """The history store, opened (`HistoryStore.open`: it never raises), its modules imported
+    first: for `_open_history`'s thread."""
+    from caec_desktop.services.history import HistoryStore
+
+    return HistoryStore.open()
 
 
 def _open_recorder(
