@@ -4,9 +4,10 @@
 the message box, which takes typing at once), then builds the rest of the window, sets up
 logging, imports asyncio and qasync (Qt events processed between the steps) and runs `run_app`:
 a worker thread loads what the first answer needs and the session is attached (a question sent
-meanwhile runs then, on the sequential runner); once that answer is out the trace and graph
-tabs are built (showing its run) and the worker loads LangGraph, which runs the turns after it
-(docs/architecture.md, "Start-up").
+meanwhile runs then, on the sequential runner); once that answer is out the history opens (off
+the GUI thread) and the trace and graph tabs are built (showing its run); then the worker and
+the GUI thread take turns: every tool's module, the conversation list and the tool form, then
+LangGraph, which runs the turns after it (docs/architecture.md, "Start-up").
 Closing the window ends `run_app`, which cancels the run and awaits `Session.aclose()` so HTTP
 clients close before the loop ends (qasync issue #60). One error sink (`sys.excepthook` + the
 loop's exception handler, where `asyncSlot` errors land, qasync PR #36) logs each failure and
