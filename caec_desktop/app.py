@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from caec_desktop.services.history import ConversationRecorder, HistoryStore
     from caec_desktop.services.session import Session, TurnResult
     from caec_desktop.settings.model import Mode, Settings
+    from caec_desktop.ui.conversation_list import ConversationList
     from caec_desktop.ui.history_controller import HistoryController
     from caec_desktop.ui.main_thread_gc import MainThreadGC
     from caec_desktop.ui.main_window import MainWindow
@@ -487,19 +488,34 @@ def collector_for(window: MainWindow, runner: SessionRunner | None = None) -> Ma
     return MainThreadGC(window, busy=busy)
 
 
-def next_turn(runner: SessionRunner) -> asyncio.Future[TurnResult | None]:
-    """A future set to the TurnResult of the next run `runner` finishes (None if it had none)."""
+def next_turn(runner: SessionRunner, settled: bool = False) -> asyncio.Future[TurnResult | None]:
+    """A future set to the TurnResult of the next run `runner` finishes (None if it had none);
+    with `settled`, when that run settles (`SessionRunner.runSettled`, SETTLE_MS later)."""
     import asyncio
 
     done: asyncio.Future[TurnResult | None] = asyncio.get_running_loop().create_future()
+    signal = runner.runSettled if settled else runner.runFinished
 
     def _finished(turn: TurnResult | None) -> None:
-        runner.runFinished.disconnect(_finished)
+        signal.disconnect(_finished)
         if not done.done():
             done.set_result(turn)
 
-    runner.runFinished.connect(_finished)
+    signal.connect(_finished)
     return done
+
+
+async def _settled_or_closed(
+    settled: asyncio.Future[TurnResult | None], closed: asyncio.Event
+) -> None:
+    """Wait until `settled` is done or the window has closed (its run then never settles)."""
+    import asyncio
+
+    close = asyncio.ensure_future(closed.wait())
+    try:
+        await asyncio.wait((settled, close), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        close.cancel()
 
 
 LOADING_SWITCH_INTERVAL_S = 0.001
@@ -695,12 +711,17 @@ async def _serve(
     sink.secrets = (settings.api_key(),)
     window, runner = build(settings, window=window, panels=False)  # asks a waiting question
     answered = next_turn(runner) if runner.running else None
+    settled = next_turn(runner, settled=True) if runner.running else None
     if problem:
         window.show_error(problem)
     turn = await answered if answered is not None else None
-    # The history opens after that answer, off the GUI thread (the turns that settle meanwhile
-    # are saved once it is open); the GUI thread only paints meanwhile.
-    recorder = None if ns.self_test else await _open_history(runner, sink)
+    if settled is not None and not ns.self_test:  # (the self-test prints the answer sooner)
+        # The chat lays out and paints that answer in steps until its run settles (SETTLE_MS):
+        # start-up's steps would share their frames.
+        await _settled_or_closed(settled, closed)
+    # The history opens then, off the GUI thread (a turn that settles meanwhile is saved once
+    # it is open); the GUI thread only paints meanwhile.
+    recorder = None if ns.self_test else await _open_history(runner, sink, settled)
     from caec_desktop.services.session import graph_shape
 
     # Then the GUI thread and the worker take turns, so that no step of one waits for the GIL
@@ -717,10 +738,18 @@ async def _serve(
         loading.resume.set()
         return await _finish_self_test(window, runner, sink, turn, watch)
     conversations: list[HistoryController] = []
+    lists: list[ConversationList] = []
+
+    def conversation_list() -> None:  # made a loop turn before it takes the dock's place
+        if recorder is not None:
+            from caec_desktop.ui.conversation_list import ConversationList
+
+            lists.append(ConversationList(recorder.store))
 
     def history() -> None:
         if recorder is not None:
-            conversations.append(wire_history(window, runner, sink, recorder))
+            made = lists.pop() if lists else None
+            conversations.append(wire_history(window, runner, sink, recorder, made))
 
     # the conversation list (its modules once the worker has imported the report's, markdown-it
     # ~40 ms, and every tool's), the layout and the tool form, every tool's schema, while the
@@ -728,6 +757,7 @@ async def _serve(
     await _tools_loaded(loading, closed)
     await _in_steps(
         *(partial(importlib.import_module, name) for name in HISTORY_MODULES),
+        conversation_list,
         history,
         window.restore_layout,  # once the conversation dock exists: its state is part of it
         *(partial(importlib.import_module, name) for name in FORM_MODULES),
@@ -780,16 +810,23 @@ async def _engine_loaded(
     return _end_start_up_gc_pause(window, runner)
 
 
-async def _open_history(runner: SessionRunner, sink: ErrorSink) -> ConversationRecorder:
+async def _open_history(
+    runner: SessionRunner,
+    sink: ErrorSink,
+    settled_before: asyncio.Future[TurnResult | None] | None = None,
+) -> ConversationRecorder:
     """`_open_recorder` with the history's modules imported and its store opened on a thread
     of its own: the modules (~7-11 ms), the file's `quick_check`, WAL and schema statements and
     the daily backup, which wait for the disk (~10-90 ms), made one stall of the GUI thread
     after the first answer. A turn that settles (`SessionRunner.runSettled`) while it opens is
-    saved once it is open."""
+    saved once it is open, as is `settled_before`'s turn if it has settled already (the caller
+    waited for it)."""
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
     settled: list[TurnResult | None] = []
+    if settled_before is not None and settled_before.done():
+        settled.append(settled_before.result())
 
     def keep(turn: TurnResult | None) -> None:
         settled.append(turn)
@@ -834,15 +871,17 @@ def wire_history(
     runner: SessionRunner,
     sink: ErrorSink,
     recorder: ConversationRecorder | None = None,
+    conversation_list: ConversationList | None = None,
 ) -> HistoryController:
     """Save every finished turn to the history (with `recorder`, already saving them, or a new
-    one), and add the conversation list, reopen and export actions to `window`. A history that
+    one), and add the conversation list (`conversation_list`, made already, or a new one),
+    reopen and export actions to `window`. A history that
     cannot be opened is recovered or kept in memory (`HistoryStore.open`), and the banner says
     so."""
     from caec_desktop.ui.history_controller import HistoryController
 
     recorder = recorder or _open_recorder(runner, sink)
-    return HistoryController(window, runner, recorder, sink.report)
+    return HistoryController(window, runner, recorder, sink.report, conversation_list)
 
 
 def wire_settings(window: MainWindow, runner: SessionRunner, sink: ErrorSink) -> None:

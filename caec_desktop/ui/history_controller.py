@@ -131,7 +131,10 @@ class HistoryController(QObject):
         runner: SessionRunner,
         recorder: ConversationRecorder,
         report: Callable[[str, BaseException | None], None],
+        conversation_list: ConversationList | None = None,
     ) -> None:
+        """`conversation_list`: the list of `recorder.store`'s conversations, made already (app.py
+        makes it a loop turn before: ~3-5 ms, its model filled); made here if None."""
         super().__init__(window)
         self.window = window
         self.runner = runner
@@ -148,7 +151,7 @@ class HistoryController(QObject):
         # (`MainWindow._build_conversation_place`): the list takes the dock's place, and the
         # actions are connected and enabled (only the dock and the toolbar repaint).
         window.complete()  # (nothing when built)
-        self.list = ConversationList(recorder.store)
+        self.list = conversation_list or ConversationList(recorder.store)
         self.dock = window.conversations_dock
         place = self.dock.widget()
         self.dock.setWidget(self.list)

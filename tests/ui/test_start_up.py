@@ -381,7 +381,7 @@ def test_the_first_answer_is_saved_though_the_history_opens_after_it(
         store.close()
 
 
-def test_a_turn_that_settles_while_the_history_opens_is_saved_once_it_is_open(
+def test_a_turn_that_settles_before_the_history_is_open_is_saved_once_it_is(
     qapp: QApplication, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # app.py opens the history store off the GUI thread after the first answer; here its open
