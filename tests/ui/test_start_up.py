@@ -429,3 +429,93 @@ def test_a_turn_that_settles_before_the_history_is_open_is_saved_once_it_is(
     finally:
         qapp.setQuitOnLastWindowClosed(True)
         store.close()
+
+
+def test_after_the_first_answer_the_worker_and_the_gui_thread_take_turns(
+    qapp: QApplication, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The panels, then every tool's module (the worker), then the conversation list and the
+    # tool form (the GUI thread), then LangGraph (the worker): a GUI step run while the worker
+    # imports waits for the GIL at every call from Qt into Python.
+    import caec_desktop.app as app_module
+
+    order: list[str] = []
+    gui = threading.get_ident()
+    real_import = app_module.importlib.import_module
+
+    def spy_import(name: str, package: str | None = None) -> Any:
+        if threading.get_ident() != gui and name in app_module.ENGINE_SLICES:
+            order.append(f"worker: {name}")
+        return real_import(name, package)
+
+    real_load_all = registry.load_all
+
+    def spy_load_all() -> None:
+        if threading.get_ident() != gui:
+            order.append("worker: tools")
+        real_load_all()
+
+    def spy(owner: Any, attr: str, what: str) -> None:
+        real = getattr(owner, attr)
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            out = real(*args, **kwargs)
+            order.append(what)
+            return out
+
+        monkeypatch.setattr(owner, attr, wrapper)
+
+    monkeypatch.setattr(app_module.importlib, "import_module", spy_import)
+    monkeypatch.setattr(registry, "load_all", spy_load_all)
+    spy(MainWindow, "_show_panels", "gui: panels")
+    spy(app_module, "wire_history", "gui: conversation list")
+    real_replace = MainWindow._replace_tab
+
+    def replace_tab(window: MainWindow, index: int, widget: Any) -> None:
+        real_replace(window, index, widget)
+        if index == 2:
+            order.append("gui: form")
+
+    monkeypatch.setattr(MainWindow, "_replace_tab", replace_tab)
+    loading = Loading(None, prepare=_offline)
+
+    async def scenario() -> None:
+        window, task = _start(qapp, loading)
+        try:
+            await _until(lambda: len(_turns(window)) == 1 and not window.chat.running, "answer")
+            await asyncio.wait_for(asyncio.wrap_future(loading.engine), timeout=30)
+            await _until(lambda: "gui: form" in order, "the form")
+        finally:
+            window.close()
+        assert await task == 0
+
+    try:
+        qloop.run_until_complete(scenario())
+    finally:
+        qapp.setQuitOnLastWindowClosed(True)
+    first_slice = f"worker: {app_module.ENGINE_SLICES[0]}"
+    steps = ["gui: panels", "worker: tools", "gui: conversation list", "gui: form", first_slice]
+    assert [order.index(step) for step in steps] == sorted(order.index(step) for step in steps)
+
+
+def test_a_window_closed_while_the_worker_waits_for_its_turn_ends_it(
+    qapp: QApplication, qloop: qasync.QEventLoop
+) -> None:
+    loading = Loading(None, prepare=_offline)
+
+    async def scenario() -> None:
+        window, task = _start(qapp, loading)
+        try:
+            await _until(lambda: len(_turns(window)) == 1 and not window.chat.running, "answer")
+            assert not loading.resume.is_set()  # (LangGraph waits for the GUI's steps)
+        finally:
+            window.close()
+        assert await task == 0
+        # The worker's waits end: it stops without loading LangGraph's graph.
+        await asyncio.wait_for(asyncio.wrap_future(loading.engine), timeout=30)
+        assert loading.stopped and engine._graph is None
+
+    try:
+        qloop.run_until_complete(scenario())
+    finally:
+        qapp.setQuitOnLastWindowClosed(True)
