@@ -450,6 +450,8 @@ def _load_engine(first: Future[tuple[Settings, str]], loading: Loading) -> None:
     from caec_desktop.agent.selection.offline.lazy_re import compile_all
     from caec_desktop.tools.registry import complete_models
 
+    if loading.stopped:
+        return
     engine.load_graph()
     if not loading.stopped:
         complete_models()  # each tool's validator, otherwise built on its first use
@@ -755,6 +757,8 @@ async def _serve(
     # ~40 ms, and every tool's), the layout and the tool form, every tool's schema, while the
     # worker waits for `resume`; then LangGraph, the GUI thread idle.
     await _tools_loaded(loading, closed)
+    if closed.is_set():  # (`run_app` stops the worker)
+        return await _close(runner, recorder, watch)
     await _in_steps(
         *(partial(importlib.import_module, name) for name in HISTORY_MODULES),
         conversation_list,
@@ -766,10 +770,21 @@ async def _serve(
         await asyncio.sleep(0)
     loading.resume.set()  # LangGraph now
     await closed.wait()
+    return await _close(runner, recorder, watch, conversations)
+
+
+async def _close(
+    runner: SessionRunner,
+    recorder: ConversationRecorder | None,
+    watch: asyncio.Future[MainThreadGC],
+    conversations: list[HistoryController] | None = None,
+) -> int:
+    """The window has closed: shut the session down, write what is left to the history.
+    (`watch` and `conversations`, the dock's controllers, are kept alive until then.)"""
     await runner.shutdown()  # cancels the run, awaits Session.aclose(): HTTP clients closed
     if recorder is not None:
         recorder.flush()  # the writer thread's saves, the last turn's among them (bounded)
-    watch.cancel()  # kept until now: its result is the collector; `conversations` the dock's
+    watch.cancel()  # kept until now: its result is the collector
     return 0
 
 

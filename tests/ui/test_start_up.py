@@ -499,9 +499,23 @@ def test_after_the_first_answer_the_worker_and_the_gui_thread_take_turns(
 
 
 def test_a_window_closed_while_the_worker_waits_for_its_turn_ends_it(
-    qapp: QApplication, qloop: qasync.QEventLoop
+    qapp: QApplication, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    loading = Loading(None, prepare=_offline)
+    worker: list[int] = []
+    graphs: list[int] = []
+
+    def load_engine(first: Future[tuple[Settings, str]], loading: Loading) -> None:
+        worker.append(threading.get_ident())
+        _load_engine(first, loading)
+
+    real_load_graph = engine.load_graph
+
+    def load_graph() -> Any:
+        graphs.append(threading.get_ident())
+        return real_load_graph()
+
+    monkeypatch.setattr(engine, "load_graph", load_graph)
+    loading = Loading(None, prepare=_offline, load_engine=load_engine)
 
     async def scenario() -> None:
         window, task = _start(qapp, loading)
@@ -513,7 +527,7 @@ def test_a_window_closed_while_the_worker_waits_for_its_turn_ends_it(
         assert await task == 0
         # The worker's waits end: it stops without loading LangGraph's graph.
         await asyncio.wait_for(asyncio.wrap_future(loading.engine), timeout=30)
-        assert loading.stopped and engine._graph is None
+        assert loading.stopped and worker and worker[0] not in graphs
 
     try:
         qloop.run_until_complete(scenario())
