@@ -35,9 +35,26 @@ def conversation_frame(
 
 
 def conversation_place() -> QWidget:
-    """The list's frame, disabled (nothing to search or open yet)."""
+    """The list's frame, disabled, its parts hidden but keeping their room (nothing to search or
+    open yet, and nothing but the background to paint)."""
     place = QWidget()
     place.setObjectName("conversation_place")
-    conversation_frame(place, QLineEdit(), QListView(), [compact_button(t) for t in BUTTONS])
+    parts: list[QWidget] = [QLineEdit(), QListView(), *(compact_button(t) for t in BUTTONS)]
+    search, view, *buttons = parts
+    assert isinstance(search, QLineEdit) and isinstance(view, QListView)
+    conversation_frame(place, search, view, buttons)
+    for part in parts:
+        policy = part.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        part.setSizePolicy(policy)
+        part.hide()
     place.setEnabled(False)
     return place
+
+
+def conversation_classes() -> None:
+    """Build the Qt classes the place and the dock use (PySide6 makes a class and its enums on
+    first use: QListView's ~3 ms), a loop turn before them."""
+    from PySide6.QtWidgets import QDockWidget, QSizePolicy, QToolBar
+
+    del QDockWidget, QSizePolicy, QToolBar

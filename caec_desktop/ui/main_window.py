@@ -100,6 +100,13 @@ def _chat_style_classes() -> None:
     del QStyle, QStyleOptionSlider
 
 
+def _conversation_classes() -> None:
+    """The conversation dock's place's module and Qt classes, a loop turn before it."""
+    from caec_desktop.ui.conversation_place import conversation_classes
+
+    conversation_classes()
+
+
 def _trace_brushes() -> None:
     """The trace's brushes, a loop turn before its panel (`trace_model.kind_brushes`)."""
     from caec_desktop.ui.trace_model import kind_brushes
@@ -257,6 +264,7 @@ class MainWindow(QMainWindow):
         modules = [partial(importlib.import_module, name) for name in CHAT_MODULES]
         return [
             _qt_namespace,
+            _conversation_classes,
             self._build_conversation_place,
             self._build_side,
             self.menus.fill,

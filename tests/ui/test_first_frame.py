@@ -50,10 +50,11 @@ def _build_rest(window: MainWindow, steps: slice = slice(None)) -> None:
     QApplication.processEvents()
 
 
-PLACED = 2
-"""The steps of the rest after which the message box is in its place: the `Qt` namespace, then
-the conversation dock and toolbar (their places, taken before the chat is there: added after
-the first answer, they relaid out and repainted the whole window)."""
+PLACED = 3
+"""The steps of the rest after which the message box is in its place: the `Qt` namespace, the
+conversation dock's classes, then the conversation dock and toolbar (their places, taken before
+the chat is there: added after the first answer, they relaid out and repainted the whole
+window)."""
 
 
 def _place(window: MainWindow, box: ChatInput) -> tuple[Any, ...]:
@@ -90,7 +91,7 @@ def test_the_box_takes_typing_between_every_step_of_the_rest_and_never_moves(
     # The chat is made (with a box of its own) a turn before it takes the first frame's box:
     # at no step is the box hidden, moved or without the focus, and what is typed between the
     # steps all stays; the chat's own box is gone once it has the first frame's. (It moves once,
-    # when the conversation dock and toolbar take their places, the second step.)
+    # when the conversation dock and toolbar take their places, the third step.)
     window, box = _first_frame(qtbot)
     place = _place(window, box)
     typed = ""
