@@ -4,9 +4,10 @@
 the message box, which takes typing at once), then builds the rest of the window, sets up
 logging, imports asyncio and qasync (Qt events processed between the steps) and runs `run_app`:
 a worker thread loads what the first answer needs and the session is attached (a question sent
-meanwhile runs then, on the sequential runner); once that answer is out the trace and graph
-tabs are built (showing its run) and the worker loads LangGraph, which runs the turns after it
-(docs/architecture.md, "Start-up").
+meanwhile runs then, on the sequential runner); once that answer is out the history opens (off
+the GUI thread) and the trace and graph tabs are built (showing its run); then the worker and
+the GUI thread take turns: every tool's module, the conversation list and the tool form, then
+LangGraph, which runs the turns after it (docs/architecture.md, "Start-up").
 Closing the window ends `run_app`, which cancels the run and awaits `Session.aclose()` so HTTP
 clients close before the loop ends (qasync issue #60). One error sink (`sys.excepthook` + the
 loop's exception handler, where `asyncSlot` errors land, qasync PR #36) logs each failure and
@@ -40,9 +41,10 @@ if TYPE_CHECKING:
 
     from PySide6.QtWidgets import QApplication
 
-    from caec_desktop.services.history import ConversationRecorder
+    from caec_desktop.services.history import ConversationRecorder, HistoryStore
     from caec_desktop.services.session import Session, TurnResult
     from caec_desktop.settings.model import Mode, Settings
+    from caec_desktop.ui.conversation_list import ConversationList
     from caec_desktop.ui.history_controller import HistoryController
     from caec_desktop.ui.main_thread_gc import MainThreadGC
     from caec_desktop.ui.main_window import MainWindow
@@ -417,26 +419,35 @@ ENGINE_SLICES = (
 versions, with what it pulls in), so the worker can stop between them when the window closes."""
 
 
-def _load_engine(
-    first: Future[tuple[Settings, str]], go: threading.Event, stop: Callable[[], bool]
-) -> None:
-    """Every tool's module (the first answer imported its own only), LangGraph and the compiled
-    graph, every tool's validator (built on first use until then),
-    the offline reader's rarer patterns (compiled on first use until then, `lazy_re.py`), then
-    the LLM selector's modules in a model mode (~1 s for langchain-openai; a model's first
-    turn waits for them, agent/engine.py). Runs on the start-up worker after `_prepare`, once
-    `go` is set (app.py sets it when the first answer is out, so these imports do not compete
-    with that turn for the GIL)."""
-    go.wait()
+def _load_engine(first: Future[tuple[Settings, str]], loading: Loading) -> None:
+    """The start-up worker's engine stage, after `_prepare`, in two parts, each run while the
+    GUI thread has no start-up step to do (a GUI step run meanwhile waits for the GIL at every
+    call into Python, up to the switch interval each time: ~40 ms steps took 100-160 ms):
+
+    - once `loading.go` is set (the first answer is out, the panels built): every tool's module
+      (the first answer imported its own only), the history's exports and the form's unit
+      choices; then `loading.tools` is set (app.py builds the conversation list and the form);
+    - once `loading.resume` is set (those are built): LangGraph and the compiled graph, every
+      tool's validator (built on first use until then), the offline reader's rarer patterns
+      (compiled on first use until then, `lazy_re.py`), then the LLM selector's modules in a
+      model mode (~1 s for langchain-openai; a model's first turn waits for them,
+      agent/engine.py).
+
+    Each wait ends at once when the window closes (`Loading.stop`), and the rest is skipped."""
+    loading.go.wait()
     from caec_desktop.services.forms import candidate_dimensions
     from caec_desktop.tools.registry import load_all
 
-    if not stop():
-        importlib.import_module("caec_desktop.services.export")  # the history's exports
-        candidate_dimensions()  # the tool form's unit choices (app.py builds it after load_all)
-        load_all()  # every tool's module (the first answer imported only its own)
+    try:
+        if not loading.stopped:
+            importlib.import_module("caec_desktop.services.export")  # the history's exports
+            candidate_dimensions()  # the tool form's unit choices (app.py builds it after load_all)
+            load_all()  # every tool's module (the first answer imported only its own)
+    finally:
+        loading.tools_done()
+    loading.resume.wait()
     for name in ENGINE_SLICES:
-        if stop():
+        if loading.stopped:
             return
         importlib.import_module(name)
         time.sleep(0)  # let the GUI thread take the GIL between slices
@@ -444,17 +455,19 @@ def _load_engine(
     from caec_desktop.agent.selection.offline.lazy_re import compile_all
     from caec_desktop.tools.registry import complete_models
 
+    if loading.stopped:
+        return
     engine.load_graph()
-    if not stop():
+    if not loading.stopped:
         complete_models()  # each tool's validator, otherwise built on its first use
-    if not stop():  # the reader's rarer patterns, otherwise compiled on the GUI thread when used
+    if not loading.stopped:  # the reader's rarer patterns, otherwise compiled on the GUI thread
         compile_all()
-    if not stop():  # for the next launch's first stage (regex_cache.py; written when new ones)
+    if not loading.stopped:  # for the next launch's first stage (regex_cache.py; when new ones)
         from caec_desktop import regex_cache
 
         regex_cache.save()
     settings = first.result() if not first.exception() else None
-    if settings is not None and settings[0].effective_mode != "offline" and not stop():
+    if settings is not None and settings[0].effective_mode != "offline" and not loading.stopped:
         with contextlib.suppress(ImportError):  # the session reports a missing LLM stack itself
             importlib.import_module("caec_desktop.agent.selection.llm.llm_selector")
 
@@ -486,19 +499,34 @@ def collector_for(window: MainWindow, runner: SessionRunner | None = None) -> Ma
     return MainThreadGC(window, busy=busy)
 
 
-def next_turn(runner: SessionRunner) -> asyncio.Future[TurnResult | None]:
-    """A future set to the TurnResult of the next run `runner` finishes (None if it had none)."""
+def next_turn(runner: SessionRunner, settled: bool = False) -> asyncio.Future[TurnResult | None]:
+    """A future set to the TurnResult of the next run `runner` finishes (None if it had none);
+    with `settled`, when that run settles (`SessionRunner.runSettled`, SETTLE_MS later)."""
     import asyncio
 
     done: asyncio.Future[TurnResult | None] = asyncio.get_running_loop().create_future()
+    signal = runner.runSettled if settled else runner.runFinished
 
     def _finished(turn: TurnResult | None) -> None:
-        runner.runFinished.disconnect(_finished)
+        signal.disconnect(_finished)
         if not done.done():
             done.set_result(turn)
 
-    runner.runFinished.connect(_finished)
+    signal.connect(_finished)
     return done
+
+
+async def _settled_or_closed(
+    settled: asyncio.Future[TurnResult | None], closed: asyncio.Event
+) -> None:
+    """Wait until `settled` is done or the window has closed (its run then never settles)."""
+    import asyncio
+
+    close = asyncio.ensure_future(closed.wait())
+    try:
+        await asyncio.wait((settled, close), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        close.cancel()
 
 
 LOADING_SWITCH_INTERVAL_S = 0.001
@@ -542,24 +570,32 @@ def read_ahead(text: str | None, settings: Settings) -> None:
     regex_cache.remember()  # its patterns: saved with the first stage's
 
 
+EngineStage = Callable[["Future[tuple[Settings, str]]", "Loading"], None]
+"""The worker's engine stage (`_load_engine`): given the first stage's future and the gates."""
+
+
 class Loading:
     """The start-up worker's two stages: `first`, what the first answer needs (`_prepare`, then
     `read_ahead` of the question `question()` returns, if one waits), then `engine`, LangGraph
-    (`_load_engine`), which waits for `go` and stops early once `stop()` is called (the window
-    closed before it finished)."""
+    (`_load_engine`), run in parts between the GUI thread's start-up steps: it waits for `go`,
+    sets `tools` once every tool's module is imported, then waits for `resume`. `stop()` (the
+    window closed) releases both waits and the rest is skipped."""
 
     def __init__(
         self,
         mode: Mode | None,
         prepare: Callable[[Mode | None], tuple[Settings, str]] = _prepare,
-        load_engine: Callable[
-            [Future[tuple[Settings, str]], threading.Event, Callable[[], bool]], None
-        ] = _load_engine,
+        load_engine: EngineStage = _load_engine,
         question: Callable[[], str | None] = lambda: None,
     ) -> None:
-        from concurrent.futures import ThreadPoolExecutor
+        from concurrent.futures import Future, ThreadPoolExecutor
 
         self.go = threading.Event()
+        """Set by the GUI thread: the engine stage may start (its tool imports)."""
+        self.resume = threading.Event()
+        """Set by the GUI thread: the steps that needed the tools are done, LangGraph may load."""
+        self.tools: Future[None] = Future()
+        """Done once the engine stage has imported every tool's module (or has ended)."""
         self._stopped = False
         self._interval = sys.getswitchinterval()
         sys.setswitchinterval(LOADING_SWITCH_INTERVAL_S)  # restored once both stages are done
@@ -582,21 +618,28 @@ class Loading:
         read_ahead(text, settings)
         return settings, problem
 
-    def _second(
-        self,
-        load_engine: Callable[
-            [Future[tuple[Settings, str]], threading.Event, Callable[[], bool]], None
-        ],
-    ) -> None:
+    def _second(self, load_engine: EngineStage) -> None:
         try:
-            load_engine(self.first, self.go, lambda: self._stopped)
+            load_engine(self.first, self)
         finally:
+            self.tools_done()  # (a stage that failed or stopped before them: nothing waits)
             sys.setswitchinterval(self._interval)
+
+    def tools_done(self) -> None:
+        """Every tool's module is imported (or the stage has ended without them)."""
+        if not self.tools.done():
+            self.tools.set_result(None)
+
+    @property
+    def stopped(self) -> bool:
+        """The window has closed: the engine stage skips what is left."""
+        return self._stopped
 
     def stop(self) -> None:
         """Release the engine stage without loading the rest (the app is closing)."""
         self._stopped = True
         self.go.set()
+        self.resume.set()
 
 
 def _start_loading(ns: argparse.Namespace, window: MainWindow) -> Loading:
@@ -627,8 +670,10 @@ async def run_app(
     input meanwhile); the session as soon as that is done (a question sent meanwhile runs then,
     on the sequential runner); once that answer is out (or at once when no question waits) the
     history, which saves it when the run settles (`SessionRunner.runSettled`), the trace and
-    graph panels, which show its run, then the rest of the window while LangGraph loads, so
-    none of them competes with the first answer for the GIL.
+    graph panels, which show its run, so none of them competes with the first answer for the
+    GIL. Then the GUI thread and the worker take turns: the worker imports every tool's module,
+    the GUI thread builds the conversation list and the tool form, then the worker loads
+    LangGraph (`_load_engine`).
     """
     import asyncio
 
@@ -679,56 +724,92 @@ async def _serve(
     sink.secrets = (settings.api_key(),)
     window, runner = build(settings, window=window, panels=False)  # asks a waiting question
     answered = next_turn(runner) if runner.running else None
+    settled = next_turn(runner, settled=True) if runner.running else None
     if problem:
         window.show_error(problem)
     turn = await answered if answered is not None else None
-    # The history opens after that answer (its save waits for runSettled, SETTLE_MS after it)
-    recorder = None if ns.self_test else _open_recorder(runner, sink)
-    await _build_panels(window)  # alone on the GIL: LangGraph's stage waits for `go`
-    loading.go.set()  # the first answer is out (or none was asked): LangGraph now
-    watch = asyncio.ensure_future(_engine_loaded(window, runner, loading, sink))
+    if settled is not None and not ns.self_test:  # (the self-test prints the answer sooner)
+        # The chat lays out and paints that answer in steps until its run settles (SETTLE_MS):
+        # start-up's steps would share their frames.
+        await _settled_or_closed(settled, closed)
+    # The history opens then, off the GUI thread (a turn that settles meanwhile is saved once
+    # it is open); the GUI thread only paints meanwhile.
+    recorder = None if ns.self_test else await _open_history(runner, sink, settled)
     from caec_desktop.services.session import graph_shape
 
-    conversations: list[HistoryController] = []
-
-    def history() -> None:
-        if recorder is not None:
-            conversations.append(wire_history(window, runner, sink, recorder))
-
+    # Then the GUI thread and the worker take turns, so that no step of one waits for the GIL
+    # the other holds (`_load_engine`): the panels, the graph and the settings (no tool module
+    # needed) while the worker waits for `go`;
+    await _build_panels(window)
     await _in_steps(
         lambda: window.load_graph(graph_shape()),
         lambda: wire_settings(window, runner, sink),
     )
+    loading.go.set()  # every tool's module now (the worker alone)
+    watch = asyncio.ensure_future(_engine_loaded(window, runner, loading, sink))
     if ns.self_test:
+        loading.resume.set()
         return await _finish_self_test(window, runner, sink, turn, watch)
-    # The conversation list's modules once the worker has imported the report's (markdown-it,
-    # ~40 ms) and every tool's; the form, every tool's schema, after them.
+    conversations: list[HistoryController] = []
+    lists: list[ConversationList] = []
+
+    def conversation_list() -> None:  # made a loop turn before it takes the dock's place
+        if recorder is not None:
+            from caec_desktop.ui.conversation_list import ConversationList
+
+            lists.append(ConversationList(recorder.store))
+
+    def history() -> None:
+        if recorder is not None:
+            made = lists.pop() if lists else None
+            conversations.append(wire_history(window, runner, sink, recorder, made))
+
+    # the conversation list (its modules once the worker has imported the report's, markdown-it
+    # ~40 ms, and every tool's), the layout and the tool form, every tool's schema, while the
+    # worker waits for `resume`; then LangGraph, the GUI thread idle.
     await _tools_loaded(loading, closed)
+    if closed.is_set():  # (`run_app` stops the worker)
+        return await _close(runner, recorder, watch)
     await _in_steps(
         *(partial(importlib.import_module, name) for name in HISTORY_MODULES),
+        conversation_list,
         history,
         window.restore_layout,  # once the conversation dock exists: its state is part of it
         *(partial(importlib.import_module, name) for name in FORM_MODULES),
     )
     for _ in window.form_steps():  # a field's editor per loop turn (the whole form: 20-60 ms)
         await asyncio.sleep(0)
+    loading.resume.set()  # LangGraph now
     await closed.wait()
+    return await _close(runner, recorder, watch, conversations)
+
+
+async def _close(
+    runner: SessionRunner,
+    recorder: ConversationRecorder | None,
+    watch: asyncio.Future[MainThreadGC],
+    conversations: list[HistoryController] | None = None,
+) -> int:
+    """The window has closed: shut the session down, write what is left to the history.
+    (`watch` and `conversations`, the dock's controllers, are kept alive until then.)"""
     await runner.shutdown()  # cancels the run, awaits Session.aclose(): HTTP clients closed
     if recorder is not None:
         recorder.flush()  # the writer thread's saves, the last turn's among them (bounded)
-    watch.cancel()  # kept until now: its result is the collector; `conversations` the dock's
+    watch.cancel()  # kept until now: its result is the collector
     return 0
 
 
 async def _tools_loaded(loading: Loading, closed: asyncio.Event) -> None:
-    """Wait (without holding the loop) until the worker has imported every tool's module, its
-    engine stage has ended, or the window has closed."""
+    """Wait (without holding the loop) until the worker has imported every tool's module (or
+    its engine stage has ended), or the window has closed."""
     import asyncio
 
-    from caec_desktop.tools.registry import all_loaded
-
-    while not (all_loaded() or loading.engine.done() or closed.is_set()):
-        await asyncio.sleep(0.02)
+    tools = asyncio.ensure_future(asyncio.wrap_future(loading.tools))
+    close = asyncio.ensure_future(closed.wait())
+    try:
+        await asyncio.wait((tools, close), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        close.cancel()
 
 
 START_UP_FAILED = (
@@ -755,11 +836,56 @@ async def _engine_loaded(
     return _end_start_up_gc_pause(window, runner)
 
 
-def _open_recorder(runner: SessionRunner, sink: ErrorSink) -> ConversationRecorder:
-    """Save every finished turn to the history (from the first one on)."""
+async def _open_history(
+    runner: SessionRunner,
+    sink: ErrorSink,
+    settled_before: asyncio.Future[TurnResult | None] | None = None,
+) -> ConversationRecorder:
+    """`_open_recorder` with the history's modules imported and its store opened on a thread
+    of its own: the modules (~7-11 ms), the file's `quick_check`, WAL and schema statements and
+    the daily backup, which wait for the disk (~10-90 ms), made one stall of the GUI thread
+    after the first answer. A turn that settles (`SessionRunner.runSettled`) while it opens is
+    saved once it is open, as is `settled_before`'s turn if it has settled already (the caller
+    waited for it)."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    settled: list[TurnResult | None] = []
+    if settled_before is not None and settled_before.done():
+        settled.append(settled_before.result())
+
+    def keep(turn: TurnResult | None) -> None:
+        settled.append(turn)
+
+    runner.runSettled.connect(keep)
+    pool = ThreadPoolExecutor(1, thread_name_prefix="caec-history-open")
+    try:
+        store = await asyncio.wrap_future(pool.submit(_open_store))
+    finally:
+        pool.shutdown(wait=False)
+        runner.runSettled.disconnect(keep)
+    recorder = _open_recorder(runner, sink, store)
+    for turn in settled:
+        recorder.turn_finished(turn)
+    return recorder
+
+
+def _open_store() -> HistoryStore:
+    """The history store, opened (`HistoryStore.open`: it never raises), its modules imported
+    first: for `_open_history`'s thread."""
+    from caec_desktop.services.history import HistoryStore
+
+    return HistoryStore.open()
+
+
+def _open_recorder(
+    runner: SessionRunner, sink: ErrorSink, store: HistoryStore | None = None
+) -> ConversationRecorder:
+    """Save every finished turn to the history (from the first one on), in `store` (opened
+    here if None)."""
     from caec_desktop.services.history import open_recorder
 
-    recorder = open_recorder(sink.report, background=True)  # saves on its writer thread
+    recorder = open_recorder(sink.report, background=True, store=store)  # a writer thread saves
     runner.eventReceived.connect(recorder.see)  # rows made as the events come, a few per turn
     runner.runFinished.connect(recorder.prepare)  # the rest, and the turn's record, meanwhile
     runner.runSettled.connect(recorder.turn_finished)  # after the answer is on screen
@@ -771,15 +897,17 @@ def wire_history(
     runner: SessionRunner,
     sink: ErrorSink,
     recorder: ConversationRecorder | None = None,
+    conversation_list: ConversationList | None = None,
 ) -> HistoryController:
     """Save every finished turn to the history (with `recorder`, already saving them, or a new
-    one), and add the conversation list, reopen and export actions to `window`. A history that
+    one), and add the conversation list (`conversation_list`, made already, or a new one),
+    reopen and export actions to `window`. A history that
     cannot be opened is recovered or kept in memory (`HistoryStore.open`), and the banner says
     so."""
     from caec_desktop.ui.history_controller import HistoryController
 
     recorder = recorder or _open_recorder(runner, sink)
-    return HistoryController(window, runner, recorder, sink.report)
+    return HistoryController(window, runner, recorder, sink.report, conversation_list)
 
 
 def wire_settings(window: MainWindow, runner: SessionRunner, sink: ErrorSink) -> None:

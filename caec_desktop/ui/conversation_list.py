@@ -14,11 +14,9 @@ import sqlite3
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
     QLineEdit,
     QListView,
     QMessageBox,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -27,6 +25,7 @@ from caec_desktop.services.history.store import error_words
 from caec_desktop.ui.compact_button import compact_button
 from caec_desktop.ui.conversation_delegate import ConversationDelegate
 from caec_desktop.ui.conversation_model import ConversationListModel
+from caec_desktop.ui.conversation_place import conversation_frame
 from caec_desktop.ui.qt_children import viewport
 
 SEARCH_DELAY_MS = 150
@@ -48,8 +47,6 @@ class ConversationList(QWidget):
         self.confirm: QMessageBox | None = None
 
         self.search = QLineEdit()
-        self.search.setPlaceholderText("Search conversations…")
-        self.search.setClearButtonEnabled(True)
         self._search_timer = QTimer(self)
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(SEARCH_DELAY_MS)
@@ -79,14 +76,8 @@ class ConversationList(QWidget):
         self.rename_button.clicked.connect(self.rename_current)
         self.delete_button = compact_button("Delete")
         self.delete_button.clicked.connect(self.ask_delete)
-        buttons = QHBoxLayout()
-        for button in (self.new_button, self.rename_button, self.delete_button):
-            buttons.addWidget(button)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(2, 2, 2, 2)
-        lay.addWidget(self.search)
-        lay.addWidget(self.view, 1)
-        lay.addLayout(buttons)
+        buttons: list[QWidget] = [self.new_button, self.rename_button, self.delete_button]
+        conversation_frame(self, self.search, self.view, buttons)  # as the dock's place
         self.model.modelReset.connect(self._show_current)
         self._update_buttons()
 

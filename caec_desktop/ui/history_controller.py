@@ -28,14 +28,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
-from PySide6.QtCore import QObject, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import (
     QDialog,
-    QDockWidget,
     QFileDialog,
     QProgressDialog,
-    QToolBar,
 )
 
 from caec_desktop.ui.chat_replay import replay_turn, turn_steps
@@ -134,7 +131,10 @@ class HistoryController(QObject):
         runner: SessionRunner,
         recorder: ConversationRecorder,
         report: Callable[[str, BaseException | None], None],
+        conversation_list: ConversationList | None = None,
     ) -> None:
+        """`conversation_list`: the list of `recorder.store`'s conversations, made already (app.py
+        makes it a loop turn before: ~3-5 ms, its model filled); made here if None."""
         super().__init__(window)
         self.window = window
         self.runner = runner
@@ -147,31 +147,28 @@ class HistoryController(QObject):
         self.reading: ReadJob | None = None
         """The read of the open conversation's older turns, while it runs."""
 
-        self.list = ConversationList(recorder.store)
-        self.dock = QDockWidget("Conversations", window)
-        self.dock.setObjectName("conversations")
+        # The dock and toolbar have been in their places since the window's first steps
+        # (`MainWindow._build_conversation_place`): the list takes the dock's place, and the
+        # actions are connected and enabled (only the dock and the toolbar repaint).
+        window.complete()  # (nothing when built)
+        self.list = conversation_list or ConversationList(recorder.store)
+        self.dock = window.conversations_dock
+        place = self.dock.widget()
         self.dock.setWidget(self.list)
-        window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
-
-        self.new_action = QAction("New conversation", window)
-        self.new_action.setShortcuts([QKeySequence("Ctrl+N")])
+        if place is not None:
+            place.deleteLater()
+        self.new_action = window.new_action
         self.new_action.triggered.connect(self.new_conversation)
-        self.export_report_action = QAction("Export report…", window)
-        self.export_report_action.setShortcuts([QKeySequence("Ctrl+E")])
+        self.export_report_action = window.export_report_action
         self.export_report_action.triggered.connect(lambda: self.open_export_dialog("report"))
-        self.export_trace_action = QAction("Export trace (JSONL)…", window)
+        self.export_trace_action = window.export_trace_action
         self.export_trace_action.triggered.connect(lambda: self.open_export_dialog("trace"))
-        actions = (self.new_action, self.export_report_action, self.export_trace_action)
+        self.export_report_action.setEnabled(True)
+        self.export_trace_action.setEnabled(True)
+        self.new_action.setEnabled(not runner.running)  # (else once that run has settled)
+        self.list.setEnabled(not runner.running)
         self.file_menu = window.menus.file_menu
-        window.menus.add_file_actions(list(actions))
-        self.toolbar = QToolBar("Conversation toolbar", window)
-        self.toolbar.setObjectName("conversation_toolbar")
-        self.toolbar.addActions(list(actions))
-        window.addToolBar(self.toolbar)
-        # A dock closed with its ✕ (or the toolbar hidden) comes back from View.
-        window.menus.add_view_actions(
-            [self.dock.toggleViewAction(), self.toolbar.toggleViewAction()]
-        )
+        self.toolbar = window.conversation_toolbar
 
         self.list.conversationSelected.connect(self.open_conversation)
         self.list.newRequested.connect(self.new_conversation)

@@ -6,7 +6,9 @@ is the first frame: the window at its size and title with its menu bar, status b
 message box (`ChatInput`) where the chat's box will be, needing only Qt and this module (not even
 the `Qt` namespace, whose enums take 17-34 ms to build). `rest_of_window()` gives the rest as
 steps, one per loop turn (app.py runs them after `show()`): the `Qt` namespace (a turn of its
-own: the first key pressed or question sent needs it), the side tabs, the menus' items and
+own: the first key pressed or question sent needs it), the conversation dock and toolbar in their
+places (empty and disabled until the history is wired after the first answer: added then, they
+relaid out and repainted the whole window), the side tabs, the menus' items and
 shortcuts, the chat's modules, the chat around that same message box (what was typed stays, with
 its cursor and focus; a question sent from the first frame is asked once the chat is there), and
 the error banner. `MainWindow()` builds all of it at once. Then `attach(runner, settings)` the
@@ -96,6 +98,13 @@ def _chat_style_classes() -> None:
     from PySide6.QtWidgets import QStyle, QStyleOptionSlider
 
     del QStyle, QStyleOptionSlider
+
+
+def _conversation_classes() -> None:
+    """The conversation dock's place's module and Qt classes, a loop turn before it."""
+    from caec_desktop.ui.conversation_place import conversation_classes
+
+    conversation_classes()
 
 
 def _trace_brushes() -> None:
@@ -227,6 +236,7 @@ class MainWindow(QMainWindow):
         # The message box has the focus at start (set here, not in a showEvent: the first Python
         # event handler makes PySide6 build QEvent's class, ~3 ms before the first paint).
         self.message_box.setFocus()
+        self._conversation_menus_added = False
         if not first_frame:
             self.complete()
         if runner is not None and settings is not None:
@@ -249,14 +259,18 @@ class MainWindow(QMainWindow):
 
     def rest_of_window(self) -> list[Callable[[], object]]:
         """What the first frame leaves out, as steps to run one per loop turn (app.py runs them
-        after `show()`; none takes more than a few ms): the `Qt` namespace, the side tabs, the
-        menus' items and the shortcuts, the chat's modules, the chat, the error banner. A step
-        done does nothing."""
+        after `show()`; none takes more than a few ms): the `Qt` namespace, the conversation
+        dock's and toolbar's places (the only step after which the message box moves: the dock
+        needs the namespace's enums), the side tabs, the menus' items and the shortcuts, the
+        chat's modules, the chat, the error banner. A step done does nothing."""
         modules = [partial(importlib.import_module, name) for name in CHAT_MODULES]
         return [
             _qt_namespace,
+            _conversation_classes,
+            self._build_conversation_place,
             self._build_side,
             self.menus.fill,
+            self._conversation_menus,
             *modules[:-1],
             _chat_style_classes,
             modules[-1],
@@ -286,6 +300,55 @@ class MainWindow(QMainWindow):
             first.deleteLater()
         self.split.setStretchFactor(1, 2)  # (kept in the widget's size policy: the tabs' now)
         side.currentChanged.connect(self._on_side_current_changed)
+
+    def _build_conversation_place(self) -> None:
+        """The conversation dock and toolbar in their places, empty and disabled until app.py
+        wires the history (`HistoryController` fills the dock and connects the actions, after
+        the first answer). Added only then, they relaid out and repainted the whole window, the
+        trace and the chat with it (~15-40 ms of the GUI thread in one frame); here, before the
+        chat, the window has little to lay out. The dock's place is as big as the list it will
+        hold (`conversation_place`), so the window looks the same once it is there."""
+        if hasattr(self, "conversations_dock"):
+            return
+        from PySide6.QtGui import QAction, QKeySequence
+        from PySide6.QtWidgets import QDockWidget, QToolBar
+
+        from caec_desktop.ui.conversation_place import conversation_place
+
+        self.conversations_dock = dock = QDockWidget("Conversations", self)
+        dock.setObjectName("conversations")
+        dock.setWidget(conversation_place())
+        self.addDockWidget(QtCore.Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+        self.new_action = QAction("New conversation", self)
+        self.new_action.setShortcuts([QKeySequence("Ctrl+N")])
+        self.export_report_action = QAction("Export report…", self)
+        self.export_report_action.setShortcuts([QKeySequence("Ctrl+E")])
+        self.export_trace_action = QAction("Export trace (JSONL)…", self)
+        actions = [self.new_action, self.export_report_action, self.export_trace_action]
+        for action in actions:
+            action.setEnabled(False)
+        self.conversation_toolbar = toolbar = QToolBar("Conversation toolbar", self)
+        toolbar.setObjectName("conversation_toolbar")
+        toolbar.addActions(actions)
+        self.addToolBar(toolbar)
+
+    def _conversation_menus(self) -> None:
+        """The conversation actions in File, and the dock's and toolbar's in View (a dock closed
+        with its ✕, or the toolbar hidden, comes back from there)."""
+        if self._conversation_menus_added:
+            return
+        self._conversation_menus_added = True
+        self._build_conversation_place()  # (nothing when built on a turn before)
+        self.menus.fill()
+        self.menus.add_file_actions(
+            [self.new_action, self.export_report_action, self.export_trace_action]
+        )
+        self.menus.add_view_actions(
+            [
+                self.conversations_dock.toggleViewAction(),
+                self.conversation_toolbar.toggleViewAction(),
+            ]
+        )
 
     def _build_welcome(self) -> None:
         """The chat's welcome panel, its text laid out (its word-wrapped labels' size hints, a

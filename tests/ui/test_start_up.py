@@ -26,6 +26,7 @@ from caec_desktop.agent.selection.offline import regex_selector
 from caec_desktop.agent.selection.offline.lazy_re import LazyPattern, lazy_patterns
 from caec_desktop.app import (
     START_UP_FAILED,
+    EngineStage,
     Loading,
     _load_engine,
     _prepare,
@@ -51,17 +52,15 @@ def _engine_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def _gated_engine(
-    gate: threading.Event, fail: bool = False
-) -> Callable[[Future[tuple[Settings, str]], threading.Event, Callable[[], bool]], None]:
+def _gated_engine(gate: threading.Event, fail: bool = False) -> EngineStage:
     """The app's LangGraph stage, held until `gate` opens (then it loads, or fails as a missing
     LangGraph would)."""
 
-    def load(first: Future[tuple[Settings, str]], go: threading.Event, stop: Any) -> None:
+    def load(first: Future[tuple[Settings, str]], loading: Loading) -> None:
         assert gate.wait(timeout=30), "the test never opened the gate"
         if fail:
             raise ImportError(NO_LANGGRAPH)
-        _load_engine(first, go, stop)
+        _load_engine(first, loading)
 
     return load
 
@@ -380,3 +379,157 @@ def test_the_first_answer_is_saved_though_the_history_opens_after_it(
     finally:
         qapp.setQuitOnLastWindowClosed(True)
         store.close()
+
+
+def test_a_turn_that_settles_before_the_history_is_open_is_saved_once_it_is(
+    qapp: QApplication, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # app.py opens the history store off the GUI thread after the first answer; here its open
+    # waits until that answer has settled (a slow disk), and the answer is saved all the same.
+    from caec_desktop.services.history import HistoryStore
+
+    store = HistoryStore.open()  # this test's data folder (tests/ui/conftest.py)
+    opening = threading.Event()
+    opened_on: list[str] = []
+    real_open = HistoryStore.open
+
+    def slow_open(path: Any = None) -> HistoryStore:
+        assert opening.wait(timeout=30), "the test never let the history open"
+        opened_on.append(threading.current_thread().name)
+        return real_open(path)
+
+    monkeypatch.setattr(HistoryStore, "open", slow_open)
+    gate = threading.Event()
+    loading = Loading(None, prepare=_offline, load_engine=_gated_engine(gate))
+    settled: list[Any] = []
+
+    def saved() -> list[str]:
+        return [t.user_text for c in store.list_conversations() for t in store.load(c.id).turns]
+
+    async def scenario() -> None:
+        window, task = _start(qapp, loading)
+        try:
+            await _until(lambda: window.runner is not None, "the session")
+            assert window.runner is not None
+            window.runner.runSettled.connect(settled.append)
+            await _until(lambda: bool(settled), "the answer settled")
+            assert saved() == [] and opened_on == []  # the history is still opening
+            opening.set()
+            await _until(lambda: bool(saved()), "the saved turn")
+            assert saved() == [QUESTION]
+            assert opened_on and opened_on[0] != threading.main_thread().name
+        finally:
+            opening.set()
+            gate.set()
+            window.close()
+        assert await task == 0
+
+    try:
+        qloop.run_until_complete(scenario())
+    finally:
+        qapp.setQuitOnLastWindowClosed(True)
+        store.close()
+
+
+def test_after_the_first_answer_the_worker_and_the_gui_thread_take_turns(
+    qapp: QApplication, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The panels, then every tool's module (the worker), then the conversation list and the
+    # tool form (the GUI thread), then LangGraph (the worker): a GUI step run while the worker
+    # imports waits for the GIL at every call from Qt into Python.
+    import caec_desktop.app as app_module
+
+    order: list[str] = []
+    gui = threading.get_ident()
+    real_import = app_module.importlib.import_module
+
+    def spy_import(name: str, package: str | None = None) -> Any:
+        if threading.get_ident() != gui and name in app_module.ENGINE_SLICES:
+            order.append(f"worker: {name}")
+        return real_import(name, package)
+
+    real_load_all = registry.load_all
+
+    def spy_load_all() -> None:
+        if threading.get_ident() != gui:
+            order.append("worker: tools")
+        real_load_all()
+
+    def spy(owner: Any, attr: str, what: str) -> None:
+        real = getattr(owner, attr)
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            out = real(*args, **kwargs)
+            order.append(what)
+            return out
+
+        monkeypatch.setattr(owner, attr, wrapper)
+
+    monkeypatch.setattr(app_module.importlib, "import_module", spy_import)
+    monkeypatch.setattr(registry, "load_all", spy_load_all)
+    spy(MainWindow, "_show_panels", "gui: panels")
+    spy(app_module, "wire_history", "gui: conversation list")
+    real_replace = MainWindow._replace_tab
+
+    def replace_tab(window: MainWindow, index: int, widget: Any) -> None:
+        real_replace(window, index, widget)
+        if index == 2:
+            order.append("gui: form")
+
+    monkeypatch.setattr(MainWindow, "_replace_tab", replace_tab)
+    loading = Loading(None, prepare=_offline)
+
+    async def scenario() -> None:
+        window, task = _start(qapp, loading)
+        try:
+            await _until(lambda: len(_turns(window)) == 1 and not window.chat.running, "answer")
+            await asyncio.wait_for(asyncio.wrap_future(loading.engine), timeout=30)
+            await _until(lambda: "gui: form" in order, "the form")
+        finally:
+            window.close()
+        assert await task == 0
+
+    try:
+        qloop.run_until_complete(scenario())
+    finally:
+        qapp.setQuitOnLastWindowClosed(True)
+    first_slice = f"worker: {app_module.ENGINE_SLICES[0]}"
+    steps = ["gui: panels", "worker: tools", "gui: conversation list", "gui: form", first_slice]
+    assert [order.index(step) for step in steps] == sorted(order.index(step) for step in steps)
+
+
+def test_a_window_closed_while_the_worker_waits_for_its_turn_ends_it(
+    qapp: QApplication, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    worker: list[int] = []
+    graphs: list[int] = []
+
+    def load_engine(first: Future[tuple[Settings, str]], loading: Loading) -> None:
+        worker.append(threading.get_ident())
+        _load_engine(first, loading)
+
+    real_load_graph = engine.load_graph
+
+    def load_graph() -> Any:
+        graphs.append(threading.get_ident())
+        return real_load_graph()
+
+    monkeypatch.setattr(engine, "load_graph", load_graph)
+    loading = Loading(None, prepare=_offline, load_engine=load_engine)
+
+    async def scenario() -> None:
+        window, task = _start(qapp, loading)
+        try:
+            await _until(lambda: len(_turns(window)) == 1 and not window.chat.running, "answer")
+            assert not loading.resume.is_set()  # (LangGraph waits for the GUI's steps)
+        finally:
+            window.close()
+        assert await task == 0
+        # The worker's waits end: it stops without loading LangGraph's graph.
+        await asyncio.wait_for(asyncio.wrap_future(loading.engine), timeout=30)
+        assert loading.stopped and worker and worker[0] not in graphs
+
+    try:
+        qloop.run_until_complete(scenario())
+    finally:
+        qapp.setQuitOnLastWindowClosed(True)

@@ -474,6 +474,7 @@ def open_recorder(
     path: Path | None = None,
     notify: Notify | None = None,
     background: bool = False,
+    store: HistoryStore | None = None,
 ) -> ConversationRecorder:
     """A recorder on a new conversation of the history; its `turn_finished` saves each turn.
 
@@ -487,8 +488,11 @@ def open_recorder(
         path: database file (default: the user data dir).
         notify: shows the store's notices (default: `report` with no exception).
         background: save on a writer thread (`ConversationRecorder.write_in_background`).
+        store: the history, opened already with `HistoryStore.open` (app.py opens it off the
+            GUI thread); `path` is then not used.
     """
-    recorder = ConversationRecorder(HistoryStore.open(path), report=report, notify=notify)
+    store = HistoryStore.open(path) if store is None else store
+    recorder = ConversationRecorder(store, report=report, notify=notify)
     if background:
         recorder.write_in_background()
     recorder.tell()

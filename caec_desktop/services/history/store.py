@@ -321,8 +321,11 @@ class HistoryStore:
             HistoryDamaged: the file fails the check or is no database.
         """
         _make_private(path)
-        # isolation_level=None: we open transactions ourselves, one per write.
-        db = sqlite3.connect(path, isolation_level=None)
+        # isolation_level=None: we open transactions ourselves, one per write. The store may be
+        # opened on another thread than the one that uses it (app.py opens it off the GUI
+        # thread: `quick_check`, the schema and the daily backup wait for the disk), never used
+        # by two at once: `check_same_thread=False` lets it change hands.
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         try:
             db.text_factory = decode_text
             db.execute("PRAGMA busy_timeout=5000")
@@ -409,7 +412,7 @@ class HistoryStore:
 
     def _in_memory(self, reason: str, readable: Path | None = None) -> sqlite3.Connection:
         """An in-memory database (with the readable history at `readable` copied in)."""
-        db = sqlite3.connect(":memory:", isolation_level=None)
+        db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         copied = False
         if readable is not None and _odd(readable) is None and readable.exists():
             copied = _copy_into(readable, db)
