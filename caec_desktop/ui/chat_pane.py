@@ -68,7 +68,7 @@ from caec_desktop.ui.welcome_panel import WelcomePanel
 from caec_desktop.ui.wrap_label import WrapLabel
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QPaintEvent, QRegion
+    from PySide6.QtGui import QPaintEvent, QPalette, QRegion
 
     from caec_desktop.ui.sweep_card import SweepCard
 
@@ -159,6 +159,18 @@ class Bubble(WrapLabel):
         self.ensurePolished()  # the chat's style sheet gives the padding
         margins = self.contentsMargins()
         return self.fontMetrics().height() + margins.top() + margins.bottom()
+
+    def render_twin(self) -> QWidget | None:
+        """The chat's twin for the bubble's role, set to paint what the bubble paints
+        (`_Host.twin`); None for a bubble out of a chat, or without a role (a piece of the
+        writing bubble, styled by its frame): the bubble itself is rendered."""
+        role = self.property("role")
+        if role not in _STYLES:
+            return None
+        parent = self.parentWidget()
+        while parent is not None and not isinstance(parent, _Host):
+            parent = parent.parentWidget()
+        return parent.twin(self, role) if parent is not None else None
 
 
 class WritingBubble(QFrame):
@@ -332,6 +344,35 @@ class WritingBubble(QFrame):
         return label
 
 
+_TWIN_SETTINGS: list[tuple[Callable[[QLabel], Any], Callable[[QLabel, Any], object]]] = [
+    (QLabel.textFormat, QLabel.setTextFormat),
+    (QLabel.wordWrap, QLabel.setWordWrap),
+    (QLabel.textInteractionFlags, QLabel.setTextInteractionFlags),
+    (QLabel.alignment, QLabel.setAlignment),
+    (QLabel.indent, QLabel.setIndent),
+    (QLabel.margin, QLabel.setMargin),
+    (QLabel.openExternalLinks, QLabel.setOpenExternalLinks),
+    (QLabel.text, QLabel.setText),
+]
+"""What a bubble's twin takes from the bubble before it paints (`_Host.twin`), the text last."""
+
+
+def _paints_active(palette: QPalette) -> bool:
+    """Whether a widget with `palette` (as `QWidget.palette()` returns it) paints the colours of
+    the active group: in it, or in a group whose colours are the same."""
+    from PySide6.QtGui import QPalette  # (its class is built on first use, after start-up)
+
+    group = palette.currentColorGroup()
+    active = QPalette.ColorGroup.Active
+    if group == active:
+        return True
+    return all(
+        palette.brush(group, role) == palette.brush(active, role)
+        for role in QPalette.ColorRole
+        if role not in (QPalette.ColorRole.NColorRoles, QPalette.ColorRole.NoRole)
+    )
+
+
 def _enable_updates(widget: QWidget) -> None:
     """What `widget.setUpdatesEnabled(True)` does after `setUpdatesEnabled(False)`, without
     asking any widget for a repaint: updates on again for `widget` and, as Qt does, for each
@@ -384,6 +425,45 @@ class _ChatLayout(QVBoxLayout):
 
 class _Host(QWidget):
     """The widget holding the chat's items, in its scroll area."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._twins: dict[str, WrapLabel] = {}
+        """A label per bubble role, each a hidden window of its own (see `twin`)."""
+
+    def twin(self, bubble: Bubble, role: str) -> WrapLabel | None:
+        """A label that paints what `bubble` paints, for `WrapLabel.render_twin`: a hidden
+        window of its own (its `render` walks itself only, not the chat's thousands of
+        widgets), styled as the chat's sheet styles `role`, given the bubble's text, format,
+        font and size. None when it would not paint the same: another palette (the bubble's
+        own, or its window inactive with other colours: a hidden twin paints the active ones),
+        disabled, or at another pixel ratio."""
+        twin = self._twins.get(role)
+        if twin is None:
+            twin = self._twins[role] = WrapLabel()
+            twin.setParent(self, QtCore.Qt.WindowType.Window)  # deleted with the chat
+            twin.setStyleSheet(f"WrapLabel {{ {_STYLES[role]} }}")
+            twin.ensurePolished()
+        if not bubble.isEnabled() or bubble.devicePixelRatioF() != twin.devicePixelRatioF():
+            return None
+        if bubble.logicalDpiY() != twin.logicalDpiY():
+            return None
+        if bubble.font() != twin.font():
+            twin.setFont(bubble.font())
+        palette = bubble.palette()
+        if palette != twin.palette() or not _paints_active(palette):
+            return None
+        if bubble.layoutDirection() != twin.layoutDirection():
+            twin.setLayoutDirection(bubble.layoutDirection())
+        if bubble.contentsMargins() != twin.contentsMargins():
+            twin.setContentsMargins(bubble.contentsMargins())
+        for get, put in _TWIN_SETTINGS:
+            value = get(bubble)
+            if get(twin) != value:
+                put(twin, value)
+        if twin.size() != bubble.size():
+            twin.resize(bubble.size())
+        return twin
 
     def sizeHint(self) -> QSize:
         """Its height at its width (what the scroll area sizes it to), for the reason of
