@@ -1057,7 +1057,9 @@ class ChatPane(QWidget):
         self._list.insertWidget(0, slot)
         if self._host.isVisible():
             self._show_with_room(slot, slot.height())
-        self._older_timer.start(0)
+        # On a later loop turn: a 0 ms timer ran the first build step in the pass that takes
+        # the older turns in (a reopened conversation's rest: session, trace, this slot), one gap.
+        self._older_timer.start(SHOW_LATER_MS)
 
     def older_pending(self) -> int:
         """How many older turns are not made into widgets yet."""
@@ -1127,12 +1129,22 @@ class ChatPane(QWidget):
         self._fill = _Fill(slot, start, end, chapter, True, False)
         return True
 
+    def _fill_built(self) -> bool:
+        """Whether every turn of the fill going on is built: its page waits to be placed."""
+        fill = self._fill
+        return fill is not None and not fill.steps and fill.next >= fill.end
+
     def _fill_step(self) -> int:
         """Run one step of the fill going on (a widget of an older turn, or a card's table),
-        styled and measured at the chat's width; once every turn is built, put the page in
-        their place. Returns how many turns were put in place."""
+        styled and measured at the chat's width; once every turn is built, the next call puts
+        the page in their place (a step of its own: with the last widget's build, the layout
+        of its place made one gap). Returns how many turns were put in place."""
         fill = self._fill
         assert fill is not None
+        if self._fill_built():
+            self._fill = None
+            self._place(fill)
+            return fill.end - fill.start
         page = self._page = fill.page
         first = page.lay.count()
         try:
@@ -1152,11 +1164,7 @@ class ChatPane(QWidget):
             if widget is not None:
                 widget.ensurePolished()  # the chat's style sheet gives the bubbles' padding
                 widget.heightForWidth(width)  # a label keeps its height for the page's layout
-        if fill.steps or fill.next < fill.end:
-            return 0
-        self._fill = None
-        self._place(fill)
-        return fill.end - fill.start
+        return 0
 
     def _place(self, fill: _Fill) -> None:
         """Put a built page where its turns' room was: the slot keeps the turns after them (or
@@ -1269,11 +1277,17 @@ class ChatPane(QWidget):
             self._older_timer.start(SHOW_LATER_MS)
             return
         end = time.perf_counter() + FILL_BUDGET_MS / 1000
+        stepped = False
         while True:
             began = time.perf_counter()
             if self._fill is not None or self._start_fill():
-                if self._fill_step():
-                    return
+                if self._fill_built():  # placed in a loop turn of its own
+                    if not stepped:
+                        self._fill_step()
+                        return
+                    break
+                self._fill_step()
+                stepped = True
             elif not self._paint_ahead():
                 return
             done = time.perf_counter()
