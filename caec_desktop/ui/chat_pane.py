@@ -119,6 +119,9 @@ FILL_BUDGET_MS = 4.0
 """Time a loop turn spends building older turns (a widget at least: ~0.5-3 ms each), the rest of
 the frame left to the layout and paint: built one widget per loop turn, a page took longer to
 build than a reader takes to scroll past it with the wheel."""
+OLDER_LATER_MS = 16
+"""Older turns given (`add_older`) are built from this long after: a frame later than the loop
+pass that gave them."""
 CHAPTER_PAGES = 16
 """Pages of older turns laid out together as one item of the chat (see `_Chapter`)."""
 FILL_MARGIN_SCREENS = 1.0
@@ -740,9 +743,10 @@ class ChatPane(QWidget):
 
             card = SweepCard(data)
         else:
-            card = ResultCard(data, table_later=live or fill is not None, labels_later=live)
-            if fill is not None:  # an older turn built step by step: its table is the next step
-                fill.steps.appendleft(partial(self._place_page_table, card))
+            later = live or fill is not None
+            card = ResultCard(data, table_later=later, labels_later=later)
+            if fill is not None:  # an older turn built step by step: the card's are the next
+                fill.steps.extendleft(reversed(self._page_card_steps(card)))
         card.openInForm.connect(self.openInForm)
         if live:
             # A card of a run going on: its labels made (in two steps), its table's area made,
@@ -763,10 +767,25 @@ class ChatPane(QWidget):
         self._append(card)
         return card
 
+    def _page_card_steps(self, card: ResultCard) -> list[Callable[[], object]]:
+        """The build of an older turn's card in steps, each of its own in the fill's budget
+        (`_on_older_timer_timeout`): its labels (in two steps), its table's area, the table laid
+        out in it, placed, the card measured at the chat's width. In one step (~3-7 ms under
+        load) it overshot the budget, and with the frame's repaint made the longest stalls of
+        opening and scrolling a long conversation."""
+        return [
+            card.make_top_labels,
+            card.make_labels,
+            card.make_table_area,
+            card.lay_out_table,
+            partial(self._place_page_table, card),
+        ]
+
     def _place_page_table(self, card: ResultCard) -> None:
         card.place_table()
         for child in card.findChildren(QWidget):
             child.ensurePolished()  # (a polished card polishes no new child)
+        card.heightForWidth(_inner_width(self._host))  # its labels keep their heights
 
     def _card_step(self, card: QWidget, steps: list[Callable[[], object]]) -> None:
         """Take the next step of a live card's build; the rest on later loop turns."""
@@ -1057,9 +1076,9 @@ class ChatPane(QWidget):
         self._list.insertWidget(0, slot)
         if self._host.isVisible():
             self._show_with_room(slot, slot.height())
-        # On a later loop turn: a 0 ms timer ran the first build step in the pass that takes
+        # A frame later: started at once, the first build step ran in the loop pass that took
         # the older turns in (a reopened conversation's rest: session, trace, this slot), one gap.
-        self._older_timer.start(SHOW_LATER_MS)
+        self._older_timer.start(OLDER_LATER_MS)
 
     def older_pending(self) -> int:
         """How many older turns are not made into widgets yet."""
