@@ -68,7 +68,7 @@ from caec_desktop.ui.welcome_panel import WelcomePanel
 from caec_desktop.ui.wrap_label import WrapLabel
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QPaintEvent, QRegion
+    from PySide6.QtGui import QPaintEvent, QPalette, QRegion
 
     from caec_desktop.ui.sweep_card import SweepCard
 
@@ -119,6 +119,9 @@ FILL_BUDGET_MS = 4.0
 """Time a loop turn spends building older turns (a widget at least: ~0.5-3 ms each), the rest of
 the frame left to the layout and paint: built one widget per loop turn, a page took longer to
 build than a reader takes to scroll past it with the wheel."""
+OLDER_LATER_MS = 16
+"""Older turns given (`add_older`) are built from this long after: a frame later than the loop
+pass that gave them."""
 CHAPTER_PAGES = 16
 """Pages of older turns laid out together as one item of the chat (see `_Chapter`)."""
 FILL_MARGIN_SCREENS = 1.0
@@ -159,6 +162,18 @@ class Bubble(WrapLabel):
         self.ensurePolished()  # the chat's style sheet gives the padding
         margins = self.contentsMargins()
         return self.fontMetrics().height() + margins.top() + margins.bottom()
+
+    def render_twin(self) -> QWidget | None:
+        """The chat's twin for the bubble's role, set to paint what the bubble paints
+        (`_Host.twin`); None for a bubble out of a chat, or without a role (a piece of the
+        writing bubble, styled by its frame): the bubble itself is rendered."""
+        role = self.property("role")
+        if role not in _STYLES:
+            return None
+        parent = self.parentWidget()
+        while parent is not None and not isinstance(parent, _Host):
+            parent = parent.parentWidget()
+        return parent.twin(self, role) if parent is not None else None
 
 
 class WritingBubble(QFrame):
@@ -332,6 +347,35 @@ class WritingBubble(QFrame):
         return label
 
 
+_TWIN_SETTINGS: list[tuple[Callable[[QLabel], Any], Callable[[QLabel, Any], object]]] = [
+    (QLabel.textFormat, QLabel.setTextFormat),
+    (QLabel.wordWrap, QLabel.setWordWrap),
+    (QLabel.textInteractionFlags, QLabel.setTextInteractionFlags),
+    (QLabel.alignment, QLabel.setAlignment),
+    (QLabel.indent, QLabel.setIndent),
+    (QLabel.margin, QLabel.setMargin),
+    (QLabel.openExternalLinks, QLabel.setOpenExternalLinks),
+    (QLabel.text, QLabel.setText),
+]
+"""What a bubble's twin takes from the bubble before it paints (`_Host.twin`), the text last."""
+
+
+def _paints_active(palette: QPalette) -> bool:
+    """Whether a widget with `palette` (as `QWidget.palette()` returns it) paints the colours of
+    the active group: in it, or in a group whose colours are the same."""
+    from PySide6.QtGui import QPalette  # (its class is built on first use, after start-up)
+
+    group = palette.currentColorGroup()
+    active = QPalette.ColorGroup.Active
+    if group == active:
+        return True
+    return all(
+        palette.brush(group, role) == palette.brush(active, role)
+        for role in QPalette.ColorRole
+        if role not in (QPalette.ColorRole.NColorRoles, QPalette.ColorRole.NoRole)
+    )
+
+
 def _enable_updates(widget: QWidget) -> None:
     """What `widget.setUpdatesEnabled(True)` does after `setUpdatesEnabled(False)`, without
     asking any widget for a repaint: updates on again for `widget` and, as Qt does, for each
@@ -384,6 +428,45 @@ class _ChatLayout(QVBoxLayout):
 
 class _Host(QWidget):
     """The widget holding the chat's items, in its scroll area."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._twins: dict[str, WrapLabel] = {}
+        """A label per bubble role, each a hidden window of its own (see `twin`)."""
+
+    def twin(self, bubble: Bubble, role: str) -> WrapLabel | None:
+        """A label that paints what `bubble` paints, for `WrapLabel.render_twin`: a hidden
+        window of its own (its `render` walks itself only, not the chat's thousands of
+        widgets), styled as the chat's sheet styles `role`, given the bubble's text, format,
+        font and size. None when it would not paint the same: another palette (the bubble's
+        own, or its window inactive with other colours: a hidden twin paints the active ones),
+        disabled, or at another pixel ratio."""
+        twin = self._twins.get(role)
+        if twin is None:
+            twin = self._twins[role] = WrapLabel()
+            twin.setParent(self, QtCore.Qt.WindowType.Window)  # deleted with the chat
+            twin.setStyleSheet(f"WrapLabel {{ {_STYLES[role]} }}")
+            twin.ensurePolished()
+        if not bubble.isEnabled() or bubble.devicePixelRatioF() != twin.devicePixelRatioF():
+            return None
+        if bubble.logicalDpiY() != twin.logicalDpiY():
+            return None
+        if bubble.font() != twin.font():
+            twin.setFont(bubble.font())
+        palette = bubble.palette()
+        if palette != twin.palette() or not _paints_active(palette):
+            return None
+        if bubble.layoutDirection() != twin.layoutDirection():
+            twin.setLayoutDirection(bubble.layoutDirection())
+        if bubble.contentsMargins() != twin.contentsMargins():
+            twin.setContentsMargins(bubble.contentsMargins())
+        for get, put in _TWIN_SETTINGS:
+            value = get(bubble)
+            if get(twin) != value:
+                put(twin, value)
+        if twin.size() != bubble.size():
+            twin.resize(bubble.size())
+        return twin
 
     def sizeHint(self) -> QSize:
         """Its height at its width (what the scroll area sizes it to), for the reason of
@@ -660,9 +743,10 @@ class ChatPane(QWidget):
 
             card = SweepCard(data)
         else:
-            card = ResultCard(data, table_later=live or fill is not None, labels_later=live)
-            if fill is not None:  # an older turn built step by step: its table is the next step
-                fill.steps.appendleft(partial(self._place_page_table, card))
+            later = live or fill is not None
+            card = ResultCard(data, table_later=later, labels_later=later)
+            if fill is not None:  # an older turn built step by step: the card's are the next
+                fill.steps.extendleft(reversed(self._page_card_steps(card)))
         card.openInForm.connect(self.openInForm)
         if live:
             # A card of a run going on: its labels made (in two steps), its table's area made,
@@ -683,10 +767,25 @@ class ChatPane(QWidget):
         self._append(card)
         return card
 
+    def _page_card_steps(self, card: ResultCard) -> list[Callable[[], object]]:
+        """The build of an older turn's card in steps, each of its own in the fill's budget
+        (`_on_older_timer_timeout`): its labels (in two steps), its table's area, the table laid
+        out in it, placed, the card measured at the chat's width. In one step (~3-7 ms under
+        load) it overshot the budget, and with the frame's repaint made the longest stalls of
+        opening and scrolling a long conversation."""
+        return [
+            card.make_top_labels,
+            card.make_labels,
+            card.make_table_area,
+            card.lay_out_table,
+            partial(self._place_page_table, card),
+        ]
+
     def _place_page_table(self, card: ResultCard) -> None:
         card.place_table()
         for child in card.findChildren(QWidget):
             child.ensurePolished()  # (a polished card polishes no new child)
+        card.heightForWidth(_inner_width(self._host))  # its labels keep their heights
 
     def _card_step(self, card: QWidget, steps: list[Callable[[], object]]) -> None:
         """Take the next step of a live card's build; the rest on later loop turns."""
@@ -977,7 +1076,9 @@ class ChatPane(QWidget):
         self._list.insertWidget(0, slot)
         if self._host.isVisible():
             self._show_with_room(slot, slot.height())
-        self._older_timer.start(0)
+        # A frame later: started at once, the first build step ran in the loop pass that took
+        # the older turns in (a reopened conversation's rest: session, trace, this slot), one gap.
+        self._older_timer.start(OLDER_LATER_MS)
 
     def older_pending(self) -> int:
         """How many older turns are not made into widgets yet."""
@@ -1047,12 +1148,22 @@ class ChatPane(QWidget):
         self._fill = _Fill(slot, start, end, chapter, True, False)
         return True
 
+    def _fill_built(self) -> bool:
+        """Whether every turn of the fill going on is built: its page waits to be placed."""
+        fill = self._fill
+        return fill is not None and not fill.steps and fill.next >= fill.end
+
     def _fill_step(self) -> int:
         """Run one step of the fill going on (a widget of an older turn, or a card's table),
-        styled and measured at the chat's width; once every turn is built, put the page in
-        their place. Returns how many turns were put in place."""
+        styled and measured at the chat's width; once every turn is built, the next call puts
+        the page in their place (a step of its own: with the last widget's build, the layout
+        of its place made one gap). Returns how many turns were put in place."""
         fill = self._fill
         assert fill is not None
+        if self._fill_built():
+            self._fill = None
+            self._place(fill)
+            return fill.end - fill.start
         page = self._page = fill.page
         first = page.lay.count()
         try:
@@ -1072,11 +1183,7 @@ class ChatPane(QWidget):
             if widget is not None:
                 widget.ensurePolished()  # the chat's style sheet gives the bubbles' padding
                 widget.heightForWidth(width)  # a label keeps its height for the page's layout
-        if fill.steps or fill.next < fill.end:
-            return 0
-        self._fill = None
-        self._place(fill)
-        return fill.end - fill.start
+        return 0
 
     def _place(self, fill: _Fill) -> None:
         """Put a built page where its turns' room was: the slot keeps the turns after them (or
@@ -1189,11 +1296,17 @@ class ChatPane(QWidget):
             self._older_timer.start(SHOW_LATER_MS)
             return
         end = time.perf_counter() + FILL_BUDGET_MS / 1000
+        stepped = False
         while True:
             began = time.perf_counter()
             if self._fill is not None or self._start_fill():
-                if self._fill_step():
-                    return
+                if self._fill_built():  # placed in a loop turn of its own
+                    if not stepped:
+                        self._fill_step()
+                        return
+                    break
+                self._fill_step()
+                stepped = True
             elif not self._paint_ahead():
                 return
             done = time.perf_counter()

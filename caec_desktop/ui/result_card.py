@@ -19,7 +19,7 @@ form run of the same call keeps "typed", "model", "preset:…" for the inputs le
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, lru_cache
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -139,17 +139,27 @@ def same_as_shown(typed: str, shown: str) -> bool:
     than shown (`1.00012 us` for `1 µs`) is no spelling: the note stays."""
     if typed == shown:
         return True
-    from caec_desktop.tools.units import PintError, convert
+    from caec_desktop.tools.units import PintError
     from caec_desktop.tools.values import ValueReadError, read_value
 
     try:
         a, b = read_value(typed), read_value(shown)
         same_unit = a.unit == b.unit or (
-            bool(a.unit and b.unit) and math.isclose(convert(1.0, a.unit, b.unit), 1.0)
+            bool(a.unit and b.unit) and math.isclose(_unit_factor(a.unit, b.unit), 1.0)
         )
     except (ValueReadError, PintError, ValueError, TypeError):
         return False
     return same_unit and math.isclose(a.number, b.number, rel_tol=1e-12)
+
+
+@lru_cache(maxsize=256)
+def _unit_factor(from_unit: str, to_unit: str) -> float:
+    """What 1 `from_unit` is in `to_unit`. Remembered: pint parses both units on every
+    conversion (~1.3 ms), a card's build asks it for each typed input, and a reopened
+    conversation's cards ask the same few pairs again and again."""
+    from caec_desktop.tools.units import convert
+
+    return convert(1.0, from_unit, to_unit)
 
 
 def _typed_text(value: Any, unit: str) -> str:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import gc
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
-from PySide6.QtGui import QColor, QImage, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPalette
+from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.ui import wrap_label
@@ -65,6 +65,52 @@ def test_a_bubble_draws_from_its_pixmap_the_pixels_of_a_direct_paint(qtbot: QtBo
         cached = _painted_twice(bubble)
         assert bubble.paint_cached()
         assert cached == _direct(bubble)
+
+
+def test_a_bubble_is_painted_into_its_pixmap_without_a_walk_over_the_window(qtbot: QtBot) -> None:
+    """Painted ahead, a bubble's pixmap is painted by a twin out of the window: `render` of the
+    shown bubble itself first sent every widget of the window its pending move and resize
+    events (a walk over all of them: ~10 ms a bubble in a chat of 1,000 reopened turns), so a
+    widget resized while hidden got its resize event there. The pixmap is still what a direct
+    paint draws, for each role and in a font of the bubble's own."""
+    pane = _chat(qtbot)
+    elsewhere = QWidget(pane)  # a widget of the window, out of the chat
+    elsewhere.hide()
+    resizes: list[QEvent.Type] = []
+    elsewhere.installEventFilter(_Recorder(pane, QEvent.Type.Resize, resizes))
+    bubbles = [
+        pane.add_message("user", "Rayleigh step for 1 mm glass beads"),
+        pane.add_message("answer", ANSWER),
+        pane.add_message("error", "The model did *not* answer"),
+    ]
+    font = QFont(bubbles[1].font())
+    font.setPointSize(font.pointSize() + 3)
+    bubbles[1].setFont(font)
+    for i, bubble in enumerate(bubbles):
+        assert isinstance(bubble, Bubble)
+        _shown(qtbot, bubble)
+        elsewhere.resize(40 + i, 40)  # hidden: its resize event waits
+        assert elsewhere.testAttribute(Qt.WidgetAttribute.WA_PendingResizeEvent)
+        bubble.paint_ahead(bubble.width())
+        assert bubble.paint_cached()
+        assert elsewhere.testAttribute(Qt.WidgetAttribute.WA_PendingResizeEvent)
+        assert not resizes
+        assert bubble.grab().toImage() == _direct(bubble)
+        resizes.clear()  # (`grab` renders the bubble itself: it sent the event)
+
+
+class _Recorder(QObject):
+    """Records the events of one type its watched widget gets."""
+
+    def __init__(self, parent: QObject, kind: QEvent.Type, seen: list[QEvent.Type]) -> None:
+        super().__init__(parent)
+        self.kind = kind
+        self.seen = seen
+
+    def eventFilter(self, _watched: QObject, event: QEvent) -> bool:
+        if event.type() == self.kind:
+            self.seen.append(event.type())
+        return False
 
 
 def test_a_cached_bubble_shows_its_new_text(qtbot: QtBot) -> None:

@@ -381,3 +381,40 @@ def test_older_turns_wait_while_the_newest_turns_card_is_shown(
     qtbot.waitUntil(lambda: len(older_cards_while_hidden) >= 2, timeout=10_000)
     assert newest.isVisible()
     assert not any(older_cards_while_hidden)
+
+
+def _card_texts(card: ResultCard) -> list[tuple[str, str]]:
+    """The card's labels and buttons, in its layout's order: (class, text)."""
+    out = []
+    lay = card.layout()
+    assert lay is not None
+    for i in range(lay.count()):
+        item = lay.itemAt(i)
+        widget = item.widget() if item is not None else None
+        if widget is not None:
+            text = widget.text() if isinstance(widget, QLabel) else ""
+            out.append((type(widget).__name__, text))
+    return out
+
+
+def test_an_older_turns_card_built_in_steps_shows_what_the_newest_turns_card_shows(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness
+) -> None:
+    """An older turn's card is built a step at a time as the reader scrolls up (its labels, its
+    table's area, the table, placed): once shown it is the card the newest turn shows, built at
+    once when the conversation opened: the same labels in the same order, the same height at
+    the chat's width, the same pixels."""
+    h.window.resize(1000, 700)
+    h.window.show()
+    conversation = _saved(qloop, h, FIRST, 12)
+    assert h.history.open_conversation(conversation)
+    _read(qtbot, h)
+    chat = h.window.chat
+    newest = chat.cards()[-1]
+    _scroll_to_the_first(qtbot, h)
+    qtbot.waitUntil(lambda: not chat.building_older(), timeout=10_000)
+    first = chat.cards()[0]
+    assert first is not newest
+    assert _card_texts(first) == _card_texts(newest)
+    assert first.size() == newest.size()
+    assert first.grab().toImage() == newest.grab().toImage()
