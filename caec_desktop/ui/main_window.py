@@ -293,7 +293,9 @@ class MainWindow(QMainWindow):
 
         self.side = side = QTabWidget()
         for title in ("Trace", "Graph", "Tool form"):
-            side.addTab(QLabel("Loading…"), title)
+            waiting = QLabel("Loading…")
+            waiting.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)  # (the namespace is built)
+            side.addTab(waiting, title)
         side.setMinimumWidth(SIDE_MIN_WIDTH)
         first = self.split.replaceWidget(1, side)
         if first is not None:

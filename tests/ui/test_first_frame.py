@@ -176,6 +176,23 @@ def test_the_menu_bar_is_there_from_the_first_frame_and_its_items_follow(qtbot: 
     assert window.banner.text() == "a problem"
 
 
+def test_each_side_tab_says_loading_in_its_middle_until_its_panel_is_there(
+    qtbot: QtBot,
+) -> None:
+    window, _ = _first_frame(qtbot)
+    _build_rest(window)
+    for index in range(window.side.count()):
+        window.side.setCurrentIndex(index)
+        QApplication.processEvents()
+        page = window.side.widget(index)
+        assert page.text() == "Loading…"
+        drawn = page.style().itemTextRect(
+            page.fontMetrics(), page.contentsRect(), int(page.alignment()), True, page.text()
+        )
+        assert abs(drawn.center().x() - page.contentsRect().center().x()) <= 1
+        assert abs(drawn.center().y() - page.contentsRect().center().y()) <= 1
+
+
 def test_building_the_rest_twice_changes_nothing(qtbot: QtBot) -> None:
     window, box = _first_frame(qtbot)
     _build_rest(window)
