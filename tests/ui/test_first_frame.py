@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import qasync
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QApplication, QPushButton
+from PySide6.QtWidgets import QApplication, QLabel, QPushButton
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.agent import engine
@@ -185,7 +185,7 @@ def test_each_side_tab_says_loading_in_its_middle_until_its_panel_is_there(
         window.side.setCurrentIndex(index)
         QApplication.processEvents()
         page = window.side.widget(index)
-        assert page.text() == "Loading…"
+        assert isinstance(page, QLabel) and page.text() == "Loading…"
         drawn = page.style().itemTextRect(
             page.fontMetrics(), page.contentsRect(), int(page.alignment()), True, page.text()
         )
