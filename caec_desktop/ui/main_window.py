@@ -842,6 +842,9 @@ class MainWindow(QMainWindow):
             self.chat.end_stream()
 
     def _on_runner_run_finished(self, turn: Any) -> None:
+        """The answer's bubble and the buttons now; the run's status and usage on the next loop
+        turn (`_show_run_status`): all in one turn, they made one of a streamed run's longest
+        gaps (bench/bench_streaming.py)."""
         from PySide6.QtCore import QTimer
 
         from caec_desktop.ui.chat_replay import answer_bubble
@@ -856,10 +859,15 @@ class MainWindow(QMainWindow):
             if turn.status == "model_error":
                 first = text.split("\n\n")[0].replace("**", "")
                 self.show_error(first, model_actions=True)
+        else:
+            self.chat.end_stream()
+        QTimer.singleShot(1, self, partial(self._show_run_status, turn))
+        # The run's task ends after this signal: ask the next queued question once it has.
+        QTimer.singleShot(0, self, self.chat.ask_next_queued)
+
+    def _show_run_status(self, turn: Any) -> None:
+        if turn is not None:
             self.statusBar().showMessage(f"{turn.status} · {turn.mode}", 8000)
             self.show_usage(turn.usage, turn.conversation_usage)
         else:
-            self.chat.end_stream()
             self.statusBar().clearMessage()
-        # The run's task ends after this signal: ask the next queued question once it has.
-        QTimer.singleShot(0, self, self.chat.ask_next_queued)
