@@ -134,10 +134,11 @@ class MainThreadGC(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Note the window's repaints (one update request per frame it paints); with a
-        collection waiting, check again on the loop turn after the repaint."""
+        collection waiting, check again on the loop turn after the repaint (while the collector
+        checks on its own: its timer runs)."""
         if event.type() == QEvent.Type.UpdateRequest:
             self.painted_at = time.monotonic() * 1000.0
-            if self._due_at and not self.after_paint.isActive():
+            if self._due_at and self.timer.isActive() and not self.after_paint.isActive():
                 self.after_paint.start()
         return False
 

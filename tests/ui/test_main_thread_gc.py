@@ -238,11 +238,10 @@ def test_a_waiting_collection_runs_on_the_loop_turn_after_a_repaint(
     window = Window()
     qtbot.addWidget(window)
     window.show()
-    collector = MainThreadGC(window)
-    collector.timer.stop()
-    qtbot.waitUntil(lambda: collector.painted_at > 0)  # the first paint is done
     monkeypatch.setattr(main_thread_gc, "QUIET_MS", 10**9)  # never quiet
     monkeypatch.setattr(main_thread_gc, "MAX_WAIT_MS", 10**9)  # never waited long enough
+    collector = MainThreadGC(window)  # (its timer's checks never collect, as the window is busy)
+    qtbot.waitUntil(lambda: collector.painted_at > 0)  # the first paint is done
     collector.thresholds = (-1, 10**9, 10**9)  # the young generation is always due
 
     def on_gc(phase: str, _info: dict[str, object]) -> None:
@@ -258,7 +257,16 @@ def test_a_waiting_collection_runs_on_the_loop_turn_after_a_repaint(
         qtbot.waitUntil(lambda: "collect" in phases)
     finally:
         gc.callbacks.remove(on_gc)
+        collector.timer.stop()  # (no checks of its own in the tests after this one)
+        collector.after_paint.stop()
     assert phases[:3] == ["repaint", "repainted", "collect"]
+    collector.timer.stop()  # a stopped collector checks only when asked: not after a repaint
+    collector.thresholds = (-1, 10**9, 10**9)
+    assert collector.check() is None  # due again, waiting
+    phases.clear()
+    window.update()
+    qtbot.waitUntil(lambda: phases[-1:] == ["repainted"])
+    assert not collector.after_paint.isActive()
 
 
 def _idle_collector(monkeypatch: pytest.MonkeyPatch, walk_max: int) -> MainThreadGC:
