@@ -96,6 +96,29 @@ def test_the_run_finishes_on_a_loop_turn_after_its_last_events(
     assert finished is not None and finished.answer == "burst"
 
 
+def test_the_runs_first_step_is_not_on_the_loop_turn_after_run_started(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """The view repaints the run's start (status, buttons, the locked conversation list) on the
+    loop turn after `runStarted`; the session's first step comes a turn later, not in that one."""
+    runner = SessionRunner(BurstSession())  # type: ignore[arg-type]
+    turns = LoopTurns()
+    seen: list[tuple[str, int]] = []
+    runner.runStarted.connect(lambda _kind: seen.append(("started", turns.now)))
+    runner.eventReceived.connect(lambda _event: seen.append(("event", turns.now)))
+
+    async def run() -> None:
+        async with turns:
+            assert runner.ask("burst")
+            await wait_signal(runner.runFinished)
+        await runner.shutdown()
+
+    qloop.run_until_complete(run())
+    (started, at), (kind, first) = seen[:2]
+    assert (started, kind) == ("started", "event")
+    assert first >= at + 2, seen[:2]
+
+
 def test_closing_right_after_an_answer_saves_the_whole_turn_as_the_app_wires_it(
     qtbot: QtBot, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
 ) -> None:
