@@ -498,6 +498,9 @@ class ChatPane(QWidget):
     """The "model is writing…" bubble was rendered with this text (the model's words so far)."""
     writingRepainting = Signal()
     """The loop turn after a render: the chat asked for the render's repaint (the next frame)."""
+    answerStep = Signal()
+    """A step of showing the run's final answer was taken (made, read, laid out, painted ahead,
+    shown: `add_answer`); the next one, if any, comes a loop turn later."""
 
     def __init__(
         self,
@@ -792,6 +795,7 @@ class ChatPane(QWidget):
         label = self.add_message(role, markdown)
         label.hide()  # before the show the layout posts
         QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._read_answer(label, writing))
+        self.answerStep.emit()
         return label
 
     def _read_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
@@ -801,6 +805,7 @@ class ChatPane(QWidget):
         label.ensurePolished()  # the chat's style sheet gives its padding
         label.setSelection(0, 0)
         QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._lay_out_answer(label, writing))
+        self.answerStep.emit()
 
     def _lay_out_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
         width = _inner_width(self._host)
@@ -809,6 +814,7 @@ class ChatPane(QWidget):
         label.resize(width, label.height())
         label.heightForWidth(width)  # remembered for the show (WrapLabel)
         QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._ready_answer(label, writing))
+        self.answerStep.emit()
 
     def _ready_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
         """Have Qt lay the answer's text out for its paint, a loop turn before the first band
@@ -816,6 +822,7 @@ class ChatPane(QWidget):
         if isinstance(label, WrapLabel):
             label.lay_out_ahead(_inner_width(self._host))
         QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._paint_answer(label, writing))
+        self.answerStep.emit()
 
     def _paint_answer(self, label: QLabel, writing: WritingBubble | None, part: int = 0) -> None:
         """Paint the answer into its pixmap before it shows, a band of `ANSWER_BAND_PX` a loop
@@ -830,6 +837,7 @@ class ChatPane(QWidget):
         else:
             then = partial(self._swap, label, writing)
         QTimer.singleShot(SHOW_LATER_MS, label, then)
+        self.answerStep.emit()
 
     def _swap(self, label: QLabel, writing: WritingBubble | None) -> None:
         if self._list.indexOf(label) < 0:  # the chat was cleared meanwhile
@@ -837,6 +845,7 @@ class ChatPane(QWidget):
         if writing is not None and self._list.indexOf(writing) >= 0:
             self._remove(writing)
         label.show()
+        self.answerStep.emit()
 
     def _remove(self, widget: QWidget) -> None:
         """Take `widget` out of the chat and hide it at once: added a moment ago (a stream

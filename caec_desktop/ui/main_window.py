@@ -332,6 +332,7 @@ class MainWindow(QMainWindow):
         chat.openInForm.connect(self.open_in_form)
         chat.writingShown.connect(self._on_chat_writing_shown)
         chat.writingRepainting.connect(self._on_chat_writing_repainting)
+        chat.answerStep.connect(self._on_chat_writing_repainting)  # (the same wait)
         if self.settings is not None:
             chat.set_mode_text(mode_badge(self.settings))
         sent, self._sent_before_chat = self._sent_before_chat, []
@@ -807,7 +808,9 @@ class MainWindow(QMainWindow):
     def _on_chat_writing_repainting(self) -> None:
         """The loop turn after a render asked for its repaint: new trace rows wait again. On a
         loaded machine that turn can come as late as the rows' (postponed at the render), and
-        the two in one loop pass made one repaint of the chat and the table (~5-6 ms)."""
+        the two in one loop pass made one repaint of the chat and the table (~5-6 ms). Each
+        step of the final answer's show (`ChatPane.answerStep`) makes them wait too: a step
+        (~1.5-2 ms) and the table's repaint in one loop pass made one of a run's longest gaps."""
         if hasattr(self, "trace"):
             self.trace.model.postpone_flush(_trace_after_render_ms())
 
