@@ -164,6 +164,7 @@ def _instrument(spans: Spans) -> None:
         (ChatPane, "add_answer", "answer bubble (add_answer)"),
         (ChatPane, "_read_answer", "answer bubble Markdown read (a turn later)"),
         (ChatPane, "_lay_out_answer", "answer bubble layout (a turn later)"),
+        (ChatPane, "_ready_answer", "answer bubble text laid out for its paint (a turn later)"),
         (ChatPane, "_paint_answer", "answer bubble painted ahead (a turn later)"),
         (ChatPane, "_swap", "answer bubble shown, writing bubble removed"),
         (ChatPane, "add_message", "chat bubble"),

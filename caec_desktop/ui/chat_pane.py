@@ -581,6 +581,9 @@ class ChatPane(QWidget):
     """The "model is writing…" bubble was rendered with this text (the model's words so far)."""
     writingRepainting = Signal()
     """The loop turn after a render: the chat asked for the render's repaint (the next frame)."""
+    answerStep = Signal()
+    """A step of showing the run's final answer was taken (made, read, laid out, painted ahead,
+    shown: `add_answer`); the next one, if any, comes a loop turn later."""
 
     def __init__(
         self,
@@ -875,8 +878,8 @@ class ChatPane(QWidget):
     def add_answer(self, role: str, markdown: str) -> QLabel:
         """Append the run's answer bubble in the writing bubble's place (`add_message`, then
         `end_stream`). In a shown chat it is styled and its Markdown read on a later loop turn,
-        laid out on the next, painted into its pixmap on the next ones, and shown on the turn
-        after, when the writing bubble goes:
+        laid out on the next, its text laid out for its paint on the next, painted into its
+        pixmap on the next ones, and shown on the turn after, when the writing bubble goes:
         the chat never shows neither, and no turn does all of it (~2 ms making it, ~4 ms styling
         and laying out its Markdown, ~3-5 ms painting it: in one turn with the end of the run
         they made one of a run's longest stalls)."""
@@ -891,6 +894,7 @@ class ChatPane(QWidget):
         label = self.add_message(role, markdown)
         label.hide()  # before the show the layout posts
         QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._read_answer(label, writing))
+        self.answerStep.emit()
         return label
 
     def _read_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
@@ -900,6 +904,7 @@ class ChatPane(QWidget):
         label.ensurePolished()  # the chat's style sheet gives its padding
         label.setSelection(0, 0)
         QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._lay_out_answer(label, writing))
+        self.answerStep.emit()
 
     def _lay_out_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
         width = _inner_width(self._host)
@@ -907,7 +912,16 @@ class ChatPane(QWidget):
         # asked, then at its own again (~2.5 ms each for 600 words): once when they are one.
         label.resize(width, label.height())
         label.heightForWidth(width)  # remembered for the show (WrapLabel)
+        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._ready_answer(label, writing))
+        self.answerStep.emit()
+
+    def _ready_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
+        """Have Qt lay the answer's text out for its paint, a loop turn before the first band
+        (`WrapLabel.lay_out_ahead`: in that band's turn it took ~1.5 ms more than the others)."""
+        if isinstance(label, WrapLabel):
+            label.lay_out_ahead(_inner_width(self._host))
         QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._paint_answer(label, writing))
+        self.answerStep.emit()
 
     def _paint_answer(self, label: QLabel, writing: WritingBubble | None, part: int = 0) -> None:
         """Paint the answer into its pixmap before it shows, a band of `ANSWER_BAND_PX` a loop
@@ -922,6 +936,7 @@ class ChatPane(QWidget):
         else:
             then = partial(self._swap, label, writing)
         QTimer.singleShot(SHOW_LATER_MS, label, then)
+        self.answerStep.emit()
 
     def _swap(self, label: QLabel, writing: WritingBubble | None) -> None:
         if self._list.indexOf(label) < 0:  # the chat was cleared meanwhile
@@ -929,6 +944,7 @@ class ChatPane(QWidget):
         if writing is not None and self._list.indexOf(writing) >= 0:
             self._remove(writing)
         label.show()
+        self.answerStep.emit()
 
     def _remove(self, widget: QWidget) -> None:
         """Take `widget` out of the chat and hide it at once: added a moment ago (a stream

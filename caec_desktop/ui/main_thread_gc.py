@@ -20,9 +20,15 @@ cycle holds. Each module is imported once, so this happens a bounded number of t
 
 A collection that is due waits for a quiet moment: a later check (what made it due, an open or
 a stream's chunk, is often painted in the next loop turns) at which the window (the collector's
-parent's) has not repainted for `QUIET_MS`; meanwhile the check runs every `FAST_INTERVAL_MS`,
-and after `MAX_WAIT_MS` the collection runs anyway. A repaint during a stream or an open is a
-frame's worth of GUI-thread work already; a collection in the same loop turn adds to that gap.
+parent's) has not repainted for `QUIET_MS`, or the loop turn right after a repaint of the window
+(`AFTER_PAINT_MS`); meanwhile the check runs every `FAST_INTERVAL_MS`, and after `MAX_WAIT_MS`
+the collection runs anyway. A repaint during a stream or an open is a frame's worth of
+GUI-thread work already; a collection in the same loop turn adds to that gap. While an answer
+streams the window repaints every ~12 ms (the chat's renders and the trace's rows, kept apart),
+so it was never quiet for `QUIET_MS`: each collection waited `MAX_WAIT_MS` and then ran at
+whichever check came, often in the loop turn of a render or a repaint (a generation-1 walk of
+~1-2 ms in a ~3 ms turn, bench/bench_streaming.py). Right after a repaint the next render is
+still most of a render interval away.
 
 A full collection (generation 2) walks every tracked object that is not frozen: with 10,000 trace
 rows held it took 35-57 ms of GUI-thread CPU, the longest stall of a whole run
@@ -63,6 +69,10 @@ QUIET_MS = 20
 """A collection that is due waits for a later check at which the window has not repainted for
 this long, so that it does not share a loop turn with a repaint (a streamed bubble, an opened
 conversation)."""
+AFTER_PAINT_MS = 1
+"""A collection waiting for a quiet moment runs this long after the window's next repaint began:
+on a later loop turn than the repaint (a 0 ms single shot would be a posted call, run in the
+repaint's own turn)."""
 MAX_WAIT_MS = 250
 """... but no longer than this (a window that keeps repainting: scrolling, resizing)."""
 FREEZE_FROM = 2000
@@ -110,18 +120,35 @@ class MainThreadGC(QObject):
         """When the window last repainted, and since when a collection has waited for quiet."""
         self.window = parent.window() if isinstance(parent, QWidget) else None
         """The window whose repaints a collection avoids (its parent's), if any."""
-        if self.window is not None:
-            self.window.installEventFilter(self)
         gc.disable()
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.check)
         self.timer.start(interval_ms)
+        self.after_paint = QTimer(self)
+        """Checks once `AFTER_PAINT_MS` after a repaint of the window, while a collection waits."""
+        self.after_paint.setSingleShot(True)
+        self.after_paint.setInterval(AFTER_PAINT_MS)
+        self.after_paint.timeout.connect(self._check_after_paint)
+        if self.window is not None:
+            self.window.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Note the window's repaints (one update request per frame it paints)."""
+        """Note the window's repaints (one update request per frame it paints); with a
+        collection waiting, check again on the loop turn after the repaint (while the collector
+        checks on its own: its timer runs)."""
         if event.type() == QEvent.Type.UpdateRequest:
             self.painted_at = time.monotonic() * 1000.0
+            if self._due_at and self.timer.isActive() and not self.after_paint.isActive():
+                self.after_paint.start()
         return False
+
+    def _check_after_paint(self) -> int | None:
+        """`check` on the loop turn after a repaint: a waiting collection runs now."""
+        collected = self._collect(gc.get_count(), after_paint=True)
+        period = self.fast_interval_ms if self._due_at else self.interval_ms
+        if self.timer.interval() != period:
+            self.timer.setInterval(period)
+        return collected
 
     def check(self) -> int | None:
         """Collect the oldest generation whose count passed its threshold: its number, or None;
@@ -135,7 +162,7 @@ class MainThreadGC(QObject):
             self.timer.setInterval(period)
         return collected
 
-    def _collect(self, counts: tuple[int, int, int]) -> int | None:
+    def _collect(self, counts: tuple[int, int, int], after_paint: bool = False) -> int | None:
         if counts[0] > self.thresholds[0]:
             imported, self._modules = len(sys.modules) > self._modules, len(sys.modules)
             if imported and counts[0] > FREEZE_FROM:
@@ -152,7 +179,8 @@ class MainThreadGC(QObject):
             done = _collections()  # one made since the due one was seen (gc.collect) starts anew
             seen = self._due_at if done == self._due_done else 0.0
             self._due_at, self._due_done = seen or now, done
-            if now - self._due_at < MAX_WAIT_MS and (not seen or now - self.painted_at < QUIET_MS):
+            quiet = after_paint or now - self.painted_at >= QUIET_MS
+            if now - self._due_at < MAX_WAIT_MS and (not seen or not quiet):
                 return None  # what made it due may still be painted: at a later, quiet check
             self._due_at = 0.0
         generation = due[0]

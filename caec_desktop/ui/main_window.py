@@ -399,6 +399,7 @@ class MainWindow(QMainWindow):
         chat.openInForm.connect(self.open_in_form)
         chat.writingShown.connect(self._on_chat_writing_shown)
         chat.writingRepainting.connect(self._on_chat_writing_repainting)
+        chat.answerStep.connect(self._on_chat_writing_repainting)  # (the same wait)
         if self.settings is not None:
             chat.set_mode_text(mode_badge(self.settings))
         sent, self._sent_before_chat = self._sent_before_chat, []
@@ -878,7 +879,9 @@ class MainWindow(QMainWindow):
     def _on_chat_writing_repainting(self) -> None:
         """The loop turn after a render asked for its repaint: new trace rows wait again. On a
         loaded machine that turn can come as late as the rows' (postponed at the render), and
-        the two in one loop pass made one repaint of the chat and the table (~5-6 ms)."""
+        the two in one loop pass made one repaint of the chat and the table (~5-6 ms). Each
+        step of the final answer's show (`ChatPane.answerStep`) makes them wait too: a step
+        (~1.5-2 ms) and the table's repaint in one loop pass made one of a run's longest gaps."""
         if hasattr(self, "trace"):
             self.trace.model.postpone_flush(_trace_after_render_ms())
 
@@ -913,6 +916,9 @@ class MainWindow(QMainWindow):
             self.chat.end_stream()
 
     def _on_runner_run_finished(self, turn: Any) -> None:
+        """The answer's bubble and the buttons now; the run's status and usage on the next loop
+        turn (`_show_run_status`): all in one turn, they made one of a streamed run's longest
+        gaps (bench/bench_streaming.py)."""
         from PySide6.QtCore import QTimer
 
         from caec_desktop.ui.chat_replay import answer_bubble
@@ -927,10 +933,15 @@ class MainWindow(QMainWindow):
             if turn.status == "model_error":
                 first = text.split("\n\n")[0].replace("**", "")
                 self.show_error(first, model_actions=True)
+        else:
+            self.chat.end_stream()
+        QTimer.singleShot(1, self, partial(self._show_run_status, turn))
+        # The run's task ends after this signal: ask the next queued question once it has.
+        QTimer.singleShot(0, self, self.chat.ask_next_queued)
+
+    def _show_run_status(self, turn: Any) -> None:
+        if turn is not None:
             self.statusBar().showMessage(f"{turn.status} · {turn.mode}", 8000)
             self.show_usage(turn.usage, turn.conversation_usage)
         else:
-            self.chat.end_stream()
             self.statusBar().clearMessage()
-        # The run's task ends after this signal: ask the next queued question once it has.
-        QTimer.singleShot(0, self, self.chat.ask_next_queued)

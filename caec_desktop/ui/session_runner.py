@@ -33,7 +33,11 @@ DRAIN_BUDGET_MS = 2.0
 that arrive together (a node's last events, the next node's first) are passed on in one turn
 until their slots have taken this long, the rest on the next turns (`_drain`): a turn then
 holds at most this plus one event's slot (a result card's, ~4 ms, the longest), not every event
-a node sends at once."""
+a node sends at once. The run's first step comes a turn after `runStarted` (the view's repaint
+of the run's start, ~2.5 ms with the locked conversation list, and the session's first step,
+~1.7 ms, made one gap), and `runFinished` on a turn after the last events' (its slots make the
+answer's bubble and set the status: ~2 ms with the last events' ~1-2 ms in one turn made one of
+a streamed run's longest gaps, bench/bench_streaming.py)."""
 
 STOP_WAIT_S = 5.0
 """How long quitting waits for a stopped run to end with its run_end (it takes milliseconds: the
@@ -119,6 +123,7 @@ class SessionRunner(QObject):
         before = getattr(self.session, "last_turn", None)
         spent = 0.0  # seconds the slots took since the drain last let the loop run
         try:
+            await asyncio.sleep(0)  # the run's first step a turn after `runStarted`'s repaint
             async for event in stream:
                 began = time.perf_counter()
                 self.eventReceived.emit(event)
@@ -126,6 +131,8 @@ class SessionRunner(QObject):
                 if spent * 1000 >= self.drain_budget_ms:  # the next events on a later turn
                     await asyncio.sleep(0)
                     spent = 0.0
+            if spent:  # the run's end on a turn of its own, not after its last events' slots
+                await asyncio.sleep(0)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the session reports its own failures; this is a bug path

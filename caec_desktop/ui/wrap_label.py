@@ -27,7 +27,7 @@ import weakref
 from collections import OrderedDict
 
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
-from PySide6.QtCore import QEvent, QRect
+from PySide6.QtCore import QEvent, QPoint, QRect
 from PySide6.QtGui import QPainter, QPaintEvent, QPixmap, QRegion
 from PySide6.QtWidgets import QLabel, QWidget
 
@@ -186,6 +186,21 @@ class WrapLabel(QLabel):
         self._render_into(self._pixmap, QRect(rect.left(), top, rect.width(), bottom - top))
         if part == parts - 1:
             self._painted_at = self._ahead  # (after: `render` lays it out)
+
+    def lay_out_ahead(self, width: int) -> None:
+        """Size the label to `width` (and its height there) and have Qt lay its text out for a
+        paint at that size now: QLabel lays the text of a resized label out again in its next
+        paint (~1.5 ms for a 300-word answer), which made the first band of `paint_ahead` the
+        longest step of an answer's show. A paint of one pixel into a throwaway pixmap does it,
+        a loop turn before the bands."""
+        if not self._paint_cache:
+            return
+        self.resize(width, self.heightForWidth(width))
+        self._rendering = True  # a direct paint: the label's pixmap is not touched
+        try:
+            self.render(QPixmap(1, 1), QPoint(0, 0), QRegion(0, 0, 1, 1))
+        finally:
+            self._rendering = False
 
     def paint_cached(self) -> bool:
         """Whether the label holds a pixmap of its text now."""

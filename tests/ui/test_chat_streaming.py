@@ -604,3 +604,39 @@ def test_the_render_that_first_fills_the_view_resizes_and_repaints_nothing_above
     assert question not in resized.widgets and answer not in resized.widgets
     assert question not in painted.widgets and answer not in painted.widgets
     assert _shows_a_whole_new_paint(pane)
+
+
+def test_new_trace_rows_wait_until_the_answer_has_been_shown_step_by_step(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each step of the final answer's show (made, read, laid out, painted ahead, shown) keeps
+    the trace table's new rows waiting, as a render of the streamed text does: a step and the
+    table's repaint in one loop pass made one of a run's longest gaps."""
+    from caec_desktop.ui import main_window, trace_model
+
+    runner = SessionRunner(FakeSession([]))
+    window = MainWindow(runner, Settings(mode="local", base_url="http://127.0.0.1:1/v1"))
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.windowHandle() is not None and window.windowHandle().isExposed())
+    chat = window.chat
+    start, delta, end = events(
+        ("run_start", None, {"text": "q"}), _delta("The step is"), ("run_end", None, {})
+    )
+    runner.runStarted.emit("ask")
+    runner.eventReceived.emit(start)
+    with qtbot.waitSignal(chat.writingRepainting, timeout=5000):  # rendered, its repaint asked
+        runner.eventReceived.emit(delta)
+    assert "The step is" in _bubbles(chat, "writing")[0].text()
+    window.trace.flush()
+    order: list[str] = []
+    chat.answerStep.connect(lambda: order.append("step"))
+    window.trace.model.rowsInserted.connect(lambda *_: order.append("rows"))
+    monkeypatch.setattr(trace_model, "FLUSH_MS", 2)  # due while the answer is being shown ...
+    monkeypatch.setattr(main_window, "_trace_after_render_ms", lambda: 300)  # ... but it waits
+    runner.eventReceived.emit(end)  # a trace row to insert
+    runner.runFinished.emit(TurnResult(answer="The step is 1.02 µs.", status="answered"))
+    qtbot.waitUntil(lambda: "rows" in order, timeout=5000)
+    assert order.count("step") > 4  # made, read, laid out, its text laid out, a band, shown
+    assert order[-1] == "rows" and "rows" not in order[:-1]
+    assert not _bubbles(chat, "writing") and _bubbles(chat, "answer")[-1].isVisible()

@@ -215,6 +215,60 @@ def test_a_due_collection_waits_for_a_later_check_with_the_window_quiet(
     assert collector.check() == 0
 
 
+def test_a_waiting_collection_runs_on_the_loop_turn_after_a_repaint(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A window that keeps repainting (a streamed answer: every ~12 ms) is never quiet: a
+    collection that is due runs on the loop turn after the window's next repaint, not inside
+    that repaint's turn, and not only once it has waited `MAX_WAIT_MS`."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QWidget
+
+    phases: list[str] = []
+
+    class Window(QWidget):
+        def event(self, event: QEvent) -> bool:
+            if event.type() != QEvent.Type.UpdateRequest:
+                return super().event(event)
+            phases.append("repaint")
+            handled = super().event(event)
+            phases.append("repainted")
+            return handled
+
+    window = Window()
+    qtbot.addWidget(window)
+    window.show()
+    monkeypatch.setattr(main_thread_gc, "QUIET_MS", 10**9)  # never quiet
+    monkeypatch.setattr(main_thread_gc, "MAX_WAIT_MS", 10**9)  # never waited long enough
+    collector = MainThreadGC(window)  # (its timer's checks never collect, as the window is busy)
+    qtbot.waitUntil(lambda: collector.painted_at > 0)  # the first paint is done
+    collector.thresholds = (-1, 10**9, 10**9)  # the young generation is always due
+
+    def on_gc(phase: str, _info: dict[str, object]) -> None:
+        if phase == "start":
+            phases.append("collect")
+
+    gc.callbacks.append(on_gc)
+    try:
+        assert collector.check() is None  # due, and the window is not quiet: it waits
+        assert collector.check() is None
+        phases.clear()
+        window.update()
+        qtbot.waitUntil(lambda: "collect" in phases)
+    finally:
+        gc.callbacks.remove(on_gc)
+        collector.timer.stop()  # (no checks of its own in the tests after this one)
+        collector.after_paint.stop()
+    assert phases[:3] == ["repaint", "repainted", "collect"]
+    collector.timer.stop()  # a stopped collector checks only when asked: not after a repaint
+    collector.thresholds = (-1, 10**9, 10**9)
+    assert collector.check() is None  # due again, waiting
+    phases.clear()
+    window.update()
+    qtbot.waitUntil(lambda: phases[-1:] == ["repainted"])
+    assert not collector.after_paint.isActive()
+
+
 def _idle_collector(monkeypatch: pytest.MonkeyPatch, walk_max: int) -> MainThreadGC:
     """A stopped collector with a full collection due and the idle wait over, walking an old
     generation of up to `walk_max` objects."""

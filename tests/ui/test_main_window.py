@@ -21,7 +21,7 @@ from caec_desktop.ui.main_window import MainWindow, mode_badge
 from caec_desktop.ui.session_runner import SessionRunner
 from tests.keys import fake_key
 from tests.scripted_selector import BAD_RAYLEIGH, GOOD_RAYLEIGH, ScriptedSelector
-from tests.ui.helpers import FakeSession, events, wait_signal
+from tests.ui.helpers import FakeSession, events, wait_signal, wait_until
 
 OFFLINE = Settings(mode="offline")
 QUERY = (
@@ -230,9 +230,12 @@ def test_status_bar_shows_the_turn_and_conversation_token_usage(
     assert window.usage.isHidden()  # nothing spent yet
     session.usage = {"prompt_tokens": 900, "completion_tokens": 300, "total_tokens": 1200}
 
-    async def turn(runner: SessionRunner) -> None:
+    async def turn(runner: SessionRunner, window: MainWindow = window) -> None:
+        """A turn, until the status bar shows its status and usage (a loop turn after
+        runFinished, which shows the answer first)."""
         assert runner.ask("rayleigh for glass")
         await wait_signal(runner.runFinished)
+        await wait_until(lambda: window.statusBar().currentMessage() != "running…")
 
     qloop.run_until_complete(turn(runner))
     assert window.usage.text() == "1200 tokens this turn · 1200 tokens in this conversation"
@@ -246,7 +249,7 @@ def test_status_bar_shows_the_turn_and_conversation_token_usage(
     # An offline session spends nothing: no usage is shown.
     offline = FakeSession(events(("run_start", None, {}), ("run_end", None, {})))
     window2, runner2, _ = _window(qtbot, offline)
-    qloop.run_until_complete(turn(runner2))
+    qloop.run_until_complete(turn(runner2, window2))
     assert window2.usage.isHidden() and window2.usage.text() == ""
 
 

@@ -379,3 +379,28 @@ def test_a_bubble_painted_ahead_in_bands_draws_what_a_direct_paint_draws(qtbot: 
     assert not bubble.paint_cached()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
     assert bubble.grab().toImage() == _direct(bubble)
+
+
+def test_a_hidden_bubble_laid_out_ahead_then_painted_ahead_shows_a_direct_paints_pixels(
+    qtbot: QtBot,
+) -> None:
+    """`lay_out_ahead` sizes a hidden bubble to its height at the chat's width and paints one
+    pixel directly (Qt lays the text out for that size), keeping no pixmap; the bands painted
+    ahead after it are what it first draws once shown: the pixels of a direct paint."""
+    pane = _chat(qtbot)
+    bubble = pane.add_message("answer", ANSWER)
+    assert isinstance(bubble, Bubble)
+    _shown(qtbot, bubble)
+    width = bubble.width()
+    bubble.hide()
+    bubble.setText(ANSWER.replace("1.02e-6", "3.75e-7") * 2)  # new text, not laid out yet
+    bubble.lay_out_ahead(width)
+    assert bubble.size().toTuple() == (width, bubble.heightForWidth(width))
+    assert not bubble.paint_cached()
+    for part in range(3):
+        bubble.paint_ahead(width, part, 3)
+    assert bubble.paint_cached()
+    bubble.show()
+    _shown(qtbot, bubble)
+    assert bubble.paint_cached()  # its first paint draws the pixmap ...
+    assert bubble.grab().toImage() == _direct(bubble)  # ... the pixels of a direct paint

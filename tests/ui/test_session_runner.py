@@ -41,14 +41,19 @@ class BurstSession:
         pass
 
 
-def _drain(qloop: qasync.QEventLoop, budget_ms: float) -> tuple[list[int], list[int], Any]:
+def _drain(
+    qloop: qasync.QEventLoop, budget_ms: float, finished_at: list[int] | None = None
+) -> tuple[list[int], list[int], Any]:
     """Run one turn of a BurstSession: the seq of each event received, the loop turn (a counter
-    a task steps once per turn) at which each arrived, and the finished turn."""
+    a task steps once per turn) at which each arrived, and the finished turn; the loop turn of
+    `runFinished` goes into `finished_at`."""
     runner = SessionRunner(BurstSession())  # type: ignore[arg-type]
     runner.drain_budget_ms = budget_ms
     turns = LoopTurns()
     received: list[tuple[int, int]] = []
     runner.eventReceived.connect(lambda e: received.append((e.seq, turns.now)))
+    if finished_at is not None:
+        runner.runFinished.connect(lambda _turn: finished_at.append(turns.now))
 
     async def run() -> Any:
         async with turns:
@@ -77,6 +82,41 @@ def test_a_drain_within_its_budget_passes_a_burst_on_in_one_turn(
     assert seqs == [e.seq for e in BURST]
     assert len(set(turns)) == 1  # the events came together, and went on together
     assert finished is not None and finished.status == "answered"
+
+
+def test_the_run_finishes_on_a_loop_turn_after_its_last_events(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """The view's slots for the run's end (the answer's bubble, the status) do not share a loop
+    turn with those of the last events, even when every event went on in one turn."""
+    finished_at: list[int] = []
+    seqs, turns, finished = _drain(qloop, budget_ms=1e9, finished_at=finished_at)
+    assert seqs == [e.seq for e in BURST] and len(set(turns)) == 1
+    assert len(finished_at) == 1 and finished_at[0] > turns[-1]
+    assert finished is not None and finished.answer == "burst"
+
+
+def test_the_runs_first_step_is_not_on_the_loop_turn_after_run_started(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """The view repaints the run's start (status, buttons, the locked conversation list) on the
+    loop turn after `runStarted`; the session's first step comes a turn later, not in that one."""
+    runner = SessionRunner(BurstSession())  # type: ignore[arg-type]
+    turns = LoopTurns()
+    seen: list[tuple[str, int]] = []
+    runner.runStarted.connect(lambda _kind: seen.append(("started", turns.now)))
+    runner.eventReceived.connect(lambda _event: seen.append(("event", turns.now)))
+
+    async def run() -> None:
+        async with turns:
+            assert runner.ask("burst")
+            await wait_signal(runner.runFinished)
+        await runner.shutdown()
+
+    qloop.run_until_complete(run())
+    (started, at), (kind, first) = seen[:2]
+    assert (started, kind) == ("started", "event")
+    assert first >= at + 2, seen[:2]
 
 
 def test_closing_right_after_an_answer_saves_the_whole_turn_as_the_app_wires_it(
