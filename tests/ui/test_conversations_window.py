@@ -415,6 +415,30 @@ def test_new_conversation_forgets_the_last_runs_attempts_and_edge_counts(
     assert h.window.trace.tabs.tabText(1) == "Retries"
 
 
+def test_a_reopened_conversation_shows_the_edge_counts_of_its_live_runs(
+    h: Harness, qloop: qasync.QEventLoop
+) -> None:
+    h.window.build_panels()
+    h.window.load_graph(graph_shape())
+
+    async def two_turns() -> None:
+        await h.ask(FIRST)
+        await h.ask(FOLLOW_UP)
+
+    qloop.run_until_complete(two_turns())
+    live = dict(h.window.graph.edge_counts)
+    lit = {n: h.window.graph.colour_of(n) for n in h.window.graph.nodes()}
+    assert live[("intent", "tools")] == 2  # two calculations ran
+    first = h.recorder.conversation_id
+    assert first is not None
+    h.history.new_action.trigger()
+    assert set(h.window.graph.edge_counts.values()) == {0}
+
+    assert h.history.open_conversation(first)
+    assert h.window.graph.edge_counts == live
+    assert {n: h.window.graph.colour_of(n) for n in h.window.graph.nodes()} == lit
+
+
 def test_reopening_shows_the_conversation_token_total_and_new_clears_it(
     qtbot: QtBot, qloop: qasync.QEventLoop
 ) -> None:
