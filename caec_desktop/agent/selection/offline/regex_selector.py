@@ -20,6 +20,7 @@ from caec_desktop.agent.selection.offline.help import (
     help_text,
     is_help,
     missing_reply,
+    not_understood_text,
     preset_notes,
 )
 from caec_desktop.agent.selection.offline.lazy_re import lazy
@@ -321,8 +322,8 @@ def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
             reply="I found values but not which calculation you want.\n\n" + help_text(),
             missing=[WHICH_CALCULATION],
         )
-    else:
-        return Selection(reply=help_text())
+    else:  # `help` gets the list; a question the reader cannot place says so first
+        return Selection(reply=help_text() if is_help(text) else not_understood_text())
     notes = reading_notes(parsed, built)
     if built.refused:
         parts = [f"**Not computed:** {r}." for r in built.refused]
