@@ -294,13 +294,12 @@ class Session:
         report; an argument it does not name counts as `source`.
         """
         from caec_desktop.agent.selection.direct import DirectCallSelector
+        from caec_desktop.services.forms import call_text
 
         selector = DirectCallSelector(name, args, source, arg_sources)  # type: ignore[arg-type]
-        text = " ".join([name, *(f"{k}={v}" for k, v in args.items())])
-        if name == "sweep" and isinstance(args.get("args"), dict):  # tool first, as typed
-            from caec_desktop.tools.sweep import request_text
-
-            text = request_text(args)
+        # the request as the window shows it live (`[form] tool: name = value, …`), so a
+        # reopened conversation, its export and its title read the same
+        text = call_text(name, args)
         return self._run(redact_text(text, self._secrets()), selector, source)
 
     def _secrets(self) -> tuple[str, ...]:

@@ -679,23 +679,6 @@ def sweep_brief(table: dict[str, Any]) -> dict[str, Any]:
     return brief
 
 
-def request_text(call: dict[str, Any]) -> str:
-    """A sweep call in one line, as a request: `sweep rayleigh_timestep particle_radius=0.1 mm..3
-    mm (60 points, log) density=2500 …`."""
-    if call.get("values") is not None:
-        swept = ", ".join(str(v) for v in call["values"])
-    else:
-        points = call.get("points", DEFAULT_POINTS)
-        swept = f"{call.get('start')}..{call.get('stop')} ({points} points, "
-        swept += f"{call.get('scale', 'lin')})"
-    others = [f"{k}={v}" for k, v in (call.get("args") or {}).items()]
-    if call.get("threshold") is not None:
-        others.append(f"threshold={call['threshold']}")
-    return " ".join(
-        [SWEEP_TOOL, str(call.get("tool")), f"{call.get('parameter')}={swept}", *others]
-    )
-
-
 def sweep_entry() -> dict[str, Any]:
     """The `sweep` tool as `tool_list()` lists tools (the LLM's tool list)."""
     schema = sweep_schema()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -136,6 +137,50 @@ class GraphView(QGraphicsView):
         if key in self.edge_counts:
             self.edge_counts[key] += 1
             self._labels[key].setText(str(self.edge_counts[key]))
+
+    def replay(self, events: Iterable[TraceEvent]) -> None:
+        """A reopened conversation's runs, as if they had just run: the counts and the last
+        run's nodes lit as `on_event` leaves them live (each label set once, not per event)."""
+        visited, self._previous = self._walk(events, self._previous)
+        for node in self._boxes:
+            self._paint(node, VISITED if node in visited else IDLE)
+        self.active = None
+
+    def add_older(self, events: Iterable[TraceEvent]) -> None:
+        """Add the counts of runs older than those shown (a long conversation's older turns,
+        read after its newest ones); the nodes lit stay the last run's."""
+        self._walk(events, None)
+
+    def _walk(
+        self, events: Iterable[TraceEvent], previous: str | None
+    ) -> tuple[set[str], str | None]:
+        """Count the edges `events` take, as `on_event` does, then show the counts; returns
+        the nodes of the last run walked and the node the walk ended on."""
+        counts = dict(self.edge_counts)
+        visited: set[str] = set()
+
+        def take(key: tuple[str, str]) -> None:
+            if key in counts:
+                counts[key] += 1
+
+        for event in events:
+            if event.kind == "run_start":
+                visited, previous = {START}, START
+            elif event.kind == "node_start" and (node := event.node) in self._boxes:
+                assert node is not None
+                take((previous or START, node))
+                previous = node
+                visited.add(node)
+            elif event.kind == "run_end":
+                if previous is not None and previous != START:
+                    take((previous, END))
+                    visited.add(END)
+                previous = None
+        for key, count in counts.items():
+            if count != self.edge_counts[key]:
+                self.edge_counts[key] = count
+                self._labels[key].setText(str(count))
+        return visited, previous
 
     def _paint(self, node: str, colour: QColor) -> None:
         if node in self._boxes:

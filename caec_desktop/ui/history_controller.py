@@ -250,6 +250,7 @@ class HistoryController(QObject):
         chat = self.window.chat
         chat.add_older([partial(turn_steps, chat, turn) for turn in loaded.turns])
         self.window.trace.add_older(loaded.events)
+        self.window.graph.add_older(loaded.events)
         self.window.show_usage({}, session.usage_total)
         self._told_skipped(loaded.skipped + invalid)
 
@@ -280,6 +281,7 @@ class HistoryController(QObject):
         trace.model.clear()
         for event in loaded.events:  # rows on the trace's own timer: a later frame than the chat's
             trace.add_event(event)
+        self.window.graph.replay(loaded.events)  # the edge counts as the live runs left them
         self.window.set_conversation_name(loaded.conversation.name)
         self.list.set_current(loaded.conversation.id)
 

@@ -154,6 +154,46 @@ async def test_a_fresh_question_after_a_sweep_is_not_swept() -> None:
     assert turn["tool_results"][0]["tool"] == "particle_mass"
 
 
+SWEEP_LINE = "**Sweep:**"
+COMPUTED_SWEEP = "rayleigh time step for 0.5 to 5 mm glass"
+WAITING_SWEEP = "rayleigh time step for 1 and 2 mm beads"
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("first", [COMPUTED_SWEEP, WAITING_SWEEP])
+@pytest.mark.parametrize(
+    "reply", ["help", "blorp fizzle wump", "what can you do?", "hertz contact time", "mass?"]
+)
+async def test_an_unrelated_reply_after_a_sweep_gets_no_sweep_line(first: str, reply: str) -> None:
+    """`help`, nonsense or another tool's question after a sweep (computed or waiting for
+    inputs) is answered as it would be alone: the sweep's line once bled into all of them."""
+    turn = await _last(first, reply)
+    assert SWEEP_LINE not in turn["answer"], turn["answer"][:600]
+    assert not turn["tool_results"]
+    if first == COMPUTED_SWEEP:  # nothing waits for an answer: the reply reads as if alone
+        alone = await _last(reply)
+        assert turn["answer"].split("\n")[0] == alone["answer"].split("\n")[0]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("reply", "computed"),
+    [("density 2500 kg/m3", False), ("glass", True), ("they are steel", True)],
+)
+async def test_a_reply_that_goes_on_with_a_waiting_sweep_keeps_it(
+    reply: str, computed: bool
+) -> None:
+    """The contrast: a reply that gives the waiting sweep an input stays a sweep (still waiting
+    when inputs remain, computed over both sizes when none do)."""
+    turn = await _last(WAITING_SWEEP, reply)
+    if computed:
+        (result,) = turn["tool_results"]
+        assert result["tool"] == "sweep"
+    else:
+        assert not turn["tool_results"]
+        assert "**Sweep:** 1 mm, 2 mm, once the inputs above are given" in turn["answer"]
+
+
 # -- two sizes of a tool of two bodies ---------------------------------------------------------
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -93,6 +94,27 @@ def test_help_lists_every_tool_and_each_example_runs() -> None:
         assert execute(call.name, call.args).ok
 
 
+@pytest.mark.parametrize(
+    "text", ["tell me a joke", "blorp fizzle wump", "what is the weather in Paris", "asdf"]
+)
+def test_a_question_with_no_calculation_says_so_first(text: str) -> None:
+    """Not the ~100-line tool list with no word of what happened: a sentence saying no
+    calculation was found, what can be computed, and how to get the list."""
+    selection = select_text(text)
+    reply = selection.reply or ""
+    assert not selection.calls
+    assert reply.startswith("**I could not find a calculation in your question.**")
+    assert "`help`" in reply and "Time step" in reply
+    assert len(reply.splitlines()) < 5 and "- rayleigh_timestep:" not in reply
+    suggested = re.search(r'e\.g\. "([^"]+)"', reply)
+    assert suggested is not None and select_text(suggested[1]).calls  # the example runs
+
+
+@pytest.mark.parametrize("text", ["help", "what can you do?", "list tools", "hi"])
+def test_an_explicit_help_still_gets_the_whole_list(text: str) -> None:
+    assert select_text(text).reply == help_text()
+
+
 def test_registry_examples_typed_as_pairs_give_the_same_call() -> None:
     for tool in tool_names():
         pairs = f"{tool} {example_pairs(tool)}"
@@ -108,7 +130,7 @@ def test_registry_examples_typed_as_pairs_give_the_same_call() -> None:
 
 
 def test_non_calculation_gets_help_reply() -> None:
-    for text in ("hi", "what can you do", "tell me a joke"):
+    for text in ("hi", "what can you do"):  # `tell me a joke`: the no-calculation test below
         selection = select_text(text)
         assert selection.calls == []
         assert selection.reply is not None and "rayleigh_timestep" in selection.reply

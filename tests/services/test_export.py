@@ -312,7 +312,7 @@ def test_pdf_reads_as_a_calculation_package(tmp_path: Path) -> None:
     assert numbered[:3] == [
         ("1", "Rayleigh timestep"), ("2", "Contact stress check"), ("3", "Rayleigh timestep")
     ]  # fmt: skip
-    for part in ("1.1 Inputs", "1.2 Calculation", "1.3 Results", "Verdict: OK", "3.4 Sweep"):
+    for part in ("1.1 Inputs", "1.2 Calculation", "1.3 Results", "Verdict: OK", "3.2 Sweep"):
         assert part in body, part
     assert flat(f"{expected_dt_r() * 1e6:.4g} µs") in body
     assert "Refused: no safety factor or allowable stress given" in body
@@ -471,7 +471,7 @@ def test_the_renderer_process_writes_the_same_pdf_with_progress(tmp_path: Path) 
     pages = pypdf.PdfReader(path).pages
     assert seen == [(i, len(pages)) for i in range(1, len(pages) + 1)]
     text = flat(" ".join(p.extract_text() for p in pages))
-    assert "Job number J-2041" in text and "1.1 Inputs" in text and "3.4 Sweep" in text
+    assert "Job number J-2041" in text and "1.1 Inputs" in text and "3.2 Sweep" in text
     with pytest.raises(ExportCancelled):
         write_package(
             package(), tmp_path / "q.pdf", pdf_writer=write_pdf_process, cancelled=lambda: True
@@ -548,6 +548,10 @@ def test_a_sweep_tool_result_holding_its_table_is_the_swept_calculation() -> Non
     assert calc.sweep is not None
     assert calc.sweep.names[-1] == "band" and [row[-1] for row in calc.sweep.rows] == ["ok"] * 3
     assert len(calc.sweep.failures) == 1 and "particle_radius = -1 mm" in calc.sweep.failures[0]
+    # numbered from what is present (inputs, then the sweep), in HTML/PDF and Markdown alike
+    headings = re.findall(r"<h3>(1\.\d) (\w+)", pkg.html())
+    assert headings == [("1.1", "Inputs"), ("1.2", "Sweep")]
+    assert re.findall(r"^\*\*(1\.\d) (\w+)", pkg.markdown(), re.M) == headings
 
 
 def test_default_turns_leave_out_answers_that_computed_nothing() -> None:

@@ -102,7 +102,7 @@ async def test_run_tool_runs_the_form_call_with_the_same_events() -> None:
     assert turn is not None and turn.status == "answered"
     assert turn.tool_results[0]["calc_sheet"]["steps"]
     assert turn.tool_results[0]["arg_sources"]["density"] == "form"
-    assert session.messages[0]["content"].startswith("rayleigh_timestep particle_radius=1 mm")
+    assert session.messages[0]["content"].startswith("rayleigh_timestep: particle_radius = 1 mm")
     assert session._selector is None
 
 

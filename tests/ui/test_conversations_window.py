@@ -105,7 +105,8 @@ def test_two_conversations_switch_restore_and_continue(
     first, second = sorted(c.id for c in h.store.list_conversations())
     assert h.history.list.model.rowCount() == 2
     assert h.recorder.conversation_id == second
-    form_name = "particle_mass particle_diameter=2 mm density=2500 kg/m^3"
+    form_text = "particle_mass: particle_diameter = 2 mm, density = 2500 kg/m^3"
+    form_name = form_text[:-3] + "…"  # a conversation's name is cut short
     assert h.window.windowTitle() == f"CAEC Desktop — {form_name}"
 
     # Reopen the first by selecting it in the list, as a click does.
@@ -135,9 +136,24 @@ def test_two_conversations_switch_restore_and_continue(
     # Back to the form conversation: its request shows as a form run, its card comes back.
     view.setCurrentIndex(h.history.list.model.index(h.history.list.model.row_of(second)))
     chat = h.chat()
-    assert chat[0] == ("user", f"[form] {form_name}")
+    assert chat[0] == ("user", f"[form] {form_text}")
     assert chat[1:] == [("card", "particle_mass")]  # the card says it all: no answer bubble
     assert h.sink.count == 0
+
+
+def test_a_reopened_form_request_reads_as_it_did_live(h: Harness, qloop: qasync.QEventLoop) -> None:
+    async def from_the_form() -> None:  # as the form's Run button sends it
+        h.window.form.runRequested.emit("particle_mass", {**MASS, "density": 2500.0}, {})
+        await h.listed()
+
+    qloop.run_until_complete(from_the_form())
+    live = h.chat()[0]
+    assert live[0] == "user" and live[1].startswith("[form] particle_mass: ")
+    conversation = h.recorder.conversation_id
+    assert conversation is not None
+    h.history.new_action.trigger()
+    assert h.history.open_conversation(conversation)
+    assert h.chat()[0] == live
 
 
 def test_rename_and_delete_from_the_window(h: Harness, qloop: qasync.QEventLoop) -> None:
@@ -413,6 +429,30 @@ def test_new_conversation_forgets_the_last_runs_attempts_and_edge_counts(
     assert set(h.window.graph.edge_counts.values()) == {0}
     assert "rayleigh_timestep" not in h.window.trace.retry_view.toPlainText()
     assert h.window.trace.tabs.tabText(1) == "Retries"
+
+
+def test_a_reopened_conversation_shows_the_edge_counts_of_its_live_runs(
+    h: Harness, qloop: qasync.QEventLoop
+) -> None:
+    h.window.build_panels()
+    h.window.load_graph(graph_shape())
+
+    async def two_turns() -> None:
+        await h.ask(FIRST)
+        await h.ask(FOLLOW_UP)
+
+    qloop.run_until_complete(two_turns())
+    live = dict(h.window.graph.edge_counts)
+    lit = {n: h.window.graph.colour_of(n) for n in h.window.graph.nodes()}
+    assert live[("intent", "tools")] == 2  # two calculations ran
+    first = h.recorder.conversation_id
+    assert first is not None
+    h.history.new_action.trigger()
+    assert set(h.window.graph.edge_counts.values()) == {0}
+
+    assert h.history.open_conversation(first)
+    assert h.window.graph.edge_counts == live
+    assert {n: h.window.graph.colour_of(n) for n in h.window.graph.nodes()} == lit
 
 
 def test_reopening_shows_the_conversation_token_total_and_new_clears_it(

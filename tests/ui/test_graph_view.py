@@ -80,3 +80,31 @@ def test_view_lights_the_running_node_and_counts_edges(qtbot: QtBot) -> None:
     assert view._labels[("tools", "tools")].text() == "1"
     view.on_event(events(("run_start", None, {}))[0])  # a new run clears the lights, not counts
     assert view.colour_of("report") == IDLE and view.edge_counts[("tools", "report")] == 1
+
+
+def test_replayed_runs_count_as_the_live_ones_and_older_runs_add(qtbot: QtBot) -> None:
+    run = events(
+        ("run_start", None, {}),
+        ("node_start", "intent", {}),
+        ("node_end", "intent", {}),
+        ("node_start", "tools", {}),
+        ("node_end", "tools", {}),
+        ("node_start", "tools", {}),
+        ("node_end", "tools", {}),
+        ("node_start", "report", {}),
+        ("node_end", "report", {}),
+        ("run_end", None, {}),
+    )
+    live, reopened, older = GraphView(), GraphView(), GraphView()
+    for view in (live, reopened, older):
+        qtbot.addWidget(view)
+        view.set_graph(AGENT)
+    for ev in [*run, *run]:
+        live.on_event(ev)
+    reopened.replay([*run, *run])
+    assert live.edge_counts[("tools", "tools")] == 2
+    assert reopened.edge_counts == live.edge_counts
+    assert [reopened.colour_of(n) for n in AGENT[0]] == [live.colour_of(n) for n in AGENT[0]]
+    older.replay(run)  # the newest run first, then the one before it read later
+    older.add_older(run)
+    assert older.edge_counts == live.edge_counts

@@ -68,7 +68,7 @@ def _verdict(verdict: str) -> str:
 
 
 def _sweep(calc: Calculation, sweep: SweepTable, image: str | None) -> str:
-    parts = [f"<h3>{calc.number}.4 Sweep of {e(sweep.parameter)} ({len(sweep.rows)} points)</h3>"]
+    parts = [f"<h3>{e(calc.section_titles()['sweep'])}</h3>"]
     if image:
         parts.append(f'<p><img src="{e(image)}" width="480" alt="plot of the sweep"></p>')
     parts.append(_table(sweep.names, sweep.shown_rows))
@@ -82,6 +82,7 @@ def _sweep(calc: Calculation, sweep: SweepTable, image: str | None) -> str:
 
 def _calculation(calc: Calculation, image: str | None, page_break: bool) -> str:
     n = calc.number
+    titles = calc.section_titles()
     brk = ' style="page-break-before: always"' if page_break else ""
     parts = [f"<h2{brk}>{n}. {e(calc.title)}</h2>"]
     when = f", asked {calc.asked_at}" if calc.asked_at else ""
@@ -90,15 +91,15 @@ def _calculation(calc: Calculation, image: str | None, page_break: bool) -> str:
     if calc.verdict:
         parts.append(f"<p><b>Verdict:</b> {_verdict(calc.verdict)}</p>")
     if calc.inputs:
-        parts.append(f"<h3>{n}.1 Inputs</h3>")
+        parts.append(f"<h3>{titles['inputs']}</h3>")
         rows = [[i.name, i.label, i.value, i.source] for i in calc.inputs]
         parts.append(_table(["Input", "Quantity", "Value", "From"], rows))
     if calc.steps:
-        parts.append(f'<h3>{n}.2 Calculation</h3><ol class="steps">')
+        parts.append(f'<h3>{titles["steps"]}</h3><ol class="steps">')
         parts += [f"<li>{e(step)}</li>" for step in calc.steps]
         parts.append("</ol>")
     if calc.results:
-        parts.append(f"<h3>{n}.3 Results</h3>")
+        parts.append(f"<h3>{titles['results']}</h3>")
         rows = [[r.name, r.label, r.value] for r in calc.results]
         parts.append(_table(["Result", "Quantity", "Value"], rows))
     if calc.sweep is not None:

@@ -26,7 +26,7 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 
 
 def _sweep(calc: Calculation, sweep: SweepTable, image: str | None) -> list[str]:
-    out = [f"**Sweep of {sweep.parameter}** ({len(sweep.rows)} points)", ""]
+    out = [f"**{calc.section_titles()['sweep']}**", ""]
     if image:
         out += [f"![Plot of the sweep in calculation {calc.number}]({image})", ""]
     out += _table(sweep.names, sweep.shown_rows)
@@ -37,22 +37,23 @@ def _sweep(calc: Calculation, sweep: SweepTable, image: str | None) -> list[str]
 
 def _calculation(calc: Calculation, image: str | None) -> list[str]:
     n = calc.number
+    titles = calc.section_titles()
     out = [f"## {n}. {calc.title}", ""]
     when = f", asked {calc.asked_at}" if calc.asked_at else ""
     out += [f"Turn {calc.turn}{when}. {calc.how}", "", "Request:", "", *md_quote(calc.asked), ""]
     if calc.verdict:
         out += [f"**Verdict: {calc.verdict}**", ""]
     if calc.inputs:
-        out += [f"**{n}.1 Inputs**", ""]
+        out += [f"**{titles['inputs']}**", ""]
         out += _table(
             ["Input", "Quantity", "Value", "From"],
             [[i.name, i.label, i.value, i.source] for i in calc.inputs],
         )
     if calc.steps:
-        out += [f"**{n}.2 Calculation**", ""]
+        out += [f"**{titles['steps']}**", ""]
         out += [f"{k}. {md_text(step)}" for k, step in enumerate(calc.steps, 1)] + [""]
     if calc.results:
-        out += [f"**{n}.3 Results**", ""]
+        out += [f"**{titles['results']}**", ""]
         out += _table(
             ["Result", "Quantity", "Value"], [[r.name, r.label, r.value] for r in calc.results]
         )

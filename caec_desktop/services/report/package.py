@@ -149,6 +149,24 @@ class Calculation:
     """Numbers in the package's reference list."""
     sweep: SweepTable | None = None
 
+    def section_titles(self) -> dict[str, str]:
+        """The numbered titles of the sections present, numbered in order with no gap
+        (`1.1 Inputs`, `1.2 Sweep of …` when a sweep has no steps or results)."""
+        present = [
+            ("inputs", "Inputs", bool(self.inputs)),
+            ("steps", "Calculation", bool(self.steps)),
+            ("results", "Results", bool(self.results)),
+            (
+                "sweep",
+                f"Sweep of {self.sweep.parameter} ({len(self.sweep.rows)} points)"
+                if self.sweep is not None
+                else "",
+                self.sweep is not None,
+            ),
+        ]
+        shown = [(key, title) for key, title, here in present if here]
+        return {key: f"{self.number}.{k} {title}" for k, (key, title) in enumerate(shown, 1)}
+
 
 @dataclass
 class OtherTurn:

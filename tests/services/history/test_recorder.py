@@ -46,8 +46,10 @@ def test_recorder_saves_each_turn_with_its_events(tmp_path: Path) -> None:
         (conv,) = store.list_conversations()
         loaded = store.load(conv.id)
     assert conv.id == recorder.conversation_id
-    assert conv.name == "particle_mass particle_diameter=2 mm density=2500 kg/m^3"
-    assert [t.user_text for t in loaded.turns][1].startswith("timesteps_for_duration ")
+    assert (
+        conv.name == "particle_mass: particle_diameter = 2 mm, density = 2500 kg/…"
+    )  # names are cut short
+    assert [t.user_text for t in loaded.turns][1].startswith("timesteps_for_duration: ")
     for saved, turn in zip(loaded.turns, turns, strict=True):
         assert saved.events == turn.events
         assert "events" not in saved.result  # stored once, in the events table

@@ -87,8 +87,8 @@ def test_turns_are_saved_on_the_writer_thread_in_order(
     assert problems == []
     (conversation,) = {c for c, _i, _t in saved_texts(path)}
     assert listed == [conversation] and recorder.conversation_id == conversation
-    assert [(i, t.split()[1]) for _c, i, t in saved_texts(path)] == [
-        (i, f"particle_diameter={d}") for i, d in enumerate((1, 2, 3, 4))
+    assert [(i, t.split(",")[0]) for _c, i, t in saved_texts(path)] == [
+        (i, f"particle_mass: particle_diameter = {d} mm") for i, d in enumerate((1, 2, 3, 4))
     ]
     loaded = recorder.store.load(conversation)  # the store's own connection reads them
     assert [t.events for t in loaded.turns] == [t.events for t in turns]
@@ -166,7 +166,7 @@ def test_a_history_file_deleted_or_replaced_gets_the_turns_again_in_order(
         assert recorder.flush(timeout=10)
 
     asyncio.run(scenario())
-    assert [text.split()[1] for text in written] == ["particle_diameter=1", "particle_diameter=4"]
+    assert [text.split(",")[0].split()[-2] for text in written] == ["1", "4"]  # diameters
     assert any(f"was {'deleted' if how == 'deleted' else 'replaced by another file'}" in p
                for p in problems)  # fmt: skip
     assert any("turn(s) of this conversation were saved again" in p for p in problems)

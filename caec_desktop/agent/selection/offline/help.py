@@ -64,6 +64,22 @@ def help_text(intro: str = OFFLINE_INTRO) -> str:
     return "\n".join(lines)
 
 
+NOT_UNDERSTOOD = "**I could not find a calculation in your question.**"
+"""How the reply to a question the offline reader cannot place starts."""
+
+
+def not_understood_text() -> str:
+    """The reply to a question that names no calculation and gives no value (`tell me a
+    joke`): said in a sentence, what can be computed in a line, and how to get the list, not
+    the whole help text (which an explicit `help` gets)."""
+    groups = ", ".join(tool_groups())
+    return (
+        f"{NOT_UNDERSTOOD} Offline I compute DEM set-up values ({groups}): name a calculation "
+        f'and give its inputs with units, e.g. "{BY_TOOL["rayleigh_timestep"].example}". Type '
+        "`help` for the list of calculations, with an example of each."
+    )
+
+
 def input_hint(tool: str, name: str) -> str:
     """`density [kg/m³], e.g. density=2500 kg/m^3 or rho=2.5 g/cm^3 (…)` for one input."""
     prop: dict[str, Any] = tool_schema(tool)["properties"].get(name, {})

@@ -20,6 +20,7 @@ from caec_desktop.agent.selection.offline.help import (
     help_text,
     is_help,
     missing_reply,
+    not_understood_text,
     preset_notes,
 )
 from caec_desktop.agent.selection.offline.lazy_re import lazy
@@ -164,10 +165,32 @@ def _sweep_follow_up(text: str, history: list[dict[str, Any]]) -> Selection | No
     if not _was_sweep(earlier, _requests(before)):
         return None  # the latest list was no sweep (a list input, or two bodies)
 
-    def variant(one: str) -> Selection:
-        return _select_one(text, [*before, {**turn, "content": one}, *after])
+    continued: list[bool] = []
 
-    return carried_sweep(earlier, variant)
+    def variant(one: str) -> Selection:
+        history_one = [*before, {**turn, "content": one}, *after]
+        continued.append(_continues(text, history_one))
+        return _select_one(text, history_one)
+
+    carried = carried_sweep(earlier, variant)
+    # `help`, `banana` or another tool's question is no follow-up: answered as usual, without
+    # the sweep's line (docs/offline_reading.md)
+    return carried if continued and all(continued) else None
+
+
+def _continues(text: str, history: list[dict[str, Any]]) -> bool:
+    """Whether `_select_one` reads `text` as going on with the latest calculation of `history`:
+    it answers what that calculation lacked, names a keyword as a follow-on (`and the max
+    overlap?`), or gives it a value, material or fluid (`what about steel?`). Help, a reply it
+    cannot place (`banana`) and a keyword asked alone (`mass?`) are not."""
+    parsed = read(text)
+    if is_help(text) and not parsed.quantities:
+        return False
+    if _answers_pending(parsed, history) is not None:
+        return True
+    if ranked_phrasings(text):  # a keyword: only a follow-on builds on what came before
+        return _FOLLOW_ON_RE.match(text) is not None or _refers_back(parsed)
+    return _follow_up(parsed, history) is not None
 
 
 def _names_a_calculation(parsed: Parsed) -> bool:
@@ -299,8 +322,8 @@ def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
             reply="I found values but not which calculation you want.\n\n" + help_text(),
             missing=[WHICH_CALCULATION],
         )
-    else:
-        return Selection(reply=help_text())
+    else:  # `help` gets the list; a question the reader cannot place says so first
+        return Selection(reply=help_text() if is_help(text) else not_understood_text())
     notes = reading_notes(parsed, built)
     if built.refused:
         parts = [f"**Not computed:** {r}." for r in built.refused]
