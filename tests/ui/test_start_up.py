@@ -13,9 +13,10 @@ import argparse
 import asyncio
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import Future
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import qasync
@@ -37,6 +38,9 @@ from caec_desktop.services.session import TurnResult
 from caec_desktop.settings.model import Settings
 from caec_desktop.tools import registry, schema
 from caec_desktop.ui.main_window import MainWindow
+
+if TYPE_CHECKING:
+    from caec_desktop.services.history import HistoryStore
 
 QUESTION = "rayleigh time step for 1 mm glass beads"
 NO_LANGGRAPH = "No module named 'langgraph'"
@@ -117,6 +121,26 @@ def _start(
     return window, task
 
 
+def _run(
+    qapp: QApplication,
+    qloop: qasync.QEventLoop,
+    scenario: Coroutine[Any, Any, None],
+    *after: Callable[[], object],
+) -> None:
+    """Run `scenario` on the test's loop, then put back what run_app changes (and call `after`)."""
+    try:
+        qloop.run_until_complete(scenario)
+    finally:
+        qapp.setQuitOnLastWindowClosed(True)
+        for step in after:
+            step()
+
+
+def _saved_questions(store: HistoryStore) -> list[str]:
+    """The question of every turn `store` holds."""
+    return [t.user_text for c in store.list_conversations() for t in store.load(c.id).turns]
+
+
 def test_a_question_before_langgraph_is_answered_then_langgraph_takes_over(
     qapp: QApplication, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -159,10 +183,7 @@ def test_a_question_before_langgraph_is_answered_then_langgraph_takes_over(
             window.close()
         assert await task == 0
 
-    try:
-        qloop.run_until_complete(scenario())
-    finally:
-        qapp.setQuitOnLastWindowClosed(True)
+    _run(qapp, qloop, scenario())
 
 
 def test_langgraph_failing_to_load_is_said_in_words_and_offline_goes_on(
@@ -188,10 +209,7 @@ def test_langgraph_failing_to_load_is_said_in_words_and_offline_goes_on(
             window.close()
         assert await task == 0
 
-    try:
-        qloop.run_until_complete(scenario())
-    finally:
-        qapp.setQuitOnLastWindowClosed(True)
+    _run(qapp, qloop, scenario())
 
 
 def test_a_model_turn_after_a_failed_load_ends_with_the_reason() -> None:
@@ -238,10 +256,7 @@ def test_a_broken_first_stage_is_said_in_words_and_the_question_is_not_left_wait
             window.close()
         assert await task == 0
 
-    try:
-        qloop.run_until_complete(scenario())
-    finally:
-        qapp.setQuitOnLastWindowClosed(True)
+    _run(qapp, qloop, scenario())
 
 
 def test_a_question_sent_while_loading_is_read_ahead_on_the_worker(
@@ -312,10 +327,7 @@ def test_a_question_sent_while_loading_is_read_ahead_on_the_worker(
             window.close()
         assert await task == 0
 
-    try:
-        qloop.run_until_complete(scenario())
-    finally:
-        qapp.setQuitOnLastWindowClosed(True)
+    _run(qapp, qloop, scenario())
     on_worker = [t for name, t in reads if name.startswith("caec-start-up")]
     in_turn = [t for name, t in reads if not name.startswith("caec-start-up")]
     assert reads[0][0].startswith("caec-start-up")  # read ahead first
@@ -360,8 +372,7 @@ def test_the_first_answer_is_saved_though_the_history_opens_after_it(
     loading = Loading(None, prepare=_offline, load_engine=_gated_engine(gate))
     store = HistoryStore.open()  # this test's data folder (tests/ui/conftest.py)
 
-    def saved() -> list[str]:
-        return [t.user_text for c in store.list_conversations() for t in store.load(c.id).turns]
+    saved = partial(_saved_questions, store)
 
     async def scenario() -> None:
         window, task = _start(qapp, loading)
@@ -374,11 +385,7 @@ def test_the_first_answer_is_saved_though_the_history_opens_after_it(
             window.close()
         assert await task == 0
 
-    try:
-        qloop.run_until_complete(scenario())
-    finally:
-        qapp.setQuitOnLastWindowClosed(True)
-        store.close()
+    _run(qapp, qloop, scenario(), store.close)
 
 
 def test_a_turn_that_settles_before_the_history_is_open_is_saved_once_it_is(
@@ -403,8 +410,7 @@ def test_a_turn_that_settles_before_the_history_is_open_is_saved_once_it_is(
     loading = Loading(None, prepare=_offline, load_engine=_gated_engine(gate))
     settled: list[Any] = []
 
-    def saved() -> list[str]:
-        return [t.user_text for c in store.list_conversations() for t in store.load(c.id).turns]
+    saved = partial(_saved_questions, store)
 
     async def scenario() -> None:
         window, task = _start(qapp, loading)
@@ -424,11 +430,7 @@ def test_a_turn_that_settles_before_the_history_is_open_is_saved_once_it_is(
             window.close()
         assert await task == 0
 
-    try:
-        qloop.run_until_complete(scenario())
-    finally:
-        qapp.setQuitOnLastWindowClosed(True)
-        store.close()
+    _run(qapp, qloop, scenario(), store.close)
 
 
 def test_after_the_first_answer_the_worker_and_the_gui_thread_take_turns(
@@ -489,10 +491,7 @@ def test_after_the_first_answer_the_worker_and_the_gui_thread_take_turns(
             window.close()
         assert await task == 0
 
-    try:
-        qloop.run_until_complete(scenario())
-    finally:
-        qapp.setQuitOnLastWindowClosed(True)
+    _run(qapp, qloop, scenario())
     first_slice = f"worker: {app_module.ENGINE_SLICES[0]}"
     steps = ["gui: panels", "worker: tools", "gui: conversation list", "gui: form", first_slice]
     assert [order.index(step) for step in steps] == sorted(order.index(step) for step in steps)
@@ -529,7 +528,4 @@ def test_a_window_closed_while_the_worker_waits_for_its_turn_ends_it(
         await asyncio.wait_for(asyncio.wrap_future(loading.engine), timeout=30)
         assert loading.stopped and worker and worker[0] not in graphs
 
-    try:
-        qloop.run_until_complete(scenario())
-    finally:
-        qapp.setQuitOnLastWindowClosed(True)
+    _run(qapp, qloop, scenario())
