@@ -11,14 +11,12 @@ import importlib
 import json
 import marshal
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from caec_desktop import regex_cache
-from tests.ui.app_process import ROOT, app_env, run_python
+from tests.ui.app_process import run_python, self_test
 
 _compiler = importlib.import_module("re._compiler")  # what `re.compile` calls on a cache miss
 
@@ -80,24 +78,11 @@ def test_the_next_launch_compiles_none_of_the_first_answers_patterns(tmp_path: P
     assert again == ["0"]  # nothing new: the file is left as it was
 
 
-def _self_test(tmp_path: Path) -> str:
-    proc = subprocess.run(
-        [sys.executable, "-m", "caec_desktop.app", "--self-test"],
-        cwd=ROOT,
-        env=app_env(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=50,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return proc.stdout
-
-
 def test_the_app_saves_them_once_started_and_answers_the_same_with_them(tmp_path: Path) -> None:
-    first = _self_test(tmp_path)  # waits for the start-up worker's last stage, which saves
+    first = self_test(tmp_path)  # waits for the start-up worker's last stage, which saves
     (saved,) = (tmp_path / "cache").glob("regex-*.marshal")
     written = saved.stat().st_mtime_ns
-    second = _self_test(tmp_path)
+    second = self_test(tmp_path)
     assert "rayleigh_timestep" in first and second == first  # the answer, the same
     assert saved.stat().st_mtime_ns == written  # nothing new to save
 

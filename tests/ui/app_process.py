@@ -36,3 +36,17 @@ def run_python(code: str, tmp_path: Path) -> list[str]:
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc.stdout.splitlines()
+
+
+def self_test(tmp_path: Path) -> str:
+    """`caec-desktop --self-test` run from the repository's root: its stdout (it must exit 0)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "caec_desktop.app", "--self-test"],
+        cwd=ROOT,
+        env=app_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=50,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout

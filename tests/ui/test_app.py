@@ -32,7 +32,7 @@ from caec_desktop.settings.model import Settings
 from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.session_runner import SessionRunner
 from tests.keys import fake_key
-from tests.ui.app_process import ROOT, app_env
+from tests.ui.app_process import ROOT, app_env, self_test
 from tests.ui.helpers import FakeSession, events, wait_signal
 
 KEY = fake_key("secret0123456789abcdef")
@@ -91,20 +91,12 @@ def test_saved_settings_keep_the_key_out_of_the_config_file(tmp_path: Path) -> N
 
 
 def test_self_test_answers_offline_and_exits_zero(tmp_path: Path) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "caec_desktop.app", "--self-test"],
-        cwd=ROOT,
-        env=app_env(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=50,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = self_test(tmp_path)
     # docs/references.md §1.4 glass example: dt_R = 1.023e-6 s; the formula written out again:
     g = 70e9 / (2 * 1.25)
     dt = math.pi * 1e-3 * math.sqrt(2500 / g) / (0.1631 * 0.25 + 0.8766)
     assert f"{dt * 1e6:.4g} µs" == "1.023 µs"
-    assert "rayleigh_timestep" in proc.stdout and "1.023 µs" in proc.stdout
+    assert "rayleigh_timestep" in out and "1.023 µs" in out
     log = (tmp_path / "data" / "caec-desktop.log").read_text(encoding="utf-8")
     assert "ERROR" not in log
     if os.name == "posix":  # private: the folder 0700, the log 0600
