@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,29 +25,26 @@ def app_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-def run_python(code: str, tmp_path: Path) -> list[str]:
-    """`code` run by `python -c` from the repository's root: its stdout's lines (it must exit 0)."""
+def run_app_python(args: Sequence[str], tmp_path: Path, **env: str) -> str:
+    """`python *args` run from the repository's root in `app_env(tmp_path)` (with `env` on top):
+    its stdout (it must exit 0)."""
     proc = subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, *args],
         cwd=ROOT,
-        env=app_env(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=50,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return proc.stdout.splitlines()
-
-
-def self_test(tmp_path: Path) -> str:
-    """`caec-desktop --self-test` run from the repository's root: its stdout (it must exit 0)."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "caec_desktop.app", "--self-test"],
-        cwd=ROOT,
-        env=app_env(tmp_path),
+        env=app_env(tmp_path) | env,
         capture_output=True,
         text=True,
         timeout=50,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc.stdout
+
+
+def run_python(code: str, tmp_path: Path) -> list[str]:
+    """`code` run by `python -c` from the repository's root: its stdout's lines (it must exit 0)."""
+    return run_app_python(["-c", code], tmp_path).splitlines()
+
+
+def self_test(tmp_path: Path) -> str:
+    """`caec-desktop --self-test` run from the repository's root: its stdout (it must exit 0)."""
+    return run_app_python(["-m", "caec_desktop.app", "--self-test"], tmp_path)

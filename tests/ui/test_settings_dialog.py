@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,9 +14,9 @@ from pytestqt.qtbot import QtBot
 from caec_desktop.settings.model import Settings
 from caec_desktop.ui.settings_dialog import SettingsDialog
 from tests.keys import fake_key
+from tests.ui.app_process import run_app_python
 
 KEY = fake_key("abcdef0123456789abcdef")
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -171,23 +168,10 @@ def test_the_dialog_fits_an_800x600_screen(tmp_path: Path) -> None:
     config.write_text(json.dumps({"screens": [
         {"name": "small", "x": 0, "y": 0, "width": 800, "height": 600, "logicalDpi": 96,
          "logicalBaseDpi": 96, "dpr": 1}]}))  # fmt: skip
-    env = {
-        **os.environ,
-        "QT_QPA_PLATFORM": f"offscreen:configfile={config}",
-        "CAEC_CONFIG_DIR": str(tmp_path / "c"),
-        "CAEC_DATA_DIR": str(tmp_path / "d"),
-    }
-    done = subprocess.run(
-        [sys.executable, "-c", SMALL_SCREEN_CHECK],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=50,
-        check=False,
+    out = run_app_python(
+        ["-c", SMALL_SCREEN_CHECK], tmp_path, QT_QPA_PLATFORM=f"offscreen:configfile={config}"
     )
-    assert done.returncode == 0, done.stderr[-2000:]
-    report = json.loads(done.stdout.strip().splitlines()[-1])
+    report = json.loads(out.strip().splitlines()[-1])
     top, bottom = report["screen"]
     assert report["screen"] == [0, 599]
     assert top <= report["frame"][0] and report["frame"][1] <= bottom

@@ -5,9 +5,6 @@ end; the splitter, window and dock state come back after a restart."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,12 +17,11 @@ from pytestqt.qtbot import QtBot
 from caec_desktop.ui.chat_pane import ChatPane
 from caec_desktop.ui.main_window import CHAT_MIN_WIDTH, MainWindow
 from caec_desktop.ui.result_card import ResultCard
+from tests.ui.app_process import run_app_python
 from tests.ui.helpers import wait_signal
 from tests.ui.layout_checks import at_the_end, cut_buttons, no_sideways_scroll
 from tests.ui.test_conversations_window import Harness
 from tests.ui.test_sweep_ui import sweep_data
-
-ROOT = Path(__file__).resolve().parents[2]
 
 TEN = [
     "rayleigh time step for 1 mm glass beads",
@@ -270,24 +266,8 @@ def test_cards_never_force_the_chat_wider(qtbot: QtBot) -> None:
 
 def test_device_pixel_ratio_2_keeps_buttons_whole(tmp_path: Path) -> None:
     """The same checks in a fresh process at QT_SCALE_FACTOR=2 (set before Qt starts)."""
-    env = {
-        **os.environ,
-        "QT_SCALE_FACTOR": "2",
-        "QT_QPA_PLATFORM": "offscreen",
-        "CAEC_CONFIG_DIR": str(tmp_path / "c"),
-        "CAEC_DATA_DIR": str(tmp_path / "d"),
-    }
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.ui.layout_checks"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=50,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    report = json.loads(done.stdout.strip().splitlines()[-1])
+    out = run_app_python(["-m", "tests.ui.layout_checks"], tmp_path, QT_SCALE_FACTOR="2")
+    report = json.loads(out.strip().splitlines()[-1])
     assert report["dpr"] == 2.0
     assert report["size"] == [1024, 700]
     assert report["cut"] == [] and report["sideways"] is False and report["at_end"] is True
