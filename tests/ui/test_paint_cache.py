@@ -442,3 +442,39 @@ def test_a_hidden_bubble_laid_out_ahead_then_painted_ahead_shows_a_direct_paints
     _shown(qtbot, bubble)
     assert bubble.paint_cached()  # its first paint draws the pixmap ...
     assert bubble.grab().toImage() == _direct(bubble)  # ... the pixels of a direct paint
+
+
+def test_laying_a_hidden_answer_out_ahead_renders_its_twin_not_itself(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`lay_out_ahead` paints its one pixel with the twin that paints the bands, not with the
+    bubble: Qt's render of a hidden widget first lays out every shown widget of its window
+    (~25 ms with 1,000 turns in the chat, the longest step of a streamed run's end there). The
+    bubble is sized to its height at the width and keeps no pixmap; painted ahead, it draws
+    the pixels of a direct paint."""
+    pane = _chat(qtbot)
+    bubble = pane.add_message("answer", ANSWER)
+    assert isinstance(bubble, Bubble)
+    _shown(qtbot, bubble)
+    width = bubble.width()
+    bubble.hide()
+    bubble.setText(ANSWER * 2)
+    rendered: list[QWidget] = []
+    render = QWidget.render
+
+    def spy(widget: QWidget, *args: object) -> None:
+        rendered.append(widget)
+        render(widget, *args)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(wrap_label.WrapLabel, "render", spy)
+    bubble.lay_out_ahead(width)
+    assert rendered and bubble not in rendered
+    assert bubble.size().toTuple() == (width, bubble.heightForWidth(width))
+    assert not bubble.paint_cached()
+    monkeypatch.undo()
+    for part in range(3):
+        bubble.paint_ahead(width, part, 3)
+    bubble.show()
+    _shown(qtbot, bubble)
+    assert bubble.paint_cached()
+    assert bubble.grab().toImage() == _direct(bubble)
