@@ -32,6 +32,10 @@ only: what the app's code ran, without what a stalled vCPU added outside them.
 window: every widget repainted in one frame), GUI-thread CPU. It also reports
 each run's longest main-thread garbage collection of each generation, GUI-thread CPU
 (`per_run_gc_max_cpu_ms_by_generation`).
+`--turns-before N`: the chat first holds N built earlier turns (a long reopened conversation, ~19
+widgets a turn: `chat_widgets_before`), so a step that walks the whole window shows;
+`per_run_max_piece_paint_cpu_ms` is each run's longest painting of the streamed bubble's finished
+pieces into their pixmaps (GUI-thread CPU).
 """
 
 from __future__ import annotations
@@ -173,6 +177,7 @@ def _instrument(spans: Spans) -> None:
         (ChatPane, "_show_render", "streamed bubble scroll and repaint (a turn later)"),
         (WritingBubble, "prepare_piece", "streamed bubble next piece made ahead"),
         (WritingBubble, "show_text", "streamed bubble render: text set"),
+        (WritingBubble, "paint_finished", "streamed bubble finished pieces painted ahead"),
         (ChatPane, "_make_room", "streamed bubble render: chat made taller"),
         (ChatPane, "_on_bar_range_changed", "chat scroll-follow"),
         (rec.ConversationRecorder, "record", "history save"),
@@ -186,12 +191,60 @@ def _instrument(spans: Spans) -> None:
     spans.asyncio()
 
 
+def _earlier_turns(loop: Any, app: Any, chat: Any, turns: int) -> int:
+    """Build `turns` earlier turns into `chat` as a reopened conversation's are (older turns
+    given to `add_older`, each one the request, its result card and the answer of
+    `chat_replay.turn_steps`, made into widgets page by page as a reader scrolling up to the
+    first turn has them made: `show_older`), each the offline reader's answer to one question;
+    returns the chat's widget count. The session does not hold them (the model's prompt stays
+    as it was): only the window is larger."""
+    from functools import partial
+
+    from PySide6.QtWidgets import QWidget
+
+    from caec_desktop.services.history.store import StoredTurn
+    from caec_desktop.services.session import Session
+    from caec_desktop.settings.model import Settings
+    from caec_desktop.ui.chat_replay import turn_steps
+
+    async def one() -> Any:
+        session = Session(Settings(mode="offline"))
+        async for _ in session.ask("rayleigh time step for 1 mm glass beads"):
+            pass
+        return session.last_turn
+
+    turn = loop.run_until_complete(one())
+    data = turn.model_dump(mode="json", exclude={"events"})
+    stored = [StoredTurn(i, f"question {i}", data, "", turn.events) for i in range(turns)]
+    chat.add_older([partial(turn_steps, chat, t) for t in stored])
+    for _ in range(turns + 1):  # bounded: each call makes at least one turn, or ends
+        app.processEvents()
+        if not chat.show_older():
+            break
+    end = time.perf_counter() + 60.0
+    while chat.older_pending() or chat.building_older():  # (bounded: 60 s)
+        assert time.perf_counter() < end, "earlier turns not built in 60 s"
+        chat.show_older()
+        app.processEvents()
+    for _ in range(20):  # the cards' parts made on later loop turns
+        app.processEvents()
+    chat.scroll_to_end()
+    app.processEvents()
+    return len(chat.findChildren(QWidget))
+
+
 def measure(
-    tokens: int, rate: float, rows: int, n_runs: int, server_in_process: bool = False
+    tokens: int,
+    rate: float,
+    rows: int,
+    n_runs: int,
+    server_in_process: bool = False,
+    turns_before: int = 0,
 ) -> list[dict[str, Any]]:
     """One unmeasured turn, then `n_runs` measured ones: each one's counts and stalls. The
     fake server runs in a child process, as a model server does (`server_process.py`), unless
-    `server_in_process` (as before 2026-12-02; its threads then share the interpreter lock)."""
+    `server_in_process` (as before 2026-12-02; its threads then share the interpreter lock).
+    With `turns_before`, the chat holds that many built earlier turns first (`_earlier_turns`)."""
     import tempfile
 
     import qasync
@@ -232,10 +285,11 @@ def measure(
         window.show()
         window.trace.model.extend(_trace_rows(rows))
         window.trace.flush()
+        chat = window.chat
+        widgets_before = _earlier_turns(loop, app, chat, turns_before) if turns_before else 0
         # In the app these rows arrive over many runs, each collected while young: collect them
         # once here, or run 1 pays for the whole set-up (a 30-40 ms generation-1 walk).
         gc.collect()
-        chat = window.chat
         renders: list[float] = []
         chat.writingShown.connect(lambda _t: renders.append(time.perf_counter()))
         heart = Heartbeat(spans)
@@ -285,6 +339,7 @@ def measure(
             longest = max(range(len(gaps)), key=lambda i: gaps[i][0])
             runs.append({
                 "status": result.status if result is not None else None,
+                "chat_widgets_before": widgets_before,
                 "delta_events": sum(1 for e in new_rows if "stream" in e.data),
                 "bubble_renders": len(renders),
                 "gc_full_collections": collections.count(2),
@@ -311,6 +366,10 @@ def measure(
                 ),
                 "steps": spans.per_step(),
                 "longest_renders": _inside(spans.spans, "streamed bubble render", top=2),
+                "max_piece_paint_cpu_ms": max(
+                    (c for n, _a, _b, c, _d in spans.spans
+                     if n == "streamed bubble finished pieces painted ahead"),
+                    default=0.0),
                 "max_window_repaint_cpu_ms": max(
                     (c for n, _a, _b, c, _d in spans.spans if n.startswith("qt:UpdateRequest")),
                     default=0.0),
@@ -372,6 +431,11 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=3, help="measured turns")
     parser.add_argument(
+        "--turns-before", type=int, default=0,
+        help="earlier turns built in the chat before the streamed runs (a long reopened "
+        "conversation: ~19 widgets a turn)",
+    )  # fmt: skip
+    parser.add_argument(
         "--server-in-process", action="store_true",
         help="run the fake server in this process's threads (the bench before 2026-12-02)",
     )  # fmt: skip
@@ -382,13 +446,15 @@ def main() -> None:
     if hasattr(app, "paint_on_gui_thread"):  # as app.py's main() (not in older code)
         app.paint_on_gui_thread()
     gc.disable()  # as app.py's main(): no collections until start-up is done (see measure)
-    runs = measure(ns.tokens, ns.rate, ns.rows, ns.runs, ns.server_in_process)
+    runs = measure(ns.tokens, ns.rate, ns.rows, ns.runs, ns.server_in_process, ns.turns_before)
     result: dict[str, Any] = {
         "runs": ns.runs,
         "statuses": sorted({r["status"] for r in runs}),
         "tokens": ns.tokens,
         "tokens_per_s": ns.rate,
         "trace_rows_before": ns.rows,
+        "turns_before": ns.turns_before,
+        "chat_widgets_before": runs[0]["chat_widgets_before"],
         "server": "this process (threads)" if ns.server_in_process else "a child process",
         "pid": os.getpid(),  # the GUI thread's id too (for `perf record -k CLOCK_MONOTONIC -t`)
     }
@@ -406,6 +472,7 @@ def main() -> None:
         "max_stall_cpu_ms_run_without_steal",
         "max_stall_named_cpu_ms_run",
         "max_window_repaint_cpu_ms",
+        "max_piece_paint_cpu_ms",
     ):
         result[f"per_run_{key}"] = [round(r[key], 2) for r in runs]
     worst_run = max(runs, key=lambda r: r["max_stall_cpu_ms_run"])

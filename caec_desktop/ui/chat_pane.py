@@ -78,12 +78,14 @@ _STYLES = {
     "error": "background: #fdecea; color: #8a1c1c; border-radius: 6px; padding: 6px;",
     "writing": "background: #f6f6f6; border: 1px dashed #b0b0b0; border-radius: 6px; padding: 6px;",
 }
+_PIECE_STYLE = "background: #f6f6f6;"
+"""A piece of the writing bubble (the note, each streamed piece): the frame's colour."""
 _SHEET = "\n".join(
     [
         f'{"WritingBubble" if role == "writing" else "Bubble"}[role="{role}"] {{ {style} }}'
         for role, style in _STYLES.items()
     ]
-    + ["WritingBubble > Bubble { background: #f6f6f6; }"]
+    + [f"WritingBubble > Bubble {{ {_PIECE_STYLE} }}"]
 )
 """One style sheet on the chat for every bubble, by its role: a style sheet per bubble made Qt
 build a style for each one (~0.1 ms per event on every bubble, seconds for a long chat). Every
@@ -164,13 +166,16 @@ class Bubble(WrapLabel):
         return self.fontMetrics().height() + margins.top() + margins.bottom()
 
     def render_twin(self) -> QWidget | None:
-        """The chat's twin for the bubble's role, set to paint what the bubble paints
-        (`_Host.twin`); None for a bubble out of a chat, or without a role (a piece of the
-        writing bubble, styled by its frame): the bubble itself is rendered."""
+        """The chat's twin for the bubble's role, or for a piece of the writing bubble (the
+        note, a finished streamed piece: styled by the frame's colour), set to paint what the
+        bubble paints (`_Host.twin`); None for a bubble out of a chat, or with neither: the
+        bubble itself is rendered."""
         role = self.property("role")
-        if role not in _STYLES:
-            return None
         parent = self.parentWidget()
+        if role not in _STYLES or role == "writing":
+            if not isinstance(parent, WritingBubble):
+                return None
+            role = _PIECE
         while parent is not None and not isinstance(parent, _Host):
             parent = parent.parentWidget()
         return parent.twin(self, role) if parent is not None else None
@@ -347,6 +352,12 @@ class WritingBubble(QFrame):
         return label
 
 
+_PIECE = "piece"
+"""The twin key of a piece of the writing bubble (`Bubble.render_twin`)."""
+_TWIN_STYLES = {**_STYLES, _PIECE: _PIECE_STYLE}
+"""A twin's style by its key: as the chat's sheet styles a bubble of that role, or a piece."""
+
+
 _TWIN_SETTINGS: list[tuple[Callable[[QLabel], Any], Callable[[QLabel, Any], object]]] = [
     (QLabel.textFormat, QLabel.setTextFormat),
     (QLabel.wordWrap, QLabel.setWordWrap),
@@ -432,20 +443,21 @@ class _Host(QWidget):
     def __init__(self) -> None:
         super().__init__()
         self._twins: dict[str, WrapLabel] = {}
-        """A label per bubble role, each a hidden window of its own (see `twin`)."""
+        """A label per bubble role (and one for the writing bubble's pieces), each a hidden
+        window of its own (see `twin`)."""
 
     def twin(self, bubble: Bubble, role: str) -> WrapLabel | None:
         """A label that paints what `bubble` paints, for `WrapLabel.render_twin`: a hidden
         window of its own (its `render` walks itself only, not the chat's thousands of
-        widgets), styled as the chat's sheet styles `role`, given the bubble's text, format,
-        font and size. None when it would not paint the same: another palette (the bubble's
-        own, or its window inactive with other colours: a hidden twin paints the active ones),
-        disabled, or at another pixel ratio."""
+        widgets), styled as the chat's sheet styles `role` (or a piece of the writing bubble,
+        `_PIECE`), given the bubble's text, format, font and size. None when it would not
+        paint the same: another palette (the bubble's own, or its window inactive with other
+        colours: a hidden twin paints the active ones), disabled, or at another pixel ratio."""
         twin = self._twins.get(role)
         if twin is None:
             twin = self._twins[role] = WrapLabel()
             twin.setParent(self, QtCore.Qt.WindowType.Window)  # deleted with the chat
-            twin.setStyleSheet(f"WrapLabel {{ {_STYLES[role]} }}")
+            twin.setStyleSheet(f"WrapLabel {{ {_TWIN_STYLES[role]} }}")
             twin.ensurePolished()
         if not bubble.isEnabled() or bubble.devicePixelRatioF() != twin.devicePixelRatioF():
             return None

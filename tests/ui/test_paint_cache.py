@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.ui import wrap_label
-from caec_desktop.ui.chat_pane import Bubble, ChatPane
+from caec_desktop.ui.chat_pane import WRITING_NOTE, Bubble, ChatPane
 
 ANSWER = (
     "**Time step**: 1.02e-6 s\n\n- from the Rayleigh wave speed\n- [source](https://x.org)\n\n"
@@ -97,6 +97,44 @@ def test_a_bubble_is_painted_into_its_pixmap_without_a_walk_over_the_window(qtbo
         assert not resizes
         assert bubble.grab().toImage() == _direct(bubble)
         resizes.clear()  # (`grab` renders the bubble itself: it sent the event)
+
+
+def test_the_writing_bubble_s_note_and_pieces_are_painted_without_a_walk_over_the_window(
+    qtbot: QtBot,
+) -> None:
+    """The "model is writing…" note and each finished piece of a streamed answer are painted into
+    their pixmaps by the twin out of the window too (they were rendered themselves: in a chat
+    of 1,000 reopened turns, ~10 ms or more for each piece, a loop turn of it while the answer
+    streams): a widget of the window resized while hidden keeps its resize event waiting, and
+    the pixmap is what a direct paint draws."""
+    pane = _chat(qtbot, width=420)
+    elsewhere = QWidget(pane)
+    elsewhere.hide()
+    resizes: list[QEvent.Type] = []
+    elsewhere.installEventFilter(_Recorder(pane, QEvent.Type.Resize, resizes))
+    pane.add_message("user", "Rayleigh step for 1 mm glass beads, and explain it")
+    shown: list[str] = []
+    pane.writingShown.connect(shown.append)
+    for i in range(5):  # paragraphs: the text is cut into pieces at the blank lines
+        count = len(shown)
+        pane.stream_text(f"Paragraph {i}: **the step** " + "is about 1.02 µs; " * 12 + "\n\n")
+        qtbot.waitUntil(lambda n=count: len(shown) > n, timeout=5000)
+    (writing,) = [w for w in pane.items() if w.property("role") == "writing"]
+    texts = writing.pieces()
+    assert len(texts) > 2
+    labels = [w for w in writing.findChildren(Bubble) if w.isVisible() and w.height() > 0]
+    note, finished = labels[0], labels[1 : len(texts)]
+    assert note.text() == WRITING_NOTE and [p.text() for p in finished] == texts[:-1]
+    qtbot.waitUntil(lambda: not writing.has_unpainted(), timeout=5000)  # (the chat's own)
+    for i, label in enumerate([note, *finished]):
+        elsewhere.resize(40 + i, 40)  # hidden: its resize event waits
+        assert elsewhere.testAttribute(Qt.WidgetAttribute.WA_PendingResizeEvent)
+        label.paint_ahead(label.width())  # (paints anew)
+        assert label.paint_cached()
+        assert elsewhere.testAttribute(Qt.WidgetAttribute.WA_PendingResizeEvent)
+        assert not resizes
+        assert label.grab().toImage() == _direct(label)
+        resizes.clear()  # (`grab` renders the label itself: it sent the event)
 
 
 class _Recorder(QObject):
@@ -404,3 +442,39 @@ def test_a_hidden_bubble_laid_out_ahead_then_painted_ahead_shows_a_direct_paints
     _shown(qtbot, bubble)
     assert bubble.paint_cached()  # its first paint draws the pixmap ...
     assert bubble.grab().toImage() == _direct(bubble)  # ... the pixels of a direct paint
+
+
+def test_laying_a_hidden_answer_out_ahead_renders_its_twin_not_itself(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`lay_out_ahead` paints its one pixel with the twin that paints the bands, not with the
+    bubble: Qt's render of a hidden widget first lays out every shown widget of its window
+    (~25 ms with 1,000 turns in the chat, the longest step of a streamed run's end there). The
+    bubble is sized to its height at the width and keeps no pixmap; painted ahead, it draws
+    the pixels of a direct paint."""
+    pane = _chat(qtbot)
+    bubble = pane.add_message("answer", ANSWER)
+    assert isinstance(bubble, Bubble)
+    _shown(qtbot, bubble)
+    width = bubble.width()
+    bubble.hide()
+    bubble.setText(ANSWER * 2)
+    rendered: list[QWidget] = []
+    render = QWidget.render
+
+    def spy(widget: QWidget, *args: object) -> None:
+        rendered.append(widget)
+        render(widget, *args)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(wrap_label.WrapLabel, "render", spy)
+    bubble.lay_out_ahead(width)
+    assert rendered and bubble not in rendered
+    assert bubble.size().toTuple() == (width, bubble.heightForWidth(width))
+    assert not bubble.paint_cached()
+    monkeypatch.undo()
+    for part in range(3):
+        bubble.paint_ahead(width, part, 3)
+    bubble.show()
+    _shown(qtbot, bubble)
+    assert bubble.paint_cached()
+    assert bubble.grab().toImage() == _direct(bubble)
