@@ -405,6 +405,11 @@ HISTORY_MODULES = (
 """The conversation list's modules, imported a loop turn each before it is built (together, with
 the report's that the worker imports first, they held the GUI thread ~40-70 ms)."""
 
+FORM_SETTLE_S = 0.05
+"""How long start-up waits after the tool form's last step before the worker loads LangGraph:
+the window's layout and repaint that step asked for (~15-30 ms of the GUI thread) happen
+meanwhile, a few frames, not while the worker holds the GIL."""
+
 FORM_MODULES = ("caec_desktop.ui.field_widgets", "caec_desktop.ui.form_panel")
 """The tool form's modules, imported a loop turn each before it is built (~10 ms together)."""
 
@@ -779,6 +784,9 @@ async def _serve(
     )
     for _ in window.form_steps():  # a field's editor per loop turn (the whole form: 20-60 ms)
         await asyncio.sleep(0)
+    # The layout and repaint the last steps asked for come in the next frames: not while the
+    # worker imports (each call from Qt into Python would wait for the GIL it holds).
+    await asyncio.sleep(FORM_SETTLE_S)
     loading.resume.set()  # LangGraph now
     await closed.wait()
     return await _close(runner, recorder, watch, conversations)
