@@ -393,6 +393,7 @@ def _enable_updates(widget: QWidget) -> None:
     widget inside it but those turned off on their own (and windows)."""
     forced = QtCore.Qt.WidgetAttribute.WA_ForceUpdatesDisabled
     disabled = QtCore.Qt.WidgetAttribute.WA_UpdatesDisabled
+    direct = QtCore.Qt.FindChildOption.FindDirectChildrenOnly
     widget.setAttribute(forced, False)
     todo = [widget]
     while todo:
@@ -400,8 +401,8 @@ def _enable_updates(widget: QWidget) -> None:
         w.setAttribute(disabled, False)
         todo += [
             c
-            for c in w.children()
-            if isinstance(c, QWidget) and not c.isWindow() and not c.testAttribute(forced)
+            for c in w.findChildren(QWidget, options=direct)  # (filtered in C++: see below)
+            if not c.isWindow() and not c.testAttribute(forced)
         ]
 
 

@@ -96,3 +96,30 @@ def test_viewport_is_the_areas_own(qapp: object) -> None:
     made = QWidget()
     area.setViewport(made)  # (not Qt's own: found by `viewport()`)
     assert viewport(area) is made is area.viewport()
+
+
+def test_letting_a_card_paint_hands_python_no_object_of_a_private_qt_class(
+    tmp_path: Path,
+) -> None:
+    # A selectable rich-text label (a result card's table) holds a QWidgetTextControl, a QObject
+    # of a class private to Qt: handed to Python (`children()`), PySide6 looks for its class
+    # among the classes it has not built yet, building ~180 enums of them (35 ms, once a process;
+    # it was one of the longest stalls right after the first answer). `_enable_updates` walks
+    # the widgets only, filtered in C++.
+    code = (
+        "import PySide6.QtWidgets as W\n"
+        "from PySide6 import QtCore\n"
+        "app = W.QApplication([])\n"
+        "from caec_desktop.ui.chat_pane import _enable_updates\n"
+        f"unused = {UNUSED!r}\n"
+        "outer = W.QWidget()\n"
+        "box = W.QWidget(outer)\n"
+        "label = W.QLabel('<table><tr><td>a</td><td><b>1 mm</b></td></tr></table>', box)\n"
+        "label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)\n"
+        "outer.setUpdatesEnabled(False)\n"
+        "print([n for n in unused if n in W.__dict__])\n"
+        "_enable_updates(outer)\n"
+        "print([n for n in unused if n in W.__dict__])\n"
+        "print(outer.updatesEnabled(), box.updatesEnabled(), label.updatesEnabled())\n"
+    )
+    assert run_python(code, tmp_path) == ["[]", "[]", "True True True"]
