@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     import asyncio
@@ -424,7 +424,7 @@ ENGINE_SLICES = (
 versions, with what it pulls in), so the worker can stop between them when the window closes."""
 
 
-def _load_engine(first: Future[tuple[Settings, str]], loading: Loading) -> None:
+def _load_engine(loading: Loading) -> None:
     """The start-up worker's engine stage, after `_prepare`, in two parts, each run while the
     GUI thread has no start-up step to do (a GUI step run meanwhile waits for the GIL at every
     call into Python, up to the switch interval each time: ~40 ms steps took 100-160 ms):
@@ -471,6 +471,7 @@ def _load_engine(first: Future[tuple[Settings, str]], loading: Loading) -> None:
         from caec_desktop import regex_cache
 
         regex_cache.save()
+    first = loading.first
     settings = first.result() if not first.exception() else None
     if settings is not None and settings[0].effective_mode != "offline" and not loading.stopped:
         with contextlib.suppress(ImportError):  # the session reports a missing LLM stack itself
@@ -521,15 +522,17 @@ def next_turn(runner: SessionRunner, settled: bool = False) -> asyncio.Future[Tu
     return done
 
 
-async def _settled_or_closed(
-    settled: asyncio.Future[TurnResult | None], closed: asyncio.Event
-) -> None:
-    """Wait until `settled` is done or the window has closed (its run then never settles)."""
+_T = TypeVar("_T")
+
+
+async def _done_or_closed(done: asyncio.Future[_T], closed: asyncio.Event) -> None:
+    """Wait (without holding the loop) until `done` is done or the window has closed (what it
+    waits for may then never come: a run that never settles, a worker stopped)."""
     import asyncio
 
     close = asyncio.ensure_future(closed.wait())
     try:
-        await asyncio.wait((settled, close), return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait((done, close), return_when=asyncio.FIRST_COMPLETED)
     finally:
         close.cancel()
 
@@ -575,8 +578,9 @@ def read_ahead(text: str | None, settings: Settings) -> None:
     regex_cache.remember()  # its patterns: saved with the first stage's
 
 
-EngineStage = Callable[["Future[tuple[Settings, str]]", "Loading"], None]
-"""The worker's engine stage (`_load_engine`): given the first stage's future and the gates."""
+EngineStage = Callable[["Loading"], None]
+"""The worker's engine stage (`_load_engine`): given the loading, its first stage's future
+and its gates."""
 
 
 class Loading:
@@ -625,7 +629,7 @@ class Loading:
 
     def _second(self, load_engine: EngineStage) -> None:
         try:
-            load_engine(self.first, self)
+            load_engine(self)
         finally:
             self.tools_done()  # (a stage that failed or stopped before them: nothing waits)
             sys.setswitchinterval(self._interval)
@@ -736,7 +740,7 @@ async def _serve(
     if settled is not None and not ns.self_test:  # (the self-test prints the answer sooner)
         # The chat lays out and paints that answer in steps until its run settles (SETTLE_MS):
         # start-up's steps would share their frames.
-        await _settled_or_closed(settled, closed)
+        await _done_or_closed(settled, closed)
     # The history opens then, off the GUI thread (a turn that settles meanwhile is saved once
     # it is open); the GUI thread only paints meanwhile.
     recorder = None if ns.self_test else await _open_history(runner, sink, settled)
@@ -772,7 +776,7 @@ async def _serve(
     # the conversation list (its modules once the worker has imported the report's, markdown-it
     # ~40 ms, and every tool's), the layout and the tool form, every tool's schema, while the
     # worker waits for `resume`; then LangGraph, the GUI thread idle.
-    await _tools_loaded(loading, closed)
+    await _done_or_closed(asyncio.wrap_future(loading.tools), closed)
     if closed.is_set():  # (`run_app` stops the worker)
         return await _close(runner, recorder, watch)
     await _in_steps(
@@ -805,19 +809,6 @@ async def _close(
         recorder.flush()  # the writer thread's saves, the last turn's among them (bounded)
     watch.cancel()  # kept until now: its result is the collector
     return 0
-
-
-async def _tools_loaded(loading: Loading, closed: asyncio.Event) -> None:
-    """Wait (without holding the loop) until the worker has imported every tool's module (or
-    its engine stage has ended), or the window has closed."""
-    import asyncio
-
-    tools = asyncio.ensure_future(asyncio.wrap_future(loading.tools))
-    close = asyncio.ensure_future(closed.wait())
-    try:
-        await asyncio.wait((tools, close), return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        close.cancel()
 
 
 START_UP_FAILED = (

@@ -9,7 +9,6 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Iterator
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -219,7 +218,7 @@ def _offline(mode: Any) -> tuple[Settings, str]:
     return Settings(mode="offline"), problem
 
 
-def _no_engine(first: Future[Any], loading: Loading) -> None:
+def _no_engine(loading: Loading) -> None:
     """The LangGraph stage left out: the first answer runs on the sequential runner anyway."""
 
 

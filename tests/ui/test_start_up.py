@@ -60,11 +60,11 @@ def _gated_engine(gate: threading.Event, fail: bool = False) -> EngineStage:
     """The app's LangGraph stage, held until `gate` opens (then it loads, or fails as a missing
     LangGraph would)."""
 
-    def load(first: Future[tuple[Settings, str]], loading: Loading) -> None:
+    def load(loading: Loading) -> None:
         assert gate.wait(timeout=30), "the test never opened the gate"
         if fail:
             raise ImportError(NO_LANGGRAPH)
-        _load_engine(first, loading)
+        _load_engine(loading)
 
     return load
 
@@ -503,9 +503,9 @@ def test_a_window_closed_while_the_worker_waits_for_its_turn_ends_it(
     worker: list[int] = []
     graphs: list[int] = []
 
-    def load_engine(first: Future[tuple[Settings, str]], loading: Loading) -> None:
+    def load_engine(loading: Loading) -> None:
         worker.append(threading.get_ident())
-        _load_engine(first, loading)
+        _load_engine(loading)
 
     real_load_graph = engine.load_graph
 
