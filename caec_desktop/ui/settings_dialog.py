@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import get_args
+from typing import Protocol, get_args
 from urllib.parse import urlparse
 
 from pydantic import SecretStr
@@ -48,8 +48,23 @@ from caec_desktop.ui.field_widgets import ERROR_STYLE
 log = logging.getLogger(__name__)
 
 
-Probe = Callable[[Settings], Awaitable[str]]
-"""Test the connection these settings describe; returns what works, in words."""
+class ProbeOutcome(Protocol):
+    """What a connection test found (`services.connection.ConnectionTest`)."""
+
+    @property
+    def text(self) -> str:
+        """The report in words."""
+        ...
+
+    @property
+    def model(self) -> str:
+        """The model tested: the one set, or the server's first when none was ("" if none)."""
+        ...
+
+
+Probe = Callable[[Settings], Awaitable[ProbeOutcome]]
+"""Test the connection these settings describe; returns what works, in words, and the model
+tested."""
 
 UNKNOWN_STORE_TEXT = "Kept in the OS keyring or a file readable only by you, never in config.json"
 
@@ -396,12 +411,16 @@ class SettingsDialog(QDialog):
     async def _probe(self, probe: Probe, settings: Settings) -> None:
         secrets = (settings.api_key(),)
         try:
-            text = await probe(settings)
+            outcome = await probe(settings)
+            text, model = outcome.text, outcome.model
         except asyncio.CancelledError:
             raise
         except Exception:  # any failure is a message for the user; the details go to the log
             log.exception("connection test failed")
-            text = "Failed: the test stopped on an internal error (details in the log)."
+            text, model = "Failed: the test stopped on an internal error (details in the log).", ""
         finally:
             self.test_button.setEnabled(True)
+        if model and not self.model_edit.text().strip():
+            # The test used the server's model for want of one: OK would refuse an empty Model.
+            self.model_edit.setText(model)
         self._show_test_result(str(redact(text, secrets)))

@@ -11,6 +11,7 @@ import qasync
 from PySide6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
+from caec_desktop.services.connection import ConnectionTest
 from caec_desktop.settings.model import Settings
 from caec_desktop.ui.settings_dialog import SettingsDialog
 from tests.keys import fake_key
@@ -89,9 +90,9 @@ def test_connection_test_runs_the_probe_and_hides_the_key(
 ) -> None:
     seen: list[str] = []
 
-    async def fake_probe(settings: Settings) -> str:
+    async def fake_probe(settings: Settings) -> ConnectionTest:
         seen.append(settings.base_url)
-        return f"ok: model answered with key {settings.api_key()}"
+        return ConnectionTest(f"ok: model answered with key {settings.api_key()}")
 
     # the check app.wire_settings gives the window's dialog (services.connection)
     dialog = SettingsDialog(
