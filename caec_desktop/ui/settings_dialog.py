@@ -178,6 +178,7 @@ class SettingsDialog(QDialog):
         self.test_area.setFrameShape(QFrame.Shape.NoFrame)
         self.test_area.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.test_area.setFixedHeight(0)  # nothing to show yet
+        self.test_area.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
 
         form = QFormLayout()
         form.addRow("Mode", self.mode_box)
@@ -211,6 +212,10 @@ class SettingsDialog(QDialog):
         self.body.setWidgetResizable(True)
         self.body.setFrameShape(QFrame.Shape.NoFrame)
         self.body.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # The scroll areas take no focus: the dialog opened with the keyboard on the fields' frame
+        # (typing did nothing, Tab stopped on it); now on Mode, the first field. A field that gets
+        # focus is still scrolled into view.
+        self.body.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
         lay = QVBoxLayout(self)
         lay.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
         lay.addWidget(self.body)
