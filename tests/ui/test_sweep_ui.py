@@ -237,6 +237,26 @@ def test_settings_dialog_keeps_display_units(qtbot: QtBot) -> None:
     assert new.display_units == {"length": "mm", "time": "ns"}
 
 
+def test_the_tables_headers_are_shown_whole(qtbot: QtBot) -> None:
+    """At Qt's default 100 px a column cut its header at both ends ("article_radius [ir"): each
+    column is now at least as wide as its header's text."""
+    card = SweepCard(sweep_data(values=["0.5 mm", "1 mm", "2 mm"]))
+    qtbot.addWidget(card)
+    card.resize(1200, 900)
+    card.show()
+    qtbot.mouseClick(card.table_button, Qt.MouseButton.LeftButton)
+    view = card.table_view
+    header = view.horizontalHeader()
+    model = view.model()
+    texts = [
+        str(model.headerData(c, Qt.Orientation.Horizontal)) for c in range(model.columnCount())
+    ]
+    assert "particle_radius [mm]" in texts and "rayleigh_timestep [µs]" in texts
+    metrics = header.fontMetrics()
+    for column, text in enumerate(texts):
+        assert header.sectionSize(column) > metrics.horizontalAdvance(text), text
+
+
 def test_the_table_is_made_when_first_unfolded(qtbot: QtBot) -> None:
     """The card is built without its table view; the Table button makes it, with every point."""
     from PySide6.QtWidgets import QTableView
