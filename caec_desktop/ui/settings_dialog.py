@@ -364,12 +364,16 @@ class SettingsDialog(QDialog):
         self.test_result.setText(text)
         width = max(self.test_area.viewport().width(), self.test_result.minimumWidth())
         needed = self.test_result.heightForWidth(width)
-        others = self.sizeHint().height() - self.test_area.height()  # the rest of the dialog
+        # The report is in the scrolling fields (`body`): as tall as the fields' view can show,
+        # scrolled into view. Room left beside every field (the display units too) gave it three
+        # lines of a 15-line report on a 1366x768 screen, scrolling inside the scrolling fields.
+        outside = self.sizeHint().height() - self.body.sizeHint().height()  # buttons, margins
         screen = self.screen().availableGeometry()
         frame = max(self.frameGeometry().height() - self.height(), SCREEN_MARGIN_PX)
-        room = screen.height() - others - frame - SCREEN_MARGIN_PX
+        room = screen.height() - outside - frame - SCREEN_MARGIN_PX
         self.test_area.setFixedHeight(min(needed, max(room, self.fontMetrics().height() * 3)))
         self._fit_to_screen()
+        self.body.ensureWidgetVisible(self.test_area, 0, 0)
         bottom = self.frameGeometry().bottom()
         if bottom > screen.bottom():
             self.move(self.x(), max(screen.top(), self.y() - (bottom - screen.bottom())))
