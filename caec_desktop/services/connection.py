@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+from dataclasses import dataclass
 
 from caec_desktop.settings.model import Settings
 
@@ -26,10 +27,20 @@ def load_llm() -> None:
             importlib.import_module(name)
 
 
-async def check_connection(settings: Settings) -> str:
+@dataclass(frozen=True)
+class ConnectionTest:
+    """A connection test's outcome: the report in words, and the model it tested (the one set,
+    or the first the server lists when none was set; "" when none was found)."""
+
+    text: str
+    model: str = ""
+
+
+async def check_connection(settings: Settings) -> ConnectionTest:
     """What works at the endpoint of `settings` (local or openrouter mode) and the set-up to use,
     as `caec doctor` prints it. Imports langchain-openai on first use, on a worker thread."""
     await asyncio.to_thread(load_llm)
     from caec_desktop.agent.selection.llm.doctor import probe
 
-    return (await probe(settings)).summary
+    report = await probe(settings)
+    return ConnectionTest(report.summary, report.model)

@@ -34,7 +34,7 @@ def answer_bubble(
     the answer drops that result's section and keeps the rest: a model's summary, preset notes,
     warnings, rejected or missing inputs.
     """
-    from caec_desktop.tools.sweep import SWEEP_TOOL, sweep_markdown
+    from caec_desktop.tools.sweep import SWEEP_TOOL
 
     role = "error" if status in ("model_error", "error") else "answer"
     text = answer or f"(no answer; status {status})"
@@ -43,7 +43,7 @@ def answer_bubble(
     results = list(tool_results)
     for res in results:
         if res.get("tool") == SWEEP_TOOL and isinstance(res.get("result"), dict):
-            text = text.replace(sweep_markdown(res["result"]), "")  # the sweep card shows it
+            text = _without_sweep(text, res["result"])  # the sweep card shows it
             continue
         text = _without_section(text, res)
     if results and answer and not text.strip():
@@ -69,6 +69,27 @@ def _without_section(text: str, res: Mapping[str, Any]) -> str:
         next_section = text.find("\n\n", inputs + 1 if inputs >= 0 else start)
         end = len(text) if next_section < 0 else next_section
     return text[:start] + text[end:].lstrip("\n")
+
+
+def _without_sweep(text: str, table: Mapping[str, Any]) -> str:
+    """`text` without the report's section of sweep `table` (`tools.sweep.sweep_markdown`): its
+    heading, its table and its "Other inputs" line. A stored answer's table is in the display
+    units and figures of its time, so the section is found by its heading and shape, not
+    verbatim."""
+    from caec_desktop.tools.sweep import summary_line
+
+    start = text.find(f"### Sweep: {summary_line(dict(table))}")
+    if start < 0:
+        return text
+    lines = text[start:].split("\n")
+    end = 1
+    if end < len(lines) and not lines[end]:
+        end += 1
+    while end < len(lines) and lines[end].startswith("|"):
+        end += 1
+    if end + 1 < len(lines) and not lines[end] and lines[end + 1].startswith("Other inputs: "):
+        end += 2
+    return text[:start] + "\n".join(lines[end:]).lstrip("\n")
 
 
 _SHEET_TITLES = ("*Thresholds:*", "*Notes:*", "*References:*")

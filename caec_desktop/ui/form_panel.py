@@ -251,7 +251,7 @@ class FormPanel(QWidget):
             self._form.addRow(label, editor)
             self.editors[f.name] = editor
             if sweepable(f):
-                switch = self.switches[f.name] = attach_sweep(editor)
+                switch = self.switches[f.name] = attach_sweep(editor, name)
                 switch.switched.connect(lambda on, n=f.name: self._on_sweep_switched(n, on))
                 switch.returnPressed.connect(self.run)
             for edit in editor.findChildren(QLineEdit):  # Enter runs, as Run (the default) does

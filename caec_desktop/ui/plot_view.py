@@ -166,6 +166,23 @@ def load_error() -> str | None:
     return _error
 
 
+def plotted_columns(table: dict[str, Any]) -> list[str]:
+    """The result columns the plot offers: those with a number at two points or more (all of
+    them when none has), the first drawn first, as the package's plot does (ui/pdf.py). A
+    column with fewer is a result the tool gives only for other inputs (coarse_graining's
+    `scale_factor` when the factor is given): drawn, it was an empty plot."""
+    names = [str(col["name"]) for col in table["columns"]]
+    numbers = {
+        name: sum(
+            math.isfinite(_number((row.get("result") or {}).get(name)))
+            for row in table["points"]
+            if row["ok"]
+        )
+        for name in names
+    }
+    return [n for n in names if numbers[n] > 1] or names
+
+
 class SweepPlot(QWidget):
     """One sweep's plot; `ready` is emitted once the plot is drawn (after the import)."""
 
@@ -185,11 +202,12 @@ class SweepPlot(QWidget):
         self.log_y = False
         self.x_unit = ""
         self.y_unit = ""
-        self.column = table["columns"][0]["name"] if table["columns"] else ""
+        names = plotted_columns(table)
+        self.column = names[0] if names else ""
         self.column_box = QComboBox()
-        for col in table["columns"]:
-            self.column_box.addItem(col["name"], col["name"])
-        self.column_box.setVisible(len(table["columns"]) > 1)
+        for name in names:
+            self.column_box.addItem(name, name)
+        self.column_box.setVisible(len(names) > 1)
         self.column_box.currentIndexChanged.connect(self._on_column_box_changed)
         self.caption = QLabel("")
         self.caption.setTextFormat(QtCore.Qt.TextFormat.PlainText)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import get_args
+from typing import Protocol, get_args
 from urllib.parse import urlparse
 
 from pydantic import SecretStr
@@ -48,8 +48,23 @@ from caec_desktop.ui.field_widgets import ERROR_STYLE
 log = logging.getLogger(__name__)
 
 
-Probe = Callable[[Settings], Awaitable[str]]
-"""Test the connection these settings describe; returns what works, in words."""
+class ProbeOutcome(Protocol):
+    """What a connection test found (`services.connection.ConnectionTest`)."""
+
+    @property
+    def text(self) -> str:
+        """The report in words."""
+        ...
+
+    @property
+    def model(self) -> str:
+        """The model tested: the one set, or the server's first when none was ("" if none)."""
+        ...
+
+
+Probe = Callable[[Settings], Awaitable[ProbeOutcome]]
+"""Test the connection these settings describe; returns what works, in words, and the model
+tested."""
 
 UNKNOWN_STORE_TEXT = "Kept in the OS keyring or a file readable only by you, never in config.json"
 
@@ -163,6 +178,7 @@ class SettingsDialog(QDialog):
         self.test_area.setFrameShape(QFrame.Shape.NoFrame)
         self.test_area.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.test_area.setFixedHeight(0)  # nothing to show yet
+        self.test_area.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
 
         form = QFormLayout()
         form.addRow("Mode", self.mode_box)
@@ -196,6 +212,10 @@ class SettingsDialog(QDialog):
         self.body.setWidgetResizable(True)
         self.body.setFrameShape(QFrame.Shape.NoFrame)
         self.body.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # The scroll areas take no focus: the dialog opened with the keyboard on the fields' frame
+        # (typing did nothing, Tab stopped on it); now on Mode, the first field. A field that gets
+        # focus is still scrolled into view.
+        self.body.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
         lay = QVBoxLayout(self)
         lay.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
         lay.addWidget(self.body)
@@ -344,12 +364,16 @@ class SettingsDialog(QDialog):
         self.test_result.setText(text)
         width = max(self.test_area.viewport().width(), self.test_result.minimumWidth())
         needed = self.test_result.heightForWidth(width)
-        others = self.sizeHint().height() - self.test_area.height()  # the rest of the dialog
+        # The report is in the scrolling fields (`body`): as tall as the fields' view can show,
+        # scrolled into view. Room left beside every field (the display units too) gave it three
+        # lines of a 15-line report on a 1366x768 screen, scrolling inside the scrolling fields.
+        outside = self.sizeHint().height() - self.body.sizeHint().height()  # buttons, margins
         screen = self.screen().availableGeometry()
         frame = max(self.frameGeometry().height() - self.height(), SCREEN_MARGIN_PX)
-        room = screen.height() - others - frame - SCREEN_MARGIN_PX
+        room = screen.height() - outside - frame - SCREEN_MARGIN_PX
         self.test_area.setFixedHeight(min(needed, max(room, self.fontMetrics().height() * 3)))
         self._fit_to_screen()
+        self.body.ensureWidgetVisible(self.test_area, 0, 0)
         bottom = self.frameGeometry().bottom()
         if bottom > screen.bottom():
             self.move(self.x(), max(screen.top(), self.y() - (bottom - screen.bottom())))
@@ -396,12 +420,16 @@ class SettingsDialog(QDialog):
     async def _probe(self, probe: Probe, settings: Settings) -> None:
         secrets = (settings.api_key(),)
         try:
-            text = await probe(settings)
+            outcome = await probe(settings)
+            text, model = outcome.text, outcome.model
         except asyncio.CancelledError:
             raise
         except Exception:  # any failure is a message for the user; the details go to the log
             log.exception("connection test failed")
-            text = "Failed: the test stopped on an internal error (details in the log)."
+            text, model = "Failed: the test stopped on an internal error (details in the log).", ""
         finally:
             self.test_button.setEnabled(True)
+        if model and not self.model_edit.text().strip():
+            # The test used the server's model for want of one: OK would refuse an empty Model.
+            self.model_edit.setText(model)
         self._show_test_result(str(redact(text, secrets)))

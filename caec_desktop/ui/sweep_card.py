@@ -147,6 +147,13 @@ class SweepCard(QFrame):
             view = QTableView()
             view.setModel(self.model)
             view.setMinimumHeight(220)
+            # Each column as wide as its header ("particle_radius [mm]"): at the default 100 px
+            # the headers were cut at both ends ("article_radius [ir"). From the headers alone,
+            # not the cells: measuring 1,000 rows would stall the card's first unfolding.
+            header = view.horizontalHeader()
+            for column in range(self.model.columnCount()):
+                wanted = header.sectionSizeHint(column)
+                header.resizeSection(column, max(wanted, header.defaultSectionSize()))
             view.hide()
             self._lay.addWidget(view)
             self._table_view = view

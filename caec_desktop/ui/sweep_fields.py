@@ -21,17 +21,32 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.services.forms import LIST, SweepEntry
-from caec_desktop.tools.sweep import DEFAULT_POINTS, MAX_POINTS
+from caec_desktop.tools.sweep import DEFAULT_POINTS, MAX_POINTS, first_column
+from caec_desktop.tools.units import pretty_unit
 from caec_desktop.ui.field_widgets import FieldEditor, QuantityEditor
+
+
+def compare_hint(compared: tuple[str, str] | None) -> str:
+    """The compare field's hint: the result a value is compared with (the tool's first, which
+    is not always the one asked about) and its unit; an example only for a time step."""
+    if compared is None:
+        return "compare with the first result (optional)"
+    name, unit = compared
+    if unit == "s":
+        return f"compare {name} with, e.g. 2e-7 s (optional)"
+    if unit:
+        return f"compare {name} with, in {pretty_unit(unit)} (optional)"
+    return f"compare {name} with (optional)"
 
 
 class SweepRow(QWidget):
     """from [ ] to [ ] (the field's unit) / points [N] [lin|log|list] / compare with [ ]; with
     "list", values [1, 2, 5] in place of from/to/points."""
 
-    def __init__(self, editor: FieldEditor) -> None:
+    def __init__(self, editor: FieldEditor, tool: str = "") -> None:
         super().__init__(editor)
         self.editor = editor
+        compared = first_column(tool) if tool else None  # ~10 ms a tool: made on first use
         self.start = QLineEdit()
         self.start.setPlaceholderText("from")
         self.stop = QLineEdit()
@@ -52,10 +67,11 @@ class SweepRow(QWidget):
             "comma and a space (1, 2, 5) or a semicolon; write decimals with a point (1.5)"
         )
         self.threshold = QLineEdit()
-        self.threshold.setPlaceholderText("compare with, e.g. 2e-7 s (optional)")
+        self.threshold.setPlaceholderText(compare_hint(compared))
         self.threshold.setToolTip(
-            "A value drawn against the first result (e.g. your time step against the Rayleigh "
-            "time step, with EDEM's ok/caution/fail bands)"
+            f"A value drawn against {compared[0] if compared else 'the first result'}, the "
+            "first result (e.g. your time step against the Rayleigh time step, with EDEM's "
+            "ok/caution/fail bands)"
         )
         # Three lines: from [ ] to [ ] / points [N] [lin|log|list] / compare [ ]. On one line
         # with the points, "from" and "to" got ~30 px in the side panel ("0.1 mm" showed "mm").
@@ -123,9 +139,10 @@ class SweepSwitch(QToolButton):
     returnPressed = Signal()
     """Enter in one of the row's text fields (the form runs, as from the field's own)."""
 
-    def __init__(self, editor: FieldEditor) -> None:
+    def __init__(self, editor: FieldEditor, tool: str = "") -> None:
         super().__init__(editor)
         self.editor = editor
+        self._tool = tool
         self._row: SweepRow | None = None
         self.setText("Sweep")
         self.setCheckable(True)
@@ -136,7 +153,7 @@ class SweepSwitch(QToolButton):
     def row(self) -> SweepRow:
         """The sweep row under the field (made, hidden, the first time it is asked for)."""
         if self._row is None:
-            self._row = SweepRow(self.editor)
+            self._row = SweepRow(self.editor, self._tool)
             self._row.hide()
             for edit in self._row.findChildren(QLineEdit):  # the points box's own one too
                 edit.returnPressed.connect(self.returnPressed)
@@ -159,8 +176,9 @@ class SweepSwitch(QToolButton):
         self.switched.emit(on)
 
 
-def attach_sweep(editor: FieldEditor) -> SweepSwitch:
-    """Add the sweep switch to `editor` (a numeric field; its row comes on first use)."""
-    switch = SweepSwitch(editor)
+def attach_sweep(editor: FieldEditor, tool: str = "") -> SweepSwitch:
+    """Add the sweep switch to `editor`, a numeric field of `tool` (its row comes on first use,
+    its compare field naming the tool's result a value is drawn against)."""
+    switch = SweepSwitch(editor, tool)
     editor._input_row.addWidget(switch)
     return switch

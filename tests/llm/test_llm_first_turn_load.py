@@ -83,6 +83,6 @@ async def test_test_connection_imports_the_llm_package_off_the_event_loop_thread
         real()
 
     monkeypatch.setattr(connection, "load_llm", recording)
-    summary = await connection.check_connection(make_settings())  # no reply scripted: a 500
+    outcome = await connection.check_connection(make_settings())  # no reply scripted: a 500
     assert loaded_on and loaded_on[0] is not threading.current_thread()
-    assert "fake-model" in summary
+    assert "fake-model" in outcome.text

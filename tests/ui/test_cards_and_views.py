@@ -105,6 +105,35 @@ def test_a_reopened_answer_does_not_repeat_its_sheet_after_the_display_changed(
     assert "Calc sheet" not in text and "References" not in text and "| Result |" not in text
 
 
+def test_a_reopened_sweep_does_not_repeat_its_table_after_the_display_changed(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """A stored sweep answer's table is in the units of its time (mm, GPa): reopened after
+    switching to US units, the chat shows the table once (on the sweep card, in inches), not
+    again in mm in the answer under it."""
+    runner = SessionRunner(Session(OFFLINE))
+    window = MainWindow(runner, OFFLINE)
+    qtbot.addWidget(window)
+
+    async def ask() -> TurnResult:
+        assert runner.ask("rayleigh time step for 0.5 to 5 mm glass in 20 points")
+        (turn,) = await wait_signal(runner.runFinished, timeout=30)
+        return turn
+
+    turn = qloop.run_until_complete(ask())
+    qloop.run_until_complete(runner.shutdown())
+    assert "### Sweep: " in turn.answer and "Other inputs: " in turn.answer
+    assert "| 0.25 |" in turn.answer  # the table, in mm
+    before = display.use(display.make_display("us", sig=3))
+    try:
+        role, text = answer_bubble(turn.answer, turn.status, turn.tool_results)
+    finally:
+        display.use(before)
+    assert role == "answer" and text.startswith("**Sweep:** `particle_radius`")
+    assert "Preset glass" in text
+    assert "### Sweep" not in text and "| 0.25 |" not in text and "Other inputs" not in text
+
+
 def test_cli_advice_reads_as_the_windows_own_controls() -> None:
     answer = "**The model or server failed:** x\n\n**What to do next:** or switch to offline " \
         "mode (`--mode offline`) or the tool's form (`caec run TOOL key=value …`)."  # fmt: skip

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 import qasync
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QLineEdit, QScrollArea, QWidget
 from pytestqt.qtbot import QtBot
 
+from caec_desktop.services.connection import ConnectionTest
 from caec_desktop.settings.model import Settings
 from caec_desktop.ui.settings_dialog import SettingsDialog
 from tests.keys import fake_key
@@ -24,6 +26,25 @@ def dialog(qtbot: QtBot) -> SettingsDialog:
     d = SettingsDialog(Settings(mode="offline", base_url="http://127.0.0.1:8000/v1"))
     qtbot.addWidget(d)
     return d
+
+
+def test_the_keyboard_starts_on_mode_and_tabs_only_through_controls(
+    dialog: SettingsDialog, qtbot: QtBot
+) -> None:
+    """Opened (Ctrl+,), the dialog had the keyboard on the frame around its fields: typing did
+    nothing and Tab first went to that frame. It starts on Mode, and every Tab stop is a control."""
+    dialog.open()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is dialog.mode_box)
+    stops: list[QWidget] = []
+    widget = dialog.mode_box.nextInFocusChain()
+    while widget is not None and widget is not dialog.mode_box:
+        tab = widget.focusPolicy() & Qt.FocusPolicy.TabFocus
+        if widget.isVisible() and widget.isEnabled() and tab:
+            stops.append(widget)
+        widget = widget.nextInFocusChain()
+    assert dialog.test_area not in stops and dialog.body not in stops
+    assert not [w for w in stops if isinstance(w, QScrollArea)]
+    assert dialog.display_box.preset_box in stops
 
 
 def test_key_is_masked_and_fields_follow_the_mode(dialog: SettingsDialog) -> None:
@@ -89,9 +110,9 @@ def test_connection_test_runs_the_probe_and_hides_the_key(
 ) -> None:
     seen: list[str] = []
 
-    async def fake_probe(settings: Settings) -> str:
+    async def fake_probe(settings: Settings) -> ConnectionTest:
         seen.append(settings.base_url)
-        return f"ok: model answered with key {settings.api_key()}"
+        return ConnectionTest(f"ok: model answered with key {settings.api_key()}")
 
     # the check app.wire_settings gives the window's dialog (services.connection)
     dialog = SettingsDialog(

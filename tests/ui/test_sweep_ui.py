@@ -39,6 +39,34 @@ def sweep_data(**extra: Any) -> dict[str, Any]:
     return {"tool": "sweep", "args": out.request, "result": out.table, "source": "form"}
 
 
+def test_the_compare_field_names_the_result_it_is_drawn_against(qtbot: QtBot) -> None:
+    """A compare value is drawn against the tool's first result, which for several tools is not
+    a time: its hint said "e.g. 2e-7 s" on every form, and hertz_max_overlap's compared a length
+    (effective_radius) silently, polydisperse_rayleigh's refused a time. It names the result."""
+    panel = FormPanel()
+    qtbot.addWidget(panel)
+    hints = {}
+    for tool, field in (("rayleigh_timestep", "particle_radius"),
+                        ("hertz_max_overlap", "impact_velocity"),
+                        ("polydisperse_rayleigh", "youngs_modulus"),
+                        ("cfd_dem_numbers", "particle_diameter")):  # fmt: skip
+        panel.set_tool(tool)
+        row = panel.switches[field].row
+        hints[tool] = (row.threshold.placeholderText(), row.threshold.toolTip())
+    assert "rayleigh_timestep" in hints["rayleigh_timestep"][0]
+    assert "2e-7 s" in hints["rayleigh_timestep"][0]
+    assert hints["hertz_max_overlap"][0] == "compare effective_radius with, in m (optional)"
+    assert hints["polydisperse_rayleigh"][0] == "compare governing_diameter with, in m (optional)"
+    assert hints["cfd_dem_numbers"][0] == "compare archimedes_number with (optional)"
+    assert "effective_radius" in hints["hertz_max_overlap"][1]
+    # what the hint names is what the sweep compares: a time is refused for that length
+    refused = run_sweep({"tool": "polydisperse_rayleigh", "parameter": "youngs_modulus",
+                         "start": "1e8", "stop": "1e10", "points": 3, "threshold": "2e-7 s",
+                         "args": {"density": 2500, "poisson_ratio": 0.25,
+                                  "diameters": ["0.5 mm", "1 mm"]}})  # fmt: skip
+    assert refused.table is None and "expected a length" in str(refused.errors)
+
+
 def test_form_sweep_switch_sends_the_same_sweep_as_the_cli(
     qtbot: QtBot, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -207,6 +235,26 @@ def test_settings_dialog_keeps_display_units(qtbot: QtBot) -> None:
     new = dialog.result_settings()
     assert new.units_preset == "us" and new.significant_figures == 3
     assert new.display_units == {"length": "mm", "time": "ns"}
+
+
+def test_the_tables_headers_are_shown_whole(qtbot: QtBot) -> None:
+    """At Qt's default 100 px a column cut its header at both ends ("article_radius [ir"): each
+    column is now at least as wide as its header's text."""
+    card = SweepCard(sweep_data(values=["0.5 mm", "1 mm", "2 mm"]))
+    qtbot.addWidget(card)
+    card.resize(1200, 900)
+    card.show()
+    qtbot.mouseClick(card.table_button, Qt.MouseButton.LeftButton)
+    view = card.table_view
+    header = view.horizontalHeader()
+    model = view.model()
+    texts = [
+        str(model.headerData(c, Qt.Orientation.Horizontal)) for c in range(model.columnCount())
+    ]
+    assert "particle_radius [mm]" in texts and "rayleigh_timestep [µs]" in texts
+    metrics = header.fontMetrics()
+    for column, text in enumerate(texts):
+        assert header.sectionSize(column) > metrics.horizontalAdvance(text), text
 
 
 def test_the_table_is_made_when_first_unfolded(qtbot: QtBot) -> None:

@@ -144,6 +144,33 @@ def test_a_long_connection_report_keeps_the_settings_dialog_on_the_screen(qtbot:
     assert dialog.test_area.verticalScrollBar().maximum() > 0
 
 
+def test_a_doctor_report_is_shown_whole_on_a_short_screen(qtbot: QtBot) -> None:
+    """A 15-line connection report (what `caec doctor` prints) got three lines, scrolling inside
+    the scrolling fields, on a screen too short for every field at once (1366x768 with the
+    display units): it is now as tall as it needs, up to the fields' view, and scrolled to."""
+    from PySide6.QtCore import QRect
+
+    from caec_desktop.ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(Settings(mode="local", base_url="http://127.0.0.1:9/v1", model="m"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    screen = dialog.screen().availableGeometry()
+    assert dialog.body.widget().sizeHint().height() > screen.height() - 200  # the fields scroll
+    report = "\n".join(f"[ok] check {i}: the server at 127.0.0.1:9 answered" for i in range(15))
+    dialog._show_test_result(report)
+    area, view = dialog.test_area, dialog.body.viewport()
+
+    def shown_whole() -> bool:
+        top_left = area.mapTo(view, area.rect().topLeft())
+        return view.rect().contains(QRect(top_left, area.size()))
+
+    qtbot.waitUntil(shown_whole)
+    assert area.verticalScrollBar().maximum() == 0  # every line, no scrolling inside
+    assert dialog.frameGeometry().height() <= screen.height()
+
+
 def test_form_fields_keep_a_usable_width_in_a_narrow_form(qtbot: QtBot) -> None:
     from caec_desktop.ui.form_panel import FormPanel
     from caec_desktop.ui.main_window import SIDE_MIN_WIDTH

@@ -109,3 +109,28 @@ def test_settings_dialog_test_connection_uses_the_doctor_probe(
     text = dialog.test_result.text()
     assert f"local at {server.base_url}" in text and "reachable" in text
     assert KEY not in text
+
+
+def test_test_connection_fills_an_empty_model_with_the_one_it_used(
+    qtbot: QtBot, qloop: qasync.QEventLoop, server: FakeOpenAI
+) -> None:
+    """With no model typed, the test says "no model set; using fake-model" (the server's only
+    one): that model goes into the Model field, and OK no longer refuses an empty model."""
+    server.add(
+        _calls(tool_call("rayleigh_timestep", ARGS, "c1")),
+        Reply(message={"role": "assistant", "content": "TOOL_CALL: rayleigh_timestep {}"}),
+    )
+    dialog = SettingsDialog(_settings(server).model_copy(update={"model": ""}),
+                            probe=check_connection)  # fmt: skip
+    qtbot.addWidget(dialog)
+    assert dialog.problem().startswith("Model:")
+
+    async def scenario() -> None:
+        dialog.test_button.click()
+        assert dialog._probe_task is not None
+        await dialog._probe_task
+
+    qloop.run_until_complete(scenario())
+    assert "no model set; using fake-model" in dialog.test_result.text()
+    assert dialog.model_edit.text() == "fake-model" and dialog.problem() == ""
+    assert dialog.result_settings().model == "fake-model"
