@@ -806,7 +806,9 @@ async def _close(
     (`watch` and `conversations`, the dock's controllers, are kept alive until then.)"""
     await runner.shutdown()  # cancels the run, awaits Session.aclose(): HTTP clients closed
     if recorder is not None:
-        recorder.flush()  # the writer thread's saves, the last turn's among them (bounded)
+        # The writer thread's saves, the last turn's among them (bounded); then its thread and
+        # the store are closed, so SQLite folds the WAL into the file and removes -wal/-shm.
+        recorder.close()
     watch.cancel()  # kept until now: its result is the collector
     return 0
 

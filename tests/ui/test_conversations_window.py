@@ -586,3 +586,26 @@ def test_the_list_shows_a_turn_once_the_writer_thread_has_saved_it(
     assert h.history.list.model.rowCount() == 1
     assert h.history.list.model.conversation(0).id == conversation.id
     assert h.store.turn_count(conversation.id) == 1
+
+
+def test_a_clean_quit_leaves_the_history_as_one_file(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """The app's close (`app._close`): the writer thread's saves are in, its thread and the
+    store are closed, and SQLite has folded the WAL into the file: no `-wal`/`-shm` is left
+    beside it (they were, after every quit), and the turn is there."""
+    from caec_desktop.app import _close
+
+    h = Harness(qtbot)
+    qloop.run_until_complete(h.ask(FIRST))  # saved on the recorder's writer thread
+    path = h.store.path
+    conversation = h.recorder.conversation_id
+    assert conversation is not None
+    companions = [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
+    assert all(p.exists() for p in companions)  # (while the history is open)
+    watch: asyncio.Future[Any] = qloop.create_future()
+    assert qloop.run_until_complete(_close(h.runner, h.recorder, watch)) == 0
+    assert [p.name for p in companions if p.exists()] == []
+    assert h.sink.count == 0
+    with HistoryStore.open(path) as again:
+        assert again.turn_count(conversation) == 1

@@ -460,6 +460,19 @@ class ConversationRecorder:
                 self.report(message, None)
         return done
 
+    def close(self, timeout: float = FLUSH_WAIT_S) -> bool:
+        """Closing the app: `flush` (bounded by `timeout`), end the writer's thread (its
+        connection closed) and close the store. The last connection to close checkpoints the
+        WAL into the database file, and SQLite removes the `-wal` and `-shm` files: a clean quit
+        leaves the history as one file. False as `flush`, or when the writer did not end in
+        time (it closes its connection when its write is done; nothing is lost)."""
+        start = time.monotonic()
+        done = self.flush(timeout)
+        if self._writer is not None:
+            done = self._writer.close(timeout - (time.monotonic() - start)) and done
+        self.store.close()
+        return done
+
 
 def conversation_name(text: str) -> str:
     """A new conversation's name: the first request, on one line, at most `NAME_LENGTH`."""
