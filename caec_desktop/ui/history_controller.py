@@ -144,6 +144,8 @@ class HistoryController(QObject):
         self.report_dialog: ExportDialog | None = None
         self.export_job: ExportJob | None = None
         self.progress_dialog: QProgressDialog | None = None
+        self._report_reads = 0
+        """Reads of the report dialog's turns started (only the newest one's are listed)."""
         self.reading: ReadJob | None = None
         """The read of the open conversation's older turns, while it runs."""
 
@@ -306,17 +308,21 @@ class HistoryController(QObject):
         """The package dialog for the open conversation (None, and a message, if it has no
         saved turn). Its title block starts from the one remembered for this conversation, else
         from the last one used (without its date)."""
-        from caec_desktop.services.export import records
         from caec_desktop.services.report import TitleBlock
         from caec_desktop.ui.export_dialog import FORMATS, ExportDialog
 
-        conversation_id = self._saved("Report")
-        if conversation_id is None:
+        running = self.runner.running
+        conversation_id = self.recorder.conversation_id
+        if conversation_id is None and not running:
+            self._saved("Report")  # (the message)
             return None
         store = self.recorder.store
         try:
-            name = store.get_conversation(conversation_id).name
-            fields = store.report_fields(conversation_id)
+            if conversation_id is None:  # its first turn still runs: listed once saved
+                name, fields = self.window.conversation_name, {}
+            else:
+                name = store.get_conversation(conversation_id).name
+                fields = store.report_fields(conversation_id)
             if not fields:
                 fields = {**store.last_report_fields(), "date": ""}
         except _STORE_ERRORS as exc:
@@ -325,11 +331,24 @@ class HistoryController(QObject):
         start = export_folder() / (file_stem(name) + report_suffix(list(FORMATS.values())))
         dialog = ExportDialog(self.window, None, TitleBlock.from_dict(fields), start)
         dialog.accepted.connect(lambda: self._on_report_dialog_accepted(dialog))
+        dialog.set_running(running)
         self.report_dialog = dialog
         dialog.open()
+        if conversation_id is not None:
+            self._list_report_turns(dialog, conversation_id)
+        return dialog
+
+    def _list_report_turns(self, dialog: ExportDialog, conversation_id: int) -> None:
+        """Read the conversation in a worker thread and list its saved turns in `dialog` (the
+        newest read wins: a turn saved meanwhile is read again)."""
+        from caec_desktop.services.export import records
+
+        self._report_reads += 1
+        read = self._report_reads
 
         def listed(loaded: LoadedConversation) -> None:
-            if self.report_dialog is dialog:  # (not replaced by another one meanwhile)
+            # (not replaced by another dialog, nor by a newer read, meanwhile)
+            if self.report_dialog is dialog and self._report_reads == read:
                 dialog.set_records(records(loaded))
 
         def unread(why: str) -> None:
@@ -338,7 +357,28 @@ class HistoryController(QObject):
                 dialog.reject()
 
         self._read_whole(conversation_id, listed, unread)
-        return dialog
+
+    def _relist_report_turns(self) -> None:
+        """A run has settled and its turn is saved (or it saved none): an open report dialog
+        lists the turns again, the new one with them, and stops saying a turn is running."""
+        dialog = self.report_dialog
+        if dialog is None or not dialog.isVisible():
+            return
+        dialog.set_running(self.runner.running)
+        conversation_id = self.recorder.conversation_id
+        if conversation_id is None:  # the run saved no turn: nothing to list
+            dialog.reject()
+            self._saved("Report")
+            return
+        if dialog.records is None and dialog.path.text() == dialog.start_text:
+            try:  # the new conversation's name, now that it has one
+                name = self.recorder.store.get_conversation(conversation_id).name
+            except _STORE_ERRORS:
+                name = ""
+            if name:
+                start = Path(dialog.start_text)
+                dialog.path.setText(str(start.with_name(file_stem(name) + start.suffix)))
+        self._list_report_turns(dialog, conversation_id)
 
     def _read_whole(
         self,
@@ -423,7 +463,7 @@ class HistoryController(QObject):
                 cancelled=cancelled,
             )
 
-        return self._start_export(work, target, "Report")
+        return self._start_export(work, target, "Report", self._without_running())
 
     def _export_running(self) -> bool:
         if self.export_job is not None and self.export_job.running:
@@ -436,8 +476,10 @@ class HistoryController(QObject):
         work: Callable[[Callable[[int, int], None], Callable[[], bool]], Path],
         target: Path,
         what: str,
+        note: str = "",
     ) -> ExportJob:
-        """Run `work` in an export job with a progress dialog (shown after 400 ms) and Cancel."""
+        """Run `work` in an export job with a progress dialog (shown after 400 ms) and Cancel;
+        `note` ends the message that the file is saved."""
         job = ExportJob(work, self)
         dialog = QProgressDialog(f"Exporting {target.name}…", "Cancel", 0, 0, self.window)
         dialog.setWindowTitle("Export")
@@ -456,7 +498,7 @@ class HistoryController(QObject):
             job.deleteLater()
             self.window.statusBar().showMessage(message, 10000)
 
-        job.finished.connect(lambda written: done(f"{what} saved to {written}"))
+        job.finished.connect(lambda written: done(f"{what} saved to {written}{note}"))
         job.cancelled.connect(lambda: done(f"Export cancelled: {target} was not saved."))
 
         def failed(why: str) -> None:
@@ -489,7 +531,14 @@ class HistoryController(QObject):
         def work(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> Path:
             return export_conversation(read(cancelled), target, secrets)
 
-        return self._start_export(work, target, "Trace")
+        return self._start_export(work, target, "Trace", self._without_running())
+
+    def _without_running(self) -> str:
+        """What a finished export's message adds while a run is going: exports are of saved
+        turns, each whole, and that turn is not saved yet."""
+        if not self.runner.running:
+            return ""
+        return " (without the turn still running: it is not saved yet)"
 
     def _reading(self, conversation_id: int) -> Callable[[Callable[[], bool]], LoadedConversation]:
         """What an export's worker calls to read the conversation, `read(cancelled)`: with its
@@ -553,6 +602,8 @@ class HistoryController(QObject):
         self.list.setUpdatesEnabled(False)
         self.list.setEnabled(False)
         self.new_action.setEnabled(False)
+        if self.report_dialog is not None and self.report_dialog.isVisible():
+            self.report_dialog.set_running(True)
         QTimer.singleShot(LIST_LATER_MS, self.list, partial(self.list.setUpdatesEnabled, True))
 
     def _on_runner_run_settled(self, turn: Any) -> None:
@@ -569,6 +620,7 @@ class HistoryController(QObject):
         idle = not self.runner.running  # (a queued question may have started already)
         self.list.setEnabled(idle)
         self.new_action.setEnabled(idle)
+        self._relist_report_turns()
         if turn is None or self.recorder.conversation_id is None:
             return
         self.list.refresh()  # a new conversation appears, the one answered moves to the top

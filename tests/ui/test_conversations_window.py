@@ -609,3 +609,92 @@ def test_a_clean_quit_leaves_the_history_as_one_file(
     assert h.sink.count == 0
     with HistoryStore.open(path) as again:
         assert again.turn_count(conversation) == 1
+
+
+@pytest.fixture
+def held(qtbot: QtBot, qloop: qasync.QEventLoop) -> Iterator[tuple[Harness, ScriptedSelector]]:
+    """The window with a selector whose `block` holds a run in its selection (set it)."""
+    selector = ScriptedSelector()
+    harness = Harness(qtbot, selector)
+    yield harness, selector
+    if selector.block is not None:
+        selector.block.set()
+    qloop.run_until_complete(harness.runner.shutdown())
+    assert harness.recorder.flush()
+    harness.store.close()
+
+
+def test_a_report_dialog_opened_during_a_run_lists_its_turn_once_saved(
+    held: tuple[Harness, ScriptedSelector], qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    """Opened while a run goes, the dialog lists the saved turns (each whole), says the running
+    one is not listed yet, and lists it once it is saved, the user's checks kept (it listed
+    the saved turns only and never updated). A trace exported meanwhile says it is without
+    that turn."""
+    h, selector = held
+    qloop.run_until_complete(h.ask(FIRST))  # turn 1, saved
+    hold = selector.block = asyncio.Event()
+    selector.started.clear()
+
+    async def scenario() -> ExportDialog:
+        assert h.runner.ask(FOLLOW_UP)
+        await asyncio.wait_for(selector.started.wait(), 30)  # turn 2 runs, held
+        dialog = h.history.open_export_dialog("report")
+        assert isinstance(dialog, ExportDialog)
+        await wait_until(lambda: dialog.records is not None, timeout=30)
+        assert [dialog.turns.item(i).text()[:2] for i in range(dialog.turns.count())] == ["1."]
+        assert dialog.note.isVisible() and "still running" in dialog.note.text()
+        dialog.set_turns([])  # the user's choice for turn 1
+        trace = h.history.export_trace(tmp_path / "t.jsonl")
+        assert trace is not None
+        await wait_until(lambda: not trace.running, timeout=30)
+        await wait_until(lambda: "Trace saved" in h.window.statusBar().currentMessage())
+        assert "without the turn still running" in h.window.statusBar().currentMessage()
+        assert h.runner.running
+        hold.set()
+        await h.listed()
+        await wait_until(lambda: dialog.turns.count() == 2, timeout=30)
+        return dialog
+
+    dialog = qloop.run_until_complete(scenario())
+    assert dialog.chosen_turns() == [2]  # turn 1 as the user left it, the new one answered
+    assert dialog.turns.item(1).text().startswith(f"2. {FOLLOW_UP} — answered")
+    assert not dialog.note.isVisible()
+    assert dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
+    conversation = h.recorder.conversation_id
+    assert conversation is not None
+    (first,) = h.store.load(conversation).turns[:1]
+    lines = (tmp_path / "t.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["kind"] for line in lines] == [e.kind for e in first.events]
+    dialog.reject()
+    assert h.sink.count == 0
+
+
+def test_a_report_dialog_opened_during_a_new_conversations_first_run_waits_for_it(
+    held: tuple[Harness, ScriptedSelector], qloop: qasync.QEventLoop
+) -> None:
+    """No turn saved yet but one running: the dialog opens (it said "no saved turns yet" and
+    did not open), Export waits, and the turn is listed, and the file named, once saved."""
+    from caec_desktop.ui.history_controller import file_stem
+
+    h, selector = held
+    hold = selector.block = asyncio.Event()
+
+    async def scenario() -> ExportDialog:
+        assert h.runner.ask(FIRST)
+        await asyncio.wait_for(selector.started.wait(), 30)
+        dialog = h.history.open_export_dialog("report")
+        assert isinstance(dialog, ExportDialog)
+        ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        assert not ok.isEnabled() and "first turn is still running" in dialog.problem.text()
+        hold.set()
+        await h.listed()
+        await wait_until(lambda: dialog.records is not None, timeout=30)
+        return dialog
+
+    dialog = qloop.run_until_complete(scenario())
+    assert dialog.chosen_turns() == [1]
+    assert dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
+    assert dialog.problem.text() == "" and not dialog.note.isVisible()
+    assert Path(dialog.path.text()).stem == file_stem(FIRST)
+    dialog.reject()
