@@ -21,8 +21,10 @@ conversation in their worker thread too (the report dialog lists the turns once 
 
 from __future__ import annotations
 
+import logging
 import re
 import sqlite3
+import time
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -60,7 +62,14 @@ if TYPE_CHECKING:
     from caec_desktop.ui.main_window import MainWindow
     from caec_desktop.ui.session_runner import SessionRunner
 
+log = logging.getLogger(__name__)
+
 NEW_NAME = "New conversation"
+QUIT_WAIT_S = 10.0
+"""How long closing the app waits for an export still running to finish (as for the history's
+last saves), and for reads of the history to end."""
+CANCEL_WAIT_S = 5.0
+"""How long it then waits for a cancelled export to remove its temporary file."""
 LIST_LATER_MS = 1
 """A saved turn shows in the conversation list this long after the save (a later loop turn)."""
 NEWEST_TURNS = 1
@@ -145,6 +154,8 @@ class HistoryController(QObject):
         self.export_job: ExportJob | None = None
         self.progress_dialog: QProgressDialog | None = None
         self._report_reads = 0
+        self._reads: set[ReadJob] = set()
+        """Reads of the history running in worker threads."""
         """Reads of the report dialog's turns started (only the newest one's are listed)."""
         self.reading: ReadJob | None = None
         """The read of the open conversation's older turns, while it runs."""
@@ -210,13 +221,44 @@ class HistoryController(QObject):
             if path is None:  # a history kept in memory: no other connection can read it
                 self._show_older(work(store, lambda: False))
                 return True
-            job = ReadJob(path, work, self)
+            job = self._read_job(path, work)
             job.done.connect(partial(self._on_reading_done, job))
             job.failed.connect(partial(self._on_reading_failed, job))
             job.ended.connect(job.deleteLater)
             self.reading = job
             job.start()
         return True
+
+    def _read_job(self, path: Path, work: Callable[..., Any]) -> ReadJob:
+        """A read of the history in a worker thread, known until it ends (`close` waits)."""
+        job = ReadJob(path, work, self)
+        self._reads.add(job)
+        job.ended.connect(partial(self._reads.discard, job))
+        return job
+
+    def close(self, timeout: float | None = None) -> bool:
+        """The app is closing (app.py, before the history's store is closed): an export still
+        running may finish (at most `timeout` s, then it is cancelled and removes its temporary
+        file), reads of the history are cancelled, and each of their threads is waited for,
+        bounded. They are daemon threads: the interpreter's exit stopped them where they were,
+        leaving a `.NAME.….part` file beside the export's target, and a reader's connection
+        open after the store's, which keeps the WAL. False if one has not ended in time
+        (`timeout`: `QUIT_WAIT_S` by default)."""
+        timeout = QUIT_WAIT_S if timeout is None else timeout
+        end = time.monotonic() + timeout
+        self._stop_reading()
+        reads = list(self._reads)
+        for job in reads:
+            job.cancel()
+        export = self.export_job
+        ended = True
+        if export is not None and export.running and not export.wait(timeout):
+            log.warning("closing: the export still running after %g s is cancelled", timeout)
+            export.cancel()
+            ended = export.wait(CANCEL_WAIT_S)
+        for job in reads:
+            ended = job.wait(max(0.0, end - time.monotonic())) and ended
+        return ended
 
     def _told_skipped(self, skipped: int) -> None:
         if skipped:
@@ -399,7 +441,7 @@ class HistoryController(QObject):
                 return
             done(loaded)
             return
-        job = ReadJob(path, partial(_read_all, conversation_id), self)
+        job = self._read_job(path, partial(_read_all, conversation_id))
         job.done.connect(done)
         job.failed.connect(failed)
         job.ended.connect(job.deleteLater)

@@ -698,3 +698,50 @@ def test_a_report_dialog_opened_during_a_new_conversations_first_run_waits_for_i
     assert dialog.problem.text() == "" and not dialog.note.isVisible()
     assert Path(dialog.path.text()).stem == file_stem(FIRST)
     dialog.reject()
+
+
+def _others(folder: Path) -> list[str]:
+    """What is in a test's folder besides the app's own data and config folders."""
+    return sorted(p.name for p in folder.iterdir() if p.name not in ("data", "config"))
+
+
+def test_quitting_during_a_long_export_cancels_it_and_leaves_no_part_file(
+    h: Harness, qloop: qasync.QEventLoop, qtbot: QtBot, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """The app's close (`app._close`) with an export still running past the wait: it is
+    cancelled and its temporary file removed before the app ends (its daemon thread was
+    stopped by the interpreter's exit mid-write: `.long.pdf.….part` stayed in the folder)."""
+    from caec_desktop.app import _close
+    from caec_desktop.ui import history_controller
+    from tests.services.report_fixtures import turns
+
+    monkeypatch.setattr(history_controller, "QUIT_WAIT_S", 0.0)  # no wait: cancelled at once
+    conv = h.store.create_conversation("Long")
+    calc = turns()[0].result
+    for i in range(150):
+        h.store.save_turn(conv, f"request {i}", dict(calc))
+    h.recorder.conversation_id = conv
+    job = h.history.export_report(tmp_path / "long.pdf")
+    assert job is not None
+    qtbot.waitUntil(lambda: any(n.endswith(".part") for n in _others(tmp_path)), timeout=30_000)
+    watch: asyncio.Future[Any] = qloop.create_future()
+    assert qloop.run_until_complete(_close(h.runner, h.recorder, watch, [h.history])) == 0
+    assert not job.running
+    assert _others(tmp_path) == []  # no file, no part
+
+
+def test_quitting_right_after_an_export_started_lets_it_finish(
+    h: Harness, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    """An export shorter than the wait (`QUIT_WAIT_S`) is written whole before the app ends."""
+    from caec_desktop.app import _close
+
+    qloop.run_until_complete(h.ask(FIRST))
+    job = h.history.export_report(tmp_path / "r.pdf")
+    assert job is not None and job.running
+    watch: asyncio.Future[Any] = qloop.create_future()
+    assert qloop.run_until_complete(_close(h.runner, h.recorder, watch, [h.history])) == 0
+    assert not job.running
+    assert _others(tmp_path) == ["r.pdf"]
+    text = " ".join(p.extract_text() for p in pypdf.PdfReader(tmp_path / "r.pdf").pages)
+    assert "Rayleigh timestep" in " ".join(text.split())
