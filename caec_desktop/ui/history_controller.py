@@ -154,9 +154,9 @@ class HistoryController(QObject):
         self.export_job: ExportJob | None = None
         self.progress_dialog: QProgressDialog | None = None
         self._report_reads = 0
+        """Reads of the report dialog's turns started (only the newest one's are listed)."""
         self._reads: set[ReadJob] = set()
         """Reads of the history running in worker threads."""
-        """Reads of the report dialog's turns started (only the newest one's are listed)."""
         self.reading: ReadJob | None = None
         """The read of the open conversation's older turns, while it runs."""
 
@@ -348,7 +348,7 @@ class HistoryController(QObject):
 
     def open_report_dialog(self) -> ExportDialog | None:
         """The package dialog for the open conversation (None, and a message, if it has no
-        saved turn). Its title block starts from the one remembered for this conversation, else
+        saved turn and none running). Its title block starts from the one remembered for this conversation, else
         from the last one used (without its date)."""
         from caec_desktop.services.report import TitleBlock
         from caec_desktop.ui.export_dialog import FORMATS, ExportDialog
