@@ -4,10 +4,10 @@ in `choice()` is complete (at least one turn, a file name). It may open before t
 has been read (records None: the window reads it in a worker thread); `set_records` lists the
 turns then, and Export waits for them.
 
-Only saved turns are listed, each whole. Opened while a run is going (`set_running`), the dialog
-says that turn is not listed yet; the window lists it once it is saved (`set_records` again:
-the turns already listed keep the checks the user gave them). A new conversation's first turn
-still running leaves nothing to list yet, and Export waits for it."""
+Only saved turns are listed, each whole. Opened while a turn runs or is being saved
+(`set_running`), the dialog says that turn is not listed yet; the window lists it once it is
+saved (`set_records` again: the turns already listed keep the checks the user gave them). A new
+conversation's first turn not saved yet leaves nothing to list, and Export waits for it."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ class ExportDialog(QDialog):
         self.setWindowTitle("Export calculation package")
         self.records: list[TurnRecord] | None = None
         self.running = False
-        """A run is going: its turn is not saved, so not listed, yet."""
+        """A turn is running or being saved: it is not listed yet."""
         self.file_dialog: QFileDialog | None = None
 
         self.fields: dict[str, QLineEdit] = {}
@@ -188,11 +188,11 @@ class ExportDialog(QDialog):
         self.set_running(self.running)
 
     def set_running(self, running: bool) -> None:
-        """A run is going (or not): say its turn is not listed until it is saved."""
+        """A turn is running or being saved (or not): say it is not listed until it is saved."""
         self.running = running
         self.note.setText(
-            "A turn is still running: it is listed here once it is answered and saved; the "
-            "turns listed are saved and whole."
+            "The newest turn is not saved yet (it is running, or being saved): it is listed "
+            "here once it is. The turns listed are saved, each whole."
             if running and self.records is not None
             else ""
         )
@@ -230,7 +230,7 @@ class ExportDialog(QDialog):
     def _problem(self) -> str:
         if self.records is None:
             if self.running:
-                return "The first turn is still running: it is listed here once it is saved."
+                return "The first turn is not saved yet: it is listed here once it is."
             return "Reading the conversation's turns…"
         if not self.chosen_turns():
             return "Choose at least one turn."

@@ -348,12 +348,12 @@ class HistoryController(QObject):
 
     def open_report_dialog(self) -> ExportDialog | None:
         """The package dialog for the open conversation (None, and a message, if it has no
-        saved turn and none running). Its title block starts from the one remembered for this conversation, else
-        from the last one used (without its date)."""
+        saved turn and none unsaved). Its title block starts from the one remembered for this
+        conversation, else from the last one used (without its date)."""
         from caec_desktop.services.report import TitleBlock
         from caec_desktop.ui.export_dialog import FORMATS, ExportDialog
 
-        running = self.runner.running
+        running = self._turn_unsaved()
         conversation_id = self.recorder.conversation_id
         if conversation_id is None and not running:
             self._saved("Report")  # (the message)
@@ -406,7 +406,7 @@ class HistoryController(QObject):
         dialog = self.report_dialog
         if dialog is None or not dialog.isVisible():
             return
-        dialog.set_running(self.runner.running)
+        dialog.set_running(self._turn_unsaved())
         conversation_id = self.recorder.conversation_id
         if conversation_id is None:  # the run saved no turn: nothing to list
             dialog.reject()
@@ -575,12 +575,17 @@ class HistoryController(QObject):
 
         return self._start_export(work, target, "Trace", self._without_running())
 
+    def _turn_unsaved(self) -> bool:
+        """A turn is running, or has finished and is not saved yet (its `runSettled` is still
+        to come, or the writer thread is saving it)."""
+        return self.runner.running or self.runner.settling or self.recorder.saving
+
     def _without_running(self) -> str:
-        """What a finished export's message adds while a run is going: exports are of saved
+        """What a finished export's message adds while a turn is unsaved: exports are of saved
         turns, each whole, and that turn is not saved yet."""
-        if not self.runner.running:
+        if not self._turn_unsaved():
             return ""
-        return " (without the turn still running: it is not saved yet)"
+        return " (without the newest turn: it is not saved yet)"
 
     def _reading(self, conversation_id: int) -> Callable[[Callable[[], bool]], LoadedConversation]:
         """What an export's worker calls to read the conversation, `read(cancelled)`: with its

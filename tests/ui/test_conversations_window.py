@@ -643,13 +643,13 @@ def test_a_report_dialog_opened_during_a_run_lists_its_turn_once_saved(
         assert isinstance(dialog, ExportDialog)
         await wait_until(lambda: dialog.records is not None, timeout=30)
         assert [dialog.turns.item(i).text()[:2] for i in range(dialog.turns.count())] == ["1."]
-        assert dialog.note.isVisible() and "still running" in dialog.note.text()
+        assert dialog.note.isVisible() and "not saved yet" in dialog.note.text()
         dialog.set_turns([])  # the user's choice for turn 1
         trace = h.history.export_trace(tmp_path / "t.jsonl")
         assert trace is not None
         await wait_until(lambda: not trace.running, timeout=30)
         await wait_until(lambda: "Trace saved" in h.window.statusBar().currentMessage())
-        assert "without the turn still running" in h.window.statusBar().currentMessage()
+        assert "without the newest turn" in h.window.statusBar().currentMessage()
         assert h.runner.running
         hold.set()
         await h.listed()
@@ -686,7 +686,7 @@ def test_a_report_dialog_opened_during_a_new_conversations_first_run_waits_for_i
         dialog = h.history.open_export_dialog("report")
         assert isinstance(dialog, ExportDialog)
         ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        assert not ok.isEnabled() and "first turn is still running" in dialog.problem.text()
+        assert not ok.isEnabled() and "first turn is not saved yet" in dialog.problem.text()
         hold.set()
         await h.listed()
         await wait_until(lambda: dialog.records is not None, timeout=30)
@@ -745,3 +745,36 @@ def test_quitting_right_after_an_export_started_lets_it_finish(
     assert _others(tmp_path) == ["r.pdf"]
     text = " ".join(p.extract_text() for p in pypdf.PdfReader(tmp_path / "r.pdf").pages)
     assert "Rayleigh timestep" in " ".join(text.split())
+
+
+def test_a_report_dialog_opened_while_the_answered_turn_is_being_saved_lists_it_after(
+    h: Harness, qloop: qasync.QEventLoop
+) -> None:
+    """Answered but not saved yet (another program holds the history locked, so the writer
+    thread waits): the dialog says the newest turn is not saved yet, and lists it once the
+    writer has saved it."""
+    import sqlite3
+
+    qloop.run_until_complete(h.ask(FIRST))
+    other = sqlite3.connect(h.store.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # a writer elsewhere holds the lock
+
+    async def scenario() -> ExportDialog:
+        assert h.runner.ask(FOLLOW_UP)
+        await wait_signal(h.runner.runSettled, timeout=30)
+        assert not h.runner.running and h.recorder.saving
+        dialog = h.history.open_export_dialog("report")
+        assert isinstance(dialog, ExportDialog)
+        await wait_until(lambda: dialog.records is not None, timeout=30)
+        assert dialog.turns.count() == 1
+        assert dialog.note.isVisible() and "not saved yet" in dialog.note.text()
+        other.execute("COMMIT")
+        await wait_until(lambda: dialog.turns.count() == 2, timeout=30)
+        return dialog
+
+    try:
+        dialog = qloop.run_until_complete(scenario())
+    finally:
+        other.close()
+    assert dialog.chosen_turns() == [1, 2] and not dialog.note.isVisible()
+    dialog.reject()

@@ -433,6 +433,11 @@ class ConversationRecorder:
                 self.report(message, exc)
         self.tell()
 
+    @property
+    def saving(self) -> bool:
+        """Turns handed to the writer thread are not saved yet."""
+        return self._waiting > 0
+
     def after_saved(self, then: Callable[[], None]) -> None:
         """Call `then` once every turn handed to the writer so far is saved (at once when none
         is waiting): the conversation list shows a saved turn after its save, in order."""
