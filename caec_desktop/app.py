@@ -805,8 +805,12 @@ async def _close(
     """The window has closed: shut the session down, write what is left to the history.
     (`watch` and `conversations`, the dock's controllers, are kept alive until then.)"""
     await runner.shutdown()  # cancels the run, awaits Session.aclose(): HTTP clients closed
+    for controller in conversations or ():
+        controller.close()  # an export finishes (bounded) and the history's reads end
     if recorder is not None:
-        recorder.flush()  # the writer thread's saves, the last turn's among them (bounded)
+        # The writer thread's saves, the last turn's among them (bounded); then its thread and
+        # the store are closed, so SQLite folds the WAL into the file and removes -wal/-shm.
+        recorder.close()
     watch.cancel()  # kept until now: its result is the collector
     return 0
 

@@ -234,12 +234,10 @@ class Display:
 
 def _prefix_factor(si_unit: str, value: float) -> float:
     """The factor `units.fmt` rescales `value` by (1 when it keeps the SI unit)."""
-    from caec_desktop.tools.units import _COMPACTABLE, _compact_unit
+    from caec_desktop.tools.units import prefixed_unit
 
-    big_mass = si_unit == "kg" and value >= 1
-    if si_unit not in _COMPACTABLE or big_mass:
-        return 1.0
-    return _compact_unit(si_unit, math.floor(math.log10(value)))[0]
+    prefixed = prefixed_unit(value, si_unit)
+    return 1.0 if prefixed is None else prefixed[0]
 
 
 def make_display(

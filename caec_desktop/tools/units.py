@@ -227,12 +227,25 @@ def fmt(value: float, unit: str = "", digits: int = 4, compact: bool = True) -> 
     """
     if not unit:
         return sig(value, digits)
-    # Masses of 1 kg and up stay in kg: engineers read "1500 kg", not "1.5 Mg".
-    big_mass = unit == "kg" and abs(value) >= 1
-    if compact and math.isfinite(value) and value != 0 and unit in _COMPACTABLE and not big_mass:
-        factor, shown = _compact_unit(unit, math.floor(math.log10(abs(value))))
+    prefixed = prefixed_unit(value, unit) if compact else None
+    if prefixed is not None:
+        factor, shown = prefixed
         return f"{sig(value * factor, digits)} {shown}"
     return f"{sig(value, digits)} {pretty_unit(unit)}"
+
+
+def prefixed_unit(value: float, unit: str) -> tuple[float, str] | None:
+    """The factor from `unit` and the unit shown for `value` with an automatic SI prefix
+    (`fmt`, and a column's one unit: `display.Display.axis`); None: `unit` as it is."""
+    if not math.isfinite(value) or value == 0:
+        return None
+    decade = math.floor(math.log10(abs(value)))
+    if unit in _AREA_VOLUME:
+        return _area_volume_unit(unit, decade)
+    # Masses of 1 kg and up stay in kg: engineers read "1500 kg", not "1.5 Mg".
+    if unit not in _COMPACTABLE or (unit == "kg" and abs(value) >= 1):
+        return None
+    return _compact_unit(unit, decade)
 
 
 @lru_cache(maxsize=512)
@@ -242,6 +255,25 @@ def _compact_unit(unit: str, decade: int) -> tuple[float, str]:
     reg = ureg()
     target = reg.Quantity(10.0**decade, unit).to_compact().units
     return float(reg.Quantity(1.0, unit).to(target).magnitude), f"{target:~P}"
+
+
+@lru_cache(maxsize=256)
+def _area_volume_unit(unit: str, decade: int) -> tuple[float, str]:
+    """For an area or volume unit (`_AREA_VOLUME`), the unit in which values of one decade read
+    best, and the factor to it: the first of its candidates where the number lies in
+    [0.1, 1000), else the one where it is nearest to that range (in decades). The prefix is the
+    length's, cubed or squared (1 mm³ = 1e-9 m³): pint's `to_compact` steps such units by
+    1000³, so 0.5 m³ read "5e8 mm³" and 4.189e-9 m³ kept its exponent."""
+    reg = ureg()
+    best: tuple[float, float, str] | None = None
+    for candidate in _AREA_VOLUME[unit]:
+        factor = float(reg.Quantity(1.0, unit).to(candidate).magnitude)
+        low = decade + round(math.log10(factor))  # the number's decade in `candidate`
+        off = max(-1 - low, low - 2, 0)
+        if best is None or off < best[0]:
+            best = (off, factor, pretty_unit(candidate))
+    assert best is not None
+    return best[1], best[2]
 
 
 def show_value(value: Any, unit: str) -> str:
@@ -291,3 +323,11 @@ unit (0.072 N/m as 0.000411 lbf/in) is a number no one reads. pint reads and wri
 
 # Units where an SI prefix reads naturally; composite units (kg/m³, N·s/m) stay as they are.
 _COMPACTABLE = frozenset({"m", "s", "Pa", "N", "kg", "m/s"})
+_AREA_VOLUME = {
+    "m^2": ("m^2", "mm^2", "um^2", "cm^2"),
+    "m^3": ("m^3", "mm^3", "um^3", "cm^3"),
+    "m^3/s": ("m^3/s", "mm^3/s", "cm^3/s"),
+}
+"""Areas, volumes and volume flows with an automatic prefix: the units they may be shown in,
+preferred first (m, then mm and µm; cm where those leave a number of 1000 or more, or below
+0.1: 2000 cm³ rather than 2e6 mm³ or 0.002 m³)."""

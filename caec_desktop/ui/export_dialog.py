@@ -2,7 +2,12 @@
 and the file. Opened with `open()` (never `exec()` in a coroutine); `accepted` means the choice
 in `choice()` is complete (at least one turn, a file name). It may open before the conversation
 has been read (records None: the window reads it in a worker thread); `set_records` lists the
-turns then, and Export waits for them."""
+turns then, and Export waits for them.
+
+Only saved turns are listed, each whole. Opened while a turn runs or is being saved
+(`set_running`), the dialog says that turn is not listed yet; the window lists it once it is
+saved (`set_records` again: the turns already listed keep the checks the user gave them). A new
+conversation's first turn not saved yet leaves nothing to list, and Export waits for it."""
 
 from __future__ import annotations
 
@@ -69,6 +74,8 @@ class ExportDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Export calculation package")
         self.records: list[TurnRecord] | None = None
+        self.running = False
+        """A turn is running or being saved: it is not listed yet."""
         self.file_dialog: QFileDialog | None = None
 
         self.fields: dict[str, QLineEdit] = {}
@@ -105,6 +112,8 @@ class ExportDialog(QDialog):
 
         self.format = QComboBox()
         self.format.addItems(list(FORMATS))
+        self.start_text = str(start)
+        """The file the dialog proposed (a new conversation's is renamed once it is saved)."""
         self.path = QLineEdit(str(start))
         self.path.setObjectName("path")
         browse = QPushButton("Browse…")
@@ -119,6 +128,11 @@ class ExportDialog(QDialog):
         self.problem.setTextFormat(Qt.TextFormat.PlainText)
         self.problem.setObjectName("problem")
         self.problem.setStyleSheet("color: #a00")
+        self.note = QLabel()
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.note.setObjectName("note")
+        self.note.setWordWrap(True)
+        self.note.hide()
 
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
@@ -133,6 +147,7 @@ class ExportDialog(QDialog):
         top.addWidget(turns_box, 3)  # turn titles are long; the title block's fields are short
         layout.addLayout(top)
         layout.addLayout(out)
+        layout.addWidget(self.note)
         layout.addWidget(self.problem)
         layout.addWidget(self.buttons)
 
@@ -148,21 +163,40 @@ class ExportDialog(QDialog):
         self._check()
 
     def set_records(self, records: list[TurnRecord]) -> None:
-        """List the conversation's turns (checked: the answered ones that computed something)."""
+        """List the conversation's turns (checked: the answered ones that computed something).
+        Listed again (a turn saved since), the turns listed before keep their checks."""
+        kept = {
+            int(self.turns.item(i).data(Qt.ItemDataRole.UserRole)): self.turns.item(i).checkState()
+            for i in range(self.turns.count())
+        }
         self.records = records
         answered = set(default_turns(records))
         self.turns.blockSignals(True)  # one check at the end, not one per item
         try:
+            self.turns.clear()
             for rec in records:
                 item = QListWidgetItem(turn_label(rec))
                 item.setToolTip(item.text())
                 item.setData(Qt.ItemDataRole.UserRole, rec.number)
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
                 checked = rec.number in answered
-                item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
+                default = Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked
+                item.setCheckState(kept.get(rec.number, default))
                 self.turns.addItem(item)
         finally:
             self.turns.blockSignals(False)
+        self.set_running(self.running)
+
+    def set_running(self, running: bool) -> None:
+        """A turn is running or being saved (or not): say it is not listed until it is saved."""
+        self.running = running
+        self.note.setText(
+            "The newest turn is not saved yet (it is running, or being saved): it is listed "
+            "here once it is. The turns listed are saved, each whole."
+            if running and self.records is not None
+            else ""
+        )
+        self.note.setVisible(bool(self.note.text()))
         self._check()
 
     # --- state -------------------------------------------------------------------------------
@@ -195,6 +229,8 @@ class ExportDialog(QDialog):
 
     def _problem(self) -> str:
         if self.records is None:
+            if self.running:
+                return "The first turn is not saved yet: it is listed here once it is."
             return "Reading the conversation's turns…"
         if not self.chosen_turns():
             return "Choose at least one turn."

@@ -21,8 +21,10 @@ conversation in their worker thread too (the report dialog lists the turns once 
 
 from __future__ import annotations
 
+import logging
 import re
 import sqlite3
+import time
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -60,7 +62,14 @@ if TYPE_CHECKING:
     from caec_desktop.ui.main_window import MainWindow
     from caec_desktop.ui.session_runner import SessionRunner
 
+log = logging.getLogger(__name__)
+
 NEW_NAME = "New conversation"
+QUIT_WAIT_S = 10.0
+"""How long closing the app waits for an export still running to finish (as for the history's
+last saves), and for reads of the history to end."""
+CANCEL_WAIT_S = 5.0
+"""How long it then waits for a cancelled export to remove its temporary file."""
 LIST_LATER_MS = 1
 """A saved turn shows in the conversation list this long after the save (a later loop turn)."""
 NEWEST_TURNS = 1
@@ -144,6 +153,10 @@ class HistoryController(QObject):
         self.report_dialog: ExportDialog | None = None
         self.export_job: ExportJob | None = None
         self.progress_dialog: QProgressDialog | None = None
+        self._report_reads = 0
+        """Reads of the report dialog's turns started (only the newest one's are listed)."""
+        self._reads: set[ReadJob] = set()
+        """Reads of the history running in worker threads."""
         self.reading: ReadJob | None = None
         """The read of the open conversation's older turns, while it runs."""
 
@@ -208,13 +221,44 @@ class HistoryController(QObject):
             if path is None:  # a history kept in memory: no other connection can read it
                 self._show_older(work(store, lambda: False))
                 return True
-            job = ReadJob(path, work, self)
+            job = self._read_job(path, work)
             job.done.connect(partial(self._on_reading_done, job))
             job.failed.connect(partial(self._on_reading_failed, job))
             job.ended.connect(job.deleteLater)
             self.reading = job
             job.start()
         return True
+
+    def _read_job(self, path: Path, work: Callable[..., Any]) -> ReadJob:
+        """A read of the history in a worker thread, known until it ends (`close` waits)."""
+        job = ReadJob(path, work, self)
+        self._reads.add(job)
+        job.ended.connect(partial(self._reads.discard, job))
+        return job
+
+    def close(self, timeout: float | None = None) -> bool:
+        """The app is closing (app.py, before the history's store is closed): an export still
+        running may finish (at most `timeout` s, then it is cancelled and removes its temporary
+        file), reads of the history are cancelled, and each of their threads is waited for,
+        bounded. They are daemon threads: the interpreter's exit stopped them where they were,
+        leaving a `.NAME.….part` file beside the export's target, and a reader's connection
+        open after the store's, which keeps the WAL. False if one has not ended in time
+        (`timeout`: `QUIT_WAIT_S` by default)."""
+        timeout = QUIT_WAIT_S if timeout is None else timeout
+        end = time.monotonic() + timeout
+        self._stop_reading()
+        reads = list(self._reads)
+        for job in reads:
+            job.cancel()
+        export = self.export_job
+        ended = True
+        if export is not None and export.running and not export.wait(timeout):
+            log.warning("closing: the export still running after %g s is cancelled", timeout)
+            export.cancel()
+            ended = export.wait(CANCEL_WAIT_S)
+        for job in reads:
+            ended = job.wait(max(0.0, end - time.monotonic())) and ended
+        return ended
 
     def _told_skipped(self, skipped: int) -> None:
         if skipped:
@@ -304,19 +348,23 @@ class HistoryController(QObject):
 
     def open_report_dialog(self) -> ExportDialog | None:
         """The package dialog for the open conversation (None, and a message, if it has no
-        saved turn). Its title block starts from the one remembered for this conversation, else
-        from the last one used (without its date)."""
-        from caec_desktop.services.export import records
+        saved turn and none unsaved). Its title block starts from the one remembered for this
+        conversation, else from the last one used (without its date)."""
         from caec_desktop.services.report import TitleBlock
         from caec_desktop.ui.export_dialog import FORMATS, ExportDialog
 
-        conversation_id = self._saved("Report")
-        if conversation_id is None:
+        running = self._turn_unsaved()
+        conversation_id = self.recorder.conversation_id
+        if conversation_id is None and not running:
+            self._saved("Report")  # (the message)
             return None
         store = self.recorder.store
         try:
-            name = store.get_conversation(conversation_id).name
-            fields = store.report_fields(conversation_id)
+            if conversation_id is None:  # its first turn still runs: listed once saved
+                name, fields = self.window.conversation_name, {}
+            else:
+                name = store.get_conversation(conversation_id).name
+                fields = store.report_fields(conversation_id)
             if not fields:
                 fields = {**store.last_report_fields(), "date": ""}
         except _STORE_ERRORS as exc:
@@ -325,11 +373,24 @@ class HistoryController(QObject):
         start = export_folder() / (file_stem(name) + report_suffix(list(FORMATS.values())))
         dialog = ExportDialog(self.window, None, TitleBlock.from_dict(fields), start)
         dialog.accepted.connect(lambda: self._on_report_dialog_accepted(dialog))
+        dialog.set_running(running)
         self.report_dialog = dialog
         dialog.open()
+        if conversation_id is not None:
+            self._list_report_turns(dialog, conversation_id)
+        return dialog
+
+    def _list_report_turns(self, dialog: ExportDialog, conversation_id: int) -> None:
+        """Read the conversation in a worker thread and list its saved turns in `dialog` (the
+        newest read wins: a turn saved meanwhile is read again)."""
+        from caec_desktop.services.export import records
+
+        self._report_reads += 1
+        read = self._report_reads
 
         def listed(loaded: LoadedConversation) -> None:
-            if self.report_dialog is dialog:  # (not replaced by another one meanwhile)
+            # (not replaced by another dialog, nor by a newer read, meanwhile)
+            if self.report_dialog is dialog and self._report_reads == read:
                 dialog.set_records(records(loaded))
 
         def unread(why: str) -> None:
@@ -338,7 +399,28 @@ class HistoryController(QObject):
                 dialog.reject()
 
         self._read_whole(conversation_id, listed, unread)
-        return dialog
+
+    def _relist_report_turns(self) -> None:
+        """A run has settled and its turn is saved (or it saved none): an open report dialog
+        lists the turns again, the new one with them, and stops saying a turn is running."""
+        dialog = self.report_dialog
+        if dialog is None or not dialog.isVisible():
+            return
+        dialog.set_running(self._turn_unsaved())
+        conversation_id = self.recorder.conversation_id
+        if conversation_id is None:  # the run saved no turn: nothing to list
+            dialog.reject()
+            self._saved("Report")
+            return
+        if dialog.records is None and dialog.path.text() == dialog.start_text:
+            try:  # the new conversation's name, now that it has one
+                name = self.recorder.store.get_conversation(conversation_id).name
+            except _STORE_ERRORS:
+                name = ""
+            if name:
+                start = Path(dialog.start_text)
+                dialog.path.setText(str(start.with_name(file_stem(name) + start.suffix)))
+        self._list_report_turns(dialog, conversation_id)
 
     def _read_whole(
         self,
@@ -359,7 +441,7 @@ class HistoryController(QObject):
                 return
             done(loaded)
             return
-        job = ReadJob(path, partial(_read_all, conversation_id), self)
+        job = self._read_job(path, partial(_read_all, conversation_id))
         job.done.connect(done)
         job.failed.connect(failed)
         job.ended.connect(job.deleteLater)
@@ -423,7 +505,7 @@ class HistoryController(QObject):
                 cancelled=cancelled,
             )
 
-        return self._start_export(work, target, "Report")
+        return self._start_export(work, target, "Report", self._without_running())
 
     def _export_running(self) -> bool:
         if self.export_job is not None and self.export_job.running:
@@ -436,8 +518,10 @@ class HistoryController(QObject):
         work: Callable[[Callable[[int, int], None], Callable[[], bool]], Path],
         target: Path,
         what: str,
+        note: str = "",
     ) -> ExportJob:
-        """Run `work` in an export job with a progress dialog (shown after 400 ms) and Cancel."""
+        """Run `work` in an export job with a progress dialog (shown after 400 ms) and Cancel;
+        `note` ends the message that the file is saved."""
         job = ExportJob(work, self)
         dialog = QProgressDialog(f"Exporting {target.name}…", "Cancel", 0, 0, self.window)
         dialog.setWindowTitle("Export")
@@ -456,7 +540,7 @@ class HistoryController(QObject):
             job.deleteLater()
             self.window.statusBar().showMessage(message, 10000)
 
-        job.finished.connect(lambda written: done(f"{what} saved to {written}"))
+        job.finished.connect(lambda written: done(f"{what} saved to {written}{note}"))
         job.cancelled.connect(lambda: done(f"Export cancelled: {target} was not saved."))
 
         def failed(why: str) -> None:
@@ -489,7 +573,19 @@ class HistoryController(QObject):
         def work(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> Path:
             return export_conversation(read(cancelled), target, secrets)
 
-        return self._start_export(work, target, "Trace")
+        return self._start_export(work, target, "Trace", self._without_running())
+
+    def _turn_unsaved(self) -> bool:
+        """A turn is running, or has finished and is not saved yet (its `runSettled` is still
+        to come, or the writer thread is saving it)."""
+        return self.runner.running or self.runner.settling or self.recorder.saving
+
+    def _without_running(self) -> str:
+        """What a finished export's message adds while a turn is unsaved: exports are of saved
+        turns, each whole, and that turn is not saved yet."""
+        if not self._turn_unsaved():
+            return ""
+        return " (without the newest turn: it is not saved yet)"
 
     def _reading(self, conversation_id: int) -> Callable[[Callable[[], bool]], LoadedConversation]:
         """What an export's worker calls to read the conversation, `read(cancelled)`: with its
@@ -553,6 +649,8 @@ class HistoryController(QObject):
         self.list.setUpdatesEnabled(False)
         self.list.setEnabled(False)
         self.new_action.setEnabled(False)
+        if self.report_dialog is not None and self.report_dialog.isVisible():
+            self.report_dialog.set_running(True)
         QTimer.singleShot(LIST_LATER_MS, self.list, partial(self.list.setUpdatesEnabled, True))
 
     def _on_runner_run_settled(self, turn: Any) -> None:
@@ -569,6 +667,7 @@ class HistoryController(QObject):
         idle = not self.runner.running  # (a queued question may have started already)
         self.list.setEnabled(idle)
         self.new_action.setEnabled(idle)
+        self._relist_report_turns()
         if turn is None or self.recorder.conversation_id is None:
             return
         self.list.refresh()  # a new conversation appears, the one answered moves to the top

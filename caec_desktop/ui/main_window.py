@@ -725,6 +725,7 @@ class MainWindow(QMainWindow):
         if self._layout_restored or store.value("version") is None:
             store.setValue("version", LAYOUT_VERSION)
             store.setValue("geometry", self.saveGeometry())
+            store.setValue("normal_geometry", self.normalGeometry())
             store.setValue("state", self.saveState(LAYOUT_VERSION))
             store.setValue("splitter", self.split.saveState())
             if hasattr(self, "trace"):
@@ -752,11 +753,33 @@ class MainWindow(QMainWindow):
             value = store.value(key)
             if isinstance(value, QByteArray):
                 apply(value)
+        self._place_as_saved(store.value("normal_geometry"))
         value = store.value("trace_splitter")
         if isinstance(value, QByteArray) and hasattr(self, "trace"):
             self.trace.split.restoreState(value)
         self.restore_draft()
         return True
+
+    def _place_as_saved(self, saved: object) -> None:
+        """Put the window back exactly where it was (`normalGeometry`, without the frame) when
+        that still lies on a screen's free area. `restoreGeometry` makes room for a title bar
+        it guesses (the style's PM_TitleBarHeight, ~24 px) above the window: with no window
+        manager there is none, and a window at the top of the screen came back 25 px lower (and
+        26 px shorter when it filled the screen's height) than it was left. A maximized or
+        full-screen window keeps what `restoreGeometry` did, and so does a place off every
+        screen's free area (Qt's fit to the screen stays)."""
+        from PySide6.QtCore import QRect
+        from PySide6.QtGui import QGuiApplication
+
+        if not isinstance(saved, QRect) or not saved.isValid():
+            return
+        if self.isMaximized() or self.isFullScreen():
+            return
+        screen = QGuiApplication.screenAt(saved.center())
+        if screen is None or not screen.availableGeometry().contains(saved):
+            return
+        if self.normalGeometry() != saved:
+            self.setGeometry(saved)
 
     def restore_draft(self) -> None:
         """Put back the message being typed when the window last closed (unless something was

@@ -71,6 +71,11 @@ class SessionRunner(QObject):
     def running(self) -> bool:
         return self.task is not None and not self.task.done()
 
+    @property
+    def settling(self) -> bool:
+        """A finished turn's `runSettled` is still to come (the history saves it then)."""
+        return bool(self._settling)
+
     def ask(self, text: str) -> bool:
         """Start a chat turn; False when a run is already going."""
         return self._start("ask", lambda: self.session.ask(text))

@@ -204,3 +204,19 @@ def test_si_preset_is_plain_si_with_auto_prefixes(value: float, unit: str) -> No
 
     assert make_display("si").fmt(value, unit) == fmt(value, unit, 4)
     assert make_display("si_mm_mpa").unit_for(unit) in ("auto", "mm", "MPa")
+
+
+def test_a_particle_volume_and_a_column_of_volumes_read_in_mm3() -> None:
+    """particle_mass for a 2 mm bead: its volume π d³/6 = 4.18879e-9 m³ reads 4.189 mm³ with
+    auto prefixes (it read "4.189e-9 m³"), and a column of such volumes is in mm³ too."""
+    from caec_desktop.tools import execute
+
+    mm3 = 1e-9  # m³ in one mm³
+    result = execute("particle_mass", {"particle_diameter": "2 mm", "density": 2500}).result
+    assert result is not None
+    volume = result["particle_volume"]
+    assert volume == pytest.approx(math.pi * 0.002**3 / 6)
+    si = make_display("si")
+    assert si.fmt(volume, "m^3") == f"{math.pi * 2**3 / 6:.4g} mm³"
+    unit, factor = si.axis("m^3", [volume, math.pi * 0.004**3 / 6])
+    assert unit == "mm³" and factor == pytest.approx(1 / mm3)

@@ -71,3 +71,33 @@ def test_fmt_uses_si_prefixes_for_simple_units() -> None:
 def test_fmt_keeps_large_masses_in_kg() -> None:
     assert fmt(1500.0, "kg") == "1500 kg"
     assert fmt(1.4e-5, "kg") == "14 mg"
+
+
+MM = 1e-3  # m (SI prefix milli)
+CM = 1e-2  # m (centi)
+UM = 1e-6  # m (micro)
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "number", "shown"),
+    [
+        # one 2 mm sphere: π d³/6 (particle_volume), in mm³ 4.18879
+        (math.pi * (2 * MM) ** 3 / 6, "m^3", math.pi * 2**3 / 6, "mm³"),
+        (math.pi * (50 * UM) ** 3 / 6, "m^3", math.pi * 50**3 / 6, "µm³"),  # a 50 µm powder
+        (0.5, "m^3", 0.5, "m³"),  # a hopper
+        (0.05, "m^3", 0.05, "m³"),
+        (2e-3, "m^3", 2e-3 / CM**3, "cm³"),  # 2 L
+        (200 * MM**3, "m^3", 200, "mm³"),
+        (math.pi * (1 * MM) ** 2, "m^2", math.pi, "mm²"),  # a 2 mm bead's cross-section
+        (0.2, "m^2", 0.2, "m²"),
+        (3e-4, "m^2", 3e-4 / MM**2, "mm²"),
+        (1e-4, "m^3/s", 1e-4 / CM**3, "cm³/s"),  # 0.1 L/s
+        (0.5, "m^3/s", 0.5, "m³/s"),
+    ],
+)  # fmt: skip
+def test_areas_and_volumes_read_with_the_length_prefix_squared_or_cubed(
+    value: float, unit: str, number: float, shown: str
+) -> None:
+    """Auto prefixes for m², m³ and m³/s: a number from 0.1 to below 1000 in m, mm, µm (cm
+    when none of those gives one), never "4.189e-9 m³" for a 2 mm bead."""
+    assert fmt(value, unit) == f"{sig(number, 4)} {shown}"

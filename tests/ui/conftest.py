@@ -46,6 +46,47 @@ def _plot_import_done() -> Iterator[None]:
         thread.join(timeout=30)
 
 
+START_UP_JOIN_S = 30.0
+"""How long a test's end waits for the start-up worker it started to end (it is stopped first:
+at most the import or step it is in finishes)."""
+
+
+@pytest.fixture(autouse=True)
+def _start_up_worker_done(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A test that starts the app's start-up worker (`app.Loading`, itself or through `run_app`)
+    leaves it ended: stopped (`Loading.stop`: what is left of its stages is skipped) and its
+    thread joined, bounded. Left running, it went on with `_prepare` or LangGraph's imports
+    during later tests: modules arrived under them (test_main_thread_gc's small import read as
+    a large one and was frozen), and it could set the engine's graph after the test had put
+    the engine's state back."""
+    import sys
+    import threading
+    import time
+
+    before = set(threading.enumerate())
+    started: list[Any] = []
+    app = sys.modules.get("caec_desktop.app")  # (imported by every test that starts one)
+    if app is not None:
+        made = app.Loading.__init__
+
+        def tracked(self: Any, *args: Any, **kwargs: Any) -> None:
+            made(self, *args, **kwargs)
+            started.append(self)
+
+        monkeypatch.setattr(app.Loading, "__init__", tracked)
+    yield
+    for loading in started:
+        loading.stop()
+    end = time.monotonic() + START_UP_JOIN_S
+    workers = [
+        t for t in threading.enumerate() if t not in before and t.name.startswith("caec-start-up")
+    ]
+    for thread in workers:
+        thread.join(max(0.0, end - time.monotonic()))
+    left = [t.name for t in workers if t.is_alive()]
+    assert not left, f"the start-up worker still runs {START_UP_JOIN_S:g} s after the test"
+
+
 class LeakCheck:
     """What a closed conversation must not leave behind (after napari's leak fixtures): chat
     widgets of our classes still alive but no longer in the chat, new visible top-level

@@ -586,3 +586,195 @@ def test_the_list_shows_a_turn_once_the_writer_thread_has_saved_it(
     assert h.history.list.model.rowCount() == 1
     assert h.history.list.model.conversation(0).id == conversation.id
     assert h.store.turn_count(conversation.id) == 1
+
+
+def test_a_clean_quit_leaves_the_history_as_one_file(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """The app's close (`app._close`): the writer thread's saves are in, its thread and the
+    store are closed, and SQLite has folded the WAL into the file: no `-wal`/`-shm` is left
+    beside it (they were, after every quit), and the turn is there."""
+    from caec_desktop.app import _close
+
+    h = Harness(qtbot)
+    qloop.run_until_complete(h.ask(FIRST))  # saved on the recorder's writer thread
+    path = h.store.path
+    conversation = h.recorder.conversation_id
+    assert conversation is not None
+    companions = [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
+    assert all(p.exists() for p in companions)  # (while the history is open)
+    watch: asyncio.Future[Any] = qloop.create_future()
+    assert qloop.run_until_complete(_close(h.runner, h.recorder, watch)) == 0
+    assert [p.name for p in companions if p.exists()] == []
+    assert h.sink.count == 0
+    with HistoryStore.open(path) as again:
+        assert again.turn_count(conversation) == 1
+
+
+@pytest.fixture
+def held(qtbot: QtBot, qloop: qasync.QEventLoop) -> Iterator[tuple[Harness, ScriptedSelector]]:
+    """The window with a selector whose `block` holds a run in its selection (set it)."""
+    selector = ScriptedSelector()
+    harness = Harness(qtbot, selector)
+    yield harness, selector
+    if selector.block is not None:
+        selector.block.set()
+    qloop.run_until_complete(harness.runner.shutdown())
+    assert harness.recorder.flush()
+    harness.store.close()
+
+
+def test_a_report_dialog_opened_during_a_run_lists_its_turn_once_saved(
+    held: tuple[Harness, ScriptedSelector], qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    """Opened while a run goes, the dialog lists the saved turns (each whole), says the running
+    one is not listed yet, and lists it once it is saved, the user's checks kept (it listed
+    the saved turns only and never updated). A trace exported meanwhile says it is without
+    that turn."""
+    h, selector = held
+    qloop.run_until_complete(h.ask(FIRST))  # turn 1, saved
+    hold = selector.block = asyncio.Event()
+    selector.started.clear()
+
+    async def scenario() -> ExportDialog:
+        assert h.runner.ask(FOLLOW_UP)
+        await asyncio.wait_for(selector.started.wait(), 30)  # turn 2 runs, held
+        dialog = h.history.open_export_dialog("report")
+        assert isinstance(dialog, ExportDialog)
+        await wait_until(lambda: dialog.records is not None, timeout=30)
+        assert [dialog.turns.item(i).text()[:2] for i in range(dialog.turns.count())] == ["1."]
+        assert dialog.note.isVisible() and "not saved yet" in dialog.note.text()
+        dialog.set_turns([])  # the user's choice for turn 1
+        trace = h.history.export_trace(tmp_path / "t.jsonl")
+        assert trace is not None
+        await wait_until(lambda: not trace.running, timeout=30)
+        await wait_until(lambda: "Trace saved" in h.window.statusBar().currentMessage())
+        assert "without the newest turn" in h.window.statusBar().currentMessage()
+        assert h.runner.running
+        hold.set()
+        await h.listed()
+        await wait_until(lambda: dialog.turns.count() == 2, timeout=30)
+        return dialog
+
+    dialog = qloop.run_until_complete(scenario())
+    assert dialog.chosen_turns() == [2]  # turn 1 as the user left it, the new one answered
+    assert dialog.turns.item(1).text().startswith(f"2. {FOLLOW_UP} — answered")
+    assert not dialog.note.isVisible()
+    assert dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
+    conversation = h.recorder.conversation_id
+    assert conversation is not None
+    (first,) = h.store.load(conversation).turns[:1]
+    lines = (tmp_path / "t.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["kind"] for line in lines] == [e.kind for e in first.events]
+    dialog.reject()
+    assert h.sink.count == 0
+
+
+def test_a_report_dialog_opened_during_a_new_conversations_first_run_waits_for_it(
+    held: tuple[Harness, ScriptedSelector], qloop: qasync.QEventLoop
+) -> None:
+    """No turn saved yet but one running: the dialog opens (it said "no saved turns yet" and
+    did not open), Export waits, and the turn is listed, and the file named, once saved."""
+    from caec_desktop.ui.history_controller import file_stem
+
+    h, selector = held
+    hold = selector.block = asyncio.Event()
+
+    async def scenario() -> ExportDialog:
+        assert h.runner.ask(FIRST)
+        await asyncio.wait_for(selector.started.wait(), 30)
+        dialog = h.history.open_export_dialog("report")
+        assert isinstance(dialog, ExportDialog)
+        ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        assert not ok.isEnabled() and "first turn is not saved yet" in dialog.problem.text()
+        hold.set()
+        await h.listed()
+        await wait_until(lambda: dialog.records is not None, timeout=30)
+        return dialog
+
+    dialog = qloop.run_until_complete(scenario())
+    assert dialog.chosen_turns() == [1]
+    assert dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
+    assert dialog.problem.text() == "" and not dialog.note.isVisible()
+    assert Path(dialog.path.text()).stem == file_stem(FIRST)
+    dialog.reject()
+
+
+def _others(folder: Path) -> list[str]:
+    """What is in a test's folder besides the app's own data and config folders."""
+    return sorted(p.name for p in folder.iterdir() if p.name not in ("data", "config"))
+
+
+def test_quitting_during_a_long_export_cancels_it_and_leaves_no_part_file(
+    h: Harness, qloop: qasync.QEventLoop, qtbot: QtBot, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """The app's close (`app._close`) with an export still running past the wait: it is
+    cancelled and its temporary file removed before the app ends (its daemon thread was
+    stopped by the interpreter's exit mid-write: `.long.pdf.….part` stayed in the folder)."""
+    from caec_desktop.app import _close
+    from caec_desktop.ui import history_controller
+    from tests.services.report_fixtures import turns
+
+    monkeypatch.setattr(history_controller, "QUIT_WAIT_S", 0.0)  # no wait: cancelled at once
+    conv = h.store.create_conversation("Long")
+    calc = turns()[0].result
+    for i in range(150):
+        h.store.save_turn(conv, f"request {i}", dict(calc))
+    h.recorder.conversation_id = conv
+    job = h.history.export_report(tmp_path / "long.pdf")
+    assert job is not None
+    qtbot.waitUntil(lambda: any(n.endswith(".part") for n in _others(tmp_path)), timeout=30_000)
+    watch: asyncio.Future[Any] = qloop.create_future()
+    assert qloop.run_until_complete(_close(h.runner, h.recorder, watch, [h.history])) == 0
+    assert not job.running
+    assert _others(tmp_path) == []  # no file, no part
+
+
+def test_quitting_right_after_an_export_started_lets_it_finish(
+    h: Harness, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    """An export shorter than the wait (`QUIT_WAIT_S`) is written whole before the app ends."""
+    from caec_desktop.app import _close
+
+    qloop.run_until_complete(h.ask(FIRST))
+    job = h.history.export_report(tmp_path / "r.pdf")
+    assert job is not None and job.running
+    watch: asyncio.Future[Any] = qloop.create_future()
+    assert qloop.run_until_complete(_close(h.runner, h.recorder, watch, [h.history])) == 0
+    assert not job.running
+    assert _others(tmp_path) == ["r.pdf"]
+    text = " ".join(p.extract_text() for p in pypdf.PdfReader(tmp_path / "r.pdf").pages)
+    assert "Rayleigh timestep" in " ".join(text.split())
+
+
+def test_a_report_dialog_opened_while_the_answered_turn_is_being_saved_lists_it_after(
+    h: Harness, qloop: qasync.QEventLoop
+) -> None:
+    """Answered but not saved yet (another program holds the history locked, so the writer
+    thread waits): the dialog says the newest turn is not saved yet, and lists it once the
+    writer has saved it."""
+    import sqlite3
+
+    qloop.run_until_complete(h.ask(FIRST))
+    other = sqlite3.connect(h.store.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # a writer elsewhere holds the lock
+
+    async def scenario() -> ExportDialog:
+        assert h.runner.ask(FOLLOW_UP)
+        await wait_signal(h.runner.runSettled, timeout=30)
+        assert not h.runner.running and h.recorder.saving
+        dialog = h.history.open_export_dialog("report")
+        assert isinstance(dialog, ExportDialog)
+        await wait_until(lambda: dialog.records is not None, timeout=30)
+        assert dialog.turns.count() == 1
+        assert dialog.note.isVisible() and "not saved yet" in dialog.note.text()
+        other.execute("COMMIT")
+        await wait_until(lambda: dialog.turns.count() == 2, timeout=30)
+        return dialog
+
+    try:
+        dialog = qloop.run_until_complete(scenario())
+    finally:
+        other.close()
+    assert dialog.chosen_turns() == [1, 2] and not dialog.note.isVisible()
+    dialog.reject()

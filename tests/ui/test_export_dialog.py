@@ -35,3 +35,27 @@ def test_the_title_block_shows_its_placeholders_whole_on_an_800_px_screen(
     for name, edit in dialog.fields.items():
         wanted = max(PLACEHOLDERS.get(name, ""), "Silo 3 retrofit", key=len)
         assert edit.fontMetrics().horizontalAdvance(wanted) <= _text_room(edit), name
+
+
+def test_listed_again_the_turns_are_not_doubled_and_keep_the_users_checks(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """A turn saved while the dialog is open lists the turns again (`set_records`): each turn
+    once (they were appended again), the user's checks kept, the new turn checked if it
+    computed something."""
+    from caec_desktop.services.report import default_turns
+    from tests.services.report_fixtures import turns
+
+    records = turns()
+    assert len(records) >= 3
+    dialog = ExportDialog(None, records[:-1], TitleBlock(), tmp_path / "package.pdf")
+    qtbot.addWidget(dialog)
+    first = records[0].number
+    dialog.set_turns([n for n in dialog._numbers() if n != first])  # the user unchecks turn 1
+    dialog.set_records(records)
+    listed = [dialog.turns.item(i).text() for i in range(dialog.turns.count())]
+    assert len(listed) == len(records) and len(set(listed)) == len(records)
+    newest = records[-1].number
+    answered = set(default_turns(records))
+    wanted = [n for n in dialog._numbers() if n != first and (n != newest or n in answered)]
+    assert dialog.chosen_turns() == wanted

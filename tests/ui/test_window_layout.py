@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import qasync
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -368,3 +368,28 @@ def test_long_status_texts_fit_an_800px_window(qtbot: QtBot) -> None:
     assert window.statusBar().minimumSizeHint().width() <= 800
     assert window.badge.toolTip() == mode_badge(settings)
     assert window.usage.toolTip() == window.usage.text()
+
+
+def test_the_window_comes_back_where_it_was_start_after_start(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """Save, restore, save again: the same place and size. `restoreGeometry` made room above
+    the window for a title bar it guessed (~24 px): with no window manager (and offscreen)
+    there is none, and a window near the top of the screen came back at y = 25."""
+    wanted = QRect(4, 6, 792, 520)  # on the 800×800 offscreen screen, near its top
+    places = []
+    for _ in range(3):
+        h = Harness(qtbot)
+        try:
+            if places:
+                assert h.window.restore_layout()
+            else:
+                h.window.setGeometry(wanted)
+            h.window.show()
+            qtbot.waitExposed(h.window)
+            places.append(h.window.normalGeometry())
+            h.window.close()  # saves the layout
+        finally:
+            qloop.run_until_complete(h.runner.shutdown())
+            h.store.close()
+    assert places == [wanted] * 3

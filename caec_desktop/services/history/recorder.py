@@ -433,6 +433,11 @@ class ConversationRecorder:
                 self.report(message, exc)
         self.tell()
 
+    @property
+    def saving(self) -> bool:
+        """Turns handed to the writer thread are not saved yet."""
+        return self._waiting > 0
+
     def after_saved(self, then: Callable[[], None]) -> None:
         """Call `then` once every turn handed to the writer so far is saved (at once when none
         is waiting): the conversation list shows a saved turn after its save, in order."""
@@ -458,6 +463,19 @@ class ConversationRecorder:
                 log.error("%s", message)
             else:
                 self.report(message, None)
+        return done
+
+    def close(self, timeout: float = FLUSH_WAIT_S) -> bool:
+        """Closing the app: `flush` (bounded by `timeout`), end the writer's thread (its
+        connection closed) and close the store. The last connection to close checkpoints the
+        WAL into the database file, and SQLite removes the `-wal` and `-shm` files: a clean quit
+        leaves the history as one file. False as `flush`, or when the writer did not end in
+        time (it closes its connection when its write is done; nothing is lost)."""
+        start = time.monotonic()
+        done = self.flush(timeout)
+        if self._writer is not None:
+            done = self._writer.close(timeout - (time.monotonic() - start)) and done
+        self.store.close()
         return done
 
 

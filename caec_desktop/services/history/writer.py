@@ -116,6 +116,8 @@ class HistoryWriter:
         `resume()`."""
         self._db: sqlite3.Connection | None = None
         """The writer's connection: made, used and closed on its thread only."""
+        self._closing = False
+        """`close()` was called: the thread ends once it has no job left."""
 
     def submit(self, job: SaveJob) -> None:
         """Save `job` after every job given before it (the thread starts with the first)."""
@@ -147,11 +149,27 @@ class HistoryWriter:
         with self._cond:
             return self._cond.wait_for(lambda: self._busy == 0, timeout)
 
+    def close(self, timeout: float) -> bool:
+        """Closing the app: end the thread once the jobs given have ended, its connection
+        closed (SQLite removes the WAL and SHM files when the last connection closes). Waits at
+        most `timeout` s; False if the thread is still busy then (a disk that does not answer:
+        it closes its connection when it is done)."""
+        with self._cond:
+            thread = self._thread
+            self._closing = True
+            self._cond.notify_all()
+        if thread is None:
+            return True
+        thread.join(max(timeout, 0.0))
+        return not thread.is_alive()
+
     def _run(self) -> None:
         while True:
             with self._cond:
-                if not self._cond.wait_for(lambda: bool(self._jobs), IDLE_S):
+                self._cond.wait_for(lambda: bool(self._jobs) or self._closing, IDLE_S)
+                if not self._jobs:  # idle for IDLE_S, or closing
                     self._thread = None  # the next job starts another
+                    self._closing = False
                     self._close()
                     return
                 job = self._jobs.pop(0)

@@ -18,7 +18,7 @@ import pytest
 
 from caec_desktop.services.history import HistoryStore, open_recorder
 from caec_desktop.services.history import writer as writer_module
-from caec_desktop.services.history.recorder import ConversationRecorder
+from caec_desktop.services.history.recorder import ConversationRecorder, asked_text
 from caec_desktop.services.session import Session, TurnResult
 
 ARGS = [{"particle_diameter": f"{d} mm", "density": "2500 kg/m^3"} for d in (1, 2, 3, 4)]
@@ -219,3 +219,32 @@ def test_outside_an_event_loop_the_turn_is_saved_at_once(tmp_path: Path) -> None
     assert recorder.store.turn_count(recorder.conversation_id) == 1
     assert problems == []
     recorder.store.close()
+
+
+def test_close_ends_the_writer_thread_and_leaves_the_history_as_one_file(
+    tmp_path: Path,
+) -> None:
+    """`close` does not wait for the writer's idle time (5 s): its thread ends once the saves
+    are in, its connection and the store's are closed, and no -wal/-shm is left."""
+    turns = run_turns(2)
+    path = tmp_path / "h.sqlite3"
+    problems: list[str] = []
+    recorder = background(path, problems)
+    before = set(threading.enumerate())  # (earlier tests' writers may still idle)
+
+    async def scenario() -> None:
+        for turn in turns:
+            recorder.turn_finished(turn)
+        assert recorder.close(timeout=10.0)
+
+    asyncio.run(scenario())
+    assert [t.name for t in set(threading.enumerate()) - before] == []
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("h.sqlite3-")] == []
+    assert problems == []
+    assert [t for _c, _i, t in saved_texts(path)] == [asked_text(t.events) for t in turns]
+
+
+def test_close_with_nothing_saved_closes_the_store(tmp_path: Path) -> None:
+    recorder = background(tmp_path / "h.sqlite3", [])
+    assert recorder.close(timeout=1.0)
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("h.sqlite3-")] == []
