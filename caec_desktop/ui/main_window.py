@@ -295,7 +295,11 @@ class MainWindow(QMainWindow):
         for title in ("Trace", "Graph", "Tool form"):
             waiting = QLabel("Loading…")
             waiting.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)  # (the namespace is built)
-            side.addTab(waiting, title)
+            page = QWidget()  # the tab's page for good: its panel replaces `waiting` in it
+            box = QVBoxLayout(page)
+            box.setContentsMargins(0, 0, 0, 0)
+            box.addWidget(waiting)
+            side.addTab(page, title)
         side.setMinimumWidth(SIDE_MIN_WIDTH)
         first = self.split.replaceWidget(1, side)
         if first is not None:
@@ -469,7 +473,7 @@ class MainWindow(QMainWindow):
         if hasattr(self, "trace"):
             return
         self._make_trace_panel()
-        if self.side.widget(0) is not self._trace_panel:
+        if self.side_panel(0) is not self._trace_panel:
             assert self._trace_panel is not None  # (made by `_make_trace_panel`)
             self._replace_tab(0, self._trace_panel)
             self.side.setCurrentIndex(0)
@@ -500,13 +504,24 @@ class MainWindow(QMainWindow):
             self.trace.add_event(event)
             self.graph.on_event(event)
 
+    def side_panel(self, index: int) -> QWidget | None:
+        """What side tab `index` shows: its panel, or the "Loading…" label until it is there."""
+        page = self.side.widget(index)
+        box = page.layout() if page is not None else None
+        item = box.itemAt(0) if box is not None else None
+        return item.widget() if item is not None else None
+
     def _replace_tab(self, index: int, widget: QWidget) -> None:
-        title = self.side.tabText(index)
-        placeholder = self.side.widget(index)
-        self.side.removeTab(index)
-        if placeholder is not None:
-            placeholder.deleteLater()
-        self.side.insertTab(index, widget, title)
+        """Put `widget` in side tab `index`, in its "Loading…" label's place inside the tab's
+        page. (Replacing the tab itself, `removeTab` and `insertTab`, had the tab widget lay
+        out and repaint all of it, the current tab's panel too, and the splitter lay out the
+        chat and the side again: ~5 ms of the GUI thread for a tab not even shown.)"""
+        page, placeholder = self.side.widget(index), self.side_panel(index)
+        box = page.layout() if page is not None else None
+        assert box is not None and placeholder is not None  # (`_build_side`)
+        box.replaceWidget(placeholder, widget)
+        placeholder.hide()
+        placeholder.deleteLater()
 
     def attach(self, runner: SessionRunner, settings: Settings, panels: bool = True) -> None:
         """Bind to the session's runner; ask the question sent while it was loading, if any.
@@ -561,12 +576,9 @@ class MainWindow(QMainWindow):
             panel = FormPanel(tool_later=True)
             yield
             yield from panel.tool_steps(panel.first_tool())
-            # Set before the tab changes: showing it calls build_form, which must find it.
             self._form, self._form_building = panel, None
             panel.runRequested.connect(self._on_form_run_requested)
-            current = self.side.currentIndex()
-            self._replace_tab(2, panel)
-            self.side.setCurrentIndex(current)
+            self._replace_tab(2, panel)  # (the tabs stay: the current one is not changed)
 
         self._form_building = steps()
         return self._form_building
@@ -636,7 +648,7 @@ class MainWindow(QMainWindow):
 
     def open_in_form(self, tool: str, args: dict[str, Any], sources: dict[str, str]) -> None:
         self.form.fill(tool, args, sources)
-        self.side.setCurrentWidget(self.form)
+        self.side.setCurrentIndex(2)  # (the form's tab)
 
     def open_settings(self) -> None:
         """Open the dialog without blocking the loop (`open()`, result via `finished`)."""

@@ -374,9 +374,18 @@ class ResultCard(QFrame):
     def polish(self, width: int = 0) -> None:
         """Style every widget of the card now (a later loop turn than the rest of its build),
         and, given the `width` it will be shown at, lay its wrapped text out at that width (the
-        labels remember their heights per width), so that showing it only places them."""
-        for child in self.findChildren(QWidget):
-            child.ensurePolished()
+        labels remember their heights per width), so that showing it only places them.
+
+        The widgets are walked a level at a time, filtered in C++ (`findChildren` of direct
+        children): a recursive `findChildren(QWidget)` hands Python every object under the card
+        to check its class, each rich-text label's text control and document too (PySide6
+        built QTextDocument's class for it): ~3-4 ms of the first card's step, ~1.5 this way."""
+        direct = QtCore.Qt.FindChildOption.FindDirectChildrenOnly
+        todo: list[QWidget] = [self]
+        while todo:
+            widget = todo.pop()
+            widget.ensurePolished()
+            todo += widget.findChildren(QWidget, options=direct)
         if width > 0:
             self.heightForWidth(width)
 

@@ -7,6 +7,8 @@ from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
 from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QWidget
 
+from caec_desktop.ui.qt_children import viewport
+
 _SLACK = 4
 """Pixels below the content: a rich-text label's size hint leaves its last line a little short."""
 
@@ -16,6 +18,9 @@ class WideArea(QScrollArea):
 
     def __init__(self, content: QWidget | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._viewport = viewport(self)
+        """Its viewport's Python object, kept: `viewport()` returns it without PySide6's class
+        search (qt_children.py; a result card's table asked first, 15-30 ms in the first card)."""
         if content is not None:
             self.setWidget(content)
         self.setWidgetResizable(True)

@@ -183,7 +183,7 @@ def test_each_side_tab_says_loading_in_its_middle_until_its_panel_is_there(
     for index in range(window.side.count()):
         window.side.setCurrentIndex(index)
         QApplication.processEvents()
-        page = window.side.widget(index)
+        page = window.side_panel(index)
         assert isinstance(page, QLabel) and page.text() == "Loading…"
         drawn = page.style().itemTextRect(
             page.fontMetrics(), page.contentsRect(), int(page.alignment()), True, page.text()

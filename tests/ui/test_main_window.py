@@ -9,8 +9,8 @@ import math
 from typing import Any
 
 import qasync
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.services.session import Session
@@ -132,7 +132,7 @@ def test_real_session_offline_answer_with_calc_sheet_then_form_run(
         assert card.sheet is not None and card.sheet.steps
         # Open in form → the form shows the call's arguments → Run goes through run_tool.
         qtbot.mouseClick(card.form_button, Qt.MouseButton.LeftButton)
-        assert window.side.currentWidget() is form
+        assert window.side.currentIndex() == 2 and window.side_panel(2) is form
         assert form.tool == "rayleigh_timestep" and form.check()
         fraction = form.editors["fraction"]
         assert isinstance(fraction, TextEditor)
@@ -337,7 +337,7 @@ def test_a_run_between_the_panel_steps_is_shown_in_them_once(
         show_step()  # a step done does nothing
         window.trace.flush()
         assert [e.seq for e in window.trace.model.events()] == [1, 2, 3, 4]
-        assert window.side.widget(0) is window.trace and window.side.widget(1) is window.graph
+        assert window.side_panel(0) is window.trace and window.side_panel(1) is window.graph
         runner.ask("later")
         await wait_signal(runner.runFinished)
         window.trace.flush()
@@ -361,13 +361,13 @@ def test_the_tool_form_is_built_when_its_tab_is_first_opened(qtbot: QtBot) -> No
     window = MainWindow()
     qtbot.addWidget(window)
     window.side.setCurrentIndex(2)  # still loading: the placeholder stays
-    assert not isinstance(window.side.widget(2), FormPanel)
+    assert not isinstance(window.side_panel(2), FormPanel)
     window.side.setCurrentIndex(0)
     window.attach(SessionRunner(FakeSession([])), OFFLINE)
-    assert not isinstance(window.side.widget(2), FormPanel)  # not needed until opened
+    assert not isinstance(window.side_panel(2), FormPanel)  # not needed until opened
     window.side.setCurrentIndex(2)
-    form = window.side.widget(2)
-    assert isinstance(form, FormPanel) and window.side.currentWidget() is form
+    form = window.side_panel(2)
+    assert isinstance(form, FormPanel) and window.side.currentIndex() == 2
     assert window.form is form and form.tool_box.count() > 0
 
 
@@ -439,6 +439,49 @@ def test_building_the_tool_form_keeps_the_window_active_and_the_message_box_focu
     assert QApplication.focusWidget() is window.message_box
 
 
+def test_a_panel_taking_a_hidden_tab_repaints_nothing_of_the_tab_shown(qtbot: QtBot) -> None:
+    """The form takes its tab (not the one shown) at the end of start-up. Replacing the tab
+    (`removeTab`, `insertTab`) had the tab widget lay out and repaint all of itself, the trace
+    panel shown in it too: ~5 ms of one of start-up's longest loop turns after the first
+    answer. In the tab's page, in the placeholder's place, it is laid out and painted when the
+    tab is opened."""
+    window = MainWindow(SessionRunner(Session(OFFLINE)), OFFLINE)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.side.currentIndex() == 0
+    seen: list[QEvent.Type] = []
+
+    class Watch(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() in (QEvent.Type.Paint, QEvent.Type.LayoutRequest):
+                seen.append(event.type())
+            return False
+
+    watch = Watch()
+    for widget in [window.side, window.trace, *window.trace.findChildren(QWidget)]:
+        widget.installEventFilter(watch)
+    quiet = [0]
+
+    def settled() -> bool:  # the window's own first layouts and paints are over
+        quiet[0] = 0 if seen else quiet[0] + 1
+        seen.clear()
+        return quiet[0] >= 5
+
+    qtbot.waitUntil(settled)
+    page = window.side.widget(2)
+    for _ in window.form_steps():
+        pass
+    for _ in range(5):
+        QApplication.processEvents()
+    assert seen == []
+    form = window.side_panel(2)
+    assert isinstance(form, FormPanel) and window.side.widget(2) is page
+    window.side.setCurrentIndex(2)
+    qtbot.waitUntil(form.isVisible)
+    assert form.width() > 0 and window.side_panel(0) is window.trace
+
+
 def test_the_tool_form_builds_a_field_per_step_and_a_click_on_its_tab_finishes_it(
     qtbot: QtBot,
 ) -> None:
@@ -448,14 +491,14 @@ def test_the_tool_form_builds_a_field_per_step_and_a_click_on_its_tab_finishes_i
     runner = SessionRunner(Session(OFFLINE))
     window = MainWindow(runner, OFFLINE)
     qtbot.addWidget(window)
-    placeholder = window.side.widget(2)
+    placeholder = window.side_panel(2)
     steps = window.form_steps()
     assert list(window.form_steps()) == []  # one build at a time
     fields = 0
     for _ in steps:
         fields += 1
-        assert window.side.widget(2) is placeholder  # nothing half-built is shown
-    form = window.side.widget(2)
+        assert window.side_panel(2) is placeholder  # nothing half-built is shown
+    form = window.side_panel(2)
     assert isinstance(form, FormPanel) and window.form is form
     assert fields == 1 + len(form.fields) and set(form.editors) == {f.name for f in form.fields}
 
@@ -464,7 +507,7 @@ def test_the_tool_form_builds_a_field_per_step_and_a_click_on_its_tab_finishes_i
     steps = again.form_steps()
     next(steps), next(steps)  # the panel and one field
     again.side.setCurrentIndex(2)  # the user opens the tab
-    form = again.side.widget(2)
-    assert isinstance(form, FormPanel) and again.side.currentWidget() is form
+    form = again.side_panel(2)
+    assert isinstance(form, FormPanel) and again.side.currentIndex() == 2
     assert set(form.editors) == {f.name for f in form.fields}
     assert list(steps) == [] and again.form is form

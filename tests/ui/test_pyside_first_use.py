@@ -123,3 +123,53 @@ def test_letting_a_card_paint_hands_python_no_object_of_a_private_qt_class(
         "print(outer.updatesEnabled(), box.updatesEnabled(), label.updatesEnabled())\n"
     )
     assert run_python(code, tmp_path) == ["[]", "[]", "True True True"]
+
+
+def test_a_result_cards_table_builds_no_class_of_a_widget_it_does_not_use(tmp_path: Path) -> None:
+    # The card puts its table's label in its scroll area's viewport, a widget Qt made: asked for
+    # with `viewport()` (the first call in a process), PySide6 built ~80 enums of unused classes
+    # (QWizard's, QFileDialog's...), 15-30 ms in the first answer's card. The area keeps the
+    # viewport found as a QObject (qt_children.py).
+    code = (
+        "import PySide6.QtWidgets as W\n"
+        "app = W.QApplication([])\n"
+        "from caec_desktop.ui.result_card import ResultCard\n"
+        f"unused = {UNUSED!r}\n"
+        "data = {'tool': 'rayleigh_time_step', 'args': {}, 'result': {'dt': 1e-6}}\n"
+        "card = ResultCard(data, table_later=True, labels_later=True)\n"
+        "print([n for n in unused if n in W.__dict__])\n"
+        "card.make_labels()\n"
+        "card.make_table_area()\n"
+        "card.lay_out_table()\n"
+        "card.place_table()\n"
+        "card.show()\n"
+        "app.processEvents()\n"
+        "print([n for n in unused if n in W.__dict__])\n"
+        "print(card.result_label.isVisible(), 'dt' in card.result_label.text())\n"
+    )
+    assert run_python(code, tmp_path) == ["[]", "[]", "True True"]
+
+
+def test_polishing_a_result_card_hands_python_its_widgets_only(tmp_path: Path) -> None:
+    # A recursive `findChildren(QWidget)` hands Python every object under the card to check its
+    # class: each rich-text label's text control and document too (PySide6 built QTextDocument's
+    # class for it), ~3-4 ms of the first card's polish step. `polish` walks the widgets a level
+    # at a time, filtered in C++, and styles each.
+    code = (
+        "import PySide6.QtGui as G\n"
+        "import PySide6.QtWidgets as W\n"
+        "from PySide6 import QtCore\n"
+        "app = W.QApplication([])\n"
+        "from caec_desktop.ui.result_card import ResultCard\n"
+        "data = {'tool': 'rayleigh_time_step', 'args': {}, 'result': {'dt': 1e-6}}\n"
+        "card = ResultCard(data, table_later=True, labels_later=True)\n"
+        "for step in (card.make_labels, card.make_table_area, card.lay_out_table):\n"
+        "    step()\n"
+        "card.place_table()\n"
+        "print('QTextDocument' in G.__dict__)\n"
+        "card.polish(400)\n"
+        "print('QTextDocument' in G.__dict__)\n"
+        "polished = QtCore.Qt.WidgetAttribute.WA_WState_Polished\n"
+        "print(all(w.testAttribute(polished) for w in card.findChildren(W.QWidget)))\n"
+    )
+    assert run_python(code, tmp_path) == ["False", "False", "True"]
