@@ -43,6 +43,7 @@ from caec_desktop.agent.trace import redact
 from caec_desktop.settings.keystore import FileStore, SecretStore
 from caec_desktop.settings.model import OPENROUTER_HOST, Mode, Settings, ToolCallStyle, host_of
 from caec_desktop.settings.redact import key_problem, remember
+from caec_desktop.ui import qt_children
 from caec_desktop.ui.field_widgets import ERROR_STYLE
 
 log = logging.getLogger(__name__)
@@ -362,7 +363,7 @@ class SettingsDialog(QDialog):
         """Show the connection test's report: the dialog grows to fit it but not past the
         screen (a long report scrolls), and moves up if its buttons would leave the screen."""
         self.test_result.setText(text)
-        width = max(self.test_area.viewport().width(), self.test_result.minimumWidth())
+        width = max(qt_children.viewport(self.test_area).width(), self.test_result.minimumWidth())
         needed = self.test_result.heightForWidth(width)
         # The report is in the scrolling fields (`body`): as tall as the fields' view can show,
         # scrolled into view. Room left beside every field (the display units too) gave it three
