@@ -5,7 +5,8 @@ Every `@dataclass` class makes Python write the source of its `__init__`, `__rep
 or `typing` evaluates is compiled first (`typing.ForwardRef`). On the path to the app's first
 answer that is ~750 generated functions (pint, flexparser, flexcache, our tools and the offline
 reader: ~150 dataclasses) and ~950 annotations (pydantic-core's schema TypedDicts, our models):
-~60 ms of CPU of the start-up worker's first stage, mostly the compiler. The text is the same
+100-130 ms of the start-up worker's CPU measured on a loaded 2-core machine (about a fifth of its
+first stage), mostly the compiler. The text is the same
 from launch to launch, so its code object is too: `install` puts a stand-in for `exec` in
 `dataclasses` and for `compile` in `typing` (module globals, found before the builtins) that
 compile each text once per process and, from a file `save` wrote after an earlier start-up, take
@@ -14,18 +15,18 @@ the code of a text already compiled then (`marshal`, as Python's own `.pyc` file
 
 Exactness: the stand-ins compile exactly as the call they replace (`exec(text, g, l)` compiles
 `text` as file "<string>", mode "exec", with the calling module's `__future__` flags, which
-`install` checks are none; `compile(text, "<string>", "eval")` likewise) and then run or return
-it the same way; any other call (other arguments, bytes, a code object) goes to the builtin
-unchanged. `save` keeps a code object only if the one read back from its bytes equals it (code
-objects compare their bytecode, constants, names and flags). The file is tied to the exact Python
-build (`sys.version`, the bytecode's magic number, `-O`) and carries the SHA-256 of its entries;
-a file from another build, changed after it was written (a torn write, a bad disk), unreadable
-or malformed is not used at all (bytecode is not checked when it runs, so a damaged file must
-never be), and everything compiles as before. The file lives in the app's private cache folder
+`install` checks are none; `compile(text, "<string>", "eval")` likewise) and then run or return it
+the same way; any other call (other arguments, bytes, a code object) goes to the builtin, compiled
+with the same (no) flags. `save` keeps a code object only if the one read back from its bytes
+equals it (code objects compare their bytecode, constants, names and flags). The file is tied to
+the exact Python build (`sys.version`, the bytecode's magic number, `-O`) and carries the SHA-256
+of its entries; a file from another build, changed after it was written (a torn write, a bad disk),
+unreadable or malformed is not used at all (bytecode is not checked when it runs, so a damaged file
+must never be), and everything compiles as before. The file lives in the app's private cache folder
 (`settings/paths.py`), written by this user only, as Python's own bytecode caches are.
 
 Only the first stage's texts are saved (`remember`, as regex_cache.py does): the entries the
-next launch's first stage needs, a few hundred kB, read and checked in ~2 ms.
+next launch's first stage needs, ~0.6 MB, read and checked in ~3 ms.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ for _name in __future__.all_feature_names:
     _mandatory = _feature.getMandatoryRelease()
     if _mandatory is None or _mandatory > sys.version_info:  # still optional: changes compiling
         _FUTURE_FLAGS |= _feature.compiler_flag
+del _name, _feature, _mandatory
 
 
 def build_id() -> str:
