@@ -63,6 +63,8 @@ _used: set[Key] = set()
 _first: set[Key] = set()
 """The texts the first stage needed (`remember`): what `save` writes."""
 _installed: list[tuple[ModuleType, str]] = []
+_kept = [True]
+"""Whether code is still kept (until `save`: then it is let go, and texts compile as usual)."""
 
 _FUTURE_FLAGS = 0
 for _name in __future__.all_feature_names:
@@ -95,6 +97,8 @@ def cache_path() -> Path:
 def _code(source: str, mode: str) -> CodeType:
     """`source` compiled as "<string>" in `mode` with no `__future__` flags: from this process,
     the file, or the compiler."""
+    if not _kept[0]:  # start-up is over: as the builtin does
+        return builtins.compile(source, "<string>", mode, dont_inherit=True)
     key = (mode, source)
     code = _compiled.get(key)
     if code is None:
@@ -216,6 +220,7 @@ def install(path: Path | None = None) -> int:
         return 0
     try:
         _saved.update(_read(path or cache_path()))
+        _kept[0] = True
     except Exception:  # a damaged file: everything compiles as before
         log.debug("code cache not read", exc_info=True)
         _saved.clear()
@@ -235,6 +240,7 @@ def uninstall() -> None:
     _compiled.clear()
     _used.clear()
     _first.clear()
+    _kept[0] = True
 
 
 def remember() -> None:
@@ -245,9 +251,21 @@ def remember() -> None:
 def save(path: Path | None = None) -> int:
     """Write the texts `remember` noted, when some were not in the file read (at least `MIN_NEW`
     when one was); how many new ones were written (0: the file was left as it was). Each code
-    object is written only if the one read back from its bytes equals it. Never raises."""
-    if not _installed:
+    object is written only if the one read back from its bytes equals it. Then the code kept
+    is let go (~1 kB a text): texts compiled from then on are compiled as usual. Never raises."""
+    if not _installed or not _kept[0]:
         return 0
+    try:
+        return _save(path)
+    finally:
+        _kept[0] = False
+        _compiled.clear()
+        _saved.clear()
+        _first.clear()
+        _used.clear()
+
+
+def _save(path: Path | None) -> int:
     new = [key for key in _first if key not in _saved]
     if not new or (_saved and len(new) < MIN_NEW):
         return 0

@@ -145,8 +145,11 @@ def test_saved_code_equals_what_python_compiles_and_dataclasses_work_with_it(
     _point()
     hint = typing.ForwardRef("dict[str, int] | None")
     code_cache.remember()
-    assert code_cache.save(path) >= 5  # __init__, __repr__, __eq__, __hash__, the frozen ones, ...
     saved = dict(code_cache._compiled)
+    assert code_cache.save(path) == len(saved) >= 5  # __init__, __repr__, __eq__, __hash__, ...
+    assert code_cache._compiled == {}  # let go once saved: compiled as usual from then on
+    assert code_cache._code("1", "eval") == compile("1", "<string>", "eval", dont_inherit=True)
+    assert code_cache._compiled == {} and code_cache.save(path) == 0
     code_cache.uninstall()
     assert not hasattr(dataclasses, "exec") or dataclasses.exec is not code_cache._exec
     assert code_cache.install(path) == len(saved)
