@@ -332,6 +332,7 @@ def _launch_figures(runs: list[dict[str, Any]], ask_at: float) -> dict[str, Any]
         "launch_worker_started_s": median("worker_started_s"),
         "launch_first_stage_done_s": median("first_stage_done_s"),
         "first_stage_cpu_s": median("first_stage_cpu_s"),
+        "per_run_first_stage_cpu_s": [round(r["first_stage_cpu_s"], 3) for r in runs],
     }
     out |= {
         "start_up_done_s": median("settled_s"),

@@ -1,0 +1,296 @@
+"""Code that `dataclasses` and `typing` generate, compiled once, kept from one launch to the next.
+
+Every `@dataclass` class makes Python write the source of its `__init__`, `__repr__`, `__eq__`,
+... and compile it (`dataclasses` `exec`s generated text), and every string annotation pydantic
+or `typing` evaluates is compiled first (`typing.ForwardRef`). On the path to the app's first
+answer that is ~750 generated functions (pint, flexparser, flexcache, our tools and the offline
+reader: ~150 dataclasses) and ~950 annotations (pydantic-core's schema TypedDicts, our models):
+100-130 ms of the start-up worker's CPU measured on a loaded 2-core machine (about a fifth of its
+first stage), mostly the compiler. The text is the same
+from launch to launch, so its code object is too: `install` puts a stand-in for `exec` in
+`dataclasses` and for `compile` in `typing` (module globals, found before the builtins) that
+compile each text once per process and, from a file `save` wrote after an earlier start-up, take
+the code of a text already compiled then (`marshal`, as Python's own `.pyc` files keep code),
+~1 µs instead of ~50-130 µs.
+
+Exactness: the stand-ins compile exactly as the call they replace (`exec(text, g, l)` compiles
+`text` as file "<string>", mode "exec", with the calling module's `__future__` flags, which
+`install` checks are none; `compile(text, "<string>", "eval")` likewise) and then run or return it
+the same way; any other call (other arguments, bytes, a code object) goes to the builtin, compiled
+with the same (no) flags. `save` keeps a code object only if the one read back from its bytes
+equals it (code objects compare their bytecode, constants, names and flags). The file is tied to
+the exact Python build (`sys.version`, the bytecode's magic number, `-O`) and carries the SHA-256
+of its entries; a file from another build, changed after it was written (a torn write, a bad disk),
+unreadable or malformed is not used at all (bytecode is not checked when it runs, so a damaged file
+must never be), and everything compiles as before. The file lives in the app's private cache folder
+(`settings/paths.py`), written by this user only, as Python's own bytecode caches are.
+
+Only the first stage's texts are saved (`remember`, as regex_cache.py does): the entries the
+next launch's first stage needs, ~0.6 MB, read and checked in ~3 ms.
+"""
+
+from __future__ import annotations
+import __future__
+
+import builtins
+import hashlib
+import importlib.util
+import logging
+import marshal
+import sys
+from pathlib import Path
+from types import CodeType, ModuleType
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1
+MAX_ENTRIES = 3000
+MAX_BYTES = 8 * 1024 * 1024
+MIN_NEW = 8
+"""A file already read is written again only when at least this many first-stage texts were
+missing from it."""
+
+Key = tuple[str, str]
+"""(mode, source): what was compiled ("exec" for dataclasses' functions, "eval" for annotations)."""
+
+_saved: dict[Key, bytes] = {}
+"""The file's entries (marshalled code objects), unmarshalled when first used."""
+_compiled: dict[Key, CodeType] = {}
+"""Code compiled or read in this process (each text compiled once)."""
+_used: set[Key] = set()
+"""The file's entries used in this process."""
+_first: set[Key] = set()
+"""The texts the first stage needed (`remember`): what `save` writes."""
+_installed: list[tuple[ModuleType, str]] = []
+_kept = [True]
+"""Whether code is still kept (until `save`: then it is let go, and texts compile as usual)."""
+
+_FUTURE_FLAGS = 0
+for _name in __future__.all_feature_names:
+    _feature = getattr(__future__, _name)
+    _mandatory = _feature.getMandatoryRelease()
+    if _mandatory is None or _mandatory > sys.version_info:  # still optional: changes compiling
+        _FUTURE_FLAGS |= _feature.compiler_flag
+del _name, _feature, _mandatory
+
+
+def build_id() -> str:
+    """The Python build the code belongs to (the file made by another is not used)."""
+    parts = (
+        sys.implementation.name,
+        sys.version,
+        importlib.util.MAGIC_NUMBER.hex(),
+        sys.flags.optimize,
+    )
+    return " | ".join(str(p) for p in parts)
+
+
+def cache_path() -> Path:
+    """The file for this Python build, in the app's cache folder."""
+    from caec_desktop.settings.paths import cache_dir
+
+    tag = hashlib.sha256(build_id().encode()).hexdigest()[:16]
+    return cache_dir() / f"code-{sys.implementation.cache_tag}-{tag}.marshal"
+
+
+def _code(source: str, mode: str) -> CodeType:
+    """`source` compiled as "<string>" in `mode` with no `__future__` flags: from this process,
+    the file, or the compiler."""
+    if not _kept[0]:  # start-up is over: as the builtin does
+        return builtins.compile(source, "<string>", mode, dont_inherit=True)
+    key = (mode, source)
+    code = _compiled.get(key)
+    if code is None:
+        data = _saved.get(key)
+        if data is not None:
+            try:
+                loaded = marshal.loads(data)
+            except Exception:
+                loaded = None
+            if type(loaded) is CodeType:
+                code = loaded
+                _used.add(key)
+        if code is None:
+            code = builtins.compile(source, "<string>", mode, dont_inherit=True)
+        if len(_compiled) < MAX_ENTRIES * 4:
+            _compiled[key] = code
+    return code
+
+
+def _exec(source: Any, globals: Any = None, locals: Any = None, /, **kwargs: Any) -> None:
+    """`exec` for `dataclasses`: a text is compiled by `_code`, then run as `exec` runs it."""
+    if globals is None:  # the caller's namespace, as `exec` takes it (not this frame's)
+        caller = sys._getframe(1)
+        globals = caller.f_globals
+        locals = caller.f_locals if locals is None else locals
+    if type(source) is str and type(globals) is dict:
+        source = _code(source, "exec")
+    elif isinstance(source, (str, bytes)):  # compiled as the caller would (no flags inherited)
+        source = builtins.compile(source, "<string>", "exec", dont_inherit=True)
+    exec(source, globals, locals, **kwargs)
+
+
+def _compile(
+    source: Any,
+    filename: Any,
+    mode: Any,
+    flags: int = 0,
+    dont_inherit: bool = False,
+    optimize: int = -1,
+    *args: Any,
+    **kwargs: Any,
+) -> Any:
+    """`compile` for `typing`: `compile(text, "<string>", mode)` is compiled by `_code`."""
+    if (
+        type(source) is str
+        and filename == "<string>"
+        and mode in ("eval", "exec")
+        and flags == 0
+        and optimize == -1
+        and not args
+        and not kwargs
+    ):
+        return _code(source, mode)
+    # the calling module has no __future__ flags (checked by `install`): none inherited here
+    return builtins.compile(source, filename, mode, flags, True, optimize, *args, **kwargs)
+
+
+def _no_future_flags(function: Any) -> bool:
+    code = getattr(function, "__code__", None)
+    return isinstance(code, CodeType) and not code.co_flags & _FUTURE_FLAGS
+
+
+def _sites() -> list[tuple[ModuleType, str, Any]]:
+    """Where the stand-ins go: (module, builtin's name, stand-in), each only if the module calls
+    that builtin by its plain name and compiles with no `__future__` flags."""
+    import dataclasses
+    import typing
+
+    sites: list[tuple[ModuleType, str, Any]] = []
+    if _no_future_flags(dataclasses.dataclass) and "exec" not in vars(dataclasses):
+        sites.append((dataclasses, "exec", _exec))
+    forward_init = getattr(getattr(typing, "ForwardRef", None), "__init__", None)
+    if _no_future_flags(forward_init) and "compile" not in vars(typing):
+        sites.append((typing, "compile", _compile))
+    return sites
+
+
+def _read(path: Path) -> dict[Key, bytes]:
+    from caec_desktop.settings.files import read_small_bytes
+
+    data = read_small_bytes(path, MAX_BYTES)
+    if data is None:
+        return {}
+    value = marshal.loads(data)
+    if not (isinstance(value, tuple) and len(value) == 4 and value[:2] == (FORMAT, build_id())):
+        return {}
+    digest, body = value[2:]
+    if not isinstance(body, bytes) or digest != hashlib.sha256(body).hexdigest():
+        return {}  # changed since it was written: not trusted at all
+    entries = marshal.loads(body)
+    if not isinstance(entries, list):
+        return {}
+    out: dict[Key, bytes] = {}
+    for entry in entries:
+        if (
+            isinstance(entry, tuple)
+            and len(entry) == 3
+            and entry[0] in ("exec", "eval")
+            and type(entry[1]) is str
+            and type(entry[2]) is bytes
+        ):
+            out[(entry[0], entry[1])] = entry[2]
+    return out
+
+
+def _file_bytes(entries: list[tuple[str, str, bytes]]) -> bytes:
+    body = marshal.dumps(entries)
+    return marshal.dumps((FORMAT, build_id(), hashlib.sha256(body).hexdigest(), body))
+
+
+def install(path: Path | None = None) -> int:
+    """Put the stand-ins in place and read the file at `path` (default `cache_path()`); how many
+    entries it gave. Never raises: without a usable file every text is compiled (once)."""
+    if _installed:
+        return len(_saved)
+    try:
+        sites = _sites()
+    except Exception:  # pragma: no cover - another implementation
+        return 0
+    try:
+        _saved.update(_read(path or cache_path()))
+        _kept[0] = True
+    except Exception:  # a damaged file: everything compiles as before
+        log.debug("code cache not read", exc_info=True)
+        _saved.clear()
+    for module, name, stand_in in sites:
+        setattr(module, name, stand_in)
+        _installed.append((module, name))
+    return len(_saved)
+
+
+def uninstall() -> None:
+    """Take the stand-ins out (the builtins again) and forget what was read and compiled."""
+    for module, name in _installed:
+        if name in vars(module):
+            delattr(module, name)
+    _installed.clear()
+    _saved.clear()
+    _compiled.clear()
+    _used.clear()
+    _first.clear()
+    _kept[0] = True
+
+
+def remember() -> None:
+    """Note the texts compiled so far (the first stage's): what `save` writes."""
+    _first.update(_compiled)
+
+
+def save(path: Path | None = None) -> int:
+    """Write the texts `remember` noted, when some were not in the file read (at least `MIN_NEW`
+    when one was); how many new ones were written (0: the file was left as it was). Each code
+    object is written only if the one read back from its bytes equals it. Then the code kept
+    is let go (~1 kB a text): texts compiled from then on are compiled as usual. Never raises."""
+    if not _installed or not _kept[0]:
+        return 0
+    try:
+        return _save(path)
+    finally:
+        _kept[0] = False
+        _compiled.clear()
+        _saved.clear()
+        _first.clear()
+        _used.clear()
+
+
+def _save(path: Path | None) -> int:
+    new = [key for key in _first if key not in _saved]
+    if not new or (_saved and len(new) < MIN_NEW):
+        return 0
+    entries: list[tuple[str, str, bytes]] = []
+    for key in list(_first)[:MAX_ENTRIES]:
+        data = _saved.get(key)
+        if data is None:
+            code = _compiled.get(key)
+            if code is None:
+                continue
+            try:
+                data = marshal.dumps(code)
+                if marshal.loads(data) != code:  # not exactly this code: not saved
+                    continue
+            except Exception:
+                continue
+        entries.append((key[0], key[1], data))
+    target = path or cache_path()
+    try:
+        from caec_desktop.settings.files import private_dir, write_private
+
+        private_dir(target.parent)
+        write_private(target, _file_bytes(entries))
+    except Exception:  # no cache: the next launch compiles as usual
+        log.debug("code cache not written", exc_info=True)
+        return 0
+    _saved.update({(mode, source): data for mode, source, data in entries})
+    return len(new)
