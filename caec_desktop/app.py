@@ -28,7 +28,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, TypeVar
@@ -239,10 +239,11 @@ def _prepare(mode: Mode | None) -> tuple[Settings, str]:
     the offline reader, the help (the welcome's examples) and the history store (its recorder
     saves that answer). LangGraph comes after, in `_load_engine` (every tool's module first): a
     turn before it runs sequentially. First the regular expressions the last launch compiled on
-    this path are put in `re`'s cache (regex_cache.py: ~40-60 ms less than compiling them)."""
+    this path are put in `re`'s cache (regex_cache.py: ~40-60 ms less than compiling them;
+    `main()` has done it before Qt loaded, `preload_patterns`)."""
     from caec_desktop import regex_cache
 
-    regex_cache.preload()
+    preload_patterns()
     from caec_desktop.tools.units import ureg
 
     settings, problem = _load_settings(mode)
@@ -966,6 +967,21 @@ def paint_on_gui_thread() -> None:
     os.environ.setdefault("QT_NO_GUI_THREADPOOL", "1")
 
 
+@cache
+def preload_patterns() -> int:
+    """Put the patterns the last launch compiled in `re`'s cache (`regex_cache.preload`), once a
+    process; how many. `main()` does it before it imports Qt: PySide6's import compiles three
+    patterns of its own (shiboken's signature parser, `shibokensupport`, 6,000 characters each:
+    ~20-25 ms of the GUI thread before the first frame), and the GUI thread's steps before the
+    start-up worker a few more (platformdirs, json, argparse, gettext: ~5-8 ms), all in the file
+    since the last launch (saved with the first answer's, `regex_cache.remember`). Reading the
+    file is ~3 ms and building its ~300 patterns ~5 ms, which the worker's first stage did
+    before (`_prepare`, which finds them done)."""
+    from caec_desktop import regex_cache
+
+    return regex_cache.preload()
+
+
 def _setup_logging() -> None:
     """Log to stderr and to `caec-desktop.log` in the data dir (a GUI start has no console).
 
@@ -1016,6 +1032,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(problem, file=sys.stderr, flush=True)
         return NO_DISPLAY_EXIT
     gc.disable()  # until start-up is done: see _end_start_up_gc_pause
+    preload_patterns()  # before Qt: PySide6's import compiles patterns the file holds
 
     from PySide6.QtWidgets import QApplication
 
