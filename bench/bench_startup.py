@@ -210,7 +210,7 @@ def _instrument(spans):
     gui = threading.get_ident()
     for owner, attr, name in [
         (mw, "_qt_namespace", "first frame: Qt namespace (PySide6's 93 enums)"),
-        (mw, "_chat_style_classes", "first frame: chat's style classes"),
+        (mw, "style_classes", "QStyle's classes (after the answer)"),
         (mw.MainWindow, "_build_welcome", "first frame: welcome panel"),
         (mw.MainWindow, "_make_chat", "first frame: chat made"),
         (mw.MainWindow, "_build_side", "first frame: side tabs"),

@@ -388,9 +388,13 @@ namespace on first use). After the first answer: before it, they would delay it 
 
 
 async def _build_panels(window: MainWindow) -> None:
-    """The trace and graph panels, their modules imported one per loop turn, then built (they
-    show the events of a run that went before them)."""
+    """The trace and graph panels, their modules imported one per loop turn (QStyle's classes,
+    which they import, a turn before them), then built (they show the events of a run that went
+    before them)."""
+    from caec_desktop.ui.main_window import style_classes
+
     await _in_steps(
+        style_classes,
         *(partial(importlib.import_module, name) for name in PANEL_MODULES),
         *window.panel_steps(),
     )
