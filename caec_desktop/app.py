@@ -1009,6 +1009,11 @@ def _setup_logging() -> None:
     )
 
 
+NO_ARGUMENTS = argparse.Namespace(self_test=False, query=None)
+"""What `_parse_args([])` gives: `main()` takes it when started with no arguments, as users start
+the app, without building the parser."""
+
+
 def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
     """`caec-desktop`'s arguments (`--help` and a wrong argument exit here, as argparse does)."""
     parser = argparse.ArgumentParser(prog="caec-desktop", description=__doc__.splitlines()[0])
@@ -1023,11 +1028,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Start the desktop app (`caec-desktop [--self-test [--query TEXT]]`)."""
     args = sys.argv[1:] if argv is None else list(argv)
     # Arguments are parsed before Qt loads (`--help` or a wrong one exits with no window shown;
-    # `--self-test` picks the platform). With none (how the app is started) nothing can fail, so
-    # the parser is built after the first frame, a step of its own: argparse's gettext look-ups
-    # import `locale`, ~3 ms of the GUI thread before the window shows.
-    ns = _parse_args(args) if args else None
-    if ns is not None and ns.self_test:
+    # `--self-test` picks the platform). With none (how the app is started) there is nothing to
+    # parse, and no parser is built: argparse's gettext look-ups (and `locale`'s import) took
+    # ~3-5 ms of the GUI thread before the first answer.
+    ns = _parse_args(args) if args else argparse.Namespace(**vars(NO_ARGUMENTS))
+    if ns.self_test:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     skip_pydantic_plugin_scan()  # before any thread starts (setenv is not thread-safe)
     paint_on_gui_thread()
@@ -1051,11 +1056,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     window = MainWindow(first_frame=True)  # the message box takes typing from the first frame
     window.fit_to_screen()
     window.show()  # before the chat, logging, asyncio and qasync load: the window is up sooner
-    parsed = [] if ns is None else [ns]
     steps: tuple[Callable[[], object], ...] = (
         *window.rest_of_window(),
         _setup_logging,
-        *(() if parsed else (lambda: parsed.append(_parse_args(args)),)),
         *_loop_steps(),
     )
     for step in steps:  # Qt paints and takes input between them (no loop runs yet)
@@ -1064,7 +1067,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         step()
     import qasync
 
-    return int(qasync.run(run_app(app, window, parsed[0])))
+    return int(qasync.run(run_app(app, window, ns)))
 
 
 if __name__ == "__main__":  # pragma: no cover
