@@ -32,9 +32,11 @@ Run: `QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_startup.py [--runs 
   LangGraph had loaded, docs/architecture.md "Start-up"). `first_answer_cpu_s` is the child's
   CPU time (all threads) at the answer: everything on that path holds the GIL, so on a quiet
   machine the answer comes about that long after launch, and on a busy one this figure moves
-  much less than the wall clock. `launch_worker_started_s` is when the start-up worker started,
-  `launch_first_stage_done_s` when its first stage (what the first answer needs) ended, and
-  `first_stage_cpu_s` that stage's CPU time (the worker thread's). From the answer until
+  much less than the wall clock; `first_answer_gui_cpu_s` is the GUI thread's share of it (the
+  window, its start-up steps, the turn and the answer's card). `launch_worker_started_s` is when
+  the start-up worker started (`launch_worker_started_gui_cpu_s`: the GUI thread's CPU time by
+  then), `launch_first_stage_done_s` when its first stage (what the first answer needs) ended,
+  and `first_stage_cpu_s` that stage's CPU time (the worker thread's). From the answer until
   start-up is done (LangGraph loaded, the tool form built): `*_answer_to_start_up_done`, the
   longest gap (wall, and the GUI thread's CPU in it); `*_answer_settled_to_start_up_done`, the
   same from the answer's `runSettled` (SETTLE_MS after it: the chat lays out and paints the
@@ -72,11 +74,14 @@ print(time.time(), time.process_time(), flush=True)
 
 # The real entry point as a user starts it (`caec-desktop`, no arguments: with any, argparse runs
 # before the window, ~3 ms more), stopped the moment the window is shown. The window module is
-# imported here to patch it, so first the step `main()` takes before importing it (else PySide6
+# imported here to patch it, so first the steps `main()` takes before importing Qt (the last
+# launch's patterns, `app.preload_patterns`) and before importing the window (else PySide6
 # reads the source of every module imported from here on, ~4 ms `main()` never spends;
 # ui/feature_scan.py).
 APP = """
 import os, sys, time
+import caec_desktop.app as _app
+getattr(_app, "preload_patterns", lambda: 0)()  # main()'s step before Qt (none in older code)
 from PySide6.QtWidgets import QApplication
 from caec_desktop.ui.feature_scan import skip_feature_scan
 skip_feature_scan()
@@ -100,6 +105,8 @@ ASK = """
 import os, sys, time, json, threading
 T0 = float(os.environ["BENCH_T0"]); ASK_AT = float(os.environ["BENCH_ASK_AT"])
 SPANS = bool(os.environ.get("BENCH_SPANS"))
+import caec_desktop.app as _app
+getattr(_app, "preload_patterns", lambda: 0)()  # main()'s step before Qt (none in older code)
 sys.path.insert(0, os.environ["BENCH_DIR"])
 from spans import Heartbeat, Spans, attribute, timed_application
 from PySide6.QtCore import QTimer
@@ -140,7 +147,7 @@ def fin(self, turn):
     runner = turn.events[0].data.get("runner") if turn is not None and turn.events else None
     print("answered", time.time() - T0, getattr(turn, "status", None),
           max(g[0] for g in gaps), runner, max(g[1] for g in gaps), time.process_time(),
-          flush=True)
+          time.thread_time(), flush=True)
     if SPANS:
         print("worst", json.dumps(_worst(gaps, 0)), flush=True)
     _done()
@@ -171,8 +178,8 @@ def replace_tab(self, index, widget):  # the form (built at once or in steps) ta
     return out
 _app._end_start_up_gc_pause, W._replace_tab = gc_pause, replace_tab
 _loading_init, _read_ahead = _app.Loading.__init__, _app.read_ahead
-def loading_init(self, *a, **k):  # the start-up worker starts
-    print("loading", time.time() - T0, flush=True)
+def loading_init(self, *a, **k):  # the start-up worker starts (the GUI thread's CPU by then)
+    print("loading", time.time() - T0, time.thread_time(), flush=True)
     return _loading_init(self, *a, **k)
 def read_ahead(*a, **k):  # the last of the worker's first stage: its CPU time by then
     out = _read_ahead(*a, **k)
@@ -203,7 +210,7 @@ def _instrument(spans):
     gui = threading.get_ident()
     for owner, attr, name in [
         (mw, "_qt_namespace", "first frame: Qt namespace (PySide6's 93 enums)"),
-        (mw, "_chat_style_classes", "first frame: chat's style classes"),
+        (mw, "style_classes", "QStyle's classes (after the answer)"),
         (mw.MainWindow, "_build_welcome", "first frame: welcome panel"),
         (mw.MainWindow, "_make_chat", "first frame: chat made"),
         (mw.MainWindow, "_build_side", "first frame: side tabs"),
@@ -295,7 +302,9 @@ def _answer_after_launch(ask_at: float, spans: bool = False) -> dict[str, Any]:
         "runner": lines["answered"][3],
         "max_stall_cpu_ms": float(lines["answered"][4]),
         "answer_cpu_s": float(lines["answered"][5]),
+        "answer_gui_cpu_s": float(lines["answered"][6]),
         "worker_started_s": float(lines["loading"][0]),
+        "worker_started_gui_cpu_s": float(lines["loading"][1]),
         "first_stage_done_s": float(lines["first_stage"][0]),
         "first_stage_cpu_s": float(lines["first_stage"][1]),
     }
@@ -329,6 +338,9 @@ def _launch_figures(runs: list[dict[str, Any]], ask_at: float) -> dict[str, Any]
         "first_answer_runners": sorted({r["runner"] for r in runs}),
         "first_answer_cpu_s": median("answer_cpu_s"),
         "per_run_first_answer_cpu_s": [round(r["answer_cpu_s"], 3) for r in runs],
+        "first_answer_gui_cpu_s": median("answer_gui_cpu_s"),
+        "per_run_first_answer_gui_cpu_s": [round(r["answer_gui_cpu_s"], 3) for r in runs],
+        "launch_worker_started_gui_cpu_s": median("worker_started_gui_cpu_s"),
         "launch_worker_started_s": median("worker_started_s"),
         "launch_first_stage_done_s": median("first_stage_done_s"),
         "first_stage_cpu_s": median("first_stage_cpu_s"),

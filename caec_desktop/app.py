@@ -28,7 +28,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, TypeVar
@@ -239,13 +239,14 @@ def _prepare(mode: Mode | None) -> tuple[Settings, str]:
     the offline reader, the help (the welcome's examples) and the history store (its recorder
     saves that answer). LangGraph comes after, in `_load_engine` (every tool's module first): a
     turn before it runs sequentially. First the regular expressions the last launch compiled on
-    this path are put in `re`'s cache (regex_cache.py: ~40-60 ms less than compiling them), and
-    the code `dataclasses` and `typing` generate is taken from the last launch too (code_cache.py:
-    ~60 ms less than compiling it)."""
+    this path are put in `re`'s cache (regex_cache.py: ~40-60 ms less than compiling them;
+    `main()` has done it before Qt loaded, `preload_patterns`), and the code `dataclasses` and
+    `typing` generate is taken from the last launch too (code_cache.py: ~60 ms less than
+    compiling it)."""
     from caec_desktop import code_cache, regex_cache
 
     code_cache.install()
-    regex_cache.preload()
+    preload_patterns()
     from caec_desktop.tools.units import ureg
 
     settings, problem = _load_settings(mode)
@@ -391,9 +392,13 @@ namespace on first use). After the first answer: before it, they would delay it 
 
 
 async def _build_panels(window: MainWindow) -> None:
-    """The trace and graph panels, their modules imported one per loop turn, then built (they
-    show the events of a run that went before them)."""
+    """The trace and graph panels, their modules imported one per loop turn (QStyle's classes,
+    which they import, a turn before them), then built (they show the events of a run that went
+    before them)."""
+    from caec_desktop.ui.main_window import style_classes
+
     await _in_steps(
+        style_classes,
         *(partial(importlib.import_module, name) for name in PANEL_MODULES),
         *window.panel_steps(),
     )
@@ -979,6 +984,21 @@ def paint_on_gui_thread() -> None:
     os.environ.setdefault("QT_NO_GUI_THREADPOOL", "1")
 
 
+@cache
+def preload_patterns() -> int:
+    """Put the patterns the last launch compiled in `re`'s cache (`regex_cache.preload`), once a
+    process; how many. `main()` does it before it imports Qt: PySide6's import compiles three
+    patterns of its own (shiboken's signature parser, `shibokensupport`, 6,000 characters each:
+    ~20-25 ms of the GUI thread before the first frame), and the GUI thread's steps before the
+    start-up worker a few more (platformdirs, json, argparse, gettext: ~5-8 ms), all in the file
+    since the last launch (saved with the first answer's, `regex_cache.remember`). Reading the
+    file is ~3 ms and building its ~300 patterns ~5 ms, which the worker's first stage did
+    before (`_prepare`, which finds them done)."""
+    from caec_desktop import regex_cache
+
+    return regex_cache.preload()
+
+
 def _setup_logging() -> None:
     """Log to stderr and to `caec-desktop.log` in the data dir (a GUI start has no console).
 
@@ -1002,6 +1022,11 @@ def _setup_logging() -> None:
     )
 
 
+NO_ARGUMENTS = argparse.Namespace(self_test=False, query=None)
+"""What `_parse_args([])` gives: `main()` takes it when started with no arguments, as users start
+the app, without building the parser."""
+
+
 def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
     """`caec-desktop`'s arguments (`--help` and a wrong argument exit here, as argparse does)."""
     parser = argparse.ArgumentParser(prog="caec-desktop", description=__doc__.splitlines()[0])
@@ -1016,11 +1041,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Start the desktop app (`caec-desktop [--self-test [--query TEXT]]`)."""
     args = sys.argv[1:] if argv is None else list(argv)
     # Arguments are parsed before Qt loads (`--help` or a wrong one exits with no window shown;
-    # `--self-test` picks the platform). With none (how the app is started) nothing can fail, so
-    # the parser is built after the first frame, a step of its own: argparse's gettext look-ups
-    # import `locale`, ~3 ms of the GUI thread before the window shows.
-    ns = _parse_args(args) if args else None
-    if ns is not None and ns.self_test:
+    # `--self-test` picks the platform). With none (how the app is started) there is nothing to
+    # parse, and no parser is built: argparse's gettext look-ups (and `locale`'s import) took
+    # ~3-5 ms of the GUI thread before the first answer.
+    ns = _parse_args(args) if args else argparse.Namespace(**vars(NO_ARGUMENTS))
+    if ns.self_test:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     skip_pydantic_plugin_scan()  # before any thread starts (setenv is not thread-safe)
     paint_on_gui_thread()
@@ -1029,6 +1054,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(problem, file=sys.stderr, flush=True)
         return NO_DISPLAY_EXIT
     gc.disable()  # until start-up is done: see _end_start_up_gc_pause
+    preload_patterns()  # before Qt: PySide6's import compiles patterns the file holds
 
     from PySide6.QtWidgets import QApplication
 
@@ -1043,11 +1069,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     window = MainWindow(first_frame=True)  # the message box takes typing from the first frame
     window.fit_to_screen()
     window.show()  # before the chat, logging, asyncio and qasync load: the window is up sooner
-    parsed = [] if ns is None else [ns]
     steps: tuple[Callable[[], object], ...] = (
         *window.rest_of_window(),
         _setup_logging,
-        *(() if parsed else (lambda: parsed.append(_parse_args(args)),)),
         *_loop_steps(),
     )
     for step in steps:  # Qt paints and takes input between them (no loop runs yet)
@@ -1056,7 +1080,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         step()
     import qasync
 
-    return int(qasync.run(run_app(app, window, parsed[0])))
+    return int(qasync.run(run_app(app, window, ns)))
 
 
 if __name__ == "__main__":  # pragma: no cover

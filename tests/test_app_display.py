@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from caec_desktop.app import NO_DISPLAY_EXIT, display_problem, main
+from caec_desktop.app import NO_ARGUMENTS, NO_DISPLAY_EXIT, _parse_args, display_problem, main
+from tests.ui.app_process import run_python
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -148,3 +149,27 @@ def test_arguments_are_read_before_the_display_is_checked(
     assert exited.value.code == (0 if argv == ["--help"] else 2)
     assert "usage: caec-desktop" in out.out + out.err
     assert "needs a graphical display" not in out.err
+
+
+def test_no_arguments_mean_what_the_parser_gives_for_none(tmp_path: Path) -> None:
+    """`main()` started with no arguments (as users start the app) builds no parser (its gettext
+    look-ups cost the GUI thread 3-5 ms before the first answer): it takes `NO_ARGUMENTS`, which
+    must stay what parsing no arguments gives."""
+    assert _parse_args([]) == NO_ARGUMENTS
+    code = (
+        "import argparse\n"
+        "made = []\n"
+        "_init = argparse.ArgumentParser.__init__\n"
+        "def init(self, *a, **k):\n"
+        "    made.append(k.get('prog'))\n"
+        "    _init(self, *a, **k)\n"
+        "argparse.ArgumentParser.__init__ = init\n"
+        "from caec_desktop import app\n"
+        "async def run_app(qt, window, ns, loading=None):\n"
+        "    print(made, ns == app.NO_ARGUMENTS, flush=True)\n"
+        "    window.close()\n"
+        "    return 0\n"
+        "app.run_app = run_app\n"
+        "print(app.main([]))\n"
+    )
+    assert run_python(code, tmp_path) == ["[] True", "0"]

@@ -54,8 +54,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
-    QStyle,
-    QStyleOptionSlider,
     QVBoxLayout,
     QWidget,
 )
@@ -1055,6 +1053,10 @@ class ChatPane(QWidget):
     def _slider_key(self) -> tuple[bool, QRect, QRect]:
         """What the chat's scroll bar shows: whether it shows, where, and its slider's place
         (the bar's paint, ~0.5-2 ms, is skipped while these stay)."""
+        # (only while an answer streams: no first answer needs QStyle's ~700 enum members, built
+        # after it, `main_window.style_classes`)
+        from PySide6.QtWidgets import QStyle, QStyleOptionSlider
+
         bar = self.scroll_area.verticalScrollBar()
         option = QStyleOptionSlider()
         bar.initStyleOption(option)

@@ -78,8 +78,7 @@ CHAT_MODULES = (
     "caec_desktop.ui.result_card",
     "caec_desktop.ui.chat_pane",
 )
-"""The chat's modules, imported one per loop turn after the first frame (~3-5 ms each; the Qt
-style classes chat_pane uses are built a turn before it, `_chat_style_classes`)."""
+"""The chat's modules, imported one per loop turn after the first frame (~3-5 ms each)."""
 
 
 def _qt_namespace() -> None:
@@ -92,9 +91,11 @@ def _qt_namespace() -> None:
     QtCore.Qt.TextFormat  # noqa: B018 (the attribute's first use builds the namespace)
 
 
-def _chat_style_classes() -> None:
-    """Build the Qt style classes chat_pane imports (PySide6 makes a class and its enums on first
-    use: QStyle's ~700 members, ~4 ms), a loop turn before that module."""
+def style_classes() -> None:
+    """Build QStyle's classes (PySide6 makes a class and its enums on first use: QStyle's ~700
+    members, 5-9 ms), which the trace's modules import and the chat's scroll bar uses while an
+    answer streams: no first answer needs them, so app.py builds them in a loop turn of their
+    own after it, before the trace's modules (`_build_panels`)."""
     from PySide6.QtWidgets import QStyle, QStyleOptionSlider
 
     del QStyle, QStyleOptionSlider
@@ -217,8 +218,8 @@ class MainWindow(QMainWindow):
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(split, 1)
         self.setCentralWidget(central)
-        self.banner: QLabel
-        """The error banner (with its buttons, built by `rest_of_window`)."""
+        self._banner: QLabel | None = None
+        """The error banner's label, once made (`banner`)."""
 
         self.usage = QLabel()
         """Tokens spent (this turn and the conversation); hidden while there is no usage."""
@@ -262,7 +263,8 @@ class MainWindow(QMainWindow):
         after `show()`; none takes more than a few ms): the `Qt` namespace, the conversation
         dock's and toolbar's places (the only step after which the message box moves: the dock
         needs the namespace's enums), the side tabs, the menus' items and the shortcuts, the
-        chat's modules, the chat, the error banner. A step done does nothing."""
+        chat's modules, the chat. A step done does nothing. (The error banner, hidden until an
+        error, is made when first shown, `banner`.)"""
         modules = [partial(importlib.import_module, name) for name in CHAT_MODULES]
         return [
             _qt_namespace,
@@ -271,13 +273,10 @@ class MainWindow(QMainWindow):
             self._build_side,
             self.menus.fill,
             self._conversation_menus,
-            *modules[:-1],
-            _chat_style_classes,
-            modules[-1],
+            *modules,
             self._build_welcome,
             self._make_chat,
             self._build_chat,
-            self._build_banner,
         ]
 
     def complete(self) -> None:
@@ -325,11 +324,13 @@ class MainWindow(QMainWindow):
         dock.setObjectName("conversations")
         dock.setWidget(conversation_place())
         self.addDockWidget(QtCore.Qt.DockWidgetArea.LeftDockWidgetArea, dock)
-        self.new_action = QAction("New conversation", self)
+        # (text and parent by keyword: `QAction("…", self)` makes PySide6 try the overload with
+        # a QIcon first, building QIcon's class and its ~150-member ThemeIcon, ~3 ms)
+        self.new_action = QAction(text="New conversation", parent=self)
         self.new_action.setShortcuts([QKeySequence("Ctrl+N")])
-        self.export_report_action = QAction("Export report…", self)
+        self.export_report_action = QAction(text="Export report…", parent=self)
         self.export_report_action.setShortcuts([QKeySequence("Ctrl+E")])
-        self.export_trace_action = QAction("Export trace (JSONL)…", self)
+        self.export_trace_action = QAction(text="Export trace (JSONL)…", parent=self)
         actions = [self.new_action, self.export_report_action, self.export_trace_action]
         for action in actions:
             action.setEnabled(False)
@@ -410,16 +411,23 @@ class MainWindow(QMainWindow):
         for text in sent:
             chat.ask(text)
 
+    @property
+    def banner(self) -> QLabel:
+        """The error banner's label, above the chat and side tabs (hidden until `show_error`).
+        Made with its buttons on first use: no first answer needs it (~3-4 ms of the GUI thread
+        before it, when it was one of the window's steps)."""
+        if self._banner is None:
+            self._build_banner()
+        assert self._banner is not None
+        return self._banner
+
     def _build_banner(self) -> None:
-        """The error banner above the chat and side tabs (hidden until `show_error`)."""
-        if hasattr(self, "banner"):
-            return
         from PySide6.QtWidgets import QToolButton
 
-        self.banner = QLabel()
-        self.banner.setWordWrap(True)
-        self.banner.setStyleSheet("background: #f8d7da; color: #721c24; padding: 6px;")
-        self.banner.setMinimumWidth(100)
+        self._banner = banner = QLabel()
+        banner.setWordWrap(True)
+        banner.setStyleSheet("background: #f8d7da; color: #721c24; padding: 6px;")
+        banner.setMinimumWidth(100)
         self.banner_close = QToolButton()
         self.banner_close.setText("✕")
         self.banner_close.setToolTip("Hide this message")
@@ -434,7 +442,7 @@ class MainWindow(QMainWindow):
         self._banner_row = QWidget()
         row = QHBoxLayout(self._banner_row)
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.banner, 1)
+        row.addWidget(banner, 1)
         row.addWidget(self.offline_button)
         row.addWidget(self.banner_settings_button)
         row.addWidget(self.banner_close)
@@ -640,7 +648,8 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("Switched to offline mode", 8000)
 
     def hide_error(self) -> None:
-        self._banner_row.hide()
+        if self._banner is not None:  # (else never shown)
+            self._banner_row.hide()
 
     def load_graph(self, shape: tuple[list[str], list[tuple[str, str, bool]]]) -> None:
         """Draw the agent graph from its plain shape (`services.session.graph_shape()`)."""

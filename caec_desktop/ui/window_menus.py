@@ -89,7 +89,9 @@ class WindowMenus:
     def _action(self, text: str, keys: str, slot: Callable[[], object]) -> QAction:
         from PySide6.QtGui import QAction, QKeySequence
 
-        action = QAction(text, self.window)
+        # (by keyword: `QAction(text, window)` makes PySide6 try its overload with a QIcon first,
+        # building QIcon's class, ~3 ms before the first answer)
+        action = QAction(text=text, parent=self.window)
         if keys:
             action.setShortcuts([QKeySequence(keys)])
         action.triggered.connect(lambda _=False: slot())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -291,3 +292,26 @@ def test_a_window_closed_before_the_loop_started_ends_the_app(
     finally:
         qapp.setQuitOnLastWindowClosed(True)
     assert window.runner is not None and window.runner.session.turns == []
+
+
+def test_qts_import_finds_its_patterns_compiled_by_the_last_launch(tmp_path: Path) -> None:
+    """PySide6's import compiles three long patterns of shiboken's (~20-25 ms of the GUI thread
+    before the first frame); `main()` puts the last launch's patterns in `re`'s cache before it
+    imports Qt (`app.preload_patterns`), so a second launch compiles none of them."""
+    code = (
+        "import json, sys\n"
+        "from re import _compiler\n"
+        "compiled_by = []\n"
+        "_compile = _compiler.compile\n"
+        "def compile(p, flags=0):\n"
+        "    compiled_by.append(sys._getframe(3).f_globals.get('__name__', '?'))\n"
+        "    return _compile(p, flags)\n"
+        "_compiler.compile = compile\n"
+        "from caec_desktop.app import main\n"
+        "assert main(['--self-test']) == 0\n"
+        "print(json.dumps(sorted(set(compiled_by))))\n"
+    )
+    first = json.loads(run_python(code, tmp_path)[-1])  # (saves the patterns once started)
+    assert any(name.startswith("shibokensupport") for name in first)
+    second = json.loads(run_python(code, tmp_path)[-1])
+    assert [name for name in second if name.startswith("shibokensupport")] == []

@@ -173,3 +173,30 @@ def test_polishing_a_result_card_hands_python_its_widgets_only(tmp_path: Path) -
         "print(all(w.testAttribute(polished) for w in card.findChildren(W.QWidget)))\n"
     )
     assert run_python(code, tmp_path) == ["False", "False", "True"]
+
+
+def test_the_first_answer_builds_no_qt_class_it_does_not_need(tmp_path: Path) -> None:
+    # Every ms of the GUI thread before the first answer delays it (the start-up worker needs
+    # the GIL): QStyle's ~700 enum members (the trace's and the streaming chat's) come after it,
+    # and QIcon's (an action made with positional arguments tried the QIcon overload first)
+    # never in start-up.
+    code = (
+        "import os\n"
+        "import PySide6.QtGui as G, PySide6.QtWidgets as W\n"
+        "import caec_desktop.ui.main_window as mw\n"
+        "Window = mw.MainWindow\n"
+        "_show, _finished = Window.show, Window._on_runner_run_finished\n"
+        "def show(self):\n"
+        "    _show(self)\n"
+        "    self.message_box.setPlainText('rayleigh time step for 1 mm glass beads')\n"
+        "    self.message_box.submit()\n"
+        "def finished(self, turn):\n"
+        "    _finished(self, turn)\n"
+        "    print(turn.status, [n for n in ('QStyle', 'QStyleOptionSlider') if n in W.__dict__],\n"
+        "          'QIcon' in G.__dict__, flush=True)\n"
+        "    os._exit(0)\n"
+        "Window.show, Window._on_runner_run_finished = show, finished\n"
+        "from caec_desktop.app import main\n"
+        "main([])\n"
+    )
+    assert run_python(code, tmp_path) == ["answered [] False"]
