@@ -36,8 +36,9 @@ def _user_texts(h: Harness) -> list[str]:
 
 
 def _read(qtbot: QtBot, h: Harness) -> None:
-    """Wait until the open conversation's older turns are read (a worker thread reads them)."""
-    qtbot.waitUntil(lambda: h.history.reading is None, timeout=20_000)
+    """Wait until the open conversation's older turns are read (a worker thread reads them) and
+    put in place (a part a loop turn)."""
+    qtbot.waitUntil(lambda: not h.history.loading(), timeout=20_000)
 
 
 def _saved(qloop: qasync.QEventLoop, h: Harness, first: str, turns: int) -> int:
@@ -418,3 +419,111 @@ def test_an_older_turns_card_built_in_steps_shows_what_the_newest_turns_card_sho
     assert _card_texts(first) == _card_texts(newest)
     assert first.size() == newest.size()
     assert first.grab().toImage() == newest.grab().toImage()
+
+
+def _graph_counts_of(events: list[Any]) -> dict[tuple[str, str], int]:
+    """The edge counts a graph of its own shows for `events` replayed at once."""
+    from caec_desktop.services.session import graph_shape
+    from caec_desktop.ui.graph_view import GraphView
+
+    view = GraphView()
+    view.set_graph(graph_shape())
+    view.replay(events)
+    counts = dict(view.edge_counts)
+    view.deleteLater()
+    return counts
+
+
+def test_older_turns_read_are_put_in_place_a_part_a_loop_turn(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness
+) -> None:
+    """Once read, the older turns go into the session at once and into the chat, the trace and
+    the graph's counts on later loop turns, in parts; then the graph counts every run of the
+    conversation, as a whole replay of it does."""
+    from caec_desktop.services.session import graph_shape
+    from caec_desktop.ui.history_controller import HEAD_TURNS
+
+    h.window.build_panels()
+    h.window.load_graph(graph_shape())
+    h.window.show()
+    conversation = _saved(qloop, h, FIRST, 40)
+    whole = h.store.load(conversation)
+    assert h.history.open_conversation(conversation)
+    job = h.history.reading
+    assert job is not None
+    chat, graph = h.window.chat, h.window.graph
+    head = dict(graph.edge_counts)
+    at_arrival: list[tuple[int, int, int, bool]] = []
+    job.done.connect(  # after the controller's own slot
+        lambda _older: at_arrival.append(
+            (
+                len(h.runner.session.turns),
+                chat.older_pending() + len(chat.cards()),  # (an older page may be half-built)
+                graph.edge_counts[("intent", "tools")],
+                h.history.loading(),
+            )
+        )
+    )
+    _read(qtbot, h)
+    assert len(at_arrival) == 1
+    turns, in_chat, counted, loading = at_arrival[0]
+    assert (turns, counted, loading) == (40, HEAD_TURNS, True)  # one calculation a turn
+    assert in_chat <= HEAD_TURNS  # the chat's part comes on a later loop turn
+    assert head[("intent", "tools")] == HEAD_TURNS
+    assert chat.older_pending() + len(chat.cards()) == 40
+    assert graph.edge_counts == _graph_counts_of(whole.events)
+    assert graph.edge_counts[("intent", "tools")] == 40
+
+
+def test_runs_are_counted_in_parts_cut_only_before_a_run(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The graph counts older runs a part at a time, each part whole runs, and the counts come
+    out as one walk over them all."""
+    from caec_desktop.ui import history_controller
+    from caec_desktop.ui.history_controller import _runs_in_parts
+
+    conversation = _saved(qloop, h, FIRST, 12)
+    events = h.store.load(conversation).events
+    monkeypatch.setattr(history_controller, "GRAPH_STEP_EVENTS", 25)
+    parts = _runs_in_parts(events)
+    assert [e for part in parts for e in part] == events
+    assert len(parts) > 1
+    assert all(part[0].kind == "run_start" for part in parts)
+    runs = [sum(e.kind == "run_start" for e in part) for part in parts]
+    per_run = len(events) // 12
+    assert all(n * per_run >= 25 for n in runs[:-1])  # about 25 events, whole runs
+    assert _runs_in_parts([]) == []
+
+
+def test_opening_another_conversation_drops_the_older_turns_not_yet_in_place(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness
+) -> None:
+    """Another conversation opened while the older turns read are still being put in place: the
+    rest of them never shows, in the chat, the trace or the graph."""
+    from caec_desktop.services.session import graph_shape
+
+    h.window.build_panels()
+    h.window.load_graph(graph_shape())
+    h.window.show()
+    long = _saved(qloop, h, FIRST, 40)
+    name = FIRST.replace("1 mm", "2 mm")
+    short = _saved(qloop, h, name, 3)
+    assert h.history.open_conversation(long)
+    job = h.history.reading
+    assert job is not None
+    switched: list[bool] = []
+
+    def switch(_older: object) -> None:
+        switched.append(h.history.loading())  # read, not yet all in place
+        assert h.history.open_conversation(short)
+
+    job.done.connect(switch)
+    qtbot.waitUntil(lambda: bool(switched), timeout=20_000)
+    assert switched == [True]
+    assert not h.history.loading()
+    qtbot.waitUntil(lambda: len(h.window.trace.model.events()) == 30, timeout=5000)
+    assert h.window.chat.older_pending() == 0
+    assert len(h.runner.session.turns) == 3
+    assert _user_texts(h)[-1] == f"{name} / question 2"
+    assert h.window.graph.edge_counts == _graph_counts_of(h.store.load(short).events)
