@@ -1227,7 +1227,14 @@ class ChatPane(QWidget):
         above = room_top + room <= bar.value() + FOLLOW_SLACK_PX
         keep = above and not self.following
         self._keep_from_bottom = bar.maximum() - bar.value() if keep else None
-        height = page.heightForWidth(_inner_width(self._host))
+        width = _inner_width(self._host)
+        height = page.heightForWidth(width)
+        # At the size the chat's layout gives it, before it shows: a widget never shown is
+        # 640x480, and showing it laid its widgets out at that width first (each label's text
+        # laid out for nothing, ~0.2 ms each), then at theirs.
+        page.resize(width, height)
+        if fill.new:
+            fill.chapter.resize(width, fill.chapter.heightForWidth(width))
         count, total = self._built
         self._built = (count + fill.end - fill.start, total + height + self._list.spacing())
         self._turn_px = max(1, self._built[1] // self._built[0])

@@ -523,7 +523,33 @@ def test_opening_another_conversation_drops_the_older_turns_not_yet_in_place(
     assert switched == [True]
     assert not h.history.loading()
     qtbot.waitUntil(lambda: len(h.window.trace.model.events()) == 30, timeout=5000)
-    assert h.window.chat.older_pending() == 0
+    chat = h.window.chat
+    qtbot.waitUntil(lambda: not chat.building_older(), timeout=5000)
+    assert chat.older_pending() + len(chat.cards()) == 3
     assert len(h.runner.session.turns) == 3
     assert _user_texts(h)[-1] == f"{name} / question 2"
     assert h.window.graph.edge_counts == _graph_counts_of(h.store.load(short).events)
+
+
+def test_older_pages_are_laid_out_at_the_chats_width_only(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness
+) -> None:
+    """An older page is sized to the chat's width before it shows: a widget never shown is
+    640x480, and a page shown at that size laid its bubbles' text out at 640 px first. Each
+    bubble of a placed page has been measured at the chat's width and no other."""
+    from caec_desktop.ui.chat_pane import _inner_width
+
+    h.window.resize(1000, 700)
+    h.window.show()
+    conversation = _saved(qloop, h, FIRST, 12)
+    assert h.history.open_conversation(conversation)
+    _read(qtbot, h)
+    chat = h.window.chat
+    _scroll_to_the_first(qtbot, h)
+    qtbot.waitUntil(lambda: not chat.building_older(), timeout=10_000)
+    width = _inner_width(chat._host)
+    assert width != 640
+    older = [w for w in chat.items()[:-3] if isinstance(w, Bubble)]  # all but the newest turn
+    assert len(older) == 2 * 11
+    assert all(w.width() == width for w in older)
+    assert [sorted(w._heights) for w in older] == [[width]] * len(older)
