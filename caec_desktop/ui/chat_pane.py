@@ -30,8 +30,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
@@ -689,6 +688,13 @@ class ChatPane(QWidget):
         self._ahead: deque[Bubble] = deque()
         """Bubbles of placed older pages to paint into their pixmaps before they come into view
         (see `_paint_ahead`), nearest the view first."""
+        self._newest: deque[Callable[[], object]] = deque()
+        """The steps of a reopened conversation's newest turn still to take (`add_newest`)."""
+        self._taking_newest = False
+        self._newest_timer = QTimer(self)
+        self._newest_timer.setSingleShot(True)
+        self._newest_timer.setInterval(SHOW_LATER_MS)
+        self._newest_timer.timeout.connect(self._take_newest_step)
         self._keep_from_bottom: int | None = None
         self._scrolled_at = 0.0
         """When the view last scrolled (`time.monotonic()`), for `busy()`."""
@@ -768,8 +774,9 @@ class ChatPane(QWidget):
             # A card of a run going on: its labels made (in two steps), its table's area made,
             # the table laid out in it, placed, the card styled, shown (laid out), painted, each
             # on a later loop turn than the one before (in one turn they made the longest stall
-            # of a run; ~1-4 ms each under load).
-            # Replayed older turns are shown all at once by `batch` instead.
+            # of a run; ~1-4 ms each under load). A reopened conversation's newest turn
+            # shows its card so too; an older turn's card is built in steps into its page
+            # (`_page_card_steps`).
             card.hide()
             self._showing.append(card)  # older turns wait for it (their steps share turns)
             steps: list[Callable[[], object]] = []
@@ -782,6 +789,37 @@ class ChatPane(QWidget):
             QTimer.singleShot(SHOW_LATER_MS, card, partial(self._card_step, card, steps))
         self._append(card)
         return card
+
+    def add_newest(self, steps: list[Callable[[], object]]) -> None:
+        """Show a reopened conversation's newest turn from its steps (`chat_replay.turn_steps`:
+        its request, each result card, its answer, a widget each): the first now, each other on
+        a later loop turn (`SHOW_LATER_MS`), each with its own layout and first paint. Built in
+        the loop turn that read and restored the conversation, with its paint, the turn was the
+        longest stall of an open. An item added meanwhile (a run's) takes the steps left first,
+        so it comes after them."""
+        self._newest.extend(steps)
+        self._take_newest_step()
+
+    def newest_pending(self) -> int:
+        """How many steps of the newest turn (`add_newest`) are still to take."""
+        return len(self._newest)
+
+    def _take_newest_step(self) -> None:
+        if self._newest:
+            self._taking_newest = True
+            try:
+                self._newest.popleft()()
+            finally:
+                self._taking_newest = False
+        if self._newest:
+            self._newest_timer.start()
+
+    def _finish_newest(self) -> None:
+        """Take the newest turn's steps left now."""
+        self._newest_timer.stop()
+        while self._newest:
+            self._take_newest_step()
+        self._newest_timer.stop()
 
     def _page_card_steps(self, card: ResultCard) -> list[Callable[[], object]]:
         """The build of an older turn's card in steps, each of its own in the fill's budget
@@ -1076,20 +1114,6 @@ class ChatPane(QWidget):
         if height > host.height():
             host.resize(host.width(), height)
 
-    @contextmanager
-    def batch(self) -> Iterator[None]:
-        """Add many items with one layout: each widget added to the shown chat is shown by a
-        queued call, and showing a child lays its parents out again, so adding n items cost n
-        layouts of the whole chat (~50 ms each at 1,000 items). The list is hidden meanwhile."""
-        shown = self._host.isVisible()
-        if shown:
-            self._host.hide()
-        try:
-            yield
-        finally:
-            if shown:
-                self._host.show()
-
     def set_older(self, replays: list[Replay]) -> None:
         """Turns older than those shown, oldest first (see `Replay`): they wait in a slot above
         the shown turns and are made into widgets as the reader scrolls near them."""
@@ -1328,7 +1352,7 @@ class ChatPane(QWidget):
         room for it."""
         self._keep_from_bottom = None
         self._showing = [card for card in self._showing if shiboken6.isValid(card)]
-        if self._showing:  # its steps and these would share loop turns (and their repaints)
+        if self._showing or self._newest:  # their steps and these would share loop turns
             self._older_timer.start(SHOW_LATER_MS)
             return
         end = time.perf_counter() + FILL_BUDGET_MS / 1000
@@ -1362,6 +1386,8 @@ class ChatPane(QWidget):
         self._turn_px = TURN_PX
         self._ahead.clear()
         self._showing = []
+        self._newest.clear()
+        self._newest_timer.stop()
         self._older_timer.stop()
         self._keep_from_bottom = None
         self.end_stream()
@@ -1379,6 +1405,8 @@ class ChatPane(QWidget):
         if self._page is not None:  # an older turn: into its page (see show_older)
             self._page.lay.addWidget(widget)
             return
+        if self._newest and not self._taking_newest:  # after the newest turn's widgets
+            self._finish_newest()
         self._list.insertWidget(self._list.count() - 1, widget)
         self._show_welcome()
         if self.following:

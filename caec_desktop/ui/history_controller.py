@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
     QProgressDialog,
 )
 
-from caec_desktop.ui.chat_replay import replay_turn, turn_steps
+from caec_desktop.ui.chat_replay import turn_steps
 from caec_desktop.ui.conversation_list import ConversationList
 from caec_desktop.ui.export_job import ExportJob
 from caec_desktop.ui.layout_store import (
@@ -254,8 +254,10 @@ class HistoryController(QObject):
             )
 
     def loading(self) -> bool:
-        """Whether the open conversation's older turns are still being read or put in place."""
-        return self.reading is not None or bool(self._arriving)
+        """Whether the open conversation is still being shown: its newest turn's widgets made
+        (`ChatPane.add_newest`), its older turns read or put in place."""
+        pending = self.window.chat.newest_pending()
+        return self.reading is not None or bool(self._arriving) or pending > 0
 
     def _stop_reading(self) -> None:
         """Drop the read of the previous conversation's older turns (its thread ends by itself
@@ -320,9 +322,8 @@ class HistoryController(QObject):
         chat = self.window.chat
         chat.clear()
         split = max(0, len(loaded.turns) - NEWEST_TURNS)
-        with chat.batch():
-            for turn in loaded.turns[split:]:
-                replay_turn(chat, turn)
+        # The newest turn a widget a loop turn, the first now (`ChatPane.add_newest`).
+        chat.add_newest([step for turn in loaded.turns[split:] for step in turn_steps(chat, turn)])
         chat.set_older([partial(turn_steps, chat, turn) for turn in loaded.turns[:split]])
         trace = self.window.trace
         trace.model.clear()

@@ -163,6 +163,7 @@ def test_switching_conversations_leaves_no_widget_timer_or_task_behind(
     for conversation in (first, second, first, second):
         assert h.history.open_conversation(conversation)
         leak_check.assert_clean(h.window, qloop)
+        h.shown()
         assert h.window.chat.cards()  # the reopened turn's card is there
     h.history.new_conversation()
     leak_check.assert_clean(h.window, qloop)
@@ -368,17 +369,21 @@ def test_older_turns_wait_while_the_newest_turns_card_is_shown(
     conversation = _saved(qloop, h, FIRST, 12)
     chat = h.window.chat
     older_cards_while_hidden: list[bool] = []
+    made: list[Any] = []
     add_result = ChatPane.add_result
 
     def recording(pane: ChatPane, data: dict[str, Any]) -> Any:
-        if pane.building_older() and pane.cards():  # a card of an older turn
-            older_cards_while_hidden.append(not pane.cards()[-1].isVisible())
-        return add_result(pane, data)
+        if made:  # a card of an older turn (the newest turn's comes first)
+            older_cards_while_hidden.append(not made[0].isVisible())
+        card = add_result(pane, data)
+        made.append(card)
+        return card
 
     monkeypatch.setattr(ChatPane, "add_result", recording)
     assert h.history.open_conversation(conversation)
-    newest = chat.cards()[-1]
-    assert not newest.isVisible()  # shown on a later loop turn
+    qtbot.waitUntil(lambda: bool(made), timeout=5000)
+    newest = made[0]
+    assert newest in chat.cards() and not newest.isVisible()  # shown on a later loop turn
     qtbot.waitUntil(lambda: len(older_cards_while_hidden) >= 2, timeout=10_000)
     assert newest.isVisible()
     assert not any(older_cards_while_hidden)
@@ -521,7 +526,8 @@ def test_opening_another_conversation_drops_the_older_turns_not_yet_in_place(
     job.done.connect(switch)
     qtbot.waitUntil(lambda: bool(switched), timeout=20_000)
     assert switched == [True]
-    assert not h.history.loading()
+    assert h.history.reading is None
+    h.shown()
     qtbot.waitUntil(lambda: len(h.window.trace.model.events()) == 30, timeout=5000)
     chat = h.window.chat
     qtbot.waitUntil(lambda: not chat.building_older(), timeout=5000)
