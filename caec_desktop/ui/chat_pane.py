@@ -128,8 +128,6 @@ CHAPTER_PAGES = 16
 FILL_MARGIN_SCREENS = 1.0
 """Older turns are built when their slot comes this many view heights close to the view: built
 ahead of a reader scrolling up, so a page lands above the view, not in it."""
-ROOM_MARGIN_PX = 64
-"""Spare height given to the chat while an older page shows (see `ChatPane._show_with_room`)."""
 SCROLL_BUSY_MS = 500
 """The chat counts as busy (see `ChatPane.busy`) this long after it last scrolled."""
 FOLLOW_SLACK_PX = 8
@@ -423,8 +421,9 @@ def _inner_width(widget: QWidget) -> int:
 
 
 class _ChatLayout(QVBoxLayout):
-    """The chat's layout: it never gives its items less than their height. Asked to place them
-    in less (the chat has grown a new item and the scroll area has not made it taller yet),
+    """The chat's layout (and its pages'): it never gives its items less than their height.
+    Asked to place them in less (the chat has grown a new item and the scroll area has not made
+    it taller yet),
     QBoxLayout took the difference from every item, and gave it back a moment later: every
     bubble and card resized twice, repainted, and the bubbles' pixmaps lost (a new card at the
     end of a long chat: ~10 ms of direct paints). Placed at their heights, the items below the
@@ -491,14 +490,18 @@ class _Page(QWidget):
 
     The chat's layout places each of its items again whenever one is added: with every widget an
     item of its own that was ~60 µs a widget (a chunk near the top of 1,000 turns: 100-300 ms
-    with the resizes of `_show_with_room`); a page is one item whose own layout later pages
-    leave alone. Its children are added while it is hidden and shown with it in one step."""
+    with the resizes); a page is one item whose own layout later pages leave alone. Its
+    children are added while it is hidden and shown with it in one step. Its layout, as the
+    chat's, never gives them less than their height (`_ChatLayout`): a page shown in a chapter
+    not yet made taller for it squeezed every page of the chapter, each card resized and
+    resized back (a minimum height given to the chapter and the chat while it showed avoided
+    that, at ~2 more layouts of the chat a page)."""
 
     def __init__(self, host: QWidget, spacing: int) -> None:
         super().__init__()
         self.host = host
         """The chat's widget, whose width the page is laid out at."""
-        self.lay = QVBoxLayout(self)
+        self.lay = _ChatLayout(self)
         self.lay.setContentsMargins(0, 0, 0, 0)
         self.lay.setSpacing(spacing)
 
@@ -526,7 +529,7 @@ class _Chapter(_Page):
     """Pages placed next to each other, up to `CHAPTER_PAGES`, laid out as one item of the chat:
     each page placed lays out its chapter and the chat's items, not every page of the chat
     (~25 µs a page: ~8 ms a layout, three per page, near the top of 1,000 turns). A stretch at
-    its end takes the room a page is shown with (see `ChatPane._show_with_room`)."""
+    its end takes any room it is given beyond its pages' height."""
 
     def __init__(self, host: QWidget, spacing: int) -> None:
         super().__init__(host, spacing)
@@ -1128,7 +1131,7 @@ class ChatPane(QWidget):
         self._slots.insert(0, slot)
         self._list.insertWidget(0, slot)
         if self._host.isVisible():
-            self._show_with_room(slot, slot.height())
+            slot.show()
         # A frame later: started at once, the first build step ran in the loop pass that took
         # the older turns in (a reopened conversation's rest: session, trace, this slot), one gap.
         self._older_timer.start(OLDER_LATER_MS)
@@ -1278,13 +1281,16 @@ class ChatPane(QWidget):
             widgets = [chapter]
         else:  # next to the page's place: the page goes in at its end or top
             chapter.lay.insertWidget(chapter.lay.count() - 1 if fill.at_end else 0, page)
-            widgets = [page]  # hidden: shown with room below
+            widgets = [page]
         if upper is not None:
             self._slots.insert(position, upper)
             self._list.insertWidget(index, upper)
             widgets.insert(0, upper)
-        grows = max(0, height - room) + self._list.spacing()  # the slot gave up `room`
-        self._show_with_room(widgets, grows, chapter, height + self._list.spacing())
+        # Shown now, each laid out where its layout puts it: neither the chat's layout nor a
+        # chapter's gives its items less than their height (`_ChatLayout`), so the items below
+        # keep their sizes while the scroll area has not made the chat taller yet.
+        for widget in widgets:
+            widget.show()
         bubbles = [w for w in page.items() if isinstance(w, Bubble)]
         if above:  # the reader comes to its newest turns first
             bubbles.reverse()
@@ -1292,37 +1298,6 @@ class ChatPane(QWidget):
         if not after:
             slot.hide()
             slot.deleteLater()
-
-    def _show_with_room(
-        self,
-        widgets: QWidget | list[QWidget],
-        grows: int,
-        chapter: _Chapter | None = None,
-        chapter_grows: int = 0,
-    ) -> None:
-        """Show `widgets` with the chat made taller by `grows` (and a margin) meanwhile.
-
-        Showing a page lays the chat out at once, in its current height; short of room, the
-        layout took the difference from every page (each card resized, then resized back when
-        the scroll area had grown the chat: ~0.3 ms a page, ~100 ms near the top of 1,000
-        turns). With room to spare the stretch below the last item takes it, and the scroll
-        area trims the chat to its content afterwards. (A minimum height, because the scroll
-        area sizes the chat back to its content at once when it is only resized.) A page shown
-        in `chapter` is given room there the same way (`chapter_grows`), its stretch taking
-        it."""
-        host = self._host
-        minimum = host.minimumHeight()  # 0: the layout sets none for a widget in a scroll area
-        host.setMinimumHeight(host.height() + grows + ROOM_MARGIN_PX)
-        inner = chapter.minimumHeight() if chapter is not None else 0
-        if chapter is not None and chapter.isVisible():
-            chapter.setMinimumHeight(chapter.height() + chapter_grows + ROOM_MARGIN_PX)
-        try:
-            for widget in widgets if isinstance(widgets, list) else [widgets]:
-                widget.show()
-        finally:
-            if chapter is not None:
-                chapter.setMinimumHeight(inner)
-            host.setMinimumHeight(minimum)
 
     def _paint_ahead(self) -> bool:
         """Paint the next bubble of a placed older page into its pixmap (~0.5-1.5 ms) while it

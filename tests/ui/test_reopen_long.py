@@ -559,3 +559,31 @@ def test_older_pages_are_laid_out_at_the_chats_width_only(
     assert len(older) == 2 * 11
     assert all(w.width() == width for w in older)
     assert [sorted(w._heights) for w in older] == [[width]] * len(older)
+
+
+def test_an_older_page_placed_resizes_the_chat_once(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Placing an older page makes the chat's widget taller once: its layout and the chapters'
+    never squeeze their items (see `_Page`), so no minimum height is set and taken back around
+    the show (the chat laid out and resized twice more a page)."""
+    h.window.resize(1000, 700)
+    h.window.show()
+    conversation = _saved(qloop, h, FIRST, 30)
+    assert h.history.open_conversation(conversation)
+    _read(qtbot, h)
+    chat = h.window.chat
+    qtbot.waitUntil(lambda: not chat.building_older(), timeout=10_000)
+    placed: list[int] = []
+    place = ChatPane._place
+
+    def counting(pane: ChatPane, fill: Any) -> None:
+        placed.append(1)
+        place(pane, fill)
+
+    monkeypatch.setattr(ChatPane, "_place", counting)
+    resizes = _Resizes([chat._host])
+    _scroll_to_the_first(qtbot, h)
+    qtbot.waitUntil(lambda: not chat.building_older(), timeout=10_000)
+    assert len(placed) >= 5
+    assert resizes.count <= len(placed) + 2  # (+ the slots' own changes of height)
