@@ -1163,9 +1163,11 @@ class ChatPane(QWidget):
         top, bottom = bar.value(), bar.value() + view
         margin = int(view * FILL_MARGIN_SCREENS)
         best: tuple[int, _Slot] | None = None
+        unplaced = False
         for slot in self._slots:
             if slot.isHidden() or slot.height() != slot.maximumHeight():
-                continue  # not laid out yet: the range change that follows starts the timer
+                unplaced = True  # not laid out yet: looked at again once it is (below)
+                continue
             y0, y1 = slot.y(), slot.y() + slot.height()
             distance = max(0, y0 - bottom, top - y1)
             passed = y0 >= top  # below the view's top: scrolled past before it was built
@@ -1174,6 +1176,10 @@ class ChatPane(QWidget):
                 best = (distance, slot)
         if best is None:
             if not anywhere:
+                if unplaced and self._host.isVisible():
+                    # A range change may not follow its layout (a page as tall as the room
+                    # it took, once the turns' height is known): look again a loop turn on.
+                    self._older_timer.start(SHOW_LATER_MS)
                 return False
             best = (0, self._slots[-1])
         slot = best[1]
@@ -1323,8 +1329,9 @@ class ChatPane(QWidget):
         one like the last fits in `FILL_BUDGET_MS`, then again on the next loop turn; with none
         near the view to build, the bubbles of placed pages are painted ahead (`_paint_ahead`)
         in the same budget. Started by the scroll bar's signals (their values are those of the
-        laid-out chat); after a page is placed the next one waits for the layout that makes
-        room for it."""
+        laid-out chat); after a page is placed the next one waits a loop turn, for the layout
+        that makes room for it (its range change, if any, comes before: posted events are
+        sent before timers)."""
         self._keep_from_bottom = None
         self._showing = [card for card in self._showing if shiboken6.isValid(card)]
         if self._showing or self._newest:  # their steps and these would share loop turns
@@ -1338,6 +1345,10 @@ class ChatPane(QWidget):
                 if self._fill_built():  # placed in a loop turn of its own
                     if not stepped:
                         self._fill_step()
+                        # The next page a loop turn on, once the chat is laid out: with the
+                        # page as tall as the room it took the scroll bar's range stays, and
+                        # its signal, which starts this timer too, never comes.
+                        self._older_timer.start(SHOW_LATER_MS)
                         return
                     break
                 self._fill_step()
