@@ -168,11 +168,18 @@ def measure(turns: int) -> dict[str, Any]:
             for _ in range(5):
                 await asyncio.sleep(0.01)
 
+        def loading() -> bool:
+            """Whether the open conversation's older turns are still read or put in place (in
+            older code: read, and put in place in the same loop turn)."""
+            if hasattr(controller, "loading"):
+                return bool(controller.loading())
+            return controller.reading is not None
+
         def scroll_to_first_turn(conversation: int) -> int:
             """Open `conversation`, scroll from its newest turn to its first: the cards built."""
             assert controller.open_conversation(conversation)
             end = time.perf_counter() + 60.0
-            while controller.reading is not None and time.perf_counter() < end:
+            while loading() and time.perf_counter() < end:
                 app.processEvents()
                 time.sleep(0.001)
             chat = window.chat

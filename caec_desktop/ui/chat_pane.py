@@ -30,8 +30,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
@@ -127,8 +126,6 @@ CHAPTER_PAGES = 16
 FILL_MARGIN_SCREENS = 1.0
 """Older turns are built when their slot comes this many view heights close to the view: built
 ahead of a reader scrolling up, so a page lands above the view, not in it."""
-ROOM_MARGIN_PX = 64
-"""Spare height given to the chat while an older page shows (see `ChatPane._show_with_room`)."""
 SCROLL_BUSY_MS = 500
 """The chat counts as busy (see `ChatPane.busy`) this long after it last scrolled."""
 FOLLOW_SLACK_PX = 8
@@ -422,8 +419,9 @@ def _inner_width(widget: QWidget) -> int:
 
 
 class _ChatLayout(QVBoxLayout):
-    """The chat's layout: it never gives its items less than their height. Asked to place them
-    in less (the chat has grown a new item and the scroll area has not made it taller yet),
+    """The chat's layout (and its pages'): it never gives its items less than their height.
+    Asked to place them in less (the chat has grown a new item and the scroll area has not made
+    it taller yet),
     QBoxLayout took the difference from every item, and gave it back a moment later: every
     bubble and card resized twice, repainted, and the bubbles' pixmaps lost (a new card at the
     end of a long chat: ~10 ms of direct paints). Placed at their heights, the items below the
@@ -490,14 +488,18 @@ class _Page(QWidget):
 
     The chat's layout places each of its items again whenever one is added: with every widget an
     item of its own that was ~60 µs a widget (a chunk near the top of 1,000 turns: 100-300 ms
-    with the resizes of `_show_with_room`); a page is one item whose own layout later pages
-    leave alone. Its children are added while it is hidden and shown with it in one step."""
+    with the resizes); a page is one item whose own layout later pages leave alone. Its
+    children are added while it is hidden and shown with it in one step. Its layout, as the
+    chat's, never gives them less than their height (`_ChatLayout`): a page shown in a chapter
+    not yet made taller for it squeezed every page of the chapter, each card resized and
+    resized back (a minimum height given to the chapter and the chat while it showed avoided
+    that, at ~2 more layouts of the chat a page)."""
 
     def __init__(self, host: QWidget, spacing: int) -> None:
         super().__init__()
         self.host = host
         """The chat's widget, whose width the page is laid out at."""
-        self.lay = QVBoxLayout(self)
+        self.lay = _ChatLayout(self)
         self.lay.setContentsMargins(0, 0, 0, 0)
         self.lay.setSpacing(spacing)
 
@@ -525,7 +527,7 @@ class _Chapter(_Page):
     """Pages placed next to each other, up to `CHAPTER_PAGES`, laid out as one item of the chat:
     each page placed lays out its chapter and the chat's items, not every page of the chat
     (~25 µs a page: ~8 ms a layout, three per page, near the top of 1,000 turns). A stretch at
-    its end takes the room a page is shown with (see `ChatPane._show_with_room`)."""
+    its end takes any room it is given beyond its pages' height."""
 
     def __init__(self, host: QWidget, spacing: int) -> None:
         super().__init__(host, spacing)
@@ -687,6 +689,13 @@ class ChatPane(QWidget):
         self._ahead: deque[Bubble] = deque()
         """Bubbles of placed older pages to paint into their pixmaps before they come into view
         (see `_paint_ahead`), nearest the view first."""
+        self._newest: deque[Callable[[], object]] = deque()
+        """The steps of a reopened conversation's newest turn still to take (`add_newest`)."""
+        self._taking_newest = False
+        self._newest_timer = QTimer(self)
+        self._newest_timer.setSingleShot(True)
+        self._newest_timer.setInterval(SHOW_LATER_MS)
+        self._newest_timer.timeout.connect(self._take_newest_step)
         self._keep_from_bottom: int | None = None
         self._scrolled_at = 0.0
         """When the view last scrolled (`time.monotonic()`), for `busy()`."""
@@ -766,8 +775,9 @@ class ChatPane(QWidget):
             # A card of a run going on: its labels made (in two steps), its table's area made,
             # the table laid out in it, placed, the card styled, shown (laid out), painted, each
             # on a later loop turn than the one before (in one turn they made the longest stall
-            # of a run; ~1-4 ms each under load).
-            # Replayed older turns are shown all at once by `batch` instead.
+            # of a run; ~1-4 ms each under load). A reopened conversation's newest turn
+            # shows its card so too; an older turn's card is built in steps into its page
+            # (`_page_card_steps`).
             card.hide()
             self._showing.append(card)  # older turns wait for it (their steps share turns)
             steps: list[Callable[[], object]] = []
@@ -780,6 +790,37 @@ class ChatPane(QWidget):
             QTimer.singleShot(SHOW_LATER_MS, card, partial(self._card_step, card, steps))
         self._append(card)
         return card
+
+    def add_newest(self, steps: list[Callable[[], object]]) -> None:
+        """Show a reopened conversation's newest turn from its steps (`chat_replay.turn_steps`:
+        its request, each result card, its answer, a widget each): the first now, each other on
+        a later loop turn (`SHOW_LATER_MS`), each with its own layout and first paint. Built in
+        the loop turn that read and restored the conversation, with its paint, the turn was the
+        longest stall of an open. An item added meanwhile (a run's) takes the steps left first,
+        so it comes after them."""
+        self._newest.extend(steps)
+        self._take_newest_step()
+
+    def newest_pending(self) -> int:
+        """How many steps of the newest turn (`add_newest`) are still to take."""
+        return len(self._newest)
+
+    def _take_newest_step(self) -> None:
+        if self._newest:
+            self._taking_newest = True
+            try:
+                self._newest.popleft()()
+            finally:
+                self._taking_newest = False
+        if self._newest:
+            self._newest_timer.start()
+
+    def _finish_newest(self) -> None:
+        """Take the newest turn's steps left now."""
+        self._newest_timer.stop()
+        while self._newest:
+            self._take_newest_step()
+        self._newest_timer.stop()
 
     def _page_card_steps(self, card: ResultCard) -> list[Callable[[], object]]:
         """The build of an older turn's card in steps, each of its own in the fill's budget
@@ -1078,20 +1119,6 @@ class ChatPane(QWidget):
         if height > host.height():
             host.resize(host.width(), height)
 
-    @contextmanager
-    def batch(self) -> Iterator[None]:
-        """Add many items with one layout: each widget added to the shown chat is shown by a
-        queued call, and showing a child lays its parents out again, so adding n items cost n
-        layouts of the whole chat (~50 ms each at 1,000 items). The list is hidden meanwhile."""
-        shown = self._host.isVisible()
-        if shown:
-            self._host.hide()
-        try:
-            yield
-        finally:
-            if shown:
-                self._host.show()
-
     def set_older(self, replays: list[Replay]) -> None:
         """Turns older than those shown, oldest first (see `Replay`): they wait in a slot above
         the shown turns and are made into widgets as the reader scrolls near them."""
@@ -1106,7 +1133,7 @@ class ChatPane(QWidget):
         self._slots.insert(0, slot)
         self._list.insertWidget(0, slot)
         if self._host.isVisible():
-            self._show_with_room(slot, slot.height())
+            slot.show()
         # A frame later: started at once, the first build step ran in the loop pass that took
         # the older turns in (a reopened conversation's rest: session, trace, this slot), one gap.
         self._older_timer.start(OLDER_LATER_MS)
@@ -1138,9 +1165,11 @@ class ChatPane(QWidget):
         top, bottom = bar.value(), bar.value() + view
         margin = int(view * FILL_MARGIN_SCREENS)
         best: tuple[int, _Slot] | None = None
+        unplaced = False
         for slot in self._slots:
             if slot.isHidden() or slot.height() != slot.maximumHeight():
-                continue  # not laid out yet: the range change that follows starts the timer
+                unplaced = True  # not laid out yet: looked at again once it is (below)
+                continue
             y0, y1 = slot.y(), slot.y() + slot.height()
             distance = max(0, y0 - bottom, top - y1)
             passed = y0 >= top  # below the view's top: scrolled past before it was built
@@ -1149,6 +1178,10 @@ class ChatPane(QWidget):
                 best = (distance, slot)
         if best is None:
             if not anywhere:
+                if unplaced and self._host.isVisible():
+                    # A range change may not follow its layout (a page as tall as the room
+                    # it took, once the turns' height is known): look again a loop turn on.
+                    self._older_timer.start(SHOW_LATER_MS)
                 return False
             best = (0, self._slots[-1])
         slot = best[1]
@@ -1229,7 +1262,14 @@ class ChatPane(QWidget):
         above = room_top + room <= bar.value() + FOLLOW_SLACK_PX
         keep = above and not self.following
         self._keep_from_bottom = bar.maximum() - bar.value() if keep else None
-        height = page.heightForWidth(_inner_width(self._host))
+        width = _inner_width(self._host)
+        height = page.heightForWidth(width)
+        # At the size the chat's layout gives it, before it shows: a widget never shown is
+        # 640x480, and showing it laid its widgets out at that width first (each label's text
+        # laid out for nothing, ~0.2 ms each), then at theirs.
+        page.resize(width, height)
+        if fill.new:
+            fill.chapter.resize(width, fill.chapter.heightForWidth(width))
         count, total = self._built
         self._built = (count + fill.end - fill.start, total + height + self._list.spacing())
         self._turn_px = max(1, self._built[1] // self._built[0])
@@ -1249,13 +1289,16 @@ class ChatPane(QWidget):
             widgets = [chapter]
         else:  # next to the page's place: the page goes in at its end or top
             chapter.lay.insertWidget(chapter.lay.count() - 1 if fill.at_end else 0, page)
-            widgets = [page]  # hidden: shown with room below
+            widgets = [page]
         if upper is not None:
             self._slots.insert(position, upper)
             self._list.insertWidget(index, upper)
             widgets.insert(0, upper)
-        grows = max(0, height - room) + self._list.spacing()  # the slot gave up `room`
-        self._show_with_room(widgets, grows, chapter, height + self._list.spacing())
+        # Shown now, each laid out where its layout puts it: neither the chat's layout nor a
+        # chapter's gives its items less than their height (`_ChatLayout`), so the items below
+        # keep their sizes while the scroll area has not made the chat taller yet.
+        for widget in widgets:
+            widget.show()
         bubbles = [w for w in page.items() if isinstance(w, Bubble)]
         if above:  # the reader comes to its newest turns first
             bubbles.reverse()
@@ -1263,37 +1306,6 @@ class ChatPane(QWidget):
         if not after:
             slot.hide()
             slot.deleteLater()
-
-    def _show_with_room(
-        self,
-        widgets: QWidget | list[QWidget],
-        grows: int,
-        chapter: _Chapter | None = None,
-        chapter_grows: int = 0,
-    ) -> None:
-        """Show `widgets` with the chat made taller by `grows` (and a margin) meanwhile.
-
-        Showing a page lays the chat out at once, in its current height; short of room, the
-        layout took the difference from every page (each card resized, then resized back when
-        the scroll area had grown the chat: ~0.3 ms a page, ~100 ms near the top of 1,000
-        turns). With room to spare the stretch below the last item takes it, and the scroll
-        area trims the chat to its content afterwards. (A minimum height, because the scroll
-        area sizes the chat back to its content at once when it is only resized.) A page shown
-        in `chapter` is given room there the same way (`chapter_grows`), its stretch taking
-        it."""
-        host = self._host
-        minimum = host.minimumHeight()  # 0: the layout sets none for a widget in a scroll area
-        host.setMinimumHeight(host.height() + grows + ROOM_MARGIN_PX)
-        inner = chapter.minimumHeight() if chapter is not None else 0
-        if chapter is not None and chapter.isVisible():
-            chapter.setMinimumHeight(chapter.height() + chapter_grows + ROOM_MARGIN_PX)
-        try:
-            for widget in widgets if isinstance(widgets, list) else [widgets]:
-                widget.show()
-        finally:
-            if chapter is not None:
-                chapter.setMinimumHeight(inner)
-            host.setMinimumHeight(minimum)
 
     def _paint_ahead(self) -> bool:
         """Paint the next bubble of a placed older page into its pixmap (~0.5-1.5 ms) while it
@@ -1319,11 +1331,12 @@ class ChatPane(QWidget):
         one like the last fits in `FILL_BUDGET_MS`, then again on the next loop turn; with none
         near the view to build, the bubbles of placed pages are painted ahead (`_paint_ahead`)
         in the same budget. Started by the scroll bar's signals (their values are those of the
-        laid-out chat); after a page is placed the next one waits for the layout that makes
-        room for it."""
+        laid-out chat); after a page is placed the next one waits a loop turn, for the layout
+        that makes room for it (its range change, if any, comes before: posted events are
+        sent before timers)."""
         self._keep_from_bottom = None
         self._showing = [card for card in self._showing if shiboken6.isValid(card)]
-        if self._showing:  # its steps and these would share loop turns (and their repaints)
+        if self._showing or self._newest:  # their steps and these would share loop turns
             self._older_timer.start(SHOW_LATER_MS)
             return
         end = time.perf_counter() + FILL_BUDGET_MS / 1000
@@ -1334,6 +1347,10 @@ class ChatPane(QWidget):
                 if self._fill_built():  # placed in a loop turn of its own
                     if not stepped:
                         self._fill_step()
+                        # The next page a loop turn on, once the chat is laid out: with the
+                        # page as tall as the room it took the scroll bar's range stays, and
+                        # its signal, which starts this timer too, never comes.
+                        self._older_timer.start(SHOW_LATER_MS)
                         return
                     break
                 self._fill_step()
@@ -1357,6 +1374,8 @@ class ChatPane(QWidget):
         self._turn_px = TURN_PX
         self._ahead.clear()
         self._showing = []
+        self._newest.clear()
+        self._newest_timer.stop()
         self._older_timer.stop()
         self._keep_from_bottom = None
         self.end_stream()
@@ -1374,6 +1393,8 @@ class ChatPane(QWidget):
         if self._page is not None:  # an older turn: into its page (see show_older)
             self._page.lay.addWidget(widget)
             return
+        if self._newest and not self._taking_newest:  # after the newest turn's widgets
+            self._finish_newest()
         self._list.insertWidget(self._list.count() - 1, widget)
         self._show_welcome()
         if self.following:

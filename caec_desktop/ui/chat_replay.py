@@ -131,15 +131,10 @@ def source_of(turn: StoredTurn) -> str:
     return "ask"
 
 
-def replay_turn(chat: ChatPane, turn: StoredTurn) -> None:
-    """Show a stored turn as the live run showed it: request, result cards, answer."""
-    for step in turn_steps(chat, turn):
-        step()
-
-
 def turn_steps(chat: ChatPane, turn: StoredTurn) -> list[Callable[[], object]]:
-    """`replay_turn` in steps, each adding one widget (the request, each result card, the
-    answer), so an older turn can be built over several loop turns (ChatPane.add_older)."""
+    """A stored turn as the live run showed it (request, result cards, answer), in steps, each
+    adding one widget, so it can be shown over several loop turns (ChatPane.add_newest,
+    ChatPane.add_older)."""
     shown = FORM_PREFIX + turn.user_text if source_of(turn) == "form" else turn.user_text
     results = list(turn.result.get("tool_results") or [])
     steps: list[Callable[[], object]] = [partial(chat.add_message, "user", shown)]

@@ -25,6 +25,7 @@ import logging
 import re
 import sqlite3
 import time
+from collections import deque
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,7 +38,7 @@ from PySide6.QtWidgets import (
     QProgressDialog,
 )
 
-from caec_desktop.ui.chat_replay import replay_turn, turn_steps
+from caec_desktop.ui.chat_replay import turn_steps
 from caec_desktop.ui.conversation_list import ConversationList
 from caec_desktop.ui.export_job import ExportJob
 from caec_desktop.ui.layout_store import (
@@ -51,6 +52,7 @@ from caec_desktop.ui.read_job import ReadCancelled, ReadJob, read_pages, settle
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from caec_desktop.agent.trace import TraceEvent
     from caec_desktop.services.history import (
         ConversationRecorder,
         HistoryReader,
@@ -80,6 +82,12 @@ HEAD_TURNS = 8
 """Turns read on the GUI thread when a conversation opens (a few ms): the `NEWEST_TURNS` shown and
 the 6 exchanges a follow-up sends the model (`session.HISTORY_LIMIT`), with room for a damaged
 one; the rest follows from a worker thread."""
+OLDER_STEP_MS = 1
+"""The older turns read by the worker are put in place a part per loop turn this long apart (the
+session's, the chat's room, the trace's rows, the graph's counts), each with its own repaint: in
+one loop turn, 1,000 turns' took ~15 ms and the trace table's repaint ~5 ms more."""
+GRAPH_STEP_EVENTS = 2_000
+"""Events of older runs the graph counts in one of those loop turns (~1 ms)."""
 REPORT_SUFFIXES = (".pdf", ".html", ".md", ".csv")
 TRACE_FILTERS = {"Trace, JSON lines (*.jsonl)": ".jsonl"}
 _STORE_ERRORS = (KeyError, sqlite3.Error, ValidationError, ValueError)
@@ -125,6 +133,20 @@ def _read_all(
     return read_pages(reader, conversation_id, None, cancelled)
 
 
+def _runs_in_parts(events: list[TraceEvent]) -> list[list[TraceEvent]]:
+    """`events` cut before a run's start into parts of about `GRAPH_STEP_EVENTS` (a run is never
+    cut: each part counts as the graph counts it whole)."""
+    parts: list[list[TraceEvent]] = []
+    start = 0
+    for i, event in enumerate(events):
+        if event.kind == "run_start" and i - start >= GRAPH_STEP_EVENTS:
+            parts.append(events[start:i])
+            start = i
+    if start < len(events):
+        parts.append(events[start:])
+    return parts
+
+
 def file_stem(name: str) -> str:
     """A file name from a conversation name (letters, digits, - and _ only)."""
     stem = re.sub(r"[^\w-]+", "_", name).strip("_")[:40]
@@ -159,6 +181,13 @@ class HistoryController(QObject):
         """Reads of the history running in worker threads."""
         self.reading: ReadJob | None = None
         """The read of the open conversation's older turns, while it runs."""
+        self._arriving: deque[Callable[[], object]] = deque()
+        """The parts of putting the older turns read in place still to do, one a loop turn
+        (`_show_older`)."""
+        self._arrival_timer = QTimer(self)
+        self._arrival_timer.setSingleShot(True)
+        self._arrival_timer.setInterval(OLDER_STEP_MS)
+        self._arrival_timer.timeout.connect(self._on_arrival_timer_timeout)
 
         # The dock and toolbar have been in their places since the window's first steps
         # (`MainWindow._build_conversation_place`): the list takes the dock's place, and the
@@ -268,9 +297,17 @@ class HistoryController(QObject):
                 None,
             )
 
+    def loading(self) -> bool:
+        """Whether the open conversation is still being shown: its newest turn's widgets made
+        (`ChatPane.add_newest`), its older turns read or put in place."""
+        pending = self.window.chat.newest_pending()
+        return self.reading is not None or bool(self._arriving) or pending > 0
+
     def _stop_reading(self) -> None:
         """Drop the read of the previous conversation's older turns (its thread ends by itself
-        and closes its connection; nothing it read is shown)."""
+        and closes its connection; nothing it read is shown, nor the rest of what arrived)."""
+        self._arriving.clear()
+        self._arrival_timer.stop()
         job, self.reading = self.reading, None
         if job is not None:
             job.cancel()
@@ -287,16 +324,28 @@ class HistoryController(QObject):
 
     def _show_older(self, older: _Older) -> None:
         """The open conversation's older turns: before the newest ones in the session, the chat
-        (made into widgets as the reader scrolls up) and the trace."""
+        (made into widgets as the reader scrolls up), the trace and the graph's counts; the
+        session's now, the others each on a later loop turn (`OLDER_STEP_MS`)."""
         loaded, pairs, invalid = older
         session = self.runner.session
         session.restore_older(pairs)
-        chat = self.window.chat
-        chat.add_older([partial(turn_steps, chat, turn) for turn in loaded.turns])
-        self.window.trace.add_older(loaded.events)
-        self.window.graph.add_older(loaded.events)
         self.window.show_usage({}, session.usage_total)
-        self._told_skipped(loaded.skipped + invalid)
+        chat = self.window.chat
+        graph = self.window.graph
+        self._arriving.clear()
+        self._arriving.append(
+            partial(chat.add_older, [partial(turn_steps, chat, turn) for turn in loaded.turns])
+        )
+        self._arriving.append(partial(self.window.trace.add_older, loaded.events))
+        self._arriving += [partial(graph.add_older, part) for part in _runs_in_parts(loaded.events)]
+        self._arriving.append(partial(self._told_skipped, loaded.skipped + invalid))
+        self._arrival_timer.start()
+
+    def _on_arrival_timer_timeout(self) -> None:
+        if self._arriving:
+            self._arriving.popleft()()
+        if self._arriving:
+            self._arrival_timer.start()
 
     def new_conversation(self) -> None:
         """An empty conversation; it is saved (and listed) when its first turn finishes."""
@@ -317,9 +366,8 @@ class HistoryController(QObject):
         chat = self.window.chat
         chat.clear()
         split = max(0, len(loaded.turns) - NEWEST_TURNS)
-        with chat.batch():
-            for turn in loaded.turns[split:]:
-                replay_turn(chat, turn)
+        # The newest turn a widget a loop turn, the first now (`ChatPane.add_newest`).
+        chat.add_newest([step for turn in loaded.turns[split:] for step in turn_steps(chat, turn)])
         chat.set_older([partial(turn_steps, chat, turn) for turn in loaded.turns[:split]])
         trace = self.window.trace
         trace.model.clear()

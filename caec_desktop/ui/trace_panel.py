@@ -267,8 +267,29 @@ class TracePanel(QWidget):
 
     def add_older(self, events: list[TraceEvent]) -> None:
         """Show events older than every row above them (a long conversation's older turns, read
-        after its newest ones are shown); the retry view keeps the last run's attempts."""
-        self.model.prepend(events)
+        after its newest ones are shown); the retry view keeps the last run's attempts.
+
+        A table following the tail shows the same rows after, at the same places: it is laid
+        out and scrolled to its new end with its viewport's updates off, so neither repaints
+        it (~4-6 ms for a view of rows, the longest step of putting 1,000 turns in place); only
+        the scroll bar repaints. Scrolled up, the rows in view change, and it repaints."""
+        bar = self.table.verticalScrollBar()
+        if not events or bar.value() < bar.maximum() - 2:
+            self.model.prepend(events)
+            return
+        viewport = self.table._viewport
+        off = Qt.WidgetAttribute.WA_UpdatesDisabled  # (setUpdatesEnabled(True) repaints all)
+        if viewport.testAttribute(off):
+            self.model.prepend(events)
+            return
+        viewport.setAttribute(off, True)
+        try:
+            self.model.prepend(events)
+            self.table.executeDelayedItemsLayout()  # laid out now…
+            self.table.updateGeometries()  # …its scroll range set…
+            self.table.scrollToBottom()  # …and at its end again
+        finally:
+            viewport.setAttribute(off, False)
 
     def flush(self) -> None:
         """Show queued events and the retry view now instead of after their timers."""

@@ -346,3 +346,75 @@ def test_a_live_card_lays_its_text_out_ahead_at_the_width_it_is_shown_at(
     card = pane.add_result(_result_data())
     qtbot.waitUntil(lambda: card.isVisible() and card.updatesEnabled(), timeout=5000)
     assert widths == [card.width()] and card.width() > 0
+
+
+def _texts(pane: ChatPane) -> list[str]:
+    return [w.text() if isinstance(w, QLabel) else type(w).__name__ for w in pane.items()]
+
+
+def _newest_steps(pane: ChatPane, seen: list[tuple[int, list[str]]]) -> list[Callable[[], object]]:
+    """A reopened turn's steps (request, card, answer), each noting the loop pass it ran in
+    (`QTimer` ticks counted by a 0 ms timer) and what the chat held then."""
+
+    def step(add: Callable[[], object]) -> Callable[[], object]:
+        def run() -> object:
+            seen.append((ticks[0], _texts(pane)))
+            return add()
+
+        return run
+
+    ticks = [0]
+    counter = QTimer(pane)
+    counter.timeout.connect(lambda: ticks.__setitem__(0, ticks[0] + 1))
+    counter.start(0)
+    return [
+        step(lambda: pane.add_message("user", "rayleigh please")),
+        step(lambda: pane.add_result(_result_data())),
+        step(lambda: pane.add_message("answer", "The step is about 1 µs.")),
+    ]
+
+
+def test_a_reopened_turn_is_shown_a_widget_a_loop_turn_in_order(qtbot: QtBot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    seen: list[tuple[int, list[str]]] = []
+    pane.add_newest(_newest_steps(pane, seen))
+    assert _texts(pane) == ["rayleigh please"]  # the request at once
+    assert pane.newest_pending() == 2
+    qtbot.waitUntil(lambda: pane.newest_pending() == 0, timeout=5000)
+    assert _texts(pane) == ["rayleigh please", "ResultCard", "The step is about 1 µs."]
+    passes = [tick for tick, _ in seen]
+    assert passes[0] < passes[1] < passes[2]  # each on a loop turn of its own
+    qtbot.waitUntil(lambda: pane.cards()[0].isVisible(), timeout=5000)
+
+
+def test_an_item_added_while_the_reopened_turn_shows_comes_after_it(qtbot: QtBot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    pane.add_newest(_newest_steps(pane, []))
+    pane.ask("and for 2 mm?")  # a follow-up before the turn's card and answer are shown
+    assert pane.newest_pending() == 0
+    assert _texts(pane) == [
+        "rayleigh please",
+        "ResultCard",
+        "The step is about 1 µs.",
+        "and for 2 mm?",
+    ]
+
+
+def test_clearing_drops_the_reopened_turns_steps_left(qtbot: QtBot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    seen: list[tuple[int, list[str]]] = []
+    pane.add_newest(_newest_steps(pane, seen))
+    pane.clear()
+    assert pane.newest_pending() == 0
+    pane.add_message("user", "another conversation")
+    later: list[bool] = []
+    QTimer.singleShot(20, lambda: later.append(True))  # after the steps' own 1 ms timer
+    qtbot.waitUntil(lambda: bool(later), timeout=5000)
+    assert _texts(pane) == ["another conversation"]
+    assert len(seen) == 1

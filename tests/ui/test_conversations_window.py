@@ -53,6 +53,12 @@ class Harness:
         self.recorder = recorder
         self.history = HistoryController(self.window, self.runner, recorder, self.sink.report)
         self.store: HistoryStore = recorder.store
+        self.qtbot = qtbot
+
+    def shown(self) -> None:
+        """Wait until the conversation opened is shown whole: its newest turn's widgets come a
+        loop turn apart, its older turns from a worker thread (`HistoryController.loading`)."""
+        self.qtbot.waitUntil(lambda: not self.history.loading(), timeout=20_000)
 
     async def ask(self, text: str) -> Any:
         assert self.runner.ask(text)
@@ -114,6 +120,7 @@ def test_two_conversations_switch_restore_and_continue(
     view.setCurrentIndex(h.history.list.model.index(h.history.list.model.row_of(first)))
     assert h.recorder.conversation_id == first
     assert h.window.windowTitle() == f"CAEC Desktop — {FIRST}"
+    h.shown()
     chat = h.chat()
     assert chat[0] == ("user", FIRST) and chat[1] == ("card", "rayleigh_timestep")
     # The card is the one rendering of the result; what follows only adds the preset's source.
@@ -135,6 +142,7 @@ def test_two_conversations_switch_restore_and_continue(
 
     # Back to the form conversation: its request shows as a form run, its card comes back.
     view.setCurrentIndex(h.history.list.model.index(h.history.list.model.row_of(second)))
+    h.shown()
     chat = h.chat()
     assert chat[0] == ("user", f"[form] {form_text}")
     assert chat[1:] == [("card", "particle_mass")]  # the card says it all: no answer bubble

@@ -36,8 +36,9 @@ def _user_texts(h: Harness) -> list[str]:
 
 
 def _read(qtbot: QtBot, h: Harness) -> None:
-    """Wait until the open conversation's older turns are read (a worker thread reads them)."""
-    qtbot.waitUntil(lambda: h.history.reading is None, timeout=20_000)
+    """Wait until the open conversation's older turns are read (a worker thread reads them) and
+    put in place (a part a loop turn)."""
+    qtbot.waitUntil(lambda: not h.history.loading(), timeout=20_000)
 
 
 def _saved(qloop: qasync.QEventLoop, h: Harness, first: str, turns: int) -> int:
@@ -162,6 +163,7 @@ def test_switching_conversations_leaves_no_widget_timer_or_task_behind(
     for conversation in (first, second, first, second):
         assert h.history.open_conversation(conversation)
         leak_check.assert_clean(h.window, qloop)
+        h.shown()
         assert h.window.chat.cards()  # the reopened turn's card is there
     h.history.new_conversation()
     leak_check.assert_clean(h.window, qloop)
@@ -367,17 +369,21 @@ def test_older_turns_wait_while_the_newest_turns_card_is_shown(
     conversation = _saved(qloop, h, FIRST, 12)
     chat = h.window.chat
     older_cards_while_hidden: list[bool] = []
+    made: list[Any] = []
     add_result = ChatPane.add_result
 
     def recording(pane: ChatPane, data: dict[str, Any]) -> Any:
-        if pane.building_older() and pane.cards():  # a card of an older turn
-            older_cards_while_hidden.append(not pane.cards()[-1].isVisible())
-        return add_result(pane, data)
+        if made:  # a card of an older turn (the newest turn's comes first)
+            older_cards_while_hidden.append(not made[0].isVisible())
+        card = add_result(pane, data)
+        made.append(card)
+        return card
 
     monkeypatch.setattr(ChatPane, "add_result", recording)
     assert h.history.open_conversation(conversation)
-    newest = chat.cards()[-1]
-    assert not newest.isVisible()  # shown on a later loop turn
+    qtbot.waitUntil(lambda: bool(made), timeout=5000)
+    newest = made[0]
+    assert newest in chat.cards() and not newest.isVisible()  # shown on a later loop turn
     qtbot.waitUntil(lambda: len(older_cards_while_hidden) >= 2, timeout=10_000)
     assert newest.isVisible()
     assert not any(older_cards_while_hidden)
@@ -418,3 +424,166 @@ def test_an_older_turns_card_built_in_steps_shows_what_the_newest_turns_card_sho
     assert _card_texts(first) == _card_texts(newest)
     assert first.size() == newest.size()
     assert first.grab().toImage() == newest.grab().toImage()
+
+
+def _graph_counts_of(events: list[Any]) -> dict[tuple[str, str], int]:
+    """The edge counts a graph of its own shows for `events` replayed at once."""
+    from caec_desktop.services.session import graph_shape
+    from caec_desktop.ui.graph_view import GraphView
+
+    view = GraphView()
+    view.set_graph(graph_shape())
+    view.replay(events)
+    counts = dict(view.edge_counts)
+    view.deleteLater()
+    return counts
+
+
+def test_older_turns_read_are_put_in_place_a_part_a_loop_turn(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness
+) -> None:
+    """Once read, the older turns go into the session at once and into the chat, the trace and
+    the graph's counts on later loop turns, in parts; then the graph counts every run of the
+    conversation, as a whole replay of it does."""
+    from caec_desktop.services.session import graph_shape
+    from caec_desktop.ui.history_controller import HEAD_TURNS
+
+    h.window.build_panels()
+    h.window.load_graph(graph_shape())
+    h.window.show()
+    conversation = _saved(qloop, h, FIRST, 40)
+    whole = h.store.load(conversation)
+    assert h.history.open_conversation(conversation)
+    job = h.history.reading
+    assert job is not None
+    chat, graph = h.window.chat, h.window.graph
+    head = dict(graph.edge_counts)
+    at_arrival: list[tuple[int, int, int, bool]] = []
+    job.done.connect(  # after the controller's own slot
+        lambda _older: at_arrival.append(
+            (
+                len(h.runner.session.turns),
+                chat.older_pending() + len(chat.cards()),  # (an older page may be half-built)
+                graph.edge_counts[("intent", "tools")],
+                h.history.loading(),
+            )
+        )
+    )
+    _read(qtbot, h)
+    assert len(at_arrival) == 1
+    turns, in_chat, counted, loading = at_arrival[0]
+    assert (turns, counted, loading) == (40, HEAD_TURNS, True)  # one calculation a turn
+    assert in_chat <= HEAD_TURNS  # the chat's part comes on a later loop turn
+    assert head[("intent", "tools")] == HEAD_TURNS
+    assert chat.older_pending() + len(chat.cards()) == 40
+    assert graph.edge_counts == _graph_counts_of(whole.events)
+    assert graph.edge_counts[("intent", "tools")] == 40
+
+
+def test_runs_are_counted_in_parts_cut_only_before_a_run(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The graph counts older runs a part at a time, each part whole runs, and the counts come
+    out as one walk over them all."""
+    from caec_desktop.ui import history_controller
+    from caec_desktop.ui.history_controller import _runs_in_parts
+
+    conversation = _saved(qloop, h, FIRST, 12)
+    events = h.store.load(conversation).events
+    monkeypatch.setattr(history_controller, "GRAPH_STEP_EVENTS", 25)
+    parts = _runs_in_parts(events)
+    assert [e for part in parts for e in part] == events
+    assert len(parts) > 1
+    assert all(part[0].kind == "run_start" for part in parts)
+    runs = [sum(e.kind == "run_start" for e in part) for part in parts]
+    per_run = len(events) // 12
+    assert all(n * per_run >= 25 for n in runs[:-1])  # about 25 events, whole runs
+    assert _runs_in_parts([]) == []
+
+
+def test_opening_another_conversation_drops_the_older_turns_not_yet_in_place(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness
+) -> None:
+    """Another conversation opened while the older turns read are still being put in place: the
+    rest of them never shows, in the chat, the trace or the graph."""
+    from caec_desktop.services.session import graph_shape
+
+    h.window.build_panels()
+    h.window.load_graph(graph_shape())
+    h.window.show()
+    long = _saved(qloop, h, FIRST, 40)
+    name = FIRST.replace("1 mm", "2 mm")
+    short = _saved(qloop, h, name, 3)
+    assert h.history.open_conversation(long)
+    job = h.history.reading
+    assert job is not None
+    switched: list[bool] = []
+
+    def switch(_older: object) -> None:
+        switched.append(h.history.loading())  # read, not yet all in place
+        assert h.history.open_conversation(short)
+
+    job.done.connect(switch)
+    qtbot.waitUntil(lambda: bool(switched), timeout=20_000)
+    assert switched == [True]
+    assert h.history.reading is None
+    h.shown()
+    qtbot.waitUntil(lambda: len(h.window.trace.model.events()) == 30, timeout=5000)
+    chat = h.window.chat
+    qtbot.waitUntil(lambda: not chat.building_older(), timeout=5000)
+    assert chat.older_pending() + len(chat.cards()) == 3
+    assert len(h.runner.session.turns) == 3
+    assert _user_texts(h)[-1] == f"{name} / question 2"
+    assert h.window.graph.edge_counts == _graph_counts_of(h.store.load(short).events)
+
+
+def test_older_pages_are_laid_out_at_the_chats_width_only(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness
+) -> None:
+    """An older page is sized to the chat's width before it shows: a widget never shown is
+    640x480, and a page shown at that size laid its bubbles' text out at 640 px first. Each
+    bubble of a placed page has been measured at the chat's width and no other."""
+    from caec_desktop.ui.chat_pane import _inner_width
+
+    h.window.resize(1000, 700)
+    h.window.show()
+    conversation = _saved(qloop, h, FIRST, 12)
+    assert h.history.open_conversation(conversation)
+    _read(qtbot, h)
+    chat = h.window.chat
+    _scroll_to_the_first(qtbot, h)
+    qtbot.waitUntil(lambda: not chat.building_older(), timeout=10_000)
+    width = _inner_width(chat._host)
+    assert width != 640
+    older = [w for w in chat.items()[:-3] if isinstance(w, Bubble)]  # all but the newest turn
+    assert len(older) == 2 * 11
+    assert all(w.width() == width for w in older)
+    assert [sorted(w._heights) for w in older] == [[width]] * len(older)
+
+
+def test_an_older_page_placed_resizes_the_chat_once(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Placing an older page makes the chat's widget taller once: its layout and the chapters'
+    never squeeze their items (see `_Page`), so no minimum height is set and taken back around
+    the show (the chat laid out and resized twice more a page)."""
+    h.window.resize(1000, 700)
+    h.window.show()
+    conversation = _saved(qloop, h, FIRST, 30)
+    assert h.history.open_conversation(conversation)
+    _read(qtbot, h)
+    chat = h.window.chat
+    qtbot.waitUntil(lambda: not chat.building_older(), timeout=10_000)
+    placed: list[int] = []
+    place = ChatPane._place
+
+    def counting(pane: ChatPane, fill: Any) -> None:
+        placed.append(1)
+        place(pane, fill)
+
+    monkeypatch.setattr(ChatPane, "_place", counting)
+    resizes = _Resizes([chat._host])
+    _scroll_to_the_first(qtbot, h)
+    qtbot.waitUntil(lambda: not chat.building_older(), timeout=10_000)
+    assert len(placed) >= 5
+    assert resizes.count <= len(placed) + 2  # (+ the slots' own changes of height)

@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from caec_desktop.agent.trace import TraceEvent
 from caec_desktop.ui.trace_delegate import TraceDelegate
-from caec_desktop.ui.trace_model import PACE_ROWS
+from caec_desktop.ui.trace_model import EVENT_ROLE, PACE_ROWS
 from caec_desktop.ui.trace_panel import PROBLEMS, TracePanel
 
 KINDS = ["node_start", "tool_call", "tool_result", "node_end", "validation_error"]
@@ -230,4 +230,46 @@ def test_a_run_start_burst_of_rows_paints_a_few_rows_at_a_time(qtbot: QtBot) -> 
     assert max(r.height() for r in painted.rects) <= PACE_ROWS * row
     bar = table.verticalScrollBar()
     assert bar.value() == bar.maximum()
+    assert _on_screen(qtbot, panel) == _fully_repainted(qtbot, panel)
+
+
+def _rows_in_view(panel: TracePanel) -> list[int]:
+    """The `seq` of each event whose row the table shows, top to bottom."""
+    table = panel.table
+    top = table.rowAt(0)
+    bottom = table.rowAt(table.viewport().height() - 1)
+    bottom = bottom if bottom >= 0 else panel.proxy.rowCount() - 1
+    return [panel.proxy.index(r, 0).data(EVENT_ROLE).seq for r in range(top, bottom + 1)]
+
+
+def test_older_rows_put_before_a_table_following_its_tail_leave_the_view_unpainted(
+    qtbot: QtBot,
+) -> None:
+    """A long conversation's older events go above the rows shown: a table at its tail shows
+    the same rows after, at the same places, and its viewport is not repainted for it (the
+    scroll bar alone changes); what the window shows is what a full repaint shows."""
+    panel = _panel(qtbot, 300)
+    bar = panel.table.verticalScrollBar()
+    assert bar.value() == bar.maximum() > 0
+    shown = _rows_in_view(panel)
+    painted = _Painted()
+    viewport = panel.table.viewport()
+    viewport.installEventFilter(painted)
+    panel.add_older(_events(10_001, 2000))  # (older: any seq)
+    after = _on_screen(qtbot, panel)
+    viewport.removeEventFilter(painted)
+    assert panel.proxy.rowCount() == 2300
+    assert bar.value() == bar.maximum()
+    assert _rows_in_view(panel) == shown
+    assert painted.rects == []
+    assert after == _fully_repainted(qtbot, panel)
+
+
+def test_older_rows_put_before_a_table_scrolled_up_repaint_it(qtbot: QtBot) -> None:
+    panel = _panel(qtbot, 300)
+    bar = panel.table.verticalScrollBar()
+    bar.setValue(100)
+    _on_screen(qtbot, panel)
+    panel.add_older(_events(10_001, 50))
+    assert panel.proxy.rowCount() == 350
     assert _on_screen(qtbot, panel) == _fully_repainted(qtbot, panel)
