@@ -331,6 +331,10 @@ _AFTER_NUMBER_PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = (
      "separator (2500)"),
     (re.compile(r"[ \u00a0\u2009\u202f]\d{3}(?![\d.,])"), "digits grouped by a space; write the "
      "number without a thousands separator (2500)"),
+    (re.compile(r"['’]\d+(?:\.\d*)?\s*(?:\"|''|in\b)"), "feet and inches are two values; type "
+     "one (1.5 ft or 18 in)"),
+    (re.compile(r"['_’]\d"), "digits grouped by an apostrophe or an underscore; write the "
+     "number without a thousands separator (2500)"),
     (re.compile(r"\s*(?:\*\*|\^)|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]"), "powers are not read; write 1e3 or 2×10^-3"),
     (re.compile(r"\s+[eE][-+\u2212]?\d"), "an exponent is written without spaces (1e-3)"),
     (re.compile(r"\s*[*/+\u2212x×·-]\s*[\d.]"), "arithmetic is not read; write the single number"),

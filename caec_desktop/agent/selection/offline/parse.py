@@ -59,10 +59,11 @@ _GROUPED = "|".join(rf"(?<=(?<![\w.])\d{{{n}}}){_GROUP}" for n in (1, 2, 3))
 a thousands separator, refused like a comma (never the last group read alone as the value)."""
 QTY_RE = re.compile(
     rf"(?<![\w.^/*])(?P<num>{_NUMBER})(?P<junk>(?:[.,]\d+)+|(?:(?:/|\*\*?|\^)[-+]?[\d.]+)+"
-    rf"|{_GROUPED})?"
+    rf"|{_GROUPED}|(?:['_]\d+)+)?"
     rf"(?:(?P<mark>''|[\"″'′])(?![A-Za-z])|[ \t]*(?P<unit>{_UNIT}))?"
 )
-"""A number, anything glued to it that makes it malformed (`1.2.5`, `1,5`, `3/4`, `2 500`), then an
+"""A number, anything glued to it that makes it malformed (`1.2.5`, `1,5`, `3/4`, `2 500`, and
+digits grouped by an apostrophe or an underscore: `7'850`, `1_000`), then an
 inch or foot mark glued to it (`0.25"`, `3'`) or the word after it that may be its unit."""
 _SUPERSCRIPT_RE = re.compile("[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
