@@ -89,6 +89,9 @@ _UNICODE = {
     "σ": "sigma ",
     "Δt": "dt",
     "’": "'",
+    "→": " to ",  # `restitution 0.6 → damping ratio`, `3 in → mm`: an arrow, never a unit
+    "⇒": " to ",
+    "⟶": " to ",
     "−": "-",
     "–": "-",
     "Ø": " diameter ",  # the diameter sign (`orifice Ø 50 mm`, `Ø2 mm beads`)
