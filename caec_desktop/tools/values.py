@@ -33,6 +33,8 @@ from functools import lru_cache
 
 import pint
 
+from caec_desktop.tools.jsontext import GIVEN_TWICE
+
 MAX_CHARS = 100
 """Longest value text read (`"2.5e-3 kg/m^3"` is 13 characters; the longest sensible unit
 expressions are ~30)."""
@@ -361,6 +363,9 @@ def read_value(text: str) -> Reading:
     stripped = text.strip()
     if not stripped:
         raise ValueReadError("empty; expected a number with its unit, e.g. 2 mm")
+    if stripped.endswith(f"({GIVEN_TWICE})"):  # `{"density": 7850, "density": 2500}`
+        both = stripped[: -len(GIVEN_TWICE) - 2].strip()
+        raise ValueReadError(f"two values given for one input ({both}); give one value")
     if len(stripped) > MAX_CHARS:
         raise ValueReadError(
             f"could not read {quote(stripped, 20)} ({len(stripped)} characters): a value is at "
