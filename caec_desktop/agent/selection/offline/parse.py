@@ -58,7 +58,7 @@ _GROUPED = "|".join(rf"(?<=(?<![\w.])\d{{{n}}}){_GROUP}" for n in (1, 2, 3))
 """Digits grouped in threes by spaces after a whole number of 1-3 digits (`2 500`, `1 000 000`):
 a thousands separator, refused like a comma (never the last group read alone as the value)."""
 QTY_RE = re.compile(
-    rf"(?<![\w.^/*])(?P<num>{_NUMBER})(?P<junk>(?:[.,]\d+)+|(?:(?:/|\*\*?|\^)[-+]?[\d.]+)+"
+    rf"(?<![\w^/*])(?<!(?<!\.)\.)(?P<num>{_NUMBER})(?P<junk>(?:[.,]\d+)+|(?:(?:/|\*\*?|\^)[-+]?[\d.]+)+"
     rf"|{_GROUPED}|(?:['_]\d+)+)?"
     rf"(?:(?P<mark>''|[\"″'′])(?![A-Za-z])|[ \t]*(?P<unit>{_UNIT}))?"
 )

@@ -320,7 +320,9 @@ def _points_of_step(values: list[str], step: str) -> int | str | None:
 
 def _left_over(reply: str, values: list[str]) -> bool:
     """Whether the reader's `Not used` note names a number of the typed list or range."""
-    notes = [line for line in reply.split("\n") if line.startswith(NOT_USED)]
+    # `**Not used:**`, or `**Not used (wrong unit):**` for the bare first number of a range
+    # typed in a follow-up (`at 0.5-2 m/s`: its unit is the second's)
+    notes = [line for line in reply.split("\n") if line.startswith(NOT_USED.rstrip(":*"))]
     numbers = [v.partition(" ")[0] for v in values]
     return any(
         # the number, with its unit glued or not (`Not used: 1mm` of `0.5mm-1mm`)
