@@ -43,11 +43,44 @@ def load_json(text: str, what: str) -> Any:
     if too_deep(text):
         raise ValueError(f"{what}: nested deeper than {MAX_JSON_DEPTH} levels")
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=one_value_per_key)
     except RecursionError:  # pragma: no cover - refused above
         raise ValueError(f"{what}: nested too deeply") from None
+    except TwoValues as exc:
+        raise ValueError(f"{what}: {exc}") from None
     except ValueError as exc:  # JSONDecodeError, or an integer too long to convert
+        if "integer string conversion" in str(exc):
+            raise ValueError(f"{what}: a number of more than 4300 digits") from None
         raise ValueError(f"{what}: not valid JSON ({exc})") from None
+
+
+class TwoValues(ValueError):
+    """One input given two different values (`density=7850 density=2500`)."""
+
+
+def one_value_per_key(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict, refusing a key given twice with two values (`json.loads`
+    alone keeps the last in silence)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out and out[key] != value:
+            raise TwoValues(f"{key} given twice ({out[key]!r} and {value!r}); give one value")
+        out[key] = value
+    return out
+
+
+def merged_args(typed: dict[str, Any], extra: Any) -> dict[str, Any]:
+    """`key=value` words and `--args` together; an input given in both with two values is
+    refused, never taken from one of them in silence."""
+    if not isinstance(extra, dict):
+        raise ValueError("--args must be a JSON object")
+    both = [k for k in typed if k in extra and typed[k] != extra[k]]
+    if both:
+        key = both[0]
+        raise TwoValues(
+            f"{key} given twice ({key}={typed[key]!r} and in --args {extra[key]!r}); give one value"
+        )
+    return {**typed, **extra}
 
 
 _JSON_WORDS = frozenset({"true", "false", "null"})
@@ -67,6 +100,8 @@ def parse_pairs(pairs: Sequence[str]) -> dict[str, Any]:
         value: Any = raw
         if raw[:1] in ("[", "{") or raw in _JSON_WORDS:
             value = load_json(raw, key)
+        if key in out and out[key] != value:
+            raise TwoValues(f"{key} given twice ({out[key]!r} and {value!r}); give one value")
         out[key] = value
     return out
 
@@ -129,10 +164,8 @@ def cmd_run(ns: argparse.Namespace) -> int:
         args = typed = parse_pairs(ns.pairs)
         if ns.args:
             extra = load_json(ns.args, "--args")
-            if not isinstance(extra, dict):
-                raise ValueError("--args must be a JSON object")
-            typed = {k: v for k, v in args.items() if k not in extra}
-            args = {**args, **extra}
+            args = merged_args(args, extra)
+            typed = {k: v for k, v in typed.items() if k not in extra}
     except ValueError as exc:
         msg = f"invalid arguments: {exc}"
         if isinstance(exc, json.JSONDecodeError):  # no parser text: where the error is
@@ -229,11 +262,9 @@ def cmd_sweep(ns: argparse.Namespace) -> int:
         request.update(parse_range(spec))
         request["args"] = typed = parse_pairs(ns.pairs)
         if ns.args:
-            extra = json.loads(ns.args)
-            if not isinstance(extra, dict):
-                raise ValueError("--args must be a JSON object")
+            extra = load_json(ns.args, "--args")
+            request["args"] = merged_args(typed, extra)
             typed = {k: v for k, v in typed.items() if k not in extra}
-            request["args"] = {**typed, **extra}
     except RangeError as exc:  # the swept input by name: `particle_diameter: '1,5 mm' may be`
         return refuse([f"{ns.range.partition('=')[0].strip() or 'range'}: {exc}"])
     except (ValueError, json.JSONDecodeError) as exc:

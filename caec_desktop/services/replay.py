@@ -53,13 +53,28 @@ class ReplayReport:
         return {"ok": self.ok, "calls": [asdict(c) for c in self.calls]}
 
 
+MAX_TRACE_BYTES = 64 * 1024 * 1024
+"""A trace larger than this is refused before reading: a 1,000-turn conversation's trace is a few
+MB, and a file of hundreds of MB would take minutes and gigabytes to parse and replay."""
+
+
 def read_trace(path: Path | str) -> list[TraceEvent]:
-    """Parse a JSONL trace; blank lines are skipped, a bad line is a `TraceFileError`."""
+    """Parse a JSONL trace; blank lines are skipped, a bad line is a `TraceFileError`. A byte
+    order mark (a file saved by Windows Notepad) is skipped."""
     path = Path(path)
     if path.exists() and not path.is_file():  # a FIFO or device would hang or never end
         raise TraceFileError(f"{path}: cannot read (not a regular file)")
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        size = path.stat().st_size
+    except OSError:
+        size = 0  # missing or unreadable: said by the read below
+    if size > MAX_TRACE_BYTES:
+        raise TraceFileError(
+            f"{path}: cannot read ({size / 1e6:.0f} MB; a trace is at most "
+            f"{MAX_TRACE_BYTES // (1024 * 1024)} MB: replay one conversation's trace at a time)"
+        )
+    try:
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
     except UnicodeDecodeError:
         raise TraceFileError(f"{path}: cannot read (not UTF-8 text)") from None
     except OSError as exc:

@@ -33,6 +33,8 @@ from functools import lru_cache
 
 import pint
 
+from caec_desktop.tools.jsontext import GIVEN_TWICE
+
 MAX_CHARS = 100
 """Longest value text read (`"2.5e-3 kg/m^3"` is 13 characters; the longest sensible unit
 expressions are ~30)."""
@@ -331,6 +333,10 @@ _AFTER_NUMBER_PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = (
      "separator (2500)"),
     (re.compile(r"[ \u00a0\u2009\u202f]\d{3}(?![\d.,])"), "digits grouped by a space; write the "
      "number without a thousands separator (2500)"),
+    (re.compile(r"['’]\d+(?:\.\d*)?\s*(?:\"|''|in\b)"), "feet and inches are two values; type "
+     "one (1.5 ft or 18 in)"),
+    (re.compile(r"['_’]\d"), "digits grouped by an apostrophe or an underscore; write the "
+     "number without a thousands separator (2500)"),
     (re.compile(r"\s*(?:\*\*|\^)|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]"), "powers are not read; write 1e3 or 2×10^-3"),
     (re.compile(r"\s+[eE][-+\u2212]?\d"), "an exponent is written without spaces (1e-3)"),
     (re.compile(r"\s*[*/+\u2212x×·-]\s*[\d.]"), "arithmetic is not read; write the single number"),
@@ -357,6 +363,9 @@ def read_value(text: str) -> Reading:
     stripped = text.strip()
     if not stripped:
         raise ValueReadError("empty; expected a number with its unit, e.g. 2 mm")
+    if stripped.endswith(f"({GIVEN_TWICE})"):  # `{"density": 7850, "density": 2500}`
+        both = stripped[: -len(GIVEN_TWICE) - 2].strip()
+        raise ValueReadError(f"two values given for one input ({both}); give one value")
     if len(stripped) > MAX_CHARS:
         raise ValueReadError(
             f"could not read {quote(stripped, 20)} ({len(stripped)} characters): a value is at "

@@ -1476,7 +1476,6 @@ STILL_ASKED: set[str] = {
     "core-hours for 1,000,000 particles over 1 s at dt 1e-6 s, throughput 1e6, 10 cores",
     "rayleigh step for PP pellets between 2 and 4 mm",
     "beverloo discharge, orifice 50 mm, 2 mm particles, bulk density 2 500 kg/m3",
-    "time steps for 30 seconds at a step of 1 microsecond",
     "polydisperse time step for glass beads whose smallest size is 0.2 mm, mean 1 mm",
     "coarse graining by 2 to 10 in 5 steps, 1e9 particles",
 }

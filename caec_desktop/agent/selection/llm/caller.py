@@ -12,6 +12,7 @@ request (httpx closes the connection).
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import time
@@ -22,6 +23,7 @@ from typing import Any
 import httpx
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.messages.ai import add_ai_message_chunks
+from langchain_core.messages.tool import ToolCall
 
 from caec_desktop.agent.deadline import remaining
 from caec_desktop.agent.selection.llm.chat_model import CaecChatOpenAI, make_chat_model, move_think
@@ -38,6 +40,7 @@ from caec_desktop.agent.selection.protocol import SelectorError
 from caec_desktop.agent.trace import redact
 from caec_desktop.settings.model import Settings
 from caec_desktop.settings.redact import key_problem
+from caec_desktop.tools.jsontext import marked_duplicates, too_deep
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +122,25 @@ def _with_ids(msg: AIMessage) -> AIMessage:
     calls = [{**c, "id": c.get("id") or new_call_id()} for c in msg.tool_calls]
     bad = [{**c, "id": c.get("id") or new_call_id()} for c in msg.invalid_tool_calls]
     return msg.model_copy(update={"tool_calls": calls, "invalid_tool_calls": bad})
+
+
+def _twice_marked(full: AIMessageChunk) -> list[ToolCall]:
+    """The streamed reply's tool calls, a key given twice with two values kept as both (as
+    `normalize` does for a whole reply): langchain's parse of the joined arguments keeps the last
+    in silence."""
+    raw = {c.get("id"): c.get("args") for c in full.tool_call_chunks if c.get("id")}
+    out: list[ToolCall] = []
+    for call in full.tool_calls:
+        text = raw.get(call.get("id"))
+        if isinstance(text, str) and not too_deep(text):
+            try:
+                marked = json.loads(text, object_pairs_hook=marked_duplicates)
+            except ValueError:
+                marked = None
+            if isinstance(marked, dict) and marked != call["args"]:
+                call = ToolCall(name=call["name"], args=marked, id=call.get("id"), type="tool_call")
+        out.append(call)
+    return out
 
 
 def _progress(chunk: AIMessageChunk) -> bool:
@@ -297,7 +319,7 @@ class ModelCaller:
             content=full.content,
             additional_kwargs=full.additional_kwargs,
             response_metadata=full.response_metadata,
-            tool_calls=full.tool_calls,
+            tool_calls=_twice_marked(full),
             invalid_tool_calls=full.invalid_tool_calls,
             usage_metadata=full.usage_metadata,
             id=full.id,

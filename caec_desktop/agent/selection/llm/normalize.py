@@ -15,7 +15,7 @@ import logging
 import re
 from typing import Any
 
-from caec_desktop.tools.jsontext import MAX_JSON_DEPTH, too_deep
+from caec_desktop.tools.jsontext import MAX_JSON_DEPTH, marked_duplicates, too_deep
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +35,11 @@ def _arguments(raw: Any) -> str:
         key = first.group(1) if first else "arguments"
         return json.dumps({key: f"nested deeper than {MAX_JSON_DEPTH} levels"})
     try:
-        inner = json.loads(raw)
+        inner = json.loads(raw, object_pairs_hook=marked_duplicates)
     except json.JSONDecodeError:
         return raw  # kept as is: becomes an invalid tool call the model is told about
+    if isinstance(inner, dict) and inner != json.loads(raw):  # a key given twice: both kept
+        return json.dumps(inner)
     if isinstance(inner, str):  # double-encoded
         try:
             if isinstance(json.loads(inner), dict):

@@ -21,7 +21,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from caec_desktop.tools.jsontext import MAX_JSON_DEPTH, too_deep
+from caec_desktop.tools.jsontext import MAX_JSON_DEPTH, marked_duplicates, too_deep
 
 _BLOCK = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|(?=<tool_call>)|\Z)", re.DOTALL)
 _LINE = re.compile(r"^[ \t]*TOOL_CALL:[ \t]*([A-Za-z_][\w.\-]*)[ \t]*(?=\{)", re.MULTILINE)
@@ -54,7 +54,7 @@ def _decode_object(text: str) -> Any:
     if too_deep(text):
         return None
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=marked_duplicates)
     except json.JSONDecodeError:
         pass
     start = text.find("{")
@@ -84,7 +84,7 @@ def coerce_args(raw: Any) -> tuple[dict[str, Any], list[str]]:
         if not isinstance(value, str):
             break
         try:
-            value = json.loads(value)
+            value = json.loads(value, object_pairs_hook=marked_duplicates)
         except json.JSONDecodeError:
             return {}, [f"arguments are not a JSON object: {raw!r:.200}"]
     if isinstance(value, dict):

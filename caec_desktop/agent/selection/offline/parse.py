@@ -58,11 +58,12 @@ _GROUPED = "|".join(rf"(?<=(?<![\w.])\d{{{n}}}){_GROUP}" for n in (1, 2, 3))
 """Digits grouped in threes by spaces after a whole number of 1-3 digits (`2 500`, `1 000 000`):
 a thousands separator, refused like a comma (never the last group read alone as the value)."""
 QTY_RE = re.compile(
-    rf"(?<![\w.^/*])(?P<num>{_NUMBER})(?P<junk>(?:[.,]\d+)+|(?:(?:/|\*\*?|\^)[-+]?[\d.]+)+"
-    rf"|{_GROUPED})?"
+    rf"(?<![\w^/*])(?<!(?<!\.)\.)(?P<num>{_NUMBER})(?P<junk>(?:[.,]\d+)+|(?:(?:/|\*\*?|\^)[-+]?[\d.]+)+"
+    rf"|{_GROUPED}|(?:['_]\d+)+)?"
     rf"(?:(?P<mark>''|[\"″'′])(?![A-Za-z])|[ \t]*(?P<unit>{_UNIT}))?"
 )
-"""A number, anything glued to it that makes it malformed (`1.2.5`, `1,5`, `3/4`, `2 500`), then an
+"""A number, anything glued to it that makes it malformed (`1.2.5`, `1,5`, `3/4`, `2 500`, and
+digits grouped by an apostrophe or an underscore: `7'850`, `1_000`), then an
 inch or foot mark glued to it (`0.25"`, `3'`) or the word after it that may be its unit."""
 _SUPERSCRIPT_RE = re.compile("[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
@@ -88,6 +89,9 @@ _UNICODE = {
     "σ": "sigma ",
     "Δt": "dt",
     "’": "'",
+    "→": " to ",  # `restitution 0.6 → damping ratio`, `3 in → mm`: an arrow, never a unit
+    "⇒": " to ",
+    "⟶": " to ",
     "−": "-",
     "–": "-",
     "Ø": " diameter ",  # the diameter sign (`orifice Ø 50 mm`, `Ø2 mm beads`)
@@ -558,7 +562,47 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         if _is_word(raw, known) and not glued:
             return _Unit("", _BARE, False, end_num)
         return _Unit("", "", False, end, f"could not read {quote(typed)}: {exc}")
-    return _Unit(unit, unit_dimension(unit), False, end)
+    dim = unit_dimension(unit)
+    if tail := _GLUED_TAIL_RE.match(text, end):  # `7850 kg/m^3.5`: never read as kg/m^3
+        whole = text[match.start() : tail.end()]
+        try:
+            read_value(whole)
+        except ValueReadError as exc:
+            return _Unit("", "", False, tail.end(), str(exc))
+        return _Unit("", "", False, tail.end(), f"could not read {quote(whole)}")
+    if second := _second_unit(text, end, dim, known):  # `70 GPa MPa`: which one?
+        whole = f"{typed} {second.group(1)}"
+        why = f"two units of one {dim} ({raw}, {second.group(1)}); type one value with its unit"
+        return _Unit("", "", False, second.end(), f"could not read {quote(whole)}: {why}")
+    return _Unit(unit, dim, False, end)
+
+
+_GLUED_TAIL_RE = re.compile(r"(?:\.\d+|\^[-+]?[\d.]*|\*\*[-+]?[\d.]*)+")
+"""Glued right after a unit, the rest of a power or a number the unit pattern stops before
+(`kg/m^3.5`, `m^2^2`): the value is refused whole, never read up to the unit."""
+_UNIT_WORD_NEXT_RE = re.compile(r"[ \t]+([A-Za-zµμ][\w/^*·µμ]*)(?![\w/^*·]|\s*=)")
+_SYMBOL_RE = re.compile(r"[A-Z/^*·\d]|^(?:[mcµμunk]?m|[mµμun]?s|k?g|mg|in|ft|lb|min|h)$")
+"""A unit symbol (`GPa`, `mm`, `m/s`), not a word pint also reads as a unit (`rod`, `bar`)."""
+
+
+def _second_unit(text: str, end: int, dim: str, known: frozenset[str]) -> re.Match[str] | None:
+    """A second unit of the same dimension right after a number's unit (`70 GPa GPa`, `2 mm
+    m`): the number has two units, and one of them would be dropped."""
+    m = _UNIT_WORD_NEXT_RE.match(text, end)
+    if m is None:
+        return None
+    word = m.group(1)
+    if word in ("in", "In") or word.lower() in _NOT_UNITS | _PLAIN_WORDS:
+        return None
+    if word.isalpha() and word.islower() and _is_word(word, known):  # `Pa` stays a unit here
+        return None
+    if not _SYMBOL_RE.search(word):
+        return None
+    try:
+        second = read_unit(normalize_unit(word))
+    except ValueReadError:
+        return None
+    return m if unit_dimension(second) == dim else None
 
 
 _HEADING_KEY_RE = lazy(r"[A-Za-z]{4,}(?:\s+[A-Za-z]+)*")

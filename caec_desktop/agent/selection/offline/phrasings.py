@@ -255,6 +255,7 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             (r"\bterminal (?:velocity|settling)\b|\bsettling velocity\b", 14),
             (r"\b(?:particle )?reynolds\b|\brep\b|\bre_p\b", 12),
             (r"\bstokes number\b", 14),
+            (r"\b(?:stokes |particle |momentum |drag )?relaxation time\b", 14),
             (r"\barchimedes\b", 14),
             (r"\bdi ?felice\b", 14),
             (
@@ -610,6 +611,15 @@ PHRASINGS: tuple[Phrasing, ...] = (
         (
             (r"\b(?:how many|number of|count of|total) (?:time[\s_-]?)?(?:steps|iterations)\b", 12),
             (r"(?<!time )(?<!time-)(?<!time_)\bsteps? (?:for|needed|required)\b|\biterations\b", 8),
+            # `time steps for 5 s (of simulated time)`: plural steps over a duration typed in a
+            # time unit (`time step for 2 mm beads` stays the Rayleigh step; `number of` and
+            # `how many` are scored above and left as they were)
+            (
+                r"(?<!number of )(?<!how many )\btime[\s_-]?steps "
+                r"(?:for|over|in|to (?:simulate|cover|run)) (?:a |the )?"
+                r"[\d.]+(?:e-?\d+)? ?(?:s|ms|sec|secs|seconds?|min|mins|minutes?|h|hours?)\b",
+                12,
+            ),
             (r"\bduration\b|\bt=|\bt =", 1),
         ),
         (simple("duration"), simple("timestep")),

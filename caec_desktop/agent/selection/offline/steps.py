@@ -104,6 +104,11 @@ def convert_match(text: str) -> re.Match[str] | None:
 
 def convert(f: Filler) -> Missing:
     """convert_units: the whole query is `number unit to unit` (else say what is missing)."""
+    if any(q.problem for q in f.quantities):
+        # a value the reader refused (`1,000 mm`, `1e-320 m`) is reported with its reason,
+        # never read again here in part (`1` of `1,000`)
+        f.used.update(i for i, q in enumerate(f.quantities) if not q.problem)
+        return []
     match = convert_match(f.parsed.text)
     f.used.update(range(len(f.quantities)))
     if match is None:

@@ -49,6 +49,13 @@ _POINTS_RE = re.compile(
 )
 """`in 5 points`, `5 steps`, and with the spacing between (`in 5 log steps`, `6 evenly spaced
 points`): the count is never dropped for the default because a word stood before `points`."""
+_BAD_POINTS_RE = re.compile(
+    r"(?<![\w.])(?:[-+−]\s*\d+(?:\.\d*)?\s*(?:points?|values?|steps?)|\d*\.\d+\s*(?:points?|values?)"
+    r"|[01]\s*(?:points?|values?))\b",
+    re.IGNORECASE,
+)
+"""A count of points no sweep has (`in -3 points`, `2.5 points`, `1 point`): refused, never read as
+3 points (the sign dropped) or as the default count with the number left over."""
 _STEP_RE = lazy(
     rf"\b(?:in\s+)?(?:steps?|increments?)\s*(?:of|=|:)?\s*(?P<a>{_NUM}(?:[ \t]?{_UNIT})?)(?![\w.])"
     rf"|\bevery\s+(?P<b>{_NUM}(?:[ \t]?{_UNIT})?)(?![\w.])"
@@ -136,6 +143,12 @@ def _plan(text: str) -> Plan | Selection | None:
     found = find_sweep(words)
     if found is None:
         return None
+    if (bad := _BAD_POINTS_RE.search(text)) is not None:
+        said = (
+            f"a sweep takes a whole number of points from 2 to {MAX_POINTS}; "
+            f'"{bad.group().strip()}" is not one'
+        )
+        return Selection(reply=f"**Not computed:** {said}.", missing=[said])
     span, values, is_range = found
     other = find_sweep(f"{words[: span[0]]} ; {words[span[1] :]}")
     if is_range and other is not None and other[2]:
@@ -320,7 +333,9 @@ def _points_of_step(values: list[str], step: str) -> int | str | None:
 
 def _left_over(reply: str, values: list[str]) -> bool:
     """Whether the reader's `Not used` note names a number of the typed list or range."""
-    notes = [line for line in reply.split("\n") if line.startswith(NOT_USED)]
+    # `**Not used:**`, or `**Not used (wrong unit):**` for the bare first number of a range
+    # typed in a follow-up (`at 0.5-2 m/s`: its unit is the second's)
+    notes = [line for line in reply.split("\n") if line.startswith(NOT_USED.rstrip(":*"))]
     numbers = [v.partition(" ")[0] for v in values]
     return any(
         # the number, with its unit glued or not (`Not used: 1mm` of `0.5mm-1mm`)

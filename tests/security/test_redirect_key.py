@@ -1,0 +1,65 @@
+"""A server that answers with a redirect to another host (or port, or scheme) never gets the key
+sent there: the HTTP client follows a redirect only without the Authorization header when the
+origin changes (httpx's rule, pinned here so a client swap or a `follow_redirects` hook cannot
+undo it), and nothing the turn prints, traces or records carries the key."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from caec_desktop.services.session import Session
+from caec_desktop.settings.model import Settings
+from tests.keys import fake_key
+from tests.llm.fake_server import FakeOpenAI, Reply, tool_call
+
+QUERY = "particle mass of a 3 mm steel ball"
+
+
+def intent() -> Reply:
+    call = tool_call("respond", {"intent": "calculation"}, "call_intent")
+    return Reply(message={"role": "assistant", "content": None, "tool_calls": [call]})
+
+
+def mass_call() -> Reply:
+    args = {"particle_diameter": "3 mm", "density": "7850 kg/m^3"}
+    message = {"role": "assistant", "content": "", "tool_calls": [tool_call("particle_mass", args)]}
+    return Reply(message=message, finish_reason="tool_calls")
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
+@pytest.mark.parametrize("stream", [False, True])
+async def test_a_redirect_to_another_origin_never_carries_the_key(
+    status: int, host: str, stream: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = fake_key("REDIRECTCANARY0123456789abcdef")
+    for name in ("CAEC_LLM_API_KEY", "OPENROUTER_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    with FakeOpenAI() as origin, FakeOpenAI() as elsewhere:
+        target = elsewhere.base_url.replace("127.0.0.1", host) + "/chat/completions"
+        moved = Reply(status=status, body={}, headers={"Location": target})
+        origin.add(intent(), *[moved] * 6)
+        elsewhere.add(mass_call(), *[Reply(message={"role": "assistant", "content": "Done."})] * 6)
+        settings = Settings(
+            mode="local", base_url=origin.base_url, model="fake-model", llm_api_key=key,
+            retry_base_delay_s=0.001, request_timeout_s=5.0, max_retries=1, stream=stream,
+        )  # fmt: skip
+        session = Session(settings)
+        async for _ in session.ask(QUERY):
+            pass
+        await session.aclose()
+        turn = session.last_turn
+        assert turn is not None
+        # the key went to the host it was given for, and only there
+        assert any(key in r.headers.get("authorization", "") for r in origin.requests)
+        assert elsewhere.requests  # the redirect was followed: the rule was put to the test
+        leaked = [r.headers for r in elsewhere.requests if key in json.dumps(r.headers)]
+        assert not leaked
+        assert all("authorization" not in r.headers for r in elsewhere.requests)
+        shown: Any = turn.model_dump()
+        assert key not in json.dumps(shown, default=str)
+        assert turn.status in ("answered", "model_error")
