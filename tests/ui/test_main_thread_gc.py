@@ -171,7 +171,10 @@ def test_a_small_import_or_a_burst_of_garbage_is_collected_not_frozen(
     frozen_before = gc.get_freeze_count()
     assert collector.check() == 0
     assert all(r() is None for r in refs)
-    assert gc.get_freeze_count() == frozen_before
+    # not frozen: a freeze would have moved `refs` (its 2 * FREEZE_FROM weakrefs are young) to
+    # the permanent generation. Not `==`: a thread left by an earlier test may free frozen
+    # objects meanwhile, which lowers the count (seen once: 38 fewer)
+    assert gc.get_freeze_count() < frozen_before + len(refs)
     del kept
 
 
