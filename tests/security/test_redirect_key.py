@@ -1,7 +1,7 @@
-"""A server that answers with a redirect to another host (or port, or scheme) never gets the key
-sent there: the HTTP client follows a redirect only without the Authorization header when the
-origin changes (httpx's rule, pinned here so a client swap or a `follow_redirects` hook cannot
-undo it), and nothing the turn prints, traces or records carries the key."""
+"""A server that answers with a redirect to another host (or port, or scheme) gets neither the key
+nor the question: the redirect is not followed (chat_model.py, `_refuse_redirect_elsewhere`) and
+the turn says where it pointed; nothing the turn prints, traces or records carries the key. A
+redirect within the server (another path) is followed."""
 
 from __future__ import annotations
 
@@ -56,10 +56,33 @@ async def test_a_redirect_to_another_origin_never_carries_the_key(
         assert turn is not None
         # the key went to the host it was given for, and only there
         assert any(key in r.headers.get("authorization", "") for r in origin.requests)
-        assert elsewhere.requests  # the redirect was followed: the rule was put to the test
-        leaked = [r.headers for r in elsewhere.requests if key in json.dumps(r.headers)]
-        assert not leaked
-        assert all("authorization" not in r.headers for r in elsewhere.requests)
+        # not followed: neither the key nor the question went to the other origin
+        assert not elsewhere.requests
         shown: Any = turn.model_dump()
-        assert key not in json.dumps(shown, default=str)
-        assert turn.status in ("answered", "model_error")
+        text = json.dumps(shown, default=str)
+        assert key not in text
+        assert "redirected the request to another address" in text
+        assert f"{host}:{elsewhere.port}" in text
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("status", [307, 308])
+@pytest.mark.parametrize("stream", [False, True])
+async def test_a_redirect_within_the_server_is_followed(status: int, stream: bool) -> None:
+    # another path on the same scheme, host and port: the same server, so the turn goes on
+    with FakeOpenAI() as origin:
+        moved = Reply(status=status, body={}, headers={"Location": "/v1/moved/chat/completions"})
+        done = Reply(message={"role": "assistant", "content": "Done."})
+        origin.add(intent(), moved, mass_call(), *[done] * 4)
+        settings = Settings(
+            mode="local", base_url=origin.base_url, model="fake-model", stream=stream,
+            retry_base_delay_s=0.001, request_timeout_s=5.0, max_retries=0,
+        )  # fmt: skip
+        session = Session(settings)
+        async for _ in session.ask(QUERY):
+            pass
+        await session.aclose()
+        turn = session.last_turn
+        assert turn is not None
+        assert turn.status == "answered"
+        assert any(r.path.endswith("/moved/chat/completions") for r in origin.requests)

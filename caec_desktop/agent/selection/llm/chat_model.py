@@ -160,6 +160,47 @@ def _send_on_a_later_turn(client: Any) -> None:
         client._prepare_request = prepare_request_then_yield
 
 
+def _origin(url: Any) -> tuple[str, str, int | None]:
+    return (url.scheme, url.host, url.port)
+
+
+async def _refuse_redirect_elsewhere(response: Any) -> None:
+    """An httpx response hook: a redirect to another origin (scheme, host or port) raises
+    `BadReply` instead of being followed.
+
+    httpx would follow it without the API key (it drops Authorization when the origin
+    changes), but with the request's body: the conversation and the question would go to a
+    host the user never chose. A redirect within the server (another path) is followed."""
+    if not response.has_redirect_location:
+        return
+    here = response.request.url
+    try:
+        there = here.join(response.headers["location"])
+    except Exception:
+        there = None
+    if there is not None and _origin(there) == _origin(here):
+        return
+    where = f"{there.scheme}://{there.netloc.decode('ascii', 'replace')}" if there else "?"
+    raise BadReply(
+        f"it redirected the request to another address ({where}); not followed, so nothing "
+        "was sent there: if that is the server, make it the base URL",
+        response.status_code,
+        "redirect",
+    )
+
+
+def _same_origin_redirects_only(client: Any) -> None:
+    """Add `_refuse_redirect_elsewhere` to the SDK client's HTTP client (langchain may share
+    one HTTP client between chat models: added once)."""
+    http: Any = getattr(client, "_client", None)
+    hooks = getattr(http, "event_hooks", None)
+    if not isinstance(hooks, dict):
+        return
+    responses = list(hooks.get("response", []))
+    if _refuse_redirect_elsewhere not in responses:
+        http.event_hooks = {**hooks, "response": [*responses, _refuse_redirect_elsewhere]}
+
+
 class _CheckedRaw:
     """`with_raw_response` of the completions resource: a reply that is not a chat completion
     (or an event stream, when one was asked for) raises `BadReply` saying what it is."""
@@ -252,6 +293,7 @@ class CaecChatOpenAI(ChatOpenAI):
         ):
             self.async_client = _StringIdCompletions(self.async_client)
             _send_on_a_later_turn(self.root_async_client)
+            _same_origin_redirects_only(self.root_async_client)
         return self
 
     def _get_request_payload(

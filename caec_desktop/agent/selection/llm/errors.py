@@ -113,7 +113,7 @@ class ErrorInfo:
 
     kind: str
     """auth, quota, rate_limit, tools_unsupported, stream_unsupported, model_not_found, upstream,
-    timeout, connection, bad_request, invalid_reply."""
+    timeout, connection, bad_request, invalid_reply, redirect."""
     status: int | None
     message: str
     retry_after: float | None = None
@@ -319,6 +319,7 @@ _ADVICE = {
     "bad_request": "The server rejected the request.",
     "context_length": "",
     "invalid_reply": "The server's reply was not a chat completion this app can read.",
+    "redirect": "Requests follow a redirect only within the server set in Settings.",
 }
 
 
