@@ -12,6 +12,7 @@ import atexit
 import gc
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,14 +27,33 @@ EXIT_INVALID = 2
 EXIT_MODEL = 3
 
 
+_UNSEEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+"""Characters a terminal acts on instead of showing (controls but newline and tab: escape
+sequences that clear the screen, retitle the window or move the cursor; bidirectional overrides
+that reorder what is read). A model's tool-call argument quoted in a refusal can hold them."""
+
+
+def _shown(char: re.Match[str]) -> str:
+    code = ord(char.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
 def _say(text: object = "", *, err: bool = False) -> None:
-    """Print a line on stdout (stderr with `err`), every API key redacted: whatever a command
-    prints (answers, errors, doctor reports, JSON) passes here."""
-    print(redact_text(str(text)), file=sys.stderr if err else sys.stdout)
+    """Print a line on stdout (stderr with `err`), every API key redacted and every character
+    in `_UNSEEN` written as its escape (`\\x1b`): whatever a command prints (answers, errors,
+    doctor reports, JSON) passes here."""
+    line = _UNSEEN.sub(_shown, redact_text(str(text)))
+    print(line, file=sys.stderr if err else sys.stdout)
+
+
+def _say_json(text: str) -> None:
+    """Print JSON text as `_say` does, its `_UNSEEN` characters (JSON escapes only those below
+    0x20) as `\\u` escapes, which read back as the same text."""
+    _say(_UNSEEN.sub(lambda c: f"\\u{ord(c.group()):04x}", text))
 
 
 def _print_json(obj: Any) -> None:
-    _say(json.dumps(obj, indent=2, ensure_ascii=False, default=str))
+    _say_json(json.dumps(obj, indent=2, ensure_ascii=False, default=str))
 
 
 def load_json(text: str, what: str) -> Any:
@@ -425,7 +445,7 @@ def cmd_ask(ns: argparse.Namespace) -> int:
             _say(f"caec ask: --trace: cannot write {ns.trace!r} ({exc.strerror})", err=True)
             return EXIT_INVALID
     if ns.json:
-        _say(result.model_dump_json(indent=2))
+        _say_json(result.model_dump_json(indent=2))
     else:
         _say(result.answer)
     return STATUS_EXIT.get(result.status, EXIT_BUG)
@@ -553,7 +573,7 @@ def cmd_replay(ns: argparse.Namespace) -> int:
     except TraceFileError as exc:
         _say(f"caec replay: {exc}", err=True)
         return EXIT_INVALID
-    _say(report_json(report) if ns.json else report_text(report))
+    _say_json(report_json(report)) if ns.json else _say(report_text(report))
     return EXIT_OK if report.ok else EXIT_INVALID
 
 

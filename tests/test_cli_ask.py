@@ -10,6 +10,7 @@ import subprocess
 import sys
 import types
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -167,3 +168,46 @@ def test_chat_and_ask_json_show_the_conversations_token_usage(
     turn = json.loads(capsys.readouterr().out)
     assert turn["usage"]["total_tokens"] == 120
     assert turn["conversation_usage"]["total_tokens"] == 120
+
+
+UNSEEN_ARGS = {
+    "particle_diameter": "3 mm\x1b]0;title\x07",  # an escape sequence retitling the terminal
+    "density": "7850\x1b[2J\x9b2J\u202e kg/m^3",  # clear screen (7-bit and 8-bit), bidi override
+}
+
+
+def _model_quoting_unseen_characters() -> Any:
+    from tests.llm.fake_server import FakeOpenAI, Reply, tool_call
+
+    server = FakeOpenAI()
+    intent = tool_call("respond", {"intent": "calculation"}, "call_intent")
+    call = tool_call("particle_mass", UNSEEN_ARGS)
+    server.add(
+        Reply(message={"role": "assistant", "content": None, "tool_calls": [intent]}),
+        *[Reply(message={"role": "assistant", "content": "", "tool_calls": [call]})] * 6,
+    )
+    return server
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_what_a_model_sends_cannot_drive_the_terminal(
+    as_json: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a refusal quotes the model's argument: its control and bidi characters are printed as
+    # escapes, never raw; JSON output reads back as the very text the model sent
+    with _model_quoting_unseen_characters() as server:
+        argv = ["ask", "--mode", "local", "--base-url", server.base_url, "--model", "m"]
+        code = cli.main([*argv, "particle mass of a 3 mm ball", *(["--json"] if as_json else [])])
+    out = capsys.readouterr().out
+    assert code == 2
+    assert not any(c in out for c in "\x1b\x07\x9b\u202e\r")
+    if as_json:
+        texts: list[str] = []
+        json.loads(
+            out,
+            object_hook=lambda d: texts.extend(v for v in d.values() if isinstance(v, str)) or d,
+        )
+        assert any(UNSEEN_ARGS["density"] in text for text in texts)
+    else:
+        assert "\\x1b[2J\\x9b2J\\u202e kg/m^3" in out
+        assert "\\x1b]0;title\\x07" in out
