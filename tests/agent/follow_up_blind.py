@@ -908,3 +908,8 @@ def score(rows: list[Conv] | None = None) -> dict[str, Any]:
 
 if __name__ == "__main__":
     print(json.dumps(score(), indent=1, ensure_ascii=False))
+
+
+async def one_turn(text: str) -> dict[str, Any]:
+    """One question through a fresh offline `Session`, as a TurnResult dict."""
+    return (await run_conversation((text,)))[-1]

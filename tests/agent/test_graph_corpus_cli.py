@@ -5,7 +5,6 @@ exit 2 naming each one; help and chat requests answer with exit 0."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,11 +16,6 @@ from tests.agent.corpus import CORPUS, Row
 CALCULATIONS = [r for r in CORPUS if r.tool is not None]
 MISSING = [r for r in CORPUS if r.tool is None and r.missing]
 CONVERSATION = [r for r in CORPUS if r.tool is None and r.intent in ("help", "other")]
-
-
-@pytest.fixture(autouse=True)
-def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CAEC_CONFIG_DIR", str(tmp_path / "config"))
 
 
 def ask(capsys: pytest.CaptureFixture[str], text: str) -> tuple[int, dict[str, Any]]:

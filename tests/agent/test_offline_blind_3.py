@@ -5,19 +5,10 @@ or asked naming its input. Score on main before the fixes of this set (same expe
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from tests.agent.offline_blind_2 import judge
 from tests.agent.offline_blind_3 import ROWS, Row, run_row
-
-
-@pytest.fixture(autouse=True)
-def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("CAEC_CONFIG_DIR", str(tmp_path / "config"))
-    return tmp_path
-
 
 # -- the blind set ----------------------------------------------------------------------------
 

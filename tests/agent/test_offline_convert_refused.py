@@ -4,24 +4,11 @@ it; it was read again by the conversion's own pattern as `value = 1.` and asked 
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Any
 
 import pytest
 
 from caec_desktop import cli
-from tests.agent.follow_up_blind import run_conversation
-
-
-@pytest.fixture(autouse=True)
-def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("CAEC_CONFIG_DIR", str(tmp_path / "config"))
-    return tmp_path
-
-
-async def one_turn(text: str) -> dict[str, Any]:
-    return (await run_conversation((text,)))[-1]
-
+from tests.agent.follow_up_blind import one_turn
 
 # -- conversions of a value the reader refused ----------------------------------------------------
 

@@ -5,25 +5,12 @@ and `caec run`, never read as the digits after the mark (`7'850 kg/m³` once com
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Any
 
 import pytest
 
 from caec_desktop import cli
 from caec_desktop.tools.values import ValueReadError, read_value
-from tests.agent.follow_up_blind import run_conversation
-
-
-@pytest.fixture(autouse=True)
-def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("CAEC_CONFIG_DIR", str(tmp_path / "config"))
-    return tmp_path
-
-
-async def one_turn(text: str) -> dict[str, Any]:
-    return (await run_conversation((text,)))[-1]
-
+from tests.agent.follow_up_blind import one_turn
 
 # -- digits grouped by an apostrophe or an underscore ------------------------------------------
 

@@ -8,23 +8,10 @@ Expected figures from their formulas (docs/references.md), not the tools: n = âŒ
 from __future__ import annotations
 
 import math
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.agent.follow_up_blind import run_conversation
-
-
-@pytest.fixture(autouse=True)
-def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("CAEC_CONFIG_DIR", str(tmp_path / "config"))
-    return tmp_path
-
-
-async def one_turn(text: str) -> dict[str, Any]:
-    return (await run_conversation((text,)))[-1]
-
+from tests.agent.follow_up_blind import one_turn
 
 # -- requests named in words the reader did not route ----------------------------------------
 

@@ -11,18 +11,11 @@ m = ρ π d³ / 6 (§1.7)."""
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.agent.follow_up_blind import run_conversation
-
-
-@pytest.fixture(autouse=True)
-def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("CAEC_CONFIG_DIR", str(tmp_path / "config"))
-    return tmp_path
 
 
 async def last_turn(*turns: str) -> dict[str, Any]:

@@ -3,23 +3,9 @@ MPa`): the value is refused whole, never read up to its first unit with the rest
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
 import pytest
 
-from tests.agent.follow_up_blind import run_conversation
-
-
-@pytest.fixture(autouse=True)
-def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("CAEC_CONFIG_DIR", str(tmp_path / "config"))
-    return tmp_path
-
-
-async def one_turn(text: str) -> dict[str, Any]:
-    return (await run_conversation((text,)))[-1]
-
+from tests.agent.follow_up_blind import one_turn
 
 # -- text glued after a unit, or a second unit of one dimension --------------------------------
 
