@@ -365,7 +365,9 @@ def sweep_table(plan: SweepPlan, rows: list[dict[str, Any]], elapsed_ms: float) 
     tool's result, SI) or None, "error" (the tool's message) or None, "band" (with a threshold)}`;
     `count` and `failed` count them; `columns` name the numeric results with their SI units.
     """
-    columns = result_columns(plan.tool)
+    # a result named as the swept input (coarse_graining's scale_factor, empty when given) would
+    # be a second, empty column of the values already in the first
+    columns = [c for c in result_columns(plan.tool) if c[0] != plan.parameter]
     first = columns[0][0] if columns else ""
     bands = threshold_bands(plan, first)
     if bands:
@@ -517,6 +519,8 @@ def _column_units(table: dict[str, Any], display: Any) -> list[tuple[str, str, f
     xs = [float(r["value"]) for r in rows]
     out = [(table["parameter"], *display.axis(table["unit"], xs))]
     for col in table["columns"]:
+        if col["name"] == table["parameter"]:
+            continue  # a table recorded before such a column was left out
         values = [
             float(v)
             for r in rows
