@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from caec_desktop.tools.execution import execute
 from caec_desktop.tools.messages import FieldMessage
-from caec_desktop.tools.registry import tool_names
+from caec_desktop.tools.registry import get_tool, tool_names
 from caec_desktop.tools.schema import result_schema, tool_schema
 from caec_desktop.tools.units import UnitParseError, pretty_unit, to_si
 
@@ -287,14 +287,16 @@ def plan_sweep(raw: Any) -> tuple[SweepPlan | None, list[FieldMessage]]:
 
 
 def result_columns(tool: str) -> list[tuple[str, str]]:
-    """The numeric results of `tool` as (name, SI unit): what a sweep tabulates and plots."""
+    """The numeric results of `tool` as (name, SI unit): what a sweep tabulates and plots. The
+    tool's headline result (`ToolSpec.headline`) comes first, then the others in schema order."""
     out = []
     for name, prop in result_schema(tool)["properties"].items():
         types = prop.get("type")
         types = types if isinstance(types, list) else [types]
         if ("number" in types or "integer" in types) and "enum" not in prop:
             out.append((name, str(prop.get("x-unit") or "")))
-    return out
+    headline = get_tool(tool).headline
+    return sorted(out, key=lambda column: column[0] != headline)  # stable: the rest keep order
 
 
 def first_column(tool: str) -> tuple[str, str] | None:

@@ -55,16 +55,23 @@ def test_the_compare_field_names_the_result_it_is_drawn_against(qtbot: QtBot) ->
         hints[tool] = (row.threshold.placeholderText(), row.threshold.toolTip())
     assert "rayleigh_timestep" in hints["rayleigh_timestep"][0]
     assert "2e-7 s" in hints["rayleigh_timestep"][0]
-    assert hints["hertz_max_overlap"][0] == "compare effective_radius with, in m (optional)"
-    assert hints["polydisperse_rayleigh"][0] == "compare governing_diameter with, in m (optional)"
-    assert hints["cfd_dem_numbers"][0] == "compare archimedes_number with (optional)"
-    assert "effective_radius" in hints["hertz_max_overlap"][1]
-    # what the hint names is what the sweep compares: a time is refused for that length
-    refused = run_sweep({"tool": "polydisperse_rayleigh", "parameter": "youngs_modulus",
-                         "start": "1e8", "stop": "1e10", "points": 3, "threshold": "2e-7 s",
-                         "args": {"density": 2500, "poisson_ratio": 0.25,
-                                  "diameters": ["0.5 mm", "1 mm"]}})  # fmt: skip
-    assert refused.table is None and "expected a length" in str(refused.errors)
+    # each tool's headline result (ToolSpec.headline), no longer the schema's first number
+    assert hints["hertz_max_overlap"][0] == "compare max_overlap with, in m (optional)"
+    assert hints["polydisperse_rayleigh"][0] == (
+        "compare rayleigh_timestep with, e.g. 2e-7 s (optional)"
+    )
+    assert hints["cfd_dem_numbers"][0] == "compare terminal_velocity with, in m/s (optional)"
+    assert "max_overlap" in hints["hertz_max_overlap"][1]
+    # what the hint names is what the sweep compares: a time is read for that time step, and a
+    # length is refused for it
+    sweep = {"tool": "polydisperse_rayleigh", "parameter": "youngs_modulus",
+             "start": "1e8", "stop": "1e10", "points": 3,
+             "args": {"density": 2500, "poisson_ratio": 0.25,
+                      "diameters": ["0.5 mm", "1 mm"]}}  # fmt: skip
+    read = run_sweep({**sweep, "threshold": "2e-7 s"})
+    assert read.table is not None and read.table["threshold_column"] == "rayleigh_timestep"
+    refused = run_sweep({**sweep, "threshold": "1 mm"})
+    assert refused.table is None and "expected a time" in str(refused.errors)
 
 
 def test_form_sweep_switch_sends_the_same_sweep_as_the_cli(
