@@ -188,14 +188,9 @@ class Display:
         return self.units.get(kind, AUTO) if kind else AUTO
 
     def number(self, value: float) -> str:
-        """`value` to `sig` significant figures; plain digits from 1e-4 to below 1e7 (28000, not
-        2.8e4), exponent notation outside."""
-        if value == 0 or not math.isfinite(value) or not 1e-4 <= abs(value) < 1e7:
-            return sig(value, self.sig)
-        places = self.sig - 1 - math.floor(math.log10(abs(value)))
-        decimals = max(places, 0)
-        text = f"{round(value, places):.{decimals}f}"
-        return text.rstrip("0").rstrip(".") if "." in text else text
+        """`value` to `sig` significant figures, plain or in exponent form by the one rule of
+        `units.sig` (docs/display_units.md): 28000 and 70000 MPa, but 4.061e6 psi."""
+        return sig(value, self.sig)
 
     def fmt(self, value: float, si_unit: str = "") -> str:
         """`value` (SI, in `si_unit`) for people: in the preferred unit, or an SI prefix."""
