@@ -149,6 +149,16 @@ def grouped(count: int) -> str:
     return f"{count:,}"
 
 
+COUNT_BELOW = 1e15
+"""Whole numbers below this are exact in a float: shown with every digit."""
+
+
+def is_count(value: float) -> bool:
+    """A number without a unit that is whole (1e7 particles, 1e12 particle-steps): a count,
+    shown with every digit grouped (docs/display_units.md), never 1e7."""
+    return math.isfinite(value) and value.is_integer() and abs(value) < COUNT_BELOW
+
+
 def kind_of(unit: str) -> str | None:
     """The display kind of an SI unit string ("Pa" → "pressure"); None for others."""
     return _KIND_OF_UNIT.get(unit)
@@ -204,6 +214,8 @@ class Display:
         if isinstance(value, bool):
             return "yes" if value else "no"
         if isinstance(value, float):
+            if not si_unit and is_count(value):
+                return grouped(int(value))  # a count computed as a float (N = 1e7 particles)
             return self.fmt(value, si_unit)
         if isinstance(value, list):
             return ", ".join(self.show(v, si_unit) for v in value)

@@ -572,14 +572,18 @@ def row_cells(
     display: Any,
     grouped: bool = True,
 ) -> list[str]:
+    from caec_desktop.tools.display import is_count
+
     cells = [display.number(float(row["value"]) * cols[0][2])]
     if row["ok"]:
-        for name, _, factor in cols[1:]:
+        for name, unit, factor in cols[1:]:
             value = row["result"].get(name)
             if isinstance(value, bool) or value is None:
                 cells.append("" if value is None else str(value))
-            elif isinstance(value, int) and factor == 1.0:  # a count: every digit
-                cells.append(f"{value:,}" if grouped else str(value))
+            elif (isinstance(value, int) and factor == 1.0) or (
+                isinstance(value, float) and not unit and is_count(value)
+            ):  # a count: every digit (1e7 particles computed as a float too)
+                cells.append(f"{int(value):,}" if grouped else str(int(value)))
             elif isinstance(value, int | float):
                 cells.append(display.number(float(value) * factor))
             else:

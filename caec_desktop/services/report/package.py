@@ -34,7 +34,7 @@ from caec_desktop.agent.usage import total_usage, usage_text
 from caec_desktop.services.provenance import provenance
 from caec_desktop.services.report.text import markdown_to_text, one_line, to_second, turn_ranges
 from caec_desktop.tools import CalcSheet, result_schema, tool_schema
-from caec_desktop.tools.display import current, grouped
+from caec_desktop.tools.display import current, grouped, is_count
 from caec_desktop.tools.units import pretty_unit
 
 FIELD_LIMIT = 200
@@ -457,8 +457,8 @@ def _shown_columns(
             return "—"
         if isinstance(value, bool) or not isinstance(value, int | float):
             return show_value(value, unit)
-        if isinstance(value, int) and not unit:
-            return grouped(value)  # a count: every digit, grouped
+        if not unit and (isinstance(value, int) or is_count(value)):
+            return grouped(int(value))  # a count: every digit, grouped
         return display.number(float(value) * factor)
 
     cells = [[cell(v, u, f) for v, u, f in zip(row, units, factors, strict=True)] for row in rows]
