@@ -473,7 +473,7 @@ class SweepPlot(QWidget):
             self.plot.render(painter)
         finally:
             painter.end()
-        return bool(image.save(path, "PNG"))
+        return bool(image.save(path, b"PNG"))
 
     def export_svg(self, path: str) -> bool:
         """Save the plot as SVG, drawn by Qt's SVG generator (pyqtgraph's own SVG exporter
