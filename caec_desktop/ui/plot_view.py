@@ -444,7 +444,7 @@ class SweepPlot(QWidget):
         if self.plot is None:
             return False
         from PySide6.QtCore import QRect, Qt
-        from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter
+        from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPixmap
 
         font = QFont(self.font())
         font.setBold(True)
@@ -473,7 +473,7 @@ class SweepPlot(QWidget):
             self.plot.render(painter)
         finally:
             painter.end()
-        return bool(image.save(path, b"PNG"))
+        return bool(QPixmap.fromImage(image).save(path, "PNG"))  # QImage.save refuses "PNG"
 
     def export_svg(self, path: str) -> bool:
         """Save the plot as SVG, drawn by Qt's SVG generator (pyqtgraph's own SVG exporter
