@@ -847,6 +847,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="default: from the file suffix; csv = the sweep tables",
     )
     p.add_argument("--turns", help="turns to include, e.g. 1,3-5 (default: the answered ones)")
+    _display_options(p)  # the saved display units, as the window's export; --units over them
     for flag, text in (
         ("--project", "project name"),
         ("--job", "job number"),

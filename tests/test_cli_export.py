@@ -132,3 +132,25 @@ def test_qt_is_loaded_only_for_pdf_and_runs_offscreen(db: Path, tmp_path: Path) 
         " ".join(p.extract_text().split()) for p in pypdf.PdfReader(tmp_path / "p.pdf").pages
     )
     assert "Calculation package — Glass beads" in text and "3.2 Sweep of particle_radius" in text
+
+
+def test_export_follows_the_saved_display_units(
+    db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Capture
+) -> None:
+    """A US-preset config writes inches, as the window's export does; --units holds over it for
+    this command (docs/sweeps.md: `--units ... --sig` apply to one command)."""
+    from caec_desktop.settings.config import save_config
+
+    config = tmp_path / "config"
+    monkeypatch.setenv("CAEC_CONFIG_DIR", str(config))
+    save_config({"units_preset": "us"}, config)
+    out = tmp_path / "us.md"
+    assert main(["export", "1", "--history", str(db), "-o", str(out), "--turns", "1"]) == EXIT_OK
+    md = out.read_text(encoding="utf-8")
+    # the 1 mm radius of turn 1: 1 / 25.4 in = 0.03937 in (4 significant figures)
+    assert f"{1 / 25.4:.4g} in" in md and "| 1 mm |" not in md
+    mm = tmp_path / "mm.md"
+    argv = ["export", "1", "--history", str(db), "-o", str(mm), "--turns", "1"]
+    assert main([*argv, "--units", "si_mm_mpa"]) == EXIT_OK
+    assert "1 mm" in mm.read_text(encoding="utf-8")
+    capsys.readouterr()

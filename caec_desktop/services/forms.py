@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from caec_desktop.tools.display import UNIT_CHOICES, kind_of
+from caec_desktop.tools.display import UNIT_CHOICES, is_count, kind_of
 from caec_desktop.tools.units import pretty_unit, ureg
 from caec_desktop.tools.values import ValueReadError, read_value
 
@@ -188,6 +188,10 @@ def split_value(value: Any, unit: str) -> tuple[str, str]:
     whole in the number box (the tool's validation will name the problem).
     """
     if isinstance(value, int | float) and not isinstance(value, bool):
+        if not unit and is_count(float(value)):
+            # a count (n_particles 1e8): every digit, as it is shown elsewhere, ungrouped so the
+            # box reads back the same number (docs/display_units.md)
+            return str(int(value)), unit
         short = f"{value:g}"
         return (short if float(short) == value else repr(value)), unit
     text = str(value).strip()

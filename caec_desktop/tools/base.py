@@ -321,6 +321,9 @@ class ToolSpec(Generic[A, Res]):
     """What the tool computes, one of `GROUPS` (help, `caec tools` and the forms group by it)."""
     example: dict[str, Any] = field(default_factory=dict)
     """A valid argument set (used in help text, schema round-trip tests, and the form's sample)."""
+    headline: str = ""
+    """The result the tool is for (a numeric result field): a sweep's first result column, what
+    it plots and draws a threshold against (`tools.sweep.result_columns`)."""
 
     def result_units(self) -> dict[str, str]:
         """The unit of each result field ("" for plain numbers), from the `Unit` markers."""

@@ -183,5 +183,6 @@ BULK_PROPERTIES: ToolSpec[Any, Any] = ToolSpec(
     result_model=BulkResult,
     func=bulk_properties,
     group="Particles, packing and bulk",
+    headline="bulk_density",
     example={"packing_fraction": 0.6, "solid_density": "2500 kg/m^3", "volume": "2 L"},
 )

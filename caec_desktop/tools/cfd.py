@@ -402,6 +402,7 @@ CFD_DEM_NUMBERS: ToolSpec[Any, Any] = ToolSpec(
     result_model=CfdResult,
     func=cfd_dem_numbers,
     group="CFD-DEM",
+    headline="terminal_velocity",
     example={
         "particle_diameter": "1 mm",
         "particle_density": 2500,

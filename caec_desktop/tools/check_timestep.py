@@ -181,6 +181,7 @@ CHECK_TIMESTEP_HEURISTIC: ToolSpec[Any, Any] = ToolSpec(
     result_model=CheckResult,
     func=check_timestep_heuristic,
     group="Time step",
+    headline="rayleigh_fraction",
     example={
         "particle_radius": "1 mm",
         "density": 2500,

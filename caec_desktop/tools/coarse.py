@@ -341,6 +341,7 @@ COARSE_GRAINING: ToolSpec[Any, Any] = ToolSpec(
     result_model=CoarseResult,
     func=coarse_graining,
     group="Run size and cost",
+    headline="parcel_count",
     example={
         "scale_factor": 4,
         "particle_diameter": "0.5 mm",

@@ -312,6 +312,7 @@ COHESION_NUMBERS: ToolSpec[Any, Any] = ToolSpec(
     result_model=CohesionResult,
     func=cohesion_numbers,
     group="Cohesion",
+    headline="bond_number_jkr",
     example={
         "particle_radius": "10 um",
         "density": 2500,

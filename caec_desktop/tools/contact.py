@@ -250,6 +250,7 @@ HERTZ_CONTACT_TIME: ToolSpec[Any, Any] = ToolSpec(
     result_model=HertzResult,
     func=hertz_contact_time,
     group="Contact",
+    headline="contact_time",
     example={
         "particle_radius": "1 mm",
         "density": 2500,

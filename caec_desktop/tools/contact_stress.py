@@ -142,6 +142,7 @@ CONTACT_STRESS_CHECK: ToolSpec[Any, Any] = ToolSpec(
     result_model=StressResult,
     func=contact_stress_check,
     group="Contact",
+    headline="max_contact_pressure",
     example={
         "normal_force": "0.1 N",
         "particle_radius": "1 mm",

@@ -115,5 +115,6 @@ CONVERT_UNITS: ToolSpec[Any, Any] = ToolSpec(
     result_model=ConvertResult,
     func=convert_units,
     group="Units",
+    headline="value",
     example={"value": 1, "from_unit": "inch", "to_unit": "mm"},
 )

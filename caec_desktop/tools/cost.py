@@ -260,6 +260,7 @@ SIMULATION_COST: ToolSpec[Any, Any] = ToolSpec(
     result_model=CostResult,
     func=simulation_cost,
     group="Run size and cost",
+    headline="time_steps",
     example={
         "duration": "10 s",
         "timestep": "2e-6 s",

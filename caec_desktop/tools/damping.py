@@ -90,6 +90,7 @@ RESTITUTION_TO_DAMPING: ToolSpec[Any, Any] = ToolSpec(
     result_model=RestitutionResult,
     func=restitution_to_damping,
     group="Contact",
+    headline="damping_ratio",
     example={"restitution": 0.9},
 )
 
@@ -199,5 +200,6 @@ LINEAR_SPRING_CONTACT: ToolSpec[Any, Any] = ToolSpec(
     result_model=SpringResult,
     func=linear_spring_contact,
     group="Contact",
+    headline="collision_time",
     example={"effective_mass": "5 mg", "restitution": 0.9, "stiffness": "1e5 N/m"},
 )

@@ -149,6 +149,16 @@ def grouped(count: int) -> str:
     return f"{count:,}"
 
 
+COUNT_BELOW = 1e15
+"""Whole numbers below this are exact in a float: shown with every digit."""
+
+
+def is_count(value: float) -> bool:
+    """A number without a unit that is whole (1e7 particles, 1e12 particle-steps): a count,
+    shown with every digit grouped (docs/display_units.md), never 1e7."""
+    return math.isfinite(value) and value.is_integer() and abs(value) < COUNT_BELOW
+
+
 def kind_of(unit: str) -> str | None:
     """The display kind of an SI unit string ("Pa" → "pressure"); None for others."""
     return _KIND_OF_UNIT.get(unit)
@@ -188,14 +198,9 @@ class Display:
         return self.units.get(kind, AUTO) if kind else AUTO
 
     def number(self, value: float) -> str:
-        """`value` to `sig` significant figures; plain digits from 1e-4 to below 1e7 (28000, not
-        2.8e4), exponent notation outside."""
-        if value == 0 or not math.isfinite(value) or not 1e-4 <= abs(value) < 1e7:
-            return sig(value, self.sig)
-        places = self.sig - 1 - math.floor(math.log10(abs(value)))
-        decimals = max(places, 0)
-        text = f"{round(value, places):.{decimals}f}"
-        return text.rstrip("0").rstrip(".") if "." in text else text
+        """`value` to `sig` significant figures, plain or in exponent form by the one rule of
+        `units.sig` (docs/display_units.md): 28000 and 70000 MPa, but 4.061e6 psi."""
+        return sig(value, self.sig)
 
     def fmt(self, value: float, si_unit: str = "") -> str:
         """`value` (SI, in `si_unit`) for people: in the preferred unit, or an SI prefix."""
@@ -209,6 +214,8 @@ class Display:
         if isinstance(value, bool):
             return "yes" if value else "no"
         if isinstance(value, float):
+            if not si_unit and is_count(value):
+                return grouped(int(value))  # a count computed as a float (N = 1e7 particles)
             return self.fmt(value, si_unit)
         if isinstance(value, list):
             return ", ".join(self.show(v, si_unit) for v in value)

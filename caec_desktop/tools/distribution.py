@@ -190,6 +190,7 @@ POLYDISPERSE_COUNTS: ToolSpec[Any, Any] = ToolSpec(
     result_model=PolydisperseResult,
     func=polydisperse_counts,
     group="Particles, packing and bulk",
+    headline="total_count",
     example={
         "diameters": ["1 mm", "2 mm"],
         "mass_fractions": [0.3, 0.7],

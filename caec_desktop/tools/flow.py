@@ -302,6 +302,7 @@ FLOW_REGIME: ToolSpec[Any, Any] = ToolSpec(
     result_model=FlowResult,
     func=flow_regime,
     group="Flow and discharge",
+    headline="inertial_number",
     example={
         "shear_rate": "10 1/s",
         "particle_diameter": "1 mm",
@@ -466,5 +467,6 @@ BEVERLOO_DISCHARGE: ToolSpec[Any, Any] = ToolSpec(
     result_model=BeverlooResult,
     func=beverloo_discharge,
     group="Flow and discharge",
+    headline="mass_flow_rate",
     example={"orifice_diameter": "50 mm", "particle_diameter": "2 mm", "bulk_density": 1500},
 )

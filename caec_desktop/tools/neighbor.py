@@ -102,5 +102,6 @@ NEIGHBOR_CELL_SIZE: ToolSpec[Any, Any] = ToolSpec(
     result_model=NeighborResult,
     func=neighbor_cell_size,
     group="Run size and cost",
+    headline="cell_size",
     example={"max_particle_radius": "2 mm"},
 )

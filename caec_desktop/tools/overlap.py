@@ -229,6 +229,7 @@ HERTZ_MAX_OVERLAP: ToolSpec[Any, Any] = ToolSpec(
     result_model=OverlapResult,
     func=hertz_max_overlap,
     group="Contact",
+    headline="max_overlap",
     example={
         "particle_radius": "1 mm",
         "density": 2500,

@@ -276,6 +276,7 @@ PARTICLE_MASS: ToolSpec[Any, Any] = ToolSpec(
     result_model=ParticleMassResult,
     func=particle_mass,
     group="Particles, packing and bulk",
+    headline="particle_mass",
     example={"particle_diameter": "2 mm", "density": "2500 kg/m^3"},
 )
 ESTIMATE_PARTICLE_COUNT: ToolSpec[Any, Any] = ToolSpec(
@@ -288,6 +289,7 @@ ESTIMATE_PARTICLE_COUNT: ToolSpec[Any, Any] = ToolSpec(
     result_model=CountResult,
     func=estimate_particle_count,
     group="Particles, packing and bulk",
+    headline="particle_count",
     example={
         "container_shape": "cylinder",
         "diameter": "100 mm",

@@ -472,6 +472,7 @@ CONTACT_PAIR: ToolSpec[Any, Any] = ToolSpec(
     result_model=ContactPairResult,
     func=contact_pair,
     group="Contact",
+    headline="effective_modulus",
     example={
         "particle_radius": "2 mm",
         "density": 7850,

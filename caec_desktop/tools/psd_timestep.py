@@ -283,6 +283,7 @@ POLYDISPERSE_RAYLEIGH: ToolSpec[Any, Any] = ToolSpec(
     result_model=PsdResult,
     func=polydisperse_rayleigh,
     group="Time step",
+    headline="rayleigh_timestep",
     example={
         "density": 2500,
         "youngs_modulus": "70 GPa",

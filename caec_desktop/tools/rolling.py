@@ -331,6 +331,7 @@ ROLLING_RESISTANCE: ToolSpec[Any, Any] = ToolSpec(
     result_model=RollingResult,
     func=rolling_resistance,
     group="Contact",
+    headline="rolling_stiffness",
     example={
         "rolling_friction": 0.1,
         "normal_stiffness": "1e5 N/m",

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from caec_desktop.tools.execution import execute
 from caec_desktop.tools.messages import FieldMessage
-from caec_desktop.tools.registry import tool_names
+from caec_desktop.tools.registry import get_tool, tool_names
 from caec_desktop.tools.schema import result_schema, tool_schema
 from caec_desktop.tools.units import UnitParseError, pretty_unit, to_si
 
@@ -287,14 +287,16 @@ def plan_sweep(raw: Any) -> tuple[SweepPlan | None, list[FieldMessage]]:
 
 
 def result_columns(tool: str) -> list[tuple[str, str]]:
-    """The numeric results of `tool` as (name, SI unit): what a sweep tabulates and plots."""
+    """The numeric results of `tool` as (name, SI unit): what a sweep tabulates and plots. The
+    tool's headline result (`ToolSpec.headline`) comes first, then the others in schema order."""
     out = []
     for name, prop in result_schema(tool)["properties"].items():
         types = prop.get("type")
         types = types if isinstance(types, list) else [types]
         if ("number" in types or "integer" in types) and "enum" not in prop:
             out.append((name, str(prop.get("x-unit") or "")))
-    return out
+    headline = get_tool(tool).headline
+    return sorted(out, key=lambda column: column[0] != headline)  # stable: the rest keep order
 
 
 def first_column(tool: str) -> tuple[str, str] | None:
@@ -365,7 +367,9 @@ def sweep_table(plan: SweepPlan, rows: list[dict[str, Any]], elapsed_ms: float) 
     tool's result, SI) or None, "error" (the tool's message) or None, "band" (with a threshold)}`;
     `count` and `failed` count them; `columns` name the numeric results with their SI units.
     """
-    columns = result_columns(plan.tool)
+    # a result named as the swept input (coarse_graining's scale_factor, empty when given) would
+    # be a second, empty column of the values already in the first
+    columns = [c for c in result_columns(plan.tool) if c[0] != plan.parameter]
     first = columns[0][0] if columns else ""
     bands = threshold_bands(plan, first)
     if bands:
@@ -517,6 +521,8 @@ def _column_units(table: dict[str, Any], display: Any) -> list[tuple[str, str, f
     xs = [float(r["value"]) for r in rows]
     out = [(table["parameter"], *display.axis(table["unit"], xs))]
     for col in table["columns"]:
+        if col["name"] == table["parameter"]:
+            continue  # a table recorded before such a column was left out
         values = [
             float(v)
             for r in rows
@@ -566,14 +572,18 @@ def row_cells(
     display: Any,
     grouped: bool = True,
 ) -> list[str]:
+    from caec_desktop.tools.display import is_count
+
     cells = [display.number(float(row["value"]) * cols[0][2])]
     if row["ok"]:
-        for name, _, factor in cols[1:]:
+        for name, unit, factor in cols[1:]:
             value = row["result"].get(name)
             if isinstance(value, bool) or value is None:
                 cells.append("" if value is None else str(value))
-            elif isinstance(value, int) and factor == 1.0:  # a count: every digit
-                cells.append(f"{value:,}" if grouped else str(value))
+            elif (isinstance(value, int) and factor == 1.0) or (
+                isinstance(value, float) and not unit and is_count(value)
+            ):  # a count: every digit (1e7 particles computed as a float too)
+                cells.append(f"{int(value):,}" if grouped else str(int(value)))
             elif isinstance(value, int | float):
                 cells.append(display.number(float(value) * factor))
             else:

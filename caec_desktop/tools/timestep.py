@@ -193,6 +193,7 @@ RAYLEIGH_TIMESTEP: ToolSpec[Any, Any] = ToolSpec(
     result_model=RayleighResult,
     func=rayleigh_timestep,
     group="Time step",
+    headline="rayleigh_timestep",
     example={
         "particle_radius": "1 mm",
         "density": 2500,
@@ -248,6 +249,7 @@ PWAVE_TIMESTEP: ToolSpec[Any, Any] = ToolSpec(
     result_model=PWaveResult,
     func=pwave_timestep,
     group="Time step",
+    headline="pwave_timestep",
     example={"particle_radius": "1 mm", "density": 2500, "youngs_modulus": "70 GPa"},
 )
 
@@ -311,5 +313,6 @@ TIMESTEPS_FOR_DURATION: ToolSpec[Any, Any] = ToolSpec(
     result_model=StepsResult,
     func=timesteps_for_duration,
     group="Run size and cost",
+    headline="steps",
     example={"duration": "1.1 s", "timestep": "1 us"},
 )

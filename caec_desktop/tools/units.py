@@ -205,15 +205,27 @@ def convert(value: float, from_unit: str, to_unit: str) -> float:
     return float(reg.Quantity(value, from_unit).to(to_unit).magnitude)
 
 
+PLAIN_FROM, PLAIN_BELOW = 1e-4, 1e6
+"""The one rule for writing a number (docs/display_units.md): plain digits from 1e-4 up to below
+1e6 (0.0001234, 70000 MPa, 999900), exponent form outside (4.061e6 psi, 2.5e-5), whatever the
+unit, the significant figures or the place (cards, tables, sheets, exports, `caec`)."""
+
+
 def sig(value: float, digits: int = 4) -> str:
-    """Format a number to `digits` significant figures, without float noise (2499.9999 → 2500)."""
+    """Format a number to `digits` significant figures, without float noise (2499.9999 → 2500),
+    in plain digits or exponent form by `PLAIN_FROM`/`PLAIN_BELOW` (decided on the rounded
+    value: 999999.7 at 4 figures is 1e6)."""
     if value == 0 or not math.isfinite(value):
         return str(value)
-    text = f"{value:.{digits}g}"
-    if "e" in text:
-        mant, exp = text.split("e")
-        return f"{mant}e{int(exp)}"
-    return text
+    exponent_form = f"{value:.{digits - 1}e}"  # rounded to `digits` figures (1.798e+308 too)
+    rounded = float(exponent_form)
+    if PLAIN_FROM <= abs(rounded) < PLAIN_BELOW:
+        places = digits - 1 - math.floor(math.log10(abs(rounded)))
+        text = f"{rounded:.{max(places, 0)}f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
+    mant, exp = exponent_form.split("e")
+    mant = mant.rstrip("0").rstrip(".") if "." in mant else mant
+    return f"{mant}e{int(exp)}"
 
 
 def fmt(value: float, unit: str = "", digits: int = 4, compact: bool = True) -> str:

@@ -142,5 +142,6 @@ WALL_EFFECT_POROSITY: ToolSpec[Any, Any] = ToolSpec(
     result_model=WallEffectResult,
     func=wall_effect_porosity,
     group="Particles, packing and bulk",
+    headline="porosity",
     example={"container_diameter": "50 mm", "particle_diameter": "1 mm"},
 )

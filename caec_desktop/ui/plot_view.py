@@ -57,6 +57,8 @@ BAND_COLOURS = {"ok": (46, 160, 67, 40), "caution": (230, 160, 0, 50), "fail": (
 POLL_MS = 30
 READOUT_HINT = "Point at the curve to read a value; click the plot to zoom it with the wheel."
 FAILED_COLOUR = (210, 40, 40)
+PNG_SCALE = 2.0
+"""A saved PNG is drawn this many times the plot's size in the window (a 400 px card: 800 px)."""
 LATER_MS = 1
 """The plot is made, and drawn, this long after the step before: on a later loop turn."""
 
@@ -431,11 +433,47 @@ class SweepPlot(QWidget):
         self.draw()
 
     # --- export ----------------------------------------------------------------------------------
-    def export_png(self, path: str) -> bool:
-        """Save the plot as PNG (what the window shows); False when there is no plot yet."""
+    def title(self) -> str:
+        """`rayleigh_timestep: rayleigh_timestep against particle_radius` (tool: y against x)."""
+        return f"{self.table.get('tool', '')}: {self.column} against {self.table['parameter']}"
+
+    def export_png(self, path: str, scale: float = PNG_SCALE) -> bool:
+        """Save the plot as PNG: what the window shows (axes with their labels and units), drawn
+        `scale` times larger, under a title strip naming the tool and both axes; False when there
+        is no plot yet or the file cannot be written."""
         if self.plot is None:
             return False
-        return bool(self.plot.grab().save(path, "PNG"))
+        from PySide6.QtCore import QRect, Qt
+        from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPixmap
+
+        font = QFont(self.font())
+        font.setBold(True)
+        width, height = self.plot.width(), self.plot.height()
+        strip = (
+            QFontMetrics(font)
+            .boundingRect(QRect(0, 0, width - 16, 10_000), Qt.TextFlag.TextWordWrap, self.title())
+            .height()
+            + 16
+        )
+        image = QImage(
+            round(width * scale), round((height + strip) * scale), QImage.Format.Format_RGB32
+        )
+        image.fill(QColor("white"))
+        painter = QPainter(image)
+        try:
+            painter.scale(scale, scale)
+            painter.setFont(font)
+            painter.setPen(QColor("black"))
+            painter.drawText(
+                QRect(8, 8, width - 16, strip - 8),
+                int(Qt.AlignmentFlag.AlignHCenter | Qt.TextFlag.TextWordWrap),
+                self.title(),
+            )
+            painter.translate(0, strip)
+            self.plot.render(painter)
+        finally:
+            painter.end()
+        return bool(QPixmap.fromImage(image).save(path, "PNG"))  # QImage.save refuses "PNG"
 
     def export_svg(self, path: str) -> bool:
         """Save the plot as SVG, drawn by Qt's SVG generator (pyqtgraph's own SVG exporter

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMainWindow,
     QMenu,
     QPushButton,
     QTableView,
@@ -81,6 +82,8 @@ class SweepCard(QFrame):
     """A sweep that ran. `openInForm(tool, sweep args, sources)` reopens it in the form."""
 
     openInForm = Signal(str, dict, dict)
+    saved = Signal(str)
+    """After a PNG/SVG/CSV save: "Saved the plot to PATH" or why it was not saved."""
 
     def __init__(self, data: dict[str, Any], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -179,16 +182,31 @@ class SweepCard(QFrame):
 
     def _save_png(self) -> None:
         if path := self._ask_path("png", "PNG image (*.png)"):
-            self.plot.export_png(path)
+            self._said_saved("plot", path, self.plot.export_png(path))
 
     def _save_svg(self) -> None:
         if path := self._ask_path("svg", "SVG image (*.svg)"):
-            self.plot.export_svg(path)
+            self._said_saved("plot", path, self.plot.export_svg(path))
 
     def _save_csv(self) -> None:
         if path := self._ask_path("csv", "CSV table (*.csv)"):
-            with open(path, "w", encoding="utf-8", newline="") as fh:
-                fh.write(sweep_csv(self.table))
+            try:
+                with open(path, "w", encoding="utf-8", newline="") as fh:
+                    fh.write(sweep_csv(self.table))
+            except OSError as exc:
+                self._said_saved("table", path, False, exc.strerror or str(exc))
+            else:
+                self._said_saved("table", path, True)
+
+    def _said_saved(self, what: str, path: str, ok: bool, why: str = "") -> None:
+        """Where the file went (or that it did not), in the window's status bar and `saved`."""
+        text = f"Saved the {what} to {path}" if ok else f"Could not save the {what} to {path}"
+        if not ok and why:
+            text += f": {why}"
+        self.saved.emit(text)
+        window = self.window()
+        if isinstance(window, QMainWindow):
+            window.statusBar().showMessage(text, 10000)
 
     def _on_table_button_toggled(self, shown: bool) -> None:
         self.table_view.setVisible(shown)

@@ -34,7 +34,6 @@ from caec_desktop.services.report import (
     parse_turns,
 )
 from caec_desktop.tools import execute as execute_tool
-from caec_desktop.tools.units import show_value
 from caec_desktop.ui.pdf import plot_image, write_pdf
 from tests.keys import fake_key
 from tests.services.report_fixtures import (
@@ -148,8 +147,9 @@ def test_sweep_is_a_table_csv_and_plot_in_every_format(tmp_path: Path) -> None:
     assert calc.number == 3 and sweep.parameter == "particle_radius"
     assert [row[0] for row in sweep.rows] == [r / 1000 for r in RADII_MM]
     md = pkg.markdown()
-    for r in RADII_MM:  # shown with the app's formatting of the independently computed value
-        assert f"| {show_value(expected_dt_r(r / 1000), 's')} |" in md
+    assert "| rayleigh_timestep \\[µs\\] |" in md  # one unit for the column (0.51-2.0 µs)
+    for r in RADII_MM:  # the independently computed value, in µs to 4 significant figures
+        assert f"| {expected_dt_r(r / 1000) * 1e6:.4g} |" in md
     assert "- particle_radius = -1 mm: particle_radius: must be \\> 0" in md  # failed point kept
     table = list(csv.DictReader(io.StringIO(pkg.sweep_csv())))
     assert [float(t["particle_radius [m]"]) for t in table[:3]] == [r / 1000 for r in RADII_MM]

@@ -119,7 +119,9 @@ def test_a_sheet_line_in_display_units_other_than_si_keeps_its_si_result_first()
     shear = 70e9 / (2 * (1 + 0.25))  # G = E / (2 (1 + ν)), 28 GPa
     use(make_display("us"))
     first = sheet.steps[0].text()
-    assert first.endswith(f"= 28 GPa ({round(shear / PSI, -3):.0f} psi)"), first
+    # over 1e6: exponent form, 4 figures (docs/display_units.md, "How numbers are written")
+    mantissa, exponent = f"{shear / PSI:.3e}".split("e")
+    assert first.endswith(f"= 28 GPa ({mantissa}e{int(exponent)} psi)"), first
     assert "28 GPa" in sheet.steps[1].text()  # quoted in the next substitution
     use(make_display("si_mm_mpa"))
     assert sheet.steps[0].text().endswith("= 28 GPa (28000 MPa)")
@@ -220,3 +222,24 @@ def test_a_particle_volume_and_a_column_of_volumes_read_in_mm3() -> None:
     assert si.fmt(volume, "m^3") == f"{math.pi * 2**3 / 6:.4g} mm³"
     unit, factor = si.axis("m^3", [volume, math.pi * 0.004**3 / 6])
     assert unit == "mm³" and factor == pytest.approx(1 / mm3)
+
+
+@pytest.mark.parametrize("digits", [3, 4, 6])
+def test_one_rule_for_plain_or_exponent_form_at_every_setting(digits: int) -> None:
+    """docs/display_units.md: plain digits from 1e-4 up to below 1e6, exponent form outside,
+    the same in a fixed unit (psi) and in auto units, at any number of significant figures
+    (a new user saw "4061000 psi" at 4 figures, "4060000 psi" at 3, beside "1.015e7 psi")."""
+    use(make_display("us", sig=digits))
+    for pascal in (28e9, 70e9, 1e9):  # 4.06e6, 1.02e7, 1.45e5 psi
+        psi = pascal / PSI
+        text = current().fmt(pascal, "Pa").removesuffix(" psi")
+        if psi >= 1e6:
+            mantissa, exponent = f"{psi:.{digits - 1}e}".split("e")
+            mantissa = mantissa.rstrip("0").rstrip(".")
+            assert text == f"{mantissa}e{int(exponent)}"
+        else:
+            assert "e" not in text and math.isclose(float(text), psi, rel_tol=10.0 ** (1 - digits))
+    use(Display(sig=digits))
+    # plain numbers that are not whole (whole ones are counts: every digit)
+    assert "e" not in current().show(70000.4, "") and "e" in current().show(4061512.5, "")
+    assert "e" in current().show(2.5e-5, "") and "e" not in current().show(2.5e-4, "")

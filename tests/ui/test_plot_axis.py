@@ -53,25 +53,26 @@ def test_log_tick_labels_never_overlap(qtbot: QtBot, width: int, start: str, sto
 
 
 def test_the_plot_offers_only_results_with_values(qtbot: QtBot) -> None:
-    """coarse_graining swept over its factor gives no `scale_factor` result (it is an input) nor
-    the results of inputs not given: the plot starts on the parcel diameter, not on an empty
-    column drawn as an empty plot."""
+    """coarse_graining swept over its factor: the swept input is not a result column again (it
+    was an empty `scale_factor` column), results of inputs not given are not offered, and the
+    plot starts on the tool's headline, the parcel count N_p = N / s³."""
     out = run_sweep({"tool": "coarse_graining", "parameter": "scale_factor", "start": 2,
                      "stop": 10, "points": 5,
                      "args": {"particle_diameter": "1 mm", "n_particles": 1e7}})  # fmt: skip
     assert out.table is not None
     names = [c["name"] for c in out.table["columns"]]
-    assert names[0] == "scale_factor"  # the table's first result column, empty here
+    assert names[0] == "parcel_count" and "scale_factor" not in names
     plot = SweepPlot(out.table)
     qtbot.addWidget(plot)
     offered = [plot.column_box.itemData(i) for i in range(plot.column_box.count())]
-    assert plot.column == offered[0] == "parcel_diameter"
+    assert plot.column == offered[0] == "parcel_count"
+    assert "parcel_diameter" in offered
     for name in names:
         values = [p["result"][name] for p in out.table["points"]]
         assert (name in offered) == all(isinstance(v, float | int) for v in values), name
     plot.show()
     qtbot.waitUntil(lambda: plot.drawn, timeout=20000)
-    assert plot.ys == pytest.approx([2.0, 4.0, 6.0, 8.0, 10.0])  # s·d in mm, d = 1 mm
+    assert plot.ys == pytest.approx([1e7 / s**3 for s in (2.0, 4.0, 6.0, 8.0, 10.0)])
 
 
 def test_log_labels_read_as_numbers() -> None:

@@ -55,16 +55,23 @@ def test_the_compare_field_names_the_result_it_is_drawn_against(qtbot: QtBot) ->
         hints[tool] = (row.threshold.placeholderText(), row.threshold.toolTip())
     assert "rayleigh_timestep" in hints["rayleigh_timestep"][0]
     assert "2e-7 s" in hints["rayleigh_timestep"][0]
-    assert hints["hertz_max_overlap"][0] == "compare effective_radius with, in m (optional)"
-    assert hints["polydisperse_rayleigh"][0] == "compare governing_diameter with, in m (optional)"
-    assert hints["cfd_dem_numbers"][0] == "compare archimedes_number with (optional)"
-    assert "effective_radius" in hints["hertz_max_overlap"][1]
-    # what the hint names is what the sweep compares: a time is refused for that length
-    refused = run_sweep({"tool": "polydisperse_rayleigh", "parameter": "youngs_modulus",
-                         "start": "1e8", "stop": "1e10", "points": 3, "threshold": "2e-7 s",
-                         "args": {"density": 2500, "poisson_ratio": 0.25,
-                                  "diameters": ["0.5 mm", "1 mm"]}})  # fmt: skip
-    assert refused.table is None and "expected a length" in str(refused.errors)
+    # each tool's headline result (ToolSpec.headline), no longer the schema's first number
+    assert hints["hertz_max_overlap"][0] == "compare max_overlap with, in m (optional)"
+    assert hints["polydisperse_rayleigh"][0] == (
+        "compare rayleigh_timestep with, e.g. 2e-7 s (optional)"
+    )
+    assert hints["cfd_dem_numbers"][0] == "compare terminal_velocity with, in m/s (optional)"
+    assert "max_overlap" in hints["hertz_max_overlap"][1]
+    # what the hint names is what the sweep compares: a time is read for that time step, and a
+    # length is refused for it
+    sweep = {"tool": "polydisperse_rayleigh", "parameter": "youngs_modulus",
+             "start": "1e8", "stop": "1e10", "points": 3,
+             "args": {"density": 2500, "poisson_ratio": 0.25,
+                      "diameters": ["0.5 mm", "1 mm"]}}  # fmt: skip
+    read = run_sweep({**sweep, "threshold": "2e-7 s"})
+    assert read.table is not None and read.table["threshold_column"] == "rayleigh_timestep"
+    refused = run_sweep({**sweep, "threshold": "1 mm"})
+    assert refused.table is None and "expected a time" in str(refused.errors)
 
 
 def test_form_sweep_switch_sends_the_same_sweep_as_the_cli(
@@ -315,3 +322,42 @@ def test_a_sweep_row_fits_the_side_panel_at_its_least_width(qtbot: QtBot) -> Non
     assert switch.geometry().right() < area.viewport().width()
     for edit in (row.start, row.stop):
         assert edit.contentsRect().width() > edit.fontMetrics().horizontalAdvance("0.125 mm")
+
+
+def test_a_saved_png_has_a_title_is_drawn_larger_and_says_where_it_went(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plot -> PNG gave a 398x494 grab with no title and nothing said where the file went."""
+    from PySide6.QtGui import QColor, QImage
+    from PySide6.QtWidgets import QFileDialog, QMainWindow
+
+    from caec_desktop.ui import layout_store
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    card = SweepCard(sweep_data(start="0.5 mm", stop="5 mm", points=5))
+    window.setCentralWidget(card)
+    window.resize(420, 560)
+    window.show()
+    qtbot.waitUntil(lambda: card.plot.drawn, timeout=20000)
+    png = tmp_path / "plot.png"
+    monkeypatch.setattr(layout_store, "export_folder", lambda: tmp_path)
+    monkeypatch.setattr(layout_store, "remember_export_folder", lambda _path: None)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(png), ""))
+    with qtbot.waitSignal(card.saved) as said:
+        card._save_png()
+    assert said.args == [f"Saved the plot to {png}"]
+    assert window.statusBar().currentMessage() == f"Saved the plot to {png}"
+    assert card.plot.title() == "rayleigh_timestep: rayleigh_timestep against particle_radius"
+    image = QImage(str(png))
+    plot = card.plot.plot
+    assert image.width() == 2 * plot.width() and image.height() > 2 * plot.height()
+    # the title strip above the plot holds dark text (the grab began with the plot's frame)
+    strip = image.height() - 2 * plot.height()
+    dark = sum(
+        1
+        for y in range(0, strip, 2)
+        for x in range(0, image.width(), 2)
+        if QColor(image.pixel(x, y)).lightness() < 100
+    )
+    assert dark > 20

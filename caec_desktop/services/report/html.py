@@ -71,7 +71,7 @@ def _sweep(calc: Calculation, sweep: SweepTable, image: str | None) -> str:
     parts = [f"<h3>{e(calc.section_titles()['sweep'])}</h3>"]
     if image:
         parts.append(f'<p><img src="{e(image)}" width="480" alt="plot of the sweep"></p>')
-    parts.append(_table(sweep.names, sweep.shown_rows))
+    parts.append(_table(sweep.shown_headers, sweep.shown_rows))
     if sweep.failures:
         parts.append(
             "<p>Failed points:</p><ul>" + "".join(f"<li>{e(f)}</li>" for f in sweep.failures)

@@ -29,7 +29,7 @@ def _sweep(calc: Calculation, sweep: SweepTable, image: str | None) -> list[str]
     out = [f"**{calc.section_titles()['sweep']}**", ""]
     if image:
         out += [f"![Plot of the sweep in calculation {calc.number}]({image})", ""]
-    out += _table(sweep.names, sweep.shown_rows)
+    out += _table(sweep.shown_headers, sweep.shown_rows)
     if sweep.failures:
         out += ["Failed points:", ""] + [f"- {md_text(f)}" for f in sweep.failures] + [""]
     return out

@@ -34,7 +34,7 @@ from caec_desktop.agent.usage import total_usage, usage_text
 from caec_desktop.services.provenance import provenance
 from caec_desktop.services.report.text import markdown_to_text, one_line, to_second, turn_ranges
 from caec_desktop.tools import CalcSheet, result_schema, tool_schema
-from caec_desktop.tools.display import current
+from caec_desktop.tools.display import current, grouped, is_count
 from caec_desktop.tools.units import pretty_unit
 
 FIELD_LIMIT = 200
@@ -127,6 +127,8 @@ class SweepTable:
     scale: str = "lin"
     """How the varied input was spaced: lin, log, or list (a log sweep is plotted on a log
     axis, as in the window)."""
+    shown_headers: list[str] = field(default_factory=list)
+    """Column titles for people: the name and the one display unit of `shown_rows`' column."""
 
 
 @dataclass
@@ -407,8 +409,11 @@ def _sweep(data: Mapping[str, Any], default_tool: str) -> SweepTable | None:
             continue
         row: dict[str, Any] = {}
         if "result" in point and isinstance(point["result"], Mapping):
-            row[parameter] = point.get(parameter, point.get("value"))
+            row[parameter] = None  # the varied input is the first column
             row.update(point["result"])
+            # the swept value, even when the tool also returns a result of that name (the
+            # coarse-graining scale factor, empty when it was given)
+            row[parameter] = point.get(parameter, point.get("value"))
             if point.get("band"):
                 row["band"] = point["band"]  # where the point falls against a threshold
         else:
@@ -420,10 +425,44 @@ def _sweep(data: Mapping[str, Any], default_tool: str) -> SweepTable | None:
     names = list(columns)
     headers = [f"{n} [{pretty_unit(units[n])}]" if units.get(n) else n for n in names]
     rows = [[row.get(n) for n in names] for row in flat]
-    shown = [[_cell(row.get(n), units.get(n, "")) for n in names] for row in flat]
     column_units = [units.get(n, "") for n in names]
+    shown_headers, shown = _shown_columns(names, column_units, rows)
     scale = str(data.get("scale") or "lin")
-    return SweepTable(tool, parameter, names, headers, rows, shown, failures, column_units, scale)
+    return SweepTable(
+        tool, parameter, names, headers, rows, shown, failures, column_units, scale, shown_headers
+    )
+
+
+def _shown_columns(
+    names: list[str], units: list[str], rows: list[list[Any]]
+) -> tuple[list[str], list[list[str]]]:
+    """Titles and cells for people, one display unit per column (`Display.axis` over all of the
+    column's values, as `tools.sweep.table_cells` does for the window): `rayleigh_timestep [µs]`
+    over 0.9829 and 1.104, never "982.9 ns" above "1.104 µs". Counts keep every digit."""
+    display = current()
+    titles: list[str] = []
+    factors: list[float] = []
+    for index, (name, unit) in enumerate(zip(names, units, strict=True)):
+        values = [
+            float(r[index])
+            for r in rows
+            if isinstance(r[index], int | float) and not isinstance(r[index], bool)
+        ]
+        shown, factor = display.axis(unit, values) if unit else ("", 1.0)
+        titles.append(f"{name} [{shown}]" if shown else name)
+        factors.append(factor)
+
+    def cell(value: Any, unit: str, factor: float) -> str:
+        if value is None:
+            return "—"
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return show_value(value, unit)
+        if not unit and (isinstance(value, int) or is_count(value)):
+            return grouped(int(value))  # a count: every digit, grouped
+        return display.number(float(value) * factor)
+
+    cells = [[cell(v, u, f) for v, u, f in zip(row, units, factors, strict=True)] for row in rows]
+    return titles, cells
 
 
 def _turn_sweeps(turn: Mapping[str, Any], events: Iterable[TraceEvent]) -> list[dict[str, Any]]:

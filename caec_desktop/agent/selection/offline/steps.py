@@ -724,7 +724,7 @@ def drag_word(f: Filler) -> Missing:
     another temperature than its own is refused."""
     _fluid_temperature(f, ("fluid_density", "fluid_viscosity"))
     if "drag_correlation" not in f.args and _DALLAVALLE_RE.search(f.parsed.text):
-        f.put("drag_correlation", "dallavalle", "inferred")
+        f.put("drag_correlation", "dallavalle")  # the correlation's own name, typed
     if "characteristic_length" not in f.args:
         for i in f.free(LENGTH):
             q = f.quantities[i]
