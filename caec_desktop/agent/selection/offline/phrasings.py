@@ -385,6 +385,13 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
                 14,
             ),
             (r"\bhow fast\b.*\bempt|\b(?:how long|time) to empty\b|\bempty(?:ing)? time\b", 14),
+            # how long emptying takes, however it is asked: above the run cost's "how long ...
+            # take" (14), which is about a simulation, not a silo
+            (
+                r"\bhow long\b.*\b(?:empty|drain|discharge)(?:s|ing)?\b"
+                r"|\b(?:empty|drain)(?:s|ing)?\b.*\b(?:silo|hopper|bin|orifice|outlet|hole|opening)\b",
+                16,
+            ),
         ),
         (
             simple("orifice_diameter"),
