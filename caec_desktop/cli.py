@@ -774,7 +774,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("pairs", nargs="*", metavar="key=value", help="the tool's other inputs")
     p.add_argument("--args", help="the other inputs as a JSON object")
-    p.add_argument("--threshold", help='a value to compare the first result with, e.g. "2e-7 s"')
+    p.add_argument(
+        "--threshold",
+        help='a value to compare the headline result (the first column) with, e.g. "2e-7 s"',
+    )
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="SI numbers plus display strings")
     out.add_argument("--csv", action="store_true", help="the table as CSV (display units)")

@@ -63,7 +63,7 @@ class SweepArgs(BaseModel):
     )
     threshold: float | str | None = Field(
         default=None,
-        description="A value to draw against the first result, in that result's unit "
+        description="A value to draw against the headline result, in that result's unit "
         '(e.g. the chosen time step "2e-7 s" against the Rayleigh time step)',
     )
 
@@ -116,7 +116,7 @@ def sweep_schema() -> dict[str, Any]:
             },
             "threshold": {
                 "type": ["number", "string"],
-                "description": "Optional value drawn against the first result (its unit), e.g. "
+                "description": "Optional value drawn against the headline result (its unit), e.g. "
                 'the chosen time step "2e-7 s" for rayleigh_timestep',
             },
         },
