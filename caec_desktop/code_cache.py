@@ -283,14 +283,9 @@ def _save(path: Path | None) -> int:
             except Exception:
                 continue
         entries.append((key[0], key[1], data))
-    target = path or cache_path()
-    try:
-        from caec_desktop.settings.files import private_dir, write_private
+    from caec_desktop.settings.files import write_cache
 
-        private_dir(target.parent)
-        write_private(target, _file_bytes(entries))
-    except Exception:  # no cache: the next launch compiles as usual
-        log.debug("code cache not written", exc_info=True)
-        return 0
+    if not write_cache(path or cache_path(), _file_bytes(entries)):
+        return 0  # no cache: the next launch compiles as usual
     _saved.update({(mode, source): data for mode, source, data in entries})
     return len(new)

@@ -251,13 +251,9 @@ def save(path: Path | None = None) -> int:
             entries.append(entry)
     if not new:
         return 0
-    try:
-        from caec_desktop.settings.files import private_dir, write_private
+    from caec_desktop.settings.files import write_cache
 
-        private_dir(target.parent)
-        write_private(target, _file_bytes(entries))
-    except Exception:  # no cache: the next launch compiles as usual
-        log.debug("regex cache not written", exc_info=True)
-        return 0
+    if not write_cache(target, _file_bytes(entries)):
+        return 0  # no cache: the next launch compiles as usual
     _loaded.update(_key(entry) for entry in entries)
     return new

@@ -83,6 +83,18 @@ def write_private(path: Path, data: str | bytes, encoding: str = "utf-8") -> Pat
     return path
 
 
+def write_cache(path: Path, data: bytes) -> bool:
+    """Write a cache file (`write_private`, its folder made private first); whether it was
+    written. Never raises: a cache not written only means the next launch builds it again."""
+    try:
+        private_dir(path.parent)
+        write_private(path, data)
+    except Exception:
+        log.debug("cache file %s not written", path, exc_info=True)
+        return False
+    return True
+
+
 def private_file(path: Path) -> Path:
     """`path` exists as a regular file with mode 0600 (created empty if missing).
 
