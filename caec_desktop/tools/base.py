@@ -196,16 +196,18 @@ class CalcStep(BaseModel):
         """The line as people read it. The substitution is written in SI (what the tool
         computed with), so a result the display shows in another unit (psi, inch) follows its
         SI value, `= 28 GPa (4061000 psi)`: the next line's substitution quotes the 28 GPa."""
-        from caec_desktop.tools.display import AUTO, current  # display units of the app/`caec`
+        from caec_desktop.tools.display import AUTO, current, is_count  # (the app's/`caec`'s)
         from caec_desktop.tools.units import fmt
 
         value, display = self.value, current()
         counted = isinstance(value, int) and not isinstance(value, bool)  # 1,100,000 steps
+        # a count computed as a float (N·n = 1e12 particle-steps): every digit, as its result
+        counted |= isinstance(value, float) and not self.unit and is_count(value)
         shown = (
-            display.fmt(value, self.unit)
-            if isinstance(value, float)
-            else display.show(value, self.unit)
+            display.show(value, self.unit)
             if counted
+            else display.fmt(value, self.unit)
+            if isinstance(value, float)
             else str(value)
         )
         if isinstance(value, float) and display.unit_for(self.unit) != AUTO:

@@ -25,6 +25,19 @@ def test_float_counts_keep_every_digit_in_cards() -> None:
     assert show(cost.result["particle_steps"], "") == f"{10**6 * 10**6:,}"  # N · n
 
 
+def test_float_counts_keep_every_digit_in_calc_sheets() -> None:
+    # the step's result reads as the card's: N·n = 200,000 · 5,000,000, not 1e12
+    use(Display())
+    args = {"duration": 5.0, "timestep": 1e-6, "n_particles": 200_000.0, "n_cores": 8}
+    cost = execute("simulation_cost", args)
+    assert cost.calc_sheet is not None
+    lines = [step.text() for step in cost.calc_sheet.steps]
+    steps = round(5.0 / 1e-6)  # n = ceil(T / dt)
+    assert any(line.endswith(f"= {steps:,}") for line in lines), lines
+    assert any(line.endswith(f"= {200_000 * steps:,}") for line in lines), lines
+    assert not any("e+" in line or line.endswith("e12") for line in lines), lines
+
+
 def test_float_counts_keep_every_digit_in_sweep_tables() -> None:
     table = run_sweep(
         {"tool": "coarse_graining", "parameter": "scale_factor", "values": [2, 4],
