@@ -29,6 +29,16 @@ def mass_call() -> Reply:
     return Reply(message=message, finish_reason="tool_calls")
 
 
+async def one_turn(settings: Settings) -> Any:
+    """QUERY asked in a session with `settings`: its turn."""
+    session = Session(settings)
+    async for _ in session.ask(QUERY):
+        pass
+    await session.aclose()
+    assert session.last_turn is not None
+    return session.last_turn
+
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
@@ -48,12 +58,7 @@ async def test_a_redirect_to_another_origin_never_carries_the_key(
             mode="local", base_url=origin.base_url, model="fake-model", llm_api_key=key,
             retry_base_delay_s=0.001, request_timeout_s=5.0, max_retries=1, stream=stream,
         )  # fmt: skip
-        session = Session(settings)
-        async for _ in session.ask(QUERY):
-            pass
-        await session.aclose()
-        turn = session.last_turn
-        assert turn is not None
+        turn = await one_turn(settings)
         # the key went to the host it was given for, and only there
         assert any(key in r.headers.get("authorization", "") for r in origin.requests)
         # not followed: neither the key nor the question went to the other origin
@@ -78,11 +83,6 @@ async def test_a_redirect_within_the_server_is_followed(status: int, stream: boo
             mode="local", base_url=origin.base_url, model="fake-model", stream=stream,
             retry_base_delay_s=0.001, request_timeout_s=5.0, max_retries=0,
         )  # fmt: skip
-        session = Session(settings)
-        async for _ in session.ask(QUERY):
-            pass
-        await session.aclose()
-        turn = session.last_turn
-        assert turn is not None
+        turn = await one_turn(settings)
         assert turn.status == "answered"
         assert any(r.path.endswith("/moved/chat/completions") for r in origin.requests)
