@@ -95,6 +95,11 @@ def ureg() -> pint.UnitRegistry[Any]:
         reg = pint.UnitRegistry(on_redefinition="ignore")
     for definition in _DEFINITIONS:
         reg.define(definition)
+    # When its disk cache is cold (the first launch after installing) pint fills its in-memory
+    # cache of dimensions and root units for every unit *before* `define` runs, and `define` does
+    # not drop those entries: `mil` then stays the angular mil (dimensionless) for that whole
+    # launch. A warm start fills the cache lazily, after the definitions. Start empty in both cases.
+    reg._cache = type(reg._cache)()
     reg.formatter.default_format = "~P"
     return reg
 
