@@ -1,0 +1,165 @@
+"""Hostile servers a reviewer would write: bytes that are not UTF-8, a gzip bomb, one huge chunk,
+a stream of text that never ends, an encoding nobody asked for. Each ends the turn with a sentence
+naming what the server did (exit 3, status model_error, an `error` trace event), well before the
+turn's limit, with no Python error text; the window's session keeps the question and goes on.
+
+Servers: tests/reliability/hostile.py (raw sockets on 127.0.0.1).
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import json
+from typing import Any
+
+import pytest
+
+from caec_desktop.agent.selection.llm.caller import MAX_REPLY_CHARS
+from caec_desktop.agent.selection.llm.chat_model import MAX_REPLY_BYTES
+from caec_desktop.services.session import Session
+from caec_desktop.settings.model import Settings
+from tests.reliability import hostile
+from tests.reliability.conftest import no_python_text
+from tests.reliability.test_hostile_servers import QUERY, ask
+
+
+@pytest.fixture(autouse=True)
+def _limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's fault is the answer (no offline safety net); limits far above what the
+    attacks need, so only the check under test can end them."""
+    monkeypatch.setenv("CAEC_SAFETY_NET", "false")
+    monkeypatch.setenv("CAEC_TURN_TIMEOUT_S", "120")
+
+
+@pytest.fixture(params=[False, True], ids=["whole", "streamed"])
+def stream(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    monkeypatch.setenv("CAEC_STREAM", "true" if request.param else "false")
+    monkeypatch.setenv("CAEC_MAX_RETRIES", "0")
+    monkeypatch.setenv("CAEC_REQUEST_TIMEOUT_S", "60")
+    return bool(request.param)
+
+
+def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+    body = {"id": "c", "object": "chat.completion.chunk", "model": "m",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}  # fmt: skip
+    return b"data: " + json.dumps(body).encode() + b"\n\n"
+
+
+def reply(c: hostile.Conn, content: bytes, encoding: str = "") -> None:
+    """`content` (JSON-string bytes) as the model's text, streamed or whole as asked."""
+    extra = f"Content-Encoding: {encoding}" if encoding else ""
+    if c.streamed:
+        role = chunk({"role": "assistant", "content": ""})[:-2]  # one event, its text filled in
+        body = role.replace(b'"content": ""', b'"content": "' + content + b'"') + b"\n\n"
+        body += chunk({}, "stop") + b"data: [DONE]\n\n"
+        ctype = "text/event-stream"
+    else:
+        whole = dict(hostile.COMPLETION)
+        text = json.dumps(whole).encode()
+        body = text.replace(b"Hello from a slow server.", content)
+        ctype = "application/json"
+    if encoding == "gzip":
+        body = gzip.compress(body, 6)
+    c.head(200, ctype, len(body), extra)
+    c.send(body)
+
+
+def not_utf8(c: hostile.Conn) -> None:
+    """A completion whose text holds two bytes that are not UTF-8."""
+    reply(c, b"Hello \xff\xfe world")
+
+
+@functools.cache
+def _bomb() -> bytes:
+    """A completion whose text is MAX_REPLY_BYTES + 4 MB of spaces, gzipped (~20 KB)."""
+    return gzip.compress(b" " * (MAX_REPLY_BYTES + 4_000_000), 9)
+
+
+def gzip_bomb(c: hostile.Conn) -> None:
+    """A small gzip body that inflates past the reply cap."""
+    body = _bomb()
+    ctype = "text/event-stream" if c.streamed else "application/json"
+    c.head(200, ctype, len(body), "Content-Encoding: gzip")
+    c.send(body)
+
+
+def one_huge_chunk(c: hostile.Conn) -> None:
+    """One event (or body) with more text than any reply: MAX_REPLY_BYTES + 1 MB of 'x'."""
+    reply(c, b"x" * (MAX_REPLY_BYTES + 1_000_000))
+
+
+def endless_text(c: hostile.Conn) -> None:
+    """A stream of words that never ends (a whole reply is never sent)."""
+    if not c.streamed:
+        c.stop.wait()
+        return
+    c.head(200, "text/event-stream")
+    event = chunk({"content": "blah " * 40})
+    while c.send(event * 20):
+        pass
+
+
+def brotli(c: hostile.Conn) -> None:
+    """A reply in an encoding the client did not accept."""
+    body = json.dumps(hostile.COMPLETION).encode()
+    c.head(200, "application/json", len(body), "Content-Encoding: br")
+    c.send(body)
+
+
+ATTACKS = [
+    (not_utf8, "text that is not valid UTF-8 (byte 0xff at position"),
+    (gzip_bomb, f"its reply grew past {MAX_REPLY_BYTES >> 20} MB without ending"),
+    (one_huge_chunk, f"its reply grew past {MAX_REPLY_BYTES >> 20} MB without ending"),
+    (brotli, "it sent its reply compressed as 'br', which was not asked for"),
+]
+
+
+@pytest.mark.parametrize(("behaviour", "words"), ATTACKS, ids=lambda v: getattr(v, "__name__", ""))
+def test_a_hostile_reply_ends_in_words(
+    capsys: pytest.CaptureFixture[str], stream: bool, behaviour: hostile.Behaviour, words: str
+) -> None:
+    with hostile.HostileServer(behaviour) as server:
+        code, out, err = ask(capsys, server.base_url)
+    assert (code, out["status"]) == (3, "model_error")
+    assert words in out["answer"]
+    errors = [e["data"] for e in out["events"] if e["kind"] == "error"]
+    assert any(words in str(e.get("message")) for e in errors)
+    no_python_text(out["answer"], err)
+
+
+def test_a_stream_of_text_that_never_ends_is_given_up(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Words arrive without a pause, so the idle limit never ends it; before, only the turn's
+    limit did (minutes later, each piece scanned with all the text before it)."""
+    monkeypatch.setenv("CAEC_STREAM", "true")
+    monkeypatch.setenv("CAEC_MAX_RETRIES", "0")
+    with hostile.HostileServer(endless_text) as server:
+        code, out, err = ask(capsys, server.base_url)
+    assert (code, out["status"]) == (3, "model_error")
+    assert f"its reply passed {MAX_REPLY_CHARS:,} characters of text without ending" in (
+        out["answer"]
+    )
+    assert "turn_timeout_s" not in out["answer"]
+    no_python_text(out["answer"], err)
+
+
+@pytest.mark.asyncio
+async def test_the_window_session_keeps_the_question_after_a_hostile_reply() -> None:
+    """The window's path: the failed turn holds the question and the reason; the session takes
+    the next question (nothing stuck)."""
+    with hostile.HostileServer(not_utf8) as server:
+        settings = Settings(mode="local", base_url=server.base_url, model="m", max_retries=0,
+                            safety_net=False, request_timeout_s=10.0)  # fmt: skip
+        session = Session(settings)
+        for question in (QUERY, "and for 2 mm beads"):
+            async for _ in session.ask(question):
+                pass
+        await session.aclose()
+    assert [t.status for t in session.turns] == ["model_error", "model_error"]
+    first = session.turns[0]
+    assert "not valid UTF-8" in first.answer
+    assert first.events[0].kind == "run_start" and first.events[0].data["text"] == QUERY
+    asked = [m["content"] for m in session.messages if m["role"] == "user"]
+    assert asked == [QUERY, "and for 2 mm beads"]  # the next question sees the first
