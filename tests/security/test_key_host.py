@@ -179,3 +179,23 @@ def test_an_unsendable_key_is_named_not_called_a_connection_failure(
     report = json.loads(capsys.readouterr().out)
     assert code == 3 and report["checks"][0]["name"] == "API key"
     assert words in report["checks"][0]["detail"] and fake_llm.requests == []
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("http://bob:{secret}@127.0.0.1:9/v1", "base_url holds a user name or password"),
+        ("http://{secret}@127.0.0.1:9/v1", "base_url holds a user name or password"),
+        ("http://127.0.0.1:9/v1?api_key={secret}", "base_url has a query or fragment"),
+    ],
+)
+def test_a_base_url_carrying_a_secret_is_refused_without_quoting_it(
+    config: Path, capsys: pytest.CaptureFixture[str], url: str, why: str
+) -> None:
+    """A password in the base URL would be in every message naming the server (the failure
+    text, `llm_request` events, history, exports), where the redactor cannot know it."""
+    secret = "URLSECRET" + secrets.token_hex(8)
+    code = main(["ask", QUERY, "--mode", "local", "--base-url", url.format(secret=secret)])
+    out = capsys.readouterr()
+    assert code == 2 and why in out.err
+    assert secret[9:17] not in out.out + out.err
