@@ -138,8 +138,8 @@ def test_a_stream_of_text_that_never_ends_is_given_up(
     with hostile.HostileServer(endless_text) as server:
         code, out, err = ask(capsys, server.base_url)
     assert (code, out["status"]) == (3, "model_error")
-    assert f"its reply passed {MAX_REPLY_CHARS:,} characters of text without ending" in (
-        out["answer"]
+    assert (
+        f"its reply passed {MAX_REPLY_CHARS:,} characters of text without ending" in (out["answer"])
     )
     assert "turn_timeout_s" not in out["answer"]
     no_python_text(out["answer"], err)
@@ -163,3 +163,32 @@ async def test_the_window_session_keeps_the_question_after_a_hostile_reply() -> 
     assert first.events[0].kind == "run_start" and first.events[0].data["text"] == QUERY
     asked = [m["content"] for m in session.messages if m["role"] == "user"]
     assert asked == [QUERY, "and for 2 mm beads"]  # the next question sees the first
+
+
+def test_a_call_whose_arguments_stay_unreadable_is_named_not_called_prose(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Invalid JSON in a call's arguments, every time: the turn names the call and what the
+    model wrote. Before, it ended "The model answered this calculation in its own words
+    twice", which it never did."""
+    from tests.llm.fake_server import FakeOpenAI, Reply
+
+    monkeypatch.setenv("CAEC_STREAM", "false")
+    broken = {
+        "id": "c1",
+        "type": "function",
+        "function": {"name": "rayleigh_timestep", "arguments": '{"particle_radius": "1 mm",'},
+    }
+    message = {"role": "assistant", "content": None, "tool_calls": [broken]}
+    with FakeOpenAI() as server:
+        server.add(*[Reply(message=message, finish_reason="tool_calls")] * 8)
+        code, out, err = ask(capsys, server.base_url)
+    assert (code, out["status"]) == (2, "invalid")
+    assert "in its own words" not in out["answer"]
+    assert (
+        'the arguments are not valid JSON (the model wrote: {"particle_radius": "1 mm",)'
+        in (out["answer"])
+    )
+    rejected = [e["data"] for e in out["events"] if e["kind"] == "validation_error"]
+    assert rejected and rejected[0]["tool"] == "rayleigh_timestep"
+    no_python_text(out["answer"], err)
