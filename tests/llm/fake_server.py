@@ -143,7 +143,8 @@ class QuietServer(ThreadingHTTPServer):
 class FakeOpenAI:
     """The server; use as a context manager or via the `fake_llm` fixture."""
 
-    def __init__(self, models: tuple[str, ...] = ("fake-model",)) -> None:
+    def __init__(self, models: tuple[str, ...] = ("fake-model",), host: str = "127.0.0.1") -> None:
+        """`host`: a loopback address to listen on (127.0.0.2 is another host to the client)."""
         self.script: deque[Reply] = deque()
         self.requests: list[Recorded] = []
         self.models = list(models)
@@ -236,9 +237,9 @@ class FakeOpenAI:
                     self.wfile.write(b"data: [DONE]\n\n")
                 self.wfile.flush()
 
-        self.httpd = QuietServer(("127.0.0.1", 0), Handler)
+        self.httpd = QuietServer((host, 0), Handler)
         self.port = self.httpd.server_address[1]
-        self.base_url = f"http://127.0.0.1:{self.port}/v1"
+        self.base_url = f"http://{host}:{self.port}/v1"
         self._thread = threading.Thread(
             target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
         )
