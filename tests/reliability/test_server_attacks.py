@@ -192,3 +192,33 @@ def test_a_call_whose_arguments_stay_unreadable_is_named_not_called_prose(
     rejected = [e["data"] for e in out["events"] if e["kind"] == "validation_error"]
     assert rejected and rejected[0]["tool"] == "rayleigh_timestep"
     no_python_text(out["answer"], err)
+
+
+def test_caec_chat_keeps_every_question_through_hostile_replies(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, private_profile: Any
+) -> None:
+    """`caec chat` against a server whose replies are never readable: each line gets the
+    server's fault in words, the chat goes on, and history holds every question."""
+    import io
+    import sys
+
+    from caec_desktop import cli
+    from caec_desktop.services.history import HistoryStore
+
+    monkeypatch.setenv("CAEC_MAX_RETRIES", "0")
+    with hostile.HostileServer(gzip_bomb) as server:
+        lines = f"{QUERY}\nand for 2 mm beads\nquit\n"
+        monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
+        argv = ["chat", "--mode", "local", "--base-url", server.base_url, "--model", "m"]
+        code = cli.main(argv)
+    out = capsys.readouterr()
+    assert code == 0
+    answers = out.out.split("you> ")[1:3]  # what each question got
+    assert all(
+        f"its reply grew past {MAX_REPLY_BYTES >> 20} MB without ending" in a for a in answers
+    )
+    no_python_text(out.out, out.err)
+    with HistoryStore(private_profile / "data" / "history.sqlite3") as store:
+        (conv,) = store.list_conversations()
+        turns = store.load(conv.id).turns
+    assert [t.user_text for t in turns] == [QUERY, "and for 2 mm beads"]
