@@ -107,7 +107,18 @@ def brotli(c: hostile.Conn) -> None:
     c.send(body)
 
 
+def stream_labelled_json(c: hostile.Conn) -> None:
+    """An event stream, whatever was asked, labelled application/json."""
+    c.whole(hostile.SSE_REPLY, "application/json")
+
+
+def stream_cut(c: hostile.Conn) -> None:
+    """An event stream that stops after its first words (the connection closed, no finish)."""
+    c.whole(chunk({"role": "assistant", "content": "The answ"}), "text/event-stream")
+
+
 ATTACKS = [
+    (stream_labelled_json, "an event stream (server-sent events, content type application/json)"),
     (not_utf8, "text that is not valid UTF-8 (byte 0xff at position"),
     (gzip_bomb, f"its reply grew past {MAX_REPLY_BYTES >> 20} MB without ending"),
     (one_huge_chunk, f"its reply grew past {MAX_REPLY_BYTES >> 20} MB without ending"),
@@ -222,3 +233,17 @@ def test_caec_chat_keeps_every_question_through_hostile_replies(
         (conv,) = store.list_conversations()
         turns = store.load(conv.id).turns
     assert [t.user_text for t in turns] == [QUERY, "and for 2 mm beads"]
+
+
+def test_a_cut_stream_is_not_given_a_status_the_server_never_sent(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before, the message read "HTTP 502: the stream ended…" after an HTTP 200."""
+    monkeypatch.setenv("CAEC_STREAM", "true")
+    monkeypatch.setenv("CAEC_MAX_RETRIES", "0")
+    with hostile.HostileServer(stream_cut) as server:
+        code, out, err = ask(capsys, server.base_url)
+    assert (code, out["status"]) == (3, "model_error")
+    assert "the stream ended before the reply was complete" in out["answer"]
+    assert "HTTP 502" not in out["answer"]
+    no_python_text(out["answer"], err)

@@ -66,6 +66,10 @@ class BadReply(Exception):
 
 
 _CHECK_URL = "is the base URL right? It usually ends in /v1"
+_CHECK_STREAM = (
+    "the server streams a reply it was asked to send whole, or labels its stream with another "
+    "content type; check its settings, or turn streaming on or off (CAEC_STREAM)"
+)
 _TITLE = re.compile(rb"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 
 
@@ -81,6 +85,8 @@ def sent(data: bytes, content_type: str = "") -> str:
     if not data.strip():
         return "an empty reply"
     head = data.lstrip()[:64].lower()
+    if head.startswith((b"data:", b"event:", b": ")):
+        return f"an event stream (server-sent events, content type {ctype or 'none'})"
     if "html" in ctype or head.startswith((b"<!doctype html", b"<html", b"<head", b"<body")):
         found = _TITLE.search(data[:65536])
         title = _printable(found.group(1).decode("utf-8", "replace"), 60) if found else ""
@@ -118,10 +124,9 @@ def not_utf8(exc: UnicodeDecodeError) -> str:
 
 def describe_body(data: bytes, content_type: str = "", status: int | None = None) -> BadReply:
     """The fault of a reply that is not a chat completion, as a `BadReply` sentence."""
-    return BadReply(
-        f"it answered with {sent(data, content_type)}, not a chat completion: {_CHECK_URL}",
-        status,
-    )
+    what = sent(data, content_type)
+    check = _CHECK_STREAM if what.startswith("an event stream") else _CHECK_URL
+    return BadReply(f"it answered with {what}, not a chat completion: {check}", status)
 
 
 @dataclass
@@ -262,8 +267,8 @@ def classify_error(exc: BaseException, secrets: tuple[str, ...] = ()) -> ErrorIn
     response = getattr(exc, "response", None)
     status = getattr(exc, "status_code", None)
     code = _code_of(body)
-    if status is None:
-        status = code or (502 if isinstance(exc, InStreamError) else None)
+    if status is None:  # an error inside a 200 reply: its own code only (no made-up status)
+        status = code
     message = _message_of(body) or str(getattr(exc, "message", "") or exc) or type(exc).__name__
     if isinstance(body, str) and body.lstrip()[:1] == "<":  # an HTML error page
         message = f"it answered with {sent(body.encode(), 'text/html')}"
