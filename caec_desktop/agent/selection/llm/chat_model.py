@@ -239,7 +239,7 @@ class _CappedBody:
 
 
 @functools.cache
-def _capped(stream_class: type) -> type:
+def _capped(stream_class: Any) -> Any:
     """`_CappedBody` as a subclass of `stream_class`'s `AsyncByteStream` base."""
     base = next((c for c in stream_class.__mro__ if c.__name__ == "AsyncByteStream"), object)
     return type("CappedBody", (_CappedBody, base), {})
@@ -259,7 +259,8 @@ async def _cap_replies(response: Any) -> None:
         )
     else:
         del response.headers["content-encoding"]
-    response.stream = _capped(type(response.stream))(response.stream, encoding)
+    stream_class: Any = type(response.stream)
+    response.stream = _capped(stream_class)(response.stream, encoding)
 
 
 _HOOKS = (_refuse_redirect_elsewhere, _cap_replies)

@@ -222,7 +222,8 @@ def _python_call(source: str) -> dict[str, Any] | None:
 def _pythonic(text: str, known: Collection[str]) -> tuple[list[TextCall], list[tuple[int, int]]]:
     """Calls written as Python (Llama 3.2's `[name(key=value)]`, Gemma's ```tool_code
     `print(name(…))`), only of known tools and only with literal keyword arguments."""
-    calls, spans = [], []
+    calls: list[TextCall] = []
+    spans: list[tuple[int, int]] = []
     names = "|".join(re.escape(n) for n in sorted(known, key=len, reverse=True))
     if not names:
         return calls, spans
