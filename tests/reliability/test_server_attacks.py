@@ -21,7 +21,7 @@ from caec_desktop.services.session import Session
 from caec_desktop.settings.model import Settings
 from tests.reliability import hostile
 from tests.reliability.conftest import no_python_text
-from tests.reliability.test_hostile_servers import QUERY, ask
+from tests.reliability.test_hostile_servers import QUERY, ask, stream  # noqa: F401 (fixture)
 
 
 @pytest.fixture(autouse=True)
@@ -30,14 +30,6 @@ def _limits(monkeypatch: pytest.MonkeyPatch) -> None:
     attacks need, so only the check under test can end them."""
     monkeypatch.setenv("CAEC_SAFETY_NET", "false")
     monkeypatch.setenv("CAEC_TURN_TIMEOUT_S", "120")
-
-
-@pytest.fixture(params=[False, True], ids=["whole", "streamed"])
-def stream(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
-    monkeypatch.setenv("CAEC_STREAM", "true" if request.param else "false")
-    monkeypatch.setenv("CAEC_MAX_RETRIES", "0")
-    monkeypatch.setenv("CAEC_REQUEST_TIMEOUT_S", "60")
-    return bool(request.param)
 
 
 def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
@@ -126,10 +118,15 @@ ATTACKS = [
 ]
 
 
+@pytest.mark.usefixtures("stream")  # whole and streamed
 @pytest.mark.parametrize(("behaviour", "words"), ATTACKS, ids=lambda v: getattr(v, "__name__", ""))
 def test_a_hostile_reply_ends_in_words(
-    capsys: pytest.CaptureFixture[str], stream: bool, behaviour: hostile.Behaviour, words: str
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    behaviour: hostile.Behaviour,
+    words: str,
 ) -> None:
+    monkeypatch.setenv("CAEC_REQUEST_TIMEOUT_S", "60")  # not what ends these: the checks do
     with hostile.HostileServer(behaviour) as server:
         code, out, err = ask(capsys, server.base_url)
     assert (code, out["status"]) == (3, "model_error")
