@@ -210,11 +210,14 @@ async def _run_calls(
             "name": call.name, "args": call.args, "source": call.source,
             **({"arg_sources": call.arg_sources} if call.arg_sources else {}),
         })  # fmt: skip
-        if call.name == SWEEP_TOOL:
+        if call.problems:  # unreadable as written: nothing to validate
+            messages = list(call.problems)
+        elif call.name == SWEEP_TOOL:
             outcome = await _sweep(emit, call.args)
         else:
             outcome = execute(call.name, call.args)
-        messages = [e.text() for e in outcome.errors] + _model_call_problems(call, state)
+        if not call.problems:
+            messages = [e.text() for e in outcome.errors] + _model_call_problems(call, state)
         if messages:
             emit("validation_error", {"tool": call.name, "messages": messages, "attempt": attempt})
             errors.append(

@@ -207,8 +207,10 @@ class Settings(BaseSettings):
 def check_url(value: str) -> str:
     """`value` as an http(s) base URL without a trailing slash; ValueError in words otherwise.
 
-    Refused: other schemes, control characters (CR/LF would split an HTTP header), a missing
-    host, a port outside 1-65535 or not a number, a bracketed host that is not an IPv6 address.
+    Refused: other schemes, control characters (CR/LF would split an HTTP header), a user name
+    or password or a query (a secret there would be in every message naming the server), a
+    missing host, a port outside 1-65535 or not a number, a bracketed host that is not an IPv6
+    address. The messages never quote such a URL.
     """
     value = value.strip()
     example = "(e.g. http://127.0.0.1:11434/v1)"
@@ -233,6 +235,16 @@ def check_url(value: str) -> str:
         if "[" in value:
             raise ValueError(f"base_url has an invalid IPv6 address in [...] {example}") from None
         raise ValueError(f"base_url has an invalid host {example}") from None
+    if "@" in parts.netloc:
+        raise ValueError(
+            "base_url holds a user name or password (…@host): it would show in every message, "
+            "trace and export; remove it and put the key in the API key field"
+        )
+    if parts.query or parts.fragment or value.endswith(("?", "#")):
+        raise ValueError(
+            "base_url has a query or fragment (?… or #…): a base URL is scheme, host, port "
+            f"and path only; put a key in the API key field {example}"
+        )
     host = parts.hostname
     if not host:
         raise ValueError(f"base_url has no host name {example}, got {value[:80]!r}")

@@ -9,9 +9,9 @@ the client sent. GET /v1/models lists `models`.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
+import sys
 import threading
 import time
 from collections import deque
@@ -120,10 +120,31 @@ def stream_chunks(reply: Reply, include_usage: bool) -> list[dict[str, Any] | st
     return out
 
 
+class QuietServer(ThreadingHTTPServer):
+    """A threading server on which a client that hangs up (a reset or closed connection: the
+    app cancelling a request, httpx dropping a pooled connection) ends its request thread
+    quietly; socketserver would print a traceback to stderr for each one, burying real output.
+    Other errors are still printed."""
+
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], handler: type) -> None:
+        super().__init__(address, handler)
+        self.hung_up = threading.Event()
+        """Set when a client hung up on a request (tests wait for it)."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            self.hung_up.set()
+            return
+        super().handle_error(request, client_address)
+
+
 class FakeOpenAI:
     """The server; use as a context manager or via the `fake_llm` fixture."""
 
-    def __init__(self, models: tuple[str, ...] = ("fake-model",)) -> None:
+    def __init__(self, models: tuple[str, ...] = ("fake-model",), host: str = "127.0.0.1") -> None:
+        """`host`: a loopback address to listen on (127.0.0.2 is another host to the client)."""
         self.script: deque[Reply] = deque()
         self.requests: list[Recorded] = []
         self.models = list(models)
@@ -180,9 +201,7 @@ class FakeOpenAI:
                     chunks = (
                         reply.chunks if reply.chunks is not None else stream_chunks(reply, include)
                     )
-                    # The client may stop listening (a cancelled run).
-                    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                        self._sse(chunks, reply)
+                    self._sse(chunks, reply)  # a client that stops listening: QuietServer
                 else:
                     self._json(200, completion(reply), reply.headers)
 
@@ -218,10 +237,9 @@ class FakeOpenAI:
                     self.wfile.write(b"data: [DONE]\n\n")
                 self.wfile.flush()
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
+        self.httpd = QuietServer((host, 0), Handler)
         self.port = self.httpd.server_address[1]
-        self.base_url = f"http://127.0.0.1:{self.port}/v1"
+        self.base_url = f"http://{host}:{self.port}/v1"
         self._thread = threading.Thread(
             target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
         )

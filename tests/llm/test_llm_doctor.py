@@ -103,3 +103,36 @@ def test_cli_doctor_json(fake_llm: FakeOpenAI, capsys: Any) -> None:
 def test_cli_doctor_needs_an_llm_mode(capsys: Any) -> None:
     assert main(["doctor"]) == 2
     assert "--mode" in capsys.readouterr().err
+
+
+@pytest.mark.asyncio
+async def test_a_call_to_another_tool_is_named_not_called_no_call(
+    fake_llm: FakeOpenAI, make_settings: Any
+) -> None:
+    """A model that answers the probe with a well-formed call to another tool can call tools:
+    the report names the tool it called instead (it said "made no valid tool call")."""
+    mass = {"particle_diameter": "1 mm", "density": "2500 kg/m^3"}
+    other = Reply(message={"role": "assistant", "content": None,
+                           "tool_calls": [tool_call("particle_mass", mass, "c1")]})  # fmt: skip
+    unknown = Reply(message={"role": "assistant",
+                             "content": 'TOOL_CALL: launch_rockets {"count": 3}'})  # fmt: skip
+    fake_llm.add(other, unknown)
+    report = await probe(make_settings())
+    text = report.text()
+    assert "no valid tool call" not in text and "made no tool call" not in text
+    assert (
+        "the model called particle_mass, launch_rockets (no such tool) when asked to call "
+        "rayleigh_timestep" in text
+    )
+    details = {c.name: c.detail for c in report.checks}
+    assert details["native tool calls"].startswith("called particle_mass {")
+    assert "not rayleigh_timestep" in details["native tool calls"]
+    assert report.recommended_mode == "offline" and report.ok  # the net answers meanwhile
+
+
+@pytest.mark.asyncio
+async def test_no_call_at_all_is_still_said_so(fake_llm: FakeOpenAI, make_settings: Any) -> None:
+    plain = Reply(message={"role": "assistant", "content": "I cannot use tools."})
+    fake_llm.add(plain, plain)
+    text = (await probe(make_settings())).text()
+    assert "the model made no tool call when asked to call one" in text

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from caec_desktop.agent.selection.llm.textcalls import coerce_args, parse_text_calls, split_think
+from caec_desktop.services.session import Session
+from tests.llm.fake_server import FakeOpenAI, Reply, tool_call
 
 KNOWN = {"rayleigh_timestep"}
 ARGS = {"particle_radius": "1 mm", "density": 2500}
@@ -123,3 +127,73 @@ def test_split_think() -> None:
     assert split_think("<think>\nplan it\n</think>\n\nThe answer") == ("plan it", "The answer")
     assert split_think("no think here") == ("", "no think here")
     assert split_think("<think>still thinking") == ("still thinking", "")
+
+
+SMALL_MODEL_FORMATS = [
+    # Qwen3 (coder) XML inside <tool_call>, prose before it
+    ("Sure.\n<tool_call>\n<function=rayleigh_timestep>\n<parameter=particle_radius>\n1 mm\n"
+     "</parameter>\n<parameter=density>\n2500\n</parameter>\n</function>\n</tool_call>",
+     "function_tag", "Sure."),
+    # Llama 3.1's custom function format
+    ('<function=rayleigh_timestep>{"particle_radius": "1 mm", "density": 2500}</function>',
+     "function_tag", ""),
+    # Llama 3.1 with its special tokens around bare JSON
+    ('<|python_tag|>{"name": "rayleigh_timestep", "parameters": {"particle_radius": "1 mm", '
+     '"density": 2500}}<|eom_id|>', "bare_json", ""),
+    # Llama 3.2 pythonic list
+    ('[rayleigh_timestep(particle_radius="1 mm", density=2500)]', "python_call", ""),
+    # Gemma 3 tool_code fence
+    ('I will compute it.\n```tool_code\nprint(rayleigh_timestep(particle_radius="1 mm", '
+     "density=2500))\n```", "python_call", "I will compute it."),
+    # FunctionGemma
+    ("<start_function_call>call:rayleigh_timestep{particle_radius:<escape>1 mm<escape>,"
+     "density:2500}<end_function_call>", "gemma_call", ""),
+    # Mistral
+    ('[TOOL_CALLS] [{"name": "rayleigh_timestep", "arguments": {"particle_radius": "1 mm", '
+     '"density": 2500}}]', "bare_json", ""),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "variant", "left"), SMALL_MODEL_FORMATS)
+def test_the_call_formats_small_models_write_are_read(text: str, variant: str, left: str) -> None:
+    """Each form gives the call, and the user sees none of its syntax (tokens, tags)."""
+    calls, rest = parse_text_calls(text, KNOWN)
+    assert [(c.name, c.args, c.variant) for c in calls] == [("rayleigh_timestep", ARGS, variant)]
+    assert rest == left
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[rayleigh_timestep(particle_radius=__import__("os").system("touch PWNED"))]',
+        "rayleigh_timestep(radius) gives the step; see rayleigh_timestep(r=r0 * 2).",
+        "[launch_rockets(count=3)]",  # not a known tool
+        '[rayleigh_timestep("1 mm", 2500)]',  # positional: which input is which is unknown
+    ],
+)
+def test_python_calls_are_read_never_run(text: str) -> None:
+    calls, rest = parse_text_calls(text, KNOWN)
+    assert calls == [] and rest == text
+
+
+@pytest.mark.asyncio
+async def test_a_pythonic_call_runs_through_the_session(
+    fake_llm: FakeOpenAI, make_settings: Any
+) -> None:
+    """End to end: a small model without native tool calls answers in Llama 3.2's form; the
+    call runs as the model's (source llm_text) and the answer holds no call syntax."""
+    intent = tool_call("respond", {"intent": "calculation"}, "c0")
+    written = '[particle_mass(particle_diameter="3 mm", density="7850 kg/m^3")]'
+    fake_llm.add(
+        Reply(message={"role": "assistant", "content": None, "tool_calls": [intent]}),
+        Reply(message={"role": "assistant", "content": written}),
+        Reply(message={"role": "assistant", "content": "The ball weighs about 0.111 g."}),
+    )
+    session = Session(make_settings(stream=False))
+    async for _ in session.ask("particle mass of a 3 mm steel ball, 7850 kg/m3"):
+        pass
+    await session.aclose()
+    turn = session.last_turn
+    assert turn is not None and turn.status == "answered" and turn.path == "model"
+    assert [(r["tool"], r["source"]) for r in turn.tool_results] == [("particle_mass", "llm_text")]
+    assert "particle_mass(" not in turn.answer

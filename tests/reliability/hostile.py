@@ -17,6 +17,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from tests.llm.fake_server import QuietServer
+
 Behaviour = Callable[["Conn"], None]
 
 
@@ -220,8 +222,7 @@ class HostileServer:
                     return
                 behaviour(conn)
 
-        class Server(socketserver.ThreadingTCPServer):
-            daemon_threads = True
+        class Server(QuietServer):
             allow_reuse_address = True
 
         self.httpd = Server(("127.0.0.1", 0), Handler)

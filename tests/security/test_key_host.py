@@ -179,3 +179,56 @@ def test_an_unsendable_key_is_named_not_called_a_connection_failure(
     report = json.loads(capsys.readouterr().out)
     assert code == 3 and report["checks"][0]["name"] == "API key"
     assert words in report["checks"][0]["detail"] and fake_llm.requests == []
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("http://bob:{secret}@127.0.0.1:9/v1", "base_url holds a user name or password"),
+        ("http://{secret}@127.0.0.1:9/v1", "base_url holds a user name or password"),
+        ("http://127.0.0.1:9/v1?api_key={secret}", "base_url has a query or fragment"),
+    ],
+)
+def test_a_base_url_carrying_a_secret_is_refused_without_quoting_it(
+    config: Path, capsys: pytest.CaptureFixture[str], url: str, why: str
+) -> None:
+    """A password in the base URL would be in every message naming the server (the failure
+    text, `llm_request` events, history, exports), where the redactor cannot know it."""
+    secret = "URLSECRET" + secrets.token_hex(8)
+    code = main(["ask", QUERY, "--mode", "local", "--base-url", url.format(secret=secret)])
+    out = capsys.readouterr()
+    assert code == 2 and why in out.err
+    assert secret[9:17] not in out.out + out.err
+
+
+@pytest.mark.asyncio
+async def test_switching_endpoints_between_turns_keeps_the_key_with_its_host(
+    config: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The window's path: the user changes the server in Settings between turns (the session
+    goes on with new settings). The key saved for the first server goes to it only: not to the
+    second (another host), and nowhere in the turns, their events or the log."""
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    key = "LOCALKEY" + secrets.token_hex(16)
+    with FakeOpenAI() as home, FakeOpenAI(host="127.0.0.2") as other:
+        home.add(*answer_without_tools(), *answer_without_tools())
+        other.add(Reply(status=401, body={"error": {"message": "Unauthorized"}}))
+        save_key(config, key, "127.0.0.1", mode="local", base_url=home.base_url, model="m")
+        first = load_settings()
+        session = Session(first)
+        turns = []
+        for settings in (first, first.model_copy(update={"base_url": other.base_url}), first):
+            session = session.continued(settings)
+            async for _ in session.ask("tell me a joke"):
+                pass
+            turns.append(session.last_turn)
+        await session.aclose()
+        assert {r.headers.get("authorization") for r in home.requests} == {f"Bearer {key}"}
+        assert all(key not in r.headers.get("authorization", "") for r in other.requests)
+        assert other.requests  # it was asked, without the key
+    assert [t.status for t in turns] == ["answered", "model_error", "answered"]
+    assert "The saved API key is for 127.0.0.1, so it is not sent to 127.0.0.2" in turns[1].answer
+    shown = "".join(t.model_dump_json() for t in turns) + caplog.text
+    assert key[8:24] not in shown

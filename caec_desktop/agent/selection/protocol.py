@@ -36,6 +36,9 @@ class ProposedCall:
     source: CallSource = "regex"
     arg_sources: dict[str, str] = field(default_factory=dict)
     """Per argument: typed / default / preset:<material> / model / form (for reports)."""
+    problems: list[str] = field(default_factory=list)
+    """Why the call as the model wrote it cannot be read (arguments that are not JSON): it is
+    rejected with these messages, not run."""
 
 
 @dataclass

@@ -28,6 +28,7 @@ from langchain_core.messages.tool import ToolCall
 from caec_desktop.agent.deadline import remaining
 from caec_desktop.agent.selection.llm.chat_model import CaecChatOpenAI, make_chat_model, move_think
 from caec_desktop.agent.selection.llm.errors import (
+    BadReply,
     ErrorInfo,
     IdleTimeout,
     InStreamError,
@@ -56,6 +57,22 @@ _LOCAL_LIMITS = {"classify": CLASSIFY_MAX_TOKENS, "summarize": SUMMARY_MAX_TOKEN
 _TEXT_PURPOSES = {"select": "reply", "respond": "reply", "summarize": "summary"}
 """Calls whose streamed prose is shown as it arrives, and the `purpose` its deltas carry (a
 classify reply is an intent, never text for the user)."""
+
+
+MAX_REPLY_CHARS = 200_000
+"""Most characters of text a reply may hold (~50,000 tokens; a local reply is capped at 256
+tokens, an answer is a paragraph or two). A server that keeps writing is given up on here rather
+than at the turn's limit: each streamed piece is scanned with all the text before it for tool
+calls written as text (`streaming.py`), which grows with the square of the length."""
+
+
+def _too_long(chars: int) -> None:
+    """Raise BadReply when a reply's text has passed MAX_REPLY_CHARS."""
+    if chars > MAX_REPLY_CHARS:
+        raise BadReply(
+            f"its reply passed {MAX_REPLY_CHARS:,} characters of text without ending (no "
+            "answer here is that long); given up"
+        )
 
 
 def usage_of(msg: AIMessage) -> dict[str, float]:
@@ -281,10 +298,12 @@ class ModelCaller:
                 raise IdleTimeout(idle, streamed=False) from None
             if not isinstance(msg, AIMessage):
                 raise InStreamError("the server's reply was not an assistant message")
+            _too_long(len(msg.content))
             return _with_ids(msg)
         # The chunks are merged once, at the end: merged as they came, each made a new message
         # of the whole reply so far (content copied, pydantic validation) on the loop's thread.
         parts: list[AIMessageChunk] = []
+        chars = 0
         chunks = aiter(runnable.astream(messages))
         try:
             async with asyncio.timeout(None) as expiry:
@@ -298,6 +317,8 @@ class ModelCaller:
                         if _progress(chunk):  # keep-alive and empty chunks do not count
                             watch.progress()
                         parts.append(chunk)
+                        chars += len(chunk.content)
+                        _too_long(chars)
                         if deltas is not None and isinstance(chunk.content, str):
                             deltas.feed(chunk.content)
                 finally:
@@ -439,11 +460,10 @@ class ModelCaller:
                 return msg
             if info.kind in _NO_FALLBACK:
                 break
-        message = user_message(info, name, self.base_url, total)
+        sent = bool(self.settings.request_key())
+        message = user_message(info, name, self.base_url, total, sent, self.key_note)
         if info.kind == "timeout":
             message = f"{message} {self.settings.timeout_note()}"
-        if info.kind == "auth" and self.key_note:
-            message = f"{message} {self.key_note}"
         raise SelectorError(info.kind, message)
 
     async def _pick_model(self, emit: Emit) -> str:

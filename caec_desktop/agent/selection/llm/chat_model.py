@@ -10,10 +10,12 @@ class do the rest. Importing this module imports langchain-openai (~1 s): only t
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import json
 import time
-from collections.abc import AsyncIterator
+import zlib
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from langchain_core.messages import AIMessage
@@ -189,16 +191,93 @@ async def _refuse_redirect_elsewhere(response: Any) -> None:
     )
 
 
-def _same_origin_redirects_only(client: Any) -> None:
-    """Add `_refuse_redirect_elsewhere` to the SDK client's HTTP client (langchain may share
-    one HTTP client between chat models: added once)."""
+MAX_REPLY_BYTES = 16 * 1024 * 1024
+"""Most bytes a reply may have, decoded (a streamed one in all): a reply of 256 tokens is a few
+KB, a long streamed answer a few MB of events. A server sending more (one 100 MB chunk, a stream
+of text that never ends, a small gzip body inflating to gigabytes) is given up on, in words."""
+INFLATE_PIECE = 1024 * 1024
+"""Bytes inflated at a time: httpx inflates a whole network read at once (64 KB of gzip can
+become 64 MB)."""
+
+
+class _CappedBody:
+    """A response body read through MAX_REPLY_BYTES: gzip and deflate are inflated here, a
+    piece at a time (`_cap_replies` drops the Content-Encoding so httpx does not again). Made
+    a subclass of the response library's own stream class by `_capped` (the OpenAI SDK uses a
+    fork of httpx, `httpx2`, whose responses accept only its own stream class)."""
+
+    def __init__(self, raw: Any, encoding: str) -> None:
+        self._raw = raw
+        self._inflate = zlib.decompressobj(zlib.MAX_WBITS | 32) if encoding else None
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        total = 0
+        async for part in self._raw:
+            pieces = [part] if self._inflate is None else self._inflated(part)
+            for piece in pieces:
+                total += len(piece)
+                if total > MAX_REPLY_BYTES:
+                    raise BadReply(
+                        f"its reply grew past {MAX_REPLY_BYTES // (1024 * 1024)} MB without "
+                        "ending (no chat completion is that long); given up"
+                    )
+                yield piece
+
+    def _inflated(self, data: bytes) -> Iterator[bytes]:
+        inflate = self._inflate
+        assert inflate is not None
+        try:
+            while data:
+                out = inflate.decompress(data, INFLATE_PIECE)
+                data = inflate.unconsumed_tail
+                yield out
+        except zlib.error:
+            raise BadReply("it sent a compressed reply that does not decompress") from None
+
+    async def aclose(self) -> None:
+        await self._raw.aclose()
+
+
+@functools.cache
+def _capped(stream_class: Any) -> Any:
+    """`_CappedBody` as a subclass of `stream_class`'s `AsyncByteStream` base."""
+    base = next((c for c in stream_class.__mro__ if c.__name__ == "AsyncByteStream"), object)
+    return type("CappedBody", (_CappedBody, base), {})
+
+
+async def _cap_replies(response: Any) -> None:
+    """An httpx response hook: the body is read through `_CappedBody`. A body in an encoding
+    other than gzip or deflate (which the request does not accept) raises `BadReply`."""
+    encoding = response.headers.get("content-encoding", "").strip().lower()
+    if encoding in ("", "identity"):
+        encoding = ""
+    elif encoding not in ("gzip", "x-gzip", "deflate"):
+        raise BadReply(
+            f"it sent its reply compressed as {encoding[:40]!r}, which was not asked for "
+            "(only gzip or deflate)",
+            response.status_code,
+        )
+    else:
+        del response.headers["content-encoding"]
+    stream_class: Any = type(response.stream)
+    response.stream = _capped(stream_class)(response.stream, encoding)
+
+
+_HOOKS = (_refuse_redirect_elsewhere, _cap_replies)
+
+
+def _hooked(client: Any) -> None:
+    """Add the response hooks (`_HOOKS`) to the SDK client's HTTP client, and ask for gzip or
+    deflate only (langchain may share one HTTP client between chat models: added once)."""
     http: Any = getattr(client, "_client", None)
     hooks = getattr(http, "event_hooks", None)
     if not isinstance(hooks, dict):
         return
     responses = list(hooks.get("response", []))
-    if _refuse_redirect_elsewhere not in responses:
-        http.event_hooks = {**hooks, "response": [*responses, _refuse_redirect_elsewhere]}
+    added = [hook for hook in _HOOKS if hook not in responses]
+    if added:
+        http.event_hooks = {**hooks, "response": [*responses, *added]}
+        http.headers["Accept-Encoding"] = "gzip, deflate"
 
 
 class _CheckedRaw:
@@ -293,7 +372,7 @@ class CaecChatOpenAI(ChatOpenAI):
         ):
             self.async_client = _StringIdCompletions(self.async_client)
             _send_on_a_later_turn(self.root_async_client)
-            _same_origin_redirects_only(self.root_async_client)
+            _hooked(self.root_async_client)
         return self
 
     def _get_request_payload(

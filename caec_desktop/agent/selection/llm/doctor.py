@@ -19,6 +19,8 @@ from caec_desktop.agent.selection.protocol import Selection, SelectionRequest, S
 from caec_desktop.agent.trace import redact
 from caec_desktop.settings.model import Settings
 from caec_desktop.settings.redact import key_problem
+from caec_desktop.tools import tool_list
+from caec_desktop.tools.sweep import SWEEP_TOOL
 
 PROBE_TEXT = (
     "Use the rayleigh_timestep tool now: particle_radius = 1 mm, density = 2500 kg/m^3, "
@@ -49,6 +51,8 @@ class DoctorReport:
     """The slowest probe's reply time: how long one request takes at this server."""
     answers: bool = False
     """The model replied (no call needed): with the offline safety net the mode works."""
+    other_tools: list[str] = field(default_factory=list)
+    """Tools the model called instead of the one the probe asked for (PROBE_TOOL)."""
 
     @property
     def seconds_per_turn(self) -> float | None:
@@ -87,14 +91,24 @@ class DoctorReport:
                 f"tool_call_style={self.recommended_style}"
             )
         elif self.answers:
+            lines.append(f"Works{speed}, but {self._no_probe_call()}")
             lines.append(
-                f"Works{speed}, but the model made no valid tool call: answers will come from "
-                "the offline safety net (labelled) until a model that calls tools is used. "
-                "Recommended: mode=local, tool_call_style=auto"
+                "Answers will come from the offline safety net (labelled) whenever the model "
+                "misses the tool. Recommended: mode=local, tool_call_style=auto"
             )
         else:
             lines.append("Recommended: offline mode (regex dispatcher) or the tool forms.")
         return "\n".join(lines)
+
+    def _no_probe_call(self) -> str:
+        """What the model did instead of calling PROBE_TOOL, in words."""
+        if not self.other_tools:
+            return "the model made no tool call when asked to call one."
+        names = ", ".join(dict.fromkeys(self.other_tools))
+        return (
+            f"the model called {names} when asked to call {PROBE_TOOL}: it can call tools, "
+            "but picked the wrong one."
+        )
 
 
 async def _list_models(settings: Settings, report: DoctorReport) -> bool:
@@ -168,11 +182,16 @@ async def probe(settings: Settings) -> DoctorReport:
             usage = usage or selection.usage
             as_text = " (written as text, read by the text parser)" if style == "native" else ""
             as_text = as_text if calls and calls[0].source == "llm_text" else ""
-            detail = (
-                f"{calls[0].name} {calls[0].args}{as_text}"
-                if calls
-                else f"no call; replied {(selection.reply or '')[:120]!r}"
-            )
+            if calls and not works[style]:
+                known = {SWEEP_TOOL, *(t["name"] for t in tool_list())}
+                report.other_tools += [
+                    c.name if c.name in known else f"{c.name} (no such tool)" for c in calls
+                ]
+                detail = f"called {calls[0].name} {calls[0].args}{as_text}, not {PROBE_TOOL}"
+            elif calls:
+                detail = f"{calls[0].name} {calls[0].args}{as_text}"
+            else:
+                detail = f"no call; replied {(selection.reply or '')[:120]!r}"
             detail += f"; {took:.1f} s"
         else:
             detail = problem

@@ -30,6 +30,11 @@ _TOOLS_UNSUPPORTED = (
 _NO_TOOLS_WITH_STREAM = "cannot use tools with stream"
 _AUTH_TEXT = ("incorrect api key", "no auth credentials", "user not found", "invalid api key")
 _NOT_FOUND_TEXT = ("does not exist", "not found, try pulling", "model not found")
+_MODEL_REFUSED = re.compile(
+    r"\b(invalid|unknown|unsupported|no such) model\b|\bmodel\b[^.]{0,80}\b(is not (valid|"
+    r"available|supported)|not found)\b"
+)
+"""A 400 refusing the model's name (vLLM, LiteLLM, LM Studio word it in these ways)."""
 
 
 class InStreamError(Exception):
@@ -61,6 +66,10 @@ class BadReply(Exception):
 
 
 _CHECK_URL = "is the base URL right? It usually ends in /v1"
+_CHECK_STREAM = (
+    "the server streams a reply it was asked to send whole, or labels its stream with another "
+    "content type; check its settings, or turn streaming on or off (CAEC_STREAM)"
+)
 _TITLE = re.compile(rb"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 
 
@@ -76,13 +85,18 @@ def sent(data: bytes, content_type: str = "") -> str:
     if not data.strip():
         return "an empty reply"
     head = data.lstrip()[:64].lower()
+    if head.startswith((b"data:", b"event:", b": ")):
+        return f"an event stream (server-sent events, content type {ctype or 'none'})"
     if "html" in ctype or head.startswith((b"<!doctype html", b"<html", b"<head", b"<body")):
         found = _TITLE.search(data[:65536])
         title = _printable(found.group(1).decode("utf-8", "replace"), 60) if found else ""
         return f"an HTML page (“{title}”)" if title else "an HTML page"
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
+        text: str | None = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8", "replace")
+        if text[:4096].count("\ufffd") <= len(text[:4096]) // 20:  # text, a few bytes broken
+            return not_utf8(exc)
         text = None
     controls = sum(1 for c in text[:4096] if ord(c) < 32 and c not in "\r\n\t") if text else 0
     if text is None or controls > len(text[:4096]) // 20:
@@ -99,12 +113,20 @@ def sent(data: bytes, content_type: str = "") -> str:
     return f"JSON that is a {type(value).__name__ if not isinstance(value, list) else 'list'}"
 
 
+def not_utf8(exc: UnicodeDecodeError) -> str:
+    """A reply's text with bytes that are not UTF-8, in words."""
+    byte = exc.object[exc.start : exc.start + 1].hex()
+    return (
+        f"text that is not valid UTF-8 (byte 0x{byte} at position {exc.start:,}): the server "
+        "or a proxy in between garbled the reply's encoding"
+    )
+
+
 def describe_body(data: bytes, content_type: str = "", status: int | None = None) -> BadReply:
     """The fault of a reply that is not a chat completion, as a `BadReply` sentence."""
-    return BadReply(
-        f"it answered with {sent(data, content_type)}, not a chat completion: {_CHECK_URL}",
-        status,
-    )
+    what = sent(data, content_type)
+    check = _CHECK_STREAM if what.startswith("an event stream") else _CHECK_URL
+    return BadReply(f"it answered with {what}, not a chat completion: {check}", status)
 
 
 @dataclass
@@ -214,16 +236,22 @@ def _class_names(exc: BaseException) -> set[str]:
     return {cls.__name__ for cls in type(exc).__mro__}
 
 
-def _bad_reply(exc: BaseException) -> BadReply | None:
-    """The `BadReply` behind `exc` (the SDK wraps what a transport hook raises), if any."""
+def _in_chain(exc: BaseException, kind: type[BaseException]) -> BaseException | None:
+    """The exception of class `kind` behind `exc` (itself, its cause, …), if any."""
     seen: BaseException | None = exc
     for _ in range(5):
         if seen is None:
             return None
-        if isinstance(seen, BadReply):
+        if isinstance(seen, kind):
             return seen
         seen = seen.__cause__ or seen.__context__
     return None
+
+
+def _bad_reply(exc: BaseException) -> BadReply | None:
+    """The `BadReply` behind `exc` (the SDK wraps what a transport hook raises), if any."""
+    found = _in_chain(exc, BadReply)
+    return found if isinstance(found, BadReply) else None
 
 
 def classify_error(exc: BaseException, secrets: tuple[str, ...] = ()) -> ErrorInfo:
@@ -231,13 +259,16 @@ def classify_error(exc: BaseException, secrets: tuple[str, ...] = ()) -> ErrorIn
     bad = _bad_reply(exc)
     if bad is not None:
         return ErrorInfo(bad.kind, bad.status, str(redact(bad.message, secrets)))
+    garbled = _in_chain(exc, UnicodeDecodeError)
+    if isinstance(garbled, UnicodeDecodeError):  # a streamed event the SDK could not decode
+        return ErrorInfo("invalid_reply", None, f"it answered with {not_utf8(garbled)}")
     names = _class_names(exc)
     body = getattr(exc, "body", None)
     response = getattr(exc, "response", None)
     status = getattr(exc, "status_code", None)
     code = _code_of(body)
-    if status is None:
-        status = code or (502 if isinstance(exc, InStreamError) else None)
+    if status is None:  # an error inside a 200 reply: its own code only (no made-up status)
+        status = code
     message = _message_of(body) or str(getattr(exc, "message", "") or exc) or type(exc).__name__
     if isinstance(body, str) and body.lstrip()[:1] == "<":  # an HTML error page
         message = f"it answered with {sent(body.encode(), 'text/html')}"
@@ -265,7 +296,7 @@ def classify_error(exc: BaseException, secrets: tuple[str, ...] = ()) -> ErrorIn
         kind = "quota"
     elif status == 429:
         kind = "rate_limit"
-    elif status == 404 or any(t in low for t in _NOT_FOUND_TEXT):
+    elif status == 404 or any(t in low for t in _NOT_FOUND_TEXT) or _MODEL_REFUSED.search(low):
         kind = "model_not_found"
     elif status == 408:
         kind = "timeout"
@@ -323,12 +354,55 @@ _ADVICE = {
 }
 
 
-def user_message(info: ErrorInfo, model: str, base_url: str, attempts: int) -> str:
+_FORBIDDEN = (
+    "The server refused this request (forbidden): the key may not give access to this model, "
+    "or the provider's moderation flagged the question. Check the key's permissions and the model "
+    "in Settings."
+)
+_NO_KEY = "The server asks for an API key and none was sent with the request."
+_ENTER_KEY = "Enter this server's key in Settings (or CAEC_LLM_API_KEY)."
+
+
+def _duration(seconds: float) -> str:
+    """`seconds` in words a person reads at once: 45 s, 12 min, 3.5 h, 2 days."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 172800:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.0f} days"
+
+
+def advice(info: ErrorInfo, key_sent: bool = True, key_note: str = "") -> str:
+    """What the user can do about `info`: by its kind, and for a refusal, by its status (403
+    is not a wrong key) and whether a key went with the request (`key_note`: why the saved key
+    did not); a rate limit names the server's wait."""
+    if info.kind == "auth" and info.status == 403:
+        return _FORBIDDEN
+    if info.kind == "auth" and not key_sent:
+        return f"{_NO_KEY} {key_note or _ENTER_KEY}"
+    if info.kind == "rate_limit" and info.retry_after is not None:
+        return (
+            f"The server is rate-limiting requests and asks to wait {_duration(info.retry_after)} "
+            "(its Retry-After) before the next one; try again then."
+        )
+    return _ADVICE.get(info.kind, "")
+
+
+def user_message(
+    info: ErrorInfo,
+    model: str,
+    base_url: str,
+    attempts: int,
+    key_sent: bool = True,
+    key_note: str = "",
+) -> str:
     """What to tell the user: what failed, what to do, and the ways that need no model."""
     status = f"HTTP {info.status}: " if info.status else ""
     tries = f" after {attempts} attempts" if attempts > 1 else ""
     return (
         f"Model {model or '(default)'} at {base_url} failed{tries} ({info.kind}; "
-        f"{status}{info.message[:300]}). {_ADVICE.get(info.kind, '')} Meanwhile you can switch "
-        "to offline mode (regex dispatcher) or fill the tool's form by hand."
+        f"{status}{info.message[:300]}). {advice(info, key_sent, key_note)} Meanwhile you can "
+        "switch to offline mode (regex dispatcher) or fill the tool's form by hand."
     )

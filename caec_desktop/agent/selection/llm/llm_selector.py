@@ -318,9 +318,7 @@ class LLMSelector:
             # Unreadable arguments: tell the model once, inside this attempt.
             notes: list[BaseMessage] = [msg]
             for c in msg.invalid_tool_calls:
-                note = (
-                    f"Error: the arguments are not valid JSON ({c.get('error') or c.get('args')})."
-                )
+                note = f"Error: {unreadable_args(c.get('args'))}."
                 notes.append(ToolMessage(note, tool_call_id=c["id"] or "", status="error"))
             added += notes
             msg = await self._invoke([*messages, *notes], defs, emit, "select", offered)
@@ -346,6 +344,17 @@ class LLMSelector:
             return [
                 ProposedCall(name=c["name"], args=dict(c["args"]), id=c["id"] or "", source="llm")
                 for c in msg.tool_calls
+            ]
+        if msg.invalid_tool_calls:  # still unreadable after being told once (`_reply`)
+            return [
+                ProposedCall(
+                    name=c.get("name") or "(no name)",
+                    args={},
+                    id=c.get("id") or "",
+                    source="llm",
+                    problems=[unreadable_args(c.get("args"))],
+                )
+                for c in msg.invalid_tool_calls
             ]
         _, visible = split_think(str(msg.content))
         found, _rest = parse_text_calls(visible, self.tool_names)
@@ -408,6 +417,13 @@ class LLMSelector:
         # offline reader over the whole summary, ~2-3 ms for 300 words) are read a block per
         # step in the next ones.
         return Summary(text=rest, values=await read_stated_values(rest))
+
+
+def unreadable_args(raw: Any) -> str:
+    """Why a call's arguments cannot be read, quoting the start of what the model wrote."""
+    text = " ".join(str(raw or "").split())
+    quoted = text if len(text) <= 120 else text[:119] + "…"
+    return f"the arguments are not valid JSON (the model wrote: {quoted})"
 
 
 HELP_NOTE = "a help question (offline rules): answered with the help text, no model call"

@@ -21,8 +21,12 @@ from collections.abc import Callable
 from typing import Any
 
 _THINK_OPEN, _THINK_CLOSE = "<think>", "</think>"
-_MARKER = re.compile(r"<tool_call>|TOOL_CALL:|\{\s*[\"']")
-"""Where text-written tool calls start (a bare-JSON call opens with `{"name"`)."""
+_MARKER = re.compile(
+    r"<tool_call>|TOOL_CALL:|\{\s*[\"']|<function=|<start_function_call>|<\|python_tag\|>|"
+    r"\[TOOL_CALLS\]"
+)
+"""Where text-written tool calls start (a bare-JSON call opens with `{"name"`; the other forms
+of textcalls.py but Python calls, which read as prose until they end)."""
 _OPEN_BRACE = re.compile(r"\{\s*\Z")
 """A tail that may still become a bare-JSON call (the other markers are single words, which
 `TextDeltas` holds back until they end anyway)."""

@@ -5,8 +5,12 @@ Parsed in this order, each only when the previous found nothing:
    JSON with trailing garbage trimmed or missing closing braces added, then a Python literal through
    `ast.literal_eval` (single quotes, True/None) — never `eval`;
 2. the line our prompt style asks for: `TOOL_CALL: name {json}`;
-3. bare JSON objects `{"name": …, "arguments"|"parameters": …}`, only when `name` is a known tool
-   (prose often contains other JSON).
+3. `<function=name>` blocks: Qwen3's `<parameter=key>value</parameter>` or a JSON object (Llama
+   3.1); FunctionGemma's `<start_function_call>call:name{key:<escape>value<escape>}`;
+4. bare JSON objects `{"name": …, "arguments"|"parameters": …}`, only when `name` is a known tool
+   (prose often contains other JSON);
+5. calls written as Python, `name(key=value, …)` (Llama 3.2's `[…]`, Gemma's ```tool_code
+   `print(…)`), only of known tools, read with `ast.parse` and `ast.literal_eval` (never run).
 
 Whatever was parsed is cut out of the visible text. Also splits a leading `<think>…</think>`.
 """
@@ -26,7 +30,27 @@ from caec_desktop.tools.jsontext import MAX_JSON_DEPTH, marked_duplicates, too_d
 _BLOCK = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|(?=<tool_call>)|\Z)", re.DOTALL)
 _LINE = re.compile(r"^[ \t]*TOOL_CALL:[ \t]*([A-Za-z_][\w.\-]*)[ \t]*(?=\{)", re.MULTILINE)
 _THINK = re.compile(r"^\s*<think>(.*?)(?:</think>|\Z)", re.DOTALL)
-_EMPTY_FENCE = re.compile(r"```[a-zA-Z]*\s*```")
+_EMPTY_FENCE = re.compile(r"```[\w-]*\s*```")
+_FUNCTION_TAG = re.compile(
+    r"<function=([A-Za-z_][\w.\-]*)>\s*(.*?)\s*(?:</function>|\Z)", re.DOTALL
+)
+_PARAMETER = re.compile(
+    r"<parameter=([A-Za-z_]\w*)>\s*(.*?)\s*(?:</parameter>|(?=<parameter=)|\Z)", re.DOTALL
+)
+_GEMMA_CALL = re.compile(
+    r"<start_function_call>\s*call:([A-Za-z_][\w.\-]*)\{(.*?)\}\s*(?:<end_function_call>|\Z)",
+    re.DOTALL,
+)
+_GEMMA_ARG = re.compile(r"([A-Za-z_]\w*):(?:<escape>(.*?)<escape>|([^,}]*))", re.DOTALL)
+_LEFTOVERS = re.compile(
+    r"<\|(?:python_tag|eom_id|eot_id|end)\|>|\[TOOL_CALLS\]\s*(?:\[\s*\])?|"
+    r"<tool_call>\s*</tool_call>|\bprint\(\s*\)|^\s*\[\s*\]\s*$",
+    re.MULTILINE,
+)
+"""What a model's call syntax leaves once the call is cut out: Llama's special tokens,
+Mistral's `[TOOL_CALLS] []`, an empty `<tool_call>` around a Qwen3 call, Gemma's `print()`."""
+MAX_PYTHONIC_TRIES = 40
+"""Closing parentheses tried per `name(` when reading a call written as Python."""
 _DECODER = json.JSONDecoder()
 
 
@@ -108,7 +132,7 @@ def _call_from_object(obj: Any, variant: str) -> TextCall | None:
 def _cut(text: str, spans: list[tuple[int, int]]) -> str:
     for start, end in sorted(spans, reverse=True):
         text = text[:start] + text[end:]
-    text = _EMPTY_FENCE.sub("", text)
+    text = _EMPTY_FENCE.sub("", _LEFTOVERS.sub("", text))
     return re.sub(r"\n{3,}", "\n\n", text).strip()
 
 
@@ -133,6 +157,92 @@ def _lines(text: str) -> tuple[list[TextCall], list[tuple[int, int]]]:
         if isinstance(obj, dict):
             calls.append(TextCall(name=m.group(1), args=obj, variant="tool_call_line"))
             spans.append((m.start(), end))
+    return calls, spans
+
+
+def _scalar(text: str) -> Any:
+    """A parameter written as text: a JSON number, boolean or object as such, else the text."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if isinstance(value, int | float | bool | dict | list) else text
+
+
+def _function_tags(text: str) -> tuple[list[TextCall], list[tuple[int, int]]]:
+    """`<function=name>…</function>`: Qwen3's `<parameter=key>value</parameter>` inside, or a
+    JSON object (Llama 3.1's custom format)."""
+    calls, spans = [], []
+    for m in _FUNCTION_TAG.finditer(text):
+        body = m.group(2)
+        if body.startswith("{"):
+            obj = _decode_object(body)
+            args, notes = coerce_args(obj if isinstance(obj, dict) else body)
+        else:
+            args = {k: _scalar(v) for k, v in _PARAMETER.findall(body)}
+            notes = []
+        calls.append(TextCall(name=m.group(1), args=args, variant="function_tag", notes=notes))
+        spans.append(m.span())
+    return calls, spans
+
+
+def _gemma_calls(text: str) -> tuple[list[TextCall], list[tuple[int, int]]]:
+    """FunctionGemma: `<start_function_call>call:name{key:<escape>text<escape>,key:1}…`."""
+    calls, spans = [], []
+    for m in _GEMMA_CALL.finditer(text):
+        args = {
+            k: quoted if quoted else _scalar(bare.strip())
+            for k, quoted, bare in _GEMMA_ARG.findall(m.group(2))
+        }
+        calls.append(TextCall(name=m.group(1), args=args, variant="gemma_call"))
+        spans.append(m.span())
+    return calls, spans
+
+
+def _python_call(source: str) -> dict[str, Any] | None:
+    """The keyword arguments of `source` when it is one call `name(key=literal, …)`; None
+    otherwise. Read with `ast.parse` and each value with `ast.literal_eval`: never run."""
+    try:
+        node = ast.parse(source, mode="eval").body
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    if not isinstance(node, ast.Call) or node.args:
+        return None
+    args: dict[str, Any] = {}
+    for kw in node.keywords:
+        if kw.arg is None:
+            return None
+        try:
+            args[kw.arg] = ast.literal_eval(kw.value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None
+    return args
+
+
+def _pythonic(text: str, known: Collection[str]) -> tuple[list[TextCall], list[tuple[int, int]]]:
+    """Calls written as Python (Llama 3.2's `[name(key=value)]`, Gemma's ```tool_code
+    `print(name(…))`), only of known tools and only with literal keyword arguments."""
+    calls: list[TextCall] = []
+    spans: list[tuple[int, int]] = []
+    names = "|".join(re.escape(n) for n in sorted(known, key=len, reverse=True))
+    if not names:
+        return calls, spans
+    pos = 0
+    for m in re.finditer(rf"(?<![\w.])({names})\s*\(", text):
+        if m.start() < pos:
+            continue
+        end = m.end()
+        for _ in range(MAX_PYTHONIC_TRIES):
+            end = text.find(")", end)
+            if end < 0:
+                break
+            end += 1
+            args = _python_call(text[m.start() : end])
+            if args is not None:
+                calls.append(TextCall(name=m.group(1), args=args, variant="python_call"))
+                spans.append((m.start(), end))
+                pos = end
+                break
     return calls, spans
 
 
@@ -179,11 +289,12 @@ def parse_text_calls(text: str, known: Collection[str]) -> tuple[list[TextCall],
     text = _unescaped(text)
     if too_deep(text):  # JSON this deep would exhaust the decoder's recursion: no calls read
         return [], text.strip()
-    for finder in (_blocks, _lines):
+    for finder in (_blocks, _lines, _function_tags, _gemma_calls):
         calls, spans = finder(text)
         if calls:
             return calls, _cut(text, spans)
-    calls, spans = _bare(text, known)
-    if calls:
-        return calls, _cut(text, spans)
+    for known_finder in (_bare, _pythonic):
+        calls, spans = known_finder(text, known)
+        if calls:
+            return calls, _cut(text, spans)
     return [], text.strip()
