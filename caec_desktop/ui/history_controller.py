@@ -28,7 +28,7 @@ import time
 from collections import deque
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import ValidationError
 from PySide6.QtCore import QObject, QTimer
@@ -58,8 +58,10 @@ if TYPE_CHECKING:
         HistoryReader,
         HistoryStore,
         LoadedConversation,
+        StoredTurn,
     )
     from caec_desktop.services.report import TitleBlock
+    from caec_desktop.services.session import CheckedTurns
     from caec_desktop.ui.export_dialog import ExportDialog
     from caec_desktop.ui.main_window import MainWindow
     from caec_desktop.ui.session_runner import SessionRunner
@@ -108,23 +110,35 @@ def _show_progress(dialog: QProgressDialog, done: int, total: int) -> None:
     dialog.setLabelText(f"Writing page {done} of {total}…")
 
 
-_Older = tuple["LoadedConversation", list[tuple[str, Any]], int]
-"""Older turns read by a worker: the turns, their checked TurnResults, how many were not one."""
+class _Older(NamedTuple):
+    """Older turns read by a worker, with what putting them in place needs, made there too:
+    made on the GUI thread, the events' list, the graph's parts and the session's messages and
+    usage took ~10 ms of the loop turn that took 1,000 turns in (bench/bench_reopen.py)."""
+
+    loaded: LoadedConversation
+    checked: CheckedTurns
+    """Their TurnResults (the session's `checked_turns`), messages and usage."""
+    events: list[TraceEvent]
+    """Their trace events, in order."""
+    runs: list[list[TraceEvent]]
+    """Those events in parts the graph counts a loop turn each (`_runs_in_parts`)."""
 
 
 def _read_older(
     conversation_id: int,
     before: int,
-    check: Callable[[list[tuple[str, Any]]], tuple[list[tuple[str, Any]], int]],
+    check: Callable[[list[tuple[str, Any]]], CheckedTurns],
     reader: HistoryReader | HistoryStore,
     cancelled: Callable[[], bool],
 ) -> _Older:
-    """The turns of a conversation stored before index `before` and their TurnResults (checked
-    here by `check`, the session's `checked_turns`, off the GUI thread)."""
+    """The turns of a conversation stored before index `before`, checked here by `check` (the
+    session's `checked_turns`), off the GUI thread."""
     loaded = read_pages(reader, conversation_id, before, cancelled)
-    pairs, invalid = check([(t.user_text, t.result) for t in loaded.turns])
-    settle(len(pairs))  # the TurnResults too
-    return loaded, pairs, invalid
+    checked = check([(t.user_text, t.result) for t in loaded.turns])
+    events = loaded.events
+    older = _Older(loaded, checked, events, _runs_in_parts(events))
+    settle(len(loaded.turns))  # the TurnResults and the rest too
+    return older
 
 
 def _read_all(
@@ -326,20 +340,20 @@ class HistoryController(QObject):
         """The open conversation's older turns: before the newest ones in the session, the chat
         (made into widgets as the reader scrolls up), the trace and the graph's counts; the
         session's now, the others each on a later loop turn (`OLDER_STEP_MS`)."""
-        loaded, pairs, invalid = older
         session = self.runner.session
-        session.restore_older(pairs)
+        session.restore_older(older.checked)
         self.window.show_usage({}, session.usage_total)
-        chat = self.window.chat
-        graph = self.window.graph
         self._arriving.clear()
-        self._arriving.append(
-            partial(chat.add_older, [partial(turn_steps, chat, turn) for turn in loaded.turns])
-        )
-        self._arriving.append(partial(self.window.trace.add_older, loaded.events))
-        self._arriving += [partial(graph.add_older, part) for part in _runs_in_parts(loaded.events)]
-        self._arriving.append(partial(self._told_skipped, loaded.skipped + invalid))
+        self._arriving.append(partial(self._older_to_chat, older.loaded.turns))
+        self._arriving.append(partial(self.window.trace.add_older, older.events))
+        self._arriving += [partial(self.window.graph.add_older, part) for part in older.runs]
+        skipped = older.loaded.skipped + older.checked.invalid
+        self._arriving.append(partial(self._told_skipped, skipped))
         self._arrival_timer.start()
+
+    def _older_to_chat(self, turns: list[StoredTurn]) -> None:
+        chat = self.window.chat
+        chat.add_older([partial(turn_steps, chat, turn) for turn in turns])
 
     def _on_arrival_timer_timeout(self) -> None:
         if self._arriving:
