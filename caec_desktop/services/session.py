@@ -16,7 +16,7 @@ import contextvars
 import logging
 import traceback
 import weakref
-from collections.abc import AsyncGenerator, Iterable, Mapping
+from collections.abc import AsyncGenerator, Callable, Iterable, Mapping
 from typing import Any, ClassVar, NamedTuple
 
 from pydantic import BaseModel, Field, ValidationError
@@ -96,10 +96,13 @@ class CheckedTurns(NamedTuple):
     """Their usage summed (the session's running sum takes it)."""
 
 
-def checked_turns(turns: Iterable[tuple[str, Mapping[str, Any]]]) -> CheckedTurns:
+def checked_turns(
+    turns: Iterable[tuple[str, Mapping[str, Any]]], pause: Callable[[], None] | None = None
+) -> CheckedTurns:
     """Stored `(user text, TurnResult dict)` pairs as TurnResults, how many were left out
     because their result is not a TurnResult, and their messages and usage (any thread: it
-    touches no session)."""
+    touches no session). `pause()` is called after each turn checked (a worker thread lets
+    the GUI thread run: ui/read_job.py)."""
     given = list(turns)
     pairs: list[tuple[str, TurnResult]] = []
     for text, result in given:
@@ -107,6 +110,8 @@ def checked_turns(turns: Iterable[tuple[str, Mapping[str, Any]]]) -> CheckedTurn
             pairs.append((text, TurnResult.model_validate(dict(result))))
         except (ValidationError, TypeError, ValueError):
             log.warning("a stored turn that is no TurnResult was skipped")
+        if pause is not None:
+            pause()
     messages = [message for text, turn in pairs for message in _exchange(text, turn)]
     usage = total_usage(turn.usage for _, turn in pairs)
     return CheckedTurns(pairs, len(given) - len(pairs), messages, usage)

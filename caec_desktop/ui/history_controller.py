@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QProgressDialog,
 )
 
+from caec_desktop.services.history.store import HistoryReader
 from caec_desktop.ui.chat_replay import turn_steps
 from caec_desktop.ui.conversation_list import ConversationList
 from caec_desktop.ui.export_job import ExportJob
@@ -55,7 +56,6 @@ if TYPE_CHECKING:
     from caec_desktop.agent.trace import TraceEvent
     from caec_desktop.services.history import (
         ConversationRecorder,
-        HistoryReader,
         HistoryStore,
         LoadedConversation,
         StoredTurn,
@@ -127,14 +127,16 @@ class _Older(NamedTuple):
 def _read_older(
     conversation_id: int,
     before: int,
-    check: Callable[[list[tuple[str, Any]]], CheckedTurns],
+    check: Callable[[list[tuple[str, Any]], Callable[[], None] | None], CheckedTurns],
     reader: HistoryReader | HistoryStore,
     cancelled: Callable[[], bool],
 ) -> _Older:
     """The turns of a conversation stored before index `before`, checked here by `check` (the
-    session's `checked_turns`), off the GUI thread."""
+    session's `checked_turns`, paced as the reader's decoding: ui/read_job.py `Pacer`), off the
+    GUI thread."""
     loaded = read_pages(reader, conversation_id, before, cancelled)
-    checked = check([(t.user_text, t.result) for t in loaded.turns])
+    pause = reader.pause if isinstance(reader, HistoryReader) else None
+    checked = check([(t.user_text, t.result) for t in loaded.turns], pause)
     events = loaded.events
     older = _Older(loaded, checked, events, _runs_in_parts(events))
     settle(len(loaded.turns))  # the TurnResults and the rest too
@@ -654,7 +656,6 @@ class HistoryController(QObject):
         own connection, in its thread (a history kept in memory is read here, now). Failures
         are ExportErrors in words; Cancel between pages is ExportCancelled."""
         from caec_desktop.services.export import ExportCancelled, ExportError
-        from caec_desktop.services.history import HistoryReader
 
         store = self.recorder.store
         path = store.reader_path
