@@ -12,8 +12,10 @@ API key is passed to the exporter so it is never written.
 Reopening reads only the newest `HEAD_TURNS` turns on the GUI thread (what a follow-up sends
 the model, `session.HISTORY_LIMIT`, and the turns on screen) and shows the newest `NEWEST_TURNS`
 at once; the older turns are read and checked in a worker thread with its own connection
-(ui/read_job.py) and then put before them in the session, the chat (room of about their
-height, made into widgets as the reader scrolls near them: ChatPane.add_older) and the trace. So
+(ui/read_job.py: a slice of rows per loop turn of the GUI thread, with what putting them in
+place needs made there too: `_Older`) and then put before them in the session, the chat (room of
+about their height, made into widgets as the reader scrolls near them: ChatPane.add_older) and
+the trace, a part a loop turn. So
 a 1,000-turn conversation opens as fast as a short one, and nothing of it is missing once its
 rest has arrived. Exports read the
 conversation in their worker thread too (the report dialog lists the turns once read).

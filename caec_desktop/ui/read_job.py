@@ -6,6 +6,8 @@ than a frame. The worker thread opens a `HistoryReader` (SQLite connections stay
 that made them), runs `work(reader)` and closes it; `done` or `failed` is emitted on the GUI
 thread (ui/thread_job.py: the worker never touches the job). A cancelled job (another
 conversation opened meanwhile) emits nothing, and its thread ends with its connection closed.
+The worker decodes a slice of rows per loop turn of the GUI thread (`Pacer`), so the two do not
+wait for each other's interpreter lock in the middle of a paint.
 """
 
 from __future__ import annotations
@@ -72,8 +74,9 @@ class Pacer:
     makes it, after 5 ms), and a loop turn of ~5 ms of GUI work took 20-30 ms
     (bench/bench_reopen.py: the trace table's first paint while the older turns were read).
     Sleeping between slices (0.5 ms after each 1 ms) still left the GUI thread about a third of
-    the time. Now the worker decodes one slice per loop turn, so a loop turn waits for the lock
-    at most about `RUN_S`; the read takes longer (the rest arrives later). `cancel` set: no
+    the time. Now the worker decodes a slice only once the loop has turned since its last one, so
+    a busy loop turn waits for the lock for about `RUN_S` at most, and an idle loop lets the
+    worker go on at once; the read takes longer (the rest arrives later). `cancel` set: no
     more waiting (the read ends at its next page)."""
 
     def __init__(self, turn: threading.Event, cancel: threading.Event) -> None:
@@ -83,9 +86,9 @@ class Pacer:
 
     def __call__(self) -> None:
         if time.perf_counter() - self._since >= RUN_S:
-            self.turn.clear()
             if not self.cancel.is_set():
-                self.turn.wait(WAIT_S)
+                self.turn.wait(WAIT_S)  # (at once if the loop turned during the slice)
+            self.turn.clear()
             self._since = time.perf_counter()
 
 

@@ -116,8 +116,8 @@ def test_the_pacer_waits_for_a_loop_turn_once_it_has_run_its_slice(
     pacer = read_job.Pacer(turn, cancel)  # type: ignore[arg-type]  # (its start: 0)
     pacer()  # 0.4 RUN_S since then: no wait
     assert waits == []
-    pacer()  # 1.1 RUN_S: the turn cleared, then waited for (and the clock starts again: 1.2)
-    assert waits == [0.0, read_job.WAIT_S]
+    pacer()  # 1.1 RUN_S: the turn waited for, then cleared (and the clock starts again: 1.2)
+    assert waits == [read_job.WAIT_S, 0.0]
 
 
 def test_only_full_pages_are_frozen_out_of_the_collections(
