@@ -12,8 +12,10 @@ API key is passed to the exporter so it is never written.
 Reopening reads only the newest `HEAD_TURNS` turns on the GUI thread (what a follow-up sends
 the model, `session.HISTORY_LIMIT`, and the turns on screen) and shows the newest `NEWEST_TURNS`
 at once; the older turns are read and checked in a worker thread with its own connection
-(ui/read_job.py) and then put before them in the session, the chat (room of about their
-height, made into widgets as the reader scrolls near them: ChatPane.add_older) and the trace. So
+(ui/read_job.py: a slice of rows per loop turn of the GUI thread, with what putting them in
+place needs made there too: `_Older`) and then put before them in the session, the chat (room of
+about their height, made into widgets as the reader scrolls near them: ChatPane.add_older) and
+the trace, a part a loop turn. So
 a 1,000-turn conversation opens as fast as a short one, and nothing of it is missing once its
 rest has arrived. Exports read the
 conversation in their worker thread too (the report dialog lists the turns once read).
@@ -28,7 +30,7 @@ import time
 from collections import deque
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import ValidationError
 from PySide6.QtCore import QObject, QTimer
@@ -38,6 +40,7 @@ from PySide6.QtWidgets import (
     QProgressDialog,
 )
 
+from caec_desktop.services.history.store import HistoryReader
 from caec_desktop.ui.chat_replay import turn_steps
 from caec_desktop.ui.conversation_list import ConversationList
 from caec_desktop.ui.export_job import ExportJob
@@ -55,11 +58,12 @@ if TYPE_CHECKING:
     from caec_desktop.agent.trace import TraceEvent
     from caec_desktop.services.history import (
         ConversationRecorder,
-        HistoryReader,
         HistoryStore,
         LoadedConversation,
+        StoredTurn,
     )
     from caec_desktop.services.report import TitleBlock
+    from caec_desktop.services.session import CheckedTurns
     from caec_desktop.ui.export_dialog import ExportDialog
     from caec_desktop.ui.main_window import MainWindow
     from caec_desktop.ui.session_runner import SessionRunner
@@ -108,23 +112,37 @@ def _show_progress(dialog: QProgressDialog, done: int, total: int) -> None:
     dialog.setLabelText(f"Writing page {done} of {total}…")
 
 
-_Older = tuple["LoadedConversation", list[tuple[str, Any]], int]
-"""Older turns read by a worker: the turns, their checked TurnResults, how many were not one."""
+class _Older(NamedTuple):
+    """Older turns read by a worker, with what putting them in place needs, made there too:
+    made on the GUI thread, the events' list, the graph's parts and the session's messages and
+    usage took ~10 ms of the loop turn that took 1,000 turns in (bench/bench_reopen.py)."""
+
+    loaded: LoadedConversation
+    checked: CheckedTurns
+    """Their TurnResults (the session's `checked_turns`), messages and usage."""
+    events: list[TraceEvent]
+    """Their trace events, in order."""
+    runs: list[list[TraceEvent]]
+    """Those events in parts the graph counts a loop turn each (`_runs_in_parts`)."""
 
 
 def _read_older(
     conversation_id: int,
     before: int,
-    check: Callable[[list[tuple[str, Any]]], tuple[list[tuple[str, Any]], int]],
+    check: Callable[[list[tuple[str, Any]], Callable[[], None] | None], CheckedTurns],
     reader: HistoryReader | HistoryStore,
     cancelled: Callable[[], bool],
 ) -> _Older:
-    """The turns of a conversation stored before index `before` and their TurnResults (checked
-    here by `check`, the session's `checked_turns`, off the GUI thread)."""
+    """The turns of a conversation stored before index `before`, checked here by `check` (the
+    session's `checked_turns`, paced as the reader's decoding: ui/read_job.py `Pacer`), off the
+    GUI thread."""
     loaded = read_pages(reader, conversation_id, before, cancelled)
-    pairs, invalid = check([(t.user_text, t.result) for t in loaded.turns])
-    settle(len(pairs))  # the TurnResults too
-    return loaded, pairs, invalid
+    pause = reader.pause if isinstance(reader, HistoryReader) else None
+    checked = check([(t.user_text, t.result) for t in loaded.turns], pause)
+    events = loaded.events
+    older = _Older(loaded, checked, events, _runs_in_parts(events))
+    settle(len(loaded.turns))  # the TurnResults and the rest too
+    return older
 
 
 def _read_all(
@@ -326,20 +344,20 @@ class HistoryController(QObject):
         """The open conversation's older turns: before the newest ones in the session, the chat
         (made into widgets as the reader scrolls up), the trace and the graph's counts; the
         session's now, the others each on a later loop turn (`OLDER_STEP_MS`)."""
-        loaded, pairs, invalid = older
         session = self.runner.session
-        session.restore_older(pairs)
+        session.restore_older(older.checked)
         self.window.show_usage({}, session.usage_total)
-        chat = self.window.chat
-        graph = self.window.graph
         self._arriving.clear()
-        self._arriving.append(
-            partial(chat.add_older, [partial(turn_steps, chat, turn) for turn in loaded.turns])
-        )
-        self._arriving.append(partial(self.window.trace.add_older, loaded.events))
-        self._arriving += [partial(graph.add_older, part) for part in _runs_in_parts(loaded.events)]
-        self._arriving.append(partial(self._told_skipped, loaded.skipped + invalid))
+        self._arriving.append(partial(self._older_to_chat, older.loaded.turns))
+        self._arriving.append(partial(self.window.trace.add_older, older.events))
+        self._arriving += [partial(self.window.graph.add_older, part) for part in older.runs]
+        skipped = older.loaded.skipped + older.checked.invalid
+        self._arriving.append(partial(self._told_skipped, skipped))
         self._arrival_timer.start()
+
+    def _older_to_chat(self, turns: list[StoredTurn]) -> None:
+        chat = self.window.chat
+        chat.add_older([partial(turn_steps, chat, turn) for turn in turns])
 
     def _on_arrival_timer_timeout(self) -> None:
         if self._arriving:
@@ -640,7 +658,6 @@ class HistoryController(QObject):
         own connection, in its thread (a history kept in memory is read here, now). Failures
         are ExportErrors in words; Cancel between pages is ExportCancelled."""
         from caec_desktop.services.export import ExportCancelled, ExportError
-        from caec_desktop.services.history import HistoryReader
 
         store = self.recorder.store
         path = store.reader_path

@@ -3,12 +3,14 @@
 Not a QSortFilterProxyModel: that one asks a Python `filterAcceptsRow` once per row, ~15 ms
 for 10,000 rows on each filter change, longer than a frame. This model keeps the list of
 accepted source rows itself: a filter change is one pass over the source's `kinds` list and a
-model reset (~1 ms for 10,000 rows); rows appended to the source are filtered as they arrive and
+model reset (~1 ms for 10,000 rows); rows inserted in the source (appended as events arrive, or
+put before the others when a long conversation's older turns arrive) are filtered alone and
 inserted with the usual begin/endInsertRows.
 """
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -27,8 +29,6 @@ class KindFilterProxy(QAbstractTableModel):
         self._kinds: frozenset[str] | None = None
         self._rows: list[int] = []
         """Source row of each row shown, ascending."""
-        self._seen = 0
-        """Source rows already filtered."""
 
     def setSourceModel(self, model: TraceModel) -> None:
         """Filter `model` (its rows are read through `model.kinds` and `model.cell`)."""
@@ -58,21 +58,25 @@ class KindFilterProxy(QAbstractTableModel):
 
     def _refilter(self) -> None:
         self.beginResetModel()
-        self._seen = len(self._source.kinds) if self._source is not None else 0
-        self._rows = self._accepted(0, self._seen)
+        rows = len(self._source.kinds) if self._source is not None else 0
+        self._rows = self._accepted(0, rows)
         self.endResetModel()
 
     def _on_source_rows_inserted(self, _parent: _Index, first: int, last: int) -> None:
-        if first != self._seen:  # not an append (the trace model only appends): start over
-            self._refilter()
-            return
-        self._seen = last + 1
+        """Rows inserted in the source (appended, or a long conversation's older rows put
+        before the others) are filtered alone and inserted where they go: the rows after them
+        keep their place in the view (and a selected row stays selected). Filtering all of them
+        again and resetting took ~4.4 ms for 10,000 rows, and the view laid out and repainted
+        everything."""
+        count = last + 1 - first
         new = self._accepted(first, last + 1)
+        at = bisect.bisect_left(self._rows, first)  # the first row shown after them
+        if at < len(self._rows):  # the source rows after them moved down
+            self._rows[at:] = [row + count for row in self._rows[at:]]
         if not new:
             return
-        start = len(self._rows)
-        self.beginInsertRows(QModelIndex(), start, start + len(new) - 1)
-        self._rows.extend(new)
+        self.beginInsertRows(QModelIndex(), at, at + len(new) - 1)
+        self._rows[at:at] = new
         self.endInsertRows()
 
     # --- Qt model API ----------------------------------------------------------------------------

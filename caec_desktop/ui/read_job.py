@@ -6,6 +6,8 @@ than a frame. The worker thread opens a `HistoryReader` (SQLite connections stay
 that made them), runs `work(reader)` and closes it; `done` or `failed` is emitted on the GUI
 thread (ui/thread_job.py: the worker never touches the job). A cancelled job (another
 conversation opened meanwhile) emits nothing, and its thread ends with its connection closed.
+The worker decodes a slice of rows per loop turn of the GUI thread (`Pacer`), so the two do not
+wait for each other's interpreter lock in the middle of a paint.
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from __future__ import annotations
 import gc
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from caec_desktop.services.history.store import (
     HistoryReader,
@@ -49,6 +52,44 @@ def settle(turns: int) -> None:
     elsewhere in that moment is never collected, so small reads are not frozen."""
     if turns >= FREEZE_FROM:
         gc.freeze()
+
+
+RUN_S = 0.001
+"""A worker decodes rows for this much of its own time at a go (`Pacer`)…"""
+TURN_MS = 1
+"""…then waits for the GUI thread's next loop turn: a timer this often sets `ReadJob`'s
+`turn`, and fires only once the loop has done the events, timers and paints before it…"""
+WAIT_S = 0.05
+"""…but no longer than this (a GUI thread that does not come back to its loop: the read goes on)."""
+
+
+class Pacer:
+    """Called after each row a worker decodes: once `RUN_S` has passed since the worker last
+    waited, it waits for the GUI thread's next loop turn (`turn` set by `ReadJob`'s timer), and
+    so lets go of the interpreter lock while the GUI thread works.
+
+    Decoding holds the lock (JSON and pydantic), and the GUI thread takes it for each Python
+    call Qt makes (a slot, each cell the trace table paints): while a worker decoded a long
+    conversation, each of those calls waited until the worker let go of it (the interpreter
+    makes it, after 5 ms), and a loop turn of ~5 ms of GUI work took 20-30 ms
+    (bench/bench_reopen.py: the trace table's first paint while the older turns were read).
+    Sleeping between slices (0.5 ms after each 1 ms) still left the GUI thread about a third of
+    the time. Now the worker decodes a slice only once the loop has turned since its last one, so
+    a busy loop turn waits for the lock for about `RUN_S` at most, and an idle loop lets the
+    worker go on at once; the read takes longer (the rest arrives later). `cancel` set: no
+    more waiting (the read ends at its next page)."""
+
+    def __init__(self, turn: threading.Event, cancel: threading.Event) -> None:
+        self.turn = turn
+        self.cancel = cancel
+        self._since = time.perf_counter()
+
+    def __call__(self) -> None:
+        if time.perf_counter() - self._since >= RUN_S:
+            if not self.cancel.is_set():
+                self.turn.wait(WAIT_S)  # (at once if the loop turned during the slice)
+            self.turn.clear()
+            self._since = time.perf_counter()
 
 
 class ReadCancelled(Exception):
@@ -90,9 +131,15 @@ def read_pages(
 class _Worker:
     """What the worker thread holds: the job's read, never the job (see ui/thread_job.py)."""
 
-    def __init__(self, path: Path, work: Callable[[HistoryReader, Callable[[], bool]], Any]):
+    def __init__(
+        self,
+        path: Path,
+        work: Callable[[HistoryReader, Callable[[], bool]], Any],
+        turn: threading.Event,
+    ):
         self.path = path
         self.work: Callable[[HistoryReader, Callable[[], bool]], Any] | None = work
+        self.turn = turn
         self.reader: HistoryReader | None = None
 
     def __call__(self, post: Post, cancel: threading.Event) -> None:
@@ -106,7 +153,7 @@ class _Worker:
         if work is None:  # started twice
             return
         try:
-            with HistoryReader(self.path) as reader:
+            with HistoryReader(self.path, Pacer(self.turn, cancel)) as reader:
                 self.reader = reader
                 outcome = work(reader, cancel.is_set)
         except ReadCancelled:
@@ -143,7 +190,22 @@ class ReadJob(ThreadJob):
     ) -> None:
         super().__init__(parent)
         self.path = path
-        self._worker = _Worker(path, work)
+        self.turn = threading.Event()
+        """Set at each of the GUI thread's loop turns while the worker runs (`Pacer`)."""
+        self._turns = QTimer(self)
+        self._turns.setInterval(TURN_MS)
+        self._turns.timeout.connect(self.turn.set)
+        self._worker = _Worker(path, work, self.turn)
+
+    def start(self) -> None:
+        super().start()
+        self._turns.start()
+
+    def cancel(self) -> None:
+        """Ask the worker to stop at its next page; it decodes without waiting meanwhile."""
+        super().cancel()
+        self._turns.stop()
+        self.turn.set()
 
     @property
     def reader(self) -> HistoryReader | None:
@@ -162,4 +224,6 @@ class ReadJob(ThreadJob):
         # Cancelled after the worker posted its outcome: still nothing but `ended`.
         if name in ("done", "failed") and self._cancel.is_set():
             return
+        if name in ("ended", None):
+            self._turns.stop()
         super()._deliver(name, args)

@@ -382,6 +382,30 @@ async def test_usage_adds_up_over_the_conversation_and_survives_a_restore() -> N
 
 
 @pytest.mark.asyncio
+async def test_older_turns_restored_afterwards_add_their_messages_and_usage() -> None:
+    """A long conversation restores its newest turns, then the older ones checked elsewhere
+    (`checked_turns`, a worker thread): the session then equals one restored whole."""
+    session = Session(OFFLINE, selector=ScriptedSelector())
+    for text in ("rayleigh", "rayleigh again", "rayleigh once more"):
+        await drain(session, text)
+    stored = [(f"q{i}", turn.model_dump()) for i, turn in enumerate(session.turns)]
+    stored.insert(1, ("damaged", {"answer": 3}))  # not a TurnResult: left out, counted
+    whole = Session(OFFLINE, selector=ScriptedSelector())
+    assert whole.restore(stored) == 1
+    parts = Session(OFFLINE, selector=ScriptedSelector())
+    assert parts.restore(stored[2:]) == 0
+    older = Session.checked(stored[:2])
+    assert older.invalid == 1 and len(older.pairs) == 1
+    parts.restore_older(older)
+    assert parts.messages == whole.messages
+    assert [t.model_dump() for t in parts.turns] == [t.model_dump() for t in whole.turns]
+    assert parts.usage_total == whole.usage_total
+    assert parts.usage_total["total_tokens"] == 3 * 120  # 100 + 20 tokens a turn (scripted)
+    fourth = await drain(parts, "rayleigh a fourth time")
+    assert fourth.conversation_usage["total_tokens"] == 4 * 120
+
+
+@pytest.mark.asyncio
 async def test_invalid_form_input_is_traced_as_a_validation_error() -> None:
     args = {**GOOD_RAYLEIGH, "poisson_ratio": 0.7}
     events = [e async for e in Session(OFFLINE).run_tool("rayleigh_timestep", args)]

@@ -4,7 +4,9 @@ nothing and ends with its connection closed."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from pytestqt.qtbot import QtBot
@@ -55,6 +57,67 @@ def test_a_cancelled_read_stops_between_pages_and_emits_nothing(
         assert job.wait(10)
         assert emitted == []
         assert job.reader is not None and job.reader.closed
+
+
+def test_a_job_decodes_a_slice_per_gui_loop_turn_and_ends_at_once_when_cancelled(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker's reader pauses after each row it decodes (a turn, an event), as does the
+    older turns' check after each turn; with every pause a wait for the GUI thread's next loop
+    turn (RUN_S 0) and waits of up to a minute, the read still ends while the loop turns (the
+    job's timer) and gives what one whole load gives. Cancelled while the loop does not turn
+    (the app closing waits for its reads), the worker waits no more and its thread ends."""
+    from caec_desktop.services.history import HistoryReader
+    from caec_desktop.services.session import checked_turns
+
+    monkeypatch.setattr(read_job, "RUN_S", 0.0)
+    monkeypatch.setattr(read_job, "WAIT_S", 60.0)
+    with HistoryStore(tmp_path / "h.sqlite3") as store:
+        cid = fill(store, 6)
+        whole = store.load(cid)
+    calls: list[int] = []
+    real = read_job.Pacer.__call__
+
+    def counted(pacer: read_job.Pacer) -> None:
+        calls.append(1)
+        real(pacer)
+
+    monkeypatch.setattr(read_job.Pacer, "__call__", counted)
+    job = ReadJob(tmp_path / "h.sqlite3", lambda r, c: read_pages(r, cid, cancelled=c))
+    read: list[object] = []
+    job.done.connect(read.append)
+    with qtbot.waitSignal(job.ended, timeout=20_000):
+        job.start()
+    assert job.wait(10)
+    same(read[0], whole)
+    assert isinstance(job.reader, HistoryReader) and job.reader.pause is not None
+    assert len(calls) == len(whole.turns) + len(whole.events)
+    paused: list[int] = []
+    checked_turns([(t.user_text, t.result) for t in whole.turns], lambda: paused.append(1))
+    assert len(paused) == len(whole.turns)
+
+    started = threading.Event()
+    blocked = ReadJob(tmp_path / "h.sqlite3", lambda r, c: started.set() or read_pages(r, cid))
+    blocked.start()  # the loop does not turn from here on: the worker waits at its first row
+    assert started.wait(10)
+    blocked.cancel()
+    assert blocked.wait(10)  # it decoded the rest without waiting
+
+
+def test_the_pacer_waits_for_a_loop_turn_once_it_has_run_its_slice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    waits: list[float] = []
+    turn = SimpleNamespace(clear=lambda: waits.append(0.0), wait=waits.append)
+    clock = iter([0.0, 0.4 * read_job.RUN_S, 1.1 * read_job.RUN_S, 1.2 * read_job.RUN_S])
+    fake = SimpleNamespace(perf_counter=lambda: next(clock))
+    monkeypatch.setattr(read_job, "time", fake)  # (read_job's name only)
+    cancel = threading.Event()
+    pacer = read_job.Pacer(turn, cancel)  # type: ignore[arg-type]  # (its start: 0)
+    pacer()  # 0.4 RUN_S since then: no wait
+    assert waits == []
+    pacer()  # 1.1 RUN_S: the turn waited for, then cleared (and the clock starts again: 1.2)
+    assert waits == [read_job.WAIT_S, 0.0]
 
 
 def test_only_full_pages_are_frozen_out_of_the_collections(

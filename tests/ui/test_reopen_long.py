@@ -265,6 +265,39 @@ def test_a_long_conversation_is_whole_once_its_older_turns_are_read(
     assert job.reader is not None and job.reader.closed
 
 
+def test_a_kind_filter_chosen_while_older_turns_are_read_shows_every_such_row_once_read(
+    qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness
+) -> None:
+    """The reader chooses a kind in the trace while the older turns are still read: once they
+    are in, the table shows that kind's rows of the whole conversation, in order; the row
+    chosen before they came stays chosen."""
+    from caec_desktop.agent.trace import TraceEvent
+    from caec_desktop.ui.trace_model import EVENT_ROLE
+
+    h.window.show()
+    conversation = _saved(qloop, h, FIRST, 30)
+    whole = h.store.load(conversation)
+    trace = h.window.trace
+    assert h.history.open_conversation(conversation)
+    assert h.history.reading is not None  # the older turns are being read
+    trace.flush()
+    trace.kind_filter.setCurrentText("tool_result")
+    trace.table.selectRow(0)
+    chosen = trace.selected_event()
+    assert chosen is not None and chosen.kind == "tool_result"
+    _read(qtbot, h)
+    trace.flush()
+
+    def shown() -> list[TraceEvent]:
+        return [trace.proxy.index(r, 0).data(EVENT_ROLE) for r in range(trace.proxy.rowCount())]
+
+    results = [e for e in whole.events if e.kind == "tool_result"]
+    assert len(results) == 30 and shown() == results
+    assert trace.selected_event() is chosen
+    trace.kind_filter.setCurrentText("all kinds")
+    assert shown() == whole.events
+
+
 def test_closing_a_conversation_while_its_older_turns_are_read_leaves_nothing_behind(
     qtbot: QtBot, qloop: qasync.QEventLoop, h: Harness, leak_check: LeakCheck
 ) -> None:

@@ -80,6 +80,54 @@ def test_kind_filter_follows_appends_with_the_insert_protocol(qtmodeltester, qtb
     assert proxy.rowCount() == 0
 
 
+def test_kind_filter_takes_older_rows_put_before_the_others_as_inserts(
+    qtmodeltester, qtbot: QtBot
+) -> None:
+    """A long conversation's older events arrive before the rows shown, in parts, while the
+    filter is on: the proxy inserts the accepted ones at the top (no reset), shows what a filter
+    over the whole source shows, and the rows after them keep showing their own events."""
+    model = TraceModel()
+    proxy = KindFilterProxy()
+    proxy.setSourceModel(model)
+    proxy.set_kinds({"tool_call", "retry"})
+    qtmodeltester.check(proxy, force_py=True)  # the Python tester re-checks on every signal
+    model.extend(RETRY_RUN)
+    model.flush()
+    newest = [proxy.index(r, 0).data(EVENT_ROLE) for r in range(proxy.rowCount())]
+    inserts: list[tuple[int, int]] = []
+    resets: list[bool] = []
+    proxy.rowsInserted.connect(lambda _p, first, last: inserts.append((first, last)))
+    proxy.modelReset.connect(lambda: resets.append(True))
+    older = events(*[(kind, "tools", {}) for kind in ("node_start", "tool_call", "retry")] * 2)
+    model.prepend(older[3:])
+    model.prepend(older[:1])  # nothing accepted: the rows below only move in the source
+    model.prepend(older[1:3])
+    assert inserts == [(0, 1), (0, 1)] and not resets
+    whole = [*older[1:3], *older[:1], *older[3:], *RETRY_RUN]
+    wanted = [ev for ev in whole if ev.kind in ("tool_call", "retry")]
+    assert [proxy.index(r, 0).data(EVENT_ROLE) for r in range(proxy.rowCount())] == wanted
+    assert wanted[-len(newest) :] == newest
+    proxy.set_kinds(PROBLEM_KINDS)  # and a filter chosen afterwards sees the whole source
+    problems = [ev for ev in whole if ev.kind in PROBLEM_KINDS]
+    assert [proxy.index(r, 3).data(EVENT_ROLE) for r in range(proxy.rowCount())] == problems
+
+
+def test_a_selected_row_stays_selected_when_older_rows_arrive(qtbot: QtBot) -> None:
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    panel.model.extend(RETRY_RUN)
+    panel.flush()
+    panel.kind_filter.setCurrentText(PROBLEMS)
+    panel.table.selectRow(1)
+    chosen = panel.selected_event()
+    assert chosen is not None and chosen.kind == "retry"
+    panel.add_older(list(RETRY_RUN))
+    assert panel.proxy.rowCount() == 4
+    assert panel.selected_event() is chosen
+    assert panel.table.selectionModel().selectedRows()[0].row() == 3
+    assert json.loads(panel.detail.toPlainText())["kind"] == "retry"
+
+
 def test_kind_filter_changes_on_ten_thousand_rows(qtbot: QtBot) -> None:
     """Each filter change gives the right rows (bench/bench_startup.py measures its speed)."""
     model = TraceModel()

@@ -33,7 +33,7 @@ import logging
 import os
 import sqlite3
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -705,10 +705,13 @@ class HistoryReader:
     It never writes, so it needs none of the store's checks; WAL lets it read while the
     window's connection writes."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, pause: Callable[[], None] | None = None) -> None:
+        """`pause`: called after each row decoded (a worker lets the GUI thread run: see
+        ui/read_job.py)."""
         from urllib.parse import quote
 
         self.path = path
+        self.pause = pause
         self._db = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)
         self._db.text_factory = decode_text
         self._db.execute("PRAGMA busy_timeout=5000")
@@ -719,13 +722,13 @@ class HistoryReader:
 
     def load(self, conversation_id: int) -> LoadedConversation:
         """As `HistoryStore.load`."""
-        return _load(self._db, conversation_id)
+        return _load(self._db, conversation_id, pause=self.pause)
 
     def load_page(
         self, conversation_id: int, *, before: int | None = None, limit: int | None = None
     ) -> LoadedConversation:
         """As `HistoryStore.load_page`."""
-        return _load(self._db, conversation_id, before=before, limit=limit)
+        return _load(self._db, conversation_id, before=before, limit=limit, pause=self.pause)
 
     def close(self) -> None:
         self._db.close()
@@ -752,9 +755,12 @@ def _load(
     *,
     before: int | None = None,
     limit: int | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> LoadedConversation:
     """Turns of a conversation (those before index `before`, the newest `limit` of them), in
-    order, with their events; rows that do not decode are counted in `skipped`."""
+    order, with their events; rows that do not decode are counted in `skipped`. `pause()` is
+    called after each row decoded."""
+    pause = pause or _no_pause
     conv = _get_conversation(db, conversation_id)
     upper = before if before is not None else 1 << 62
     window = -1 if limit is None else max(0, limit)
@@ -774,6 +780,7 @@ def _load(
             continue
         by_id[tid] = []
         turns.append(StoredTurn(idx, text, data, str(created or ""), by_id[tid]))
+        pause()
     if rows:
         lowest = rows[0][1]
         for tid, event in db.execute(
@@ -787,9 +794,14 @@ def _load(
                 by_id[tid].append(TraceEvent.model_validate_json(event or ""))
             except (ValidationError, ValueError):
                 skipped += 1
+            pause()
     if skipped:
         log.warning("conversation %s: %d undecodable rows skipped", conversation_id, skipped)
     return LoadedConversation(conv, turns, skipped, int(rows[0][1]) if rows else 0)
+
+
+def _no_pause() -> None:
+    pass
 
 
 def _conversation(row: tuple[Any, ...]) -> Conversation:
