@@ -443,7 +443,7 @@ class SweepPlot(QWidget):
         is no plot yet or the file cannot be written."""
         if self.plot is None:
             return False
-        from PySide6.QtCore import QRect, Qt
+        from PySide6.QtCore import QRect, QRectF, Qt
         from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPixmap
 
         font = QFont(self.font())
@@ -470,7 +470,10 @@ class SweepPlot(QWidget):
                 self.title(),
             )
             painter.translate(0, strip)
-            self.plot.render(painter)
+            # The target in the painter's own (scaled) units: with none, QGraphicsView.render
+            # fills the image's whole size, which the scale then doubled again (the PNG held
+            # the plot's top-left quarter at 4x, its x axis and most of the curve cut off).
+            self.plot.render(painter, QRectF(0, 0, width, height), self.plot.viewport().rect())
         finally:
             painter.end()
         return bool(QPixmap.fromImage(image).save(path, "PNG"))  # QImage.save refuses "PNG"

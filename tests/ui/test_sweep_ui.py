@@ -361,3 +361,45 @@ def test_a_saved_png_has_a_title_is_drawn_larger_and_says_where_it_went(
         if QColor(image.pixel(x, y)).lightness() < 100
     )
     assert dark > 20
+
+
+def test_a_saved_png_shows_the_whole_plot_at_twice_its_size(qtbot: QtBot, tmp_path: Path) -> None:
+    """The PNG held the plot's top-left quarter at 4x (QGraphicsView.render filled the image's
+    whole size, which the 2x scale then doubled): no x axis, most of the curve cut off. Drawn at
+    2x and shrunk back, it reads as the same plot drawn at 1x: its ink (axes, ticks, their
+    labels, the curve) is in the same places."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QColor, QImage
+
+    card = SweepCard(sweep_data(start="0.1 mm", stop="10 mm", points=20, scale="log"))
+    qtbot.addWidget(card)
+    card.resize(640, 600)
+    card.show()
+    qtbot.waitUntil(lambda: card.plot.drawn, timeout=20000)
+    width, height = card.plot.plot.width(), card.plot.plot.height()
+
+    def drawn(scale: float) -> QImage:
+        png = tmp_path / f"plot{scale}.png"
+        assert card.plot.export_png(str(png), scale=scale)
+        image = QImage(str(png))
+        top = image.height() - round(height * scale)  # below the title strip
+        plot = image.copy(QRect(0, top, image.width(), image.height() - top))
+        return plot.scaled(width, height).convertToFormat(QImage.Format.Format_RGB32)
+
+    cols, rows = 12, 8
+
+    def inked(image: QImage) -> set[tuple[int, int]]:
+        """The cells of a 12 x 8 grid holding dark pixels (a 2x drawing shrunk back is lighter
+        at thin lines: cells are compared, not pixels)."""
+        cells: dict[tuple[int, int], int] = {}
+        for y in range(0, height, 2):
+            for x in range(0, width, 2):
+                if QColor(image.pixel(x, y)).lightness() < 140:
+                    cell = (x * cols // width, y * rows // height)
+                    cells[cell] = cells.get(cell, 0) + 1
+        return {cell for cell, n in cells.items() if n >= 4}
+
+    once, twice = inked(drawn(1.0)), inked(drawn(2.0))
+    assert len(once) > 20  # the axes, their labels and the curve
+    assert (0, rows - 1) in once and (cols - 1, 0) in once  # the axes' corner, the curve's end
+    assert len(once ^ twice) <= 0.15 * len(once), (sorted(once), sorted(twice))
