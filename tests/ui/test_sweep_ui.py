@@ -403,3 +403,38 @@ def test_a_saved_png_shows_the_whole_plot_at_twice_its_size(qtbot: QtBot, tmp_pa
     assert len(once) > 20  # the axes, their labels and the curve
     assert (0, rows - 1) in once and (cols - 1, 0) in once  # the axes' corner, the curve's end
     assert len(once ^ twice) <= 0.15 * len(once), (sorted(once), sorted(twice))
+
+
+def test_a_sweep_reads_its_ends_in_the_unit_the_field_was_typed_in(qtbot: QtBot) -> None:
+    """A new user typed the radius "0.5 mm" (the unit box beside it still showing m), switched
+    Sweep on and typed from 0.1 to 3: the sweep ran 0.1 m to 3 m, the row naming no unit. The
+    typed unit is now chosen in the box, and the row shows the unit its ends are read in."""
+    panel = FormPanel()
+    qtbot.addWidget(panel)
+    panel.set_tool("rayleigh_timestep")
+    panel.fill_example()
+    editor = panel.editors["particle_radius"]
+    editor.set_unit("m")  # type: ignore[attr-defined]
+    editor.edit.clear()  # type: ignore[attr-defined]
+    qtbot.keyClicks(editor.edit, "0.5 mm")  # type: ignore[attr-defined]
+    switch = panel.switches["particle_radius"]
+    qtbot.mouseClick(switch, Qt.MouseButton.LeftButton)
+    row = switch.row
+    assert editor.unit() == "mm" and editor.edit.text() == "0.5"  # type: ignore[attr-defined]
+    assert row.unit_label.isVisibleTo(panel) and row.unit_label.text() == "mm"
+    qtbot.keyClicks(row.start, "0.1")
+    qtbot.keyClicks(row.stop, "3")
+    with qtbot.waitSignal(panel.runRequested) as run:
+        qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    out = run_sweep(run.args[1])
+    assert out.table is not None
+    radii = [p["value"] for p in out.table["points"]]
+    assert radii[0] == pytest.approx(0.1e-3, rel=1e-12)
+    assert radii[-1] == pytest.approx(3e-3, rel=1e-12)
+    # the label follows a unit chosen by hand; a unit the box does not offer stays as typed
+    editor.set_unit("µm")  # type: ignore[attr-defined]
+    assert row.unit_label.text() == "µm"
+    qtbot.mouseClick(switch, Qt.MouseButton.LeftButton)
+    editor.edit.setText("2 zorks")  # type: ignore[attr-defined]
+    qtbot.mouseClick(switch, Qt.MouseButton.LeftButton)
+    assert editor.edit.text() == "2 zorks" and editor.unit() == "µm"  # type: ignore[attr-defined]
