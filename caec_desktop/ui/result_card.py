@@ -342,6 +342,11 @@ class ResultCard(QFrame):
         if self._table is None:
             self._table = WideArea(None, self)
             self._table.hide()  # until `place_table` puts it in the card's layout
+            # Tab reaches it among its card's buttons (made after the card was shown, it joined
+            # the end of the window's chain, after the side tabs and the trace); before the
+            # last one, which the chat puts the next card after (ChatPane._tab_before_input)
+            QWidget.setTabOrder(self.copy_button, self._table)
+            QWidget.setTabOrder(self._table, self.form_button)
         return self._table
 
     def _made(self) -> _Labels:
