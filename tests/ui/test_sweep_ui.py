@@ -438,3 +438,32 @@ def test_a_sweep_reads_its_ends_in_the_unit_the_field_was_typed_in(qtbot: QtBot)
     editor.edit.setText("2 zorks")  # type: ignore[attr-defined]
     qtbot.mouseClick(switch, Qt.MouseButton.LeftButton)
     assert editor.edit.text() == "2 zorks" and editor.unit() == "µm"  # type: ignore[attr-defined]
+
+
+def test_band_labels_never_overlap_and_name_bands_in_view(qtbot: QtBot) -> None:
+    """Radii of 0.1 m to 3 m judged for dt = 0.2 µs: dt_R is in ms, the caution and fail bands
+    lie a hair above 0, and their labels were drawn one over the other there ("fatilion").
+    A band is labelled only where it shows; over two decades of µs all three are, apart."""
+    import pyqtgraph as pg
+
+    def labels(card: SweepCard) -> list[Any]:
+        item = card.plot.plot.getPlotItem()
+        return [i for i in item.items if isinstance(i, pg.TextItem)]
+
+    wide = SweepCard(sweep_data(start="0.1 m", stop="3 m", points=10, threshold="2e-7 s"))
+    both = SweepCard(
+        sweep_data(start="0.1 mm", stop="10 mm", points=20, scale="log", threshold="2e-7 s")
+    )
+    for card in (wide, both):
+        qtbot.addWidget(card)
+        card.resize(640, 600)
+        card.show()
+        qtbot.waitUntil(lambda card=card: card.plot.drawn, timeout=20000)
+        shown = labels(card)
+        rects = [label.sceneBoundingRect() for label in shown]
+        for i, a in enumerate(rects):
+            assert all(not a.intersects(b) for b in rects[i + 1 :]), [
+                t.toPlainText() for t in shown
+            ]
+    assert [t.toPlainText() for t in labels(wide)] == ["ok"]
+    assert sorted(t.toPlainText() for t in labels(both)) == ["caution", "fail", "ok"]
