@@ -729,11 +729,16 @@ class ChatPane(QWidget):
         Its focusable children are found with `findChildren` (walking the focus chain meets
         widgets Qt made, whose `QWidget*` returns cost PySide6's class search: qt_children.py)."""
         anchor = self._tab_anchor
-        if anchor is None or not shiboken6.isValid(anchor):
+        if (
+            anchor is None
+            or not shiboken6.isValid(anchor)
+            or not self.isAncestorOf(anchor)  # (its item taken out of the chat)
+        ):
             anchor = self._tab_anchor = self.scroll_area
         tab = QtCore.Qt.FocusPolicy.TabFocus
         for each in (widget, *widget.findChildren(QWidget)):
-            if each.focusPolicy() & tab:
+            # (isAncestorOf stops at a window: a menu, a combo box's popup list)
+            if each.focusPolicy() & tab and (each is widget or widget.isAncestorOf(each)):
                 QWidget.setTabOrder(anchor, each)
                 anchor = self._tab_anchor = each
         QWidget.setTabOrder(anchor, self.input)

@@ -207,3 +207,40 @@ def test_tab_goes_from_the_box_to_send_and_reaches_the_cards_before_the_box(
     assert side < chat < at[0]  # the cards come after the chat's own area, not the side tabs
     between = seen[at[-1] + 1 : -1]  # after the newest card's buttons, only its table area
     assert all(w is not None and cards[-1].isAncestorOf(w) for w in between), between
+
+
+def test_an_item_with_a_combo_box_is_ordered_whole_between_the_chat_and_the_box(
+    qtbot: QtBot,
+) -> None:
+    """A sweep card holds a combo box, whose popup list is in a window of its own: ordering that
+    list in the chat's Tab chain failed ('must be in the same window', seen making the README's
+    screenshots) and left the controls after it, and the box, out of order. Every control of an
+    item, none of its popups, is reached from the chat before the box; the box, then Send."""
+    from PySide6.QtWidgets import QComboBox, QHBoxLayout, QPushButton
+
+    from caec_desktop.ui.chat_pane import ChatPane
+
+    chat = ChatPane()
+    qtbot.addWidget(chat)
+    chat.show()
+    item = QWidget()
+    row = QHBoxLayout(item)
+    combo, button = QComboBox(), QPushButton("Export")
+    combo.addItems(["rayleigh_timestep", "shear_modulus"])
+    assert combo.view() is not None  # its popup list made (in a window of its own)
+    row.addWidget(combo)
+    row.addWidget(button)
+    chat._append(item)
+    tab = Qt.FocusPolicy.TabFocus
+    chain: list[QWidget] = []
+    step = chat.scroll_area.nextInFocusChain()
+    while step is not chat.input and len(chain) < 200:  # bounded: the chain is short
+        if step.focusPolicy() & tab:
+            chain.append(step)
+        step = step.nextInFocusChain()
+    assert step is chat.input
+    assert chain == [combo, button]
+    after = chat.input.nextInFocusChain()
+    while chat.input.isAncestorOf(after):  # (the box's own viewport)
+        after = after.nextInFocusChain()
+    assert after is chat.send_button
