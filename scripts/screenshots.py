@@ -47,6 +47,8 @@ SMALL = (
 class RetrySelector:
     """Proposes a negative radius first, then the right one (what a weak model might do)."""
 
+    answers_in_prose = True  # a model's stand-in (the selector protocol asks every selector)
+
     good: ClassVar[dict[str, Any]] = {
         "particle_radius": "1 mm",
         "density": 2500,

@@ -665,6 +665,9 @@ class ChatPane(QWidget):
         lay.addWidget(self.new_answer_button)
         lay.addWidget(self.queue)
         lay.addLayout(row)
+        self._tab_anchor: QWidget | None = None
+        """The last focusable widget of the chat's items (`_tab_before_input`)."""
+        self._order_tabs()
         self._writing: WritingBubble | None = None
         self._written: list[str] = []
         self._slots: list[_Slot] = []
@@ -718,6 +721,35 @@ class ChatPane(QWidget):
         self._input_row.replaceWidget(old, box)
         old.setParent(None)  # (gone with its last reference, at the end of this call)
         box.submitted.connect(self._on_input_submitted)
+        self._order_tabs()
+
+    def _tab_before_input(self, widget: QWidget) -> None:
+        """Put `widget`'s buttons in Tab order after the chat's items, before the message box
+        (a new widget joined the end of the window's chain: after the side tabs and the trace).
+        Its focusable children are found with `findChildren` (walking the focus chain meets
+        widgets Qt made, whose `QWidget*` returns cost PySide6's class search: qt_children.py)."""
+        anchor = self._tab_anchor
+        if (
+            anchor is None
+            or not shiboken6.isValid(anchor)
+            or not self.isAncestorOf(anchor)  # (its item taken out of the chat)
+        ):
+            anchor = self._tab_anchor = self.scroll_area
+        tab = QtCore.Qt.FocusPolicy.TabFocus
+        for each in (widget, *widget.findChildren(QWidget)):
+            # (isAncestorOf stops at a window: a menu, a combo box's popup list)
+            if each.focusPolicy() & tab and (each is widget or widget.isAncestorOf(each)):
+                QWidget.setTabOrder(anchor, each)
+                anchor = self._tab_anchor = each
+        QWidget.setTabOrder(anchor, self.input)
+
+    def _order_tabs(self) -> None:
+        """Tab goes through the chat, then the message box, Send and Stop (the box, made
+        before the chat by the window's first frame, came after Send, and Tab from it left the
+        chat for the side tabs)."""
+        QWidget.setTabOrder(self.scroll_area, self.input)
+        QWidget.setTabOrder(self.input, self.send_button)
+        QWidget.setTabOrder(self.send_button, self.stop_button)
 
     # --- content ---------------------------------------------------------------------------------
     def items(self) -> list[QWidget]:
@@ -1379,6 +1411,7 @@ class ChatPane(QWidget):
         self._older_timer.stop()
         self._keep_from_bottom = None
         self.end_stream()
+        self._tab_anchor = None
         while self._list.count() > 1:  # the last item is the stretch
             item = self._list.takeAt(0)
             w = item.widget() if item is not None else None
@@ -1396,6 +1429,7 @@ class ChatPane(QWidget):
         if self._newest and not self._taking_newest:  # after the newest turn's widgets
             self._finish_newest()
         self._list.insertWidget(self._list.count() - 1, widget)
+        self._tab_before_input(widget)
         self._show_welcome()
         if self.following:
             self.scroll_to_end()

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -185,7 +186,44 @@ class ExportDialog(QDialog):
                 self.turns.addItem(item)
         finally:
             self.turns.blockSignals(False)
+        self._fit_turns()
         self.set_running(self.running)
+
+    def _fit_turns(self) -> None:
+        """Widen the list (and the dialog) to show each turn's label whole, its status at the
+        end ("— invalid") with it, up to 90 % of the screen: at its first size the labels were
+        cut after ~45 characters, so which turns were refused could not be seen."""
+        if not self.turns.count():
+            return
+        metrics = self.turns.fontMetrics()
+        style = self.turns.style()
+        text = max(
+            metrics.horizontalAdvance(self.turns.item(i).text()) for i in range(self.turns.count())
+        )
+        # the check box and its margins, the list's frame and a vertical scroll bar
+        extra = (
+            style.pixelMetric(QStyle.PixelMetric.PM_IndicatorWidth)
+            + 4 * style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin)
+            + 2 * self.turns.frameWidth()
+            + style.pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+            + 16
+        )
+        others = self.minimumSizeHint().width() - self.turns.minimumWidth()
+        room = int(self.screen().availableGeometry().width() * 0.9) - others
+        before = self.width()
+        self.turns.setMinimumWidth(max(self.turns.minimumWidth(), min(text + extra, room)))
+        layout = self.layout()
+        if layout is not None:
+            layout.activate()  # the dialog takes its new least width now, not on a later turn
+        wanted = max(self.minimumSizeHint().width(), self.width())
+        self.resize(wanted, self.height())
+        if self.isVisible() and wanted > before:  # listed after it opened: kept centred
+            screen = self.screen().availableGeometry()
+            x = self.x() - (wanted - before) // 2
+            self.move(
+                max(screen.left(), min(x, screen.right() + 1 - self.frameGeometry().width())),
+                self.y(),
+            )
 
     def set_running(self, running: bool) -> None:
         """A turn is running or being saved (or not): say it is not listed until it is saved."""

@@ -169,6 +169,15 @@ class QuantityEditor(FieldEditor):
     def value(self) -> Any:
         return join_value(self.edit.text(), self.unit(), self.field.unit or "")
 
+    def adopt_typed_unit(self) -> None:
+        """`0.5 mm` typed beside `m` chosen: the number stays in the box and `mm` is chosen, when
+        it is one of the field's units, so what reads the chosen unit (a sweep's from and to)
+        reads the one typed. Anything else is left as typed."""
+        number, unit = split_value(self.edit.text(), self.unit())
+        if unit != self.unit() and self.unit_box.findData(unit) >= 0:
+            self.edit.setText(number)
+            self.set_unit(unit)
+
     def set_value(self, value: Any) -> None:
         if value is None:
             self.edit.clear()

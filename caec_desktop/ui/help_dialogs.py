@@ -7,11 +7,34 @@ is built from the registry, so neither can drift from what the app computes.
 
 from __future__ import annotations
 
+from PySide6.QtGui import QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+
+MIN_SIZE = (720, 560)
+"""The least size of a help page; on a larger screen it takes half its width and 4/5 of its
+height (at 720x560 on 1920x1080 the tools page showed one tool and a half at a time)."""
+
+
+def name_headings(browser: QTextBrowser) -> None:
+    """Make each heading an anchor named by its text, so `[x](#rayleigh_timestep)` scrolls to
+    the heading `rayleigh_timestep` (Qt's Markdown reader names no anchors)."""
+    block = browser.document().begin()
+    while block.isValid():
+        if block.blockFormat().headingLevel():
+            cursor = QTextCursor(block)
+            cursor.movePosition(
+                QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor
+            )
+            anchor = QTextCharFormat()
+            anchor.setAnchor(True)
+            anchor.setAnchorNames([block.text().strip()])
+            cursor.mergeCharFormat(anchor)
+        block = block.next()
 
 
 class TextDialog(QDialog):
-    """A titled, scrollable page of Markdown (or plain text) with a Close button."""
+    """A titled, scrollable page of Markdown (or plain text) with a Close button; its headings
+    are anchors (`name_headings`)."""
 
     def __init__(
         self, title: str, text: str, parent: QWidget | None = None, markdown: bool = True
@@ -22,6 +45,7 @@ class TextDialog(QDialog):
         self.browser.setOpenExternalLinks(True)
         if markdown:
             self.browser.setMarkdown(text)
+            name_headings(self.browser)
         else:
             self.browser.setPlainText(text)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -29,7 +53,10 @@ class TextDialog(QDialog):
         lay = QVBoxLayout(self)
         lay.addWidget(self.browser, 1)
         lay.addWidget(buttons)
-        self.resize(720, 560)
+        screen = (parent.screen() if parent is not None else self.screen()).availableGeometry()
+        width = max(MIN_SIZE[0], screen.width() // 2)
+        height = max(MIN_SIZE[1], screen.height() * 4 // 5)
+        self.resize(min(width, screen.width() * 9 // 10), min(height, screen.height() * 9 // 10))
 
 
 def md(text: str) -> str:
@@ -46,8 +73,15 @@ def tools_markdown() -> str:
     from caec_desktop.ui.tool_groups import grouped
 
     by_name = {t.name: t for t in tool_help()}
-    lines: list[str] = []
-    for group, names in grouped(list(by_name)):
+    groups = grouped(list(by_name))
+    # Contents first: 25 tools on one page; each name links to its heading (name_headings)
+    lines = ["**Contents** (click a tool to go to it):", ""]
+    lines += [
+        f"- **{group}**: " + ", ".join(f"[{md(name)}](#{name})" for name in names)
+        for group, names in groups
+    ]
+    lines.append("")
+    for group, names in groups:
         lines.append(f"## {group}")
         for name in names:
             tool = by_name[name]

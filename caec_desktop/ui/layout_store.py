@@ -25,7 +25,9 @@ def export_folder() -> Path:
     if saved and Path(str(saved)).is_dir():
         return Path(str(saved))
     documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-    return Path(documents or Path.home())
+    # Only a Documents folder that exists: a save dialog given one that does not opens in the
+    # folder the app was started from (its source checkout, started with scripts/app)
+    return Path(documents) if documents and Path(documents).is_dir() else Path.home()
 
 
 def remember_export_folder(path: str | Path) -> None:

@@ -57,6 +57,8 @@ BAND_COLOURS = {"ok": (46, 160, 67, 40), "caution": (230, 160, 0, 50), "fail": (
 POLL_MS = 30
 READOUT_HINT = "Point at the curve to read a value; click the plot to zoom it with the wheel."
 FAILED_COLOUR = (210, 40, 40)
+LABELLED_BAND = 0.08
+"""A band is labelled when it shows over at least this part of the plot's height."""
 PNG_SCALE = 2.0
 """A saved PNG is drawn this many times the plot's size in the window (a 400 px card: 800 px)."""
 LATER_MS = 1
@@ -367,6 +369,7 @@ class SweepPlot(QWidget):
         bounds = [b for band in self.table.get("bands") or [] for b in (band["low"], band["high"])]
         span = [*good, *(b * factor for b in bounds if b is not None)]
         lo_all, hi_all = min(span), max(span)
+        shown_lo, shown_hi = y_of(min(good)), y_of(max(good))  # the y range set below
         for band in self.table.get("bands") or []:
             low = band["low"] * factor if band["low"] is not None else lo_all / 10
             high = band["high"] * factor if band["high"] is not None else hi_all * 10
@@ -381,8 +384,13 @@ class SweepPlot(QWidget):
             )
             region.setZValue(-10)
             item.addItem(region)
+            # Labelled where the band shows: a band squeezed under the curve's range ("fail" and
+            # "caution" a hair above 0 on a ms axis) wrote its label over the next one's.
+            bottom = max(y_of(max(low, lo_all)), shown_lo)
+            if min(y_of(high), shown_hi) - bottom < LABELLED_BAND * (shown_hi - shown_lo):
+                continue
             label = pg.TextItem(band["label"], color=BAND_COLOURS[band["label"]][:3], anchor=(0, 1))
-            label.setPos(min(self._axis_x(x) for x in self.xs), y_of(max(low, lo_all)))
+            label.setPos(min(self._axis_x(x) for x in self.xs), bottom)
             item.addItem(label)
         shown = self.display.fmt(threshold, self.table["columns"][0]["unit"])
         if self.table.get("bands"):
@@ -443,7 +451,7 @@ class SweepPlot(QWidget):
         is no plot yet or the file cannot be written."""
         if self.plot is None:
             return False
-        from PySide6.QtCore import QRect, Qt
+        from PySide6.QtCore import QRect, QRectF, Qt
         from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPixmap
 
         font = QFont(self.font())
@@ -470,7 +478,10 @@ class SweepPlot(QWidget):
                 self.title(),
             )
             painter.translate(0, strip)
-            self.plot.render(painter)
+            # The target in the painter's own (scaled) units: with none, QGraphicsView.render
+            # fills the image's whole size, which the scale then doubled again (the PNG held
+            # the plot's top-left quarter at 4x, its x axis and most of the curve cut off).
+            self.plot.render(painter, QRectF(0, 0, width, height), self.plot.viewport().rect())
         finally:
             painter.end()
         return bool(QPixmap.fromImage(image).save(path, "PNG"))  # QImage.save refuses "PNG"

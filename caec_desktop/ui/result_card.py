@@ -99,7 +99,14 @@ def result_rows(tool: str, result: dict[str, Any]) -> list[tuple[str, str]]:
 
     show_value = current().show  # the display units of the settings
     units = _units(tool, "result")
-    return [(k, show_value(v, units.get(k, ""))) for k, v in result.items() if v is not None]
+    rows = [(k, show_value(v, units.get(k, ""))) for k, v in result.items() if v is not None]
+    unit = result.get("unit")
+    if isinstance(unit, str) and "value" in result and not units.get("value"):
+        # A value in the unit the result names (convert_units: 45 psi to kPa): one row reading
+        # "310.3 kPa", not "value 310.3" over "unit kPa"; in that unit, not the display's
+        rows = [(k, f"{shown} {unit}" if k == "value" else shown) for k, shown in rows]
+        rows = [(k, shown) for k, shown in rows if k != "unit"]
+    return rows
 
 
 def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
@@ -342,6 +349,11 @@ class ResultCard(QFrame):
         if self._table is None:
             self._table = WideArea(None, self)
             self._table.hide()  # until `place_table` puts it in the card's layout
+            # Tab reaches it among its card's buttons (made after the card was shown, it joined
+            # the end of the window's chain, after the side tabs and the trace); before the
+            # last one, which the chat puts the next card after (ChatPane._tab_before_input)
+            QWidget.setTabOrder(self.copy_button, self._table)
+            QWidget.setTabOrder(self._table, self.form_button)
         return self._table
 
     def _made(self) -> _Labels:

@@ -78,6 +78,10 @@ class SweepRow(QWidget):
         room = self.start.fontMetrics().horizontalAdvance("0.125 mm") + 12
         for edit in (self.start, self.stop):
             edit.setMinimumWidth(room)
+        # The unit the ends are read in, when typed without one: the unit chosen beside the
+        # field. Not shown, "from 0.1 to 3" beside a field typed "0.5 mm" swept 0.1 m to 3 m.
+        self.unit_label = QLabel()
+        self.unit_label.setToolTip("The unit of from, to and the listed values, when typed bare")
         lay = QGridLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         from_label, to_label, points_label = QLabel("from"), QLabel("to"), QLabel("points")
@@ -85,6 +89,10 @@ class SweepRow(QWidget):
         for col, widget in enumerate(self._range[:4]):
             lay.addWidget(widget, 0, col)
         lay.addWidget(self.values, 0, 0, 1, 4)
+        lay.addWidget(self.unit_label, 0, 4)
+        if isinstance(editor, QuantityEditor):
+            editor.unit_box.currentIndexChanged.connect(self._show_unit)
+        self._show_unit()
         # The second and third lines each in a row of their own across the grid: in its first
         # column, "points" and "compare" made the "from" column wider, and the row ~18 px wider
         # than the side panel at its least width (the form scrolled sideways).
@@ -94,11 +102,16 @@ class SweepRow(QWidget):
             for widget in widgets:
                 across.addWidget(widget)
             across.setStretch(len(widgets) - 1, 1)
-            lay.addLayout(across, line, 0, 1, 4)
+            lay.addLayout(across, line, 0, 1, 5)
         lay.setColumnStretch(1, 1)
         lay.setColumnStretch(3, 1)
         self.scale.currentIndexChanged.connect(self._on_scale_changed)
         self._on_scale_changed()
+
+    def _show_unit(self) -> None:
+        unit = self.editor.unit() if isinstance(self.editor, QuantityEditor) else ""
+        self.unit_label.setText(pretty_unit(unit) if unit else "")
+        self.unit_label.setVisible(bool(unit))
 
     def _on_scale_changed(self) -> None:
         listed = self.scale.currentData() == LIST
@@ -167,6 +180,8 @@ class SweepSwitch(QToolButton):
         return self._row is not None
 
     def _on_toggled(self, on: bool) -> None:
+        if on and isinstance(self.editor, QuantityEditor):
+            self.editor.adopt_typed_unit()  # the ends are then read in the unit the value had
         if on or self._row is not None:
             self.row.setVisible(on)
         if on:

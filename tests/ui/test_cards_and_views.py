@@ -9,6 +9,7 @@ from __future__ import annotations
 import socket
 from datetime import UTC, date, datetime, timedelta
 
+import pytest
 import qasync
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
@@ -56,6 +57,24 @@ def test_card_values_in_words_and_none_left_out(qtbot: QtBot) -> None:
         assert f"<td>{name}</td>" not in card.result_label.text()
     assert "youngs_modulus = 70 GPa" in card.inputs_label.text()
     assert "70000000000" not in card.text()
+
+
+def test_a_conversion_reads_as_its_value_with_its_unit(qtbot: QtBot) -> None:
+    """convert 45 psi to kPa showed "value 310.3" and, a row below, "unit kPa". It reads as one
+    row, in the unit asked for (not the display's), and Copy says so too."""
+    args = {"value": 45, "from_unit": "psi", "to_unit": "kPa"}
+    outcome = execute("convert_units", args)
+    assert outcome.result is not None
+    kpa = 45 * 0.45359237 * 9.80665 / 0.0254**2 / 1000  # lbf/in² in kPa, from SI definitions
+    assert outcome.result["value"] == pytest.approx(kpa, rel=1e-11)  # (12 digits kept)
+    card = ResultCard({"tool": outcome.tool, "args": args, "result": outcome.result})
+    qtbot.addWidget(card)
+    table = card.result_label.text()
+    assert f"<b>{display.current().number(kpa)} kPa</b>" in table
+    assert "<td>unit</td>" not in table
+    lines = card.text().splitlines()
+    assert f"value = {display.current().number(kpa)} kPa" in lines  # what Copy puts out
+    assert "unit = kPa" not in lines
 
 
 def test_the_answer_does_not_repeat_the_cards(qtbot: QtBot, qloop: qasync.QEventLoop) -> None:

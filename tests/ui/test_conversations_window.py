@@ -786,3 +786,21 @@ def test_a_report_dialog_opened_while_the_answered_turn_is_being_saved_lists_it_
         other.close()
     assert dialog.chosen_turns() == [1, 2] and not dialog.note.isVisible()
     dialog.reject()
+
+
+def test_with_no_documents_folder_exports_start_in_the_home_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no Documents folder (a fresh account, a container) the first save dialog opened in
+    the folder the app was started from: the source checkout, with scripts/app. It starts in
+    the home folder then, and in Documents once there is one."""
+    from caec_desktop.ui.layout_store import export_folder
+
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_DOCUMENTS_DIR", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))  # no user-dirs.dirs there
+    assert export_folder() == home
+    (home / "Documents").mkdir()
+    assert export_folder() == home / "Documents"

@@ -59,3 +59,33 @@ def test_listed_again_the_turns_are_not_doubled_and_keep_the_users_checks(
     answered = set(default_turns(records))
     wanted = [n for n in dialog._numbers() if n != first and (n != newest or n in answered)]
     assert dialog.chosen_turns() == wanted
+
+
+def test_each_turn_is_listed_whole_with_its_status(qtbot: QtBot, tmp_path: Path) -> None:
+    """The list was ~52 characters wide: a turn's label was cut after its first words, its
+    status ("— invalid") never seen. Listed after the dialog opened (the window reads the
+    conversation in a worker), the dialog widens to show each label whole, up to 90 % of the
+    screen (the offscreen one is 800 px: a label longer than that room scrolls)."""
+    from dataclasses import replace
+
+    from tests.services.report_fixtures import turns
+
+    records = turns()
+    asks = ("what time step do I need for 0.8 mm alumina spheres", "mass of a 2 mm steel ball")
+    records = [replace(records[0], user_text=asks[0]), replace(records[1], user_text=asks[1])]
+    dialog = ExportDialog(None, None, TitleBlock(), tmp_path / "package.pdf")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.set_records(records)
+    qtbot.waitUntil(lambda: dialog.turns.viewport().width() >= dialog.turns.minimumWidth() - 40)
+    metrics = dialog.turns.fontMetrics()
+    screen = dialog.screen().availableGeometry()
+    assert screen.contains(dialog.frameGeometry())
+    widest = dialog.frameGeometry().width() >= 0.85 * screen.width()
+    for i in range(dialog.turns.count()):
+        item = dialog.turns.item(i)
+        assert " — " in item.text()  # the status is part of the label
+        left = dialog.turns.visualItemRect(item).left()
+        room = dialog.turns.viewport().width()
+        assert widest or left + 24 + metrics.horizontalAdvance(item.text()) <= room, item.text()

@@ -145,3 +145,43 @@ def test_every_shortcut_in_the_table_exists() -> None:
         assert QKeySequence(keys).toString() in bound, keys
     window.deleteLater()
     form.deleteLater()
+
+
+def test_the_tools_page_is_tall_and_its_contents_go_to_each_tool(qtbot: QtBot) -> None:
+    """Help → Tools and formulas opened at 720x560 whatever the screen (one tool and a half at
+    a time on 1920x1080), 25 tools in one scroll with no way to reach one but scrolling. It
+    takes 4/5 of the screen's height, and a contents list links each tool to its heading."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QTextCursor
+
+    window, _, _ = _window(qtbot)
+    window.show()
+    dialog = window.show_tools_help()
+    screen = window.screen().availableGeometry()
+    assert dialog.height() >= 0.75 * screen.height()
+    assert dialog.width() <= screen.width() and dialog.height() <= screen.height()
+    browser = dialog.browser
+    qtbot.waitExposed(dialog)
+    bar = browser.verticalScrollBar()
+    assert bar.value() == 0
+    document = browser.document()
+    for name in ("hertz_contact_time", "convert_units"):
+        at = document.find(name)  # the first mention: its link in the contents
+        assert at.charFormat().isAnchor() and at.charFormat().anchorHref() == f"#{name}"
+        bar.setValue(0)
+        start = QTextCursor(document)
+        start.setPosition(at.selectionStart())
+        rect = browser.cursorRect(start)
+        qtbot.mouseClick(
+            browser.viewport(),
+            Qt.MouseButton.LeftButton,
+            pos=QPoint(rect.left() + 3, rect.center().y()),
+        )
+        qtbot.waitUntil(lambda: bar.value() > 0)
+        heading = next(
+            b
+            for b in (document.findBlockByNumber(i) for i in range(document.blockCount()))
+            if b.blockFormat().headingLevel() == 3 and b.text() == name
+        )
+        top = document.documentLayout().blockBoundingRect(heading).top() - bar.value()
+        assert 0 <= top < browser.viewport().height() - 20, name  # the heading is in view

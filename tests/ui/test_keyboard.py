@@ -176,3 +176,71 @@ def test_text_being_typed_when_a_run_ends_stays_in_the_box(
     assert window.chat.input.toPlainText() == "half a thou"
     qtbot.waitUntil(lambda: not window.chat.running, timeout=2000)
     assert session.calls == [("ask", "first")]
+
+
+def test_tab_goes_from_the_box_to_send_and_reaches_the_cards_before_the_box(
+    h: Harness, qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """Tab from the message box went to the side tabs (Send came before the box), and the result
+    cards' buttons came after the side tabs and the trace, far from the chat they are in. Now:
+    box → Send → …the other panels… → the chat → each card's buttons, oldest first → the box."""
+    qloop.run_until_complete(h.ask("rayleigh time step for 1 mm glass beads"))
+    qloop.run_until_complete(h.ask("hertz contact time 1 mm glass at 2 m/s"))
+    window = h.window
+    cards = window.chat.cards()
+    assert len(cards) == 2
+    window.chat.input.setFocus()
+    qtbot.waitUntil(lambda: focused() is window.chat.input, timeout=2000)
+    seen: list[QWidget | None] = []
+    for _ in range(60):  # bounded: the chain is far shorter
+        press(qtbot, Qt.Key.Key_Tab)
+        seen.append(focused())
+        if focused() is window.chat.input:
+            break
+    assert seen[-1] is window.chat.input
+    assert seen[0] is window.chat.send_button
+    buttons = [b for card in cards for b in (card.sheet_button, card.copy_button, card.form_button)]
+    at = [seen.index(b) for b in buttons]
+    assert at == sorted(at)  # in the cards' order, each card's buttons in theirs
+    side = next(i for i, w in enumerate(seen) if w is not None and window.side.isAncestorOf(w))
+    chat = seen.index(window.chat.scroll_area)
+    assert side < chat < at[0]  # the cards come after the chat's own area, not the side tabs
+    between = seen[at[-1] + 1 : -1]  # after the newest card's buttons, only its table area
+    assert all(w is not None and cards[-1].isAncestorOf(w) for w in between), between
+
+
+def test_an_item_with_a_combo_box_is_ordered_whole_between_the_chat_and_the_box(
+    qtbot: QtBot,
+) -> None:
+    """A sweep card holds a combo box, whose popup list is in a window of its own: ordering that
+    list in the chat's Tab chain failed ('must be in the same window', seen making the README's
+    screenshots) and left the controls after it, and the box, out of order. Every control of an
+    item, none of its popups, is reached from the chat before the box; the box, then Send."""
+    from PySide6.QtWidgets import QComboBox, QHBoxLayout, QPushButton
+
+    from caec_desktop.ui.chat_pane import ChatPane
+
+    chat = ChatPane()
+    qtbot.addWidget(chat)
+    chat.show()
+    item = QWidget()
+    row = QHBoxLayout(item)
+    combo, button = QComboBox(), QPushButton("Export")
+    combo.addItems(["rayleigh_timestep", "shear_modulus"])
+    assert combo.view() is not None  # its popup list made (in a window of its own)
+    row.addWidget(combo)
+    row.addWidget(button)
+    chat._append(item)
+    tab = Qt.FocusPolicy.TabFocus
+    chain: list[QWidget] = []
+    step = chat.scroll_area.nextInFocusChain()
+    while step is not chat.input and len(chain) < 200:  # bounded: the chain is short
+        if step.focusPolicy() & tab:
+            chain.append(step)
+        step = step.nextInFocusChain()
+    assert step is chat.input
+    assert chain == [combo, button]
+    after = chat.input.nextInFocusChain()
+    while chat.input.isAncestorOf(after):  # (the box's own viewport)
+        after = after.nextInFocusChain()
+    assert after is chat.send_button

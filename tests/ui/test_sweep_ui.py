@@ -361,3 +361,109 @@ def test_a_saved_png_has_a_title_is_drawn_larger_and_says_where_it_went(
         if QColor(image.pixel(x, y)).lightness() < 100
     )
     assert dark > 20
+
+
+def test_a_saved_png_shows_the_whole_plot_at_twice_its_size(qtbot: QtBot, tmp_path: Path) -> None:
+    """The PNG held the plot's top-left quarter at 4x (QGraphicsView.render filled the image's
+    whole size, which the 2x scale then doubled): no x axis, most of the curve cut off. Drawn at
+    2x and shrunk back, it reads as the same plot drawn at 1x: its ink (axes, ticks, their
+    labels, the curve) is in the same places."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QColor, QImage
+
+    card = SweepCard(sweep_data(start="0.1 mm", stop="10 mm", points=20, scale="log"))
+    qtbot.addWidget(card)
+    card.resize(640, 600)
+    card.show()
+    qtbot.waitUntil(lambda: card.plot.drawn, timeout=20000)
+    width, height = card.plot.plot.width(), card.plot.plot.height()
+
+    def drawn(scale: float) -> QImage:
+        png = tmp_path / f"plot{scale}.png"
+        assert card.plot.export_png(str(png), scale=scale)
+        image = QImage(str(png))
+        top = image.height() - round(height * scale)  # below the title strip
+        plot = image.copy(QRect(0, top, image.width(), image.height() - top))
+        return plot.scaled(width, height).convertToFormat(QImage.Format.Format_RGB32)
+
+    cols, rows = 12, 8
+
+    def inked(image: QImage) -> set[tuple[int, int]]:
+        """The cells of a 12 x 8 grid holding dark pixels (a 2x drawing shrunk back is lighter
+        at thin lines: cells are compared, not pixels)."""
+        cells: dict[tuple[int, int], int] = {}
+        for y in range(0, height, 2):
+            for x in range(0, width, 2):
+                if QColor(image.pixel(x, y)).lightness() < 140:
+                    cell = (x * cols // width, y * rows // height)
+                    cells[cell] = cells.get(cell, 0) + 1
+        return {cell for cell, n in cells.items() if n >= 4}
+
+    once, twice = inked(drawn(1.0)), inked(drawn(2.0))
+    assert len(once) > 20  # the axes, their labels and the curve
+    assert (0, rows - 1) in once and (cols - 1, 0) in once  # the axes' corner, the curve's end
+    assert len(once ^ twice) <= 0.15 * len(once), (sorted(once), sorted(twice))
+
+
+def test_a_sweep_reads_its_ends_in_the_unit_the_field_was_typed_in(qtbot: QtBot) -> None:
+    """A new user typed the radius "0.5 mm" (the unit box beside it still showing m), switched
+    Sweep on and typed from 0.1 to 3: the sweep ran 0.1 m to 3 m, the row naming no unit. The
+    typed unit is now chosen in the box, and the row shows the unit its ends are read in."""
+    panel = FormPanel()
+    qtbot.addWidget(panel)
+    panel.set_tool("rayleigh_timestep")
+    panel.fill_example()
+    editor = panel.editors["particle_radius"]
+    editor.set_unit("m")  # type: ignore[attr-defined]
+    editor.edit.clear()  # type: ignore[attr-defined]
+    qtbot.keyClicks(editor.edit, "0.5 mm")  # type: ignore[attr-defined]
+    switch = panel.switches["particle_radius"]
+    qtbot.mouseClick(switch, Qt.MouseButton.LeftButton)
+    row = switch.row
+    assert editor.unit() == "mm" and editor.edit.text() == "0.5"  # type: ignore[attr-defined]
+    assert row.unit_label.isVisibleTo(panel) and row.unit_label.text() == "mm"
+    qtbot.keyClicks(row.start, "0.1")
+    qtbot.keyClicks(row.stop, "3")
+    with qtbot.waitSignal(panel.runRequested) as run:
+        qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    out = run_sweep(run.args[1])
+    assert out.table is not None
+    radii = [p["value"] for p in out.table["points"]]
+    assert radii[0] == pytest.approx(0.1e-3, rel=1e-12)
+    assert radii[-1] == pytest.approx(3e-3, rel=1e-12)
+    # the label follows a unit chosen by hand; a unit the box does not offer stays as typed
+    editor.set_unit("µm")  # type: ignore[attr-defined]
+    assert row.unit_label.text() == "µm"
+    qtbot.mouseClick(switch, Qt.MouseButton.LeftButton)
+    editor.edit.setText("2 zorks")  # type: ignore[attr-defined]
+    qtbot.mouseClick(switch, Qt.MouseButton.LeftButton)
+    assert editor.edit.text() == "2 zorks" and editor.unit() == "µm"  # type: ignore[attr-defined]
+
+
+def test_band_labels_never_overlap_and_name_bands_in_view(qtbot: QtBot) -> None:
+    """Radii of 0.1 m to 3 m judged for dt = 0.2 µs: dt_R is in ms, the caution and fail bands
+    lie a hair above 0, and their labels were drawn one over the other there ("fatilion").
+    A band is labelled only where it shows; over two decades of µs all three are, apart."""
+    import pyqtgraph as pg
+
+    def labels(card: SweepCard) -> list[Any]:
+        item = card.plot.plot.getPlotItem()
+        return [i for i in item.items if isinstance(i, pg.TextItem)]
+
+    wide = SweepCard(sweep_data(start="0.1 m", stop="3 m", points=10, threshold="2e-7 s"))
+    both = SweepCard(
+        sweep_data(start="0.1 mm", stop="10 mm", points=20, scale="log", threshold="2e-7 s")
+    )
+    for card in (wide, both):
+        qtbot.addWidget(card)
+        card.resize(640, 600)
+        card.show()
+        qtbot.waitUntil(lambda card=card: card.plot.drawn, timeout=20000)
+        shown = labels(card)
+        rects = [label.sceneBoundingRect() for label in shown]
+        for i, a in enumerate(rects):
+            assert all(not a.intersects(b) for b in rects[i + 1 :]), [
+                t.toPlainText() for t in shown
+            ]
+    assert [t.toPlainText() for t in labels(wide)] == ["ok"]
+    assert sorted(t.toPlainText() for t in labels(both)) == ["caution", "fail", "ok"]
