@@ -361,3 +361,43 @@ def test_a_saved_png_has_a_title_is_drawn_larger_and_says_where_it_went(
         if QColor(image.pixel(x, y)).lightness() < 100
     )
     assert dark > 20
+
+
+def test_a_saved_svg_has_the_pngs_title_as_svg_text(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plot -> SVG had no title strip (the PNG got one): the SVG now has the same strip above
+    the plot, its title as <text> a reader can select and search, and the status bar says where
+    the file went."""
+    import xml.etree.ElementTree as ET
+
+    from PySide6.QtWidgets import QFileDialog, QMainWindow
+
+    from caec_desktop.ui import layout_store
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    card = SweepCard(sweep_data(start="0.5 mm", stop="5 mm", points=5))
+    window.setCentralWidget(card)
+    window.resize(420, 560)
+    window.show()
+    qtbot.waitUntil(lambda: card.plot.drawn, timeout=20000)
+    svg = tmp_path / "plot.svg"
+    monkeypatch.setattr(layout_store, "export_folder", lambda: tmp_path)
+    monkeypatch.setattr(layout_store, "remember_export_folder", lambda _path: None)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(svg), ""))
+    with qtbot.waitSignal(card.saved) as said:
+        card._save_svg()
+    assert said.args == [f"Saved the plot to {svg}"]
+    assert window.statusBar().currentMessage() == f"Saved the plot to {svg}"
+    root = ET.parse(svg).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    plot = card.plot.plot
+    assert float(root.get("height", "0").removesuffix("mm").removesuffix("px")) > 0
+    box = [float(v) for v in root.get("viewBox", "").split()]
+    assert box[2] == plot.width() and box[3] > plot.height()  # a strip above the plot
+    title = card.plot.title()
+    texts = " ".join(" ".join("".join(t.itertext()).split()) for t in root.iter(f"{ns}text"))
+    for word in title.split():  # the title is text in the file (wrapped into lines, maybe)
+        assert word in texts.split(), (word, texts[:300])
+    assert "".join(root.find(f"{ns}title").itertext()) == title  # type: ignore[union-attr]
