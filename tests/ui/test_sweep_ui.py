@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.cli import main
@@ -401,3 +401,20 @@ def test_a_saved_svg_has_the_pngs_title_as_svg_text(
     for word in title.split():  # the title is text in the file (wrapped into lines, maybe)
         assert word in texts.split(), (word, texts[:300])
     assert "".join(root.find(f"{ns}title").itertext()) == title  # type: ignore[union-attr]
+
+
+def test_the_cards_table_leaves_out_empty_columns_and_says_so(qtbot: QtBot) -> None:
+    """Coarse graining swept with n_particles only: 13 result columns had no value at any point
+    (sizes, masses, stiffness, times need inputs not given); the card's table leaves them out
+    and its heading names them in one line, as the CLI and the report do."""
+    request = {"tool": "coarse_graining", "parameter": "scale_factor", "values": [2, 4],
+               "args": {"n_particles": 1e6}}  # fmt: skip
+    out = run_sweep(request)
+    assert out.ok and out.table is not None
+    card = SweepCard({"tool": "sweep", "args": request, "result": out.table, "source": "form"})
+    qtbot.addWidget(card)
+    headers = card.model.headers
+    assert "parcel_count" in headers and not any("parcel_mass" in h for h in headers)
+    labels = [w.text() for w in card.findChildren(QLabel)]
+    assert any("Left out, not computed from these inputs" in t and "parcel_mass" in t
+               for t in labels), labels  # fmt: skip

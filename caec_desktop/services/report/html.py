@@ -72,6 +72,8 @@ def _sweep(calc: Calculation, sweep: SweepTable, image: str | None) -> str:
     if image:
         parts.append(f'<p><img src="{e(image)}" width="480" alt="plot of the sweep"></p>')
     parts.append(_table(sweep.shown_headers, sweep.shown_rows))
+    if sweep.left_out:
+        parts.append(f"<p>{e(sweep.left_out_line)}</p>")
     if sweep.failures:
         parts.append(
             "<p>Failed points:</p><ul>" + "".join(f"<li>{e(f)}</li>" for f in sweep.failures)

@@ -34,7 +34,8 @@ from caec_desktop.agent.usage import total_usage, usage_text
 from caec_desktop.services.provenance import provenance
 from caec_desktop.services.report.text import markdown_to_text, one_line, to_second, turn_ranges
 from caec_desktop.tools import CalcSheet, result_schema, tool_schema
-from caec_desktop.tools.display import current, grouped, is_count
+from caec_desktop.tools.display import count_text, current, is_count
+from caec_desktop.tools.sweep import left_out_line
 from caec_desktop.tools.units import pretty_unit
 
 FIELD_LIMIT = 200
@@ -129,6 +130,15 @@ class SweepTable:
     axis, as in the window)."""
     shown_headers: list[str] = field(default_factory=list)
     """Column titles for people: the name and the one display unit of `shown_rows`' column."""
+    left_out: list[str] = field(default_factory=list)
+    """Results no point has a value for (not computed from these inputs): not in the table,
+    named under it (`tools.sweep.left_out_line`)."""
+    counts: frozenset[str] = frozenset()
+    """Columns that are numbers of things (`x-count`): shown by `display.count_text`."""
+
+    @property
+    def left_out_line(self) -> str:
+        return left_out_line(self.left_out)
 
 
 @dataclass
@@ -340,12 +350,12 @@ def _title(tool: str) -> str:
     return tool.replace("_", " ").capitalize()
 
 
-def show_value(value: Any, unit: str) -> str:
+def show_value(value: Any, unit: str, count: bool = False) -> str:
     """A value in the display units of the settings (`tools.display`); SI stays in the data."""
-    return current().show(value, unit)
+    return current().show(value, unit, count)
 
 
-def _failure_text(item: Any, parameter: str, unit: str) -> str:
+def _failure_text(item: Any, parameter: str, unit: str, count: bool = False) -> str:
     """A failed sweep point: `particle_radius = -1 m: must be > 0`."""
     if not isinstance(item, Mapping):
         return str(item)
@@ -353,7 +363,13 @@ def _failure_text(item: Any, parameter: str, unit: str) -> str:
     if not why and item.get("errors"):
         why = "; ".join(map(str, item["errors"]))
     value = item.get(parameter, item.get("value"))
-    shown = "?" if value is None else show_value(value, unit) if isinstance(value, float) else value
+    shown = (
+        "?"
+        if value is None
+        else show_value(value, unit, count)
+        if isinstance(value, float)
+        else value
+    )
     return f"{parameter} = {shown}: {why or 'failed'}"
 
 
@@ -380,8 +396,8 @@ def _warnings(entry: Mapping[str, Any], events: Iterable[TraceEvent]) -> list[st
     return found
 
 
-def _cell(value: Any, unit: str) -> str:
-    return "—" if value is None else show_value(value, unit)
+def _cell(value: Any, unit: str, count: bool) -> str:
+    return "—" if value is None else show_value(value, unit, count)
 
 
 def _sweep(data: Mapping[str, Any], default_tool: str) -> SweepTable | None:
@@ -398,14 +414,15 @@ def _sweep(data: Mapping[str, Any], default_tool: str) -> SweepTable | None:
     parameter = str(data.get("parameter") or data.get("param") or "value")
     arg_props, res_props = _props(tool, "args"), _props(tool, "result")
     units = {k: str(v.get("x-unit", "")) for k, v in {**res_props, **arg_props}.items()}
+    counts = frozenset(k for k, v in {**res_props, **arg_props}.items() if v.get("x-count"))
     flat: list[dict[str, Any]] = []
-    unit = units.get(parameter, "")
-    failures = [_failure_text(f, parameter, unit) for f in data.get("failures") or []]
+    unit, counted = units.get(parameter, ""), parameter in counts
+    failures = [_failure_text(f, parameter, unit, counted) for f in data.get("failures") or []]
     for point in points:
         if not isinstance(point, Mapping):
             continue
         if point.get("error") or point.get("errors") or point.get("ok") is False:
-            failures.append(_failure_text(point, parameter, unit))
+            failures.append(_failure_text(point, parameter, unit, counted))
             continue
         row: dict[str, Any] = {}
         if "result" in point and isinstance(point["result"], Mapping):
@@ -422,19 +439,33 @@ def _sweep(data: Mapping[str, Any], default_tool: str) -> SweepTable | None:
     columns: dict[str, None] = {parameter: None}
     for row in flat:
         columns.update(dict.fromkeys(k for k in row if k != "ok"))
-    names = list(columns)
+    # a result no computed point has is not a column: named under the table instead (a column
+    # empty only at failed points stays, as failed points are not rows here)
+    left_out = [n for n in columns if n != parameter and all(r.get(n) is None for r in flat)]
+    names = [n for n in columns if n not in left_out]
     headers = [f"{n} [{pretty_unit(units[n])}]" if units.get(n) else n for n in names]
     rows = [[row.get(n) for n in names] for row in flat]
     column_units = [units.get(n, "") for n in names]
-    shown_headers, shown = _shown_columns(names, column_units, rows)
+    shown_headers, shown = _shown_columns(names, column_units, rows, counts)
     scale = str(data.get("scale") or "lin")
     return SweepTable(
-        tool, parameter, names, headers, rows, shown, failures, column_units, scale, shown_headers
+        tool,
+        parameter,
+        names,
+        headers,
+        rows,
+        shown,
+        failures,
+        column_units,
+        scale,
+        shown_headers,
+        left_out,
+        counts,
     )
 
 
 def _shown_columns(
-    names: list[str], units: list[str], rows: list[list[Any]]
+    names: list[str], units: list[str], rows: list[list[Any]], counts: frozenset[str]
 ) -> tuple[list[str], list[list[str]]]:
     """Titles and cells for people, one display unit per column (`Display.axis` over all of the
     column's values, as `tools.sweep.table_cells` does for the window): `rayleigh_timestep [µs]`
@@ -452,16 +483,17 @@ def _shown_columns(
         titles.append(f"{name} [{shown}]" if shown else name)
         factors.append(factor)
 
-    def cell(value: Any, unit: str, factor: float) -> str:
+    def cell(value: Any, unit: str, factor: float, count: bool) -> str:
         if value is None:
             return "—"
         if isinstance(value, bool) or not isinstance(value, int | float):
             return show_value(value, unit)
-        if not unit and (isinstance(value, int) or is_count(value)):
-            return grouped(int(value))  # a count: every digit, grouped
+        if not unit and (count or isinstance(value, int) or is_count(value)):
+            return count_text(value, display.sig)  # a count: every digit, grouped
         return display.number(float(value) * factor)
 
-    cells = [[cell(v, u, f) for v, u, f in zip(row, units, factors, strict=True)] for row in rows]
+    counted = [n in counts for n in names]
+    cells = [[cell(*c) for c in zip(row, units, factors, counted, strict=True)] for row in rows]
     return titles, cells
 
 
@@ -500,7 +532,11 @@ def _calculation(
         InputRow(
             name,
             _label(arg_props.get(name, {})),
-            show_value(value, arg_props.get(name, {}).get("x-unit", "")),
+            show_value(
+                value,
+                arg_props.get(name, {}).get("x-unit", ""),
+                bool(arg_props.get(name, {}).get("x-count")),
+            ),
             provenance(entry, name, value, arg_props.get(name, {})),
         )
         for name, value in args.items()
@@ -514,7 +550,13 @@ def _calculation(
         )
     skip = {"verdict", "ok"} | ({"points", "failures", "parameter", "tool"} if table else set())
     results = [
-        ResultRow(k, _label(res_props.get(k, {})), _cell(v, res_props.get(k, {}).get("x-unit", "")))
+        ResultRow(
+            k,
+            _label(res_props.get(k, {})),
+            _cell(
+                v, res_props.get(k, {}).get("x-unit", ""), bool(res_props.get(k, {}).get("x-count"))
+            ),
+        )
         for k, v in result.items()
         if k not in skip and v is not None  # not computed from these inputs: left out, as in chat
     ]
