@@ -308,12 +308,21 @@ def _props(tool: str, kind: str) -> dict[str, Any]:
 
 
 def _label(prop: Mapping[str, Any]) -> str:
-    """A schema description without its unit tail and asides: 'Particle density ρ'."""
-    text = str(prop.get("description", "")).split(";", 1)[0]
-    text = re.sub(r"\s*\[[^\]]*\]\s*$", "", text)
-    while re.search(r"\([^()]*\)", text):
-        text = re.sub(r"\s*\([^()]*\)", "", text)
-    return " ".join(text.split())
+    """A schema description without its unit tail and asides: 'Particle density ρ'. It ends at
+    the first ";" outside parentheses ("Shear modulus G (give this or youngs_modulus; both must
+    agree …)" is "Shear modulus G", never "Shear modulus G (give this or youngs_modulus"); a
+    description that is all aside, and a formula's parentheses, stay as they are."""
+    text = re.sub(r"\s*\[[^\]]*\]\s*$", "", str(prop.get("description", "")))
+    depth = 0
+    for i, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == ";" and depth <= 0:
+            text = text[:i]
+            break
+    short, aside = text, re.compile(r"\s+\([^()]*\)(?=[\s,;.:]|$)")  # not (N/N_p)^(1/3)
+    while aside.search(short):
+        short = aside.sub("", short)
+    return " ".join((short.strip(" ,") or text).split())
 
 
 def how_computed(entry: Mapping[str, Any], turn: Mapping[str, Any], tool: str = "") -> str:

@@ -1,0 +1,35 @@
+"""What an engineer receiving a calculation package reads: the labels of its inputs and results,
+the turns it holds and leaves out, its tables (found by exporting a typical offline conversation
+in every format and reading each file)."""
+
+from __future__ import annotations
+
+from caec_desktop.services.report.package import _label
+from caec_desktop.tools import result_schema, tool_names, tool_schema
+
+
+def _labels() -> dict[tuple[str, str], str]:
+    """(tool, input) and (tool, "result " + result) → the label the package shows."""
+    return {
+        (tool, f"{kind}{name}"): _label(prop)
+        for tool in tool_names()
+        for kind, schema in (("", tool_schema(tool)), ("result ", result_schema(tool)))
+        for name, prop in schema["properties"].items()
+    }
+
+
+def test_quantity_labels_are_whole_phrases() -> None:
+    """The Quantity column read "Coarse-graining factor s = D/d (≥ 1" and "Shear modulus G (give
+    this or youngs_modulus": the label was cut at a ";" inside an aside. 26 labels were cut so;
+    formulas lost their parentheses ("τ_p = ρ_p d²/" for τ_p = ρ_p d²/(18μ))."""
+    labels = _labels()
+    for key, label in labels.items():
+        assert label, key
+        assert label.count("(") == label.count(")"), (key, label)
+    assert labels[("rayleigh_timestep", "shear_modulus")] == "Shear modulus G"
+    assert labels[("coarse_graining", "scale_factor")].startswith("Coarse-graining factor s = D/d")
+    assert "(≥ 1" not in labels[("coarse_graining", "scale_factor")]
+    assert labels[("cfd_dem_numbers", "result relaxation_time_stokes")] == "τ_p = ρ_p d²/(18μ)"
+    assert labels[("rolling_resistance", "result timestep_limit_rolling_damped")].startswith(
+        "(2/ω_r)"
+    )
