@@ -33,3 +33,20 @@ def test_quantity_labels_are_whole_phrases() -> None:
     assert labels[("rolling_resistance", "result timestep_limit_rolling_damped")].startswith(
         "(2/ω_r)"
     )
+
+
+def test_the_title_block_names_the_turns_left_out_and_why() -> None:
+    """A conversation with a refused stress question exported as "Turns in this package: 1-4 of
+    5" and nothing said what turn 5 was: a reader could not tell a refusal was left out."""
+    from caec_desktop.services.report import build_package
+    from tests.services.report_fixtures import turns
+
+    records = turns()  # 1 calc, 2 refused, 3 calc, 4 invalid, 5 calc
+    pkg = build_package("c", records)
+    rows = dict(pkg.header_rows())
+    assert rows["Turns in this package"] == "1, 3, 5 of 5"
+    assert rows["Turns not in this package"] == "refused: 2; not computed: 4"
+    assert "| Turns not in this package | refused: 2; not computed: 4 |" in pkg.markdown()
+    assert "<td>refused: 2; not computed: 4</td>" in pkg.html()
+    everything = build_package("c", records, turns=[1, 2, 3, 4, 5])
+    assert "Turns not in this package" not in dict(everything.header_rows())

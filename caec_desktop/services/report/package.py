@@ -209,6 +209,9 @@ class CalcPackage:
     references: list[str]
     usage: str = ""
     secrets: tuple[str, ...] = ()
+    left_out: str = ""
+    """The conversation's turns not in the package, by outcome (`refused: 5; not computed: 2`),
+    so a reader knows what the package does not show."""
 
     @property
     def title(self) -> str:
@@ -229,6 +232,7 @@ class CalcPackage:
             ("Application", f"CAEC Desktop {self.app_version}"),
             ("Conversation", self.conversation),
             ("Turns in this package", f"{turn_ranges(self.turns) or 'none'} of {self.turn_count}"),
+            *([("Turns not in this package", self.left_out)] if self.left_out else []),
             ("Generated", self.generated),
         ]
         if self.usage:
@@ -622,6 +626,21 @@ def _other(rec: TurnRecord) -> OtherTurn:
     return OtherTurn(rec.number, rec.user_text, to_second(rec.created), outcome, text)
 
 
+def _left_out(records: Iterable[TurnRecord]) -> str:
+    """`refused: 5; not computed: 2, 4; answered, no calculation: 6` for turns not chosen."""
+    by_outcome: dict[str, list[int]] = {}
+    for rec in records:
+        status = str(rec.result.get("status") or "")
+        if rec.result.get("refused"):
+            outcome = "refused"
+        elif status == "answered":
+            outcome = "computed" if rec.result.get("tool_results") else "answered, no calculation"
+        else:
+            outcome = _OUTCOMES.get(status, "not computed").lower()
+        by_outcome.setdefault(outcome, []).append(rec.number)
+    return "; ".join(f"{what}: {turn_ranges(numbers)}" for what, numbers in by_outcome.items())
+
+
 def default_turns(records: Sequence[TurnRecord]) -> list[int]:
     """The turns a package holds unless chosen: the answered ones that computed something (a
     tool result or a sweep); an answered help request ("what can you do?") holds no calculation."""
@@ -689,6 +708,7 @@ def build_package(
         app_version=__version__,
         turns=[r.number for r in picked],
         turn_count=len(records),
+        left_out=_left_out(r for r in records if r.number not in chosen),
         calculations=calculations,
         others=others,
         references=sorted(refs, key=refs.__getitem__),
