@@ -4,6 +4,8 @@ in every format and reading each file)."""
 
 from __future__ import annotations
 
+import pytest
+
 from caec_desktop.services.report.package import _label
 from caec_desktop.tools import result_schema, tool_names, tool_schema
 
@@ -50,3 +52,35 @@ def test_the_title_block_names_the_turns_left_out_and_why() -> None:
     assert "<td>refused: 2; not computed: 4</td>" in pkg.html()
     everything = build_package("c", records, turns=[1, 2, 3, 4, 5])
     assert "Turns not in this package" not in dict(everything.header_rows())
+
+
+def test_the_sweep_csv_holds_its_fixed_inputs_and_no_float_noise() -> None:
+    """The package's CSV gave rayleigh_timestep against particle_radius with no density, E or ν
+    (a reader could not tell what was computed) and radii like 0.0015000000000000002."""
+    import csv
+    import io
+
+    from caec_desktop.services.report import TurnRecord, build_package
+    from caec_desktop.tools.sweep import run_sweep
+
+    request = {
+        "tool": "rayleigh_timestep",
+        "parameter": "particle_radius",
+        "start": "0.25 mm",
+        "stop": "2.5 mm",
+        "points": 10,
+        "args": {"density": "2500 kg/m^3", "youngs_modulus": "70 GPa", "poisson_ratio": 0.25},
+    }
+    outcome = run_sweep(request)
+    assert outcome.table is not None
+    radii = [p["value"] for p in outcome.table["points"]]
+    assert 0.0015 not in radii and any(abs(r - 0.0015) < 1e-15 for r in radii)  # grid noise
+    call = {"tool": "sweep", "args": request, "result": outcome.table, "source": "form"}
+    pkg = build_package("c", [TurnRecord(1, "s", {"status": "answered", "tool_results": [call]})])
+    rows = list(csv.DictReader(io.StringIO(pkg.sweep_csv())))
+    assert [r["particle_radius [m]"] for r in rows][5] == "0.0015"
+    assert {r["density [kg/m³]"] for r in rows} == {"2500"}
+    assert {float(r["youngs_modulus [Pa]"]) for r in rows} == {70e9}  # "70 GPa" in SI
+    assert {r["poisson_ratio"] for r in rows} == {"0.25"}
+    for row, r in zip(rows, radii, strict=True):
+        assert float(row["particle_radius [m]"]) == pytest.approx(r, rel=1e-14)

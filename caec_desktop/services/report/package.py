@@ -20,6 +20,7 @@ Everything passes `trace.redact` first, with the known key, so no format can con
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import re
@@ -36,7 +37,7 @@ from caec_desktop.services.report.text import markdown_to_text, one_line, to_sec
 from caec_desktop.tools import CalcSheet, result_schema, tool_schema
 from caec_desktop.tools.display import count_text, current, is_count
 from caec_desktop.tools.sweep import left_out_line
-from caec_desktop.tools.units import pretty_unit
+from caec_desktop.tools.units import UnitParseError, pretty_unit, to_si
 
 FIELD_LIMIT = 200
 """Longest title-block field kept (characters)."""
@@ -135,6 +136,9 @@ class SweepTable:
     named under it (`tools.sweep.left_out_line`)."""
     counts: frozenset[str] = frozenset()
     """Columns that are numbers of things (`x-count`): shown by `display.count_text`."""
+    fixed: list[tuple[str, Any]] = field(default_factory=list)
+    """The inputs held fixed, as CSV columns: (`density [kg/m³]`, 2500.0), SI like the rows, so
+    the CSV alone says what was computed."""
 
     @property
     def left_out_line(self) -> str:
@@ -284,21 +288,45 @@ class CalcPackage:
         headers: dict[str, None] = {"calculation": None, "tool": None}
         for _, sweep in self.sweeps:
             headers.update(dict.fromkeys(sweep.headers))
+            headers.update(dict.fromkeys(h for h, _ in sweep.fixed))
         headers["failed"] = None
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=list(headers), lineterminator="\n")
         writer.writeheader()
         for calc, sweep in self.sweeps:
+            held = {h: _csv_number(v) for h, v in sweep.fixed}
             for row in sweep.rows:
                 record = {"calculation": calc.number, "tool": sweep.tool}
-                record.update(dict(zip(sweep.headers, row, strict=False)))
-                writer.writerow(record)
+                record.update({h: _csv_number(v) for h, v in zip(sweep.headers, row, strict=False)})
+                writer.writerow({**record, **held})
             for failure in sweep.failures:
-                writer.writerow({"calculation": calc.number, "tool": sweep.tool, "failed": failure})
+                record = {"calculation": calc.number, "tool": sweep.tool, "failed": failure}
+                writer.writerow({**record, **held})
         return str(redact(out.getvalue(), self.secrets))
 
 
 # --- building ------------------------------------------------------------------------------
+
+
+def _csv_number(value: Any) -> Any:
+    """A float to 15 significant figures, all a double holds for certain: a swept radius reads
+    0.0015, not the grid's 0.0015000000000000002."""
+    return f"{value:.15g}" if isinstance(value, float) else value
+
+
+def _held(args: Mapping[str, Any], props: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """A sweep's fixed inputs as CSV columns: SI numbers under `name [unit]` (a value given as
+    text, "70 GPa", converted), other values (choices, yes/no) as given."""
+    out: list[tuple[str, Any]] = []
+    for name, value in args.items():
+        if value is None:
+            continue
+        unit = str(props.get(name, {}).get("x-unit", ""))
+        if isinstance(value, str) and "x-unit" in props.get(name, {}):
+            with contextlib.suppress(UnitParseError):  # else kept as typed
+                value = to_si(value, unit)
+        out.append((f"{name} [{pretty_unit(unit)}]" if unit else name, value))
+    return out
 
 
 def _props(tool: str, kind: str) -> dict[str, Any]:
@@ -541,6 +569,8 @@ def _calculation(
         args.pop(table.parameter, None)
         result = {}
     arg_props, res_props = _props(tool, "args"), _props(tool, "result")
+    if table is not None:
+        table.fixed = _held({k: v for k, v in args.items() if k != table.parameter}, arg_props)
     inputs = [
         InputRow(
             name,
