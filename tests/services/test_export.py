@@ -113,7 +113,11 @@ def test_markdown_package_title_block_summary_and_numbered_calculations() -> Non
     assert rows[1].rstrip(" |").endswith("REFUSED") and "peak stress in my shaft?" in rows[1]
     assert rows[2].rstrip(" |").endswith("OK") and "utilization = " in rows[2]
     assert rows[3].rstrip(" |").endswith("NOT COMPUTED")
-    assert "sweep of particle_radius: 3 points" in rows[4]
+    # the input's range and the first result's, first point to last (the failed one aside)
+    lo, hi = min(RADII_MM), max(RADII_MM)
+    assert f"sweep of particle_radius = {lo:g} to {hi:g} mm: 3 points computed, 1 failed" in rows[4]
+    dt_lo, dt_hi = (expected_dt_r(r / 1000) * 1e6 for r in (lo, hi))
+    assert f"rayleigh_timestep: {dt_lo:.4g} to {dt_hi:.4g} µs" in rows[4]
     headings = re.findall(r"^## (.+)$", md, re.M)
     assert headings == [
         "Summary",

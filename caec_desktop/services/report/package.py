@@ -144,6 +144,28 @@ class SweepTable:
     def left_out_line(self) -> str:
         return left_out_line(self.left_out)
 
+    def summary(self) -> list[str]:
+        """Page 1's lines for the sweep: the range of its input and its size, then its first
+        result from the first point to the last (`sweep of particle_radius = 0.25 to 2.5 mm: 10
+        points`, `rayleigh_timestep: 0.2558 to 2.558 µs`)."""
+        failed = f" computed, {len(self.failures)} failed" if self.failures else ""
+        size = f"{len(self.rows)} points{failed}"
+        if not self.shown_rows:
+            return [f"sweep of {self.parameter}: {size}"]
+        span = _span(self.shown_headers[0], self.shown_rows, 0)
+        lines = [f"sweep of {self.parameter} = {span}: {size}"]
+        if len(self.shown_headers) > 1:
+            name = self.shown_headers[1].split(" [", 1)[0]
+            lines.append(f"{name}: {_span(self.shown_headers[1], self.shown_rows, 1)}")
+        return lines
+
+
+def _span(header: str, rows: list[list[str]], column: int) -> str:
+    """`0.25 to 2.5 mm`: a column's first and last cells with the unit of its header."""
+    unit = header.partition(" [")[2].removesuffix("]")
+    first, last = rows[0][column], rows[-1][column]
+    return f"{first} to {last} {unit}".rstrip() if first != last else f"{first} {unit}".rstrip()
+
 
 @dataclass
 class Calculation:
@@ -254,7 +276,7 @@ class CalcPackage:
                 n = len(c.warnings)
                 verdict += f" ({n} warning{'s' if n > 1 else ''})"
             if c.sweep is not None:
-                shown.append(f"sweep of {c.sweep.parameter}: {len(c.sweep.rows)} points")
+                shown += c.sweep.summary()
             rows.append((c.turn, c.number, (str(c.number), str(c.turn), c.title, shown, verdict)))
         for o in self.others:
             asked = one_line(o.asked)
