@@ -84,3 +84,44 @@ def test_the_sweep_csv_holds_its_fixed_inputs_and_no_float_noise() -> None:
     assert {r["poisson_ratio"] for r in rows} == {"0.25"}
     for row, r in zip(rows, radii, strict=True):
         assert float(row["particle_radius [m]"]) == pytest.approx(r, rel=1e-14)
+
+
+def test_a_sweep_shows_its_formulas_and_every_preset_is_cited() -> None:
+    """A swept calculation had inputs and a table but no formula and no reference, and values
+    from a material preset (`preset:glass`) cited no source anywhere in the package (the chat
+    says where the preset's numbers come from)."""
+    from caec_desktop.services.report import TurnRecord, build_package
+    from caec_desktop.tools.materials import MATERIALS
+    from caec_desktop.tools.sweep import run_sweep
+
+    glass = MATERIALS["glass"]
+    request = {"tool": "rayleigh_timestep", "parameter": "particle_radius",
+               "values": ["0.25 mm", "2.5 mm"], "args": glass.as_args()}  # fmt: skip
+    outcome = run_sweep(request)
+    call = {
+        "tool": "sweep",
+        "args": request,
+        "result": outcome.table,
+        "source": "regex",
+        "arg_sources": dict.fromkeys(glass.as_args(), "preset:glass"),
+    }
+    pkg = build_package("c", [TurnRecord(1, "s", {"status": "answered", "tool_results": [call]})])
+    (calc,) = pkg.calculations
+    assert list(calc.section_titles().values()) == [
+        "1.1 Inputs", "1.2 Calculation", "1.3 Sweep of particle_radius (2 points)"
+    ]  # fmt: skip
+    # the first point's dt_R, computed here from docs/references.md §1.1
+    g = glass.youngs_modulus / (2 * (1 + glass.poisson_ratio))
+    dt_r = 3.141592653589793 * 0.25e-3 * (glass.density / g) ** 0.5
+    dt_r /= 0.1631 * glass.poisson_ratio + 0.8766
+    assert any(step.startswith("dt_R = ") and step.endswith(f"= {dt_r * 1e9:.4g} ns")
+               for step in calc.steps), calc.steps  # fmt: skip
+    assert calc.notes[0].startswith(
+        "The steps are shown at the sweep's first computed point, particle_radius = 250 µm"
+    )
+    cited = [pkg.references[n - 1] for n in calc.refs]
+    assert any("LIGGGHTS" in ref for ref in cited)  # the formula's source
+    preset = [ref for ref in cited if ref.startswith("Material preset “glass”")]
+    assert preset == [f"Material preset “glass”, {glass.source}"]  # once, not per input
+    md = pkg.markdown()
+    assert "**1.2 Calculation**" in md and "Material preset “glass”" in md

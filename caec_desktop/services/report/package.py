@@ -34,8 +34,9 @@ from caec_desktop.agent.trace import TraceEvent, redact
 from caec_desktop.agent.usage import total_usage, usage_text
 from caec_desktop.services.provenance import provenance
 from caec_desktop.services.report.text import markdown_to_text, one_line, to_second, turn_ranges
-from caec_desktop.tools import CalcSheet, result_schema, tool_schema
+from caec_desktop.tools import CalcSheet, execute, result_schema, tool_schema
 from caec_desktop.tools.display import count_text, current, is_count
+from caec_desktop.tools.materials import MATERIALS
 from caec_desktop.tools.sweep import left_out_line
 from caec_desktop.tools.units import UnitParseError, pretty_unit, to_si
 
@@ -328,6 +329,31 @@ class CalcPackage:
 
 
 # --- building ------------------------------------------------------------------------------
+
+
+def _first_point_sheet(
+    tool: str, args: Mapping[str, Any], table: SweepTable, props: Mapping[str, Any]
+) -> CalcSheet | None:
+    """The calc sheet of a sweep's first computed point (a sweep records none): its formulas,
+    substitutions and references, so a swept calculation can be checked like a single one.
+    None when the tool no longer computes it (renamed, or its inputs changed)."""
+    if table.parameter not in props:
+        return None
+    outcome = execute(tool, {**args, table.parameter: table.rows[0][0]})
+    return outcome.calc_sheet if outcome.ok else None
+
+
+def _preset_sources(inputs: Iterable[InputRow]) -> list[str]:
+    """The source of each material preset the inputs came from (`preset:glass`), as a
+    reference: a value from a preset is cited like a formula (the chat says it in words)."""
+    keys = dict.fromkeys(
+        row.source.partition(":")[2] for row in inputs if row.source.startswith("preset:")
+    )
+    return [
+        f"Material preset “{m.key}”, {m.source}"
+        for key in keys
+        if (m := MATERIALS.get(key)) is not None
+    ]
 
 
 def _csv_number(value: Any) -> Any:
@@ -629,12 +655,27 @@ def _calculation(
     thresholds: list[str] = []
     notes: list[str] = []
     cited: list[int] = []
-    if entry.get("calc_sheet"):
-        sheet = CalcSheet.model_validate(entry["calc_sheet"])
+    sheet = CalcSheet.model_validate(entry["calc_sheet"]) if entry.get("calc_sheet") else None
+    if sheet is None and table is not None and table.rows:
+        sheet = _first_point_sheet(tool, args, table, arg_props)
+        if sheet is not None:
+            value = show_value(
+                table.rows[0][0], arg_props.get(table.parameter, {}).get("x-unit", "")
+            )
+            sheet.notes.insert(
+                0,
+                f"The steps are shown at the sweep's first computed point, {table.parameter} = "
+                f"{value}, computed again for this package; every point is computed the same "
+                "way (the table).",
+            )
+    if sheet is not None:
         steps = [s.text() for s in sheet.steps]
         thresholds, notes = list(sheet.thresholds), list(sheet.notes)
         for ref in sheet.references:
             cited.append(refs.setdefault(ref, len(refs) + 1))
+    for ref in _preset_sources(inputs):  # where a preset's numbers come from, cited once
+        if (n := refs.setdefault(ref, len(refs) + 1)) not in cited:
+            cited.append(n)
     verdict = str(result["verdict"]).upper() if result.get("verdict") else None
     return Calculation(
         number=number,
