@@ -119,6 +119,8 @@ def test_a_sweep_shows_its_formulas_and_every_preset_is_cited() -> None:
     assert calc.notes[0].startswith(
         "The steps are shown at the sweep's first computed point, particle_radius = 250 µm"
     )
+    # the default the steps use (dt = fraction · dt_R) is an input, as in a single calculation
+    assert [(i.name, i.value, i.source) for i in calc.inputs][-1] == ("fraction", "0.2", "default")
     cited = [pkg.references[n - 1] for n in calc.refs]
     assert any("LIGGGHTS" in ref for ref in cited)  # the formula's source
     preset = [ref for ref in cited if ref.startswith("Material preset “glass”")]

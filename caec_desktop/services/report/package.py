@@ -34,7 +34,7 @@ from caec_desktop.agent.trace import TraceEvent, redact
 from caec_desktop.agent.usage import total_usage, usage_text
 from caec_desktop.services.provenance import provenance
 from caec_desktop.services.report.text import markdown_to_text, one_line, to_second, turn_ranges
-from caec_desktop.tools import CalcSheet, execute, result_schema, tool_schema
+from caec_desktop.tools import CalcSheet, ToolOutcome, execute, result_schema, tool_schema
 from caec_desktop.tools.display import count_text, current, is_count
 from caec_desktop.tools.materials import MATERIALS
 from caec_desktop.tools.sweep import left_out_line
@@ -331,16 +331,16 @@ class CalcPackage:
 # --- building ------------------------------------------------------------------------------
 
 
-def _first_point_sheet(
+def _first_point(
     tool: str, args: Mapping[str, Any], table: SweepTable, props: Mapping[str, Any]
-) -> CalcSheet | None:
-    """The calc sheet of a sweep's first computed point (a sweep records none): its formulas,
-    substitutions and references, so a swept calculation can be checked like a single one.
-    None when the tool no longer computes it (renamed, or its inputs changed)."""
+) -> ToolOutcome | None:
+    """A sweep's first computed point run again (a sweep records no calc sheet): its formulas,
+    substitutions and references, so a swept calculation can be checked like a single one, and
+    the defaults it used. None when the tool no longer computes it (renamed, inputs changed)."""
     if table.parameter not in props:
         return None
     outcome = execute(tool, {**args, table.parameter: table.rows[0][0]})
-    return outcome.calc_sheet if outcome.ok else None
+    return outcome if outcome.ok else None
 
 
 def _preset_sources(inputs: Iterable[InputRow]) -> list[str]:
@@ -617,6 +617,12 @@ def _calculation(
         args.pop(table.parameter, None)
         result = {}
     arg_props, res_props = _props(tool, "args"), _props(tool, "result")
+    first = None  # a sweep's first computed point, run again for its calc sheet and defaults
+    if table is not None and table.rows and not entry.get("calc_sheet"):
+        first = _first_point(tool, args, table, arg_props)
+        if first is not None:  # the defaults it used are inputs too (fraction = 0.2)
+            used = {k: v for k, v in first.args.items() if v is not None}
+            args.update({k: v for k, v in used.items() if k not in args and k != table.parameter})
     if table is not None:
         table.fixed = _held({k: v for k, v in args.items() if k != table.parameter}, arg_props)
     inputs = [
@@ -656,8 +662,8 @@ def _calculation(
     notes: list[str] = []
     cited: list[int] = []
     sheet = CalcSheet.model_validate(entry["calc_sheet"]) if entry.get("calc_sheet") else None
-    if sheet is None and table is not None and table.rows:
-        sheet = _first_point_sheet(tool, args, table, arg_props)
+    if first is not None and table is not None:
+        sheet = first.calc_sheet
         if sheet is not None:
             value = show_value(
                 table.rows[0][0], arg_props.get(table.parameter, {}).get("x-unit", "")
