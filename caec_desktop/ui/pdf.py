@@ -263,7 +263,10 @@ def keep_headings_with_next(doc: QTextDocument) -> int:
             if top % height > 0 and top // height != _line_top(doc, after) // height:
                 fmt = block.blockFormat()
                 fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
-                QTextCursor(block).setBlockFormat(fmt)  # lays out again from here
+                QTextCursor(block).setBlockFormat(fmt)
+                # lay out again from here: Qt's incremental relayout left later paragraphs
+                # undrawn (blank where "4. Coarse graining" and its text were)
+                doc.markContentsDirty(block.position(), doc.characterCount() - block.position())
                 moved += 1
         block = after
     return moved

@@ -46,6 +46,37 @@ def test_a_heading_at_the_foot_of_a_page_moves_to_the_next_with_its_plot() -> No
     assert pages(doc) == {"PLOT": 0, "plot": 1, "END": 1}
     assert keep_headings_with_next(doc) == 1
     assert pages(doc) == {"PLOT": 1, "plot": 1, "END": 1}
+    assert all_laid_out(doc)
+
+
+def all_laid_out(doc: QTextDocument) -> bool:
+    """Every paragraph with text has lines: Qt's incremental relayout after a page break left
+    the paragraphs after it without lines, and the PDF blank where they were (the exported
+    package lost "4. Coarse graining", its text and the references)."""
+    block = doc.begin()
+    while block.isValid():
+        if block.text().strip() and block.layout().lineCount() == 0:
+            return False
+        block = block.next()
+    return True
+
+
+@pytest.mark.usefixtures("qapp")
+def test_a_package_keeps_every_paragraph_after_its_headings_move() -> None:
+    from caec_desktop.ui.pdf import RESOLUTION, _job, plot_image
+    from tests.services.test_export import package
+
+    pkg = package()
+    images = {calc.number: png for calc, sweep in pkg.sweeps if (png := plot_image(sweep))}
+    doc = QTextDocument()
+    for number in images:  # the plot's place, at its size in the PDF
+        plot = QImage(1200, 700, QImage.Format.Format_RGB32)
+        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(f"plot-{number}.png"), plot)
+    doc.setHtml(_job(pkg, images)["html"])
+    # an A4 body at the PDF's resolution, narrow enough that headings fall at page feet
+    doc.setPageSize(QSizeF(RESOLUTION * 7.1, RESOLUTION * 4.0))
+    assert keep_headings_with_next(doc) > 0
+    assert all_laid_out(doc)
 
 
 @pytest.mark.usefixtures("qapp")
