@@ -176,7 +176,7 @@ def cmd_tools(ns: argparse.Namespace) -> int:
 
 
 def cmd_run(ns: argparse.Namespace) -> int:
-    from caec_desktop.tools import execute, result_schema, tool_names
+    from caec_desktop.tools import count_fields, execute, result_schema, tool_names
     from caec_desktop.tools.bare import typed_args
     from caec_desktop.tools.display import current
 
@@ -217,7 +217,11 @@ def cmd_run(ns: argparse.Namespace) -> int:
         return EXIT_INVALID
     outcome = execute(ns.tool, args)
     units = {k: v.get("x-unit", "") for k, v in result_schema(ns.tool)["properties"].items()}
-    show = current().show
+    counts = count_fields(ns.tool)
+
+    def show(key: str, value: Any) -> str:
+        return current().show(value, units.get(key, ""), key in counts)
+
     if ns.json:
         _print_json(
             {
@@ -226,9 +230,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
                 "tool": outcome.tool,
                 "args": outcome.args if outcome.ok else args,
                 "result": outcome.result,
-                "display": {
-                    k: show(v, units.get(k, "")) for k, v in (outcome.result or {}).items()
-                },
+                "display": {k: show(k, v) for k, v in (outcome.result or {}).items()},
                 "errors": [e.text() for e in outcome.errors],
                 "warnings": [{**w.model_dump(), "text": w.text()} for w in outcome.warnings],
                 "calc_sheet": outcome.calc_sheet.model_dump() if outcome.calc_sheet else None,
@@ -246,7 +248,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
         _say(f"warning: {warning}")
     for key, value in (outcome.result or {}).items():
         if value is not None:  # not computed from these inputs: left out, as in the chat
-            _say(f"{key} = {show(value, units.get(key, ''))}")
+            _say(f"{key} = {show(key, value)}")
     if outcome.calc_sheet:
         _say()
         _say(outcome.calc_sheet.text())
@@ -258,6 +260,8 @@ def cmd_sweep(ns: argparse.Namespace) -> int:
     from caec_desktop.tools.display import current
     from caec_desktop.tools.sweep import (
         RangeError,
+        empty_columns,
+        left_out_line,
         parse_range,
         run_sweep,
         sweep_csv,
@@ -298,16 +302,20 @@ def cmd_sweep(ns: argparse.Namespace) -> int:
     if not outcome.ok or outcome.table is None:
         return refuse([e.text() for e in outcome.errors])
     table = outcome.table
+    left_out = empty_columns(table)
     if ns.json:
         headers, rows = table_cells(table)
         _print_json(
             {"ok": True, "tool": ns.tool, "request": outcome.request, "table": table,
-             "display": {"headers": headers, "rows": rows}, "errors": [], "notes": notes}
+             "display": {"headers": headers, "rows": rows, "left_out": left_out},
+             "errors": [], "notes": notes}
         )  # fmt: skip
         return EXIT_OK
     for note in notes:  # on stderr beside a CSV, which stays a plain table
         _say(f"note: {note}", err=ns.csv)
     if ns.csv:
+        if left_out:
+            _say(f"note: {left_out_line(left_out)}", err=True)
         _say(sweep_csv(table).rstrip("\n"))
     else:
         _say(sweep_text(table, current()))

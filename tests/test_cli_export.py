@@ -131,7 +131,7 @@ def test_qt_is_loaded_only_for_pdf_and_runs_offscreen(db: Path, tmp_path: Path) 
     text = " ".join(
         " ".join(p.extract_text().split()) for p in pypdf.PdfReader(tmp_path / "p.pdf").pages
     )
-    assert "Calculation package — Glass beads" in text and "3.2 Sweep of particle_radius" in text
+    assert "Calculation package — Glass beads" in text and "3.3 Sweep of particle_radius" in text
 
 
 def test_export_follows_the_saved_display_units(

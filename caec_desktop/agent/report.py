@@ -15,7 +15,7 @@ from typing import Any
 from caec_desktop.agent.guard import REFUSAL_NEXT_STEPS
 from caec_desktop.agent.selection.protocol import StatedValue, Summary
 from caec_desktop.agent.state import NO_CALL, AgentState, Status
-from caec_desktop.tools import CalcSheet, result_schema, tool_schema
+from caec_desktop.tools import CalcSheet, count_fields, result_schema, tool_schema
 from caec_desktop.tools.display import current
 from caec_desktop.tools.sweep import SWEEP_TOOL, sweep_markdown
 from caec_desktop.tools.units import PintError, pretty_unit
@@ -97,8 +97,9 @@ def result_markdown(entry: dict[str, Any]) -> str:
     if entry.get("warnings"):
         lines.append("")
     lines += ["| Result | Value |", "| --- | --- |"]
+    counted = count_fields(tool)
     lines += [
-        f"| {k} | {show_value(v, out_units.get(k, ''))} |"
+        f"| {k} | {show_value(v, out_units.get(k, ''), k in counted)} |"
         for k, v in result.items()
         if v is not None
     ]
@@ -107,7 +108,7 @@ def result_markdown(entry: dict[str, Any]) -> str:
     for key, value in (entry.get("args") or {}).items():
         if value is None:
             continue
-        shown = show_value(value, in_units.get(key, ""))
+        shown = show_value(value, in_units.get(key, ""), key in count_fields(tool, "args"))
         inputs.append(f"{key} = {shown}" + (f" ({sources[key]})" if key in sources else ""))
     if inputs:
         lines += ["", "Inputs: " + "; ".join(inputs)]

@@ -7,7 +7,7 @@ from caec_desktop.tools.base import ArgError, CalcSheet, CalcStep, ToolSpec
 from caec_desktop.tools.execution import ToolOutcome, execute, validate
 from caec_desktop.tools.messages import FieldMessage
 from caec_desktop.tools.registry import get_tool, tool_groups, tool_names
-from caec_desktop.tools.schema import result_schema, tool_list, tool_schema
+from caec_desktop.tools.schema import count_fields, result_schema, tool_list, tool_schema
 
 __all__ = [
     "ArgError",
@@ -16,6 +16,7 @@ __all__ = [
     "FieldMessage",
     "ToolOutcome",
     "ToolSpec",
+    "count_fields",
     "execute",
     "get_tool",
     "result_schema",

@@ -66,10 +66,12 @@ def _check_turns(unit: str, value: str) -> None:
 class Unit:
     """Annotated marker: the field is a number in SI `unit`, or a string with a unit pint converts.
 
-    Also writes `x-unit` into the JSON Schema and rejects NaN/inf.
+    Also writes `x-unit` into the JSON Schema and rejects NaN/inf; `count` writes `x-count`
+    (a number of things, shown as a count: `display.count_text`).
     """
 
     unit: str
+    count: bool = False
 
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
@@ -84,6 +86,8 @@ class Unit:
     ) -> JsonSchemaValue:
         out = handler(schema)
         out["x-unit"] = self.unit
+        if self.count:
+            out["x-count"] = True
         return out
 
 
@@ -102,8 +106,11 @@ Stiffness = Annotated[float, Unit("N/m")]
 Damping = Annotated[float, Unit("N*s/m")]
 Ratio = Annotated[float, Unit("")]
 """Dimensionless (fractions, Poisson ratio, restitution); accepts "60 %" too."""
-Count = Annotated[int, Unit("")]
+Count = Annotated[int, Unit("", count=True)]
 """A whole number (cores); "16" or 16.0 is read, 16.5 is refused."""
+NumberOf = Annotated[float, Unit("", count=True)]
+"""A number of things that a division may leave not whole (particles N = M/m, parcels N/s³,
+particle-steps): dimensionless like `Ratio`, shown as a count with every digit (19,531.25)."""
 Acceleration = Annotated[float, Unit("m/s^2")]
 Angle = Annotated[float, Unit("degree")]
 """In degrees (a bare number is degrees; "0.3 rad" converts)."""
@@ -191,6 +198,9 @@ class CalcStep(BaseModel):
     substitution: str
     value: float | int | bool | str
     unit: str = ""
+    count: bool = False
+    """The value is a number of things (N_p = N/s³ parcels): shown as a count, every digit of
+    its whole part (`display.count_text`), even when not whole."""
 
     def text(self) -> str:
         """The line as people read it. The substitution is written in SI (what the tool
@@ -202,9 +212,9 @@ class CalcStep(BaseModel):
         value, display = self.value, current()
         counted = isinstance(value, int) and not isinstance(value, bool)  # 1,100,000 steps
         # a count computed as a float (N·n = 1e12 particle-steps): every digit, as its result
-        counted |= isinstance(value, float) and not self.unit and is_count(value)
+        counted |= isinstance(value, float) and not self.unit and (self.count or is_count(value))
         shown = (
-            display.show(value, self.unit)
+            display.show(value, self.unit, self.count)
             if counted
             else display.fmt(value, self.unit)
             if isinstance(value, float)
@@ -240,11 +250,26 @@ class CalcSheet(BaseModel):
         return verdict
 
     def step(
-        self, name: str, formula: str, substitution: str, value: float, unit: str = ""
+        self,
+        name: str,
+        formula: str,
+        substitution: str,
+        value: float,
+        unit: str = "",
+        *,
+        count: bool = False,
     ) -> float:
-        """Record a step and return `value`, so tools can write `g = sheet.step(...)`."""
+        """Record a step and return `value`, so tools can write `g = sheet.step(...)`; `count`:
+        the value is a number of things (`CalcStep.count`)."""
         self.steps.append(
-            CalcStep(name=name, formula=formula, substitution=substitution, value=value, unit=unit)
+            CalcStep(
+                name=name,
+                formula=formula,
+                substitution=substitution,
+                value=value,
+                unit=unit,
+                count=count,
+            )
         )
         return value
 

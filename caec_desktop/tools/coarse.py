@@ -29,6 +29,7 @@ from caec_desktop.tools.base import (
     Density,
     Length,
     Mass,
+    NumberOf,
     Pressure,
     Q,
     R,
@@ -40,6 +41,7 @@ from caec_desktop.tools.base import (
     ToolResult,
     ToolSpec,
 )
+from caec_desktop.tools.display import count_text
 from caec_desktop.tools.timestep import Verdict, worst
 from caec_desktop.tools.units import fmt, sig
 
@@ -70,7 +72,7 @@ class CoarseArgs(ToolArgs):
         ge=1,
         example=4,
     )
-    n_parcels: Ratio | None = Q(
+    n_parcels: NumberOf | None = Q(
         "Target number of parcels N_p: gives s = (N/N_p)^(1/3) (needs n_particles, or total_mass "
         "with particle_diameter and density); instead of scale_factor",
         default=None,
@@ -82,7 +84,7 @@ class CoarseArgs(ToolArgs):
     density: Density | None = fields.density(
         "Solid density ρ (for masses, and counts from total_mass)", default=None, example=None
     )
-    n_particles: Ratio | None = Q(
+    n_particles: NumberOf | None = Q(
         "Number of primary particles N (or give total_mass)", default=None, gt=0
     )
     total_mass: Mass | None = Q("Total solid mass (or give n_particles)", default=None, gt=0)
@@ -158,8 +160,8 @@ class CoarseResult(ToolResult):
     parcel_diameter: Length | None = R("Parcel diameter D = s d", default=None)
     particle_mass: Mass | None = R("Primary particle mass m = ρπd³/6", default=None)
     parcel_mass: Mass | None = R("Parcel mass M = s³ m", default=None)
-    particle_count: Ratio | None = R("Primary particles N", default=None)
-    parcel_count: Ratio | None = R("Parcels N_p = N/s³", default=None)
+    particle_count: NumberOf | None = R("Primary particles N", default=None)
+    parcel_count: NumberOf | None = R("Parcels N_p = N/s³", default=None)
     stiffness_parcel: Stiffness | None = R("k' = s k", default=None)
     damping_parcel: Damping | None = R("η' = s² η", default=None)
     youngs_modulus_parcel: Pressure | None = R("E' = E (Hertz is scale-free)", default=None)
@@ -191,7 +193,10 @@ def coarse_graining(args: CoarseArgs, sheet: CalcSheet) -> CoarseResult:
         n, n_p = primary_count(args), args.n_parcels
         assert n is not None and n_p is not None
         s = out["scale_factor"] = sheet.step(
-            "s", "(N / N_p)^(1/3)", f"({sig(n)} / {sig(n_p)})^(1/3)", (n / n_p) ** (1.0 / 3.0)
+            "s",
+            "(N / N_p)^(1/3)",
+            f"({count_text(n)} / {count_text(n_p)})^(1/3)",
+            (n / n_p) ** (1.0 / 3.0),
         )
     verdict: Verdict = "ok"
     d, rho = args.particle_diameter, args.density
@@ -216,6 +221,7 @@ def coarse_graining(args: CoarseArgs, sheet: CalcSheet) -> CoarseResult:
                     "M_tot / m",
                     f"{fmt(args.total_mass, 'kg')} / {fmt(m, 'kg')}",
                     args.total_mass / m,
+                    count=True,
                 )
         if args.smallest_feature is not None:
             ratio = out["feature_to_parcel"] = sheet.step(
@@ -244,8 +250,9 @@ def coarse_graining(args: CoarseArgs, sheet: CalcSheet) -> CoarseResult:
         out["parcel_count"] = sheet.step(
             "N_p",
             "N / s³",
-            f"{sig(out['particle_count'])} / {sig(s)}³",
+            f"{count_text(out['particle_count'])} / {sig(s)}³",
             out["particle_count"] / s**3,
+            count=True,
         )
     if args.stiffness is not None:
         k = args.stiffness

@@ -26,6 +26,7 @@ from caec_desktop.tools.base import (
     Length,
     Mass,
     MassFlow,
+    NumberOf,
     Q,
     R,
     Rate,
@@ -36,6 +37,7 @@ from caec_desktop.tools.base import (
     ToolSpec,
     Unit,
 )
+from caec_desktop.tools.display import count_text
 from caec_desktop.tools.timestep import MAX_STEPS, REF_STEPS, count_steps
 from caec_desktop.tools.units import fmt, sig
 
@@ -59,7 +61,7 @@ class CostArgs(ToolArgs):
         "Simulated time T (with timestep: steps and wall time)", default=None, gt=0
     )
     timestep: Time | None = fields.timestep("DEM time step dt (≤ T)", default=None, example=None)
-    n_particles: Ratio | None = Q(
+    n_particles: NumberOf | None = Q(
         "Time-averaged number of particles N in the domain", default=None, gt=0
     )
     throughput: Rate | None = Q(
@@ -131,7 +133,7 @@ class CostArgs(ToolArgs):
 
 class CostResult(ToolResult):
     time_steps: int | None = Field(default=None, description="Number of time steps n = ceil(T/dt)")
-    particle_steps: Ratio | None = R("N · n", default=None)
+    particle_steps: NumberOf | None = R("N · n", default=None)
     wall_time: Time | None = R("Wall-clock time N·n/(P·n_c·η_par)", default=None)
     wall_time_hours: Hours | None = R("Wall-clock time in hours", default=None)
     core_hours: Hours | None = R("Core-hours, wall time · n_c / 3600", default=None)
@@ -141,7 +143,7 @@ class CostResult(ToolResult):
         default=None, description="Ṅ_i per size class [1/s]", json_schema_extra={"x-unit": "1/s"}
     )
     number_mean_volume_diameter: Length | None = R("d₃₀ = (6m̄/(πρ))^(1/3)", default=None)
-    particles_inserted: Ratio | None = R("Ṅ · T (with duration)", default=None)
+    particles_inserted: NumberOf | None = R("Ṅ · T (with duration)", default=None)
 
 
 def simulation_cost(args: CostArgs, sheet: CalcSheet) -> CostResult:
@@ -160,7 +162,11 @@ def simulation_cost(args: CostArgs, sheet: CalcSheet) -> CostResult:
         sheet.references.append(REF_STEPS)
         if args.n_particles is not None:
             ps = out["particle_steps"] = sheet.step(
-                "N·n", "N · n", f"{sig(args.n_particles)} · {n}", args.n_particles * n
+                "N·n",
+                "N · n",
+                f"{count_text(args.n_particles)} · {count_text(n)}",
+                args.n_particles * n,
+                count=True,
             )
             if args.throughput is not None:
                 p, cores, eff = args.throughput, args.n_cores, args.parallel_efficiency
@@ -239,7 +245,11 @@ def simulation_cost(args: CostArgs, sheet: CalcSheet) -> CostResult:
         )
         if args.duration is not None:
             out["particles_inserted"] = sheet.step(
-                "Ṅ T", "Ṅ · T", f"{sig(rate)} /s · {fmt(args.duration, 's')}", rate * args.duration
+                "Ṅ T",
+                "Ṅ · T",
+                f"{sig(rate)} /s · {fmt(args.duration, 's')}",
+                rate * args.duration,
+                count=True,
             )
         sheet.notes.append(
             "Mass fractions, not number fractions: convert number fractions first "

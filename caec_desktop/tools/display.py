@@ -159,6 +159,26 @@ def is_count(value: float) -> bool:
     return math.isfinite(value) and value.is_integer() and abs(value) < COUNT_BELOW
 
 
+COUNT_DECIMALS = 2
+"""Decimals a count that is not whole keeps at least (N/s³ = 19,531.25 parcels)."""
+
+
+def count_text(value: float | int, digits: int = DEFAULT_SIG, group: bool = True) -> str:
+    """A count for people (docs/display_units.md, "Counts"): every digit of its whole part,
+    grouped in threes unless `group` is False (CSV, a form's box); a fraction (a count computed
+    by a division, N/s³ = 19531.25 parcels) to `digits` significant figures but at least
+    `COUNT_DECIMALS` decimals, trailing zeros dropped: 19,531.25, never 19,530. A count below 1
+    or beyond `COUNT_BELOW` is a plain number (`units.sig`)."""
+    if isinstance(value, int) or is_count(value):
+        return f"{int(value):,}" if group else str(int(value))
+    if not math.isfinite(value) or abs(value) < 1 or abs(value) >= COUNT_BELOW:
+        return sig(value, digits)
+    whole_digits = len(str(int(abs(value))))
+    decimals = max(digits - whole_digits, COUNT_DECIMALS)
+    text = f"{value:,.{decimals}f}" if group else f"{value:.{decimals}f}"
+    return text.rstrip("0").rstrip(".")
+
+
 def kind_of(unit: str) -> str | None:
     """The display kind of an SI unit string ("Pa" → "pressure"); None for others."""
     return _KIND_OF_UNIT.get(unit)
@@ -209,16 +229,18 @@ class Display:
             return fmt(value, si_unit, self.sig)
         return f"{self.number(value * _factor(si_unit, unit))} {pretty_unit(unit)}"
 
-    def show(self, value: Any, si_unit: str) -> str:
-        """A result or input for people: numbers as `fmt`, booleans yes/no, lists item by item."""
+    def show(self, value: Any, si_unit: str, count: bool = False) -> str:
+        """A result or input for people: numbers as `fmt`, booleans yes/no, lists item by item.
+        `count`: the field is a number of things (`x-count` in its schema), shown by
+        `count_text` even when not whole (19,531.25 parcels)."""
         if isinstance(value, bool):
             return "yes" if value else "no"
         if isinstance(value, float):
-            if not si_unit and is_count(value):
-                return grouped(int(value))  # a count computed as a float (N = 1e7 particles)
+            if not si_unit and (count or is_count(value)):
+                return count_text(value, self.sig)  # a count computed as a float (N = 1e7)
             return self.fmt(value, si_unit)
         if isinstance(value, list):
-            return ", ".join(self.show(v, si_unit) for v in value)
+            return ", ".join(self.show(v, si_unit, count) for v in value)
         if isinstance(value, int):  # a count (1,100,000 steps), or a quantity typed as 2500
             return self.fmt(float(value), si_unit) if si_unit else grouped(value)
         return str(value)

@@ -7,6 +7,7 @@ description.
 from __future__ import annotations
 
 import copy
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel
@@ -106,3 +107,15 @@ def tool_list() -> list[dict[str, Any]]:
         }
         for n in tool_names()
     ]
+
+
+@cache
+def count_fields(tool: str, which: str = "result") -> frozenset[str]:
+    """The fields of `tool`'s results (`which="args"`: its inputs) that are numbers of things
+    (`x-count`: particles, parcels, particle-steps), shown as counts even when not whole
+    (`display.Display.show(..., count=True)`); empty for a tool no longer registered."""
+    try:
+        schema = result_schema(tool) if which == "result" else tool_schema(tool)
+    except KeyError:
+        return frozenset()
+    return frozenset(k for k, p in schema.get("properties", {}).items() if p.get("x-count"))

@@ -515,20 +515,47 @@ def _shared_unit(items: list[str]) -> list[Any]:
 # --- the table for people: Markdown, text, CSV (display units, one unit per column) -----------
 
 
-def _column_units(table: dict[str, Any], display: Any) -> list[tuple[str, str, float]]:
-    """(name, unit shown, factor from SI) for the parameter, then each result column."""
+Column = tuple[str, str, float, bool]
+"""A table column: (name, unit shown, factor from SI, whether its values are counts)."""
+
+
+def empty_columns(table: dict[str, Any]) -> list[str]:
+    """The result columns no point that computed has a value in: results these inputs do not
+    give (coarse graining's masses without a density). Tables leave them out and say so
+    (`left_out_line`); a column empty only at failed points is kept."""
+    good = [r["result"] or {} for r in table["points"] if r["ok"]]
+    return [
+        c["name"]
+        for c in table["columns"]
+        if c["name"] != table["parameter"] and all(res.get(c["name"]) is None for res in good)
+    ]
+
+
+def left_out_line(names: list[str]) -> str:
+    """The one line under a table that left out `names` (`empty_columns`); "" for none."""
+    if not names:
+        return ""
+    return f"Left out, not computed from these inputs at any point: {', '.join(names)}."
+
+
+def _column_units(table: dict[str, Any], display: Any) -> list[Column]:
+    """Columns of the parameter, then of each result some point has (`empty_columns`)."""
+    from caec_desktop.tools.schema import count_fields
+
     rows = table["points"]
     xs = [float(r["value"]) for r in rows]
-    out = [(table["parameter"], *display.axis(table["unit"], xs))]
+    counts = count_fields(table["tool"]) | count_fields(table["tool"], "args")
+    out = [(table["parameter"], *display.axis(table["unit"], xs), table["parameter"] in counts)]
+    empty = set(empty_columns(table))
     for col in table["columns"]:
-        if col["name"] == table["parameter"]:
-            continue  # a table recorded before such a column was left out
+        if col["name"] == table["parameter"] or col["name"] in empty:
+            continue  # the swept input (a table recorded before it was left out), or no values
         values = [
             float(v)
             for r in rows
             if r["ok"] and isinstance(v := (r["result"] or {}).get(col["name"]), int | float)
         ]
-        out.append((col["name"], *display.axis(col["unit"], values)))
+        out.append((col["name"], *display.axis(col["unit"], values), col["name"] in counts))
     return out
 
 
@@ -552,12 +579,10 @@ def table_cells(
     return headers, [row_cells(row, cols, banded, display, grouped) for row in chosen]
 
 
-def table_layout(
-    table: dict[str, Any], display: Any
-) -> tuple[list[str], list[tuple[str, str, float]], bool]:
-    """(headers, (name, unit shown, factor) per column, whether a band column ends the row)."""
+def table_layout(table: dict[str, Any], display: Any) -> tuple[list[str], list[Column], bool]:
+    """(headers, `Column` per column, whether a band column ends the row)."""
     cols = _column_units(table, display)
-    headers = [f"{n} [{u}]" if u else n for n, u, _ in cols]
+    headers = [f"{n} [{u}]" if u else n for n, u, _, _ in cols]
     banded = bool(table.get("bands"))
     if banded:
         unit = table["columns"][0]["unit"] if table["columns"] else ""
@@ -565,27 +590,32 @@ def table_layout(
     return headers, cols, banded
 
 
+def _number_cell(value: float, col: Column, display: Any, grouped: bool) -> str:
+    from caec_desktop.tools.display import count_text, is_count
+
+    _, unit, factor, count = col
+    if (isinstance(value, int) and factor == 1.0) or (
+        isinstance(value, float) and not unit and (count or is_count(value))
+    ):  # a count: every digit (1e7 particles computed as a float, 19,531.25 parcels too)
+        return count_text(value, display.sig, grouped)
+    return str(display.number(float(value) * factor))
+
+
 def row_cells(
     row: dict[str, Any],
-    cols: list[tuple[str, str, float]],
+    cols: list[Column],
     banded: bool,
     display: Any,
     grouped: bool = True,
 ) -> list[str]:
-    from caec_desktop.tools.display import is_count
-
-    cells = [display.number(float(row["value"]) * cols[0][2])]
+    cells = [_number_cell(row["value"], cols[0], display, grouped)]
     if row["ok"]:
-        for name, unit, factor in cols[1:]:
-            value = row["result"].get(name)
+        for col in cols[1:]:
+            value = row["result"].get(col[0])
             if isinstance(value, bool) or value is None:
                 cells.append("" if value is None else str(value))
-            elif (isinstance(value, int) and factor == 1.0) or (
-                isinstance(value, float) and not unit and is_count(value)
-            ):  # a count: every digit (1e7 particles computed as a float too)
-                cells.append(f"{int(value):,}" if grouped else str(int(value)))
             elif isinstance(value, int | float):
-                cells.append(display.number(float(value) * factor))
+                cells.append(_number_cell(value, col, display, grouped))
             else:
                 cells.append(str(value))
         if banded:
@@ -627,6 +657,8 @@ def sweep_markdown(table: dict[str, Any], max_rows: int | None = 25, display: An
             lines.append(f"| … {left_out} more rows … |")
         else:
             lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    if empty := left_out_line(empty_columns(table)):
+        lines += ["", empty]
     if table.get("args"):
         lines += ["", "Other inputs: " + other_inputs(table, display)]
     return "\n".join(lines)
@@ -640,7 +672,10 @@ def other_inputs(table: dict[str, Any], display: Any = None) -> str:
     show = (display or current()).show
     props = tool_schema(table["tool"]).get("properties", {})
     units = {k: str(p.get("x-unit") or "") for k, p in props.items()}
-    return "; ".join(f"{k} = {show(v, units.get(k, ''))}" for k, v in table["args"].items())
+    counts = {k for k, p in props.items() if p.get("x-count")}
+    return "; ".join(
+        f"{k} = {show(v, units.get(k, ''), k in counts)}" for k, v in table["args"].items()
+    )
 
 
 def sweep_text(table: dict[str, Any], display: Any = None) -> str:
@@ -650,6 +685,8 @@ def sweep_text(table: dict[str, Any], display: Any = None) -> str:
     lines = [summary_line(table).replace("`", "")]
     lines.append("  ".join(h.rjust(w) for h, w in zip(headers, widths, strict=True)))
     lines += ["  ".join(c.rjust(w) for c, w in zip(r, widths, strict=False)) for r in body]
+    if left_out := left_out_line(empty_columns(table)):
+        lines.append(left_out)
     return "\n".join(lines)
 
 

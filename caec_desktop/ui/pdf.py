@@ -50,7 +50,10 @@ from PySide6.QtGui import (
     QPdfWriter,
     QPen,
     QPolygonF,
+    QTextBlock,
+    QTextCursor,
     QTextDocument,
+    QTextFormat,
 )
 from PySide6.QtWidgets import QApplication
 
@@ -213,6 +216,7 @@ def _render(
             doc.addResource(QTextDocument.ResourceType.ImageResource, url, image)
     doc.setHtml(job["html"])
     doc.setPageSize(body)
+    keep_headings_with_next(doc)
     total = doc.pageCount()
 
     small = QFont("sans-serif", 7)
@@ -234,6 +238,38 @@ def _render(
         painter.end()
     del writer  # flushes and closes the file
     return path
+
+
+def _line_top(doc: QTextDocument, block: QTextBlock) -> float:
+    """Where the first line of `block` starts in the document (a line pushed to the next page
+    starts there, though its block's box begins on the page before)."""
+    box = doc.documentLayout().blockBoundingRect(block)
+    layout = block.layout()
+    return float(box.y() + (layout.lineAt(0).y() if layout.lineCount() else 0.0))
+
+
+def keep_headings_with_next(doc: QTextDocument) -> int:
+    """Start a new page at every heading whose next line would begin the next page: a section
+    title alone at the foot of a page, its table or plot overleaf ("3.2 Sweep of …" above a
+    blank, seen in an exported package). QTextDocument has no keep-with-next; this is it, for a
+    document already given its page size. Returns how many headings were moved."""
+    height = doc.pageSize().height()
+    moved = 0
+    block = doc.begin()
+    while block.isValid():
+        after = block.next()
+        if block.blockFormat().headingLevel() > 0 and after.isValid():
+            top = _line_top(doc, block)
+            if top % height > 0 and top // height != _line_top(doc, after) // height:
+                fmt = block.blockFormat()
+                fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+                QTextCursor(block).setBlockFormat(fmt)
+                # lay out again from here: Qt's incremental relayout left later paragraphs
+                # undrawn (blank where "4. Coarse graining" and its text were)
+                doc.markContentsDirty(block.position(), doc.characterCount() - block.position())
+                moved += 1
+        block = after
+    return moved
 
 
 def _bands(

@@ -445,24 +445,52 @@ class SweepPlot(QWidget):
         """`rayleigh_timestep: rayleigh_timestep against particle_radius` (tool: y against x)."""
         return f"{self.table.get('tool', '')}: {self.column} against {self.table['parameter']}"
 
+    def _title_strip(self) -> tuple[Any, int]:
+        """The title's bold font and the height of the strip above the plot that holds it."""
+        from PySide6.QtCore import QRect, Qt
+        from PySide6.QtGui import QFont, QFontMetrics
+
+        assert self.plot is not None
+        font = QFont(self.font())
+        font.setBold(True)
+        wrapped = QFontMetrics(font).boundingRect(
+            QRect(0, 0, self.plot.width() - 16, 10_000), Qt.TextFlag.TextWordWrap, self.title()
+        )
+        return font, wrapped.height() + 16
+
+    def _paint_titled(self, painter: Any, font: Any, strip: int) -> None:
+        """The title strip, then the plot under it (PNG and SVG draw the same page)."""
+        from PySide6.QtCore import QRect, QRectF, Qt
+        from PySide6.QtGui import QColor
+
+        assert self.plot is not None
+        width = self.plot.width()
+        painter.fillRect(QRect(0, 0, width, strip), QColor("white"))
+        painter.setFont(font)
+        painter.setPen(QColor("black"))
+        painter.drawText(
+            QRect(8, 8, width - 16, strip - 8),
+            int(Qt.AlignmentFlag.AlignHCenter | Qt.TextFlag.TextWordWrap),
+            self.title(),
+        )
+        painter.translate(0, strip)
+        # The target in the painter's own (scaled) units: with none, QGraphicsView.render fills
+        # the device's whole size, which a scaled painter then doubled again (the PNG held the
+        # plot's top-left quarter at 4x, its x axis and most of the curve cut off).
+        self.plot.render(
+            painter, QRectF(0, 0, width, self.plot.height()), self.plot.viewport().rect()
+        )
+
     def export_png(self, path: str, scale: float = PNG_SCALE) -> bool:
         """Save the plot as PNG: what the window shows (axes with their labels and units), drawn
         `scale` times larger, under a title strip naming the tool and both axes; False when there
         is no plot yet or the file cannot be written."""
         if self.plot is None:
             return False
-        from PySide6.QtCore import QRect, QRectF, Qt
-        from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPixmap
+        from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
 
-        font = QFont(self.font())
-        font.setBold(True)
+        font, strip = self._title_strip()
         width, height = self.plot.width(), self.plot.height()
-        strip = (
-            QFontMetrics(font)
-            .boundingRect(QRect(0, 0, width - 16, 10_000), Qt.TextFlag.TextWordWrap, self.title())
-            .height()
-            + 16
-        )
         image = QImage(
             round(width * scale), round((height + strip) * scale), QImage.Format.Format_RGB32
         )
@@ -470,38 +498,34 @@ class SweepPlot(QWidget):
         painter = QPainter(image)
         try:
             painter.scale(scale, scale)
-            painter.setFont(font)
-            painter.setPen(QColor("black"))
-            painter.drawText(
-                QRect(8, 8, width - 16, strip - 8),
-                int(Qt.AlignmentFlag.AlignHCenter | Qt.TextFlag.TextWordWrap),
-                self.title(),
-            )
-            painter.translate(0, strip)
-            # The target in the painter's own (scaled) units: with none, QGraphicsView.render
-            # fills the image's whole size, which the scale then doubled again (the PNG held
-            # the plot's top-left quarter at 4x, its x axis and most of the curve cut off).
-            self.plot.render(painter, QRectF(0, 0, width, height), self.plot.viewport().rect())
+            self._paint_titled(painter, font, strip)
         finally:
             painter.end()
         return bool(QPixmap.fromImage(image).save(path, "PNG"))  # QImage.save refuses "PNG"
 
     def export_svg(self, path: str) -> bool:
-        """Save the plot as SVG, drawn by Qt's SVG generator (pyqtgraph's own SVG exporter
-        fails on the path data Qt 6.11 writes)."""
+        """Save the plot as SVG under the PNG's title strip, the title as SVG text (a <text>
+        element a reader can select and search), drawn by Qt's SVG generator (pyqtgraph's own
+        SVG exporter fails on the path data Qt 6.11 writes); False when there is no plot yet or
+        the file cannot be written."""
         if self.plot is None:
             return False
+        from PySide6.QtCore import QRect, QSize
         from PySide6.QtGui import QPainter
         from PySide6.QtSvg import QSvgGenerator
 
+        font, strip = self._title_strip()
+        width, height = self.plot.width(), self.plot.height() + strip
         generator = QSvgGenerator()
         generator.setFileName(path)
-        generator.setSize(self.plot.size())
-        generator.setViewBox(self.plot.rect())
-        generator.setTitle(f"{self.column} against {self.table['parameter']}")
-        painter = QPainter(generator)
+        generator.setSize(QSize(width, height))
+        generator.setViewBox(QRect(0, 0, width, height))
+        generator.setTitle(self.title())
+        painter = QPainter()
+        if not painter.begin(generator):  # the file cannot be opened for writing
+            return False
         try:
-            self.plot.render(painter)
+            self._paint_titled(painter, font, strip)
         finally:
             painter.end()
         return True

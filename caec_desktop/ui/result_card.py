@@ -95,11 +95,16 @@ def _units(tool: str, which: str) -> dict[str, str]:
 
 def result_rows(tool: str, result: dict[str, Any]) -> list[tuple[str, str]]:
     """(name, value in words with its display unit) per result field; None values left out."""
+    from caec_desktop.tools import count_fields
     from caec_desktop.tools.display import current
 
     show_value = current().show  # the display units of the settings
-    units = _units(tool, "result")
-    rows = [(k, show_value(v, units.get(k, ""))) for k, v in result.items() if v is not None]
+    units, counts = _units(tool, "result"), count_fields(tool)
+    rows = [
+        (k, show_value(v, units.get(k, ""), k in counts))
+        for k, v in result.items()
+        if v is not None
+    ]
     unit = result.get("unit")
     if isinstance(unit, str) and "value" in result and not units.get("value"):
         # A value in the unit the result names (convert_units: 45 psi to kPa): one row reading
@@ -120,15 +125,16 @@ def input_text(
     """`Inputs: particle_radius = 500 µm (typed (d/2)); …`, left-out inputs not named. A value
     typed (or entered in the form) in other units than those shown says what was typed:
     `drum_radius = 19.7 in (typed: 0.5 m)`, not a converted value labelled "typed"."""
+    from caec_desktop.tools import count_fields
     from caec_desktop.tools.display import current
 
     show_value = current().show
-    units = _units(tool, "args")
+    units, counts = _units(tool, "args"), count_fields(tool, "args")
     parts = []
     for k, v in args.items():
         if v is None:
             continue
-        shown = show_value(v, units.get(k, ""))
+        shown = show_value(v, units.get(k, ""), k in counts)
         source = sources.get(k)
         as_given = (given or {}).get(k)
         by_user = bool(source) and (str(source).startswith("typed") or source == "form")

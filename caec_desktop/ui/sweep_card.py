@@ -28,7 +28,14 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.tools.display import current
-from caec_desktop.tools.sweep import row_cells, summary_line, sweep_csv, table_layout
+from caec_desktop.tools.sweep import (
+    empty_columns,
+    left_out_line,
+    row_cells,
+    summary_line,
+    sweep_csv,
+    table_layout,
+)
 from caec_desktop.ui.plot_view import SweepPlot
 
 _FAILED = QColor("#b00020")
@@ -91,7 +98,10 @@ class SweepCard(QFrame):
         self.tool = "sweep"
         self.args: dict[str, Any] = dict(data.get("args") or {})
         self.table: dict[str, Any] = dict(data.get("result") or {})
-        title = QLabel(f"<b>Sweep</b> — {escape(summary_line(self.table).replace('`', ''))}")
+        heading = f"<b>Sweep</b> — {escape(summary_line(self.table).replace('`', ''))}"
+        if left_out := left_out_line(empty_columns(self.table)):  # the table's missing columns
+            heading += f"<br><small>{escape(left_out)}</small>"
+        title = QLabel(heading)
         title.setTextFormat(QtCore.Qt.TextFormat.RichText)
         title.setWordWrap(True)
         self.plot = SweepPlot(self.table)

@@ -134,11 +134,16 @@ def shown_args(tool: str, args: Any, which: str = "args") -> str:
     booleans as yes/no, left-out (None) values not named."""
     if not isinstance(args, dict):
         return _short(args, 200)
+    from caec_desktop.tools import count_fields
     from caec_desktop.tools.display import current
 
     show_value = current().show  # the display units of the settings
-    units = _units(tool, which)
-    parts = [f"{k} = {show_value(v, units.get(k, ''))}" for k, v in args.items() if v is not None]
+    units, counts = _units(tool, which), count_fields(tool, which)
+    parts = [
+        f"{k} = {show_value(v, units.get(k, ''), k in counts)}"
+        for k, v in args.items()
+        if v is not None
+    ]
     return ", ".join(parts) or "nothing"
 
 

@@ -113,7 +113,11 @@ def test_markdown_package_title_block_summary_and_numbered_calculations() -> Non
     assert rows[1].rstrip(" |").endswith("REFUSED") and "peak stress in my shaft?" in rows[1]
     assert rows[2].rstrip(" |").endswith("OK") and "utilization = " in rows[2]
     assert rows[3].rstrip(" |").endswith("NOT COMPUTED")
-    assert "sweep of particle_radius: 3 points" in rows[4]
+    # the input's range and the first result's, first point to last (the failed one aside)
+    lo, hi = min(RADII_MM), max(RADII_MM)
+    assert f"sweep of particle_radius = {lo:g} to {hi:g} mm: 3 points computed, 1 failed" in rows[4]
+    dt_lo, dt_hi = (expected_dt_r(r / 1000) * 1e6 for r in (lo, hi))
+    assert f"rayleigh_timestep: {dt_lo:.4g} to {dt_hi:.4g} µs" in rows[4]
     headings = re.findall(r"^## (.+)$", md, re.M)
     assert headings == [
         "Summary",
@@ -131,13 +135,14 @@ def test_markdown_package_title_block_summary_and_numbered_calculations() -> Non
     assert "| fraction | Fraction of dt_R to recommend | 0.2 | default |" in calc1
     assert "1. G = E / (2 (1 + ν)) = 70 GPa / (2 (1 + 0.25)) = 28 GPa" in calc1
     assert f"| {expected_dt_r() * 1e6:.4g} µs |" in calc1
-    assert "*References:* [1], [2], [3]" in calc1
+    assert "*References:* [1], [2], [3], [4]" in calc1  # [4]: the glass preset's source
     calc2 = md.split("## 2. ", 1)[1].split("## 3. ", 1)[0]
     assert "model openai/gpt-oss-120b (OpenRouter)" in calc2 and "did not compute" in calc2
-    assert "**Verdict: OK**" in calc2 and "*References:* [4]" in calc2
+    assert "**Verdict: OK**" in calc2 and "*References:* [5]" in calc2
     refs = md.split("## References", 1)[1]
-    assert re.findall(r"^(\d)\. ", refs, re.M) == ["1", "2", "3", "4"]
+    assert re.findall(r"^(\d)\. ", refs, re.M) == ["1", "2", "3", "4", "5"]
     assert "LIGGGHTS fix check/timestep/gran" in refs and "Johnson" in refs
+    assert "4. Material preset “glass”, Soda-lime glass: ρ ≈ 2500 kg/m³" in refs
     assert not re.search(r"\d{2}:\d{2}:\d{2}\.\d", md)  # no fractions of seconds anywhere
 
 
@@ -312,7 +317,7 @@ def test_pdf_reads_as_a_calculation_package(tmp_path: Path) -> None:
     assert numbered[:3] == [
         ("1", "Rayleigh timestep"), ("2", "Contact stress check"), ("3", "Rayleigh timestep")
     ]  # fmt: skip
-    for part in ("1.1 Inputs", "1.2 Calculation", "1.3 Results", "Verdict: OK", "3.2 Sweep"):
+    for part in ("1.1 Inputs", "1.2 Calculation", "1.3 Results", "Verdict: OK", "3.3 Sweep"):
         assert part in body, part
     assert flat(f"{expected_dt_r() * 1e6:.4g} µs") in body
     assert "Refused: no safety factor or allowable stress given" in body
@@ -471,7 +476,7 @@ def test_the_renderer_process_writes_the_same_pdf_with_progress(tmp_path: Path) 
     pages = pypdf.PdfReader(path).pages
     assert seen == [(i, len(pages)) for i in range(1, len(pages) + 1)]
     text = flat(" ".join(p.extract_text() for p in pages))
-    assert "Job number J-2041" in text and "1.1 Inputs" in text and "3.2 Sweep" in text
+    assert "Job number J-2041" in text and "1.1 Inputs" in text and "3.3 Sweep" in text
     with pytest.raises(ExportCancelled):
         write_package(
             package(), tmp_path / "q.pdf", pdf_writer=write_pdf_process, cancelled=lambda: True
@@ -548,9 +553,10 @@ def test_a_sweep_tool_result_holding_its_table_is_the_swept_calculation() -> Non
     assert calc.sweep is not None
     assert calc.sweep.names[-1] == "band" and [row[-1] for row in calc.sweep.rows] == ["ok"] * 3
     assert len(calc.sweep.failures) == 1 and "particle_radius = -1 mm" in calc.sweep.failures[0]
-    # numbered from what is present (inputs, then the sweep), in HTML/PDF and Markdown alike
+    # numbered from what is present (inputs, the first point's steps, then the sweep), in
+    # HTML/PDF and Markdown alike
     headings = re.findall(r"<h3>(1\.\d) (\w+)", pkg.html())
-    assert headings == [("1.1", "Inputs"), ("1.2", "Sweep")]
+    assert headings == [("1.1", "Inputs"), ("1.2", "Calculation"), ("1.3", "Sweep")]
     assert re.findall(r"^\*\*(1\.\d) (\w+)", pkg.markdown(), re.M) == headings
 
 

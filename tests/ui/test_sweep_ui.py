@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.cli import main
@@ -467,3 +467,60 @@ def test_band_labels_never_overlap_and_name_bands_in_view(qtbot: QtBot) -> None:
             ]
     assert [t.toPlainText() for t in labels(wide)] == ["ok"]
     assert sorted(t.toPlainText() for t in labels(both)) == ["caution", "fail", "ok"]
+
+
+def test_a_saved_svg_has_the_pngs_title_as_svg_text(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plot -> SVG had no title strip (the PNG got one): the SVG now has the same strip above
+    the plot, its title as <text> a reader can select and search, and the status bar says where
+    the file went."""
+    import xml.etree.ElementTree as ET
+
+    from PySide6.QtWidgets import QFileDialog, QMainWindow
+
+    from caec_desktop.ui import layout_store
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    card = SweepCard(sweep_data(start="0.5 mm", stop="5 mm", points=5))
+    window.setCentralWidget(card)
+    window.resize(420, 560)
+    window.show()
+    qtbot.waitUntil(lambda: card.plot.drawn, timeout=20000)
+    svg = tmp_path / "plot.svg"
+    monkeypatch.setattr(layout_store, "export_folder", lambda: tmp_path)
+    monkeypatch.setattr(layout_store, "remember_export_folder", lambda _path: None)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(svg), ""))
+    with qtbot.waitSignal(card.saved) as said:
+        card._save_svg()
+    assert said.args == [f"Saved the plot to {svg}"]
+    assert window.statusBar().currentMessage() == f"Saved the plot to {svg}"
+    root = ET.parse(svg).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    plot = card.plot.plot
+    assert float(root.get("height", "0").removesuffix("mm").removesuffix("px")) > 0
+    box = [float(v) for v in root.get("viewBox", "").split()]
+    assert box[2] == plot.width() and box[3] > plot.height()  # a strip above the plot
+    title = card.plot.title()
+    texts = " ".join(" ".join("".join(t.itertext()).split()) for t in root.iter(f"{ns}text"))
+    for word in title.split():  # the title is text in the file (wrapped into lines, maybe)
+        assert word in texts.split(), (word, texts[:300])
+    assert "".join(root.find(f"{ns}title").itertext()) == title  # type: ignore[union-attr]
+
+
+def test_the_cards_table_leaves_out_empty_columns_and_says_so(qtbot: QtBot) -> None:
+    """Coarse graining swept with n_particles only: 13 result columns had no value at any point
+    (sizes, masses, stiffness, times need inputs not given); the card's table leaves them out
+    and its heading names them in one line, as the CLI and the report do."""
+    request = {"tool": "coarse_graining", "parameter": "scale_factor", "values": [2, 4],
+               "args": {"n_particles": 1e6}}  # fmt: skip
+    out = run_sweep(request)
+    assert out.ok and out.table is not None
+    card = SweepCard({"tool": "sweep", "args": request, "result": out.table, "source": "form"})
+    qtbot.addWidget(card)
+    headers = card.model.headers
+    assert "parcel_count" in headers and not any("parcel_mass" in h for h in headers)
+    labels = [w.text() for w in card.findChildren(QLabel)]
+    assert any("Left out, not computed from these inputs" in t and "parcel_mass" in t
+               for t in labels), labels  # fmt: skip

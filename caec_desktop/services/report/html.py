@@ -67,11 +67,16 @@ def _verdict(verdict: str) -> str:
     return f'<span class="verdict {e(key)}"{style}>{e(verdict)}</span>'
 
 
-def _sweep(calc: Calculation, sweep: SweepTable, image: str | None) -> str:
+def _sweep(calc: Calculation, sweep: SweepTable, image: str | None, for_print: bool) -> str:
     parts = [f"<h3>{e(calc.section_titles()['sweep'])}</h3>"]
     if image:
         parts.append(f'<p><img src="{e(image)}" width="480" alt="plot of the sweep"></p>')
-    parts.append(_table(sweep.shown_headers, sweep.shown_rows))
+    headers = sweep.shown_headers
+    if for_print:  # the PDF's table broke "recommended_timest|ep [ns]": break after a "_"
+        headers = [h.replace("_", "_\u200b") for h in headers]
+    parts.append(_table(headers, sweep.shown_rows))
+    if sweep.left_out:
+        parts.append(f"<p>{e(sweep.left_out_line)}</p>")
     if sweep.failures:
         parts.append(
             "<p>Failed points:</p><ul>" + "".join(f"<li>{e(f)}</li>" for f in sweep.failures)
@@ -80,7 +85,9 @@ def _sweep(calc: Calculation, sweep: SweepTable, image: str | None) -> str:
     return "".join(parts)
 
 
-def _calculation(calc: Calculation, image: str | None, page_break: bool) -> str:
+def _calculation(
+    calc: Calculation, image: str | None, page_break: bool, for_print: bool = False
+) -> str:
     n = calc.number
     titles = calc.section_titles()
     brk = ' style="page-break-before: always"' if page_break else ""
@@ -103,7 +110,7 @@ def _calculation(calc: Calculation, image: str | None, page_break: bool) -> str:
         rows = [[r.name, r.label, r.value] for r in calc.results]
         parts.append(_table(["Result", "Quantity", "Value"], rows))
     if calc.sweep is not None:
-        parts.append(_sweep(calc, calc.sweep, image))
+        parts.append(_sweep(calc, calc.sweep, image, for_print))
     for title, items in (
         ("Warnings", calc.warnings),
         ("Thresholds", calc.thresholds),
@@ -151,7 +158,7 @@ def render_html(pkg: CalcPackage, images: Mapping[int, str], *, for_print: bool 
     else:
         out.append("<p>No turns are in this package.</p>")
     for i, calc in enumerate(pkg.calculations):
-        out.append(_calculation(calc, images.get(calc.number), for_print and i == 0))
+        out.append(_calculation(calc, images.get(calc.number), for_print and i == 0, for_print))
     if pkg.others:
         brk = ' style="page-break-before: always"' if for_print and not pkg.calculations else ""
         out.append(f"<h2{brk}>Turns without a calculation</h2>")

@@ -30,6 +30,8 @@ def _sweep(calc: Calculation, sweep: SweepTable, image: str | None) -> list[str]
     if image:
         out += [f"![Plot of the sweep in calculation {calc.number}]({image})", ""]
     out += _table(sweep.shown_headers, sweep.shown_rows)
+    if sweep.left_out:
+        out += [md_text(sweep.left_out_line), ""]
     if sweep.failures:
         out += ["Failed points:", ""] + [f"- {md_text(f)}" for f in sweep.failures] + [""]
     return out

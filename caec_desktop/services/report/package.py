@@ -20,6 +20,7 @@ Everything passes `trace.redact` first, with the known key, so no format can con
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import re
@@ -33,9 +34,11 @@ from caec_desktop.agent.trace import TraceEvent, redact
 from caec_desktop.agent.usage import total_usage, usage_text
 from caec_desktop.services.provenance import provenance
 from caec_desktop.services.report.text import markdown_to_text, one_line, to_second, turn_ranges
-from caec_desktop.tools import CalcSheet, result_schema, tool_schema
-from caec_desktop.tools.display import current, grouped, is_count
-from caec_desktop.tools.units import pretty_unit
+from caec_desktop.tools import CalcSheet, ToolOutcome, execute, result_schema, tool_schema
+from caec_desktop.tools.display import count_text, current, is_count
+from caec_desktop.tools.materials import MATERIALS
+from caec_desktop.tools.sweep import left_out_line
+from caec_desktop.tools.units import UnitParseError, pretty_unit, to_si
 
 FIELD_LIMIT = 200
 """Longest title-block field kept (characters)."""
@@ -129,6 +132,40 @@ class SweepTable:
     axis, as in the window)."""
     shown_headers: list[str] = field(default_factory=list)
     """Column titles for people: the name and the one display unit of `shown_rows`' column."""
+    left_out: list[str] = field(default_factory=list)
+    """Results no point has a value for (not computed from these inputs): not in the table,
+    named under it (`tools.sweep.left_out_line`)."""
+    counts: frozenset[str] = frozenset()
+    """Columns that are numbers of things (`x-count`): shown by `display.count_text`."""
+    fixed: list[tuple[str, Any]] = field(default_factory=list)
+    """The inputs held fixed, as CSV columns: (`density [kg/m³]`, 2500.0), SI like the rows, so
+    the CSV alone says what was computed."""
+
+    @property
+    def left_out_line(self) -> str:
+        return left_out_line(self.left_out)
+
+    def summary(self) -> list[str]:
+        """Page 1's lines for the sweep: the range of its input and its size, then its first
+        result from the first point to the last (`sweep of particle_radius = 0.25 to 2.5 mm: 10
+        points`, `rayleigh_timestep: 0.2558 to 2.558 µs`)."""
+        failed = f" computed, {len(self.failures)} failed" if self.failures else ""
+        size = f"{len(self.rows)} points{failed}"
+        if not self.shown_rows:
+            return [f"sweep of {self.parameter}: {size}"]
+        span = _span(self.shown_headers[0], self.shown_rows, 0)
+        lines = [f"sweep of {self.parameter} = {span}: {size}"]
+        if len(self.shown_headers) > 1:
+            name = self.shown_headers[1].split(" [", 1)[0]
+            lines.append(f"{name}: {_span(self.shown_headers[1], self.shown_rows, 1)}")
+        return lines
+
+
+def _span(header: str, rows: list[list[str]], column: int) -> str:
+    """`0.25 to 2.5 mm`: a column's first and last cells with the unit of its header."""
+    unit = header.partition(" [")[2].removesuffix("]")
+    first, last = rows[0][column], rows[-1][column]
+    return f"{first} to {last} {unit}".rstrip() if first != last else f"{first} {unit}".rstrip()
 
 
 @dataclass
@@ -199,6 +236,9 @@ class CalcPackage:
     references: list[str]
     usage: str = ""
     secrets: tuple[str, ...] = ()
+    left_out: str = ""
+    """The conversation's turns not in the package, by outcome (`refused: 5; not computed: 2`),
+    so a reader knows what the package does not show."""
 
     @property
     def title(self) -> str:
@@ -219,6 +259,7 @@ class CalcPackage:
             ("Application", f"CAEC Desktop {self.app_version}"),
             ("Conversation", self.conversation),
             ("Turns in this package", f"{turn_ranges(self.turns) or 'none'} of {self.turn_count}"),
+            *([("Turns not in this package", self.left_out)] if self.left_out else []),
             ("Generated", self.generated),
         ]
         if self.usage:
@@ -236,7 +277,7 @@ class CalcPackage:
                 n = len(c.warnings)
                 verdict += f" ({n} warning{'s' if n > 1 else ''})"
             if c.sweep is not None:
-                shown.append(f"sweep of {c.sweep.parameter}: {len(c.sweep.rows)} points")
+                shown += c.sweep.summary()
             rows.append((c.turn, c.number, (str(c.number), str(c.turn), c.title, shown, verdict)))
         for o in self.others:
             asked = one_line(o.asked)
@@ -270,21 +311,70 @@ class CalcPackage:
         headers: dict[str, None] = {"calculation": None, "tool": None}
         for _, sweep in self.sweeps:
             headers.update(dict.fromkeys(sweep.headers))
+            headers.update(dict.fromkeys(h for h, _ in sweep.fixed))
         headers["failed"] = None
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=list(headers), lineterminator="\n")
         writer.writeheader()
         for calc, sweep in self.sweeps:
+            held = {h: _csv_number(v) for h, v in sweep.fixed}
             for row in sweep.rows:
                 record = {"calculation": calc.number, "tool": sweep.tool}
-                record.update(dict(zip(sweep.headers, row, strict=False)))
-                writer.writerow(record)
+                record.update({h: _csv_number(v) for h, v in zip(sweep.headers, row, strict=False)})
+                writer.writerow({**record, **held})
             for failure in sweep.failures:
-                writer.writerow({"calculation": calc.number, "tool": sweep.tool, "failed": failure})
+                record = {"calculation": calc.number, "tool": sweep.tool, "failed": failure}
+                writer.writerow({**record, **held})
         return str(redact(out.getvalue(), self.secrets))
 
 
 # --- building ------------------------------------------------------------------------------
+
+
+def _first_point(
+    tool: str, args: Mapping[str, Any], table: SweepTable, props: Mapping[str, Any]
+) -> ToolOutcome | None:
+    """A sweep's first computed point run again (a sweep records no calc sheet): its formulas,
+    substitutions and references, so a swept calculation can be checked like a single one, and
+    the defaults it used. None when the tool no longer computes it (renamed, inputs changed)."""
+    if table.parameter not in props:
+        return None
+    outcome = execute(tool, {**args, table.parameter: table.rows[0][0]})
+    return outcome if outcome.ok else None
+
+
+def _preset_sources(inputs: Iterable[InputRow]) -> list[str]:
+    """The source of each material preset the inputs came from (`preset:glass`), as a
+    reference: a value from a preset is cited like a formula (the chat says it in words)."""
+    keys = dict.fromkeys(
+        row.source.partition(":")[2] for row in inputs if row.source.startswith("preset:")
+    )
+    return [
+        f"Material preset “{m.key}”, {m.source}"
+        for key in keys
+        if (m := MATERIALS.get(key)) is not None
+    ]
+
+
+def _csv_number(value: Any) -> Any:
+    """A float to 15 significant figures, all a double holds for certain: a swept radius reads
+    0.0015, not the grid's 0.0015000000000000002."""
+    return f"{value:.15g}" if isinstance(value, float) else value
+
+
+def _held(args: Mapping[str, Any], props: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """A sweep's fixed inputs as CSV columns: SI numbers under `name [unit]` (a value given as
+    text, "70 GPa", converted), other values (choices, yes/no) as given."""
+    out: list[tuple[str, Any]] = []
+    for name, value in args.items():
+        if value is None:
+            continue
+        unit = str(props.get(name, {}).get("x-unit", ""))
+        if isinstance(value, str) and "x-unit" in props.get(name, {}):
+            with contextlib.suppress(UnitParseError):  # else kept as typed
+                value = to_si(value, unit)
+        out.append((f"{name} [{pretty_unit(unit)}]" if unit else name, value))
+    return out
 
 
 def _props(tool: str, kind: str) -> dict[str, Any]:
@@ -298,12 +388,21 @@ def _props(tool: str, kind: str) -> dict[str, Any]:
 
 
 def _label(prop: Mapping[str, Any]) -> str:
-    """A schema description without its unit tail and asides: 'Particle density ρ'."""
-    text = str(prop.get("description", "")).split(";", 1)[0]
-    text = re.sub(r"\s*\[[^\]]*\]\s*$", "", text)
-    while re.search(r"\([^()]*\)", text):
-        text = re.sub(r"\s*\([^()]*\)", "", text)
-    return " ".join(text.split())
+    """A schema description without its unit tail and asides: 'Particle density ρ'. It ends at
+    the first ";" outside parentheses ("Shear modulus G (give this or youngs_modulus; both must
+    agree …)" is "Shear modulus G", never "Shear modulus G (give this or youngs_modulus"); a
+    description that is all aside, and a formula's parentheses, stay as they are."""
+    text = re.sub(r"\s*\[[^\]]*\]\s*$", "", str(prop.get("description", "")))
+    depth = 0
+    for i, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == ";" and depth <= 0:
+            text = text[:i]
+            break
+    short, aside = text, re.compile(r"\s+\([^()]*\)(?=[\s,;.:]|$)")  # not (N/N_p)^(1/3)
+    while aside.search(short):
+        short = aside.sub("", short)
+    return " ".join((short.strip(" ,") or text).split())
 
 
 def how_computed(entry: Mapping[str, Any], turn: Mapping[str, Any], tool: str = "") -> str:
@@ -340,12 +439,12 @@ def _title(tool: str) -> str:
     return tool.replace("_", " ").capitalize()
 
 
-def show_value(value: Any, unit: str) -> str:
+def show_value(value: Any, unit: str, count: bool = False) -> str:
     """A value in the display units of the settings (`tools.display`); SI stays in the data."""
-    return current().show(value, unit)
+    return current().show(value, unit, count)
 
 
-def _failure_text(item: Any, parameter: str, unit: str) -> str:
+def _failure_text(item: Any, parameter: str, unit: str, count: bool = False) -> str:
     """A failed sweep point: `particle_radius = -1 m: must be > 0`."""
     if not isinstance(item, Mapping):
         return str(item)
@@ -353,7 +452,13 @@ def _failure_text(item: Any, parameter: str, unit: str) -> str:
     if not why and item.get("errors"):
         why = "; ".join(map(str, item["errors"]))
     value = item.get(parameter, item.get("value"))
-    shown = "?" if value is None else show_value(value, unit) if isinstance(value, float) else value
+    shown = (
+        "?"
+        if value is None
+        else show_value(value, unit, count)
+        if isinstance(value, float)
+        else value
+    )
     return f"{parameter} = {shown}: {why or 'failed'}"
 
 
@@ -380,8 +485,8 @@ def _warnings(entry: Mapping[str, Any], events: Iterable[TraceEvent]) -> list[st
     return found
 
 
-def _cell(value: Any, unit: str) -> str:
-    return "—" if value is None else show_value(value, unit)
+def _cell(value: Any, unit: str, count: bool) -> str:
+    return "—" if value is None else show_value(value, unit, count)
 
 
 def _sweep(data: Mapping[str, Any], default_tool: str) -> SweepTable | None:
@@ -398,14 +503,15 @@ def _sweep(data: Mapping[str, Any], default_tool: str) -> SweepTable | None:
     parameter = str(data.get("parameter") or data.get("param") or "value")
     arg_props, res_props = _props(tool, "args"), _props(tool, "result")
     units = {k: str(v.get("x-unit", "")) for k, v in {**res_props, **arg_props}.items()}
+    counts = frozenset(k for k, v in {**res_props, **arg_props}.items() if v.get("x-count"))
     flat: list[dict[str, Any]] = []
-    unit = units.get(parameter, "")
-    failures = [_failure_text(f, parameter, unit) for f in data.get("failures") or []]
+    unit, counted = units.get(parameter, ""), parameter in counts
+    failures = [_failure_text(f, parameter, unit, counted) for f in data.get("failures") or []]
     for point in points:
         if not isinstance(point, Mapping):
             continue
         if point.get("error") or point.get("errors") or point.get("ok") is False:
-            failures.append(_failure_text(point, parameter, unit))
+            failures.append(_failure_text(point, parameter, unit, counted))
             continue
         row: dict[str, Any] = {}
         if "result" in point and isinstance(point["result"], Mapping):
@@ -422,19 +528,33 @@ def _sweep(data: Mapping[str, Any], default_tool: str) -> SweepTable | None:
     columns: dict[str, None] = {parameter: None}
     for row in flat:
         columns.update(dict.fromkeys(k for k in row if k != "ok"))
-    names = list(columns)
+    # a result no computed point has is not a column: named under the table instead (a column
+    # empty only at failed points stays, as failed points are not rows here)
+    left_out = [n for n in columns if n != parameter and all(r.get(n) is None for r in flat)]
+    names = [n for n in columns if n not in left_out]
     headers = [f"{n} [{pretty_unit(units[n])}]" if units.get(n) else n for n in names]
     rows = [[row.get(n) for n in names] for row in flat]
     column_units = [units.get(n, "") for n in names]
-    shown_headers, shown = _shown_columns(names, column_units, rows)
+    shown_headers, shown = _shown_columns(names, column_units, rows, counts)
     scale = str(data.get("scale") or "lin")
     return SweepTable(
-        tool, parameter, names, headers, rows, shown, failures, column_units, scale, shown_headers
+        tool,
+        parameter,
+        names,
+        headers,
+        rows,
+        shown,
+        failures,
+        column_units,
+        scale,
+        shown_headers,
+        left_out,
+        counts,
     )
 
 
 def _shown_columns(
-    names: list[str], units: list[str], rows: list[list[Any]]
+    names: list[str], units: list[str], rows: list[list[Any]], counts: frozenset[str]
 ) -> tuple[list[str], list[list[str]]]:
     """Titles and cells for people, one display unit per column (`Display.axis` over all of the
     column's values, as `tools.sweep.table_cells` does for the window): `rayleigh_timestep [µs]`
@@ -452,16 +572,17 @@ def _shown_columns(
         titles.append(f"{name} [{shown}]" if shown else name)
         factors.append(factor)
 
-    def cell(value: Any, unit: str, factor: float) -> str:
+    def cell(value: Any, unit: str, factor: float, count: bool) -> str:
         if value is None:
             return "—"
         if isinstance(value, bool) or not isinstance(value, int | float):
             return show_value(value, unit)
-        if not unit and (isinstance(value, int) or is_count(value)):
-            return grouped(int(value))  # a count: every digit, grouped
+        if not unit and (count or isinstance(value, int) or is_count(value)):
+            return count_text(value, display.sig)  # a count: every digit, grouped
         return display.number(float(value) * factor)
 
-    cells = [[cell(v, u, f) for v, u, f in zip(row, units, factors, strict=True)] for row in rows]
+    counted = [n in counts for n in names]
+    cells = [[cell(*c) for c in zip(row, units, factors, counted, strict=True)] for row in rows]
     return titles, cells
 
 
@@ -496,11 +617,23 @@ def _calculation(
         args.pop(table.parameter, None)
         result = {}
     arg_props, res_props = _props(tool, "args"), _props(tool, "result")
+    first = None  # a sweep's first computed point, run again for its calc sheet and defaults
+    if table is not None and table.rows and not entry.get("calc_sheet"):
+        first = _first_point(tool, args, table, arg_props)
+        if first is not None:  # the defaults it used are inputs too (fraction = 0.2)
+            used = {k: v for k, v in first.args.items() if v is not None}
+            args.update({k: v for k, v in used.items() if k not in args and k != table.parameter})
+    if table is not None:
+        table.fixed = _held({k: v for k, v in args.items() if k != table.parameter}, arg_props)
     inputs = [
         InputRow(
             name,
             _label(arg_props.get(name, {})),
-            show_value(value, arg_props.get(name, {}).get("x-unit", "")),
+            show_value(
+                value,
+                arg_props.get(name, {}).get("x-unit", ""),
+                bool(arg_props.get(name, {}).get("x-count")),
+            ),
             provenance(entry, name, value, arg_props.get(name, {})),
         )
         for name, value in args.items()
@@ -514,7 +647,13 @@ def _calculation(
         )
     skip = {"verdict", "ok"} | ({"points", "failures", "parameter", "tool"} if table else set())
     results = [
-        ResultRow(k, _label(res_props.get(k, {})), _cell(v, res_props.get(k, {}).get("x-unit", "")))
+        ResultRow(
+            k,
+            _label(res_props.get(k, {})),
+            _cell(
+                v, res_props.get(k, {}).get("x-unit", ""), bool(res_props.get(k, {}).get("x-count"))
+            ),
+        )
         for k, v in result.items()
         if k not in skip and v is not None  # not computed from these inputs: left out, as in chat
     ]
@@ -522,12 +661,27 @@ def _calculation(
     thresholds: list[str] = []
     notes: list[str] = []
     cited: list[int] = []
-    if entry.get("calc_sheet"):
-        sheet = CalcSheet.model_validate(entry["calc_sheet"])
+    sheet = CalcSheet.model_validate(entry["calc_sheet"]) if entry.get("calc_sheet") else None
+    if first is not None and table is not None:
+        sheet = first.calc_sheet
+        if sheet is not None:
+            value = show_value(
+                table.rows[0][0], arg_props.get(table.parameter, {}).get("x-unit", "")
+            )
+            sheet.notes.insert(
+                0,
+                f"The steps are shown at the sweep's first computed point, {table.parameter} = "
+                f"{value}, computed again for this package; every point is computed the same "
+                "way (the table).",
+            )
+    if sheet is not None:
         steps = [s.text() for s in sheet.steps]
         thresholds, notes = list(sheet.thresholds), list(sheet.notes)
         for ref in sheet.references:
             cited.append(refs.setdefault(ref, len(refs) + 1))
+    for ref in _preset_sources(inputs):  # where a preset's numbers come from, cited once
+        if (n := refs.setdefault(ref, len(refs) + 1)) not in cited:
+            cited.append(n)
     verdict = str(result["verdict"]).upper() if result.get("verdict") else None
     return Calculation(
         number=number,
@@ -569,6 +723,21 @@ def _other(rec: TurnRecord) -> OtherTurn:
         outcome = _OUTCOMES.get(status, "ANSWER")
         text = markdown_to_text(str(turn.get("answer") or "")) or "(no answer was given)"
     return OtherTurn(rec.number, rec.user_text, to_second(rec.created), outcome, text)
+
+
+def _left_out(records: Iterable[TurnRecord]) -> str:
+    """`refused: 5; not computed: 2, 4; answered, no calculation: 6` for turns not chosen."""
+    by_outcome: dict[str, list[int]] = {}
+    for rec in records:
+        status = str(rec.result.get("status") or "")
+        if rec.result.get("refused"):
+            outcome = "refused"
+        elif status == "answered":
+            outcome = "computed" if rec.result.get("tool_results") else "answered, no calculation"
+        else:
+            outcome = _OUTCOMES.get(status, "not computed").lower()
+        by_outcome.setdefault(outcome, []).append(rec.number)
+    return "; ".join(f"{what}: {turn_ranges(numbers)}" for what, numbers in by_outcome.items())
 
 
 def default_turns(records: Sequence[TurnRecord]) -> list[int]:
@@ -638,6 +807,7 @@ def build_package(
         app_version=__version__,
         turns=[r.number for r in picked],
         turn_count=len(records),
+        left_out=_left_out(r for r in records if r.number not in chosen),
         calculations=calculations,
         others=others,
         references=sorted(refs, key=refs.__getitem__),
