@@ -311,8 +311,18 @@ class SweepPlot(QWidget):
         self.drawn = True
         self.ready.emit()
 
+    def refresh_units(self) -> bool:
+        """Draw in the display units now in force (once made, if it is not yet); the hover
+        read-out, in the old units, goes back to its hint. False when drawn in them already."""
+        if current() == self.display:
+            return False
+        self.readout.setText(READOUT_HINT)
+        self.draw()
+        return True
+
     def draw(self) -> None:
         """(Re)draw the chosen column with the current display units."""
+        self.display = current()  # (a plot made before a change of units is drawn after it)
         pg = loaded()
         if pg is None or self.plot is None:
             return
