@@ -24,7 +24,7 @@ from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.result_card import ResultCard
 from caec_desktop.ui.session_runner import SessionRunner
 from caec_desktop.ui.sweep_card import SweepCard
-from caec_desktop.ui.units_redraw import UnitsRedraw
+from caec_desktop.ui.units_redraw import UnitsRedraw, anchor_at
 from tests.ui.helpers import FakeSession, events, wait_signal, wait_until
 
 OFFLINE = Settings(mode="offline")
@@ -172,8 +172,10 @@ def test_a_long_conversation_is_written_again_near_the_view_first_in_slices(
     cards = chat.cards()
     visible = {id(c) for c in cards if seen(c)}
     assert visible
-    item = next(w for w in chat.items() if w.mapTo(host, QPoint(0, 0)).y() + w.height() > top)
-    offset = item.mapTo(host, QPoint(0, 0)).y() - top
+    shown = anchor_at(host, top)  # the widget at the view's top: a label, a button
+    assert shown is not None
+    item = shown[0]
+    offset = shown[1] - top
     height = host.height()
     order: list[int] = []
     refresh = ResultCard.refresh_units
