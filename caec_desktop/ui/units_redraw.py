@@ -3,15 +3,17 @@
 Values are stored in SI and written in the display units when a card is made
 (docs/display_units.md), so after a change every result card (its table, inputs and calc sheet)
 and sweep card (plot and table) of the open conversation is written again (`refresh_units` of
-each). A 100-turn conversation has ~100-200 cards of ~0.5-3 ms each (a 1,000-point plot ~8 ms):
-written in one go that is a stall of a second or more. So the cards are written nearest the view
-first, in slices of `SLICE_BUDGET_MS` a loop turn, the view's cards in the first slices. Cards
+each). A 100-turn conversation has ~100-200 cards, each ~5-8 ms to write again and lay out (an
+unfolded calc sheet's text most of it; a sweep's plot ~5 ms): written in one go that was a stall
+of ~0.6-0.7 s (`bench/bench_units_redraw.py`). So the cards are written nearest the view first,
+in slices of `SLICE_BUDGET_MS` a loop turn (~13 ms with the chat's layout), the view's cards in
+the first slices. Cards
 made after the change (a running turn's, older turns built later as the reader scrolls up) are
 made in the new units; a card made before it and still being built in steps is written again
 like the others.
 
 The view stays on what it showed: after each slice the chat is laid out at once and scrolled by
-as much as the item at the top of the view moved (a card above the view that grew or shrank),
+as much as the widget at the top of the view moved (a card above the view that grew or shrank),
 unless the view follows the newest item, which it goes on doing. What is unfolded (a calc
 sheet, a sweep's table) stays unfolded.
 """
