@@ -782,6 +782,9 @@ class MainWindow(QMainWindow):
         if isinstance(value, QByteArray) and hasattr(self, "trace"):
             self.trace.split.restoreState(value)
         self.restore_draft()
+        from caec_desktop.ui.window_fit import WindowFit  # sizes saved on another screen
+
+        WindowFit(self, getattr(self, "conversations_dock", None), self.split)
         return True
 
     def _place_as_saved(self, saved: object) -> None:
