@@ -210,11 +210,12 @@ class _Labels:
     warnings at once, the results table and the inputs by `make_rest`."""
 
     def __init__(self, card: ResultCard) -> None:
-        self.warning = _Wrapping("\n".join(f"⚠ {w}" for w in card.warnings))
+        lines = [f"Not computed: {n}" for n in card.not_computed]
+        self.warning = _Wrapping("\n".join([*lines, *(f"⚠ {w}" for w in card.warnings)]))
         self.warning.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # the tool's words
         self.warning.setStyleSheet(WARNING_STYLE)
         self.warning.setWordWrap(True)
-        if not card.warnings:
+        if not self.warning.text():
             self.warning.hide()  # (setVisible(True) on a parentless label opens a window)
         self.title = _Wrapping(f"<b>{escape(card.tool)}</b>")
         self.title.setWordWrap(True)
@@ -285,6 +286,8 @@ class ResultCard(QFrame):
         self.result: dict[str, Any] = dict(data.get("result") or {})
         self.sheet = sheet_of(data.get("calc_sheet"))
         self.warnings = [str(w) for w in data.get("warnings") or []]
+        self.not_computed = list(self.sheet.not_computed) if self.sheet is not None else []
+        """Results left out for want of an input, and how to give it (on the warning line)."""
         from caec_desktop.tools.display import current  # (the tools load after start-up)
 
         self.display = current()
@@ -446,8 +449,10 @@ class ResultCard(QFrame):
         return self.sheet_area
 
     def text(self) -> str:
-        """What Copy puts on the clipboard: warnings, results, inputs, then the calc sheet."""
-        parts = [f"{self.tool}", *(f"warning: {w}" for w in self.warnings)]
+        """What Copy puts on the clipboard: what was not computed, warnings, results, inputs,
+        then the calc sheet."""
+        parts = [f"{self.tool}", *(f"not computed: {n}" for n in self.not_computed)]
+        parts += [f"warning: {w}" for w in self.warnings]
         parts += result_lines(self.tool, self.result)
         inputs = input_text(self.tool, self.args, self.arg_sources, self.given_args)
         if inputs:
