@@ -159,7 +159,10 @@ class UnitsRedraw(QObject):
         moved = item.mapTo(self._host(), QPoint(0, 0)).y() - before
         if moved:
             bar = self._chat.scroll_area.verticalScrollBar()
+            resort = bar.value() != self._sorted_at
             bar.setValue(bar.value() + moved)
+            if not resort:  # (kept in place, not scrolled by the reader: the order stands)
+                self._sorted_at = bar.value()
 
 
 def anchor_at(host: QWidget, top: int) -> tuple[QWidget, int] | None:
