@@ -854,7 +854,9 @@ class MainWindow(QMainWindow):
 
     def redraw_units(self) -> None:
         """Write the answers shown again in the display units now in force (ui/units_redraw.py:
-        nearest the view first, in slices)."""
+        nearest the view first, in slices), and the trace's Retries tab."""
+        if hasattr(self, "trace"):
+            self.trace.refresh_units()
         if self._units_redraw is None:
             from caec_desktop.ui.units_redraw import UnitsRedraw
 

@@ -260,3 +260,18 @@ def test_a_turn_running_when_the_units_change_comes_out_in_them(
     qtbot.waitUntil(lambda: two.isVisible(), timeout=10000)
     assert _inches(0.5e-3) in one.inputs_label.text() and "µm" not in one.inputs_label.text()
     assert _inches(1e-3) in two.inputs_label.text()
+
+
+def test_the_retries_tab_follows_a_change_of_units(qtbot: QtBot, qloop: qasync.QEventLoop) -> None:
+    runner = SessionRunner(Session(OFFLINE))
+    window = MainWindow(runner, OFFLINE)
+    qtbot.addWidget(window)
+    wire_settings(window, runner, ErrorSink(window))
+    _ask(qloop, runner, "rayleigh time step for r=-1 mm glass beads")  # a rejected input
+    qloop.run_until_complete(runner.shutdown())
+    window.trace.flush()
+    assert "youngs_modulus = 70 GPa" in window.trace.retry_view.toPlainText()
+    _choose_us_units(qtbot, window)
+    story = window.trace.retry_view.toPlainText()
+    psi = 70e9 / PSI  # E = 70 GPa in psi
+    assert f"youngs_modulus = {psi / 1e7:.4g}e7 psi" in story and "GPa" not in story
