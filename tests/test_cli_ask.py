@@ -211,3 +211,29 @@ def test_what_a_model_sends_cannot_drive_the_terminal(
     else:
         assert "\\x1b[2J\\x9b2J\\u202e kg/m^3" in out
         assert "\\x1b]0;title\\x07" in out
+
+
+def test_a_run_time_without_throughput_says_so_at_the_top_and_how_to_give_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A run time asked ("how long will my run take") without a throughput: the answer showed
+    the steps and said "No wall time: give throughput" only among the calc sheet's notes. Its
+    first lines now say the wall time was not computed, what it needs and how to give it, the
+    steps still computed; asked again as it says, the wall time comes."""
+    question = "how long will my run take with 1e6 particles, 10 s simulated and dt = 1e-6 s"
+    code, out = ask_json(capsys, question)
+    assert code == 0 and out["status"] == "answered"
+    top = out["answer"].split("| Result |")[0]
+    assert "**Not computed:** wall time" in top and "throughput" in top
+    (result,) = out["tool_results"]
+    assert result["result"]["time_steps"] == math.ceil(10 / 1e-6)
+    assert "| time_steps | 10,000,000 |" in out["answer"]
+    assert result["result"]["wall_time"] is None
+    advice = top.split('e.g. "')[1].split('"')[0]  # the phrase it suggests
+    code, out = ask_json(capsys, f"{question}, {advice}")
+    assert code == 0 and "Not computed" not in out["answer"]
+    (result,) = out["tool_results"]
+    throughput, cores = result["args"]["throughput"], result["args"]["n_cores"]
+    assert (throughput, cores) == (1e6, 16)  # read from the suggested phrase
+    # t_wall = N·n / (P · n_c · η), η = 1 (docs/references.md §R2.6)
+    assert result["result"]["wall_time"] == pytest.approx(1e6 * 1e7 / (1e6 * 16), rel=1e-12)

@@ -93,8 +93,11 @@ def result_markdown(entry: dict[str, Any]) -> str:
     lines = [f"### `{tool}`", ""]
     if "verdict" in result:
         lines += [f"**Verdict: {str(result['verdict']).upper()}**", ""]
+    sheet = CalcSheet.model_validate(entry["calc_sheet"]) if entry.get("calc_sheet") else None
+    left_out = sheet.not_computed if sheet is not None else []
+    lines += [f"**Not computed:** {n}" for n in left_out]
     lines += [f"⚠ **Check:** {w}" for w in entry.get("warnings") or []]
-    if entry.get("warnings"):
+    if entry.get("warnings") or left_out:
         lines.append("")
     lines += ["| Result | Value |", "| --- | --- |"]
     counted = count_fields(tool)
@@ -112,8 +115,8 @@ def result_markdown(entry: dict[str, Any]) -> str:
         inputs.append(f"{key} = {shown}" + (f" ({sources[key]})" if key in sources else ""))
     if inputs:
         lines += ["", "Inputs: " + "; ".join(inputs)]
-    if entry.get("calc_sheet"):
-        lines += ["", CalcSheet.model_validate(entry["calc_sheet"]).markdown()]
+    if sheet is not None:
+        lines += ["", sheet.markdown()]
     return "\n".join(lines)
 
 

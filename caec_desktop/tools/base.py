@@ -241,6 +241,11 @@ class CalcSheet(BaseModel):
     fired: list[str] = Field(default_factory=list)
     """The conditions that made the verdict caution or fail, each with the number compared
     (`dt/dt_R = 0.35 > 0.2, the ok limit → caution`); empty in sheets saved before it existed."""
+    not_computed: list[str] = Field(default_factory=list)
+    """Results the question asked for that were left out for want of an input, each saying
+    which input and how to give it (the wall time without a throughput). Shown at the top of
+    the answer and on the card's warning line, not only among the notes; empty in sheets saved
+    before it existed."""
 
     def flag(self, verdict: _V, condition: str) -> _V:
         """Record `condition` (which rule, with the number compared) when `verdict` is caution

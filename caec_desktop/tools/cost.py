@@ -51,6 +51,14 @@ REF_THROUGHPUT = (
     "P = N·steps/(wall s · cores)"
 )
 
+NEEDS_THROUGHPUT = (
+    "wall time and core-hours: they need your throughput, the particle-steps per core-second "
+    "your DEM code runs on your machine (there is no default: time ~1000 steps of the real case, "
+    'P = N · steps / (wall seconds · cores)). Add it to the question, e.g. "1e6 particle-steps '
+    'per core-second on 16 cores", or set throughput (and n_cores) in the tool form.'
+)
+"""Why a run's wall time was not computed, and how to give what it needs."""
+
 Hours = Annotated[float, Unit("h")]
 Diameter = Annotated[Length, Field(gt=0)]
 Fraction = Annotated[Ratio, Field(ge=0, le=1)]
@@ -198,6 +206,7 @@ def simulation_cost(args: CostArgs, sheet: CalcSheet) -> CostResult:
                 sheet.notes.append(
                     "No wall time: give throughput (measured particle-steps per core-second)."
                 )
+                sheet.not_computed.append(NEEDS_THROUGHPUT)
     if args.mass_flow_rate is not None and args.density is not None:
         rho, mdot = args.density, args.mass_flow_rate
         if args.diameters is not None and args.mass_fractions is not None:

@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from caec_desktop.ui.session_runner import SessionRunner
     from caec_desktop.ui.settings_dialog import Probe, SettingsDialog
     from caec_desktop.ui.trace_panel import TracePanel
+    from caec_desktop.ui.units_redraw import UnitsRedraw
     from caec_desktop.ui.welcome_panel import WelcomePanel
 
 log = logging.getLogger(__name__)
@@ -180,6 +181,8 @@ class MainWindow(QMainWindow):
         first answer); the panels show them when built. None once they are."""
         self.conversation_name = "New conversation"
         self.settings_dialog: SettingsDialog | None = None
+        self._units_redraw: UnitsRedraw | None = None
+        """Writes the cards shown again after a change of display units (`redraw_units`)."""
         self.on_settings_saved: Callable[[Settings], None] | None = None
         """Called with the new Settings after OK (app.py saves them and swaps the session)."""
         self.open_key_store: Callable[[], SecretStore] | None = None
@@ -779,6 +782,9 @@ class MainWindow(QMainWindow):
         if isinstance(value, QByteArray) and hasattr(self, "trace"):
             self.trace.split.restoreState(value)
         self.restore_draft()
+        from caec_desktop.ui.window_fit import WindowFit  # sizes saved on another screen
+
+        WindowFit(self, getattr(self, "conversations_dock", None), self.split)
         return True
 
     def _place_as_saved(self, saved: object) -> None:
@@ -837,9 +843,25 @@ class MainWindow(QMainWindow):
         if dialog is None or result != QDialog.DialogCode.Accepted:
             return
         new = dialog.result_settings()
+        from caec_desktop.tools.display import current
+
+        shown_in = current()
         self.set_settings(new)
         if self.on_settings_saved is not None:
             self.on_settings_saved(new)
+        if current() != shown_in and hasattr(self, "chat"):
+            self.redraw_units()
+
+    def redraw_units(self) -> None:
+        """Write the answers shown again in the display units now in force (ui/units_redraw.py:
+        nearest the view first, in slices), and the trace's Retries tab."""
+        if hasattr(self, "trace"):
+            self.trace.refresh_units()
+        if self._units_redraw is None:
+            from caec_desktop.ui.units_redraw import UnitsRedraw
+
+            self._units_redraw = UnitsRedraw(self.chat)
+        self._units_redraw.start()
 
     def _on_chat_input_key_pasted(self, text: str) -> None:
         """A message with an API key in it: ask whether to store the key or drop it."""

@@ -32,9 +32,11 @@ import importlib
 import math
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+import shiboken6
 from PySide6 import QtCore
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -63,6 +65,17 @@ PNG_SCALE = 2.0
 """A saved PNG is drawn this many times the plot's size in the window (a 400 px card: 800 px)."""
 LATER_MS = 1
 """The plot is made, and drawn, this long after the step before: on a later loop turn."""
+
+VIEW_FRACTION = 0.6
+"""A plot in the chat is at most this fraction of the chat's visible height (again whenever the
+chat is resized): at 800×600 the chat shows ~400 px, and the plot, ~480 px at its size hint, was
+taller than that (its top or its axis never on screen together)."""
+MIN_PX = 160
+"""A plot is never lower: its tick labels and axis titles still fit (a very short window
+scrolls to it instead)."""
+MAX_PX = 400
+"""Nor taller, however tall the chat: a readable plot at a glance, with its card's title and
+buttons on screen with it at a usual window height."""
 
 WARM_MODULES = (
     "PySide6.QtCore",
@@ -222,6 +235,9 @@ class SweepPlot(QWidget):
         self.readout.setWordWrap(True)
         self.placeholder = QLabel("Loading the plot…")
         self.placeholder.setMinimumHeight(280)
+        self._height = 0
+        """The plot's height fitted to the chat's (`fit_height`); 0 outside a chat."""
+        self._watched = False
         top = QHBoxLayout()
         top.addWidget(QLabel("Plot:"))
         top.addWidget(self.column_box)
@@ -243,8 +259,29 @@ class SweepPlot(QWidget):
         QTimer.singleShot(LATER_MS, self, self._try_build)
         self._timer.start()
 
+    # --- height ----------------------------------------------------------------------------------
+    def fit_height(self, view_height: int) -> None:
+        """Make the plot (or its placeholder) `VIEW_FRACTION` of `view_height` (the chat's
+        visible height) tall, within `MIN_PX`..`MAX_PX`."""
+        height = max(MIN_PX, min(MAX_PX, round(view_height * VIEW_FRACTION)))
+        self._height = height
+        (self.plot if self.drawn else self.placeholder).setFixedHeight(height)
+
+    def _watch_view(self) -> None:
+        """Fit the plot to the chat it is in, now and whenever the chat is resized (once)."""
+        if self._watched:
+            return
+        self._watched = True
+        area = self._scrolling_parent()
+        if area is not None:
+            watch = area.findChild(
+                _ViewWatch, options=QtCore.Qt.FindChildOption.FindDirectChildrenOnly
+            )
+            (watch or _ViewWatch(area)).add(self)
+
     # --- building --------------------------------------------------------------------------------
     def _try_build(self) -> None:
+        self._watch_view()
         pg = loaded()
         if pg is None:
             if load_error() is not None:
@@ -264,6 +301,8 @@ class SweepPlot(QWidget):
         )
         self.plot.setMinimumHeight(280)
         self.plot.setMinimumWidth(240)
+        if self._height:
+            self.plot.setFixedHeight(self._height)
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.set_zoomable(False)  # the wheel scrolls the chat until the plot is clicked
@@ -313,8 +352,18 @@ class SweepPlot(QWidget):
         self.drawn = True
         self.ready.emit()
 
+    def refresh_units(self) -> bool:
+        """Draw in the display units now in force (once made, if it is not yet); the hover
+        read-out, in the old units, goes back to its hint. False when drawn in them already."""
+        if current() == self.display:
+            return False
+        self.readout.setText(READOUT_HINT)
+        self.draw()
+        return True
+
     def draw(self) -> None:
         """(Re)draw the chosen column with the current display units."""
+        self.display = current()  # (a plot made before a change of units is drawn after it)
         pg = loaded()
         if pg is None or self.plot is None:
             return
@@ -546,3 +595,26 @@ def _number(value: Any) -> float:
 
 def _label(name: str, unit: str) -> str:
     return f"{name} [{unit}]" if unit else name
+
+
+class _ViewWatch(QObject):
+    """Fits every plot in one chat to its visible height (`SweepPlot.fit_height`), again when
+    the chat's scroll area is resized: one filter on the area, whatever the number of plots."""
+
+    def __init__(self, area: QAbstractScrollArea) -> None:
+        super().__init__(area)
+        self._plots: weakref.WeakSet[SweepPlot] = weakref.WeakSet()
+        area.installEventFilter(self)
+
+    def add(self, plot: SweepPlot) -> None:
+        self._plots.add(plot)
+        area = self.parent()
+        assert isinstance(area, QAbstractScrollArea)
+        plot.fit_height(area.height())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and isinstance(watched, QAbstractScrollArea):
+            for plot in list(self._plots):
+                if shiboken6.isValid(plot):
+                    plot.fit_height(watched.height())
+        return False

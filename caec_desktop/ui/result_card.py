@@ -194,6 +194,18 @@ def _typed_text(value: Any, unit: str) -> str:
     return ""
 
 
+def table_html(card: ResultCard) -> str:
+    """The results table's rich text, in the display units in force."""
+    verdict = str(card.result.get("verdict") or "")
+    rows = "".join(
+        f"<tr><td>{escape(name)}</td><td style='padding-left: 12px'><b>{escape(shown)}</b>"
+        "</td></tr>"
+        for name, shown in result_rows(card.tool, card.result)
+        if not (verdict and name == "verdict")  # shown above the table
+    )
+    return f"<table>{rows}</table>"
+
+
 class _Wrapping(WrapLabel):
     """A word-wrapped label allowed to be narrower than its longest line (its height remembered
     per width: the chat lays every card out again whenever the streamed answer grows)."""
@@ -211,11 +223,12 @@ class _Labels:
     warnings at once, the results table and the inputs by `make_rest`."""
 
     def __init__(self, card: ResultCard) -> None:
-        self.warning = _Wrapping("\n".join(f"⚠ {w}" for w in card.warnings))
+        lines = [f"Not computed: {n}" for n in card.not_computed]
+        self.warning = _Wrapping("\n".join([*lines, *(f"⚠ {w}" for w in card.warnings)]))
         self.warning.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # the tool's words
         self.warning.setStyleSheet(WARNING_STYLE)
         self.warning.setWordWrap(True)
-        if not card.warnings:
+        if not self.warning.text():
             self.warning.hide()  # (setVisible(True) on a parentless label opens a window)
         self.title = _Wrapping(f"<b>{escape(card.tool)}</b>")
         self.title.setWordWrap(True)
@@ -240,14 +253,7 @@ class _Labels:
         """The results table's label and the inputs' (once)."""
         if self.rest is not None:
             return self.rest
-        verdict = str(card.result.get("verdict") or "")
-        rows = "".join(
-            f"<tr><td>{escape(name)}</td><td style='padding-left: 12px'><b>{escape(shown)}</b>"
-            "</td></tr>"
-            for name, shown in result_rows(card.tool, card.result)
-            if not (verdict and name == "verdict")  # shown above the table
-        )
-        result = QLabel(f"<table>{rows}</table>")
+        result = QLabel(table_html(card))
         result.setTextFormat(QtCore.Qt.TextFormat.RichText)
         result.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         inputs = _Wrapping(input_text(card.tool, card.args, card.arg_sources, card.given_args))
@@ -293,6 +299,12 @@ class ResultCard(QFrame):
         self.result: dict[str, Any] = dict(data.get("result") or {})
         self.sheet = sheet_of(data.get("calc_sheet"))
         self.warnings = [str(w) for w in data.get("warnings") or []]
+        self.not_computed = list(self.sheet.not_computed) if self.sheet is not None else []
+        """Results left out for want of an input, and how to give it (on the warning line)."""
+        from caec_desktop.tools.display import current  # (the tools load after start-up)
+
+        self.display = current()
+        """The display units its values are written in (`refresh_units`)."""
         self._sheet: QLabel | None = None
         """The calc sheet's label, made on first use (`sheet_area`)."""
 
@@ -455,8 +467,10 @@ class ResultCard(QFrame):
         return self.sheet_area
 
     def text(self) -> str:
-        """What Copy puts on the clipboard: warnings, results, inputs, then the calc sheet."""
-        parts = [f"{self.tool}", *(f"warning: {w}" for w in self.warnings)]
+        """What Copy puts on the clipboard: what was not computed, warnings, results, inputs,
+        then the calc sheet."""
+        parts = [f"{self.tool}", *(f"not computed: {n}" for n in self.not_computed)]
+        parts += [f"warning: {w}" for w in self.warnings]
         parts += result_lines(self.tool, self.result)
         inputs = input_text(self.tool, self.args, self.arg_sources, self.given_args)
         if inputs:
@@ -470,11 +484,40 @@ class ResultCard(QFrame):
         if clipboard is not None:
             clipboard.setText(self.text())
 
+    def refresh_units(self) -> bool:
+        """Write its values in the display units now in force (Settings → display units): the
+        results table and the inputs once made, the calc sheet once unfolded (a folded sheet is
+        written again when next unfolded); the sheet stays as unfolded or folded as it was.
+        False when they are written in those units already."""
+        from caec_desktop.tools.display import current
+
+        display = current()
+        if display == self.display:
+            return False
+        self.display = display
+        labels = self._labels
+        if labels is not None and labels.rest is not None:
+            result, inputs = labels.rest
+            result.setText(table_html(self))
+            if self._table is not None:
+                self._table.updateGeometry()  # (its height is its label's)
+            inputs.setText(input_text(self.tool, self.args, self.arg_sources, self.given_args))
+        if self._sheet is not None and self._sheet.text():
+            if self.sheet_button.isChecked():
+                self._write_sheet()
+            else:
+                self._sheet.clear()
+        return True
+
+    def _write_sheet(self) -> None:
+        from caec_desktop.ui.markdown_blocks import literal_markdown
+
+        assert self.sheet is not None
+        self.sheet_label.setText(literal_markdown(self.sheet.markdown()))  # laid out now
+        self.sheet_area.updateGeometry()
+
     def _on_sheet_button_toggled(self, shown: bool) -> None:
         if shown and self.sheet is not None and not self.sheet_label.text():
-            from caec_desktop.ui.markdown_blocks import literal_markdown
-
-            self.sheet_label.setText(literal_markdown(self.sheet.markdown()))  # laid out now
-            self.sheet_area.updateGeometry()
+            self._write_sheet()
         self.sheet_area.setVisible(shown)
         self.sheet_button.setText("Calc sheet ▾" if shown else "Calc sheet ▸")

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from caec_desktop.tools.display import current
+from caec_desktop.tools.display import Display, current
 from caec_desktop.tools.sweep import (
     empty_columns,
     left_out_line,
@@ -48,10 +48,25 @@ class SweepTableModel(QAbstractTableModel):
 
     def __init__(self, table: dict[str, Any], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.display = current()
+        self.table = table
         self.points = table["points"]
-        self.headers, self._cols, self._banded = table_layout(table, self.display)
         self._cells: dict[int, list[str]] = {}
+        self._use(current())
+
+    def _use(self, display: Display) -> None:
+        self.display = display
+        self.headers, self._cols, self._banded = table_layout(self.table, display)
+        self._cells.clear()
+
+    def refresh_units(self) -> bool:
+        """Write the cells and headers in the display units now in force (False when they are
+        written in them already)."""
+        if current() == self.display:
+            return False
+        self.beginResetModel()
+        self._use(current())
+        self.endResetModel()
+        return True
 
     def row(self, index: int) -> list[str]:
         cells = self._cells.get(index)
@@ -160,17 +175,30 @@ class SweepCard(QFrame):
             view = QTableView()
             view.setModel(self.model)
             view.setMinimumHeight(220)
-            # Each column as wide as its header ("particle_radius [mm]"): at the default 100 px
-            # the headers were cut at both ends ("article_radius [ir"). From the headers alone,
-            # not the cells: measuring 1,000 rows would stall the card's first unfolding.
-            header = view.horizontalHeader()
-            for column in range(self.model.columnCount()):
-                wanted = header.sectionSizeHint(column)
-                header.resizeSection(column, max(wanted, header.defaultSectionSize()))
+            self._table_view = view
+            self._fit_columns()
             view.hide()
             self._lay.addWidget(view)
-            self._table_view = view
         return self._table_view
+
+    def _fit_columns(self) -> None:
+        """Each column as wide as its header ("particle_radius [mm]"): at the default 100 px the
+        headers were cut at both ends ("article_radius [ir"). From the headers alone, not the
+        cells: measuring 1,000 rows would stall the card's first unfolding."""
+        assert self._table_view is not None
+        header = self._table_view.horizontalHeader()
+        for column in range(self.model.columnCount()):
+            wanted = header.sectionSizeHint(column)
+            header.resizeSection(column, max(wanted, header.defaultSectionSize()))
+
+    def refresh_units(self) -> bool:
+        """Show the plot and the table in the display units now in force (Settings → display
+        units); the table stays as unfolded or folded as it was. False when they are shown in
+        them already."""
+        changed = self.model.refresh_units()
+        if changed and self._table_view is not None:
+            self._fit_columns()  # its headers name the new units
+        return self.plot.refresh_units() or changed
 
     def text(self) -> str:
         return sweep_csv(self.table)

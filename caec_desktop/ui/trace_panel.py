@@ -322,6 +322,10 @@ class TracePanel(QWidget):
         if self.tabs.widget(index) is self._retry_tab:
             self.retry_view.show()  # (made now, if not yet)
 
+    def refresh_units(self) -> None:
+        """Write the Retries tab's values in the display units now in force."""
+        self._refresh_retries()
+
     def _refresh_retries(self) -> None:
         """Show the run's attempts. Each is set only when it changed: a new tab text lays the
         tab bar out again and repaints the whole panel, table and all (~3 ms, at the start and

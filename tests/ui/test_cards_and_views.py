@@ -6,6 +6,7 @@ dialog catching mistakes, and model errors in the banner with GUI actions."""
 
 from __future__ import annotations
 
+import math
 import socket
 from datetime import UTC, date, datetime, timedelta
 
@@ -342,3 +343,24 @@ def test_a_model_error_shows_in_the_banner_with_gui_actions(qtbot: QtBot) -> Non
     assert [s.effective_mode for s in saved] == ["offline"] and window._banner_row.isHidden()
     window.show_error("some other failure")
     assert window.offline_button.isHidden()  # only model failures offer the model actions
+
+
+def test_a_run_time_without_throughput_says_so_on_the_cards_warning_line(qtbot: QtBot) -> None:
+    """The card of "how long will my run take" without a throughput: its steps, and on its
+    warning line (not only in the folded calc sheet's notes) that the wall time was not
+    computed, what it needs and how to give it."""
+    args = {"duration": "10 s", "timestep": "1e-6 s", "n_particles": 1e6}
+    outcome = execute("simulation_cost", args)
+    assert outcome.result is not None and outcome.result["wall_time"] is None
+    card = ResultCard(outcome.model_dump(include={"tool", "args", "result", "calc_sheet"}))
+    qtbot.addWidget(card)
+    card.show()
+    line = card.warning_label
+    assert line.isVisible() and line.text().startswith("Not computed: wall time")
+    assert "throughput" in line.text() and "particle-steps per core-second" in line.text()
+    steps = f"{math.ceil(10 / 1e-6):,}"  # n = ceil(T/dt), grouped in threes
+    assert f"<td>time_steps</td><td style='padding-left: 12px'><b>{steps}</b>" in (
+        card.result_label.text()
+    )
+    assert "wall_time" not in card.result_label.text()
+    assert card.text().splitlines()[1].startswith("not computed: wall time")

@@ -524,3 +524,29 @@ def test_the_cards_table_leaves_out_empty_columns_and_says_so(qtbot: QtBot) -> N
     labels = [w.text() for w in card.findChildren(QLabel)]
     assert any("Left out, not computed from these inputs" in t and "parcel_mass" in t
                for t in labels), labels  # fmt: skip
+
+
+def test_the_plot_fits_the_chats_visible_height_and_follows_its_resizes(qtbot: QtBot) -> None:
+    """In a chat ~400 px high (an 800×600 window) the plot, ~480 px at its size hint, was taller
+    than the chat's view: its top and its axis never on screen together. It is now a fraction
+    of the view's height, again on every resize, and back to a readable size in a tall chat."""
+    chat = ChatPane()
+    qtbot.addWidget(chat)
+    chat.resize(420, 520)
+    chat.show()
+    card = chat.add_result(sweep_data(values=["1 mm", "2 mm", "3 mm"]))
+    assert isinstance(card, SweepCard)
+    qtbot.waitUntil(lambda: card.plot.drawn, timeout=20000)
+    plot = card.plot.plot
+    view = chat.scroll_area.viewport()
+    qtbot.waitUntil(lambda: plot.height() == plot.maximumHeight())
+    assert view.height() < 480
+    assert plot_view.MIN_PX <= plot.height() <= 0.7 * view.height()
+    small = plot.height()
+    chat.resize(420, 1400)
+    qtbot.waitUntil(lambda: view.height() > 1000)
+    qtbot.waitUntil(lambda: plot.height() == plot.maximumHeight())
+    assert plot.height() > small
+    assert plot.height() <= plot_view.MAX_PX
+    chat.resize(420, 520)
+    qtbot.waitUntil(lambda: plot.height() == small)

@@ -393,3 +393,58 @@ def test_the_window_comes_back_where_it_was_start_after_start(
             qloop.run_until_complete(h.runner.shutdown())
             h.store.close()
     assert places == [wanted] * 3
+
+
+def test_a_layout_saved_on_a_small_screen_keeps_sensible_shares_on_a_large_one(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """The conversation list saved at ~190 px in a 780-px window came back at 190 px in a
+    2560-px one (7 %: names cut, the chat and trace each wider than a page); a list widened to
+    most of a large window took most of a small one. Restored, the list stays within
+    `DOCK_SHARE` of the window and the chat within `CHAT_SHARE` of the chat/side split, also
+    when the window is then resized (maximized on the large screen)."""
+    from caec_desktop.ui.window_fit import CHAT_SHARE, DOCK_SHARE
+
+    def restart(size: tuple[int, int], dock_width: int, chat: int) -> Harness:
+        h = Harness(qtbot)
+        h.window.resize(*size)
+        h.window.show()
+        qtbot.waitExposed(h.window)
+        dock = h.window.conversations_dock
+        h.window.resizeDocks([dock], [dock_width], Qt.Orientation.Horizontal)
+        total = sum(h.window.split.sizes())
+        h.window.split.setSizes([chat, total - chat])
+        qtbot.waitUntil(lambda: dock.width() > 0)
+        h.window.close()  # saves the layout
+        qloop.run_until_complete(h.runner.shutdown())
+        h.store.close()
+        again = Harness(qtbot)
+        assert again.window.restore_layout()
+        again.window.show()
+        qtbot.waitExposed(again.window)
+        return again
+
+    def shares(h: Harness) -> tuple[float, float]:
+        chat_width, side_width = h.window.split.sizes()
+        dock = h.window.conversations_dock.width() / h.window.width()
+        return dock, chat_width / (chat_width + side_width)
+
+    h = restart((780, 700), 0, 10_000)  # the dock and the side tabs at their least widths
+    try:
+        h.window.resize(2560, 1440)
+        qtbot.waitUntil(lambda: h.window.width() == 2560)
+        qtbot.waitUntil(lambda: shares(h)[0] >= DOCK_SHARE[0] - 0.005)
+        dock, chat = shares(h)
+        assert dock <= DOCK_SHARE[1] and CHAT_SHARE[0] <= chat <= CHAT_SHARE[1] + 0.005
+        assert cut_buttons(h.window) == []
+    finally:
+        qloop.run_until_complete(h.runner.shutdown())
+        h.store.close()
+
+    h = restart((780, 700), 500, 10_000)  # a list widened to most of the window
+    try:
+        qtbot.waitUntil(lambda: shares(h)[0] <= DOCK_SHARE[1] + 0.005)
+        assert cut_buttons(h.window) == []
+    finally:
+        qloop.run_until_complete(h.runner.shutdown())
+        h.store.close()
