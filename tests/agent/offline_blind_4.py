@@ -38,7 +38,6 @@ from tests.agent.follow_up_blind import (
     Calc,
     Sweep,
     _effective,
-    damping_ratio,
     froude,
     hertz_time,
     mass_of_diameter,
@@ -945,21 +944,83 @@ FOLLOW = [
     r("follow-up", "damping ratio for e = 0.9", "and e = 0,8?", expect=ask(*COMMA, "0,8")),
 ]
 
-ROWS: list[Row] = (
+BLIND_ROWS: list[Row] = (
     (PHRASING + UNITS + NUMBERS + RANGES + TWO_MATERIALS + NEGATIONS + OTHER_TOOL + CONFLICTS)
     + BOUNDS
     + FOLLOW
 )
 
+# -- expectations revised after the first run ----------------------------------------------------
+# Each blind expectation here was wrong by the documented contract or by the tool's meaning, not
+# by the reader: the reason says which. `score(blind=True)` judges with the blind ones.
+
+_ONE_MATERIAL = (
+    "docs/offline_reading.md: one material per calculation; the other is said not used, with "
+    "`ask again for steel and keep the more conservative result`"
+)
+REVISED: dict[str, tuple[Expect, str]] = {
+    "polydisperse counts: 1 mm and 3 mm, mass fractions 0.25 and 0.75, 2 kg total, "
+    "density 7850 kg/m3": (
+        Calc(
+            "polydisperse_counts",
+            "total_count",
+            sum(
+                round(2.0 * w / mass_of_diameter(d, 7850.0))
+                for d, w in ((MM, 0.25), (3 * MM, 0.75))
+            ),
+            {"total_mass": 2.0, "density": 7850.0},
+        ),
+        "a count of whole particles per class: Σ round(M wᵢ / m(dᵢ))",
+    ),
+    "cohesion numbers, radius 10 µm, surface energy 0.025 J/m2 per surface": (
+        Calc(
+            "cohesion_numbers",
+            "pull_off_force_jkr",
+            1.5 * PI * 0.05 * 5 * UM,
+            {"particle_radius": 10 * UM},
+        ),
+        "the tool takes γ_s with its `per surface` flag and forms Δγ = 2γ_s itself (its "
+        "work_of_adhesion 0.05 J/m² is shown); the blind row wanted Δγ typed as the argument",
+    ),
+    "rayleigh time step for 2 mm glass beads, E 70 GPas": (
+        Either(ray(R1, GLASS), ("gpas",)),
+        "pint reads a trailing s as a plural (`GPas` = GPa, as `metres`): the value is exact",
+    ),
+    "time steps for 2 s at dt 1 × 10−6 s": (
+        ask("10-6", "power", "1e-6"),
+        "a power of ten without ^ (`10−6`, a superscript lost in a paste) is refused, as "
+        "`10^3 m` without a mantissa is: docs/values.md",
+    ),
+    "particle mass of a 3 mm bead of glass and steel": (
+        Either(Note(pm(3 * MM, GLASS[0]), ("steel",)), ("glass", "steel", "material")),
+        _ONE_MATERIAL,
+    ),
+    "particle mass of 3 mm steel balls with glass density": (
+        Either(Note(pm(3 * MM, STEEL[0]), ("glass",)), ("steel", "glass", "density")),
+        _ONE_MATERIAL,
+    ),
+    "time steps for 2 s, duration 3 s, dt 1e-6 s": (
+        Either(Note(steps(3.0, 1e-6), ("2 s", *NOT_USED)), ("duration", "2 s", "3 s")),
+        "docs/values.md: a value left over for an input the tool has is said `Not used: 2 s "
+        "(the tool takes one duration, which took duration = 3 s)`",
+    ),
+}
+"""Blind expectations replaced: text -> (expectation, why the blind one was wrong)."""
+
+ROWS: list[Row] = [
+    Row(row.kind, row.turns, REVISED[row.text][0]) if row.text in REVISED else row
+    for row in BLIND_ROWS
+]
+
 VERDICTS = ("right", "asked", "silently_wrong", "wrongly_refused", "crashed")
 
-_ = (PI, damping_ratio, Expect)  # re-exported names used by the test module's xfails
 
-
-def score(rows: list[Row] | None = None) -> dict[str, Any]:
+def score(rows: list[Row] | None = None, blind: bool = False) -> dict[str, Any]:
+    """Verdict counts over `rows` (default all; `blind`: with the blind expectations)."""
     counts_ = dict.fromkeys(VERDICTS, 0)
     detail = []
-    for row in rows or ROWS:
+    rows = rows or (BLIND_ROWS if blind else ROWS)
+    for row in rows:
         turn = asyncio.run(run_row(row))
         verdict, why = judge(turn, row.expect)
         counts_[verdict] += 1
@@ -972,8 +1033,10 @@ def score(rows: list[Row] | None = None) -> dict[str, Any]:
                 "answer": str((turn or {}).get("answer", ""))[:400],
             }
         )
-    return {"rows": len(rows or ROWS), "counts": counts_, "detail": detail}
+    return {"rows": len(rows), "counts": counts_, "detail": detail}
 
 
 if __name__ == "__main__":
-    print(json.dumps(score(), indent=1, ensure_ascii=False))
+    import sys
+
+    print(json.dumps(score(blind="--blind" in sys.argv), indent=1, ensure_ascii=False))

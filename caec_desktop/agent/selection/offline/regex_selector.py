@@ -472,6 +472,8 @@ def reading_notes(parsed: Parsed, built: Built) -> list[str]:
     ]
     if fixes:
         notes.append(f"**Read as:** {', '.join(fixes)}")
+    if parsed.bounds:
+        notes.append(f"**Read at the bound:** {'; '.join(parsed.bounds)}")
     if built.unused:
         second = [u for u in built.unused if SECOND in u]
         foreign = [u for u in built.unused if u not in second]

@@ -42,6 +42,12 @@ _LIST_RE = re.compile(
 )
 """`1, 2, 5 mm`, `1, 2 and 5 mm`, `1, 2 or 5 mm`, `1 and 2 mm`, `1 mm or 2 mm`."""
 _BETWEEN_RE = lazy(r"\bbetween\s*$", re.IGNORECASE)
+_BETWEEN_AND_RE = lazy(
+    rf"\bbetween\s+(?P<a>{_NUM}(?:[ \t]?{_UNIT})?)\s+and\s+(?P<b>{_NUM}(?:[ \t]?{_UNIT})?)(?![\w.])",
+    re.IGNORECASE,
+)
+"""`between 0.3 and 0.9`: a range when a count or a step is typed with it (`in steps of 0.2`,
+`in 4 points`), else the bounds of one distribution."""
 _POINTS_RE = re.compile(
     r"\b(?:in|with)?\s*(?<![\d.])(\d+)\s*(?:(?:log(?:arithmic(?:ally)?)?|lin(?:ear(?:ly)?)?|even(?:ly)?"
     r"|equal(?:ly)?|uniform(?:ly)?)(?:[\s-]+spaced)?[\s-]+)?(?:points|values|steps)\b",
@@ -124,7 +130,12 @@ def _plan(text: str) -> Plan | Selection | None:
         words = words[: m.start()] + (" steps" if sized else "") + words[m.end() :]
     if log:
         words = _LOG_RE.sub(" ", words)
-    if (step := _STEP_RE.search(words)) is not None:
+    step = _STEP_RE.search(words)
+    if m is not None or step is not None:
+        # `between 0.3 and 0.9 in steps of 0.2`: a range, never its first end with the rest left
+        words = _BETWEEN_AND_RE.sub(r"from \g<a> to \g<b>", words)
+        step = _STEP_RE.search(words)
+    if step is not None:
         stepped = words[: step.start()] + words[step.end() :]
         ranged = find_sweep(stepped)
         typed = step["a"] or step["b"] or step["c"]
