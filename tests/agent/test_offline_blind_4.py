@@ -127,12 +127,20 @@ def test_a_bound_is_refused_but_a_sizes_inclusive_one(text: str, said: str) -> N
     assert not selection.calls and said in (selection.reply or "")
 
 
-def test_a_sizes_inclusive_bound_is_read_there_and_said() -> None:
-    """`of at least 3 mm` is the smallest size: read, and the reply says so in words (before,
-    read in silence)."""
-    tool, args, reply = _one("particle mass of glass beads of at least 3 mm")
+@pytest.mark.parametrize(
+    ("text", "side"),
+    [
+        ("particle mass of glass beads of at least 3 mm", "smallest"),
+        ("particle mass of glass beads of ≤ 3 mm", "largest"),
+        ("particle mass of glass beads no larger than 3 mm", "largest"),
+    ],
+)
+def test_a_sizes_inclusive_bound_is_read_there_and_said(text: str, side: str) -> None:
+    """`of at least 3 mm` is the smallest size, `≤ 3 mm` the largest: read, and the reply says so
+    in words (before, read in silence or refused)."""
+    tool, args, reply = _one(text)
     assert tool == "particle_mass" and math.isclose(args["particle_diameter"], 3 * MM)
-    assert "Read at the bound" in reply and "smallest size" in reply
+    assert "Read at the bound" in reply and f"{side} size" in reply
 
 
 @pytest.mark.parametrize(
@@ -177,9 +185,7 @@ def test_a_list_of_fractions_keeps_its_last_value() -> None:
     )
     assert tool == "polydisperse_counts" and args["mass_fractions"] == [0.4, 0.6]
     assert math.isclose(args["total_mass"], 1.0)
-    n = sum(
-        round(1.0 * w / mass_of_diameter(d, 2500.0)) for d, w in ((2 * MM, 0.4), (4 * MM, 0.6))
-    )
+    n = sum(round(1.0 * w / mass_of_diameter(d, 2500.0)) for d, w in ((2 * MM, 0.4), (4 * MM, 0.6)))
     outcome = execute(tool, args)
     assert outcome.result is not None and outcome.result["total_count"] == n
 
@@ -189,3 +195,40 @@ def test_stokes_response_time_names_the_cfd_numbers() -> None:
     for text in ("stokes time of 0.1 mm glass in air", "particle response time, 0.1 mm glass, air"):
         tool, args, _ = _one(text)
         assert tool == "cfd_dem_numbers" and math.isclose(args["particle_diameter"], 0.1 * MM)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("inertial number: shear rate 1 ms-1, d 2 mm, P 5 kPa, density 2500 kg/m3", "shear_rate"),
+        ("hertz contact time, 2 mm glass beads, impact velocity 1 ms-1", "impact_velocity"),
+    ],
+)
+def test_ms_1_in_chat_names_the_input_and_both_readings(text: str, name: str) -> None:
+    """Before: chat read `1 ms` and a bare `1` (the power dropped) and said `got 1 ms which is a
+    time`; the value reader reads the whole unit, which may be m/s or 1/ms, and asks."""
+    selection = select_text(text)
+    reply = selection.reply or ""
+    assert not selection.calls
+    assert f'{name}: could not read "1 ms-1"' in reply and "per millisecond" in reply
+
+
+def test_a_signed_power_glued_to_a_unit_is_the_units_in_chat() -> None:
+    """`30 min-1` (per minute, DIN's way to write rpm) was read as 30 min and a bare 1; now the
+    whole unit reaches the tool, which asks what turns (docs/values.md: a rotation in 1/s or Hz is
+    refused), quoting it. `1 mm-2 mm` (the unit again) stays a range of sizes."""
+    (call,) = select_text("froude number, drum radius 0.5 m at 30 min-1").calls
+    outcome = execute(call.name, call.args)
+    assert not outcome.ok and outcome.errors[0].field == "rotation_speed"
+    assert "30 min^-1" in outcome.errors[0].message and "what turns" in outcome.errors[0].message
+    (call,) = select_text("rayleigh time step for glass beads 1 mm-2 mm").calls
+    assert call.name == "sweep" and (call.args["start"], call.args["stop"]) == ("0.5 mm", "1 mm")
+
+
+def test_degrees_celsius_in_two_words_is_a_conversion_unit() -> None:
+    """Spaced units in a conversion read whole; `degrees Celsius` is degC (T/K = t/°C + 273.15),
+    never `Celsius`, a name pint lacks."""
+    selection = select_text("convert 20 degrees Celsius to K")
+    (call,) = selection.calls
+    outcome = execute(call.name, call.args)
+    assert outcome.result is not None and math.isclose(outcome.result["value"], 293.15)

@@ -553,6 +553,11 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         if _is_inch(text, end, glued):
             return _Unit("inch", "length", False, end)
         return _Unit("", _BARE, False, end_num)
+    if (power := _GLUED_POWER_RE.match(text, end)) and not text.startswith(raw, power.end()):
+        # `30 min-1`, `1 ms-1`: a signed power glued to the unit is the unit's, as the value
+        # reader reads it (not `30 min` with a bare `-1` left over); `1 mm-2 mm` stays a range
+        raw, end = raw + power.group("power"), power.end("power")
+        typed = text[match.start() : end]
     problem = f'could not read {quote(typed)}: "{raw}" right after a number'
     if raw in _NOT_UNITS or (len(raw) == 1 and raw.isalpha() and raw not in _UNIT_LETTERS):
         if not glued and len(raw) == 1 and _LETTER_ENDS_RE.match(text, end) and _a_unit(raw):
@@ -582,6 +587,9 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     return _Unit(unit, dim, False, end)
 
 
+_GLUED_POWER_RE = re.compile(r"(?P<power>[-−]\d+)(?![\w.])(?P<gap>[ \t]*)")
+"""A signed power glued to a unit (`min-1`, `ms-1`), not a range's second number (`1 mm-2 mm`,
+whose unit comes again, nor `0.5mm-1.5mm`)."""
 _GLUED_TAIL_RE = re.compile(r"(?:\.\d+|\^[-+]?[\d.]*|\*\*[-+]?[\d.]*)+")
 """Glued right after a unit, the rest of a power or a number the unit pattern stops before
 (`kg/m^3.5`, `m^2^2`): the value is refused whole, never read up to the unit."""
@@ -733,7 +741,8 @@ def _attach_keys(quantities: list[Quantity]) -> None:
                 pre
                 and candidates[0][1]
                 and (
-                    _explicit(pre.group(0), pre.group("key"))
+                    q.problem  # `shear rate 1 ms-1`: the reply names the input it was for
+                    or _explicit(pre.group(0), pre.group("key"))
                     or (
                         not pre.group(0)[pre.end("key") - pre.start() :].strip()
                         and _ratio_key(pre.group("key"), candidates[0][1], q)
@@ -772,8 +781,12 @@ def parse(
     text, fixes = correct_typos(normalize(raw), vocabulary)
     text = _drop_negated(text, fixes)
     quantities: list[Quantity] = []
+    read_to = 0  # where the last value's unit ended (`30 min-1`: the 1 is the unit's power)
     for match in QTY_RE.finditer(text):
+        if match.start() < read_to:
+            continue
         read = _read_unit(text, match, known)
+        read_to = read.end
         number = match.group("num")
         problem = read.problem
         value = 0.0

@@ -134,7 +134,7 @@ def convert(f: Filler) -> Missing:
         return [("from_unit",), ("to_unit",)]
     if not _put_value(f, match.group("num")):
         return []
-    units = [normalize_unit(match.group(side)) for side in ("from", "to")]
+    units = [_conversion_unit(match.group(side)) for side in ("from", "to")]
     read = [_TEMPERATURES.get(u, u) for u in units]
     if all(u in _TEMPERATURES or _is_temperature(r) for u, r in zip(units, read, strict=True)):
         fixes = [f"{u} → {r}" for u, r in zip(units, read, strict=True) if u != r]
@@ -155,6 +155,17 @@ def _put_value(f: Filler, number: str) -> bool:
         f.refused.append(f"value: could not read {quote(number)}: {exc}")
         return False
     return True
+
+
+_DEGREES_RE = re.compile(r"deg(?:ree)?s?\s+(celsius|centigrade|fahrenheit|kelvin)", re.I)
+_SCALES = {"celsius": "degC", "centigrade": "degC", "fahrenheit": "degF", "kelvin": "K"}
+
+
+def _conversion_unit(text: str) -> str:
+    """A conversion's unit in pint syntax; `degrees Celsius` (two words) is degC."""
+    if (degrees := _DEGREES_RE.fullmatch(text.strip())) is not None:
+        return _SCALES[degrees[1].lower()]
+    return normalize_unit(text)
 
 
 _TEMPERATURES = {"F": "degF", "C": "degC", "°F": "degF", "°C": "degC"}
