@@ -42,13 +42,6 @@ STILL_WRONG = {
         "`A..B` is the reader's range syntax (as `caec sweep FROM..TO`): read as a sweep 0 to 9 "
         "whose points above 1 fail in the table; a typo for 0.9 cannot be told from a range"
     ),
-    "polydisperse counts: 1 and 2 mm, mass fractions 0.5 and 0.5, 1 kg total, density 2500 kg/m3": (
-        "a list of fractions joined by `and` is not read as the mass fractions: refused "
-        "(total_mass typed twice), nothing computed"
-    ),
-    "convert 1 inch to mm for 2 mm glass beads": (
-        "a conversion must be the whole query: the trailing words make to_unit asked for"
-    ),
 }
 
 

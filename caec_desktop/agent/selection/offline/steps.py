@@ -53,10 +53,11 @@ CONVERT_RE = re.compile(
 )
 """`convert 3 inch to mm`, `70 GPa in psi`, `what is 1 atm in kPa?`, `14.7 psi to kPa please`."""
 _CONVERT_THEN_RE = re.compile(
-    rf"^\s*(?:please\s+)?(?:convert|change|express)\s+{_CONVERSION}\s*[,;]\s*(?=\S)", re.IGNORECASE
+    rf"^\s*(?:please\s+)?(?:convert|change|express)\s+{_CONVERSION}(?:\s*[,;]\s*|\s+(?=(?:for|with)\b))(?=\S)",
+    re.IGNORECASE,
 )
-"""`convert 5 mm to in, density 2500 kg/m3`: a conversion asked by name, then other values (said
-as not used, never dropped)."""
+"""`convert 5 mm to in, density 2500 kg/m3`, `convert 1 inch to mm for 2 mm beads`: a conversion
+asked by name, then other values (said as not used, never dropped)."""
 HOW_MANY_RE = re.compile(
     rf"^\s*how\s+many\s+(?P<to>{_UNIT_WORD})\s+(?:are\s+)?(?:there\s+)?(?:in|is)\s+"
     rf"(?P<num>{_NUMBER})\s*(?P<from>{_UNIT_WORD})\s*\??\s*$",
