@@ -120,7 +120,7 @@ LENGTH: list[Row] = [
     ("approx", "approx. 1 mm", VA(1e-3)),
     ("approx", "about 1 mm", VA(1e-3)),
     ("approx", "<1 mm", A),
-    ("approx", "≤ 1 mm", A),
+    ("approx", "≤ 1 mm", VA(1e-3)),  # a size's inclusive bound: read and said (docs/values.md)
     ("spelling", "500 microns", V(500 * UM)),
     ("spelling", "500 micron", V(500 * UM)),
     ("spelling", "500 um", V(500 * UM)),

@@ -168,6 +168,10 @@ _AMBIGUOUS_CASE = frozenset({"mpa", "Mpa", "MPA", "gpa", "Gpa", "GPA", "kpa", "K
 in a compound unit, where `mpa s` may be the millipascal second (a viscosity) as well as the
 megapascal second."""
 _POWER_WORDS = {"square": "2", "cubic": "3"}
+_MS_POWER_RE = re.compile(r"(?<![A-Za-zµμ])ms(?:\s*(?:\^|\*\*)\s*)?(?:[-\u2212]|⁻)")
+"""`ms-1`, `ms^-1`, `ms⁻¹`: papers write the metre per second so (`5 ms-1`), pint reads the
+millisecond; which one is meant is asked (a speed read as 1000/s, or a rate as m/s, would be
+a silent misread)."""
 
 
 @lru_cache(maxsize=1024)
@@ -257,6 +261,12 @@ def read_unit(text: str) -> str:
                 f'"{stripped}": "{min(ambiguous)}" in a compound unit may be the megapascal or the '
                 "millipascal; type MPa or mPa"
             )
+    if _MS_POWER_RE.search(stripped):
+        raise ValueReadError(
+            f'"{stripped}": "ms" with a negative power may be metres per second (SI\'s m s-1 '
+            "typed without its space) or per millisecond; type m/s or m s-1 for a speed, 1/ms "
+            "for a rate"
+        )
     canonical = "".join(out)
     try:
         from caec_desktop.tools.units import ureg

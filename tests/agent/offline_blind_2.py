@@ -30,7 +30,10 @@ Score of the 170 rows (right / asked / silently wrong / wrongly refused / crashe
 revised expectations: before any fix 117 / 44 / 6 / 3 / 0; after the fixes in
 tests/agent/test_offline_blind_2.py 119 / 48 / 1 / 2 / 0 (the three left are strict xfails there,
 each with its reason). With the blind expectations: 104 / 40 / 19 / 7 / 0 before, 106 / 44 / 14 /
-6 / 0 after (the difference is the 17 revised rows).
+6 / 0 after (the difference is the 17 revised rows). After the fourth blind set's fixes
+(tests/agent/test_offline_blind_4.py): 120 / 49 / 1 / 0 / 0 revised, 108 / 45 / 13 / 4 / 0 blind
+(the list of fractions joined by `and` and `convert 1 inch to mm for 2 mm glass beads` now read;
+`0..9` stays a strict xfail).
 """
 
 from __future__ import annotations

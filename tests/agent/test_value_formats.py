@@ -40,13 +40,14 @@ def test_chat_reads_each_value_exactly_or_asks(
     ("text", "said"),
     [
         ("rayleigh time step of 2 mm glass beads, E < 1 GPa", '"< 1 GPa"'),
-        ("max overlap of ≤2 mm glass beads at 1 m/s", '"≤ 2 mm"'),
+        ("max overlap of <2 mm glass beads at 1 m/s", '"< 2 mm"'),
         ("max overlap of 2 mm glass beads at <= 1 m/s", '"<= 1 m/s"'),
     ],
 )
 def test_an_upper_bound_is_refused(text: str, said: str) -> None:
     """`< 1 mm` was read as 1 mm, the sign dropped (a time step at the bound is too long for the
-    smaller sizes meant)."""
+    smaller sizes meant). A size's inclusive bound (`≤ 2 mm`) is read and said in words
+    (docs/values.md, Bounds; tests/agent/test_offline_blind_4.py)."""
     selection = select_text(text)
     assert not selection.calls and selection.reply and said in selection.reply
 

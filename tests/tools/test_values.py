@@ -301,3 +301,20 @@ def test_refusals_say_what_to_type(text: str, message: str) -> None:
     with pytest.raises(ValueReadError) as info:
         read_value(text)
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["1 ms-1", "5 ms^-1", "1 ms⁻¹", "1 ms−1", "3 ms**-2"])
+def test_ms_with_a_negative_power_is_asked_which_is_meant(text: str) -> None:
+    """`ms-1` is how papers write the metre per second (SI's `m s-1` without its space); pint
+    reads the millisecond (1 ms-1 = 1000/s). Before: read as per millisecond in forms and
+    `caec run` (a speed field said only that 1000/s is no velocity); now the message names both
+    readings and what to type."""
+    with pytest.raises(ValueReadError, match=r"metres per second .* per millisecond; type m/s"):
+        read_value(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"), [("1 m s-1", "m*s^-1"), ("1 1/ms", "1/ms"), ("1 ms", "ms")]
+)
+def test_the_unambiguous_neighbours_of_ms_1_read(text: str, unit: str) -> None:
+    assert read_value(text).unit == unit

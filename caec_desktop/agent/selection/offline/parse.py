@@ -180,9 +180,12 @@ _PREPOSITION_NEXT = frozenset(
         "a", "an", "the", "this", "that", "these", "those", "each", "every", "my", "our",
         "your", "its", "their", "one", "some", "total", "all", "series", "parallel", "water",
         "air", "vacuum", "which", "it", "them", "contact", "order", "range", "practice",
+        "steps", "step", "increments", "increment", "points", "log", "lin", "linear",
+        "logarithmic", "equal", "even", "evenly",
     }
 )  # fmt: skip
-"""Words after `<number> in` that make `in` a preposition (`500 in a box`, `2 in total`)."""
+"""Words after `<number> in` that make `in` a preposition (`500 in a box`, `2 in total`, `0.9
+in steps of 0.2`, `5 in log steps`)."""
 _PLAIN_WORDS = frozenset(
     """
     particles particle beads bead balls ball spheres sphere grains grain pellets pellet granules
@@ -269,6 +272,8 @@ class Parsed:
     """Typo → word it was read as."""
     words: dict[str, str] = field(default_factory=dict)
     """`name=word` pairs (`container_shape=box`, `convention=mfix`, `wall=true`)."""
+    bounds: list[str] = field(default_factory=list)
+    """Sizes typed as a bound and read at it (`d > 2 mm`), each said in words in the reply."""
 
 
 _MULTIPLIER_RE = re.compile(
@@ -548,6 +553,11 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         if _is_inch(text, end, glued):
             return _Unit("inch", "length", False, end)
         return _Unit("", _BARE, False, end_num)
+    if (power := _GLUED_POWER_RE.match(text, end)) and not text.startswith(raw, power.end()):
+        # `30 min-1`, `1 ms-1`: a signed power glued to the unit is the unit's, as the value
+        # reader reads it (not `30 min` with a bare `-1` left over); `1 mm-2 mm` stays a range
+        raw, end = raw + power.group("power"), power.end("power")
+        typed = text[match.start() : end]
     problem = f'could not read {quote(typed)}: "{raw}" right after a number'
     if raw in _NOT_UNITS or (len(raw) == 1 and raw.isalpha() and raw not in _UNIT_LETTERS):
         if not glued and len(raw) == 1 and _LETTER_ENDS_RE.match(text, end) and _a_unit(raw):
@@ -577,6 +587,9 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     return _Unit(unit, dim, False, end)
 
 
+_GLUED_POWER_RE = re.compile(r"(?P<power>[-−]\d+)(?![\w.])(?P<gap>[ \t]*)")
+"""A signed power glued to a unit (`min-1`, `ms-1`), not a range's second number (`1 mm-2 mm`,
+whose unit comes again, nor `0.5mm-1.5mm`)."""
 _GLUED_TAIL_RE = re.compile(r"(?:\.\d+|\^[-+]?[\d.]*|\*\*[-+]?[\d.]*)+")
 """Glued right after a unit, the rest of a power or a number the unit pattern stops before
 (`kg/m^3.5`, `m^2^2`): the value is refused whole, never read up to the unit."""
@@ -728,7 +741,8 @@ def _attach_keys(quantities: list[Quantity]) -> None:
                 pre
                 and candidates[0][1]
                 and (
-                    _explicit(pre.group(0), pre.group("key"))
+                    q.problem  # `shear rate 1 ms-1`: the reply names the input it was for
+                    or _explicit(pre.group(0), pre.group("key"))
                     or (
                         not pre.group(0)[pre.end("key") - pre.start() :].strip()
                         and _ratio_key(pre.group("key"), candidates[0][1], q)
@@ -767,8 +781,12 @@ def parse(
     text, fixes = correct_typos(normalize(raw), vocabulary)
     text = _drop_negated(text, fixes)
     quantities: list[Quantity] = []
+    read_to = 0  # where the last value's unit ended (`30 min-1`: the 1 is the unit's power)
     for match in QTY_RE.finditer(text):
+        if match.start() < read_to:
+            continue
         read = _read_unit(text, match, known)
+        read_to = read.end
         number = match.group("num")
         problem = read.problem
         value = 0.0
@@ -791,22 +809,85 @@ def parse(
         )
     quantities = _with_pi(text, quantities)
     quantities = _with_word_factors(text, quantities)
-    for i, q in enumerate(quantities):
-        prev_end = quantities[i - 1].end if i else 0
-        next_start = quantities[i + 1].start if i + 1 < len(quantities) else len(text)
-        q.before = text[prev_end : q.start]
-        q.after = text[q.end : next_start]
+    quantities = _with_refused(
+        _CARETLESS_POWER_RE, text, quantities,
+        "a power of ten is read with ^ or as a superscript; write 1e-6 or 1×10^-6",
+    )  # fmt: skip
+    _spans(text, quantities)
+    quantities = _without_negated_values(text, quantities, fixes)
     _inherit_units(quantities)
     _attach_keys(quantities)
     _inherit_post_keys(quantities)
     _each_speed(text, quantities)
     _spreads(text, quantities)
-    _relative(text, quantities)
+    bounds = _relative(text, quantities)
     _arithmetic(text, quantities)
     _clock(text, quantities)
     _bare_dimensional(text, quantities)
     words = {m.group(1): m.group(2) for m in _WORD_PAIR_RE.finditer(text)}
-    return Parsed(raw, text, text.lower(), quantities, fixes, words)
+    return Parsed(raw, text, text.lower(), quantities, fixes, words, bounds)
+
+
+def _spans(text: str, quantities: list[Quantity]) -> None:
+    """Set each quantity's `before` and `after`: the text up to its neighbours."""
+    for i, q in enumerate(quantities):
+        prev_end = quantities[i - 1].end if i else 0
+        next_start = quantities[i + 1].start if i + 1 < len(quantities) else len(text)
+        q.before = text[prev_end : q.start]
+        q.after = text[q.end : next_start]
+
+
+_NOT_VALUE_BEFORE_RE = lazy(
+    r"\b(?:not|instead\s+of|rather\s+than)\s+(?:(?:at|for|of|with|by|to|a|an|the)\s+)?$",
+    re.IGNORECASE,
+)
+"""Right before a value said not to be meant: `not 2 mm but 3 mm`, `3 m/s, not 1 m/s`, `not at
+1 m/s but at 2 m/s`, `3 mm instead of 2 mm`, `1e-6 s rather than 1e-7 s`."""
+_CORRECTED_AFTER_RE = lazy(
+    r"^[\s,;:.!–—-]*(?:no|nope|sorry|oops|correction|i\s+mean[t]?|(?:or\s+)?rather|make\s+(?:it"
+    r"|that))\b[\s,;:.!–—-]*$",
+    re.IGNORECASE,
+)
+"""Between a value and the one that corrects it: `2500 kg/m3, no, 2600 kg/m3`, `2 mm - sorry,
+3 mm`, `1 m/s, I mean 2 m/s`."""
+
+
+def _without_negated_values(
+    text: str, quantities: list[Quantity], fixes: dict[str, str]
+) -> list[Quantity]:
+    """`quantities` without the values said not to be meant (`not 2 mm but 3 mm`, `2500 kg/m3,
+    no, 2600 kg/m3`), each listed in `fixes` as negated, so the reply shows how it was read.
+    Every value typed the same way goes (`2 mm glass at 1 m/s, not 2 mm but 4 mm`): the one
+    meant is the other. Reading both would take the first and drop the second, or sweep both."""
+    negated: dict[str, str] = {}  # value → as typed
+    for i, q in enumerate(quantities):
+        if q.problem:
+            continue
+        nxt = quantities[i + 1] if i + 1 < len(quantities) else None
+        corrected = (
+            nxt is not None
+            and not nxt.problem
+            and nxt.dim in (q.dim, _BARE)
+            and _CORRECTED_AFTER_RE.match(q.after) is not None
+        )
+        if corrected or _NOT_VALUE_BEFORE_RE.search(q.before):
+            negated.setdefault(_typed_value(text, q), text[q.start : q.end])
+    if not negated:
+        return quantities
+    for typed in negated.values():
+        fixes[f"not {typed}"] = NEGATED
+    kept = [q for q in quantities if q.problem or _typed_value(text, q) not in negated]
+    _spans(text, kept)
+    return kept
+
+
+def _typed_value(text: str, q: Quantity) -> str:
+    """The value as typed, spaces evened (`2mm` and `2 mm` are one value)."""
+    return " ".join(f"{q.number or q.value} {q.unit}".split()) if q.unit else text[q.start : q.end]
+
+
+_CARETLESS_POWER_RE = lazy(r"(?<![\w.])[\d.]+\s*x\s*10[-+]\d+(?![\w.])")
+"""`1 × 10−6 s` (a superscript lost in a paste): not `1` of unknown unit beside `6 s`."""
 
 
 _WORD_FACTOR_RE = lazy(
@@ -1019,12 +1100,26 @@ _SPREAD_RE = re.compile(r"(?:±|\+/-|\+-)\s*$")
 
 
 _LOWER_BOUND_RE = re.compile(
-    r"(?:>|≥|>=|\bmore\s+than|\bgreater\s+than|\bat\s+least|\bin\s+excess\s+of|\bexceeding)\s*$",
+    r"(?:>|≥|>=|⩾|\b(?:more|greater|larger|bigger)\s+than|\bat\s+least|\bin\s+excess\s+of"
+    r"|\bexceeding|\babove|\bno\s+less\s+than|\bnot\s+less\s+than)\s*$",
     re.IGNORECASE,
 )
-_UPPER_BOUND_RE = re.compile(r"(?:<|≤|<=|⩽)\s*$")
-"""`< 1 mm`, `≤ 1 mm`: below a bound, not at it (a time step at the bound is too long for the
-smaller sizes meant); words (`at most 20% of rayleigh`) are a check's limit and read."""
+_UPPER_BOUND_RE = re.compile(
+    r"(?:<|≤|<=|⩽|\b(?:no|not)\s+(?:more|greater|larger)\s+than|\bnot\s+exceeding"
+    r"|\b(?:less|lower|smaller)\s+than|\bbelow|\bup\s+to|\bat\s+most)\s*$",
+    re.IGNORECASE,
+)
+_INCLUSIVE_RE = re.compile(
+    r"^(?:≥|>=|⩾|≤|<=|⩽|at\s+least|at\s+most|up\s+to|no\s+\w+\s+than|not\s+\w+\s+than"
+    r"|not\s+exceeding)$",
+    re.IGNORECASE,
+)
+"""A bound before a value (docs/values.md, Bounds). A size's bound that includes its value is read
+at it, and said (`of at least 0.5 mm` is the smallest size, which a time step wants; `up to 6 mm`
+the largest, which a neighbour cell wants); a strict one (`> 2 mm`, `< 1 mm`, `below`) is
+refused: no size typed so is at it. Any other quantity's bound is refused (`> 1 m/s`, `density
+at least 2000 kg/m3`, `restitution below 0.9`): a result at the bound would not describe what
+was typed. A percentage after words (`at most 20% of rayleigh`) is a check's limit, read."""
 _CHANGED_BY_RE = re.compile(
     r"\b(?:reduced|increased|lowered|raised|softened|stiffened|scaled|multiplied|divided|cut"
     r"|decreased|changed)\s+by\s+(?:a\s+factor\s+(?:of\s+)?)?$",
@@ -1043,22 +1138,41 @@ _TIMES_WORD_RE = re.compile(
 )
 
 
-def _relative(text: str, quantities: list[Quantity]) -> None:
+def _relative(text: str, quantities: list[Quantity]) -> list[str]:
     """A bound or a change of another value is no value: `> 1 m/s`, `at least 1e6 particles`
     (a result at the bound would not cover what is described), `E reduced by a factor 100`,
     `10% of the real E`, `100 times softer` (arithmetic on a value not typed). Refused, never
-    the bare number read nor the value it changes used unchanged."""
+    the bare number read nor the value it changes used unchanged. A size's bound is read at the
+    bound; the returned lines say so for the reply (docs/values.md, Bounds)."""
+    said = []
     for q in quantities:
         if q.problem:
             continue
         typed = quote(text[q.start : q.end])
-        if bound := _UPPER_BOUND_RE.search(q.before):
-            typed = quote(f"{bound.group().strip()} {text[q.start : q.end]}")
-            why = "a bound is not a value (a result there would not cover smaller ones)"
-        elif q.dim != LENGTH and (bound := _LOWER_BOUND_RE.search(q.before)):
-            # (a size `of at least 0.5 mm` is the smallest one, which a time step wants)
-            typed = quote(f"{bound.group().strip()} {text[q.start : q.end]}")
-            why = "a lower bound is not a value (a result there would not cover larger ones)"
+        upper = _UPPER_BOUND_RE.search(q.before)
+        if upper and q.percent and upper.group()[:1] not in "<≤⩽":
+            upper = None  # `at most 20% of rayleigh`: the check's limit
+        bound = upper or _LOWER_BOUND_RE.search(q.before)
+        word = " ".join(bound.group().split()) if bound else ""
+        side = "an upper" if upper else "a lower"
+        if bound and q.dim == LENGTH and _INCLUSIVE_RE.match(word):
+            value = text[q.start : q.end]
+            said.append(
+                f"{word} {value} is read at its bound, {value}, as the "
+                f"{'largest' if upper else 'smallest'} size: the result is for that size only, "
+                "not for the other sizes the bound allows"
+            )
+            continue
+        if bound:
+            typed = quote(f"{word} {text[q.start : q.end]}")
+            why = (
+                f"{side} bound is not a value, and no size typed so is at it (type "
+                f"{'≤' if upper else '≥'} {text[q.start : q.end]} for the "
+                f"{'largest' if upper else 'smallest'} size, or one size)"
+                if q.dim == LENGTH
+                else f"{side} bound is not a value (a result at the bound would not describe "
+                "the values typed)"
+            )
         elif (
             _CHANGED_BY_RE.search(q.before)
             or (q.percent and _SHARE_OF_RE.match(q.after))
@@ -1069,6 +1183,7 @@ def _relative(text: str, quantities: list[Quantity]) -> None:
             continue
         q.problem = f"could not read {typed}: {why}; type the value meant with its unit"
         q.unit, q.dim, q.key, q.roles = "", "", "", ()
+    return said
 
 
 def _spreads(text: str, quantities: list[Quantity]) -> None:
@@ -1121,6 +1236,8 @@ def _inherit_units(quantities: list[Quantity]) -> None:
             or not _SEPARATOR_RE.match(q.after.strip() or "-")
         ):
             continue
+        if i and _listed_with_other_key(quantities[i - 1], q, nxt.dim):
+            continue  # `mass fractions 0.25 and 0.75, 2 kg total`: the 0.75 is a fraction
         pre = PRE_KEY_RE.search(q.before)
         roles = key_roles(pre.group("key")) if pre else ()
         if pre and roles and not any(ROLE_DIM.get(r) == nxt.dim for r in roles):
@@ -1129,6 +1246,15 @@ def _inherit_units(quantities: list[Quantity]) -> None:
             if POST_KEY_RE.match(nxt.after):
                 continue  # `bond number of 10 and 20 um radius`: no list of one unit
         q.unit, q.dim = nxt.unit, nxt.dim
+
+
+def _listed_with_other_key(prev: Quantity, q: Quantity, dim: str) -> bool:
+    """Whether bare `q` ends a list begun by bare `prev` under a key of no `dim` role."""
+    if prev.unit or prev.percent or prev.problem or not _LIST_JOINT_RE.match(q.before):
+        return False
+    pre = PRE_KEY_RE.search(prev.before)
+    roles = key_roles(pre.group("key")) if pre else ()
+    return bool(roles) and not any(ROLE_DIM.get(r) == dim for r in roles)
 
 
 _OF_LIST_RE = lazy(r"\bof\s*$", re.IGNORECASE)

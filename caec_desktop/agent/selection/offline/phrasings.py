@@ -255,7 +255,11 @@ NEW_TOOLS: tuple[Phrasing, ...] = (
             (r"\bterminal (?:velocity|settling)\b|\bsettling velocity\b", 14),
             (r"\b(?:particle )?reynolds\b|\brep\b|\bre_p\b", 12),
             (r"\bstokes number\b", 14),
-            (r"\b(?:stokes |particle |momentum |drag )?relaxation time\b", 14),
+            (
+                r"\b(?:stokes |particle |momentum |drag )?relaxation time\b"
+                r"|\bstokes (?:time|response time)\b|\bparticle response time\b",
+                14,
+            ),
             (r"\barchimedes\b", 14),
             (r"\bdi ?felice\b", 14),
             (
@@ -624,7 +628,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
             (
                 r"(?<!number of )(?<!how many )\btime[\s_-]?steps "
                 r"(?:for|over|in|to (?:simulate|cover|run)) (?:a |the )?"
-                r"[\d.]+(?:e-?\d+)? ?(?:s|ms|sec|secs|seconds?|min|mins|minutes?|h|hours?)\b",
+                r"[\d.]+(?:e[-+]?\d+)? ?(?:s|ms|sec|secs|seconds?|min|mins|minutes?|h|hours?)\b",
                 12,
             ),
             (r"\bduration\b|\bt=|\bt =", 1),

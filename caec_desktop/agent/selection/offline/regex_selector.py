@@ -25,7 +25,7 @@ from caec_desktop.agent.selection.offline.help import (
 )
 from caec_desktop.agent.selection.offline.lazy_re import lazy
 from caec_desktop.agent.selection.offline.match import SECOND, Built, build, rank
-from caec_desktop.agent.selection.offline.parse import Parsed, parse
+from caec_desktop.agent.selection.offline.parse import Parsed, Quantity, parse
 from caec_desktop.agent.selection.offline.phrasings import VOCABULARY, Phrasing
 from caec_desktop.agent.selection.offline.steps import WALL_WORDS
 from caec_desktop.agent.selection.offline.sweeps import carried_sweep, find_sweep, sweep_selection
@@ -42,6 +42,7 @@ from caec_desktop.tools.fluids import find_fluid
 from caec_desktop.tools.materials import MATERIALS, find_material
 from caec_desktop.tools.sweep import MAX_POINTS
 from caec_desktop.tools.units import UnitParseError, to_si
+from caec_desktop.tools.values import MAX_CHARS, quote
 
 _VOCABULARY = tuple(
     sorted(
@@ -69,14 +70,57 @@ _KNOWN = frozenset(
 """Words that are never a number's unit (`2 glass beads`, `50 mm pipe`)."""
 
 
+MAX_MESSAGE_CHARS = 20_000
+"""The longest message read (a pasted spec sheet is a few thousand characters). With it, and
+with number runs and white space bounded (`oversized`, `squeezed`), no input costs the reader
+more than a bounded amount of work, whatever the regular expressions do on long runs."""
+_LONG_NUMBER_RE = re.compile(rf"\d{{{MAX_CHARS + 1},}}")
+_DIGIT_RUN_RE = re.compile(r"\d+")
+_SPACE_RUN_RE = re.compile(r"[ \t\u00a0\u2009\u202f\u2007]{2,}|\t")
+_LINE_EDGE_RE = re.compile(r" ?\n ?")
+_BLANK_LINES_RE = re.compile(r"\n{3,}")
+
+
+def oversized(text: str) -> str:
+    """Why `text` is refused before any reading ("" when it is not): a number longer than a value
+    may be (`MAX_CHARS`, as every entry point's values) or a message longer than
+    `MAX_MESSAGE_CHARS`. Linear in the text and cheap: no number is converted, no pattern with
+    backtracking runs (a 200,000-digit number took seconds to be refused)."""
+    if (long := _LONG_NUMBER_RE.search(text)) is not None:
+        run = _DIGIT_RUN_RE.match(text, long.start())
+        digits = (run.end() if run else long.end()) - long.start()
+        return (
+            f"could not read {quote(long.group()[:24], 20)}: a number of {digits:,} digits; a "
+            f"value is at most {MAX_CHARS} characters"
+        )
+    if len(text) > MAX_MESSAGE_CHARS:
+        return (
+            f"this message is {len(text):,} characters long; I read at most "
+            f"{MAX_MESSAGE_CHARS:,} characters in one message"
+        )
+    return ""
+
+
+def squeezed(text: str) -> str:
+    """`text` with each run of spaces and tabs one space, and at most one blank line in a row:
+    the reader's patterns then never meet a long run of white space (`3` and 100,000 spaces
+    before `mm` made `\\s*,?\\s*` quadratic: 18 s for 20,000 spaces). A value typed with two
+    spaces (`2  mm`) is the same value."""
+    text = _SPACE_RUN_RE.sub(" ", text)
+    return _BLANK_LINES_RE.sub("\n\n", _LINE_EDGE_RE.sub("\n", text))
+
+
 @lru_cache(maxsize=64)
 def read(text: str) -> Parsed:
-    """The parsed query (typos corrected towards tool keywords and material names).
+    """The parsed query (typos corrected towards tool keywords and material names); a query
+    `oversized` refuses is one unreadable value, read no further.
 
     Cached: classify() and select() read the same text in one turn, and follow-ups reread the
     earlier requests on every turn. Nothing modifies a `Parsed` after parsing.
     """
-    return parse(text, _VOCABULARY, _KNOWN)
+    if why := oversized(text):
+        return Parsed(text, "", "", [Quantity(0.0, "", "", 0, 0, problem=why)])
+    return parse(squeezed(text), _VOCABULARY, _KNOWN)
 
 
 @lru_cache(maxsize=64)
@@ -93,6 +137,9 @@ def keyword_ranked(text: str) -> tuple[tuple[int, Phrasing], ...]:
 
 def classify_text(text: str, history: list[dict[str, Any]] | None = None) -> Intent:
     """Conversion, calculation (a tool matched, values were typed, or a follow-up), help, other."""
+    if oversized(text):
+        return "calculation"  # `select_text` says why it is not read
+    text, history = squeezed(text), _squeezed_history(history)
     parsed = read(text)
     ranked = ranked_phrasings(text)
     if history and _clarified(text, folded(history)) is not None:
@@ -112,6 +159,9 @@ def select_text(text: str, history: list[dict[str, Any]] | None = None) -> Selec
     A follow-up that names values or a material but no calculation ("and for 2 mm?", "what
     about steel?") reruns the latest calculation (follow-ups included), the new values winning.
     """
+    if why := oversized(text):
+        return Selection(reply=f"**Not computed:** {why}. Send a shorter request.", missing=[why])
+    text, history = squeezed(text), _squeezed_history(history)
     count = len(read(text).quantities)
     if count > MAX_VALUES:
         said = (
@@ -142,10 +192,24 @@ builds on."""
 _DIGITS_RE = re.compile(r"\d+")
 
 
+def _squeezed_history(history: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+    """`history` with each message's white space `squeezed`, as the latest message's is: the
+    earlier requests are read again on every turn."""
+    if history is None:
+        return None
+    return [
+        {**t, "content": squeezed(t["content"])} if isinstance(t.get("content"), str) else t
+        for t in history
+    ]
+
+
 def _too_many_values(turn: dict[str, Any]) -> bool:
     """Whether a message holds more than MAX_VALUES values (parsed only when it holds more
-    numbers than that: a value has at least one)."""
+    numbers than that: a value has at least one), or is `oversized`: a follow-up never rereads
+    it."""
     content = turn.get("content")
+    if isinstance(content, str) and oversized(content):
+        return True
     if not isinstance(content, str) or len(_DIGITS_RE.findall(content)) <= MAX_VALUES:
         return False
     return len(read(content).quantities) > MAX_VALUES
@@ -472,6 +536,8 @@ def reading_notes(parsed: Parsed, built: Built) -> list[str]:
     ]
     if fixes:
         notes.append(f"**Read as:** {', '.join(fixes)}")
+    if parsed.bounds:
+        notes.append(f"**Read at the bound:** {'; '.join(parsed.bounds)}")
     if built.unused:
         second = [u for u in built.unused if SECOND in u]
         foreign = [u for u in built.unused if u not in second]

@@ -36,15 +36,28 @@ from caec_desktop.tools.values import ValueReadError, number_value, quote, read_
 
 Missing = list[tuple[str, ...]]
 
-_UNIT_WORD = r"[A-Za-z°µ][\w°µ/^*.]*"
+_UNIT_WORD = r"[A-Za-z°µ](?:[\w°µ/^*.·]|[-−](?=\d))*"
+_UNITS = (
+    rf"{_UNIT_WORD}(?:[ \t]+(?!(?:in|to|into|as|please|pls|thanks|thank|for|with|of|and|or)\b)"
+    rf"{_UNIT_WORD})*"
+)
+"""A unit as typed in a conversion: `mm`, `kg/m3`, `kg m-3`, `mPa s` (SI's product by a space)."""
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+_CONVERSION = (
+    rf"(?P<num>{_NUMBER})\s*(?P<from>{_UNITS})\s+(?:in|to|into|as|->|→)\s+(?P<to>{_UNITS})"
+)
 CONVERT_RE = re.compile(
     rf"^\s*(?:please\s+)?(?:convert|change|express|what\s+is|what's|how\s+much\s+is)?\s*"
-    rf"(?P<num>{_NUMBER})\s*(?P<from>{_UNIT_WORD})\s+"
-    rf"(?:in|to|into|as|->|→)\s+(?P<to>{_UNIT_WORD})\s*[?.!]?\s*$",
+    rf"{_CONVERSION}(?:\s*,?\s*(?:please|pls|thanks|thank\s+you))?\s*[?.!]?\s*$",
     re.IGNORECASE,
 )
-"""`convert 3 inch to mm`, `70 GPa in psi`, `what is 1 atm in kPa?`."""
+"""`convert 3 inch to mm`, `70 GPa in psi`, `what is 1 atm in kPa?`, `14.7 psi to kPa please`."""
+_CONVERT_THEN_RE = re.compile(
+    rf"^\s*(?:please\s+)?(?:convert|change|express)\s+{_CONVERSION}(?:\s*[,;]\s*|\s+(?=(?:for|with)\b))(?=\S)",
+    re.IGNORECASE,
+)
+"""`convert 5 mm to in, density 2500 kg/m3`, `convert 1 inch to mm for 2 mm beads`: a conversion
+asked by name, then other values (said as not used, never dropped)."""
 HOW_MANY_RE = re.compile(
     rf"^\s*how\s+many\s+(?P<to>{_UNIT_WORD})\s+(?:are\s+)?(?:there\s+)?(?:in|is)\s+"
     rf"(?P<num>{_NUMBER})\s*(?P<from>{_UNIT_WORD})\s*\??\s*$",
@@ -99,7 +112,7 @@ _RUN_GAP_RE = lazy(r"^[\s,;]*(?:and\s*)?$")
 
 def convert_match(text: str) -> re.Match[str] | None:
     """The conversion phrasing in `text`, if the whole query is one."""
-    return CONVERT_RE.match(text) or HOW_MANY_RE.match(text)
+    return CONVERT_RE.match(text) or HOW_MANY_RE.match(text) or _CONVERT_THEN_RE.match(text)
 
 
 def convert(f: Filler) -> Missing:
@@ -110,7 +123,8 @@ def convert(f: Filler) -> Missing:
         f.used.update(i for i, q in enumerate(f.quantities) if not q.problem)
         return []
     match = convert_match(f.parsed.text)
-    f.used.update(range(len(f.quantities)))
+    end = match.end() if match is not None else len(f.parsed.text)
+    f.used.update(i for i, q in enumerate(f.quantities) if q.start < end)
     if match is None:
         part = _VALUE_UNIT_RE.search(f.parsed.text)
         if part is None:
@@ -121,7 +135,7 @@ def convert(f: Filler) -> Missing:
         return [("from_unit",), ("to_unit",)]
     if not _put_value(f, match.group("num")):
         return []
-    units = [normalize_unit(match.group(side)) for side in ("from", "to")]
+    units = [_conversion_unit(match.group(side)) for side in ("from", "to")]
     read = [_TEMPERATURES.get(u, u) for u in units]
     if all(u in _TEMPERATURES or _is_temperature(r) for u, r in zip(units, read, strict=True)):
         fixes = [f"{u} → {r}" for u, r in zip(units, read, strict=True) if u != r]
@@ -142,6 +156,17 @@ def _put_value(f: Filler, number: str) -> bool:
         f.refused.append(f"value: could not read {quote(number)}: {exc}")
         return False
     return True
+
+
+_DEGREES_RE = re.compile(r"deg(?:ree)?s?\s+(celsius|centigrade|fahrenheit|kelvin)", re.I)
+_SCALES = {"celsius": "degC", "centigrade": "degC", "fahrenheit": "degF", "kelvin": "K"}
+
+
+def _conversion_unit(text: str) -> str:
+    """A conversion's unit in pint syntax; `degrees Celsius` (two words) is degC."""
+    if (degrees := _DEGREES_RE.fullmatch(text.strip())) is not None:
+        return _SCALES[degrees[1].lower()]
+    return normalize_unit(text)
 
 
 _TEMPERATURES = {"F": "degF", "C": "degC", "°F": "degF", "°C": "degC"}

@@ -42,6 +42,13 @@ _LIST_RE = re.compile(
 )
 """`1, 2, 5 mm`, `1, 2 and 5 mm`, `1, 2 or 5 mm`, `1 and 2 mm`, `1 mm or 2 mm`."""
 _BETWEEN_RE = lazy(r"\bbetween\s*$", re.IGNORECASE)
+_BETWEEN_AND_RE = lazy(
+    rf"\bbetween\s+(?P<a>{_NUM}(?:[ \t]?{_UNIT})?)\s+and\s+"
+    rf"(?P<b>{_NUM}(?:[ \t]?{_UNIT})?)(?![\w.])",
+    re.IGNORECASE,
+)
+"""`between 0.3 and 0.9`: a range when a count or a step is typed with it (`in steps of 0.2`,
+`in 4 points`), else the bounds of one distribution."""
 _POINTS_RE = re.compile(
     r"\b(?:in|with)?\s*(?<![\d.])(\d+)\s*(?:(?:log(?:arithmic(?:ally)?)?|lin(?:ear(?:ly)?)?|even(?:ly)?"
     r"|equal(?:ly)?|uniform(?:ly)?)(?:[\s-]+spaced)?[\s-]+)?(?:points|values|steps)\b",
@@ -87,7 +94,7 @@ def _items(text: str) -> list[str]:
 
 def find_sweep(text: str) -> tuple[tuple[int, int], list[str], bool] | None:
     """The span of a typed range or list, its typed values, and whether it is a range."""
-    match = _RANGE_RE.search(text)
+    match = next((m for m in _RANGE_RE.finditer(text) if not _glued_power(text, m)), None)
     if match is not None and match["ua"] not in _NOT_UNITS:
         unit_b = match["ub"] or ""
         if unit_b.lower() in _NOT_UNITS or text[match.end("b") :].lstrip().startswith(
@@ -107,6 +114,16 @@ def find_sweep(text: str) -> tuple[tuple[int, int], list[str], bool] | None:
     return None
 
 
+def _glued_power(text: str, match: re.Match[str]) -> bool:
+    """Whether a range match is a unit's signed power (`30 min-1`, `1 ms-1`, `50 s-1`): the dash
+    glued to the first unit and no unit after the second number (`1 mm-2 mm` is a range)."""
+    return (
+        bool(match["ua"])
+        and not match["ub"]
+        and text[match.end("ua") : match.end("ua") + 1] in "-−"
+    )
+
+
 Plan = tuple[str, tuple[int, int], list[str], bool, int, bool]
 """A typed sweep: the words with the count and spacing taken out, the span of the range or list
 in them, its typed values, whether it is a range, the number of points, log spacing."""
@@ -124,7 +141,12 @@ def _plan(text: str) -> Plan | Selection | None:
         words = words[: m.start()] + (" steps" if sized else "") + words[m.end() :]
     if log:
         words = _LOG_RE.sub(" ", words)
-    if (step := _STEP_RE.search(words)) is not None:
+    step = _STEP_RE.search(words)
+    if m is not None or step is not None:
+        # `between 0.3 and 0.9 in steps of 0.2`: a range, never its first end with the rest left
+        words = _BETWEEN_AND_RE.sub(r"from \g<a> to \g<b>", words)
+        step = _STEP_RE.search(words)
+    if step is not None:
         stepped = words[: step.start()] + words[step.end() :]
         ranged = find_sweep(stepped)
         typed = step["a"] or step["b"] or step["c"]
