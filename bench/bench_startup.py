@@ -82,6 +82,7 @@ APP = """
 import os, sys, time
 import caec_desktop.app as _app
 getattr(_app, "preload_patterns", lambda: 0)()  # main()'s step before Qt (none in older code)
+getattr(_app, "import_qt", lambda: 0)()  # main()'s Qt import (code_cache.py; none in older code)
 from PySide6.QtWidgets import QApplication
 from caec_desktop.ui.feature_scan import skip_feature_scan
 skip_feature_scan()
@@ -107,6 +108,7 @@ T0 = float(os.environ["BENCH_T0"]); ASK_AT = float(os.environ["BENCH_ASK_AT"])
 SPANS = bool(os.environ.get("BENCH_SPANS"))
 import caec_desktop.app as _app
 getattr(_app, "preload_patterns", lambda: 0)()  # main()'s step before Qt (none in older code)
+getattr(_app, "import_qt", lambda: 0)()  # main()'s Qt import (code_cache.py; none in older code)
 sys.path.insert(0, os.environ["BENCH_DIR"])
 from spans import Heartbeat, Spans, attribute, timed_application
 from PySide6.QtCore import QTimer

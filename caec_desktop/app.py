@@ -999,6 +999,17 @@ def preload_patterns() -> int:
     return regex_cache.preload()
 
 
+def import_qt() -> None:
+    """Import Qt (PySide6's widgets) with shiboken's embedded sources' code read from the last
+    launch (`code_cache.compiling_from_cache`): shiboken compiles its signature support package
+    from text on every import, 20-35 ms of the GUI thread before the first frame, ~2 ms read. In
+    `main()` before any other thread starts (it swaps `builtins.compile` meanwhile)."""
+    from caec_desktop import code_cache
+
+    with code_cache.compiling_from_cache():
+        importlib.import_module("PySide6.QtWidgets")
+
+
 def _setup_logging() -> None:
     """Log to stderr and to `caec-desktop.log` in the data dir (a GUI start has no console).
 
@@ -1055,7 +1066,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return NO_DISPLAY_EXIT
     gc.disable()  # until start-up is done: see _end_start_up_gc_pause
     preload_patterns()  # before Qt: PySide6's import compiles patterns the file holds
-
+    import_qt()  # and Python sources: their code is in the code cache
     from PySide6.QtWidgets import QApplication
 
     from caec_desktop.ui.feature_scan import skip_feature_scan
