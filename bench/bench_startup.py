@@ -75,9 +75,10 @@ print(time.time(), time.process_time(), flush=True)
 # The real entry point as a user starts it (`caec-desktop`, no arguments: with any, argparse runs
 # before the window, ~3 ms more), stopped the moment the window is shown. The window module is
 # imported here to patch it, so first the steps `main()` takes before importing Qt (the last
-# launch's patterns, `app.preload_patterns`) and before importing the window (else PySide6
-# reads the source of every module imported from here on, ~4 ms `main()` never spends;
-# ui/feature_scan.py).
+# launch's patterns, `app.preload_patterns`), its import of Qt (`app.import_qt`: shiboken's
+# modules' code from the code cache, PySide6's import hook taken out) and, for older code, the
+# step it took before importing the window (else PySide6 reads the source of every module
+# imported from here on, ~4 ms `main()` never spends; ui/feature_scan.py).
 APP = """
 import os, sys, time
 import caec_desktop.app as _app
