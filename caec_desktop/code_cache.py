@@ -47,6 +47,7 @@ import hashlib
 import importlib.util
 import logging
 import marshal
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -189,15 +190,20 @@ def _any_compile(
     *args: Any,
     **kwargs: Any,
 ) -> Any:
-    """`builtins.compile` while Qt is imported (`compiling_from_cache`): a module's text (str or
-    bytes) compiled in "exec" mode by `_code`, with the `__future__` flags of the calling code
-    that `compile` inherits (the code that called it, or for a call from C, the Python code
-    running); any other call as the builtin."""
-    if not dont_inherit:
-        flags |= sys._getframe(1).f_code.co_flags & _INHERITED_FLAGS
+    """`builtins.compile` while Qt is imported (`compiling_from_cache`): the text (str or bytes)
+    of a module embedded in shiboken's library, named by its path inside it (relative) and
+    compiled in "exec" mode with the `__future__` flags of the calling code that `compile`
+    inherits (the code that called it, or for a call from C, the Python code running), by
+    `_code`; any other call as the builtin. (importlib compiles a module's file, when its `.pyc`
+    is missing or stale, by its absolute path and with `dont_inherit`, and keeps the `.pyc`
+    itself: not kept here.)"""
+    if dont_inherit:
+        return _builtin_compile(source, filename, mode, flags, True, optimize, *args, **kwargs)
+    flags |= sys._getframe(1).f_code.co_flags & _INHERITED_FLAGS
     if (
         type(source) in (str, bytes)
         and type(filename) is str
+        and not os.path.isabs(filename)
         and mode == "exec"
         and not flags & ~_INHERITED_FLAGS  # no AST, no top-level await, ...: plain code
         and optimize == -1

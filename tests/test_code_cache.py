@@ -277,17 +277,21 @@ def test_while_qt_imports_compile_takes_a_modules_code_from_the_file_with_its_ca
         assert builtins.compile is not builtin
         code = compile(MODULE, "pkg/mod.py", "exec")
         tree = compile(MODULE, "pkg/mod.py", "exec", ast.PyCF_ONLY_AST)  # not code: the builtin's
-        plain = compile(b"z = 1\n", "pkg/other.py", "exec", dont_inherit=True)
+        # importlib compiling a module's file (no .pyc yet): left to the builtin, not kept
+        plain = compile(b"z = 1\n", "/site/pkg/other.py", "exec", dont_inherit=True)
+        absolute = compile(b"z = 2\n", "/site/pkg/third.py", "exec")
     assert builtins.compile is builtin
     expected = builtin(MODULE, "pkg/mod.py", "exec", __future__.annotations.compiler_flag, True)
     assert code == expected and code.co_filename == "pkg/mod.py"
     assert isinstance(tree, ast.Module)
-    assert plain == builtin(b"z = 1\n", "pkg/other.py", "exec", dont_inherit=True)
+    assert plain == builtin(b"z = 1\n", "/site/pkg/other.py", "exec", dont_inherit=True)
+    assert absolute.co_filename == "/site/pkg/third.py"
+    assert [key[2] for key in code_cache._compiled] == ["pkg/mod.py"]
     namespace: dict[str, object] = {}
     exec(code, namespace)  # the annotation kept as text, as with the builtin: no NameError
     assert namespace["y"] == 42 and namespace["__annotations__"] == {"x": "undefined_name"}
     code_cache.remember()
-    assert code_cache.save(path) == 2
+    assert code_cache.save(path) == 1
     code_cache.uninstall()
 
     with code_cache.compiling_from_cache(path):  # the next launch
