@@ -26,7 +26,8 @@ must never be), and everything compiles as before. The file lives in the app's p
 (`settings/paths.py`), written by this user only, as Python's own bytecode caches are.
 
 Only the first stage's texts are saved (`remember`, as regex_cache.py does): the entries the
-next launch's first stage needs, ~0.6 MB, read and checked in ~3 ms.
+next launch's first stage needs (~0.6 MB; ~0.9 MB with shiboken's modules, below), read and
+checked in ~3-6 ms.
 
 PySide6's import compiles Python sources too, on every launch: shiboken keeps its signature
 support package (`shibokensupport`, 14 modules, ~150 kB) in its library as text and compiles
@@ -35,7 +36,9 @@ call `compile`), 20-35 ms of the GUI thread before the first frame, as no `.pyc`
 `main()` imports Qt inside `compiling_from_cache()` (app.import_qt): meanwhile `builtins.compile`
 is a stand-in that takes a text's code from the file too, keyed by its text, file name, mode and
 compiler flags (the caller's `__future__` flags, which `compile` inherits, included), so the file
-is read there, before Qt, and the start-up worker finds it read.
+is read there, before Qt, and the start-up worker finds it read. Only such texts are kept: what
+importlib compiles meanwhile (a module file whose `.pyc` is missing or stale, by its absolute
+path) it keeps in the `.pyc` itself.
 """
 
 from __future__ import annotations
