@@ -43,6 +43,7 @@ ANSWER = """
 import os, sys
 import caec_desktop.app as _app
 getattr(_app, "preload_patterns", lambda: 0)()  # main()'s step before Qt (none in older code)
+getattr(_app, "import_qt", lambda: 0)()  # main()'s Qt import (code_cache.py; none in older code)
 from PySide6.QtWidgets import QApplication
 from caec_desktop.ui.feature_scan import skip_feature_scan
 skip_feature_scan()

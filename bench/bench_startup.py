@@ -75,13 +75,15 @@ print(time.time(), time.process_time(), flush=True)
 # The real entry point as a user starts it (`caec-desktop`, no arguments: with any, argparse runs
 # before the window, ~3 ms more), stopped the moment the window is shown. The window module is
 # imported here to patch it, so first the steps `main()` takes before importing Qt (the last
-# launch's patterns, `app.preload_patterns`) and before importing the window (else PySide6
-# reads the source of every module imported from here on, ~4 ms `main()` never spends;
-# ui/feature_scan.py).
+# launch's patterns, `app.preload_patterns`), its import of Qt (`app.import_qt`: shiboken's
+# modules' code from the code cache, PySide6's import hook taken out) and, for older code, the
+# step it took before importing the window (else PySide6 reads the source of every module
+# imported from here on, ~4 ms `main()` never spends; ui/feature_scan.py).
 APP = """
 import os, sys, time
 import caec_desktop.app as _app
 getattr(_app, "preload_patterns", lambda: 0)()  # main()'s step before Qt (none in older code)
+getattr(_app, "import_qt", lambda: 0)()  # main()'s Qt import (code_cache.py; none in older code)
 from PySide6.QtWidgets import QApplication
 from caec_desktop.ui.feature_scan import skip_feature_scan
 skip_feature_scan()
@@ -107,6 +109,7 @@ T0 = float(os.environ["BENCH_T0"]); ASK_AT = float(os.environ["BENCH_ASK_AT"])
 SPANS = bool(os.environ.get("BENCH_SPANS"))
 import caec_desktop.app as _app
 getattr(_app, "preload_patterns", lambda: 0)()  # main()'s step before Qt (none in older code)
+getattr(_app, "import_qt", lambda: 0)()  # main()'s Qt import (code_cache.py; none in older code)
 sys.path.insert(0, os.environ["BENCH_DIR"])
 from spans import Heartbeat, Spans, attribute, timed_application
 from PySide6.QtCore import QTimer

@@ -999,6 +999,25 @@ def preload_patterns() -> int:
     return regex_cache.preload()
 
 
+def import_qt() -> None:
+    """Import Qt (PySide6's widgets), once a process, before any other thread starts:
+
+    - with shiboken's embedded sources' code read from the last launch
+      (`code_cache.compiling_from_cache`, which swaps `builtins.compile` meanwhile): shiboken
+      compiles its signature support package from text on every import, 20-35 ms of the GUI
+      thread before the first frame;
+    - then without PySide6's import hook, which runs Python code at every import statement from
+      then on and reads each new module's source (`ui/feature_scan.py`: CAEC selects no
+      PySide6 feature)."""
+    from caec_desktop import code_cache
+
+    with code_cache.compiling_from_cache():
+        importlib.import_module("PySide6.QtWidgets")
+    from caec_desktop.ui.feature_scan import skip_feature_scan
+
+    skip_feature_scan()
+
+
 def _setup_logging() -> None:
     """Log to stderr and to `caec-desktop.log` in the data dir (a GUI start has no console).
 
@@ -1055,12 +1074,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return NO_DISPLAY_EXIT
     gc.disable()  # until start-up is done: see _end_start_up_gc_pause
     preload_patterns()  # before Qt: PySide6's import compiles patterns the file holds
-
+    import_qt()  # (and Python sources, in the code cache; then the window's modules)
     from PySide6.QtWidgets import QApplication
 
-    from caec_desktop.ui.feature_scan import skip_feature_scan
-
-    skip_feature_scan()  # before the window's modules: ~10 % of every later import's CPU
     from caec_desktop.ui.main_window import MainWindow
 
     existing = QApplication.instance()

@@ -26,33 +26,50 @@ must never be), and everything compiles as before. The file lives in the app's p
 (`settings/paths.py`), written by this user only, as Python's own bytecode caches are.
 
 Only the first stage's texts are saved (`remember`, as regex_cache.py does): the entries the
-next launch's first stage needs, ~0.6 MB, read and checked in ~3 ms.
+next launch's first stage needs (~0.6 MB; ~0.9 MB with shiboken's modules, below), read and
+checked in ~3-6 ms.
+
+PySide6's import compiles Python sources too, on every launch: shiboken keeps its signature
+support package (`shibokensupport`, 14 modules, ~150 kB) in its library as text and compiles
+each module from that text when imported (its `signature_bootstrap` and `EmbeddableZipImporter`
+call `compile`), 20-35 ms of the GUI thread before the first frame, as no `.pyc` is kept for them.
+`main()` imports Qt inside `compiling_from_cache()` (app.import_qt): meanwhile `builtins.compile`
+is a stand-in that takes a text's code from the file too, keyed by its text, file name, mode and
+compiler flags (the caller's `__future__` flags, which `compile` inherits, included), so the file
+is read there, before Qt, and the start-up worker finds it read. Only such texts are kept: what
+importlib compiles meanwhile (a module file whose `.pyc` is missing or stale, by its absolute
+path) it keeps in the `.pyc` itself.
 """
 
 from __future__ import annotations
 import __future__
 
 import builtins
+import contextlib
 import hashlib
 import importlib.util
 import logging
 import marshal
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any
 
 log = logging.getLogger(__name__)
 
-FORMAT = 1
+FORMAT = 2
 MAX_ENTRIES = 3000
 MAX_BYTES = 8 * 1024 * 1024
 MIN_NEW = 8
 """A file already read is written again only when at least this many first-stage texts were
 missing from it."""
 
-Key = tuple[str, str]
-"""(mode, source): what was compiled ("exec" for dataclasses' functions, "eval" for annotations)."""
+Key = tuple[str, str | bytes, str, int]
+"""(mode, source, file name, compiler flags): what was compiled ("exec" for dataclasses'
+functions and shiboken's modules, "eval" for annotations; the file name "<string>" and no flags
+but for shiboken's)."""
 
 _saved: dict[Key, bytes] = {}
 """The file's entries (marshalled code objects), unmarshalled when first used."""
@@ -65,6 +82,10 @@ _first: set[Key] = set()
 _installed: list[tuple[ModuleType, str]] = []
 _kept = [True]
 """Whether code is still kept (until `save`: then it is let go, and texts compile as usual)."""
+_read_from: list[Path] = []
+"""The file read in this process (`_load`: once)."""
+
+_builtin_compile = builtins.compile
 
 _FUTURE_FLAGS = 0
 for _name in __future__.all_feature_names:
@@ -73,6 +94,12 @@ for _name in __future__.all_feature_names:
     if _mandatory is None or _mandatory > sys.version_info:  # still optional: changes compiling
         _FUTURE_FLAGS |= _feature.compiler_flag
 del _name, _feature, _mandatory
+_INHERITED_FLAGS = 0
+"""The flags `compile` takes from its caller's code unless told not to (CPython's `PyCF_MASK`:
+every `__future__` feature's)."""
+for _feature in map(__future__.__dict__.__getitem__, __future__.all_feature_names):
+    _INHERITED_FLAGS |= _feature.compiler_flag
+del _feature
 
 
 def build_id() -> str:
@@ -94,12 +121,12 @@ def cache_path() -> Path:
     return cache_dir() / f"code-{sys.implementation.cache_tag}-{tag}.marshal"
 
 
-def _code(source: str, mode: str) -> CodeType:
-    """`source` compiled as "<string>" in `mode` with no `__future__` flags: from this process,
-    the file, or the compiler."""
+def _code(source: str | bytes, mode: str, filename: str = "<string>", flags: int = 0) -> CodeType:
+    """`source` compiled as `filename` in `mode` with `flags` (by default "<string>" with no
+    `__future__` flags): from this process, the file, or the compiler."""
     if not _kept[0]:  # start-up is over: as the builtin does
-        return builtins.compile(source, "<string>", mode, dont_inherit=True)
-    key = (mode, source)
+        return _builtin_compile(source, filename, mode, flags, dont_inherit=True)
+    key = (mode, source, filename, flags)
     code = _compiled.get(key)
     if code is None:
         data = _saved.get(key)
@@ -112,7 +139,7 @@ def _code(source: str, mode: str) -> CodeType:
                 code = loaded
                 _used.add(key)
         if code is None:
-            code = builtins.compile(source, "<string>", mode, dont_inherit=True)
+            code = _builtin_compile(source, filename, mode, flags, dont_inherit=True)
         if len(_compiled) < MAX_ENTRIES * 4:
             _compiled[key] = code
     return code
@@ -127,7 +154,7 @@ def _exec(source: Any, globals: Any = None, locals: Any = None, /, **kwargs: Any
     if type(source) is str and type(globals) is dict:
         source = _code(source, "exec")
     elif isinstance(source, (str, bytes)):  # compiled as the caller would (no flags inherited)
-        source = builtins.compile(source, "<string>", "exec", dont_inherit=True)
+        source = _builtin_compile(source, "<string>", "exec", dont_inherit=True)
     exec(source, globals, locals, **kwargs)
 
 
@@ -153,7 +180,55 @@ def _compile(
     ):
         return _code(source, mode)
     # the calling module has no __future__ flags (checked by `install`): none inherited here
-    return builtins.compile(source, filename, mode, flags, True, optimize, *args, **kwargs)
+    return _builtin_compile(source, filename, mode, flags, True, optimize, *args, **kwargs)
+
+
+def _any_compile(
+    source: Any,
+    filename: Any,
+    mode: Any,
+    flags: int = 0,
+    dont_inherit: bool = False,
+    optimize: int = -1,
+    *args: Any,
+    **kwargs: Any,
+) -> Any:
+    """`builtins.compile` while Qt is imported (`compiling_from_cache`): the text (str or bytes)
+    of a module embedded in shiboken's library, named by its path inside it (relative) and
+    compiled in "exec" mode with the `__future__` flags of the calling code that `compile`
+    inherits (the code that called it, or for a call from C, the Python code running), by
+    `_code`; any other call as the builtin. (importlib compiles a module's file, when its `.pyc`
+    is missing or stale, by its absolute path and with `dont_inherit`, and keeps the `.pyc`
+    itself: not kept here.)"""
+    if dont_inherit:
+        return _builtin_compile(source, filename, mode, flags, True, optimize, *args, **kwargs)
+    flags |= sys._getframe(1).f_code.co_flags & _INHERITED_FLAGS
+    if (
+        type(source) in (str, bytes)
+        and type(filename) is str
+        and not os.path.isabs(filename)
+        and mode == "exec"
+        and not flags & ~_INHERITED_FLAGS  # no AST, no top-level await, ...: plain code
+        and optimize == -1
+        and not args
+        and not kwargs
+    ):
+        return _code(source, mode, filename, flags)
+    return _builtin_compile(source, filename, mode, flags, True, optimize, *args, **kwargs)
+
+
+@contextlib.contextmanager
+def compiling_from_cache(path: Path | None = None) -> Iterator[None]:
+    """While inside, `builtins.compile` takes the code of a module's text from the file (read
+    first, `_load`) or compiles it once per process: for `main()`'s import of Qt (shiboken's
+    embedded sources), before any other thread runs (the builtin is everyone's)."""
+    _load(path)
+    previous = builtins.compile
+    builtins.compile = _any_compile
+    try:
+        yield
+    finally:
+        builtins.compile = previous
 
 
 def _no_future_flags(function: Any) -> bool:
@@ -195,35 +270,51 @@ def _read(path: Path) -> dict[Key, bytes]:
     for entry in entries:
         if (
             isinstance(entry, tuple)
-            and len(entry) == 3
+            and len(entry) == 5
             and entry[0] in ("exec", "eval")
-            and type(entry[1]) is str
-            and type(entry[2]) is bytes
+            and type(entry[1]) in (str, bytes)
+            and type(entry[2]) is str
+            and type(entry[3]) is int
+            and type(entry[4]) is bytes
         ):
-            out[(entry[0], entry[1])] = entry[2]
+            out[entry[:4]] = entry[4]
     return out
 
 
-def _file_bytes(entries: list[tuple[str, str, bytes]]) -> bytes:
+Entry = tuple[str, str | bytes, str, int, bytes]
+"""A saved text: its key (`Key`) and its code, marshalled."""
+
+
+def _file_bytes(entries: list[Entry]) -> bytes:
     body = marshal.dumps(entries)
     return marshal.dumps((FORMAT, build_id(), hashlib.sha256(body).hexdigest(), body))
 
 
+def _load(path: Path | None = None) -> None:
+    """Read the file at `path` (default `cache_path()`), once a process. Never raises: without a
+    usable file every text is compiled (once)."""
+    if _read_from:
+        return
+    try:
+        _read_from.append(path or cache_path())
+        _saved.update(_read(_read_from[0]))
+        _kept[0] = True
+    except Exception:  # a damaged file: everything compiles as before
+        log.debug("code cache not read", exc_info=True)
+        _saved.clear()
+
+
 def install(path: Path | None = None) -> int:
-    """Put the stand-ins in place and read the file at `path` (default `cache_path()`); how many
-    entries it gave. Never raises: without a usable file every text is compiled (once)."""
+    """Put the stand-ins in place and read the file at `path` (default `cache_path()`) unless
+    read already (`compiling_from_cache`); how many entries it gave. Never raises: without a
+    usable file every text is compiled (once)."""
     if _installed:
         return len(_saved)
     try:
         sites = _sites()
     except Exception:  # pragma: no cover - another implementation
         return 0
-    try:
-        _saved.update(_read(path or cache_path()))
-        _kept[0] = True
-    except Exception:  # a damaged file: everything compiles as before
-        log.debug("code cache not read", exc_info=True)
-        _saved.clear()
+    _load(path)
     for module, name, stand_in in sites:
         setattr(module, name, stand_in)
         _installed.append((module, name))
@@ -236,6 +327,7 @@ def uninstall() -> None:
         if name in vars(module):
             delattr(module, name)
     _installed.clear()
+    _read_from.clear()
     _saved.clear()
     _compiled.clear()
     _used.clear()
@@ -253,7 +345,7 @@ def save(path: Path | None = None) -> int:
     when one was); how many new ones were written (0: the file was left as it was). Each code
     object is written only if the one read back from its bytes equals it. Then the code kept
     is let go (~1 kB a text): texts compiled from then on are compiled as usual. Never raises."""
-    if not _installed or not _kept[0]:
+    if not _read_from or not _kept[0]:  # (nothing read, nothing kept: not in use)
         return 0
     try:
         return _save(path)
@@ -269,7 +361,7 @@ def _save(path: Path | None) -> int:
     new = [key for key in _first if key not in _saved]
     if not new or (_saved and len(new) < MIN_NEW):
         return 0
-    entries: list[tuple[str, str, bytes]] = []
+    entries: list[Entry] = []
     for key in list(_first)[:MAX_ENTRIES]:
         data = _saved.get(key)
         if data is None:
@@ -282,10 +374,10 @@ def _save(path: Path | None) -> int:
                     continue
             except Exception:
                 continue
-        entries.append((key[0], key[1], data))
+        entries.append((*key, data))
     from caec_desktop.settings.files import write_cache
 
     if not write_cache(path or cache_path(), _file_bytes(entries)):
         return 0  # no cache: the next launch compiles as usual
-    _saved.update({(mode, source): data for mode, source, data in entries})
+    _saved.update({entry[:4]: entry[4] for entry in entries})
     return len(new)

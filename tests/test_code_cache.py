@@ -6,7 +6,9 @@ every tool computes, every tool's example and the corpus's questions the same wi
 it."""
 
 from __future__ import annotations
+import __future__
 
+import ast
 import builtins
 import dataclasses
 import hashlib
@@ -44,8 +46,8 @@ print(json.dumps({{
     "needed": len(needed),
     "read": len(code_cache._used),
     "compiled": len(needed - code_cache._used),
-    "unequal": [s[:80] for m, s in code_cache._used
-                if code_cache._compiled[m, s] != compile(s, "<string>", m, dont_inherit=True)],
+    "unequal": [s[:80] for m, s, f, fl in code_cache._used
+                if code_cache._compiled[m, s, f, fl] != compile(s, f, m, fl, dont_inherit=True)],
 }}))
 """
 
@@ -117,7 +119,7 @@ def fresh() -> Iterator[None]:
 SOURCE = "def __create_fn__():\n def f(self, x):\n  return (self, x)\n return f"
 
 
-def _write(path: Path, build: str, entries: list[tuple[str, str, bytes]]) -> None:
+def _write(path: Path, build: str, entries: list[code_cache.Entry]) -> None:
     """A cache file with `build` and `entries`, its digest made as `save` makes it."""
     body = marshal.dumps(entries)
     path.write_bytes(
@@ -156,9 +158,11 @@ def test_saved_code_equals_what_python_compiles_and_dataclasses_work_with_it(
 
     Point = _point()  # the same class again: its code from the file
     assert code_cache._used  # read, not compiled
-    for mode, source in code_cache._used:
-        assert code_cache._compiled[mode, source] == saved[mode, source]
-        assert saved[mode, source] == compile(source, "<string>", mode, dont_inherit=True)
+    for key in code_cache._used:
+        mode, source, filename, flags = key
+        assert (filename, flags) == ("<string>", 0)
+        assert code_cache._compiled[key] == saved[key]
+        assert saved[key] == compile(source, filename, mode, dont_inherit=True)
     p = Point(1.0)
     assert (p.x, p.y, p.tags) == (1.0, 2.0, []) and p == Point(1.0, 2.0, [])
     assert repr(p).endswith("Point(x=1.0, y=2.0, tags=[])") and hash(p) == hash(Point(1.0))
@@ -182,7 +186,10 @@ def test_the_stand_ins_do_what_the_builtins_do(fresh: None) -> None:
     assert eval(code) == 2 and code == compile("1 + 1", "<string>", "eval", dont_inherit=True)
     assert code_cache._compile("1 + 1", "<string>", "eval") is code  # compiled once
     other = code_cache._compile("x: int", "<other>", "exec")  # another file name: the builtin's
-    assert other.co_filename == "<other>" and ("exec", "x: int") not in code_cache._compiled
+    assert other.co_filename == "<other>" and not code_cache._compiled.keys() & {
+        ("exec", "x: int", "<other>", 0),
+        ("exec", "x: int", "<string>", 0),
+    }
     with pytest.raises(SyntaxError):
         code_cache._compile("not an expression (", "<string>", "eval")
     # The generated text compiles without this module's `from __future__ import annotations`.
@@ -195,19 +202,23 @@ def test_a_file_from_another_build_damaged_or_changed_is_not_used(
 ) -> None:
     path = tmp_path / "code.marshal"
     good = marshal.dumps(compile(SOURCE, "<string>", "exec", dont_inherit=True))
-    _write(path, code_cache.build_id() + " other", [("exec", SOURCE, good)])
+    _write(path, code_cache.build_id() + " other", [("exec", SOURCE, "<string>", 0, good)])
     assert code_cache.install(path) == 0
     code_cache.uninstall()
     path.write_bytes(b"\x00not marshal data")
     assert code_cache.install(path) == 0
     code_cache.uninstall()
-    _write(path, code_cache.build_id(), [("exec", SOURCE, good)])
+    _write(path, code_cache.build_id(), [("exec", SOURCE, "<string>", 0, good)])
     assert code_cache.install(path) == 1  # as written: used
     code_cache.uninstall()
     form, build, digest, _ = marshal.loads(path.read_bytes())
     another = SOURCE.replace("return (self, x)", "return x")
     other = marshal.dumps(compile(another, "<string>", "exec", dont_inherit=True))
-    path.write_bytes(marshal.dumps((form, build, digest, marshal.dumps([("exec", SOURCE, other)]))))
+    path.write_bytes(
+        marshal.dumps(
+            (form, build, digest, marshal.dumps([("exec", SOURCE, "<string>", 0, other)]))
+        )
+    )
     assert code_cache.install(path) == 0  # valid code, of another text: never run
     code_cache.uninstall()
     path.unlink()
@@ -220,7 +231,11 @@ def test_a_file_from_another_build_damaged_or_changed_is_not_used(
 
 def test_an_entry_that_is_not_code_is_compiled_as_usual(tmp_path: Path, fresh: None) -> None:
     path = tmp_path / "code.marshal"
-    _write(path, code_cache.build_id(), [("exec", SOURCE, marshal.dumps(("not", "code")))])
+    _write(
+        path,
+        code_cache.build_id(),
+        [("exec", SOURCE, "<string>", 0, marshal.dumps(("not", "code")))],
+    )
     assert code_cache.install(path) == 1
     namespace: dict[str, typing.Any] = {}
     code_cache._exec(SOURCE, namespace)
@@ -245,3 +260,44 @@ def test_the_cache_folder_follows_caec_cache_dir(
 ) -> None:
     monkeypatch.setenv("CAEC_CACHE_DIR", str(tmp_path))
     assert code_cache.cache_path().parent == tmp_path
+
+
+MODULE = "x: undefined_name\ny = 6 * 7\n"
+
+
+def test_while_qt_imports_compile_takes_a_modules_code_from_the_file_with_its_callers_flags(
+    tmp_path: Path, fresh: None
+) -> None:
+    """shiboken compiles its embedded modules with `compile(text, name, "exec")` (app.import_qt);
+    inside `compiling_from_cache` that code comes from the file once saved, compiled as the
+    builtin would: with the `__future__` flags of the calling code (this module's annotations)."""
+    path = tmp_path / "code.marshal"
+    builtin = builtins.compile
+    with code_cache.compiling_from_cache(path):
+        assert builtins.compile is not builtin
+        code = compile(MODULE, "pkg/mod.py", "exec")
+        tree = compile(MODULE, "pkg/mod.py", "exec", ast.PyCF_ONLY_AST)  # not code: the builtin's
+        # importlib compiling a module's file (no .pyc yet): left to the builtin, not kept
+        plain = compile(b"z = 1\n", "/site/pkg/other.py", "exec", dont_inherit=True)
+        absolute = compile(b"z = 2\n", "/site/pkg/third.py", "exec")
+    assert builtins.compile is builtin
+    expected = builtin(MODULE, "pkg/mod.py", "exec", __future__.annotations.compiler_flag, True)
+    assert code == expected and code.co_filename == "pkg/mod.py"
+    assert isinstance(tree, ast.Module)
+    assert plain == builtin(b"z = 1\n", "/site/pkg/other.py", "exec", dont_inherit=True)
+    assert absolute.co_filename == "/site/pkg/third.py"
+    assert [key[2] for key in code_cache._compiled] == ["pkg/mod.py"]
+    namespace: dict[str, object] = {}
+    exec(code, namespace)  # the annotation kept as text, as with the builtin: no NameError
+    assert namespace["y"] == 42 and namespace["__annotations__"] == {"x": "undefined_name"}
+    code_cache.remember()
+    assert code_cache.save(path) == 1
+    code_cache.uninstall()
+
+    with code_cache.compiling_from_cache(path):  # the next launch
+        again = compile(MODULE, "pkg/mod.py", "exec")
+        elsewhere = compile(MODULE, "pkg/elsewhere.py", "exec")  # another name: compiled
+    assert again == expected and again.co_filename == "pkg/mod.py"
+    assert elsewhere.co_filename == "pkg/elsewhere.py"
+    flags = __future__.annotations.compiler_flag
+    assert code_cache._used == {("exec", MODULE, "pkg/mod.py", flags)}

@@ -84,22 +84,35 @@ _DEFINITIONS = (
 )
 
 
+class _Registry(pint.UnitRegistry[Any]):
+    """pint's registry, its in-memory cache of each unit's root units and dimensionality filled
+    on use only, after the app's definitions (`ureg`).
+
+    pint (0.24-0.25) builds that cache once its definition files are read (`_build_cache`):
+    with its disk cache cold (the first launch after installing) it computes it for every unit
+    (~70 ms), saves it, and keeps it: `define` does not drop the entries it made, so `mil`
+    stayed the angular mil (dimensionless) for that launch; with its disk cache warm it reads
+    the saved copy (~4 ms) and drops it, leaving the cache empty. Here it starts empty both
+    times, with nothing computed, read or saved."""
+
+    def _build_cache(self, loaded_files: Any = None) -> None:
+        self._cache = type(self._cache)()
+        contexts = getattr(self, "_caches", None)
+        if isinstance(contexts, dict):  # the context facet's copy of the default cache
+            contexts[()] = self._cache
+
+
 @lru_cache(maxsize=1)
 def ureg() -> pint.UnitRegistry[Any]:
     """The app's single unit registry (lazily created, disk-cached definitions, plus the
     spellings of `_DEFINITIONS`)."""
     reg: pint.UnitRegistry[Any]
     try:
-        reg = pint.UnitRegistry(cache_folder=":auto:", on_redefinition="ignore")
+        reg = _Registry(cache_folder=":auto:", on_redefinition="ignore")
     except Exception:  # pragma: no cover - unwritable cache dir: fall back to an uncached registry
-        reg = pint.UnitRegistry(on_redefinition="ignore")
+        reg = _Registry(on_redefinition="ignore")
     for definition in _DEFINITIONS:
         reg.define(definition)
-    # When its disk cache is cold (the first launch after installing) pint fills its in-memory
-    # cache of dimensions and root units for every unit *before* `define` runs, and `define` does
-    # not drop those entries: `mil` then stays the angular mil (dimensionless) for that whole
-    # launch. A warm start fills the cache lazily, after the definitions. Start empty in both cases.
-    reg._cache = type(reg._cache)()
     reg.formatter.default_format = "~P"
     return reg
 

@@ -1,27 +1,42 @@
-"""ui/feature_scan.py: modules imported after PySide6 are no longer read for "PySide6", get the
-marks PySide6 would give them, and `from __feature__ import` still works.
+"""ui/feature_scan.py: after it, an import statement runs no Python code of PySide6's (modules
+imported later are neither read for "PySide6" nor marked), star imports of PySide6 still give
+every class, Qt's names work in modules imported after it, and no module of the app selects a
+PySide6 feature (which it gives up).
 
-Each check runs in a fresh interpreter (the scan is process-wide state of PySide6)."""
+Each check runs in a fresh interpreter (the import hook is process-wide state of PySide6)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+import caec_desktop
+
 PROBE = r"""
-import linecache, os, sys
+import builtins, linecache, os, sys
 sys.path.insert(0, sys.argv[1])
 import PySide6.QtWidgets
 from shibokensupport.feature import pyside_feature_dict as marks
+calls = []
+import shibokensupport.feature as feature
+_imported = feature.feature_imported  # (what the hook calls after each import statement)
+def counting(module):
+    calls.append(getattr(module, "__name__", "?"))
+    return _imported(module)
+feature.feature_imported = counting
 if sys.argv[2] == "skip":
     from caec_desktop.ui.feature_scan import skip_feature_scan
     assert skip_feature_scan()
+    assert builtins.__import__ is builtins.__orig_import__
+calls.clear()
 import qt_user, plain_module
 read = [m for m in ("qt_user", "plain_module") if any(m in f for f in linecache.cache)]
-print(marks["qt_user"], marks["plain_module"], *read)
+print(marks.get("qt_user"), marks.get("plain_module"), len(calls), *read)
+print(qt_user.title())
 """
 
 
@@ -33,44 +48,53 @@ def _run(*args: str) -> list[str]:
 
 @pytest.fixture
 def modules(tmp_path: Path) -> Path:
-    (tmp_path / "qt_user.py").write_text("from PySide6.QtWidgets import QWidget\n")
-    (tmp_path / "plain_module.py").write_text("import json\nVALUE = 1\n")
-    return tmp_path
-
-
-def test_pyside_reads_every_module_imported_after_it(modules: Path) -> None:
-    """What the replacement saves: PySide6's own scan reads each module's source."""
-    assert _run("-c", PROBE, str(modules), "keep") == ["0", "-1", "qt_user", "plain_module"]
-
-
-def test_skipped_scan_gives_the_same_marks_without_reading_a_file(modules: Path) -> None:
-    assert _run("-c", PROBE, str(modules), "skip") == ["0", "-1"]
-
-
-def test_a_module_can_still_select_a_feature(tmp_path: Path) -> None:
-    """One module selects snake_case; a module imported after it, which selects none, still
-    sees the camelCase names (as with PySide6's own scan)."""
-    (tmp_path / "snake.py").write_text(
-        "from __feature__ import snake_case\n"
+    (tmp_path / "qt_user.py").write_text(
+        "import os\n"
         "from PySide6.QtWidgets import QApplication, QWidget\n"
-        "app = QApplication([])\n"
-        "w = QWidget()\n"
-        "w.set_window_title('snake')\n"
-        "print(w.window_title())\n"
-    )
-    (tmp_path / "camel.py").write_text(
-        "from PySide6.QtWidgets import QWidget\n"
         "def title():\n"
+        "    app = QApplication.instance() or QApplication([])\n"
         "    w = QWidget()\n"
         "    w.setWindowTitle('camel')\n"
         "    return w.windowTitle()\n"
     )
+    (tmp_path / "plain_module.py").write_text("import json\nVALUE = 1\n")
+    return tmp_path
+
+
+def test_pyside_runs_its_hook_for_every_import_and_reads_every_new_module(modules: Path) -> None:
+    """What skipping saves: PySide6's hook runs after each import statement and reads each new
+    module's source."""
+    marks_and_calls = _run("-c", PROBE, str(modules), "keep")
+    assert marks_and_calls[:2] == ["0", "-1"]
+    assert int(marks_and_calls[2]) >= 5  # the two modules and the import statements in them
+    assert marks_and_calls[3:] == ["qt_user", "plain_module", "camel"]
+
+
+def test_after_skipping_imports_run_no_pyside_code_and_qt_works_the_same(modules: Path) -> None:
+    assert _run("-c", PROBE, str(modules), "skip") == ["None", "None", "0", "camel"]
+
+
+def test_a_star_import_of_pyside_still_gives_every_class() -> None:
+    """shiboken makes its classes when first used; its own import, which stays, makes them all
+    for `import *`."""
     code = (
-        f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n"
         "import PySide6.QtWidgets\n"
         "from caec_desktop.ui.feature_scan import skip_feature_scan\n"
         "assert skip_feature_scan()\n"
-        "import snake, camel\n"
-        "print(camel.title())\n"
+        "from PySide6.QtWidgets import *\n"
+        "print(QWizard.__name__, QLCDNumber.__name__)\n"
     )
-    assert _run("-c", code) == ["snake", "camel"]
+    assert _run("-c", code) == ["QWizard", "QLCDNumber"]
+
+
+def test_no_module_of_the_app_selects_a_pyside_feature() -> None:
+    """`from __feature__ import …` selects nothing once the hook is gone: none may need it."""
+    root = Path(caec_desktop.__file__).parent
+    sources = sorted(root.rglob("*.py"))
+    assert len(sources) > 50
+    selecting = [
+        str(path.relative_to(root))
+        for path in sources
+        if re.search(r"^\s*(from|import)\s+__feature__\b", path.read_text(), re.MULTILINE)
+    ]
+    assert selecting == []

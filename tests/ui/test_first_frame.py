@@ -294,24 +294,35 @@ def test_a_window_closed_before_the_loop_started_ends_the_app(
     assert window.runner is not None and window.runner.session.turns == []
 
 
-def test_qts_import_finds_its_patterns_compiled_by_the_last_launch(tmp_path: Path) -> None:
-    """PySide6's import compiles three long patterns of shiboken's (~20-25 ms of the GUI thread
-    before the first frame); `main()` puts the last launch's patterns in `re`'s cache before it
-    imports Qt (`app.preload_patterns`), so a second launch compiles none of them."""
+def test_qts_import_finds_its_patterns_and_code_compiled_by_the_last_launch(tmp_path: Path) -> None:
+    """PySide6's import compiles three long patterns of shiboken's and the Python sources of
+    shiboken's signature support, which it keeps as text (~20-25 ms and 20-35 ms of the GUI
+    thread before the first frame); `main()` puts the last launch's patterns in `re`'s cache
+    before it imports Qt (`app.preload_patterns`) and imports Qt with the last launch's code
+    at hand (`app.import_qt`, code_cache.py), so a second launch compiles none of them."""
     code = (
-        "import json, sys\n"
+        "import builtins, json, sys\n"
         "from re import _compiler\n"
-        "compiled_by = []\n"
+        "compiled_by, sources = [], []\n"
         "_compile = _compiler.compile\n"
         "def compile(p, flags=0):\n"
         "    compiled_by.append(sys._getframe(3).f_globals.get('__name__', '?'))\n"
         "    return _compile(p, flags)\n"
         "_compiler.compile = compile\n"
+        "_builtin = builtins.compile\n"
+        "def compile_source(source, filename, *args, **kwargs):\n"
+        "    sources.append(str(filename))\n"
+        "    return _builtin(source, filename, *args, **kwargs)\n"
+        "builtins.compile = compile_source\n"
         "from caec_desktop.app import main\n"
         "assert main(['--self-test']) == 0\n"
-        "print(json.dumps(sorted(set(compiled_by))))\n"
+        "shiboken = [f for f in sources if f.startswith(('shibokensupport', 'signature_boot'))]\n"
+        "print(json.dumps([sorted(set(compiled_by)), shiboken]))\n"
     )
-    first = json.loads(run_python(code, tmp_path)[-1])  # (saves the patterns once started)
+    first, first_sources = json.loads(run_python(code, tmp_path)[-1])  # (saves them once started)
     assert any(name.startswith("shibokensupport") for name in first)
-    second = json.loads(run_python(code, tmp_path)[-1])
+    assert "signature_bootstrap.py" in first_sources
+    assert "shibokensupport/signature/parser.py" in first_sources
+    second, second_sources = json.loads(run_python(code, tmp_path)[-1])
     assert [name for name in second if name.startswith("shibokensupport")] == []
+    assert second_sources == []
