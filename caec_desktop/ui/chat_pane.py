@@ -58,6 +58,7 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.ui.chat_input import IDLE_PLACEHOLDER, RUNNING_PLACEHOLDER, ChatInput
+from caec_desktop.ui.loop_steps import StepQueue
 from caec_desktop.ui.qt_children import viewport
 from caec_desktop.ui.question_queue import QuestionQueue
 from caec_desktop.ui.result_card import ResultCard
@@ -727,6 +728,8 @@ class ChatPane(QWidget):
         self._older_timer.setSingleShot(True)
         self._older_timer.setInterval(0)
         self._older_timer.timeout.connect(self._on_older_timer_timeout)
+        self._steps = StepQueue(self)
+        """The chat's steps spread over loop turns, one a turn (`loop_steps`)."""
         self._render_timer = QTimer(self)
         self._render_timer.setSingleShot(True)
         self._render_timer.setInterval(RENDER_INTERVAL_MS)
@@ -811,7 +814,7 @@ class ChatPane(QWidget):
                 steps.append(card.place_table)
                 steps.append(lambda: card.polish(self._list.contentsRect().width()))
             steps.append(partial(self._show_card, card))
-            QTimer.singleShot(SHOW_LATER_MS, card, partial(self._card_step, card, steps))
+            self._steps.later(card, partial(self._card_step, card, steps), SHOW_LATER_MS)
         self._append(card)
         return card
 
@@ -870,7 +873,7 @@ class ChatPane(QWidget):
         """Take the next step of a live card's build; the rest on later loop turns."""
         steps.pop(0)()
         if steps:
-            QTimer.singleShot(SHOW_LATER_MS, card, partial(self._card_step, card, steps))
+            self._steps.later(card, partial(self._card_step, card, steps), SHOW_LATER_MS)
 
     def _show_card(self, card: QWidget) -> None:
         """Show the card (styled, laid out, the chat scrolled to it) now and let it paint on the
@@ -879,7 +882,7 @@ class ChatPane(QWidget):
         if self._list.indexOf(card) >= 0:  # (not if the chat was cleared meanwhile)
             card.setUpdatesEnabled(False)
             card.show()
-            QTimer.singleShot(SHOW_LATER_MS, card, partial(self._card_shown, card))
+            self._steps.later(card, partial(self._card_shown, card), SHOW_LATER_MS)
         elif card in self._showing:
             self._showing.remove(card)
 
@@ -908,7 +911,7 @@ class ChatPane(QWidget):
             # widget paints it a loop turn later (`_writing_shown`), as it does a live card.
             writing.setUpdatesEnabled(False)
             self._append(writing)
-            QTimer.singleShot(SHOW_LATER_MS, writing, partial(self._writing_placed, writing))
+            self._steps.later(writing, partial(self._writing_placed, writing), SHOW_LATER_MS)
         self._written.append(delta)
         if not self._render_timer.isActive():
             self._render_timer.start(RENDER_INTERVAL_MS)
@@ -919,7 +922,7 @@ class ChatPane(QWidget):
         (`_writing_shown`), when the rows that scroll exposed have been painted."""
         for _ in range(LAYOUT_PASSES):
             QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-        QTimer.singleShot(SHOW_LATER_MS, writing, partial(self._writing_shown, writing))
+        self._steps.later(writing, partial(self._writing_shown, writing), SHOW_LATER_MS)
 
     def _writing_shown(self, writing: WritingBubble) -> None:
         """Let the writing bubble paint: the chat's widget repaints its place, as for a live
@@ -933,7 +936,7 @@ class ChatPane(QWidget):
         if not self._held and _unshown(writing):
             _paint_in_place(writing)
         if writing is self._writing:  # (not if the stream ended meanwhile)
-            QTimer.singleShot(SHOW_LATER_MS, writing, writing.prepare_piece)
+            self._steps.later(writing, writing.prepare_piece, SHOW_LATER_MS)
 
     def postpone_render(self, ms: int) -> None:
         """Render the streamed text no sooner than `ms` from now (the window keeps the chat's
@@ -972,7 +975,7 @@ class ChatPane(QWidget):
         self._watch_paints(False)
         label = self.add_message(role, markdown)
         label.hide()  # before the show the layout posts
-        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._read_answer(label, writing))
+        self._steps.later(label, lambda: self._read_answer(label, writing), SHOW_LATER_MS)
         self.answerStep.emit()
         return label
 
@@ -982,7 +985,7 @@ class ChatPane(QWidget):
         for 300 words, ~1 ms of it the reading."""
         label.ensurePolished()  # the chat's style sheet gives its padding
         label.setSelection(0, 0)
-        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._lay_out_answer(label, writing))
+        self._steps.later(label, lambda: self._lay_out_answer(label, writing), SHOW_LATER_MS)
         self.answerStep.emit()
 
     def _lay_out_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
@@ -991,7 +994,7 @@ class ChatPane(QWidget):
         # asked, then at its own again (~2.5 ms each for 600 words): once when they are one.
         label.resize(width, label.height())
         label.heightForWidth(width)  # remembered for the show (WrapLabel)
-        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._ready_answer(label, writing))
+        self._steps.later(label, lambda: self._ready_answer(label, writing), SHOW_LATER_MS)
         self.answerStep.emit()
 
     def _ready_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
@@ -999,7 +1002,7 @@ class ChatPane(QWidget):
         (`WrapLabel.lay_out_ahead`: in that band's turn it took ~1.5 ms more than the others)."""
         if isinstance(label, WrapLabel):
             label.lay_out_ahead(_inner_width(self._host))
-        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._paint_answer(label, writing))
+        self._steps.later(label, lambda: self._paint_answer(label, writing), SHOW_LATER_MS)
         self.answerStep.emit()
 
     def _paint_answer(self, label: QLabel, writing: WritingBubble | None, part: int = 0) -> None:
@@ -1014,7 +1017,7 @@ class ChatPane(QWidget):
             then = partial(self._paint_answer, label, writing, part + 1)
         else:
             then = partial(self._swap, label, writing)
-        QTimer.singleShot(SHOW_LATER_MS, label, then)
+        self._steps.later(label, then, SHOW_LATER_MS)
         self.answerStep.emit()
 
     def _swap(self, label: QLabel, writing: WritingBubble | None) -> None:
@@ -1058,7 +1061,7 @@ class ChatPane(QWidget):
         writing.show_text(text)
         if not self._placing:
             self._placing = True
-            QTimer.singleShot(SHOW_LATER_MS, self, partial(self._place_render, writing))
+            self._steps.later(self, partial(self._place_render, writing), SHOW_LATER_MS, first=True)
 
     def _place_render(self, writing: WritingBubble) -> None:
         """The loop turn after a render set its text: make the chat room for the grown bubble
@@ -1066,7 +1069,7 @@ class ChatPane(QWidget):
         the stream ended meanwhile is laid out still while it is in the chat (the answer
         takes its place a few turns later), but no render is reported."""
         self._placing = False
-        QTimer.singleShot(SHOW_LATER_MS, self, partial(self._show_render, writing))
+        self._steps.later(self, partial(self._show_render, writing), SHOW_LATER_MS, first=True)
         if not shiboken6.isValid(writing) or self._list.indexOf(writing) < 0:
             return
         writing.place()
@@ -1079,7 +1082,7 @@ class ChatPane(QWidget):
         if writing is not self._writing:
             return
         if writing.wants_piece():  # made on a later loop turn than this render
-            QTimer.singleShot(SHOW_LATER_MS, writing, writing.prepare_piece)
+            self._steps.later(writing, writing.prepare_piece, SHOW_LATER_MS)
         if not self.following:
             self.new_answer_button.show()
         self.writingShown.emit(writing.shown())
@@ -1102,7 +1105,7 @@ class ChatPane(QWidget):
             if _unshown(writing):  # rendered before its first paint (`_writing_shown`)
                 _paint_in_place(writing)
             if writing.has_unpainted():  # after the repaint this release asks for
-                QTimer.singleShot(SHOW_LATER_MS, writing, writing.paint_finished)
+                self._steps.later(writing, writing.paint_finished, SHOW_LATER_MS)
         self._watch_paints(self._writing is not None)
         self.writingRepainting.emit()
 
