@@ -702,6 +702,8 @@ class ChatPane(QWidget):
         """A render's text was set and its scroll and repaint wait for a later loop turn."""
         self._placing = False
         """A render's text was set and the chat's layout waits for the next loop turn."""
+        self._repaint_due = False
+        """A render was laid out and its scroll and repaint wait for the next loop turn."""
         self._slider: tuple[bool, QRect, QRect] | None = None
         """The scroll bar's look when it was last painted (`_slider_key`): compared with the
         look before a held render, a repaint asked for and dropped by the next hold (Qt paints
@@ -1069,7 +1071,9 @@ class ChatPane(QWidget):
         the stream ended meanwhile is laid out still while it is in the chat (the answer
         takes its place a few turns later), but no render is reported."""
         self._placing = False
-        self._steps.later(self, partial(self._show_render, writing), SHOW_LATER_MS, first=True)
+        if not self._repaint_due:  # (else the one asked for covers this render too)
+            self._repaint_due = True
+            self._steps.later(self, partial(self._show_render, writing), SHOW_LATER_MS, first=True)
         if not shiboken6.isValid(writing) or self._list.indexOf(writing) < 0:
             return
         writing.place()
@@ -1090,6 +1094,7 @@ class ChatPane(QWidget):
     def _show_render(self, writing: WritingBubble) -> None:
         """The loop turn after a render: scroll to the new end if the view follows (Qt moves the
         pixels already shown), then let the bubble and the scroll bar repaint."""
+        self._repaint_due = False
         self._held = False
         bar = self.scroll_area.verticalScrollBar()
         if self.following:

@@ -339,6 +339,36 @@ def test_a_render_before_the_bubble_first_paints_holds_it_until_its_own_repaint(
     assert _shows_a_whole_new_paint(pane)
 
 
+def test_a_render_while_the_last_ones_repaint_waits_is_repainted_with_it_once(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Text that comes after a render's layout and before its repaint is rendered (set, then
+    laid out) before that repaint, which then covers both: one repaint asked, not one per render
+    (a second, a turn later, let the bubble take paints while a third render held it)."""
+    pane = _chat_with_answers(qtbot)
+    shown: list[str] = []
+    pane.writingShown.connect(shown.append)
+    _stream(qtbot, pane, ["The step. "], shown)
+    monkeypatch.setattr(chat_pane, "SHOW_LATER_MS", 150)  # a render's turns far apart
+    repaints: list[str] = []
+    pane.writingRepainting.connect(lambda: repaints.append(pane.writing_text() or ""))
+    more = "is about 1.02 µs for 1 mm glass beads. "
+
+    def then(_text: str) -> None:  # laid out, its repaint 150 ms away: more text comes
+        pane.writingShown.disconnect(then)
+        pane.stream_text(more)
+
+    pane.writingShown.connect(then)
+    pane.stream_text("Here ")
+    qtbot.waitUntil(lambda: len(repaints) == 1, timeout=5000)
+    assert shown[1:] == ["The step. Here ", "The step. Here " + more]  # both laid out first
+    (writing,) = _bubbles(pane, "writing")
+    done = lambda: not pane._steps.pending() and settled(pane)  # noqa: E731 (every step taken)
+    qtbot.waitUntil(lambda: done() and writing.updatesEnabled(), timeout=5000)
+    assert repaints == ["The step. Here " + more]
+    assert _shows_a_whole_new_paint(pane)
+
+
 def _noting(order: list[str], name: str, method: Any) -> Any:
     """`method`, noting `name` in `order` at each call."""
 
