@@ -29,7 +29,11 @@ gap's "in no step or Qt event" line, beside its `vm steal` line and `gui_thread`
 `per_run_max_stall_named_cpu_ms_run` is the longest gap's CPU in named steps and Qt events
 only: what the app's code ran, without what a stalled vCPU added outside them.
 `per_run_max_window_repaint_cpu_ms` is each run's longest window repaint (an UpdateRequest of the
-window: every widget repainted in one frame), GUI-thread CPU. It also reports
+window: every widget repainted in one frame), GUI-thread CPU; `worst_run_longest_window_repaints`
+the paints inside the worst run's two longest. `per_run_largest_step_cpu_ms` is each run's longest
+single step of the loop (a top-level span: a Qt event or timer, an asyncio callback), and
+`large_steps_all_runs` every step, nested ones too, that took `LARGE_MS` (3 ms) or more of
+GUI-thread CPU in some run, with its longest in each run: what is left to split. It also reports
 each run's longest main-thread garbage collection of each generation, GUI-thread CPU
 (`per_run_gc_max_cpu_ms_by_generation`).
 `--turns-before N`: the chat first holds N built earlier turns (a long reopened conversation, ~19
@@ -70,6 +74,8 @@ ARGS = {"particle_radius": "1 mm", "density": "2500 kg/m^3", "youngs_modulus": "
 TARGET_MS = 16.0
 RUN_TARGET_MS = 10.0
 """The whole-run target: a frame with room to spare (issue 18)."""
+LARGE_MS = 3.0
+"""A step (or Qt event) of at least this GUI-thread CPU is listed in `large_steps_all_runs`."""
 
 
 def _prose(tokens: int) -> list[str]:
@@ -174,11 +180,12 @@ def _instrument(spans: Spans) -> None:
         (ChatPane, "add_message", "chat bubble"),
         (ChatPane, "end_stream", "end stream (remove bubble)"),
         (ChatPane, "_render_writing", "streamed bubble render"),
+        (ChatPane, "_place_render", "streamed bubble render: chat laid out (a turn later)"),
         (ChatPane, "_show_render", "streamed bubble scroll and repaint (a turn later)"),
         (WritingBubble, "prepare_piece", "streamed bubble next piece made ahead"),
         (WritingBubble, "show_text", "streamed bubble render: text set"),
         (WritingBubble, "paint_finished", "streamed bubble finished pieces painted ahead"),
-        (ChatPane, "_make_room", "streamed bubble render: chat made taller"),
+        (ChatPane, "_make_room", "streamed bubble: chat made taller"),
         (ChatPane, "_on_bar_range_changed", "chat scroll-follow"),
         (rec.ConversationRecorder, "record", "history save"),
         (rec.ConversationRecorder, "_hand_over", "history save handed to the writer thread"),
@@ -365,7 +372,13 @@ def measure(
                     default=float("nan"),
                 ),
                 "steps": spans.per_step(),
+                "large_steps": [(n, c) for n, _a, _b, c, _d in spans.spans if c >= LARGE_MS],
+                "largest_step": max(
+                    ((round(c, 2), n) for n, _a, _b, c, d in spans.spans if d == 0),
+                    default=(0.0, ""),
+                ),
                 "longest_renders": _inside(spans.spans, "streamed bubble render", top=2),
+                "longest_repaints": _inside(spans.spans, "qt:UpdateRequest MainWindow", top=2),
                 "max_piece_paint_cpu_ms": max(
                     (c for n, _a, _b, c, _d in spans.spans
                      if n == "streamed bubble finished pieces painted ahead"),
@@ -398,6 +411,25 @@ def _graph_steps(runs: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
             **{k: max(x[k] for x in rows) for k in ("p50_cpu_ms", "p90_cpu_ms", "max_cpu_ms")},
         }
     return out
+
+
+def _large_steps(runs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Every step (or Qt event, nested ones too) that took `LARGE_MS` or more GUI-thread CPU in
+    some run: in how many runs, how many calls in all, and the longest of each run (0 where it
+    stayed under), longest first: what is left to split or defer."""
+    names = {n for r in runs for n, _c in r["large_steps"]}
+    per_run = {
+        name: [max((c for n, c in r["large_steps"] if n == name), default=0.0) for r in runs]
+        for name in names
+    }
+    return {
+        name: {
+            "runs": sum(1 for c in per_run[name] if c),
+            "calls": sum(1 for r in runs for n, _c in r["large_steps"] if n == name),
+            "per_run_max_cpu_ms": [round(c, 2) for c in per_run[name]],
+        }
+        for name in sorted(names, key=lambda n: -max(per_run[n]))
+    }
 
 
 def _inside(spans: list[Any], name: str, top: int) -> list[dict[str, Any]]:
@@ -480,7 +512,10 @@ def main() -> None:
     result["worst_run_gap_by_wall"] = worst_run["worst_gap_by_wall"]
     result["worst_run_steps"] = dict(list(worst_run["steps"].items())[:14])
     result["graph_steps_all_runs"] = _graph_steps(runs)
+    result["per_run_largest_step_cpu_ms"] = [list(r["largest_step"]) for r in runs]
+    result["large_steps_all_runs"] = _large_steps(runs)
     result["worst_run_longest_renders"] = worst_run["longest_renders"]
+    result["worst_run_longest_window_repaints"] = worst_run["longest_repaints"]
     per_run = {k: result[f"per_run_{k}"] for k in ("max_stall_cpu_ms_run", "max_stall_ms_run")}
     targets = {
         "max_stall_cpu_ms_run (GUI-thread CPU, each run)": (

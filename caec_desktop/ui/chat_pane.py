@@ -58,6 +58,7 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.ui.chat_input import IDLE_PLACEHOLDER, RUNNING_PLACEHOLDER, ChatInput
+from caec_desktop.ui.loop_steps import StepQueue
 from caec_desktop.ui.qt_children import viewport
 from caec_desktop.ui.question_queue import QuestionQueue
 from caec_desktop.ui.result_card import ResultCard
@@ -212,8 +213,13 @@ class WritingBubble(QFrame):
         return [piece.text() for piece in self._pieces]
 
     def show_text(self, text: str) -> None:
-        """Render `text`, the whole answer so far (it only ever grows)."""
+        """Render `text`, the whole answer so far (it only ever grows), and lay it out at the
+        bubble's width (each piece remembers its height there: `WrapLabel`). The pieces are
+        placed on a later loop turn (`place`): till then the bubble's layout is off, so the
+        layout requests the new text posts do not lay the chat out on the next pass."""
         from caec_desktop.ui.markdown_blocks import last_cut, literal_markdown
+
+        self._lay.setEnabled(False)
 
         if not self._pieces:
             self._pieces.append(self._next_piece())
@@ -230,6 +236,17 @@ class WritingBubble(QFrame):
         if self._pieces[-1].text() != last:
             self._pieces[-1].setText(last)
         self._shown = text
+        self.heightForWidth(self.width())
+
+    def shown(self) -> str:
+        """The text rendered so far (the model's words, without the note)."""
+        return self._shown
+
+    def place(self) -> None:
+        """Let the bubble's layout place its pieces again, on the loop turn after `show_text`
+        (its layout request is taken with the chat's: `ChatPane._place_render`)."""
+        self._lay.setEnabled(True)
+        QCoreApplication.postEvent(self, QEvent(QEvent.Type.LayoutRequest))
 
     def hold(self) -> None:
         """Take no paints until `release`: the bubble, and the pieces a render changes (the last
@@ -399,6 +416,12 @@ def _enable_updates(widget: QWidget) -> None:
             for c in w.findChildren(QWidget, options=direct)  # (filtered in C++: see below)
             if not c.isWindow() and not c.testAttribute(forced)
         ]
+
+
+def _unshown(widget: QWidget) -> bool:
+    """Whether `widget`, shown with its updates off (`setUpdatesEnabled(False)`), has not been
+    let paint yet (`_paint_in_place`)."""
+    return widget.testAttribute(QtCore.Qt.WidgetAttribute.WA_ForceUpdatesDisabled)
 
 
 def _paint_in_place(widget: QWidget) -> None:
@@ -679,6 +702,10 @@ class ChatPane(QWidget):
         self._built: tuple[int, int] = (0, 0)
         """Older turns built so far and their height, for `_turn_px`."""
         self._held = False
+        """A render's text was set and its scroll and repaint wait for a later loop turn."""
+        self._placing = False
+        """A render's text was set and the chat's layout waits for the next loop turn."""
+        self._repaint_due = False
         """A render was laid out and its scroll and repaint wait for the next loop turn."""
         self._slider: tuple[bool, QRect, QRect] | None = None
         """The scroll bar's look when it was last painted (`_slider_key`): compared with the
@@ -706,6 +733,8 @@ class ChatPane(QWidget):
         self._older_timer.setSingleShot(True)
         self._older_timer.setInterval(0)
         self._older_timer.timeout.connect(self._on_older_timer_timeout)
+        self._steps = StepQueue(self)
+        """The chat's steps spread over loop turns, one a turn (`loop_steps`)."""
         self._render_timer = QTimer(self)
         self._render_timer.setSingleShot(True)
         self._render_timer.setInterval(RENDER_INTERVAL_MS)
@@ -819,7 +848,7 @@ class ChatPane(QWidget):
                 steps.append(card.place_table)
                 steps.append(lambda: card.polish(self._list.contentsRect().width()))
             steps.append(partial(self._show_card, card))
-            QTimer.singleShot(SHOW_LATER_MS, card, partial(self._card_step, card, steps))
+            self._steps.later(card, partial(self._card_step, card, steps), SHOW_LATER_MS)
         self._append(card)
         return card
 
@@ -878,7 +907,7 @@ class ChatPane(QWidget):
         """Take the next step of a live card's build; the rest on later loop turns."""
         steps.pop(0)()
         if steps:
-            QTimer.singleShot(SHOW_LATER_MS, card, partial(self._card_step, card, steps))
+            self._steps.later(card, partial(self._card_step, card, steps), SHOW_LATER_MS)
 
     def _show_card(self, card: QWidget) -> None:
         """Show the card (styled, laid out, the chat scrolled to it) now and let it paint on the
@@ -887,7 +916,7 @@ class ChatPane(QWidget):
         if self._list.indexOf(card) >= 0:  # (not if the chat was cleared meanwhile)
             card.setUpdatesEnabled(False)
             card.show()
-            QTimer.singleShot(SHOW_LATER_MS, card, partial(self._card_shown, card))
+            self._steps.later(card, partial(self._card_shown, card), SHOW_LATER_MS)
         elif card in self._showing:
             self._showing.remove(card)
 
@@ -916,7 +945,7 @@ class ChatPane(QWidget):
             # widget paints it a loop turn later (`_writing_shown`), as it does a live card.
             writing.setUpdatesEnabled(False)
             self._append(writing)
-            QTimer.singleShot(SHOW_LATER_MS, writing, partial(self._writing_placed, writing))
+            self._steps.later(writing, partial(self._writing_placed, writing), SHOW_LATER_MS)
         self._written.append(delta)
         if not self._render_timer.isActive():
             self._render_timer.start(RENDER_INTERVAL_MS)
@@ -927,7 +956,7 @@ class ChatPane(QWidget):
         (`_writing_shown`), when the rows that scroll exposed have been painted."""
         for _ in range(LAYOUT_PASSES):
             QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-        QTimer.singleShot(SHOW_LATER_MS, writing, partial(self._writing_shown, writing))
+        self._steps.later(writing, partial(self._writing_shown, writing), SHOW_LATER_MS)
 
     def _writing_shown(self, writing: WritingBubble) -> None:
         """Let the writing bubble paint: the chat's widget repaints its place, as for a live
@@ -935,10 +964,13 @@ class ChatPane(QWidget):
         repaint of the rows the scroll to it exposed and again in its own, its note twice (the
         second time into its pixmap: ~1 ms more of that frame); asked in the turn of that
         scroll, the bubble's region was still painted in a second repaint of the frame. Its
-        first piece is made on the next turn, before the first render."""
-        _paint_in_place(writing)
+        first piece is made on the next turn, before the first render. A render under way (on
+        a loaded machine its timer can come first) lets the bubble paint with its own repaint
+        (`_show_render`), not here: the render holds it until then."""
+        if not self._held and _unshown(writing):
+            _paint_in_place(writing)
         if writing is self._writing:  # (not if the stream ended meanwhile)
-            QTimer.singleShot(SHOW_LATER_MS, writing, writing.prepare_piece)
+            self._steps.later(writing, writing.prepare_piece, SHOW_LATER_MS)
 
     def postpone_render(self, ms: int) -> None:
         """Render the streamed text no sooner than `ms` from now (the window keeps the chat's
@@ -977,7 +1009,7 @@ class ChatPane(QWidget):
         self._watch_paints(False)
         label = self.add_message(role, markdown)
         label.hide()  # before the show the layout posts
-        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._read_answer(label, writing))
+        self._steps.later(label, lambda: self._read_answer(label, writing), SHOW_LATER_MS)
         self.answerStep.emit()
         return label
 
@@ -987,7 +1019,7 @@ class ChatPane(QWidget):
         for 300 words, ~1 ms of it the reading."""
         label.ensurePolished()  # the chat's style sheet gives its padding
         label.setSelection(0, 0)
-        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._lay_out_answer(label, writing))
+        self._steps.later(label, lambda: self._lay_out_answer(label, writing), SHOW_LATER_MS)
         self.answerStep.emit()
 
     def _lay_out_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
@@ -996,7 +1028,7 @@ class ChatPane(QWidget):
         # asked, then at its own again (~2.5 ms each for 600 words): once when they are one.
         label.resize(width, label.height())
         label.heightForWidth(width)  # remembered for the show (WrapLabel)
-        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._ready_answer(label, writing))
+        self._steps.later(label, lambda: self._ready_answer(label, writing), SHOW_LATER_MS)
         self.answerStep.emit()
 
     def _ready_answer(self, label: QLabel, writing: WritingBubble | None) -> None:
@@ -1004,7 +1036,7 @@ class ChatPane(QWidget):
         (`WrapLabel.lay_out_ahead`: in that band's turn it took ~1.5 ms more than the others)."""
         if isinstance(label, WrapLabel):
             label.lay_out_ahead(_inner_width(self._host))
-        QTimer.singleShot(SHOW_LATER_MS, label, lambda: self._paint_answer(label, writing))
+        self._steps.later(label, lambda: self._paint_answer(label, writing), SHOW_LATER_MS)
         self.answerStep.emit()
 
     def _paint_answer(self, label: QLabel, writing: WritingBubble | None, part: int = 0) -> None:
@@ -1019,7 +1051,7 @@ class ChatPane(QWidget):
             then = partial(self._paint_answer, label, writing, part + 1)
         else:
             then = partial(self._swap, label, writing)
-        QTimer.singleShot(SHOW_LATER_MS, label, then)
+        self._steps.later(label, then, SHOW_LATER_MS)
         self.answerStep.emit()
 
     def _swap(self, label: QLabel, writing: WritingBubble | None) -> None:
@@ -1040,38 +1072,61 @@ class ChatPane(QWidget):
         widget.deleteLater()
 
     def _render_writing(self) -> None:
+        """Render the text streamed so far over three loop turns: this one sets the text and
+        lays it out in the bubble (`WritingBubble.show_text`), the next lays the chat out
+        (`_place_render`), the one after scrolls and repaints (`_show_render`). The text's
+        layout and the chat's were one step of ~2.5 ms, ~4-5 ms when a piece was finished
+        (bench_streaming: the longest step of a run); apart, neither is half of that."""
         if self._writing is None:
             return
         text = "".join(self._written)
         self._written = [text]
         writing = self._writing
-        # This loop turn renders and lays out; a later one scrolls and repaints (`_show_render`).
-        # Meanwhile the bubble and the scroll bar take no paints: a region waiting to be painted
-        # is not moved by a scroll (Qt repaints the whole view instead of moving its pixels),
-        # and the render and the paint it causes would otherwise make one gap of the loop.
+        # Until the render's repaint the bubble and the scroll bar take no paints: a region
+        # waiting to be painted is not moved by a scroll (Qt repaints the whole view instead of
+        # moving its pixels), and the render and the paint it causes would otherwise make one
+        # gap of the loop.
         if not self._held:
             self._held = True
             writing.hold()
             # (set, not setUpdatesEnabled: turned on again that repaints the bar in any case)
             bar = self.scroll_area.verticalScrollBar()
             bar.setAttribute(QtCore.Qt.WidgetAttribute.WA_UpdatesDisabled, True)
-            QTimer.singleShot(SHOW_LATER_MS, self, partial(self._show_render, writing))
         writing.show_text(text)
-        self._make_room()
+        if not self._placing:
+            self._placing = True
+            self._steps.later(self, partial(self._place_render, writing), SHOW_LATER_MS, first=True)
+
+    def _place_render(self, writing: WritingBubble) -> None:
+        """The loop turn after a render set its text: make the chat room for the grown bubble
+        and lay it out, then scroll and repaint on the next turn (`_show_render`). A bubble
+        the stream ended meanwhile is laid out still while it is in the chat (the answer
+        takes its place a few turns later), but no render is reported."""
+        self._placing = False
+        if not self._repaint_due:  # (else the one asked for covers this render too)
+            self._repaint_due = True
+            self._steps.later(self, partial(self._show_render, writing), SHOW_LATER_MS, first=True)
+        if not shiboken6.isValid(writing) or self._list.indexOf(writing) < 0:
+            return
+        writing.place()
+        self._make_room(writing)
         # Lay the chat out now rather than pass by pass as Qt posts each step (the piece, the
         # bubble, the chat, the scroll area): the frame this render makes is then done by the
         # next loop turn, and timers set apart from it (the trace's batch) stay apart.
         for _ in range(LAYOUT_PASSES):
             QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        if writing is not self._writing:
+            return
         if writing.wants_piece():  # made on a later loop turn than this render
-            QTimer.singleShot(SHOW_LATER_MS, writing, writing.prepare_piece)
+            self._steps.later(writing, writing.prepare_piece, SHOW_LATER_MS)
         if not self.following:
             self.new_answer_button.show()
-        self.writingShown.emit(text)
+        self.writingShown.emit(writing.shown())
 
     def _show_render(self, writing: WritingBubble) -> None:
         """The loop turn after a render: scroll to the new end if the view follows (Qt moves the
         pixels already shown), then let the bubble and the scroll bar repaint."""
+        self._repaint_due = False
         self._held = False
         bar = self.scroll_area.verticalScrollBar()
         if self.following:
@@ -1084,8 +1139,10 @@ class ChatPane(QWidget):
             # and the bubble's region were painted apart in one repaint, the growing piece
             # twice (the exposed rows at its bottom, then all of it: ~0.5 ms more a render).
             writing.release(self._host)
+            if _unshown(writing):  # rendered before its first paint (`_writing_shown`)
+                _paint_in_place(writing)
             if writing.has_unpainted():  # after the repaint this release asks for
-                QTimer.singleShot(SHOW_LATER_MS, writing, writing.paint_finished)
+                self._steps.later(writing, writing.paint_finished, SHOW_LATER_MS)
         self._watch_paints(self._writing is not None)
         self.writingRepainting.emit()
 
@@ -1139,13 +1196,12 @@ class ChatPane(QWidget):
         )
         return (bar.isVisible(), bar.geometry(), slider)
 
-    def _make_room(self) -> None:
+    def _make_room(self, writing: WritingBubble) -> None:
         """Make the chat as tall as its items need before its layout places them: laid out at
         its old height, the layout took the writing bubble's growth from every item (each
         bubble resized, and back again once the scroll area had grown the chat, so every
         visible bubble was painted again and lost its pixmap)."""
-        assert self._writing is not None
-        self._writing.updateGeometry()  # the chat's layout asks its new height
+        writing.updateGeometry()  # the chat's layout asks its new height
         host = self._host
         height = host.heightForWidth(host.width())
         if height > host.height():

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent
+import pytest
+from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
@@ -192,3 +194,46 @@ def test_a_live_card_s_results_table_is_painted_when_it_shows(qtbot: QtBot) -> N
     rect = table.rect().translated(table.mapTo(pane, table.rect().topLeft()))
     shown = pane.screen().grabWindow(pane.winId()).toImage().copy(rect)
     assert shown == pane.grab(rect).toImage().convertToFormat(shown.format())
+
+
+def test_the_chats_steps_due_together_take_a_loop_turn_each(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A live card's build steps and the new writing bubble's steps, all due at once (the loop
+    held up), run one a loop turn, each once, each chain in its order: as timers of their own,
+    Qt ran every due step in one pass (3-4 steps of 1-3 ms made one gap, bench_streaming)."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.resize(600, 500)
+    pane.show()
+    qtbot.waitUntil(lambda: pane.windowHandle() is not None and pane.windowHandle().isExposed())
+    ran: list[str] = []
+    for name in ("_card_step", "_card_shown", "_writing_placed", "_writing_shown"):
+        method = getattr(ChatPane, name)
+
+        def noted(self: ChatPane, *args: object, _name: str = name, _method: Any = method) -> None:
+            ran.append(_name)
+            _method(self, *args)
+
+        monkeypatch.setattr(ChatPane, name, noted)
+    pane.add_message("user", "rayleigh time step for 1 mm glass beads")
+    qtbot.waitUntil(pane.scroll_area.widget().isVisible)  # the chat, not the welcome panel
+    card = pane.add_result(_result_data())
+    pane.stream_text("The step")
+    pane.postpone_render(60_000)  # no render: the steps only
+    end = time.perf_counter() + 0.03
+    while time.perf_counter() < end:  # the loop held up: the first steps of both are due
+        pass
+    passes: list[list[str]] = []
+    for _ in range(200):  # (bounded; each pass waits for the next step's timer, 1 ms)
+        if {"_card_shown", "_writing_shown"} <= set(ran):
+            break
+        before = len(ran)
+        QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+        if len(ran) > before:
+            passes.append(ran[before:])
+    assert [len(p) for p in passes] == [1] * len(passes)
+    cards = [s for s in ran if s.startswith("_card")]
+    assert cards == ["_card_step"] * 7 + ["_card_shown"]  # its parts, the show, the paint
+    assert [s for s in ran if s.startswith("_writing")] == ["_writing_placed", "_writing_shown"]
+    assert card.isVisible() and card.updatesEnabled()

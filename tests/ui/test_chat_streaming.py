@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from caec_desktop.services.session import TurnResult
 from caec_desktop.settings.model import Settings
+from caec_desktop.ui import chat_pane
 from caec_desktop.ui.chat_pane import ANSWER_BAND_PX, WRITING_NOTE, ChatPane
 from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.session_runner import SessionRunner
@@ -279,6 +280,103 @@ def test_a_render_repaints_the_grown_bubble_on_a_later_loop_turn_and_nothing_abo
     assert not answer.visibleRegion().isEmpty()  # ... with the answer still in view, moved
     assert answer_painted.count == 0
     assert writing_painted.count > 0 and writing.updatesEnabled() and bar.updatesEnabled()
+
+
+def test_a_render_lays_its_text_out_a_loop_turn_before_the_chat(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A render sets the text and lays it out in the bubble on its own loop turn, and the chat
+    on a later one, when writingShown fires (the two in one turn were the longest step of a
+    streamed run). Between them the text is in the bubble, laid out at its width, while the
+    bubble keeps its old height; each render is reported once, with its text."""
+    pane = _chat_with_answers(qtbot)
+    shown: list[str] = []
+    pane.writingShown.connect(shown.append)
+    _stream(qtbot, pane, ["The step. "], shown)
+    (writing,) = _bubbles(pane, "writing")
+    monkeypatch.setattr(chat_pane, "SHOW_LATER_MS", 300)  # the turns after a render, far apart
+    before = writing.height()
+    pane.stream_text("is about 1.02 µs " * 20)
+    qtbot.waitUntil(lambda: "1.02 µs" in writing.text(), timeout=5000)
+    assert shown == ["The step. "]  # set, the chat not laid out yet ...
+    piece = _placed(writing)[-1]
+    assert writing.height() == before < writing.heightForWidth(writing.width())
+    assert piece.heightForWidth(piece.width()) > piece.height()  # ... the text laid out
+    qtbot.waitUntil(lambda: len(shown) == 2, timeout=5000)
+    assert shown[1] == "The step. " + "is about 1.02 µs " * 20
+    assert writing.height() == writing.heightForWidth(writing.width())
+    assert piece.height() == piece.heightForWidth(piece.width())
+
+
+def test_a_render_before_the_bubble_first_paints_holds_it_until_its_own_repaint(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a loaded machine the first render can come between the new bubble's layout and its
+    first paint (`_writing_shown`): the bubble still takes no paint until the render asks for
+    its repaint (a paint while it is held is not moved by the render's scroll), then paints
+    once with the rendered text, and the chat shows what a whole new paint shows."""
+    pane = _chat_with_answers(qtbot)
+    monkeypatch.setattr(chat_pane, "SHOW_LATER_MS", 18)  # placed, render (25 ms), shown
+    order: list[str] = []
+    monkeypatch.setattr(
+        ChatPane, "_writing_shown", _noting(order, "shown", ChatPane._writing_shown)
+    )
+    monkeypatch.setattr(
+        ChatPane, "_render_writing", _noting(order, "render", ChatPane._render_writing)
+    )
+    painted: list[AppEvents] = []
+    at_repaint: list[int] = []
+    pane.writingRepainting.connect(lambda: at_repaint.append(painted[0].count))
+    pane.stream_text("The step is about 1.02 µs.")
+    (writing,) = _bubbles(pane, "writing")
+    painted.append(paints(writing))
+    qtbot.waitUntil(lambda: bool(at_repaint) and "shown" in order, timeout=5000)
+    assert order[:2] == ["render", "shown"]  # the case in point
+    assert at_repaint[0] == 0  # no paint while the render held it
+    qtbot.waitUntil(lambda: painted[0].count > 0 and settled(pane), timeout=5000)
+    assert writing.updatesEnabled()
+    assert len(set(painted[0].widgets)) == painted[0].count  # each of its widgets once
+    assert _shows_a_whole_new_paint(pane)
+
+
+def test_a_render_while_the_last_ones_repaint_waits_is_repainted_with_it_once(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Text that comes after a render's layout and before its repaint is rendered (set, then
+    laid out) before that repaint, which then covers both: one repaint asked, not one per render
+    (a second, a turn later, let the bubble take paints while a third render held it)."""
+    pane = _chat_with_answers(qtbot)
+    shown: list[str] = []
+    pane.writingShown.connect(shown.append)
+    _stream(qtbot, pane, ["The step. "], shown)
+    monkeypatch.setattr(chat_pane, "SHOW_LATER_MS", 150)  # a render's turns far apart
+    repaints: list[str] = []
+    pane.writingRepainting.connect(lambda: repaints.append(pane.writing_text() or ""))
+    more = "is about 1.02 µs for 1 mm glass beads. "
+
+    def then(_text: str) -> None:  # laid out, its repaint 150 ms away: more text comes
+        pane.writingShown.disconnect(then)
+        pane.stream_text(more)
+
+    pane.writingShown.connect(then)
+    pane.stream_text("Here ")
+    qtbot.waitUntil(lambda: len(repaints) == 1, timeout=5000)
+    assert shown[1:] == ["The step. Here ", "The step. Here " + more]  # both laid out first
+    (writing,) = _bubbles(pane, "writing")
+    done = lambda: not pane._steps.pending() and settled(pane)  # noqa: E731 (every step taken)
+    qtbot.waitUntil(lambda: done() and writing.updatesEnabled(), timeout=5000)
+    assert repaints == ["The step. Here " + more]
+    assert _shows_a_whole_new_paint(pane)
+
+
+def _noting(order: list[str], name: str, method: Any) -> Any:
+    """`method`, noting `name` in `order` at each call."""
+
+    def noted(self: ChatPane, *args: Any) -> Any:
+        order.append(name)
+        return method(self, *args)
+
+    return noted
 
 
 def _on_screen(pane: ChatPane) -> QImage:
