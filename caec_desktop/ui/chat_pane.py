@@ -67,6 +67,7 @@ from caec_desktop.ui.wrap_label import WrapLabel
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QPaintEvent, QPalette, QRegion
+    from PySide6.QtWidgets import QScrollBar
 
     from caec_desktop.ui.sweep_card import SweepCard
 
@@ -131,6 +132,8 @@ SCROLL_BUSY_MS = 500
 """The chat counts as busy (see `ChatPane.busy`) this long after it last scrolled."""
 FOLLOW_SLACK_PX = 8
 """The reader counts as "at the end" this close to the bottom (a wheel step is ~60 px)."""
+PIN_MARGIN_PX = 8
+"""Room above the turn's question when the view stops at it (`ChatPane._follow_value`)."""
 
 
 class Bubble(WrapLabel):
@@ -635,7 +638,10 @@ class ChatPane(QWidget):
         super().__init__(parent)
         self.running = False
         self.following = True
-        """The view sticks to the newest item (False once the reader scrolls up)."""
+        """The view sticks to the newest item (False once the reader scrolls up); within a turn
+        taller than the view, to the turn's question (`_follow_value`)."""
+        self._question: QWidget | None = None
+        """The question of the turn shown live, where a following view stops (None: the end)."""
         self._host = _Host()
         self._host.setStyleSheet(_SHEET)
         self._list = _ChatLayout(self._host)
@@ -812,6 +818,7 @@ class ChatPane(QWidget):
         label.setProperty("role", role)  # before it is polished: the chat's sheet styles it
         if user and self._page is None:  # the user's own question: show it and what follows
             self.following = True
+            self._question = label
         self._append(label)
         return label
 
@@ -1129,7 +1136,7 @@ class ChatPane(QWidget):
         self._repaint_due = False
         self._held = False
         bar = self.scroll_area.verticalScrollBar()
-        if self.following:
+        if self.following:  # a streamed answer is followed to its end, as it is being read
             bar.setValue(bar.maximum())
         bar.setAttribute(QtCore.Qt.WidgetAttribute.WA_UpdatesDisabled, False)
         if self._slider_key() != self._slider:  # (in a long chat a render moves it < 1 px)
@@ -1475,6 +1482,7 @@ class ChatPane(QWidget):
                 w.hide()  # at once: a page's children go with it, later
                 w.deleteLater()
         self.following = True
+        self._question = None
         self.new_answer_button.hide()
         self._show_welcome()
 
@@ -1488,16 +1496,46 @@ class ChatPane(QWidget):
         self._tab_before_input(widget)
         self._show_welcome()
         if self.following:
-            self.scroll_to_end()
+            self._follow(self.scroll_area.verticalScrollBar())
         else:
             self.new_answer_button.show()
 
     def scroll_to_end(self) -> None:
-        """Show the newest item and follow the conversation again."""
+        """Show the newest item and follow the conversation to its end again (the "New answer"
+        button: past the turn's question too)."""
         self.following = True
+        self._question = None
         self.new_answer_button.hide()
         bar = self.scroll_area.verticalScrollBar()
         bar.setValue(bar.maximum())  # and again when the layout has grown: _on_bar_range_changed
+
+    def _follow_value(self, maximum: int) -> int:
+        """Where a following view goes: the end, unless the turn shown live has grown taller
+        than the view under its question; then the view stops with the question at its top, so
+        the answer's first lines (its headline result) show, not the end of a long calc sheet,
+        sweep or notes, and the "New answer" button offers the rest. A question taller than
+        two thirds of the view shows its last third."""
+        question = self._question
+        if question is None:
+            return maximum
+        if not shiboken6.isValid(question) or question.parentWidget() is not self._host:
+            self._question = None
+            return maximum
+        y = question.y()
+        if y <= 0 and self._list.indexOf(question) > 0:  # added, not laid out yet
+            return maximum
+        view = self.scroll_area.verticalScrollBar().pageStep()  # the view's height
+        top = max(y - PIN_MARGIN_PX, y + question.height() - view // 3)
+        return min(maximum, max(0, top))
+
+    def _follow(self, bar: QScrollBar) -> None:
+        """Scroll a following view to `_follow_value`; the "New answer" button shows while the
+        turn goes on below the view."""
+        maximum = bar.maximum()
+        value = self._follow_value(maximum)
+        bar.setValue(value)
+        if value < maximum - FOLLOW_SLACK_PX:
+            self.new_answer_button.show()
 
     def _show_welcome(self) -> None:
         empty = self._list.count() <= 1  # only the stretch
@@ -1537,9 +1575,12 @@ class ChatPane(QWidget):
 
     def _on_bar_value_changed(self, value: int) -> None:
         self._scrolled_at = time.monotonic()
-        bar = self.scroll_area.verticalScrollBar()
-        self.following = value >= bar.maximum() - FOLLOW_SLACK_PX
-        if self.following:
+        maximum = self.scroll_area.verticalScrollBar().maximum()
+        stop = self._follow_value(maximum)
+        if value > stop + FOLLOW_SLACK_PX:  # the reader went on past the question: the end
+            self._question, stop = None, maximum
+        self.following = value >= stop - FOLLOW_SLACK_PX
+        if value >= maximum - FOLLOW_SLACK_PX:
             self.new_answer_button.hide()
         if (self._slots or self._ahead) and not self._older_timer.isActive():
             self._older_timer.start(0)
@@ -1550,7 +1591,7 @@ class ChatPane(QWidget):
         elif self._keep_from_bottom is not None:  # older turns were added above: stay in place
             self.scroll_area.verticalScrollBar().setValue(maximum - self._keep_from_bottom)
         elif self.following:
-            self.scroll_area.verticalScrollBar().setValue(maximum)
+            self._follow(self.scroll_area.verticalScrollBar())
         if self._slots or self._ahead:
             self._older_timer.start(0)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QAbstractButton, QWidget
 
-from caec_desktop.ui.chat_pane import ChatPane
+from caec_desktop.ui.chat_pane import PIN_MARGIN_PX, ChatPane
 
 
 def cut_buttons(root: QWidget) -> list[str]:
@@ -20,6 +20,19 @@ def cut_buttons(root: QWidget) -> list[str]:
         if button.width() < needs:
             cut.append(f"{text!r}: {button.width()} < {needs}")
     return cut
+
+
+def at_the_turn(chat: ChatPane) -> bool:
+    """Where a following view rests: at the end (`at_the_end`), or, when the newest turn is
+    taller than the view under its question, with that question at the view's top (its answer's
+    first lines under it), the view following, and the "New answer" button offering the rest."""
+    if at_the_end(chat):
+        return True
+    users = [w for w in chat.items() if w.property("role") == "user"]
+    if not users:
+        return False
+    top = users[-1].mapTo(chat.scroll_area.viewport(), QPoint(0, 0)).y()
+    return 0 <= top <= PIN_MARGIN_PX and chat.following and not chat.new_answer_button.isHidden()
 
 
 def at_the_end(chat: ChatPane) -> bool:

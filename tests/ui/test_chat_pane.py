@@ -318,6 +318,7 @@ def test_a_new_card_at_the_end_of_a_full_chat_resizes_nothing_above_it(qtbot: Qt
     bar = pane.scroll_area.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum())
     resized = resizes(pane.scroll_area)
+    pane.add_message("user", "question 3")  # a turn shorter than the view: followed to its end
     card = pane.add_result(_result_data())
     qtbot.waitUntil(lambda: card.isVisible() and card.updatesEnabled(), timeout=2000)
     qtbot.waitUntil(lambda: bar.value() == bar.maximum())

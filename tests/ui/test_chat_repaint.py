@@ -88,6 +88,8 @@ def test_a_live_card_is_painted_once_when_it_shows_and_shows_a_whole_new_paint(
     each widget in it dirty on their own, and Qt painted the card in both repaints)."""
     pane = _long_chat(qtbot)
     bar = pane.scroll_area.verticalScrollBar()
+    pane.add_message("user", "question 4")  # a turn shorter than the view: followed to its end
+    QCoreApplication.sendPostedEvents()
     painted = _PaintsAtScroll(pane)
     card = pane.add_result(_result_data())
     qtbot.waitUntil(lambda: card.updatesEnabled() and card in painted.widgets, timeout=5000)

@@ -402,7 +402,9 @@ def test_a_saved_png_shows_the_whole_plot_at_twice_its_size(qtbot: QtBot, tmp_pa
     once, twice = inked(drawn(1.0)), inked(drawn(2.0))
     assert len(once) > 20  # the axes, their labels and the curve
     assert (0, rows - 1) in once and (cols - 1, 0) in once  # the axes' corner, the curve's end
-    assert len(once ^ twice) <= 0.15 * len(once), (sorted(once), sorted(twice))
+    # (the quarter drawn at 4x shared few cells with the plot; a whole plot at 2x differs only
+    # in thin grid lines that shrinking back lightens: 7 of 35 cells when this test runs alone)
+    assert len(once ^ twice) <= 0.3 * len(once), (sorted(once), sorted(twice))
 
 
 def test_a_sweep_reads_its_ends_in_the_unit_the_field_was_typed_in(qtbot: QtBot) -> None:

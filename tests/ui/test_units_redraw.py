@@ -26,6 +26,7 @@ from caec_desktop.ui.session_runner import SessionRunner
 from caec_desktop.ui.sweep_card import SweepCard
 from caec_desktop.ui.units_redraw import UnitsRedraw, anchor_at
 from tests.ui.helpers import FakeSession, events, wait_signal, wait_until
+from tests.ui.layout_checks import at_the_turn
 
 OFFLINE = Settings(mode="offline")
 GLASS = {"density": 2500, "youngs_modulus": "70 GPa", "poisson_ratio": 0.25}
@@ -204,12 +205,12 @@ def test_a_long_conversation_is_written_again_near_the_view_first_in_slices(
 def test_a_following_view_stays_at_the_newest_item(qtbot: QtBot) -> None:
     chat = _long_chat(qtbot, 12)
     bar = chat.scroll_area.verticalScrollBar()
-    qtbot.waitUntil(lambda: bar.value() == bar.maximum() and chat.following)
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and at_the_turn(chat))
     display.use(display.make_display("us", sig=10))
     redraw = UnitsRedraw(chat)
     redraw.start()
     qtbot.waitUntil(lambda: redraw.pending() == 0, timeout=20000)
-    qtbot.waitUntil(lambda: bar.value() == bar.maximum())
+    qtbot.waitUntil(lambda: at_the_turn(chat))
     assert chat.following
 
 

@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 import qasync
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from caec_desktop.ui.chat_pane import ChatPane
+from caec_desktop.ui.chat_pane import PIN_MARGIN_PX, ChatPane
 from caec_desktop.ui.main_window import CHAT_MIN_WIDTH, MainWindow
 from caec_desktop.ui.result_card import ResultCard
 from tests.ui.app_process import run_app_python
 from tests.ui.helpers import wait_signal
-from tests.ui.layout_checks import at_the_end, cut_buttons, no_sideways_scroll
+from tests.ui.layout_checks import at_the_end, at_the_turn, cut_buttons, no_sideways_scroll
 from tests.ui.test_conversations_window import Harness
 from tests.ui.test_sweep_ui import sweep_data
 
@@ -66,10 +66,9 @@ def test_ten_answers_at_1024x700_follow_wrap_and_keep_buttons_whole(
             card = chat.cards()[-1]
             qtbot.mouseClick(card.sheet_button, Qt.MouseButton.LeftButton)
             assert card.sheet_area.isVisible()
-        qtbot.waitUntil(lambda: at_the_end(chat), timeout=5000)
+        qtbot.waitUntil(lambda: at_the_turn(chat), timeout=5000)
         assert no_sideways_scroll(chat), question
         assert cut_buttons(chat) == [], question
-        assert chat.new_answer_button.isHidden()
     assert len(chat.cards()) >= 8 and chat.items()[-1].property("role") == "answer"
     opened = next(c for c in chat.cards() if c.sheet_button.isChecked())
     # The sheet's longest line is wider than the card: it wraps inside the card (a sideways
@@ -448,3 +447,60 @@ def test_a_layout_saved_on_a_small_screen_keeps_sensible_shares_on_a_large_one(
     finally:
         qloop.run_until_complete(h.runner.shutdown())
         h.store.close()
+
+
+def test_a_turn_taller_than_the_view_stops_at_its_question(qtbot: QtBot) -> None:
+    """A new engineer's answer with a long calc sheet or notes scrolled the chat to its end,
+    leaving the question and the headline result above the view. A following view now stops
+    with the turn's question at its top; the "New answer" button offers the rest; a reader who
+    goes on down, or the next question, follows the end again."""
+    chat = ChatPane()
+    qtbot.addWidget(chat)
+    chat.resize(420, 360)
+    chat.show()
+    bar = chat.scroll_area.verticalScrollBar()
+    for i in range(3):
+        chat.add_message("user", f"question {i}")
+        chat.add_message("answer", f"answer {i}")
+    question = chat.add_message("user", "a question whose answer is long")
+    headline = chat.add_message("answer", "**headline result**")
+    notes = chat.add_message(
+        "answer", "\n\n".join(f"note {i}: " + "words " * 20 for i in range(12))
+    )
+    viewport = chat.scroll_area.viewport()
+    qtbot.waitUntil(lambda: notes.height() > viewport.height() and at_the_turn(chat), timeout=5000)
+    assert not at_the_end(chat) and bar.value() < bar.maximum()
+    assert not headline.visibleRegion().isEmpty()  # the answer's first lines show
+    top = question.mapTo(viewport, QPoint(0, 0)).y()
+    assert 0 <= top <= PIN_MARGIN_PX
+    # more of the same turn (a card's late growth, another note) does not move the view
+    value = bar.value()
+    chat.add_message("answer", "one more note")
+    qtbot.waitUntil(lambda: chat.items()[-1].height() > 0 and bar.maximum() > value)
+    assert bar.value() == value and chat.following
+    qtbot.mouseClick(chat.new_answer_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: at_the_end(chat), timeout=2000)
+    chat.add_message("answer", "and after the button, the end is followed")
+    qtbot.waitUntil(lambda: chat.items()[-1].height() > 0 and at_the_end(chat), timeout=2000)
+    # the next (short) turn is followed to its end
+    chat.add_message("user", "a short one")
+    chat.add_message("answer", "short")
+    qtbot.waitUntil(lambda: chat.items()[-1].height() > 0 and at_the_end(chat), timeout=2000)
+    assert chat.new_answer_button.isHidden()
+
+
+def test_a_reader_who_scrolls_past_the_question_follows_the_end(qtbot: QtBot) -> None:
+    chat = ChatPane()
+    qtbot.addWidget(chat)
+    chat.resize(420, 360)
+    chat.show()
+    bar = chat.scroll_area.verticalScrollBar()
+    chat.add_message("user", "q")
+    notes = chat.add_message("answer", "\n\n".join("words " * 20 for _ in range(14)))
+    chat.add_message("user", "a second question")
+    chat.add_message("answer", "\n\n".join("more " * 20 for _ in range(14)))
+    qtbot.waitUntil(lambda: notes.height() > 0 and at_the_turn(chat), timeout=5000)
+    assert not at_the_end(chat)
+    bar.setValue(bar.maximum())  # the reader scrolls on down to the end
+    chat.add_message("answer", "a last note")
+    qtbot.waitUntil(lambda: chat.items()[-1].height() > 0 and at_the_end(chat), timeout=2000)
