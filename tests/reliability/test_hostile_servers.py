@@ -193,12 +193,14 @@ def trickle_models(c: hostile.Conn) -> None:
 
 
 @pytest.mark.parametrize(
-    ("models", "words"),
+    ("models", "timeout", "words"),
     [
-        (hostile.silent, "could not be reached to list its models (no answer within 0.4 s"),
-        (trickle_models, "could not be reached to list its models (no answer within 0.4 s"),
-        (hostile.html_page, "lists no model (HTTP 200 from /models)"),
-        (hostile.random_bytes, "lists no model (HTTP 200 from /models)"),
+        (hostile.silent, "0.4", "could not be reached to list its models (no answer within 0.4 s"),
+        (trickle_models, "0.4", "could not be reached to list its models (no answer within 0.4 s"),
+        # answered at once: a timeout a loaded machine cannot miss (with 0.4 s, the answer came
+        # too late on a loaded CI machine and the turn ended "could not be reached")
+        (hostile.html_page, "10", "lists no model (HTTP 200 from /models)"),
+        (hostile.random_bytes, "10", "lists no model (HTTP 200 from /models)"),
     ],
     ids=["silent", "trickled", "html", "binary"],
 )
@@ -206,9 +208,10 @@ def test_no_model_set_and_a_bad_model_list_ends_in_words(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     models: hostile.Behaviour,
+    timeout: str,
     words: str,
 ) -> None:
-    monkeypatch.setenv("CAEC_REQUEST_TIMEOUT_S", "0.4")
+    monkeypatch.setenv("CAEC_REQUEST_TIMEOUT_S", timeout)
     with hostile.HostileServer(hostile.silent, models=models) as server:
         code = cli.main(["ask", QUERY, "--mode", "local", "--base-url", server.base_url, "--json"])
         captured = capsys.readouterr()
