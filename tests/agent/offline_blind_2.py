@@ -41,6 +41,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -1164,14 +1165,15 @@ async def run_row(text: str) -> dict[str, Any] | None:
         return None
 
 
-def score(rows: list[Row] | None = None, blind: bool = False) -> dict[str, Any]:
-    """Verdict counts over `rows` (default all; `blind`: with the blind expectations) and each
-    row's verdict."""
+def tally(
+    rows: Sequence[Any], run: Callable[[Any], Awaitable[dict[str, Any] | None]]
+) -> dict[str, Any]:
+    """Verdict counts over `rows` (each with `kind`, `text` and `expect`), each turn run by
+    `run(row)`, and each row's verdict (the blind sets 2, 3 and 4 score through it)."""
     counts = dict.fromkeys(VERDICTS, 0)
     detail = []
-    rows = rows or (BLIND_ROWS if blind else ROWS)
     for row in rows:
-        turn = asyncio.run(run_row(row.text))
+        turn = asyncio.run(run(row))
         verdict, why = judge(turn, row.expect)
         counts[verdict] += 1
         detail.append(
@@ -1184,6 +1186,12 @@ def score(rows: list[Row] | None = None, blind: bool = False) -> dict[str, Any]:
             }
         )
     return {"rows": len(rows), "counts": counts, "detail": detail}
+
+
+def score(rows: list[Row] | None = None, blind: bool = False) -> dict[str, Any]:
+    """Verdict counts over `rows` (default all; `blind`: with the blind expectations) and each
+    row's verdict."""
+    return tally(rows or (BLIND_ROWS if blind else ROWS), lambda row: run_row(row.text))
 
 
 if __name__ == "__main__":

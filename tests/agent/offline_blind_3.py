@@ -18,7 +18,6 @@ tests/agent/test_offline_blind_3.py's docstring.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -67,7 +66,6 @@ from tests.agent.offline_blind_2 import (
     geo,
     ht,
     inert,
-    judge,
     lin,
     ov,
     pair_e,
@@ -84,6 +82,7 @@ from tests.agent.offline_blind_2 import (
     sw_pm,
     sw_ray,
     sw_zeta,
+    tally,
     wall_eps,
     zeta,
 )
@@ -795,8 +794,6 @@ HOSTILE = [
 
 ROWS: list[Row] = UNITS + LOCALE + BARE_ROWS + TWO + TYPOS + EXTREME + RANGES + FOLLOW + HOSTILE
 
-VERDICTS = ("right", "asked", "silently_wrong", "wrongly_refused", "crashed")
-
 
 async def run_row(row: Row) -> dict[str, Any] | None:
     """The last turn as a TurnResult dict, or None when `Session.ask` raised."""
@@ -807,22 +804,7 @@ async def run_row(row: Row) -> dict[str, Any] | None:
 
 
 def score(rows: list[Row] | None = None) -> dict[str, Any]:
-    counts = dict.fromkeys(VERDICTS, 0)
-    detail = []
-    for row in rows or ROWS:
-        turn = asyncio.run(run_row(row))
-        verdict, why = judge(turn, row.expect)
-        counts[verdict] += 1
-        detail.append(
-            {
-                "kind": row.kind,
-                "text": row.text[:200],
-                "verdict": verdict,
-                "why": why,
-                "answer": str((turn or {}).get("answer", ""))[:400],
-            }
-        )
-    return {"rows": len(rows or ROWS), "counts": counts, "detail": detail}
+    return tally(rows or ROWS, run_row)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ Score: see tests/agent/test_offline_blind_4.py's docstring.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 from typing import Any
@@ -73,7 +72,6 @@ from tests.agent.offline_blind_2 import (
     geo,
     ht,
     inert,
-    judge,
     lin,
     n_steps,
     ov,
@@ -92,6 +90,7 @@ from tests.agent.offline_blind_2 import (
     sw_pm,
     sw_ray,
     sw_zeta,
+    tally,
     wall_eps,
     zeta,
 )
@@ -1012,28 +1011,10 @@ ROWS: list[Row] = [
     for row in BLIND_ROWS
 ]
 
-VERDICTS = ("right", "asked", "silently_wrong", "wrongly_refused", "crashed")
-
 
 def score(rows: list[Row] | None = None, blind: bool = False) -> dict[str, Any]:
     """Verdict counts over `rows` (default all; `blind`: with the blind expectations)."""
-    counts_ = dict.fromkeys(VERDICTS, 0)
-    detail = []
-    rows = rows or (BLIND_ROWS if blind else ROWS)
-    for row in rows:
-        turn = asyncio.run(run_row(row))
-        verdict, why = judge(turn, row.expect)
-        counts_[verdict] += 1
-        detail.append(
-            {
-                "kind": row.kind,
-                "text": row.text[:200],
-                "verdict": verdict,
-                "why": why,
-                "answer": str((turn or {}).get("answer", ""))[:400],
-            }
-        )
-    return {"rows": len(rows), "counts": counts_, "detail": detail}
+    return tally(rows or (BLIND_ROWS if blind else ROWS), run_row)
 
 
 if __name__ == "__main__":
