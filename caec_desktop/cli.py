@@ -417,6 +417,13 @@ PASTED_KEY = (
 def cmd_ask(ns: argparse.Namespace) -> int:
     import asyncio
 
+    if not ns.query.strip():  # nothing asked: input needed, not an answer (exit 2)
+        _say(
+            "caec ask: the question is empty; ask for a calculation with its inputs, e.g. "
+            'caec ask "Rayleigh time step for 1 mm glass beads"',
+            err=True,
+        )
+        return EXIT_INVALID
     from caec_desktop.services.session import Session
     from caec_desktop.settings.config import ConfigError
 

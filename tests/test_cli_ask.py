@@ -237,3 +237,14 @@ def test_a_run_time_without_throughput_says_so_at_the_top_and_how_to_give_it(
     assert (throughput, cores) == (1e6, 16)  # read from the suggested phrase
     # t_wall = N·n / (P · n_c · η), η = 1 (docs/references.md §R2.6)
     assert result["result"]["wall_time"] == pytest.approx(1e6 * 1e7 / (1e6 * 16), rel=1e-12)
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\n\t"])
+def test_an_empty_question_exits_2_with_words(
+    query: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = cli.main(["ask", query, "--json"])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert captured.out == ""  # no turn ran: nothing to print as the answer
+    assert "the question is empty" in captured.err and "caec ask" in captured.err
