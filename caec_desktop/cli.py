@@ -432,6 +432,9 @@ def cmd_ask(ns: argparse.Namespace) -> int:
     except ConfigError as exc:
         _say(f"caec ask: {exc}", err=True)
         return EXIT_INVALID
+    if ns.trace and (problem := _trace_file_problem(ns.trace)):  # before the turn runs
+        _say(f"caec ask: --trace: cannot write {ns.trace!r} ({problem})", err=True)
+        return EXIT_INVALID
     if found_secrets(ns.query):  # key-shaped, or a key the settings hold (now registered)
         _say(PASTED_KEY.format(command="caec ask"), err=True)
         return EXIT_INVALID
@@ -464,6 +467,22 @@ def cmd_ask(ns: argparse.Namespace) -> int:
     else:
         _say(result.answer)
     return STATUS_EXIT.get(result.status, EXIT_BUG)
+
+
+def _trace_file_problem(name: str) -> str | None:
+    """Why a trace file could not be written there, seen before a turn runs; None if it can."""
+    import os
+    from pathlib import Path
+
+    path = Path(name)
+    if path.is_dir():
+        return "it is a folder; give a file name, e.g. run.jsonl"
+    folder = path.parent
+    if not folder.is_dir():
+        return f"the folder {str(folder)!r} does not exist"
+    if not os.access(folder, os.W_OK):
+        return f"the folder {str(folder)!r} is not writable"
+    return None
 
 
 def cmd_chat(ns: argparse.Namespace) -> int:

@@ -144,13 +144,20 @@ def test_subprocess_exit_codes(tmp_path: Path) -> None:
     assert "Refused" in refused.stdout
 
 
-def test_unwritable_trace_file_is_a_clear_error(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+@pytest.mark.parametrize(
+    ("where", "why"),
+    [("missing-dir/run.jsonl", "does not exist"), (".", "it is a folder")],
+)
+def test_unwritable_trace_file_is_refused_before_the_turn_runs(
+    where: str, why: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    target = tmp_path / "missing-dir" / "run.jsonl"
-    assert cli.main(["ask", MASS_QUERY, "--trace", str(target)]) == 2
-    err = capsys.readouterr().err
-    assert "--trace: cannot write" in err and "No such file or directory" in err
+    """Found before the turn runs, so no answer is computed and then lost (-v would print the
+    turn's events to stderr: none are)."""
+    target = tmp_path / where
+    assert cli.main(["ask", MASS_QUERY, "--trace", str(target), "-v"]) == 2
+    captured = capsys.readouterr()
+    assert "--trace: cannot write" in captured.err and why in captured.err
+    assert "run_start" not in captured.err and captured.out == ""
 
 
 def test_chat_and_ask_json_show_the_conversations_token_usage(
