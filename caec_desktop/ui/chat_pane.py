@@ -134,6 +134,9 @@ FOLLOW_SLACK_PX = 8
 """The reader counts as "at the end" this close to the bottom (a wheel step is ~60 px)."""
 PIN_MARGIN_PX = 8
 """Room above the turn's question when the view stops at it (`ChatPane._follow_value`)."""
+ANSWER_SHARE = 1 / 3
+"""The least share of the view left to the answer's first lines when the view stops at a tall
+question (`ChatPane._follow_value`): a question up to the rest shows whole, from its first line."""
 
 
 class Bubble(WrapLabel):
@@ -1513,8 +1516,11 @@ class ChatPane(QWidget):
         """Where a following view goes: the end, unless the turn shown live has grown taller
         than the view under its question; then the view stops with the question at its top, so
         the answer's first lines (its headline result) show, not the end of a long calc sheet,
-        sweep or notes, and the "New answer" button offers the rest. A question taller than
-        two thirds of the view shows its last third."""
+        sweep or notes, and the "New answer" button offers the rest. The question shows whole
+        while the answer keeps `ANSWER_SHARE` of the view under it (a question of a dozen lines
+        at 1024×700 lost its first lines, the calculation asked for, when the answer was given
+        two thirds); a question taller than that shows its last lines above the answer's
+        share."""
         question = self._question
         if question is None:
             return maximum
@@ -1524,8 +1530,9 @@ class ChatPane(QWidget):
         y = question.y()
         if y <= 0 and self._list.indexOf(question) > 0:  # added, not laid out yet
             return maximum
-        view = self.scroll_area.verticalScrollBar().pageStep()  # the view's height
-        top = max(y - PIN_MARGIN_PX, y + question.height() - view // 3)
+        view = viewport(self.scroll_area).height()  # (the bar's page step lags a button shown)
+        room = view - round(view * ANSWER_SHARE)  # what the question may take
+        top = max(y - PIN_MARGIN_PX, y + question.height() - room)
         return min(maximum, max(0, top))
 
     def _follow(self, bar: QScrollBar) -> None:
