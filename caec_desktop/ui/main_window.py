@@ -427,10 +427,10 @@ class MainWindow(QMainWindow):
     def _build_banner(self) -> None:
         from PySide6.QtWidgets import QToolButton
 
-        self._banner = banner = QLabel()
-        banner.setWordWrap(True)
-        banner.setStyleSheet("background: #f8d7da; color: #721c24; padding: 6px;")
-        banner.setMinimumWidth(100)
+        from caec_desktop.ui.error_banner import BannerText
+
+        self.banner_text = text = BannerText()  # a long message scrolls inside it
+        self._banner = text.label
         self.banner_close = QToolButton()
         self.banner_close.setText("✕")
         self.banner_close.setToolTip("Hide this message")
@@ -445,7 +445,7 @@ class MainWindow(QMainWindow):
         self._banner_row = QWidget()
         row = QHBoxLayout(self._banner_row)
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(banner, 1)
+        row.addWidget(text, 1)
         row.addWidget(self.offline_button)
         row.addWidget(self.banner_settings_button)
         row.addWidget(self.banner_close)
@@ -631,7 +631,7 @@ class MainWindow(QMainWindow):
         self.banner.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # (here, not at start: see above)
         from caec_desktop.settings.redact import redact_text
 
-        self.banner.setText(redact_text(message))
+        self.banner_text.set_text(redact_text(message))
         offline = self.settings is not None and self.settings.effective_mode == "offline"
         self.offline_button.setVisible(model_actions and not offline)
         self.banner_settings_button.setVisible(model_actions)
