@@ -699,28 +699,26 @@ class MainWindow(QMainWindow):
         if hasattr(self, "chat") and self.chat.running:
             self._on_chat_stop_requested()
 
-    def _show_text(self, title: str, text: str, markdown: bool = True) -> TextDialog:
+    def _show_text(self, title: str, text: str) -> TextDialog:
         from caec_desktop.ui.help_dialogs import TextDialog
 
         if self.help_dialog is not None:
             self.help_dialog.close()
-        self.help_dialog = TextDialog(title, text, self, markdown=markdown)
+        self.help_dialog = TextDialog(title, text, self)
         self.help_dialog.open()
         return self.help_dialog
 
     def show_offline_help(self) -> TextDialog:
-        """The offline dispatcher's help answer, word for word, as plain text (its formulas'
-        `*` are not Markdown): the group headings lose their `**` bold marks."""
+        """The offline dispatcher's help answer, word for word, its groups as headings and its
+        tools as bullets (`help_dialogs.offline_help_markdown`)."""
+        from caec_desktop.ui.help_dialogs import offline_help_markdown
+
         text = (
             self.help_source.offline_help()
             if self.help_source is not None
             else "The offline help is not loaded yet."
         )
-        lines = [
-            line[2:-2] if len(line) > 4 and line.startswith("**") and line.endswith("**") else line
-            for line in text.splitlines()
-        ]
-        return self._show_text("Offline help", "\n".join(lines), markdown=False)
+        return self._show_text("Offline help", offline_help_markdown(text))
 
     def show_tools_help(self) -> TextDialog:
         from caec_desktop.ui.help_dialogs import tools_markdown
