@@ -14,7 +14,13 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from caec_desktop.ui.chat_pane import ANSWER_SHARE, PIN_MARGIN_PX, ChatPane
+from caec_desktop.ui.chat_pane import (
+    ANSWER_SHARE,
+    NEW_ANSWER,
+    PIN_MARGIN_PX,
+    REST_OF_ANSWER,
+    ChatPane,
+)
 from caec_desktop.ui.main_window import CHAT_MIN_WIDTH, MainWindow
 from caec_desktop.ui.result_card import ResultCard
 from tests.ui.app_process import run_app_python
@@ -124,6 +130,7 @@ def test_scrolled_up_reader_gets_a_new_answer_button(qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: not chat.new_answer_button.isHidden(), timeout=2000)
     qtbot.waitUntil(lambda: bar.maximum() > 0 and chat.items()[-1].height() > 0, timeout=2000)
     assert bar.value() == 0  # the view stays where the reader is
+    assert chat.new_answer_button.text() == NEW_ANSWER[0] == "↓ New answer"
     qtbot.mouseClick(chat.new_answer_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: at_the_end(chat), timeout=2000)
     assert chat.following and chat.new_answer_button.isHidden()
@@ -452,8 +459,8 @@ def test_a_layout_saved_on_a_small_screen_keeps_sensible_shares_on_a_large_one(
 def test_a_turn_taller_than_the_view_stops_at_its_question(qtbot: QtBot) -> None:
     """A new engineer's answer with a long calc sheet or notes scrolled the chat to its end,
     leaving the question and the headline result above the view. A following view now stops
-    with the turn's question at its top; the "New answer" button offers the rest; a reader who
-    goes on down, or the next question, follows the end again."""
+    with the turn's question at its top; the "Rest of the answer" button offers the rest; a
+    reader who goes on down, or the next question, follows the end again."""
     chat = ChatPane()
     qtbot.addWidget(chat)
     chat.resize(420, 360)
@@ -473,6 +480,8 @@ def test_a_turn_taller_than_the_view_stops_at_its_question(qtbot: QtBot) -> None
     assert not headline.visibleRegion().isEmpty()  # the answer's first lines show
     top = question.mapTo(viewport, QPoint(0, 0)).y()
     assert 0 <= top <= PIN_MARGIN_PX
+    # nothing new came while the reader was away: the button offers the rest of this answer
+    assert chat.new_answer_button.text() == REST_OF_ANSWER[0] == "↓ Rest of the answer"
     # more of the same turn (a card's late growth, another note) does not move the view
     value = bar.value()
     chat.add_message("answer", "one more note")
@@ -545,6 +554,7 @@ def test_a_tall_question_stops_whole_at_the_top_at_1024x700(
     headline = card.mapTo(viewport, QPoint(0, card.sheet_button.y())).y()
     assert card_top > question.height() and headline < viewport.height()  # results show
     assert chat.new_answer_button.isVisible()
+    assert chat.new_answer_button.text() == REST_OF_ANSWER[0]
 
 
 def test_a_question_taller_than_the_view_shows_its_end_over_the_answer(qtbot: QtBot) -> None:
