@@ -83,17 +83,19 @@ def save(widget: QWidget, name: str) -> None:
 
 
 async def finished(runner: Any) -> Any:
+    """The turn, once settled: saved, and the conversation list unlocked (at `runFinished` the
+    list and its buttons were still greyed, as in a run)."""
     fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
     def _done(turn: Any) -> None:
         if not fut.done():
             fut.set_result(turn)
 
-    runner.runFinished.connect(_done)
+    runner.runSettled.connect(_done)
     try:
         return await asyncio.wait_for(fut, 30)
     finally:
-        runner.runFinished.disconnect(_done)
+        runner.runSettled.disconnect(_done)
 
 
 async def main() -> None:
