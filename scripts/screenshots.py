@@ -6,8 +6,8 @@ States, at 1280×800: the welcome panel of a new conversation; an offline answer
 sheet open (an earlier conversation in the list); a retry in the trace (a scripted selector
 proposes a bad radius first); the graph after that run; the tool form with a validation error;
 a sweep from the form (plot with EDEM's bands); the settings dialog; Help → Tools and formulas.
-At 1024×700: a conversation of several answers with a calc sheet open. The real Session and tools
-produce every number shown.
+At 1024×700: a conversation of several answers with a calc sheet open, and a question of several
+lines whose answer is taller than the view. The real Session and tools produce every number shown.
 """
 
 from __future__ import annotations
@@ -43,6 +43,18 @@ SMALL = (
     "is dt = 2e-7 s OK for 1 mm glass beads",
 )
 
+TALL = "\n".join(
+    [
+        "rayleigh time step for 1 mm glass beads",
+        "- beads from the new supplier, sieved and dried",
+        "- the chute run starts next week",
+        "- our usual step is too slow for the full hopper",
+        "- please check the step against the recommended fraction",
+        "- and show the calc sheet for the design review",
+        "- glass as in the supplier's data sheet",
+    ]
+)
+
 
 class RetrySelector:
     """Proposes a negative radius first, then the right one (what a weak model might do)."""
@@ -74,6 +86,12 @@ class RetrySelector:
         """Nothing to close (the selector protocol asks every selector for it)."""
 
 
+def show_tab(window: Any, panel: QWidget) -> None:
+    """Show the side tab whose page holds `panel` (each tab's panel sits inside a page)."""
+    index = next(i for i in range(window.side.count()) if window.side_panel(i) is panel)
+    window.side.setCurrentIndex(index)
+
+
 def save(widget: QWidget, name: str) -> None:
     for _ in range(5):  # let queued layouts and scrolls run
         QApplication.processEvents()
@@ -83,17 +101,19 @@ def save(widget: QWidget, name: str) -> None:
 
 
 async def finished(runner: Any) -> Any:
+    """The turn, once settled: saved, and the conversation list unlocked (at `runFinished` the
+    list and its buttons were still greyed, as in a run)."""
     fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
     def _done(turn: Any) -> None:
         if not fut.done():
             fut.set_result(turn)
 
-    runner.runFinished.connect(_done)
+    runner.runSettled.connect(_done)
     try:
         return await asyncio.wait_for(fut, 30)
     finally:
-        runner.runFinished.disconnect(_done)
+        runner.runSettled.disconnect(_done)
 
 
 async def main() -> None:
@@ -119,6 +139,10 @@ async def main() -> None:
     window.chat.input.submit()
     await finished(runner)
     window.conversations.new_conversation()
+    for _ in range(100):  # the list shows the earlier conversation once it is saved; at most 5 s
+        if window.conversations.list.model.rowCount():
+            break
+        await asyncio.sleep(0.05)
     save(window, "welcome.png")
 
     window.chat.input.setPlainText(QUERY)
@@ -152,12 +176,12 @@ async def main() -> None:
     window.trace.kind_filter.setCurrentText("problems only")
     window.trace.table.selectRow(0)
     save(window, "trace_problems.png")
-    window.side.setCurrentWidget(window.graph)
+    show_tab(window, window.graph)
     save(window, "graph.png")
 
     form = window.form
     assert form is not None
-    window.side.setCurrentWidget(form)
+    show_tab(window, form)
     form.set_tool("rayleigh_timestep")
     form.fill_example()
     form.editors["density"].set_value("2500 m")  # a length where a density belongs
@@ -185,6 +209,21 @@ async def main() -> None:
     window.chat.scroll_area.ensureWidgetVisible(sweep)
     save(window, "sweep.png")
     save(sweep, "sweep_card.png")
+
+    # At 1024×700 a question of several lines whose answer is taller than the view: the view
+    # stops with the whole question at its top, the card's results under it.
+    window.resize(1024, 700)
+    runner.session = Session(settings)  # offline again
+    window.conversations.new_conversation()
+    window.trace.kind_filter.setCurrentText("all kinds")
+    show_tab(window, window.trace)
+    window.chat.input.setPlainText(TALL)
+    window.chat.input.submit()
+    await finished(runner)
+    window.chat.cards()[-1].sheet_button.setChecked(True)
+    await asyncio.sleep(0.05)
+    save(window, "tall_question_1024x700.png")
+    window.resize(1280, 800)
 
     help_dialog = window.show_tools_help()
     help_dialog.resize(900, 700)

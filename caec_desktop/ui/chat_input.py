@@ -24,7 +24,8 @@ IDLE_PLACEHOLDER = (
 )
 RUNNING_PLACEHOLDER = "A run is going: type on, Enter queues your next question (Esc stops the run)"
 MAX_HEIGHT = 90
-"""The box's height limit in pixels (it grows with its text up to this, then scrolls)."""
+"""The box's height in pixels (a QPlainTextEdit's size hint is taller, so the box is this tall
+whatever its text; a longer text scrolls)."""
 
 
 class ChatInput(QPlainTextEdit):

@@ -2,7 +2,8 @@
 
 The view follows the conversation: each new item (answer, error, refusal, card, streamed text)
 scrolls into view unless the reader scrolled up, in which case a "↓ New answer" button appears
-instead. Messages wrap to the pane's width and the pane never scrolls sideways; wide content
+instead; a turn taller than the view stops at its question, a "↓ Rest of the answer" button under
+it. Messages wrap to the pane's width and the pane never scrolls sideways; wide content
 scrolls inside its own card. An empty conversation shows the welcome panel.
 
 During a run the message box stays editable: Enter (or the Queue button) queues the question,
@@ -134,6 +135,15 @@ FOLLOW_SLACK_PX = 8
 """The reader counts as "at the end" this close to the bottom (a wheel step is ~60 px)."""
 PIN_MARGIN_PX = 8
 """Room above the turn's question when the view stops at it (`ChatPane._follow_value`)."""
+NEW_ANSWER = ("↓ New answer", "Show the newest message (you scrolled up to read)")
+"""The end button's words when the reader scrolled up and something new came below."""
+REST_OF_ANSWER = ("↓ Rest of the answer", "The answer goes on below its first lines: show its end")
+"""Its words when the view stopped at the turn's question (`_follow_value`): nothing new came
+that the reader missed, the answer is longer than the view ("New answer" there read as if a
+second answer had arrived)."""
+ANSWER_SHARE = 1 / 3
+"""The least share of the view left to the answer's first lines when the view stops at a tall
+question (`ChatPane._follow_value`): a question up to the rest shows whole, from its first line."""
 
 
 class Bubble(WrapLabel):
@@ -670,8 +680,8 @@ class ChatPane(QWidget):
         self.welcome_area.setWidgetResizable(True)
         self.welcome_area.setFrameShape(QFrame.Shape.NoFrame)
         self.welcome_area.setWidget(self.welcome)
-        self.new_answer_button = QPushButton("↓ New answer")
-        self.new_answer_button.setToolTip("Show the newest message (you scrolled up to read)")
+        self.new_answer_button = QPushButton(NEW_ANSWER[0])
+        self.new_answer_button.setToolTip(NEW_ANSWER[1])
         self.new_answer_button.clicked.connect(self.scroll_to_end)
         self.new_answer_button.hide()
         self.queue = QuestionQueue()
@@ -1127,7 +1137,7 @@ class ChatPane(QWidget):
         if writing.wants_piece():  # made on a later loop turn than this render
             self._steps.later(writing, writing.prepare_piece, SHOW_LATER_MS)
         if not self.following:
-            self.new_answer_button.show()
+            self._offer_more(NEW_ANSWER)
         self.writingShown.emit(writing.shown())
 
     def _show_render(self, writing: WritingBubble) -> None:
@@ -1498,7 +1508,7 @@ class ChatPane(QWidget):
         if self.following:
             self._follow(self.scroll_area.verticalScrollBar())
         else:
-            self.new_answer_button.show()
+            self._offer_more(NEW_ANSWER)
 
     def scroll_to_end(self) -> None:
         """Show the newest item and follow the conversation to its end again (the "New answer"
@@ -1513,8 +1523,11 @@ class ChatPane(QWidget):
         """Where a following view goes: the end, unless the turn shown live has grown taller
         than the view under its question; then the view stops with the question at its top, so
         the answer's first lines (its headline result) show, not the end of a long calc sheet,
-        sweep or notes, and the "New answer" button offers the rest. A question taller than
-        two thirds of the view shows its last third."""
+        sweep or notes, and the end button offers the rest. The question shows whole
+        while the answer keeps `ANSWER_SHARE` of the view under it (a question of a dozen lines
+        at 1024×700 lost its first lines, the calculation asked for, when the answer was given
+        two thirds); a question taller than that shows its last lines above the answer's
+        share."""
         question = self._question
         if question is None:
             return maximum
@@ -1524,18 +1537,28 @@ class ChatPane(QWidget):
         y = question.y()
         if y <= 0 and self._list.indexOf(question) > 0:  # added, not laid out yet
             return maximum
-        view = self.scroll_area.verticalScrollBar().pageStep()  # the view's height
-        top = max(y - PIN_MARGIN_PX, y + question.height() - view // 3)
+        view = viewport(self.scroll_area).height()  # (the bar's page step lags a button shown)
+        room = view - round(view * ANSWER_SHARE)  # what the question may take
+        top = max(y - PIN_MARGIN_PX, y + question.height() - room)
         return min(maximum, max(0, top))
 
     def _follow(self, bar: QScrollBar) -> None:
-        """Scroll a following view to `_follow_value`; the "New answer" button shows while the
+        """Scroll a following view to `_follow_value`; the end button shows while the
         turn goes on below the view."""
         maximum = bar.maximum()
         value = self._follow_value(maximum)
         bar.setValue(value)
         if value < maximum - FOLLOW_SLACK_PX:
-            self.new_answer_button.show()
+            self._offer_more(REST_OF_ANSWER)
+
+    def _offer_more(self, words: tuple[str, str]) -> None:
+        """Show the button that scrolls to the end, saying what is there (`NEW_ANSWER` or
+        `REST_OF_ANSWER`: text, tooltip)."""
+        button = self.new_answer_button
+        if button.text() != words[0]:
+            button.setText(words[0])
+            button.setToolTip(words[1])
+        button.show()
 
     def _show_welcome(self) -> None:
         empty = self._list.count() <= 1  # only the stretch

@@ -30,6 +30,15 @@ from caec_desktop.ui.qt_children import viewport
 
 SEARCH_DELAY_MS = 150
 """Search after the typing pauses this long (one store query per pause, not per key)."""
+CONFIRM_NAME_CHARS = 80
+"""The delete question names the conversation in at most this many characters (the rest "…"):
+a name renamed to a pasted paragraph made the box taller than the screen, its Yes and No below
+it (1,992 px for 4,000 characters at 800×600)."""
+
+
+def short_name(name: str, most: int = CONFIRM_NAME_CHARS) -> str:
+    """`name`, or its first `most` - 1 characters and "…" if longer."""
+    return name if len(name) <= most else name[: most - 1] + "…"
 
 
 class ConversationList(QWidget):
@@ -132,7 +141,8 @@ class ConversationList(QWidget):
         box = QMessageBox(
             QMessageBox.Icon.Question,
             "Delete conversation",
-            f"Delete “{conv.name}” with all its turns and trace? This cannot be undone.",
+            f"Delete “{short_name(conv.name)}” with all its turns and trace? "
+            "This cannot be undone.",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             self,
         )

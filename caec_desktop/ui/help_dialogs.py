@@ -33,21 +33,16 @@ def name_headings(browser: QTextBrowser) -> None:
 
 
 class TextDialog(QDialog):
-    """A titled, scrollable page of Markdown (or plain text) with a Close button; its headings
-    are anchors (`name_headings`)."""
+    """A titled, scrollable page of Markdown with a Close button; its headings are anchors
+    (`name_headings`)."""
 
-    def __init__(
-        self, title: str, text: str, parent: QWidget | None = None, markdown: bool = True
-    ) -> None:
+    def __init__(self, title: str, text: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
         self.browser = QTextBrowser()
         self.browser.setOpenExternalLinks(True)
-        if markdown:
-            self.browser.setMarkdown(text)
-            name_headings(self.browser)
-        else:
-            self.browser.setPlainText(text)
+        self.browser.setMarkdown(text)
+        name_headings(self.browser)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         lay = QVBoxLayout(self)
@@ -65,6 +60,23 @@ def md(text: str) -> str:
 
 
 _MARKDOWN_SPECIAL = frozenset("\\`*_[]<>#|")
+
+
+def offline_help_markdown(text: str) -> str:
+    """The offline reader's help answer as Markdown that shows it word for word: its group
+    headings (`**Time step**` lines) as headings, each tool's line a bullet with the tool's name
+    in bold, the rest literal (`md`: its formulas' `*` are not emphasis). As plain text it was one
+    wall of ~30 long lines, the groups told apart only by a shorter line."""
+    lines = []
+    for line in text.splitlines():
+        if len(line) > 4 and line.startswith("**") and line.endswith("**"):
+            lines += ["", f"### {md(line[2:-2])}", ""]
+        elif line.startswith("- "):
+            name, colon, rest = line[2:].partition(": ")
+            lines.append(f"- **{md(name)}**{colon}{md(rest)}" if colon else f"- {md(line[2:])}")
+        else:
+            lines.append(md(line))
+    return "\n".join(lines)
 
 
 def tools_markdown() -> str:

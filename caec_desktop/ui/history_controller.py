@@ -733,9 +733,11 @@ class HistoryController(QObject):
         self.list.setEnabled(idle)
         self.new_action.setEnabled(idle)
         self._relist_report_turns()
-        if turn is None or self.recorder.conversation_id is None:
+        if turn is None:
             return
         self.list.refresh()  # a new conversation appears, the one answered moves to the top
+        if self.recorder.conversation_id is None:  # New was pressed before the save: listed
+            return  # all the same (it was missing until the next refresh)
         self.list.set_current(self.recorder.conversation_id)
         row = self.list.model.row_of(self.recorder.conversation_id)
         if row >= 0:

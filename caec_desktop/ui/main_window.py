@@ -427,10 +427,10 @@ class MainWindow(QMainWindow):
     def _build_banner(self) -> None:
         from PySide6.QtWidgets import QToolButton
 
-        self._banner = banner = QLabel()
-        banner.setWordWrap(True)
-        banner.setStyleSheet("background: #f8d7da; color: #721c24; padding: 6px;")
-        banner.setMinimumWidth(100)
+        from caec_desktop.ui.error_banner import BannerText
+
+        self.banner_text = text = BannerText()  # a long message scrolls inside it
+        self._banner = text.label
         self.banner_close = QToolButton()
         self.banner_close.setText("✕")
         self.banner_close.setToolTip("Hide this message")
@@ -445,7 +445,7 @@ class MainWindow(QMainWindow):
         self._banner_row = QWidget()
         row = QHBoxLayout(self._banner_row)
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(banner, 1)
+        row.addWidget(text, 1)
         row.addWidget(self.offline_button)
         row.addWidget(self.banner_settings_button)
         row.addWidget(self.banner_close)
@@ -631,7 +631,7 @@ class MainWindow(QMainWindow):
         self.banner.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # (here, not at start: see above)
         from caec_desktop.settings.redact import redact_text
 
-        self.banner.setText(redact_text(message))
+        self.banner_text.set_text(redact_text(message))
         offline = self.settings is not None and self.settings.effective_mode == "offline"
         self.offline_button.setVisible(model_actions and not offline)
         self.banner_settings_button.setVisible(model_actions)
@@ -699,28 +699,26 @@ class MainWindow(QMainWindow):
         if hasattr(self, "chat") and self.chat.running:
             self._on_chat_stop_requested()
 
-    def _show_text(self, title: str, text: str, markdown: bool = True) -> TextDialog:
+    def _show_text(self, title: str, text: str) -> TextDialog:
         from caec_desktop.ui.help_dialogs import TextDialog
 
         if self.help_dialog is not None:
             self.help_dialog.close()
-        self.help_dialog = TextDialog(title, text, self, markdown=markdown)
+        self.help_dialog = TextDialog(title, text, self)
         self.help_dialog.open()
         return self.help_dialog
 
     def show_offline_help(self) -> TextDialog:
-        """The offline dispatcher's help answer, word for word, as plain text (its formulas'
-        `*` are not Markdown): the group headings lose their `**` bold marks."""
+        """The offline dispatcher's help answer, word for word, its groups as headings and its
+        tools as bullets (`help_dialogs.offline_help_markdown`)."""
+        from caec_desktop.ui.help_dialogs import offline_help_markdown
+
         text = (
             self.help_source.offline_help()
             if self.help_source is not None
             else "The offline help is not loaded yet."
         )
-        lines = [
-            line[2:-2] if len(line) > 4 and line.startswith("**") and line.endswith("**") else line
-            for line in text.splitlines()
-        ]
-        return self._show_text("Offline help", "\n".join(lines), markdown=False)
+        return self._show_text("Offline help", offline_help_markdown(text))
 
     def show_tools_help(self) -> TextDialog:
         from caec_desktop.ui.help_dialogs import tools_markdown

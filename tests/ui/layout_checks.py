@@ -25,7 +25,7 @@ def cut_buttons(root: QWidget) -> list[str]:
 def at_the_turn(chat: ChatPane) -> bool:
     """Where a following view rests: at the end (`at_the_end`), or, when the newest turn is
     taller than the view under its question, with that question at the view's top (its answer's
-    first lines under it), the view following, and the "New answer" button offering the rest."""
+    first lines under it), the view following, and the end button offering the rest."""
     if at_the_end(chat):
         return True
     users = [w for w in chat.items() if w.property("role") == "user"]

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QLineEdit, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.services.history import HistoryStore
-from caec_desktop.ui.conversation_list import ConversationList
+from caec_desktop.ui.conversation_list import CONFIRM_NAME_CHARS, ConversationList
 from caec_desktop.ui.conversation_model import CONVERSATION_ROLE, ConversationListModel
 
 
@@ -138,3 +138,30 @@ def test_marking_the_current_conversation_does_not_ask_to_open_it(
     assert selected == [] and panel.delete_button.isEnabled()
     panel.set_current(None)
     assert not panel.view.currentIndex().isValid() and not panel.delete_button.isEnabled()
+
+
+def test_the_delete_question_fits_the_screen_with_a_long_name(
+    store: HistoryStore, qtbot: QtBot
+) -> None:
+    """A conversation renamed to a pasted paragraph made the delete question taller than an
+    800×600 screen (1,992 px), its Yes and No buttons below the screen's edge."""
+    long = "Hopper trial " + " ".join(f"note{i}" for i in range(700))  # ~4,000 characters
+    conv = store.create_conversation(long)
+    panel = ConversationList(store)
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.view.setCurrentIndex(panel.model.index(panel.model.row_of(conv)))
+    panel.delete_button.click()
+    box = panel.confirm
+    assert box is not None
+    qtbot.waitUntil(box.isVisible)
+    screen = box.screen().availableGeometry()
+    assert screen.height() <= 1080  # (the offscreen screen)
+    assert box.frameGeometry().height() < screen.height() // 2
+    for button in (QMessageBox.StandardButton.Yes, QMessageBox.StandardButton.No):
+        place = box.button(button).geometry().translated(box.geometry().topLeft())
+        assert screen.contains(place), button
+    shown = long[: CONFIRM_NAME_CHARS - 1] + "…"
+    assert f"“{shown}”" in box.text() and long not in box.text()
+    assert store.get_conversation(conv).name == long  # the name itself is kept whole
+    box.button(QMessageBox.StandardButton.No).click()

@@ -804,3 +804,22 @@ def test_with_no_documents_folder_exports_start_in_the_home_folder(
     assert export_folder() == home
     (home / "Documents").mkdir()
     assert export_folder() == home / "Documents"
+
+
+def test_a_conversation_left_before_its_turn_is_saved_is_listed(
+    h: Harness, qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """New (Ctrl+N) pressed as an answer settles, before the writer thread has saved it: the
+    list showed the answered conversation only at the next refresh (the screenshots' welcome
+    panel had an empty list beside it)."""
+    h.runner.runSettled.connect(lambda _turn: h.history.new_conversation())  # after the save's
+
+    async def ask() -> None:
+        assert h.runner.ask("convert 3 inch to mm")
+        await wait_signal(h.runner.runSettled, timeout=30)
+
+    qloop.run_until_complete(ask())
+    assert h.recorder.conversation_id is None  # a new conversation, before the save shows
+    qtbot.waitUntil(lambda: h.history.list.model.rowCount() == 1, timeout=5000)
+    assert h.history.list.model.conversation(0).name.startswith("convert 3 inch to mm")
+    assert h.history.list.current_id is None and h.history.new_action.isEnabled()

@@ -8,6 +8,7 @@ from importlib import metadata
 
 import qasync
 from PySide6.QtCore import Qt, qVersion
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -89,9 +90,25 @@ def test_offline_help_is_the_dispatchers_own_answer(qtbot: QtBot) -> None:
     plain = dialog.browser.toPlainText()
     shown = " ".join(plain.split())
     text = offline_help()
+    assert "m*²/(R*·E*²" in text  # (a formula's * shows as typed, not as emphasis: below)
     for line in text.splitlines():  # the group headings without their Markdown bold marks
         assert " ".join(line.removeprefix("- ").strip("*").split()) in shown
-    assert "**" not in plain  # plain text: Markdown marks would show literally
+    assert "**" not in plain  # Markdown marks do not show literally
+    # The groups are headings (as plain text the page was one wall of ~30 long lines), each
+    # tool's line a bullet that starts with its name in bold.
+    groups = [line.strip("*") for line in text.splitlines() if line.startswith("**")]
+    headings, bullets = [], []
+    block = dialog.browser.document().begin()
+    while block.isValid():
+        if block.blockFormat().headingLevel():
+            headings.append(block.text())
+        elif block.textList() is not None:
+            bullets.append((block.text(), block.begin().fragment().charFormat().fontWeight()))
+        block = block.next()
+    assert headings == groups and len(groups) >= 8
+    tools = [line[2:].split(":")[0] for line in text.splitlines() if line.startswith("- ")]
+    assert [b[0].split(":")[0] for b in bullets] == tools
+    assert all(weight >= QFont.Weight.Bold for _, weight in bullets)
     assert dialog.isVisible()
     qtbot.keyClick(dialog, Qt.Key.Key_Escape)
     assert not dialog.isVisible()

@@ -14,7 +14,13 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from caec_desktop.ui.chat_pane import PIN_MARGIN_PX, ChatPane
+from caec_desktop.ui.chat_pane import (
+    ANSWER_SHARE,
+    NEW_ANSWER,
+    PIN_MARGIN_PX,
+    REST_OF_ANSWER,
+    ChatPane,
+)
 from caec_desktop.ui.main_window import CHAT_MIN_WIDTH, MainWindow
 from caec_desktop.ui.result_card import ResultCard
 from tests.ui.app_process import run_app_python
@@ -124,6 +130,7 @@ def test_scrolled_up_reader_gets_a_new_answer_button(qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: not chat.new_answer_button.isHidden(), timeout=2000)
     qtbot.waitUntil(lambda: bar.maximum() > 0 and chat.items()[-1].height() > 0, timeout=2000)
     assert bar.value() == 0  # the view stays where the reader is
+    assert chat.new_answer_button.text() == NEW_ANSWER[0] == "↓ New answer"
     qtbot.mouseClick(chat.new_answer_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: at_the_end(chat), timeout=2000)
     assert chat.following and chat.new_answer_button.isHidden()
@@ -452,8 +459,8 @@ def test_a_layout_saved_on_a_small_screen_keeps_sensible_shares_on_a_large_one(
 def test_a_turn_taller_than_the_view_stops_at_its_question(qtbot: QtBot) -> None:
     """A new engineer's answer with a long calc sheet or notes scrolled the chat to its end,
     leaving the question and the headline result above the view. A following view now stops
-    with the turn's question at its top; the "New answer" button offers the rest; a reader who
-    goes on down, or the next question, follows the end again."""
+    with the turn's question at its top; the "Rest of the answer" button offers the rest; a
+    reader who goes on down, or the next question, follows the end again."""
     chat = ChatPane()
     qtbot.addWidget(chat)
     chat.resize(420, 360)
@@ -473,6 +480,8 @@ def test_a_turn_taller_than_the_view_stops_at_its_question(qtbot: QtBot) -> None
     assert not headline.visibleRegion().isEmpty()  # the answer's first lines show
     top = question.mapTo(viewport, QPoint(0, 0)).y()
     assert 0 <= top <= PIN_MARGIN_PX
+    # nothing new came while the reader was away: the button offers the rest of this answer
+    assert chat.new_answer_button.text() == REST_OF_ANSWER[0] == "↓ Rest of the answer"
     # more of the same turn (a card's late growth, another note) does not move the view
     value = bar.value()
     chat.add_message("answer", "one more note")
@@ -504,3 +513,72 @@ def test_a_reader_who_scrolls_past_the_question_follows_the_end(qtbot: QtBot) ->
     bar.setValue(bar.maximum())  # the reader scrolls on down to the end
     chat.add_message("answer", "a last note")
     qtbot.waitUntil(lambda: chat.items()[-1].height() > 0 and at_the_end(chat), timeout=2000)
+
+
+TALL_QUESTION = "rayleigh time step for 1 mm glass beads\n" + "\n".join(
+    f"- {where} silo, sieved"
+    for where in ("north", "south", "east", "west", "old", "new", "upper")
+    for _ in range(2)
+)
+"""A question of 15 short lines (a request and the notes an engineer pastes under it)."""
+
+
+def test_a_tall_question_stops_whole_at_the_top_at_1024x700(
+    h: Harness, qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """At 1024×700 a question of a dozen lines above an answer taller than the view lost its
+    first lines, the calculation asked for, above the view (the view kept two thirds of its
+    height for the answer). The question now shows whole, from its first line, with the
+    answer's first lines (the card's headline results) under it, and the button offers the
+    rest."""
+    chat = h.window.chat
+    viewport = chat.scroll_area.viewport()
+
+    async def ask(text: str) -> None:
+        chat.input.setPlainText(text)
+        qtbot.keyClick(chat.input, Qt.Key.Key_Return)
+        await wait_signal(h.runner.runSettled, timeout=30)
+
+    qloop.run_until_complete(ask("hertz contact time 1 mm glass at 2 m/s"))  # one turn above
+    qloop.run_until_complete(ask(TALL_QUESTION))
+    question = [w for w in chat.items() if w.property("role") == "user"][-1]
+    card = chat.cards()[-1]
+    # the turn: question, card, notes — taller than the view; the question a third of it or more
+    qtbot.waitUntil(lambda: at_the_turn(chat), timeout=5000)
+    turn_bottom = chat.items()[-1].geometry().bottom()
+    assert turn_bottom - question.y() > viewport.height()
+    assert question.height() > viewport.height() // 3
+    top = question.mapTo(viewport, QPoint(0, 0)).y()
+    assert 0 <= top <= PIN_MARGIN_PX  # its first line shows
+    card_top = card.mapTo(viewport, QPoint(0, 0)).y()
+    headline = card.mapTo(viewport, QPoint(0, card.sheet_button.y())).y()
+    assert card_top > question.height() and headline < viewport.height()  # results show
+    assert chat.new_answer_button.isVisible()
+    assert chat.new_answer_button.text() == REST_OF_ANSWER[0]
+
+
+def test_a_question_taller_than_the_view_shows_its_end_over_the_answer(qtbot: QtBot) -> None:
+    """A question taller than the view cannot show whole: its last lines show, and the answer
+    keeps its share of the view under it (its first lines show)."""
+    chat = ChatPane()
+    qtbot.addWidget(chat)
+    chat.resize(420, 360)
+    chat.show()
+    chat.add_message("user", "a first question")
+    chat.add_message("answer", "a first answer")
+    question = chat.add_message("user", "\n".join(f"pasted line {i}" for i in range(60)))
+    headline = chat.add_message("answer", "**headline result**")
+    notes = chat.add_message("answer", "\n\n".join("words " * 20 for _ in range(12)))
+    viewport = chat.scroll_area.viewport()
+    bar = chat.scroll_area.verticalScrollBar()
+    qtbot.waitUntil(
+        lambda: notes.height() > 0 and question.height() > viewport.height() and bar.value() > 0,
+        timeout=5000,
+    )
+    qtbot.waitUntil(lambda: not chat.new_answer_button.isHidden(), timeout=2000)
+    bottom = question.mapTo(viewport, QPoint(0, question.height())).y()
+    share = round(viewport.height() * ANSWER_SHARE)
+    assert 0 < bottom <= viewport.height() - share + 1  # its end shows, above the answer's share
+    head_top = headline.mapTo(viewport, QPoint(0, 0)).y()
+    assert head_top + headline.height() <= viewport.height()  # the headline shows whole
+    assert chat.following and bar.value() < bar.maximum()
