@@ -766,6 +766,9 @@ class MainWindow(QMainWindow):
         self._layout_restored = True
         store = layout_settings()
         if store.value("version") is None or int(str(store.value("version"))) != LAYOUT_VERSION:
+            from caec_desktop.ui.window_fit import default_layout  # a first start's shares
+
+            default_layout(self, getattr(self, "conversations_dock", None), self.split)
             return False
         for key, apply in (
             ("geometry", self.restoreGeometry),

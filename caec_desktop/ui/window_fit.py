@@ -23,6 +23,16 @@ CHAT_SHARE = (0.35, 0.75)
 """Least and most of the chat/side splitter's width the chat takes (the side tabs the rest)."""
 
 
+DEFAULT_DOCK_SHARE = 0.18
+"""The conversation list's width on a first start (no saved layout), at most `DEFAULT_DOCK_MAX`
+and never below its least width."""
+DEFAULT_DOCK_MAX = 260
+DEFAULT_CHAT_SHARE = 0.6
+"""The chat's share of the chat/side splitter on a first start, the side tabs at least their
+least width. Qt's own split gave the list, the chat and the side tabs about a third each: at
+1024 px the chat, where the answers are read, was 387 px and the list 260."""
+
+
 def _clamp(value: int, low: int, high: int) -> int:
     return max(low, min(high, value))
 
@@ -42,6 +52,21 @@ def fit_layout(window: QMainWindow, dock: QDockWidget | None, split: QSplitter) 
         chat = _clamp(sizes[0], round(total * CHAT_SHARE[0]), round(total * CHAT_SHARE[1]))
         if chat != sizes[0]:
             split.setSizes([chat, total - chat])
+
+
+def default_layout(window: QMainWindow, dock: QDockWidget | None, split: QSplitter) -> None:
+    """A first start's shares (no saved layout): the list narrow, the chat the widest part."""
+    if dock is not None and dock.isVisible() and not dock.isFloating():
+        low = dock.minimumSizeHint().width()
+        wanted = max(low, min(DEFAULT_DOCK_MAX, round(window.width() * DEFAULT_DOCK_SHARE)))
+        window.resizeDocks([dock], [wanted], QtCore.Qt.Orientation.Horizontal)
+    sizes = split.sizes()
+    total = sum(sizes)
+    tabs = split.widget(1)
+    if len(sizes) == 2 and total > 0 and tabs is not None:
+        side = max(tabs.minimumSizeHint().width(), tabs.minimumWidth())
+        chat = max(round(total * DEFAULT_CHAT_SHARE), sizes[0])
+        split.setSizes([min(chat, total - side), max(side, total - chat)])
 
 
 class WindowFit(QObject):

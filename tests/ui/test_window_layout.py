@@ -582,3 +582,37 @@ def test_a_question_taller_than_the_view_shows_its_end_over_the_answer(qtbot: Qt
     head_top = headline.mapTo(viewport, QPoint(0, 0)).y()
     assert head_top + headline.height() <= viewport.height()  # the headline shows whole
     assert chat.following and bar.value() < bar.maximum()
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1024, 700), (1920, 1080)])
+def test_a_first_start_gives_the_chat_the_widest_share(
+    qtbot: QtBot, qloop: qasync.QEventLoop, size: tuple[int, int]
+) -> None:
+    """No saved layout: Qt's own split gave the list, the chat and the side tabs about a third
+    each (at 1024 px the chat, where answers are read, was 387 px beside a 260-px list and
+    359-px tabs). The chat now takes 60 % of the chat/side split where the tabs keep their least
+    width, the list 18 % of the window (at most 260 px, at least its least width)."""
+    from caec_desktop.ui.window_fit import DEFAULT_CHAT_SHARE, DEFAULT_DOCK_MAX
+
+    h = Harness(qtbot)
+    try:
+        h.window.resize(*size)
+        h.window.show()
+        qtbot.waitExposed(h.window)
+        qtbot.waitUntil(lambda: h.history.dock.width() > 0)
+        assert h.window.restore_layout() is False  # (none saved: a first start)
+        qtbot.waitUntil(lambda: h.window.width() == size[0])
+        dock = h.history.dock
+        qtbot.waitUntil(
+            lambda: dock.width() <= max(DEFAULT_DOCK_MAX, dock.minimumSizeHint().width())
+        )
+        chat_width, side_width = h.window.split.sizes()
+        side_least = max(h.window.side.minimumWidth(), h.window.side.minimumSizeHint().width())
+        assert side_width >= side_least and chat_width >= CHAT_MIN_WIDTH
+        share = chat_width / (chat_width + side_width)
+        assert share >= DEFAULT_CHAT_SHARE - 0.01 or side_width <= side_least + 8
+        assert chat_width > side_width and chat_width > dock.width()
+        assert cut_buttons(h.window) == []
+    finally:
+        qloop.run_until_complete(h.runner.shutdown())
+        h.store.close()
