@@ -8,22 +8,20 @@ misreading fixed, with other sentences than the rows."""
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import pytest
 
+from caec_desktop.agent.selection.offline import select_text
+from caec_desktop.tools import execute
+from tests.agent.follow_up_blind import MM
 from tests.agent.offline_blind_2 import judge
 from tests.agent.offline_blind_5 import BLIND_ROWS, REVISED, ROWS, Row, run_row
 
 TOOLS = 25
 
 XFAIL: dict[str, str] = {
-    "rayleigh time step for about 2 mm glass beads": "a hedge (`about`) is read as exact, unsaid",
-    "particle mass of a ~3 mm steel ball": "a hedge (`~`) is read as exact, unsaid",
-    "hertz contact time, 2 mm glass beads at 2 m/s or so": "`or so` is read as exact, unsaid",
-    "particle mass of a glass bead of circa 4 mm": "`circa` is read as exact, unsaid",
-    "time steps for roughly 3 s at dt 1e-6 s": (
-        "with `roughly` before the duration the reader picks the time-step check and asks for "
-        "a particle size, naming neither the duration nor the hedge"
-    ),
     "particle mass of a glass bead, diameter 2 m m": (
         "`2 m m` is read as 2 m, the second `m` dropped (the value reader refuses it)"
     ),
@@ -68,3 +66,52 @@ def test_blind_set_covers_every_tool_and_class() -> None:
     assert named >= set(tool_names()) and len(named) >= TOOLS
     assert set(REVISED) <= {r.text for r in BLIND_ROWS}
     assert set(XFAIL) <= {r.text for r in ROWS}
+
+
+# -- a test per class of misreading fixed (other sentences than the blind rows) -------------------
+
+
+def _one(text: str) -> tuple[str, dict[str, Any], str]:
+    """The one call read from `text`, validated and run: (tool, SI args, reply)."""
+    selection = select_text(text)
+    assert len(selection.calls) == 1, selection.reply
+    call = selection.calls[0]
+    outcome = execute(call.name, call.args)
+    assert outcome.ok and outcome.args is not None, outcome
+    return call.name, outcome.args, selection.reply or ""
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "want", "hedge"),
+    [
+        ("particle mass of a steel ball of about 5 mm", "particle_diameter", 5 * MM, "about 5 mm"),
+        ("hertz contact time, 3 mm glass, approx. 1.5 m/s", "impact_velocity", 1.5, "approx. 1.5"),
+        ("particle mass of a ≈4 mm glass bead", "particle_diameter", 4 * MM, "≈ 4 mm"),
+        ("froude number, drum radius roughly 0.4 m, 12 rpm", "drum_radius", 0.4, "roughly 0.4"),
+        ("particle mass of 6 mm-ish steel balls", "particle_diameter", 6 * MM, "6 mm-ish"),
+        ("hertz contact time, 3 mm glass at 1 m/s give or take", "impact_velocity", 1.0, "take"),
+    ],
+)
+def test_a_hedged_value_is_read_as_typed_and_said_exact(
+    text: str, name: str, want: float, hedge: str
+) -> None:
+    """A hedge (`about`, `approx.`, `≈`, `roughly`, `-ish`, `give or take`) before or after a
+    value: the value typed, with a line saying it was read as exact, quoting the hedge. Before,
+    the value was read in silence (and `drum radius roughly 0.4 m` lost its key)."""
+    _, args, reply = _one(text)
+    assert math.isclose(args[name], want, rel_tol=1e-12)
+    line = next(x for x in reply.splitlines() if x.startswith("**Read as exact:**"))
+    assert hedge.split()[0] in line and "exactly" in line
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "particle mass of a 5 mm steel ball",
+        "hertz contact time, 2 mm glass beads, flowing at 5 m/s around a 10 mm cylinder",
+    ],
+)
+def test_no_hedge_no_line(text: str) -> None:
+    """A value typed plainly, or `around a 10 mm cylinder` (a place, not a hedge), says nothing
+    about exactness."""
+    assert "Read as exact" not in (select_text(text).reply or "")

@@ -274,6 +274,8 @@ class Parsed:
     """`name=word` pairs (`container_shape=box`, `convention=mfix`, `wall=true`)."""
     bounds: list[str] = field(default_factory=list)
     """Sizes typed as a bound and read at it (`d > 2 mm`), each said in words in the reply."""
+    hedges: list[str] = field(default_factory=list)
+    """Values typed with a hedge (`about 2 mm`), read as exact and said so in the reply."""
 
 
 _MULTIPLIER_RE = re.compile(
@@ -821,11 +823,12 @@ def parse(
     _each_speed(text, quantities)
     _spreads(text, quantities)
     bounds = _relative(text, quantities)
+    hedges = _hedged(text, quantities)
     _arithmetic(text, quantities)
     _clock(text, quantities)
     _bare_dimensional(text, quantities)
     words = {m.group(1): m.group(2) for m in _WORD_PAIR_RE.finditer(text)}
-    return Parsed(raw, text, text.lower(), quantities, fixes, words, bounds)
+    return Parsed(raw, text, text.lower(), quantities, fixes, words, bounds, hedges)
 
 
 def _spans(text: str, quantities: list[Quantity]) -> None:
@@ -1183,6 +1186,43 @@ def _relative(text: str, quantities: list[Quantity]) -> list[str]:
             continue
         q.problem = f"could not read {typed}: {why}; type the value meant with its unit"
         q.unit, q.dim, q.key, q.roles = "", "", "", ()
+    return said
+
+
+_HEDGE_BEFORE_RE = re.compile(
+    r"(?:(?<!\bwhat\s)(?<!\bhow\s)\babout|\bapprox(?:imately|\.)?|\broughly|\baround|\bcirca"
+    r"|\bca\.|\bnearly|\balmost|\bsome|~|≈|∼)\s*$",
+    re.IGNORECASE,
+)
+_HEDGE_AFTER_RE = re.compile(
+    r"^(?:\s*(?:or\s+so|or\s+thereabouts|give\s+or\s+take|approx(?:imately|\.)?|roughly)\b"
+    r"|-?ish\b)",
+    re.IGNORECASE,
+)
+"""A hedge around a value (docs/values.md, Hedges): `about 2 mm`, `~3 mm`, `2 m/s or so`."""
+
+
+def _hedged(text: str, quantities: list[Quantity]) -> list[str]:
+    """Values typed with a hedge (`about 2 mm`, `~3 mm`, `2 m/s or so`, `circa 4 mm`): the value
+    is read as typed, and the returned lines say in the reply that it was read as exact (a hedge
+    is no range; a result for the value typed is no result for its neighbours). `what about 3
+    mm` is a follow-up, no hedge."""
+    said = []
+    for q in quantities:
+        if q.problem:
+            continue
+        before = _HEDGE_BEFORE_RE.search(q.before)
+        after = _HEDGE_AFTER_RE.match(q.after)
+        if not before and not after:
+            continue
+        value = text[q.start : q.end].strip()
+        typed = f"{before.group().strip()} {value}" if before else value
+        if after:
+            typed = f"{typed}{'' if after.group().startswith('-') else ' '}{after.group().strip()}"
+        said.append(
+            f"{typed} is read as exactly {value}: the result is for that value, not for the "
+            "values near it (type a range, e.g. 1 to 3, to see how it changes)"
+        )
     return said
 
 

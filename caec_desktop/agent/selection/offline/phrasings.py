@@ -628,6 +628,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
             (
                 r"(?<!number of )(?<!how many )\btime[\s_-]?steps "
                 r"(?:for|over|in|to (?:simulate|cover|run)) (?:a |the )?"
+                r"(?:(?:about|roughly|approximately|around|circa|~) ?)?"
                 r"[\d.]+(?:e[-+]?\d+)? ?(?:s|ms|sec|secs|seconds?|min|mins|minutes?|h|hours?)\b",
                 12,
             ),
