@@ -22,9 +22,6 @@ from tests.agent.offline_blind_5 import BLIND_ROWS, REVISED, ROWS, Row, run_row
 TOOLS = 25
 
 XFAIL: dict[str, str] = {
-    "particle mass of a glass bead, diameter 2 m m": (
-        "`2 m m` is read as 2 m, the second `m` dropped (the value reader refuses it)"
-    ),
     "steps for 2s at dt1e-6s": (
         "the exponent of `dt1e-6s` is read as a number of its own: a duration of 6 s, the 2 s "
         "taken for the time step"
@@ -115,3 +112,19 @@ def test_no_hedge_no_line(text: str) -> None:
     """A value typed plainly, or `around a 10 mm cylinder` (a place, not a hedge), says nothing
     about exactness."""
     assert "Read as exact" not in (select_text(text).reply or "")
+
+
+@pytest.mark.parametrize(
+    ("text", "typed"),
+    [
+        ("time steps for 2 s s at dt 1e-6 s", "2 s s"),
+        ("hertz contact time for 2 mm glass at 1 m/s m/s", "1 m/s m/s"),
+        ("rayleigh time step, glass beads of radius 1 m m", "1 m m"),
+    ],
+)
+def test_a_unit_typed_twice_is_refused_whole(text: str, typed: str) -> None:
+    """`2 m m` (a stutter, or `mm` with a space): refused quoting the whole value, never read as
+    2 m with the second `m` dropped (as the value reader refuses it in forms and `caec run`)."""
+    selection = select_text(text)
+    assert not selection.calls
+    assert f'could not read "{typed}"' in (selection.reply or "")

@@ -582,7 +582,7 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         except ValueReadError as exc:
             return _Unit("", "", False, tail.end(), str(exc))
         return _Unit("", "", False, tail.end(), f"could not read {quote(whole)}")
-    if second := _second_unit(text, end, dim, known):  # `70 GPa MPa`: which one?
+    if second := _second_unit(text, end, dim, known, raw):  # `70 GPa MPa`: which one?
         whole = f"{typed} {second.group(1)}"
         why = f"two units of one {dim} ({raw}, {second.group(1)}); type one value with its unit"
         return _Unit("", "", False, second.end(), f"could not read {quote(whole)}: {why}")
@@ -600,14 +600,22 @@ _SYMBOL_RE = re.compile(r"[A-Z/^*·\d]|^(?:[mcµμunk]?m|[mµμun]?s|k?g|mg|in|f
 """A unit symbol (`GPa`, `mm`, `m/s`), not a word pint also reads as a unit (`rod`, `bar`)."""
 
 
-def _second_unit(text: str, end: int, dim: str, known: frozenset[str]) -> re.Match[str] | None:
+def _second_unit(
+    text: str, end: int, dim: str, known: frozenset[str], unit: str = ""
+) -> re.Match[str] | None:
     """A second unit of the same dimension right after a number's unit (`70 GPa GPa`, `2 mm
-    m`): the number has two units, and one of them would be dropped."""
+    m`): the number has two units, and one of them would be dropped. The unit typed again
+    (`2 m m`, `5 s s`: a stutter, or `mm` with a space) is one, even where the letter alone
+    would be a word."""
     m = _UNIT_WORD_NEXT_RE.match(text, end)
     if m is None:
         return None
     word = m.group(1)
-    if word in ("in", "In") or word.lower() in _NOT_UNITS | _PLAIN_WORDS:
+    if word in ("in", "In"):
+        return None
+    if word == unit:
+        return m
+    if word.lower() in _NOT_UNITS | _PLAIN_WORDS:
         return None
     if word.isalpha() and word.islower() and _is_word(word, known):  # `Pa` stays a unit here
         return None
