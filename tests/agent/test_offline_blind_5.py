@@ -22,10 +22,6 @@ from tests.agent.offline_blind_5 import BLIND_ROWS, REVISED, ROWS, Row, run_row
 TOOLS = 25
 
 XFAIL: dict[str, str] = {
-    "steps for 2s at dt1e-6s": (
-        "the exponent of `dt1e-6s` is read as a number of its own: a duration of 6 s, the 2 s "
-        "taken for the time step"
-    ),
     "rayleigh time step for 2 mm glass beads with poisson ratio -0.2": (
         "a negative Poisson ratio (auxetic, no DEM material) computes without a warning"
     ),
@@ -128,3 +124,21 @@ def test_a_unit_typed_twice_is_refused_whole(text: str, typed: str) -> None:
     selection = select_text(text)
     assert not selection.calls
     assert f'could not read "{typed}"' in (selection.reply or "")
+
+
+@pytest.mark.parametrize(
+    ("text", "typed"),
+    [
+        ("rayleigh time step for glass, r1.5e-3m", "r1.5e-3m"),
+        ("hertz contact time, 2 mm glass, v2.5e+0m/s", "v2.5e+0m/s"),
+        ("particle mass of a glass bead, d2e-3m", "d2e-3m"),
+    ],
+)
+def test_a_number_glued_to_a_word_is_not_read_from_its_exponent(text: str, typed: str) -> None:
+    """`dt1e-6s`: the word hides the mantissa, and the exponent alone (`6s`, `3m`) was read as a
+    value of its own (a duration of 6 s). Now the whole token is refused, quoted, saying how to
+    type it; `dt=1e-6s` stays read."""
+    selection = select_text(text)
+    assert not selection.calls
+    assert f'could not read "{typed}"' in (selection.reply or "")
+    assert "glued to a word" in (selection.reply or "")

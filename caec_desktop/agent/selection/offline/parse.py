@@ -65,6 +65,10 @@ QTY_RE = re.compile(
 """A number, anything glued to it that makes it malformed (`1.2.5`, `1,5`, `3/4`, `2 500`, and
 digits grouped by an apostrophe or an underscore: `7'850`, `1_000`), then an
 inch or foot mark glued to it (`0.25"`, `3'`) or the word after it that may be its unit."""
+_CUT_EXPONENT_RE = re.compile(r"[A-Za-z_][\w.]*\d[eE][-+−]$")
+"""Before a number QTY_RE found: the rest of a number glued to a word (`dt1e-6s`), whose exponent
+alone (`6s`) would be read as a value."""
+_GLUED_WORD_RE = re.compile(r"\S*$")
 _SUPERSCRIPT_RE = re.compile("[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _TIMES_RE = re.compile(r"(?<=[\d.])\s*[x×]\s*(?=[-+]?[\d.])")
@@ -799,6 +803,13 @@ def parse(
         read_to = read.end
         number = match.group("num")
         problem = read.problem
+        if _CUT_EXPONENT_RE.search(text, 0, match.start()):  # `dt1e-6s`: not a 6 s
+            glued = _GLUED_WORD_RE.search(text, 0, match.start())
+            start = glued.start() if glued else match.start()
+            problem = (
+                f"could not read {quote(text[start : read.end])}: a number glued to a word; "
+                "type the key, a space or =, then the value with its unit (dt = 1e-6 s)"
+            )
         value = 0.0
         if not problem:
             try:
