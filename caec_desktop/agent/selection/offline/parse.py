@@ -759,7 +759,12 @@ def _attach_keys(quantities: list[Quantity]) -> None:
                     or _explicit(pre.group(0), pre.group("key"))
                     or (
                         not pre.group(0)[pre.end("key") - pre.start() :].strip()
-                        and _ratio_key(pre.group("key"), candidates[0][1], q)
+                        and (
+                            _ratio_key(pre.group("key"), candidates[0][1], q)
+                            # `std dev 10%`: a share typed for a length (of what?), never
+                            # another input's ratio (the Rayleigh fraction)
+                            or q.percent
+                        )
                     )
                 )
             ):
