@@ -21,11 +21,7 @@ from tests.agent.offline_blind_5 import BLIND_ROWS, REVISED, ROWS, Row, run_row
 
 TOOLS = 25
 
-XFAIL: dict[str, str] = {
-    "rayleigh time step for 2 mm glass beads with poisson ratio -0.2": (
-        "a negative Poisson ratio (auxetic, no DEM material) computes without a warning"
-    ),
-}
+XFAIL: dict[str, str] = {}
 """Rows the reader still gets wrong: text -> why."""
 
 
@@ -157,3 +153,25 @@ def test_a_percentage_typed_for_a_dimensioned_input_is_refused_by_its_key(
     selection = select_text(text)
     assert not selection.calls
     assert f"{key}: expected a" in (selection.reply or "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "max overlap of 2 mm steel balls at 1 m/s, nu -0.1",
+        "hertz contact time for 2 mm glass beads at 1 m/s against a wall with wall poisson -0.3",
+    ],
+)
+def test_a_negative_poisson_ratio_computes_with_a_warning_in_words(text: str) -> None:
+    """ν < 0 is valid (an auxetic material) but no DEM material: it computes, and the result
+    says so in words with the field (before, it computed in silence)."""
+    from caec_desktop.tools.plausibility import check
+
+    selection = select_text(text)
+    assert len(selection.calls) == 1, selection.reply
+    call = selection.calls[0]
+    outcome = execute(call.name, call.args)
+    assert outcome.ok and outcome.args is not None
+    said = [w.text() for w in check(outcome.args) if "poisson_ratio" in w.field]
+    assert said and "negative" in said[0] and "Poisson ratio" in said[0]
+    assert any("poisson_ratio" in w.field for w in outcome.warnings)
