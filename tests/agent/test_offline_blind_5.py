@@ -175,3 +175,20 @@ def test_a_negative_poisson_ratio_computes_with_a_warning_in_words(text: str) ->
     said = [w.text() for w in check(outcome.args) if "poisson_ratio" in w.field]
     assert said and "negative" in said[0] and "Poisson ratio" in said[0]
     assert any("poisson_ratio" in w.field for w in outcome.warnings)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "want"),
+    [
+        ("hertz contact time for 1 mm glass beads at 2 m /s", "impact_velocity", 2.0),
+        ("particle mass, 2 mm, density 2500 kg / m^3", "density", 2500.0),
+        ("rolling resistance kn 2e5 N /m, 2 mm glass, mu_r 0.2", "normal_stiffness", 2e5),
+    ],
+)
+def test_a_unit_going_on_after_a_spaced_slash_is_read_whole(
+    text: str, name: str, want: float
+) -> None:
+    """`2 m /s`, `kg / m^3`, `N /m`: the whole unit, as forms and `caec run` read it. Before, chat
+    read `2 m` and dropped `/s` (a second body of 2 m), `2e5 N` (a normal force) and `2500 kg`."""
+    _, args, _ = _one(text)
+    assert math.isclose(args[name], want, rel_tol=1e-12)

@@ -555,6 +555,11 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     glued = match.start("unit") == end_num
     if _KEY_NEXT_RE.match(text, end):  # `2500 E=70 GPa`: the next key, not a unit
         return _Unit("", _BARE, False, end_num)
+    if per := _SPACED_PER_RE.match(text, end):
+        # `2500 kg /m3`, `2 m / s`: the unit goes on after a space, read whole as the value
+        # reader reads it (never `2500 kg` with the `/m3` dropped: a mass, or a 2 m size)
+        raw, end = f"{raw}/{per.group('rest')}", per.end()
+        typed = text[match.start() : end]
     if raw in ("in", "In"):
         if _is_inch(text, end, glued):
             return _Unit("inch", "length", False, end)
@@ -593,6 +598,8 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     return _Unit(unit, dim, False, end)
 
 
+_SPACED_PER_RE = re.compile(r"[ \t]*/[ \t]*(?P<rest>[A-Za-zµμ(][\w^*·µμ()⁻⁰¹²³⁴⁵⁶⁷⁸⁹-]*)")
+"""The rest of a unit after a slash set off by spaces (`kg /m3`, `m / s`, `N /m`)."""
 _GLUED_POWER_RE = re.compile(r"(?P<power>[-−]\d+)(?![\w.])(?P<gap>[ \t]*)")
 """A signed power glued to a unit (`min-1`, `ms-1`), not a range's second number (`1 mm-2 mm`,
 whose unit comes again, nor `0.5mm-1.5mm`)."""
