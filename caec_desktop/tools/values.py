@@ -168,6 +168,14 @@ _AMBIGUOUS_CASE = frozenset({"mpa", "Mpa", "MPA", "gpa", "Gpa", "GPA", "kpa", "K
 in a compound unit, where `mpa s` may be the millipascal second (a viscosity) as well as the
 megapascal second."""
 _POWER_WORDS = {"square": "2", "cubic": "3"}
+CASE_TRAPS = {
+    "kn": '"kn" may be the kilonewton (kN) or the knot, as pint reads it; type kN or knot',
+    "pa": '"pa" may be the pascal (Pa), but pint reads a picoyear; type Pa',
+    "PA": '"PA" may be the pascal (Pa), but pint reads a petaampere; type Pa',
+}
+"""Unit spellings in a case that names another unit than the one an engineer likely meant: asked,
+in every entry point, never read as either (chat used to read `kn` as kN where forms read the
+knot)."""
 _MS_POWER_RE = re.compile(r"(?<![A-Za-zµμ])ms(?:\s*(?:\^|\*\*)\s*)?(?:[-\u2212]|⁻)")
 """`ms-1`, `ms^-1`, `ms⁻¹`: papers write the metre per second so (`5 ms-1`), pint reads the
 millisecond; which one is meant is asked (a speed read as 1000/s, or a rate as m/s, would be
@@ -250,6 +258,8 @@ def read_unit(text: str) -> str:
             raise ValueReadError(f'"{stripped}": unbalanced parentheses')
     if not after_unit or depth:
         raise ValueReadError(f'"{stripped}" is not a complete unit')
+    if trap := sorted(CASE_TRAPS.keys() & set(names)):
+        raise ValueReadError(CASE_TRAPS[trap[0]])
     if len(names) > 1:
         if len(set(names)) < len(names):
             raise ValueReadError(

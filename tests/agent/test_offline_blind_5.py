@@ -192,3 +192,48 @@ def test_a_unit_going_on_after_a_spaced_slash_is_read_whole(
     read `2 m` and dropped `/s` (a second body of 2 m), `2e5 N` (a normal force) and `2500 kg`."""
     _, args, _ = _one(text)
     assert math.isclose(args[name], want, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("typed", "field", "said"),
+    [
+        ("10 kn", "normal_force", "kilonewton (kN) or the knot"),
+        ("100 pa", "yield_stress", "picoyear"),
+        ("70 gPa", "youngs_modulus", "not a unit I know"),
+        ("5 mPA", "yield_stress", "not a unit I know"),
+    ],
+)
+def test_a_unit_case_is_read_alike_in_chat_forms_and_cli(typed: str, field: str, said: str) -> None:
+    """One reading rule: a spelling whose case names another unit (`kn` is pint's knot, `pa` a
+    picoyear) or none (`gPa`, `mPA`: MPa or mPa?) is refused by the value reader, in a form or
+    `caec run` as in chat. Before, chat alone case-fixed them (10 kN, 100 Pa, 70 GPa, 5 MPa)
+    where a form read the knot or refused."""
+    from caec_desktop.tools import validate
+
+    text = (
+        f"contact stress check, 2 mm glass beads, {field.replace('_', ' ')} {typed}, "
+        + ", ".join(
+            part
+            for name, part in (
+                ("normal_force", "normal force 10 N"),
+                ("youngs_modulus", "E 70 GPa"),
+                ("yield_stress", "yield stress 500 MPa"),
+            )
+            if name != field
+        )
+        + ", safety factor 1.5"
+    )
+    selection = select_text(text)
+    assert not selection.calls, selection.reply
+    assert field in (selection.reply or "")  # refused naming the field (`pa` may read as a word)
+    args = {
+        "normal_force": "10 N",
+        "particle_radius": "1 mm",
+        "youngs_modulus": "70 GPa",
+        "poisson_ratio": 0.25,
+        "yield_stress": "500 MPa",
+        "safety_factor": 1.5,
+        field: typed,
+    }
+    model, errors = validate("contact_stress_check", args)
+    assert model is None and any(field in str(e) and said in str(e) for e in errors)

@@ -40,6 +40,7 @@ from caec_desktop.tools.fluids import fluid_mentions
 from caec_desktop.tools.materials import mentions
 from caec_desktop.tools.units import dimensionality_name, ureg
 from caec_desktop.tools.values import (
+    CASE_TRAPS,
     ValueReadError,
     e_notation,
     number_value,
@@ -114,7 +115,13 @@ _ORIFICE_KEY_RE = re.compile(r"(?<![\w'])([Dd])_[oO](?![\w'])")
 _CASE_FIX = {
     "pa": "Pa", "kpa": "kPa", "mpa": "MPa", "gpa": "GPa", "kn": "kN", "n": "N", "rpm": "rpm",
 }  # fmt: skip
-"""Spellings in another case than pint's, read as meant: `Mpa`, `KPA`, `30 RPM`."""
+_CASE_TYPED = frozenset(
+    {"Mpa", "mpa", "MPA", "Gpa", "gpa", "GPA", "Kpa", "kpa", "KPa", "KPA", "RPM"}
+)
+"""Spellings in another case than pint's, read as meant: `Mpa`, `KPA`, `30 RPM` — only those the
+value reader defines too (`units._DEFINITIONS`, docs/values.md), so that chat reads a unit as
+forms and `caec run` do: `gPa`, `mPA` (MPa or mPa?), `pa`, `kn` (pint's knot) and `KN` are
+refused or read as pint reads them, never case-fixed in chat alone."""
 _PER_SECOND_RE = re.compile(r"(?<=\d\s)s-1\b(?![-.\d])|(?<=\d)s-1\b(?![-.\d])")
 """`50 s-1` (a rate written without the caret) is 50 s⁻¹; only the second: `1 mm-2 mm` stays a
 range."""
@@ -387,7 +394,7 @@ def normalize_unit(unit: str) -> str:
     if unit.startswith("/"):  # `0.01 /s`
         unit = "1" + unit
     parts = re.split(r"([/*])", unit)
-    return "".join(p if p in "/*" or p in _SI_CASED else _CASE_FIX.get(p.lower(), p) for p in parts)
+    return "".join(_CASE_FIX.get(p.lower(), p) if p in _CASE_TYPED else p for p in parts)
 
 
 REFERENCE_UNITS = {
@@ -580,7 +587,8 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     try:
         unit = read_unit(normalize_unit(raw))
     except ValueReadError as exc:
-        if _is_word(raw, known) and not glued:
+        trap = raw in CASE_TRAPS and not _NUMBER_NEXT_RE.match(text, end)  # `kn 1e5`: a key
+        if _is_word(raw, known) and not glued and not trap:
             return _Unit("", _BARE, False, end_num)
         return _Unit("", "", False, end, f"could not read {quote(typed)}: {exc}")
     dim = unit_dimension(unit)
@@ -598,6 +606,7 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     return _Unit(unit, dim, False, end)
 
 
+_NUMBER_NEXT_RE = re.compile(r"\s*(?:=\s*)?[-+]?\.?\d")
 _SPACED_PER_RE = re.compile(r"[ \t]*/[ \t]*(?P<rest>[A-Za-zµμ(][\w^*·µμ()⁻⁰¹²³⁴⁵⁶⁷⁸⁹-]*)")
 """The rest of a unit after a slash set off by spaces (`kg /m3`, `m / s`, `N /m`)."""
 _GLUED_POWER_RE = re.compile(r"(?P<power>[-−]\d+)(?![\w.])(?P<gap>[ \t]*)")
