@@ -237,3 +237,15 @@ def test_a_unit_case_is_read_alike_in_chat_forms_and_cli(typed: str, field: str,
     }
     model, errors = validate("contact_stress_check", args)
     assert model is None and any(field in str(e) and said in str(e) for e in errors)
+
+
+@pytest.mark.parametrize("typed", ["10 KN", "10 Kn", "10 kn"])
+def test_a_unit_in_another_case_is_never_a_bare_number(typed: str) -> None:
+    """`KN` is no unit and `kn` the knot, but neither is English: the force is refused naming
+    it, never read as a bare 10 (in N: a thousandth of the 10 kN meant)."""
+    selection = select_text(
+        f"contact stress check, 2 mm glass beads, normal force {typed}, E 70 GPa, yield stress "
+        "500 MPa, safety factor 1.5"
+    )
+    assert not selection.calls
+    assert f'normal_force: could not read "{typed}"' in (selection.reply or "")

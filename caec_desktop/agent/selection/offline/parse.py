@@ -587,7 +587,11 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     try:
         unit = read_unit(normalize_unit(raw))
     except ValueReadError as exc:
-        trap = raw in CASE_TRAPS and not _NUMBER_NEXT_RE.match(text, end)  # `kn 1e5`: a key
+        # `10 KN`, `10 kn`, `100 pa`: a unit in another case, refused, never an English word
+        # (10 read bare, in N); `kn 1e5` is a key
+        trap = (raw in CASE_TRAPS or raw.lower() in _CASE_FIX) and not _NUMBER_NEXT_RE.match(
+            text, end
+        )
         if _is_word(raw, known) and not glued and not trap:
             return _Unit("", _BARE, False, end_num)
         return _Unit("", "", False, end, f"could not read {quote(typed)}: {exc}")
