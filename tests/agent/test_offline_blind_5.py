@@ -249,3 +249,20 @@ def test_a_unit_in_another_case_is_never_a_bare_number(typed: str) -> None:
     )
     assert not selection.calls
     assert f'normal_force: could not read "{typed}"' in (selection.reply or "")
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("time steps for 3 s with dt 1 e-6 s", 'timestep: could not read "1 e-6 s": an exponent'),
+        ("particle mass of a steel ball, d = 2 E-3 m", 'could not read "2 E-3 m": an exponent'),
+        ("time steps for 2 s at dt 1,5e-6 s", 'timestep: could not read "1,5e-6": a comma'),
+    ],
+)
+def test_a_malformed_number_is_quoted_whole_with_the_readers_reason(text: str, said: str) -> None:
+    """`1 e-6 s` was refused as a unit `e⁻⁶` (*got 1 e-6 which is a 1 / [current] ** 6 / [time]
+    ** 6*: pint's elementary charge) and `1,5e-6` quoted as `1,5e`; now the value is quoted whole
+    with the reason the value reader gives in forms and `caec run`."""
+    selection = select_text(text)
+    assert not selection.calls
+    assert said in (selection.reply or "")

@@ -541,10 +541,13 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     """
     typed = text[match.start() : match.end()]
     if match.group("junk"):
+        # quoted to the end of what is glued on (`1,5e-6`, not `1,5e`)
+        glued_end = _GLUED_WORD_NEXT_RE.match(text, match.end("junk")).end()
+        end = max(match.end(), glued_end)
         try:
-            read_value(typed)
+            read_value(text[match.start() : end])
         except ValueReadError as exc:
-            return _Unit("", "", False, match.end(), str(exc))
+            return _Unit("", "", False, end, str(exc))
     raw, mark = match.group("unit"), match.group("mark")
     end_num = match.end("junk") if match.group("junk") else match.end("num")
     if mark is not None:
@@ -576,6 +579,11 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         # reader reads it (not `30 min` with a bare `-1` left over); `1 mm-2 mm` stays a range
         raw, end = raw + power.group("power"), power.end("power")
         typed = text[match.start() : end]
+        if raw[:1] in "eE" and raw[1:2] in "-−":  # `1 e-6 s`: a spaced exponent, no unit e⁻⁶
+            rest = _UNIT_WORD_NEXT_RE.match(text, end)
+            whole = text[match.start() : rest.end() if rest else end]
+            why = f"an exponent is written without spaces ({match.group('num')}{raw})"
+            return _Unit("", "", False, end, f"could not read {quote(whole)}: {why}")
     problem = f'could not read {quote(typed)}: "{raw}" right after a number'
     if raw in _NOT_UNITS or (len(raw) == 1 and raw.isalpha() and raw not in _UNIT_LETTERS):
         if not glued and len(raw) == 1 and _LETTER_ENDS_RE.match(text, end) and _a_unit(raw):
@@ -610,6 +618,7 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     return _Unit(unit, dim, False, end)
 
 
+_GLUED_WORD_NEXT_RE = re.compile(r"[^\s,;]*")
 _NUMBER_NEXT_RE = re.compile(r"\s*(?:=\s*)?[-+]?\.?\d")
 _SPACED_PER_RE = re.compile(r"[ \t]*/[ \t]*(?P<rest>[A-Za-zµμ(][\w^*·µμ()⁻⁰¹²³⁴⁵⁶⁷⁸⁹-]*)")
 """The rest of a unit after a slash set off by spaces (`kg /m3`, `m / s`, `N /m`)."""
