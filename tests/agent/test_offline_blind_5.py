@@ -266,3 +266,40 @@ def test_a_malformed_number_is_quoted_whole_with_the_readers_reason(text: str, s
     selection = select_text(text)
     assert not selection.calls
     assert said in (selection.reply or "")
+
+
+@pytest.mark.parametrize(
+    ("text", "typed"),
+    [
+        ("hertz contact time for 3 mm steel balls at 1.5 m/s or less", "1.5 m/s or less"),
+        ("max overlap of 2 mm glass beads at 3 m/s max", "3 m/s max"),
+        ("hertz contact time for 3 mm steel balls at a maximum of 4 m/s", "a maximum of 4 m/s"),
+        ("particle mass of 3 mm beads, density 2000 kg/m3 and above", "2000 kg/m3 and above"),
+        ("time steps for 2 s at dt 1e-6 s (max)", "1e-6 s (max)"),
+    ],
+)
+def test_a_bound_in_words_after_or_before_a_value_is_refused(text: str, typed: str) -> None:
+    """docs/values.md, Bounds: a bound on anything but a size is no value. `up to 2 m/s` was
+    refused while `2 m/s or less`, `max 2 m/s`, `2000 kg/m3 and above` were read at the bound in
+    silence."""
+    selection = select_text(text)
+    assert not selection.calls
+    assert f'could not read "{typed}"' in (selection.reply or "") and "bound" in (
+        selection.reply or ""
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "typed", "side"),
+    [
+        ("neighbour cell size, particle radius 1.5 mm or less", "1.5 mm or less", "largest"),
+        ("rayleigh time step for glass beads 0.8 mm and above", "0.8 mm and above", "smallest"),
+        ("rayleigh time step for glass beads, diameter min. 0.8 mm", "min. 0.8 mm", "smallest"),
+    ],
+)
+def test_a_size_bound_in_words_is_read_at_it_and_said(text: str, typed: str, side: str) -> None:
+    """A size's inclusive bound in words (`or less`, `and above`, `min.`) is read at the bound and
+    said, as `at least 0.5 mm` is (before: read in silence)."""
+    _, _, reply = _one(text)
+    line = next(x for x in reply.splitlines() if x.startswith("**Read at the bound:**"))
+    assert typed in line and f"as the {side} size" in line

@@ -1157,19 +1157,36 @@ _SPREAD_RE = re.compile(r"(?:±|\+/-|\+-)\s*$")
 
 _LOWER_BOUND_RE = re.compile(
     r"(?:>|≥|>=|⩾|\b(?:more|greater|larger|bigger)\s+than|\bat\s+least|\bin\s+excess\s+of"
-    r"|\bexceeding|\babove|\bno\s+less\s+than|\bnot\s+less\s+than)\s*$",
+    r"|\bexceeding|\babove|\bno\s+less\s+than|\bnot\s+less\s+than"
+    r"|\b(?:a\s+)?min(?:imum|\.)?(?:\s+of)?)\s*$",
     re.IGNORECASE,
 )
 _UPPER_BOUND_RE = re.compile(
     r"(?:<|≤|<=|⩽|\b(?:no|not)\s+(?:more|greater|larger)\s+than|\bnot\s+exceeding"
-    r"|\b(?:less|lower|smaller)\s+than|\bbelow|\bup\s+to|\bat\s+most)\s*$",
+    r"|\b(?:less|lower|smaller)\s+than|\bbelow|\bup\s+to|\bat\s+most"
+    r"|\b(?:a\s+)?max(?:imum|\.)?(?:\s+of)?)\s*$",
     re.IGNORECASE,
 )
 _INCLUSIVE_RE = re.compile(
     r"^(?:≥|>=|⩾|≤|<=|⩽|at\s+least|at\s+most|up\s+to|no\s+\w+\s+than|not\s+\w+\s+than"
-    r"|not\s+exceeding)$",
+    r"|not\s+exceeding|(?:a\s+)?(?:max|min)(?:imum|\.)?(?:\s+of)?|or\s+\w+|and\s+\w+|\+"
+    r"|\(?\s*(?:max|min)(?:imum|\.)?\s*\)?)$",
     re.IGNORECASE,
 )
+_END_OF_VALUE = r"(?=\s*(?:$|[,;.)!?]|\s(?:and|for|with|at|of|in|on)\b))"
+_UPPER_AFTER_RE = re.compile(
+    r"^\s*(?:or\s+(?:less|lower|smaller|below|fewer|under)\b|and\s+(?:less|below|under|smaller|"
+    r"lower)\b|\(\s*max(?:imum|\.)?\s*\)|max(?:imum|\.)?" + _END_OF_VALUE + ")",
+    re.IGNORECASE,
+)
+_LOWER_AFTER_RE = re.compile(
+    r"^(?:\s*(?:or\s+(?:more|greater|higher|larger|above|bigger|over)\b|and\s+(?:up|above|over|"
+    r"more|greater|larger|higher|bigger)\b|\(\s*min(?:imum|\.)?\s*\)|min(?:imum|\.)?"
+    + _END_OF_VALUE
+    + r")|\+(?=\s*(?:$|[,;.)])))",
+    re.IGNORECASE,
+)
+"""A bound written after the value (`2 m/s or less`, `2 mm and above`, `2 mm max`, `5 mm+`)."""
 """A bound before a value (docs/values.md, Bounds). A size's bound that includes its value is read
 at it, and said (`of at least 0.5 mm` is the smallest size, which a time step wants; `up to 6 mm`
 the largest, which a neighbour cell wants); a strict one (`> 2 mm`, `< 1 mm`, `below`) is
@@ -1209,18 +1226,27 @@ def _relative(text: str, quantities: list[Quantity]) -> list[str]:
         if upper and q.percent and upper.group()[:1] not in "<≤⩽":
             upper = None  # `at most 20% of rayleigh`: the check's limit
         bound = upper or _LOWER_BOUND_RE.search(q.before)
+        after = None
+        if not bound:
+            after = upper = _UPPER_AFTER_RE.match(q.after)
+            bound = upper or _LOWER_AFTER_RE.match(q.after)
+            after = bound
         word = " ".join(bound.group().split()) if bound else ""
         side = "an upper" if upper else "a lower"
         if bound and q.dim == LENGTH and _INCLUSIVE_RE.match(word):
             value = text[q.start : q.end]
+            typed = f"{value}{'' if word == '+' else ' '}{word}" if after else f"{word} {value}"
             said.append(
-                f"{word} {value} is read at its bound, {value}, as the "
+                f"{typed} is read at its bound, {value}, as the "
                 f"{'largest' if upper else 'smallest'} size: the result is for that size only, "
                 "not for the other sizes the bound allows"
             )
             continue
         if bound:
-            typed = quote(f"{word} {text[q.start : q.end]}")
+            value = text[q.start : q.end]
+            typed = quote(
+                (f"{value}{'' if word == '+' else ' '}{word}" if after else f"{word} {value}")
+            )
             why = (
                 f"{side} bound is not a value, and no size typed so is at it (type "
                 f"{'≤' if upper else '≥'} {text[q.start : q.end]} for the "
