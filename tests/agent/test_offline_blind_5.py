@@ -75,6 +75,7 @@ def _one(text: str) -> tuple[str, dict[str, Any], str]:
         ("froude number, drum radius roughly 0.4 m, 12 rpm", "drum_radius", 0.4, "roughly 0.4"),
         ("particle mass of 6 mm-ish steel balls", "particle_diameter", 6 * MM, "6 mm-ish"),
         ("hertz contact time, 3 mm glass at 1 m/s give or take", "impact_velocity", 1.0, "take"),
+        ("particle mass of a steel ball, diameter 7 mm (approx.)", "particle_diameter", 7e-3, "("),
     ],
 )
 def test_a_hedged_value_is_read_as_typed_and_said_exact(
@@ -303,3 +304,11 @@ def test_a_size_bound_in_words_is_read_at_it_and_said(text: str, typed: str, sid
     _, _, reply = _one(text)
     line = next(x for x in reply.splitlines() if x.startswith("**Read at the bound:**"))
     assert typed in line and f"as the {side} size" in line
+
+
+def test_a_duration_in_hours_keeps_the_step_count() -> None:
+    """`time steps for 2 hrs at dt 1e-6 s` is the step count over 2 h (7.2e9 steps); the unit
+    `hrs` was missing from the phrasing, which then took the time-step check and asked for a
+    particle size."""
+    name, args, _ = _one("time steps for 2 hrs at dt 1e-6 s")
+    assert name == "timesteps_for_duration" and math.isclose(args["duration"], 7200.0)

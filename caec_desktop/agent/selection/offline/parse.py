@@ -1245,7 +1245,7 @@ def _relative(text: str, quantities: list[Quantity]) -> list[str]:
         if bound:
             value = text[q.start : q.end]
             typed = quote(
-                (f"{value}{'' if word == '+' else ' '}{word}" if after else f"{word} {value}")
+                f"{value}{'' if word == '+' else ' '}{word}" if after else f"{word} {value}"
             )
             why = (
                 f"{side} bound is not a value, and no size typed so is at it (type "
@@ -1275,6 +1275,7 @@ _HEDGE_BEFORE_RE = re.compile(
 )
 _HEDGE_AFTER_RE = re.compile(
     r"^(?:\s*(?:or\s+so|or\s+thereabouts|give\s+or\s+take|approx(?:imately|\.)?|roughly)\b"
+    r"|\s*\(\s*(?:about|approx(?:imately|\.)?|roughly|circa|ca\.?|estimated|est\.?)\s*\)"
     r"|-?ish\b)",
     re.IGNORECASE,
 )
