@@ -1,10 +1,11 @@
 """The fifth blind set (tests/agent/offline_blind_5.py: how one value is read) through
 `Session.ask`: every row right or asked naming its input. Score of the 104 rows (right / asked /
 silently wrong / wrongly refused / crashed) on main before the fixes of this set: 60 / 35 / 9 /
-0 / 0 with the revised expectations (58 / 35 / 11 / 0 / 0 with the blind ones). The rows still
-failing are strict xfails below, each with its reason. `python -m tests.agent.offline_blind_5`
-prints the score (`--blind`: the expectations as first written). Then a test per class of
-misreading fixed, with other sentences than the rows."""
+0 / 0 with the revised expectations (58 / 35 / 11 / 0 / 0 with the blind ones); after: 68 / 36 /
+0 / 0 / 0 (66 / 36 / 2 / 0 / 0 blind: the 2 revised rows, each with its reason in REVISED); the 9
+rows that failed were strict xfails, each flipped by the commit of its fix. `python -m
+tests.agent.offline_blind_5` prints the score (`--blind`: the expectations as first written).
+Then a test per class of misreading fixed, with other sentences than the rows."""
 
 from __future__ import annotations
 
@@ -21,17 +22,9 @@ from tests.agent.offline_blind_5 import BLIND_ROWS, REVISED, ROWS, Row, run_row
 
 TOOLS = 25
 
-XFAIL: dict[str, str] = {}
-"""Rows the reader still gets wrong: text -> why."""
-
-
-def _param(row: Row) -> object:
-    marks = [pytest.mark.xfail(reason=XFAIL[row.text], strict=True)] if row.text in XFAIL else []
-    return pytest.param(row, id=f"{row.kind}: {row.text[:70]!r}", marks=marks)
-
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("row", [_param(r) for r in ROWS])
+@pytest.mark.parametrize("row", [pytest.param(r, id=f"{r.kind}: {r.text[:70]!r}") for r in ROWS])
 async def test_blind_row(row: Row) -> None:
     """Right (the expected call and figure, any note said) or asked naming the input; never
     silently wrong, never a complete request refused, never a crash."""
@@ -50,7 +43,6 @@ def test_blind_set_covers_every_tool_and_class() -> None:
     assert len(ROWS) >= 80 and len({r.kind for r in ROWS}) >= 12
     assert named >= set(tool_names()) and len(named) >= TOOLS
     assert set(REVISED) <= {r.text for r in BLIND_ROWS}
-    assert set(XFAIL) <= {r.text for r in ROWS}
 
 
 # -- a test per class of misreading fixed (other sentences than the blind rows) -------------------
