@@ -304,3 +304,38 @@ def test_a_duration_in_hours_keeps_the_step_count() -> None:
     particle size."""
     name, args, _ = _one("time steps for 2 hrs at dt 1e-6 s")
     assert name == "timesteps_for_duration" and math.isclose(args["duration"], 7200.0)
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("about 2 mm", '"about" is a hedge'),
+        ("2 mm or so", '"or so" is a hedge'),
+        ("≤ 2 mm", '"≤" makes it a bound'),
+        ("2 mm or less", '"or less" makes it a bound'),
+        ("at least 5 GPa", '"at least" makes it a bound'),
+        ("2 to 3 mm", '"to" makes it a range'),
+    ],
+)
+def test_a_field_names_the_hedge_bound_or_range_it_refuses(
+    typed: str, said: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """A form field, `caec run` and a model's tool argument read one exact value (the value
+    reader): a hedged, bounded or ranged value is refused saying which, not `expected a number
+    first` or `"or" is not a unit I know`; and `2 min` stays two minutes."""
+    import json
+
+    from caec_desktop import cli
+    from caec_desktop.tools.values import ValueReadError, read_value
+
+    with pytest.raises(ValueReadError, match=said):
+        read_value(typed)
+    assert read_value("2 min").unit == "min"
+    monkeypatch.setenv("CAEC_CONFIG_DIR", str(tmp_path))
+    field = "youngs_modulus" if "GPa" in typed else "particle_diameter"
+    tool, other = ("pwave_timestep", ["particle_radius=1 mm", "density=2500 kg/m^3"])
+    if field == "particle_diameter":
+        tool, other = "particle_mass", ["density=2500 kg/m^3"]
+    code = cli.main(["run", tool, *other, f"{field}={typed}", "--json"])
+    errors = " ".join(json.loads(capsys.readouterr().out).get("errors", []))
+    assert code == cli.EXIT_INVALID and field in errors and said in errors
