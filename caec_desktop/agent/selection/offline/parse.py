@@ -542,8 +542,8 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     typed = text[match.start() : match.end()]
     if match.group("junk"):
         # quoted to the end of what is glued on (`1,5e-6`, not `1,5e`)
-        glued = _GLUED_WORD_NEXT_RE.match(text, match.end("junk"))  # `[^\s,;]*`: always matches
-        end = max(match.end(), glued.end() if glued else 0)
+        rest = _GLUED_WORD_NEXT_RE.match(text, match.end("junk"))  # `[^\s,;]*`: always matches
+        end = max(match.end(), rest.end() if rest else 0)
         try:
             read_value(text[match.start() : end])
         except ValueReadError as exc:
