@@ -250,6 +250,7 @@ def test_a_unit_in_another_case_is_never_a_bare_number(typed: str) -> None:
         ("time steps for 3 s with dt 1 e-6 s", 'timestep: could not read "1 e-6 s": an exponent'),
         ("particle mass of a steel ball, d = 2 E-3 m", 'could not read "2 E-3 m": an exponent'),
         ("time steps for 2 s at dt 1,5e-6 s", 'timestep: could not read "1,5e-6": a comma'),
+        ("coarse graining by a factor of 2,5 for 1 mm beads", 'could not read "2,5": a comma'),
     ],
 )
 def test_a_malformed_number_is_quoted_whole_with_the_readers_reason(text: str, said: str) -> None:

@@ -544,6 +544,9 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         # quoted to the end of what is glued on (`1,5e-6`, not `1,5e`)
         rest = _GLUED_WORD_NEXT_RE.match(text, match.end("junk"))  # `[^\s,;]*`: always matches
         end = max(match.end(), rest.end() if rest else 0)
+        word = match.group("unit") or ""
+        if rest and word and (word.lower() in _NOT_UNITS | _PLAIN_WORDS or _is_word(word, known)):
+            end = rest.end()  # `2,5 for 1 mm`: the number, not `2,5 for`
         try:
             read_value(text[match.start() : end])
         except ValueReadError as exc:
