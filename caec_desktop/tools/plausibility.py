@@ -35,6 +35,8 @@ class Range:
     slips: tuple[str, ...] = ()
     """Units a bare number was probably meant in: the typed number in one of them, if that falls
     inside the range, is offered as "did you mean …?"."""
+    signed: bool = False
+    """`low` bounds the signed value (a Poisson ratio below 0), not its size."""
 
 
 RANGES: tuple[Range, ...] = (
@@ -109,6 +111,16 @@ RANGES: tuple[Range, ...] = (
         "material)",
         ("MPa", "GPa"),
     ),
+    Range(
+        ("poisson_ratio", "other_poisson_ratio", "wall_poisson_ratio"),
+        "",
+        0.0,
+        "is unusually low for a Poisson ratio: a negative one is an auxetic material (engineering "
+        "solids and the DEM presets have 0.08-0.45; check the sign)",
+        None,
+        "",
+        signed=True,
+    ),
 )
 """The usual range of each quantity (first match per field)."""
 
@@ -154,7 +166,7 @@ def check(args: dict[str, Any]) -> list[FieldWarning]:
         for item in value if isinstance(value, list) else [value]:
             if not isinstance(item, int | float):
                 continue
-            if rng.low is not None and 0 < abs(item) < rng.low:
+            if rng.low is not None and (item < rng.low if rng.signed else 0 < abs(item) < rng.low):
                 why = rng.why_low
             elif rng.high is not None and abs(item) > rng.high:
                 why = rng.why_high

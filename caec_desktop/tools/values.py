@@ -168,6 +168,14 @@ _AMBIGUOUS_CASE = frozenset({"mpa", "Mpa", "MPA", "gpa", "Gpa", "GPA", "kpa", "K
 in a compound unit, where `mpa s` may be the millipascal second (a viscosity) as well as the
 megapascal second."""
 _POWER_WORDS = {"square": "2", "cubic": "3"}
+CASE_TRAPS = {
+    "kn": '"kn" may be the kilonewton (kN) or the knot, as pint reads it; type kN or knot',
+    "pa": '"pa" may be the pascal (Pa), but pint reads a picoyear; type Pa',
+    "PA": '"PA" may be the pascal (Pa), but pint reads a petaampere; type Pa',
+}
+"""Unit spellings in a case that names another unit than the one an engineer likely meant: asked,
+in every entry point, never read as either (chat used to read `kn` as kN where forms read the
+knot)."""
 _MS_POWER_RE = re.compile(r"(?<![A-Za-zµμ])ms(?:\s*(?:\^|\*\*)\s*)?(?:[-\u2212]|⁻)")
 """`ms-1`, `ms^-1`, `ms⁻¹`: papers write the metre per second so (`5 ms-1`), pint reads the
 millisecond; which one is meant is asked (a speed read as 1000/s, or a rate as m/s, would be
@@ -250,6 +258,8 @@ def read_unit(text: str) -> str:
             raise ValueReadError(f'"{stripped}": unbalanced parentheses')
     if not after_unit or depth:
         raise ValueReadError(f'"{stripped}" is not a complete unit')
+    if trap := sorted(CASE_TRAPS.keys() & set(names)):
+        raise ValueReadError(CASE_TRAPS[trap[0]])
     if len(names) > 1:
         if len(set(names)) < len(names):
             raise ValueReadError(
@@ -354,6 +364,26 @@ _AFTER_NUMBER_PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = (
 )  # fmt: skip
 
 
+_WORDED_PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^((?:about|approx(?:imately|\.)?|roughly|around|circa|ca\.|nearly|almost)\b|[~≈∼])"
+                r"\s*(?=[-+\u2212]?[\d.])|\s((?:or\s+so|or\s+thereabouts|give\s+or\s+take|approx"
+                r"(?:imately|\.)?|roughly))\s*$", re.IGNORECASE),
+     '"{}" is a hedge; a field holds one exact value: type the value itself (chat reads it as '
+     "exact and says so)"),
+    (re.compile(r"^((?:<=?|>=?|≤|≥|⩽|⩾)|(?:at\s+(?:least|most)|up\s+to|max(?:imum)?|min(?:imum)?"
+                r"|(?:less|more|greater|fewer)\s+than|below|above|under|over)\b)\s*(?=[-+\u2212]?[\d.])"
+                r"|\s((?:or\s+(?:less|more|lower|higher|greater|smaller|larger|above|below)"
+                # not `min` after a number: `2 min` is minutes
+                r"|and\s+(?:above|below|up|over|under)|max(?:imum)?|minimum))\s*$",
+                re.IGNORECASE),
+     '"{}" makes it a bound, and a bound is not a value: type the value meant'),
+    (re.compile(r"^[-+\u2212]?[\d.][\w.]*(?:\s*[A-Za-zµμ/^\d]*)?\s+(to|through|until)\s+"
+                r"[-+\u2212]?[\d.]", re.IGNORECASE),
+     '"{}" makes it a range, not one value: type one value (or sweep the field over the range)'),
+)  # fmt: skip
+"""Words around a number that make it no single value (`about 2 mm`, `≤ 2 mm`, `2 mm or less`,
+`2 to 3 mm`): named in the message, not reported as a number missing or a unit unknown."""
+
 _PER_UNIT_RE = re.compile(r"\s+1\s*/\s*[A-Za-zµμ(]")
 """`10 1/s`: a reciprocal unit after the number, not a second number."""
 _FRACTION_RE = re.compile(r"(\d{1,6})\s*/\s*(\d{1,6})(?![\d.])(\s*\S.*)?$")
@@ -387,6 +417,12 @@ def read_value(text: str) -> Reading:
             f'could not read "{stripped}": fractions are not read; write '
             f"{decimal:.6g}{stripped[vulgar.end() :]}"
         )
+    for pattern, why in _WORDED_PROBLEMS:
+        if found := pattern.search(stripped):
+            raise ValueReadError(
+                f'could not read "{stripped}": '
+                + why.format(" ".join(next(g for g in found.groups() if g).split()))
+            )
     number = _NUMBER_RE.match(stripped)
     if number is None:
         raise ValueReadError(

@@ -20,7 +20,7 @@ from caec_desktop.tools.units import to_si
         ("µm", "um", 1e-6, "m"),
         ("μs", "us", 1e-6, "s"),
         ("mm.", "mm", 1e-3, "m"),
-        ("kn", "kN", 1e3, "N"),
+        ("kN", "kN", 1e3, "N"),
         ("m3", "m^3", 1.0, "m^3"),
     ],
 )

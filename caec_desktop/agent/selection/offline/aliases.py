@@ -443,6 +443,7 @@ _CONNECT = (
     r"(?:\([^()=\d]{1,24}\)\s*)?"
     r"(?:=|:|~|≈|[-—](?=\s)|\bis\b|\bof\b|\bat\b|\bequals?\b|\babout\b|\bfrom\b|\bbetween\b"
     r"|\b(?:reduced|set|lowered|raised|increased|changed|softened)\s+to\b)?\s*"
+    r"(?:(?:approx(?:imately|\.)?|roughly|around|circa|ca\.|nearly|almost|about|~|≈)\s*)?"
 )
 """Between a key and its value: `=`, `of`, `is`, `reduced to`, a dash (`diameter - 0.6 mm`), …,
 after a word in brackets (`particle density (ρ_p) 2650`, `smallest feature (orifice) 30 mm`);

@@ -40,6 +40,7 @@ from caec_desktop.tools.fluids import fluid_mentions
 from caec_desktop.tools.materials import mentions
 from caec_desktop.tools.units import dimensionality_name, ureg
 from caec_desktop.tools.values import (
+    CASE_TRAPS,
     ValueReadError,
     e_notation,
     number_value,
@@ -65,6 +66,10 @@ QTY_RE = re.compile(
 """A number, anything glued to it that makes it malformed (`1.2.5`, `1,5`, `3/4`, `2 500`, and
 digits grouped by an apostrophe or an underscore: `7'850`, `1_000`), then an
 inch or foot mark glued to it (`0.25"`, `3'`) or the word after it that may be its unit."""
+_CUT_EXPONENT_RE = re.compile(r"[A-Za-z_][\w.]*\d[eE][-+−]$")
+"""Before a number QTY_RE found: the rest of a number glued to a word (`dt1e-6s`), whose exponent
+alone (`6s`) would be read as a value."""
+_GLUED_WORD_RE = re.compile(r"\S*$")
 _SUPERSCRIPT_RE = re.compile("[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _TIMES_RE = re.compile(r"(?<=[\d.])\s*[x×]\s*(?=[-+]?[\d.])")
@@ -110,7 +115,13 @@ _ORIFICE_KEY_RE = re.compile(r"(?<![\w'])([Dd])_[oO](?![\w'])")
 _CASE_FIX = {
     "pa": "Pa", "kpa": "kPa", "mpa": "MPa", "gpa": "GPa", "kn": "kN", "n": "N", "rpm": "rpm",
 }  # fmt: skip
-"""Spellings in another case than pint's, read as meant: `Mpa`, `KPA`, `30 RPM`."""
+_CASE_TYPED = frozenset(
+    {"Mpa", "mpa", "MPA", "Gpa", "gpa", "GPA", "Kpa", "kpa", "KPa", "KPA", "RPM"}
+)
+"""Spellings in another case than pint's, read as meant: `Mpa`, `KPA`, `30 RPM` — only those the
+value reader defines too (`units._DEFINITIONS`, docs/values.md), so that chat reads a unit as
+forms and `caec run` do: `gPa`, `mPA` (MPa or mPa?), `pa`, `kn` (pint's knot) and `KN` are
+refused or read as pint reads them, never case-fixed in chat alone."""
 _PER_SECOND_RE = re.compile(r"(?<=\d\s)s-1\b(?![-.\d])|(?<=\d)s-1\b(?![-.\d])")
 """`50 s-1` (a rate written without the caret) is 50 s⁻¹; only the second: `1 mm-2 mm` stays a
 range."""
@@ -274,6 +285,8 @@ class Parsed:
     """`name=word` pairs (`container_shape=box`, `convention=mfix`, `wall=true`)."""
     bounds: list[str] = field(default_factory=list)
     """Sizes typed as a bound and read at it (`d > 2 mm`), each said in words in the reply."""
+    hedges: list[str] = field(default_factory=list)
+    """Values typed with a hedge (`about 2 mm`), read as exact and said so in the reply."""
 
 
 _MULTIPLIER_RE = re.compile(
@@ -381,7 +394,7 @@ def normalize_unit(unit: str) -> str:
     if unit.startswith("/"):  # `0.01 /s`
         unit = "1" + unit
     parts = re.split(r"([/*])", unit)
-    return "".join(p if p in "/*" or p in _SI_CASED else _CASE_FIX.get(p.lower(), p) for p in parts)
+    return "".join(_CASE_FIX.get(p.lower(), p) if p in _CASE_TYPED else p for p in parts)
 
 
 REFERENCE_UNITS = {
@@ -528,10 +541,16 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     """
     typed = text[match.start() : match.end()]
     if match.group("junk"):
+        # quoted to the end of what is glued on (`1,5e-6`, not `1,5e`)
+        rest = _GLUED_WORD_NEXT_RE.match(text, match.end("junk"))  # `[^\s,;]*`: always matches
+        end = max(match.end(), rest.end() if rest else 0)
+        word = match.group("unit") or ""
+        if rest and word and (word.lower() in _NOT_UNITS | _PLAIN_WORDS or _is_word(word, known)):
+            end = rest.end()  # `2,5 for 1 mm`: the number, not `2,5 for`
         try:
-            read_value(typed)
+            read_value(text[match.start() : end])
         except ValueReadError as exc:
-            return _Unit("", "", False, match.end(), str(exc))
+            return _Unit("", "", False, end, str(exc))
     raw, mark = match.group("unit"), match.group("mark")
     end_num = match.end("junk") if match.group("junk") else match.end("num")
     if mark is not None:
@@ -549,6 +568,11 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     glued = match.start("unit") == end_num
     if _KEY_NEXT_RE.match(text, end):  # `2500 E=70 GPa`: the next key, not a unit
         return _Unit("", _BARE, False, end_num)
+    if per := _SPACED_PER_RE.match(text, end):
+        # `2500 kg /m3`, `2 m / s`: the unit goes on after a space, read whole as the value
+        # reader reads it (never `2500 kg` with the `/m3` dropped: a mass, or a 2 m size)
+        raw, end = f"{raw}/{per.group('rest')}", per.end()
+        typed = text[match.start() : end]
     if raw in ("in", "In"):
         if _is_inch(text, end, glued):
             return _Unit("inch", "length", False, end)
@@ -558,6 +582,11 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         # reader reads it (not `30 min` with a bare `-1` left over); `1 mm-2 mm` stays a range
         raw, end = raw + power.group("power"), power.end("power")
         typed = text[match.start() : end]
+        if raw[:1] in "eE" and raw[1:2] in "-−":  # `1 e-6 s`: a spaced exponent, no unit e⁻⁶
+            rest = _UNIT_WORD_NEXT_RE.match(text, end)
+            whole = text[match.start() : rest.end() if rest else end]
+            why = f"an exponent is written without spaces ({match.group('num')}{raw})"
+            return _Unit("", "", False, end, f"could not read {quote(whole)}: {why}")
     problem = f'could not read {quote(typed)}: "{raw}" right after a number'
     if raw in _NOT_UNITS or (len(raw) == 1 and raw.isalpha() and raw not in _UNIT_LETTERS):
         if not glued and len(raw) == 1 and _LETTER_ENDS_RE.match(text, end) and _a_unit(raw):
@@ -569,7 +598,12 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     try:
         unit = read_unit(normalize_unit(raw))
     except ValueReadError as exc:
-        if _is_word(raw, known) and not glued:
+        # `10 KN`, `10 kn`, `100 pa`: a unit in another case, refused, never an English word
+        # (10 read bare, in N); `kn 1e5` is a key
+        trap = (raw in CASE_TRAPS or raw.lower() in _CASE_FIX) and not _NUMBER_NEXT_RE.match(
+            text, end
+        )
+        if _is_word(raw, known) and not glued and not trap:
             return _Unit("", _BARE, False, end_num)
         return _Unit("", "", False, end, f"could not read {quote(typed)}: {exc}")
     dim = unit_dimension(unit)
@@ -580,13 +614,17 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         except ValueReadError as exc:
             return _Unit("", "", False, tail.end(), str(exc))
         return _Unit("", "", False, tail.end(), f"could not read {quote(whole)}")
-    if second := _second_unit(text, end, dim, known):  # `70 GPa MPa`: which one?
+    if second := _second_unit(text, end, dim, known, raw):  # `70 GPa MPa`: which one?
         whole = f"{typed} {second.group(1)}"
         why = f"two units of one {dim} ({raw}, {second.group(1)}); type one value with its unit"
         return _Unit("", "", False, second.end(), f"could not read {quote(whole)}: {why}")
     return _Unit(unit, dim, False, end)
 
 
+_GLUED_WORD_NEXT_RE = re.compile(r"[^\s,;]*")
+_NUMBER_NEXT_RE = re.compile(r"\s*(?:=\s*)?[-+]?\.?\d")
+_SPACED_PER_RE = re.compile(r"[ \t]*/[ \t]*(?P<rest>[A-Za-zµμ(][\w^*·µμ()⁻⁰¹²³⁴⁵⁶⁷⁸⁹-]*)")
+"""The rest of a unit after a slash set off by spaces (`kg /m3`, `m / s`, `N /m`)."""
 _GLUED_POWER_RE = re.compile(r"(?P<power>[-−]\d+)(?![\w.])(?P<gap>[ \t]*)")
 """A signed power glued to a unit (`min-1`, `ms-1`), not a range's second number (`1 mm-2 mm`,
 whose unit comes again, nor `0.5mm-1.5mm`)."""
@@ -598,14 +636,22 @@ _SYMBOL_RE = re.compile(r"[A-Z/^*·\d]|^(?:[mcµμunk]?m|[mµμun]?s|k?g|mg|in|f
 """A unit symbol (`GPa`, `mm`, `m/s`), not a word pint also reads as a unit (`rod`, `bar`)."""
 
 
-def _second_unit(text: str, end: int, dim: str, known: frozenset[str]) -> re.Match[str] | None:
+def _second_unit(
+    text: str, end: int, dim: str, known: frozenset[str], unit: str = ""
+) -> re.Match[str] | None:
     """A second unit of the same dimension right after a number's unit (`70 GPa GPa`, `2 mm
-    m`): the number has two units, and one of them would be dropped."""
+    m`): the number has two units, and one of them would be dropped. The unit typed again
+    (`2 m m`, `5 s s`: a stutter, or `mm` with a space) is one, even where the letter alone
+    would be a word."""
     m = _UNIT_WORD_NEXT_RE.match(text, end)
     if m is None:
         return None
     word = m.group(1)
-    if word in ("in", "In") or word.lower() in _NOT_UNITS | _PLAIN_WORDS:
+    if word in ("in", "In"):
+        return None
+    if word == unit:
+        return m
+    if word.lower() in _NOT_UNITS | _PLAIN_WORDS:
         return None
     if word.isalpha() and word.islower() and _is_word(word, known):  # `Pa` stays a unit here
         return None
@@ -745,7 +791,12 @@ def _attach_keys(quantities: list[Quantity]) -> None:
                     or _explicit(pre.group(0), pre.group("key"))
                     or (
                         not pre.group(0)[pre.end("key") - pre.start() :].strip()
-                        and _ratio_key(pre.group("key"), candidates[0][1], q)
+                        and (
+                            _ratio_key(pre.group("key"), candidates[0][1], q)
+                            # `std dev 10%`: a share typed for a length (of what?), never
+                            # another input's ratio (the Rayleigh fraction)
+                            or q.percent
+                        )
                     )
                 )
             ):
@@ -789,6 +840,13 @@ def parse(
         read_to = read.end
         number = match.group("num")
         problem = read.problem
+        if _CUT_EXPONENT_RE.search(text, 0, match.start()):  # `dt1e-6s`: not a 6 s
+            glued = _GLUED_WORD_RE.search(text, 0, match.start())
+            start = glued.start() if glued else match.start()
+            problem = (
+                f"could not read {quote(text[start : read.end])}: a number glued to a word; "
+                "type the key, a space or =, then the value with its unit (dt = 1e-6 s)"
+            )
         value = 0.0
         if not problem:
             try:
@@ -821,11 +879,12 @@ def parse(
     _each_speed(text, quantities)
     _spreads(text, quantities)
     bounds = _relative(text, quantities)
+    hedges = _hedged(text, quantities)
     _arithmetic(text, quantities)
     _clock(text, quantities)
     _bare_dimensional(text, quantities)
     words = {m.group(1): m.group(2) for m in _WORD_PAIR_RE.finditer(text)}
-    return Parsed(raw, text, text.lower(), quantities, fixes, words, bounds)
+    return Parsed(raw, text, text.lower(), quantities, fixes, words, bounds, hedges)
 
 
 def _spans(text: str, quantities: list[Quantity]) -> None:
@@ -1101,19 +1160,36 @@ _SPREAD_RE = re.compile(r"(?:±|\+/-|\+-)\s*$")
 
 _LOWER_BOUND_RE = re.compile(
     r"(?:>|≥|>=|⩾|\b(?:more|greater|larger|bigger)\s+than|\bat\s+least|\bin\s+excess\s+of"
-    r"|\bexceeding|\babove|\bno\s+less\s+than|\bnot\s+less\s+than)\s*$",
+    r"|\bexceeding|\babove|\bno\s+less\s+than|\bnot\s+less\s+than"
+    r"|\b(?:a\s+)?min(?:imum|\.)?(?:\s+of)?)\s*$",
     re.IGNORECASE,
 )
 _UPPER_BOUND_RE = re.compile(
     r"(?:<|≤|<=|⩽|\b(?:no|not)\s+(?:more|greater|larger)\s+than|\bnot\s+exceeding"
-    r"|\b(?:less|lower|smaller)\s+than|\bbelow|\bup\s+to|\bat\s+most)\s*$",
+    r"|\b(?:less|lower|smaller)\s+than|\bbelow|\bup\s+to|\bat\s+most"
+    r"|\b(?:a\s+)?max(?:imum|\.)?(?:\s+of)?)\s*$",
     re.IGNORECASE,
 )
 _INCLUSIVE_RE = re.compile(
     r"^(?:≥|>=|⩾|≤|<=|⩽|at\s+least|at\s+most|up\s+to|no\s+\w+\s+than|not\s+\w+\s+than"
-    r"|not\s+exceeding)$",
+    r"|not\s+exceeding|(?:a\s+)?(?:max|min)(?:imum|\.)?(?:\s+of)?|or\s+\w+|and\s+\w+|\+"
+    r"|\(?\s*(?:max|min)(?:imum|\.)?\s*\)?)$",
     re.IGNORECASE,
 )
+_END_OF_VALUE = r"(?=\s*(?:$|[,;.)!?]|\s(?:and|for|with|at|of|in|on)\b))"
+_UPPER_AFTER_RE = re.compile(
+    r"^\s*(?:or\s+(?:less|lower|smaller|below|fewer|under)\b|and\s+(?:less|below|under|smaller|"
+    r"lower)\b|\(\s*max(?:imum|\.)?\s*\)|max(?:imum|\.)?" + _END_OF_VALUE + ")",
+    re.IGNORECASE,
+)
+_LOWER_AFTER_RE = re.compile(
+    r"^(?:\s*(?:or\s+(?:more|greater|higher|larger|above|bigger|over)\b|and\s+(?:up|above|over|"
+    r"more|greater|larger|higher|bigger)\b|\(\s*min(?:imum|\.)?\s*\)|min(?:imum|\.)?"
+    + _END_OF_VALUE
+    + r")|\+(?=\s*(?:$|[,;.)])))",
+    re.IGNORECASE,
+)
+"""A bound written after the value (`2 m/s or less`, `2 mm and above`, `2 mm max`, `5 mm+`)."""
 """A bound before a value (docs/values.md, Bounds). A size's bound that includes its value is read
 at it, and said (`of at least 0.5 mm` is the smallest size, which a time step wants; `up to 6 mm`
 the largest, which a neighbour cell wants); a strict one (`> 2 mm`, `< 1 mm`, `below`) is
@@ -1153,18 +1229,27 @@ def _relative(text: str, quantities: list[Quantity]) -> list[str]:
         if upper and q.percent and upper.group()[:1] not in "<≤⩽":
             upper = None  # `at most 20% of rayleigh`: the check's limit
         bound = upper or _LOWER_BOUND_RE.search(q.before)
+        after = None
+        if not bound:
+            after = upper = _UPPER_AFTER_RE.match(q.after)
+            bound = upper or _LOWER_AFTER_RE.match(q.after)
+            after = bound
         word = " ".join(bound.group().split()) if bound else ""
         side = "an upper" if upper else "a lower"
         if bound and q.dim == LENGTH and _INCLUSIVE_RE.match(word):
             value = text[q.start : q.end]
+            typed = f"{value}{'' if word == '+' else ' '}{word}" if after else f"{word} {value}"
             said.append(
-                f"{word} {value} is read at its bound, {value}, as the "
+                f"{typed} is read at its bound, {value}, as the "
                 f"{'largest' if upper else 'smallest'} size: the result is for that size only, "
                 "not for the other sizes the bound allows"
             )
             continue
         if bound:
-            typed = quote(f"{word} {text[q.start : q.end]}")
+            value = text[q.start : q.end]
+            typed = quote(
+                f"{value}{'' if word == '+' else ' '}{word}" if after else f"{word} {value}"
+            )
             why = (
                 f"{side} bound is not a value, and no size typed so is at it (type "
                 f"{'≤' if upper else '≥'} {text[q.start : q.end]} for the "
@@ -1183,6 +1268,44 @@ def _relative(text: str, quantities: list[Quantity]) -> list[str]:
             continue
         q.problem = f"could not read {typed}: {why}; type the value meant with its unit"
         q.unit, q.dim, q.key, q.roles = "", "", "", ()
+    return said
+
+
+_HEDGE_BEFORE_RE = re.compile(
+    r"(?:(?<!\bwhat\s)(?<!\bhow\s)\babout|\bapprox(?:imately|\.)?|\broughly|\baround|\bcirca"
+    r"|\bca\.|\bnearly|\balmost|\bsome|~|≈|∼)\s*$",
+    re.IGNORECASE,
+)
+_HEDGE_AFTER_RE = re.compile(
+    r"^(?:\s*(?:or\s+so|or\s+thereabouts|give\s+or\s+take|approx(?:imately|\.)?|roughly)\b"
+    r"|\s*\(\s*(?:about|approx(?:imately|\.)?|roughly|circa|ca\.?|estimated|est\.?)\s*\)"
+    r"|-?ish\b)",
+    re.IGNORECASE,
+)
+"""A hedge around a value (docs/values.md, Hedges): `about 2 mm`, `~3 mm`, `2 m/s or so`."""
+
+
+def _hedged(text: str, quantities: list[Quantity]) -> list[str]:
+    """Values typed with a hedge (`about 2 mm`, `~3 mm`, `2 m/s or so`, `circa 4 mm`): the value
+    is read as typed, and the returned lines say in the reply that it was read as exact (a hedge
+    is no range; a result for the value typed is no result for its neighbours). `what about 3
+    mm` is a follow-up, no hedge."""
+    said = []
+    for q in quantities:
+        if q.problem:
+            continue
+        before = _HEDGE_BEFORE_RE.search(q.before)
+        after = _HEDGE_AFTER_RE.match(q.after)
+        if not before and not after:
+            continue
+        value = text[q.start : q.end].strip()
+        typed = f"{before.group().strip()} {value}" if before else value
+        if after:
+            typed = f"{typed}{'' if after.group().startswith('-') else ' '}{after.group().strip()}"
+        said.append(
+            f"{typed} is read as exactly {value}: the result is for that value, not for the "
+            "values near it (type a range, e.g. 1 to 3, to see how it changes)"
+        )
     return said
 
 

@@ -628,7 +628,9 @@ PHRASINGS: tuple[Phrasing, ...] = (
             (
                 r"(?<!number of )(?<!how many )\btime[\s_-]?steps "
                 r"(?:for|over|in|to (?:simulate|cover|run)) (?:a |the )?"
-                r"[\d.]+(?:e[-+]?\d+)? ?(?:s|ms|sec|secs|seconds?|min|mins|minutes?|h|hours?)\b",
+                r"(?:(?:about|roughly|approximately|around|circa|~) ?)?"
+                r"[\d.]+(?:e[-+]?\d+)? ?"
+                r"(?:s|ms|sec|secs|seconds?|min|mins|minutes?|h|hrs?|hours?)\b",
                 12,
             ),
             (r"\bduration\b|\bt=|\bt =", 1),

@@ -538,6 +538,8 @@ def reading_notes(parsed: Parsed, built: Built) -> list[str]:
         notes.append(f"**Read as:** {', '.join(fixes)}")
     if parsed.bounds:
         notes.append(f"**Read at the bound:** {'; '.join(parsed.bounds)}")
+    if parsed.hedges:
+        notes.append(f"**Read as exact:** {'; '.join(parsed.hedges)}")
     if built.unused:
         second = [u for u in built.unused if SECOND in u]
         foreign = [u for u in built.unused if u not in second]
