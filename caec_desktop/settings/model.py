@@ -6,9 +6,10 @@ the config folder and `config.json` below the environment. No `.env` is read fro
 directory: a folder the user merely runs the app in must not choose where the key goes. The key
 is a `SecretStr`: it never prints, and `public_dict()` is what logs, traces and exports may show.
 
-Keys are bound to their host: a key loaded from the key store is for the host it was saved for
-(`api_key_host`) and is sent there only, or to a host the user confirmed in the settings
-(`api_key_other_hosts`); `request_key()` is what the HTTP clients send. Every Settings object with
+Keys are bound to their origin (scheme, host and port; docs/keys.md "Keys bound to their host"): a
+key loaded from the key store is for the origin it was saved for (`api_key_host`) and is sent there
+only, or to an origin the user confirmed in the settings (`api_key_other_hosts`); `request_key()` is
+what the HTTP clients send. Every Settings object with
 a key registers it (and the environment's keys) with the redactor (`redact.remember`).
 """
 
@@ -43,6 +44,7 @@ QuantityKind = Literal[
 
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
 OPENROUTER_HOST = "openrouter.ai"
+OPENROUTER_ORIGIN = "https://openrouter.ai"
 DEFAULT_OPENROUTER_MODEL = "openai/gpt-oss-120b"
 LOCAL_TIMEOUT_S = 300.0
 """Local servers on a laptop CPU: a 6k-token prompt took 70-130 s to read (docs/local-models.md)."""
@@ -110,12 +112,16 @@ class Settings(BaseSettings):
     """Per quantity kind a unit ("mm", "psi") or "auto", over the preset's."""
     significant_figures: int = Field(default=4, ge=2, le=10)
     api_key_host: str | None = None
-    """The host the key was saved for (config.load_settings fills it in from config.json); the
-    key goes there only. None: a key given for this run (arguments, `CAEC_LLM_API_KEY`), sent
-    to the endpoint in use. Kept beside the key record, not as a plain setting."""
+    """The origin the key was saved for, as `origin_of` writes it ("http://127.0.0.1:8080",
+    "https://openrouter.ai"; config.load_settings fills it in from config.json); the key goes
+    there only. A host alone ("127.0.0.1") is a record from before ports were recorded: the key
+    goes nowhere until the user confirms the port (`key_withheld`), except "openrouter.ai",
+    which only ever meant https://openrouter.ai. None: a key given for this run (arguments,
+    `CAEC_LLM_API_KEY`), sent to the endpoint in use. Kept beside the key record, not as a plain
+    setting."""
     api_key_other_hosts: list[str] = Field(default_factory=list)
-    """Hosts besides `api_key_host` that may receive the key: the user confirmed each one in the
-    Settings dialog."""
+    """Origins besides `api_key_host` that may receive the key: the user confirmed each one in
+    the Settings dialog (a host alone, from an older version, confirms no port)."""
 
     def model_post_init(self, context: Any, /) -> None:
         remember(self.api_key())
@@ -168,9 +174,14 @@ class Settings(BaseSettings):
         """The host requests go to (lower case)."""
         return host_of(self.effective_base_url())
 
+    def endpoint_origin(self) -> str:
+        """The origin requests go to (`origin_of`): what a key saved now is bound to."""
+        return origin_of(self.effective_base_url())
+
     def key_withheld(self) -> str:
         """Why the key is not sent to the endpoint in use, in words ("" when it is, or when
-        there is no key): it cannot go into a header, or it was saved for another host."""
+        there is no key): it cannot go into a header, or it was saved for another origin (host
+        and port), or for a host alone by an older version (which port is unknown)."""
         key = self.api_key()
         if not key:
             return ""
@@ -180,13 +191,23 @@ class Settings(BaseSettings):
                 f"The API key {problem}, so it cannot be sent. Enter it again in Settings "
                 "(or fix CAEC_LLM_API_KEY / OPENROUTER_API_KEY)."
             )
-        host = self.endpoint_host()
-        bound = (self.api_key_host or "").lower()
-        allowed = {bound, *(h.lower() for h in self.api_key_other_hosts)}
-        if not bound or host in allowed:
+        if not self.api_key_host:
             return ""
+        target = self.endpoint_origin()
+        bound = bound_origin(self.api_key_host)
+        if target and target in {bound, *map(bound_origin, self.api_key_other_hosts)}:
+            return ""
+        if port_unknown(bound):
+            host = shown_origin(target)
+            return (
+                f"The saved API key was recorded for the host {bound} without a port (by an "
+                f"earlier version), so it is not sent to {host} until you confirm that this "
+                f"is its server: in Settings tick 'Also send the API key saved for {bound} to "
+                f"{host}', or enter the key again."
+            )
+        saved, host = shown_origins(bound, target)
         return (
-            f"The saved API key is for {bound}, so it is not sent to {host}. Enter that "
+            f"The saved API key is for {saved}, so it is not sent to {host}. Enter that "
             f"server's own key in Settings, or confirm there that the key may go to {host} too."
         )
 
@@ -287,6 +308,54 @@ def dotenv_problem(path: Path | str) -> str:
     except FileProblem as exc:
         return f"{exc}; its settings were ignored"
     return ""
+
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin_of(url: str) -> str:
+    """The origin of `url`, "scheme://host" with ":port" unless it is the scheme's default
+    (http 80, https 443), host lower case, an IPv6 host in brackets; "" when `url` is not an
+    http(s) URL with a host and a valid port. A key is bound to this (docs/keys.md)."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return ""
+    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    if scheme not in DEFAULT_PORTS or not host:
+        return ""
+    shown = f"[{host}]" if ":" in host else host
+    port = DEFAULT_PORTS[scheme] if port is None else port
+    return f"{scheme}://{shown}" + ("" if port == DEFAULT_PORTS[scheme] else f":{port}")
+
+
+def bound_origin(record: str) -> str:
+    """The origin a key record (`api_key_host`, `api_key_other_hosts`) names: an origin as
+    `origin_of` writes it; "openrouter.ai" (an older record) is https://openrouter.ai, the one
+    address OpenRouter mode uses; any other host alone stays as it is (no port: it matches no
+    origin, so the key is withheld until the user confirms one)."""
+    text = record.strip().lower()
+    if "://" in text:
+        return origin_of(text) or text
+    return OPENROUTER_ORIGIN if text == OPENROUTER_HOST else text
+
+
+def port_unknown(record: str | None) -> bool:
+    """Whether a key record names a host without a port (an older version wrote it)."""
+    return bool(record) and "://" not in bound_origin(record or "")
+
+
+def shown_origin(origin: str) -> str:
+    """`origin` for messages: without the scheme ("127.0.0.1:8080", "openrouter.ai")."""
+    return origin.split("://", 1)[-1]
+
+
+def shown_origins(first: str, second: str) -> tuple[str, str]:
+    """Two origins for one message: without their schemes, unless that makes them look alike
+    (http://x and https://x)."""
+    a, b = shown_origin(first), shown_origin(second)
+    return (first, second) if a == b else (a, b)
 
 
 def host_of(url: str) -> str:

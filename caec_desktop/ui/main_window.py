@@ -879,11 +879,11 @@ class MainWindow(QMainWindow):
     def _host_for(self, key: str) -> str:
         """Where a key pasted in the chat would be sent: OpenRouter keys to openrouter.ai,
         others to the endpoint in use."""
-        from caec_desktop.settings.model import OPENROUTER_HOST
+        from caec_desktop.settings.model import OPENROUTER_ORIGIN
 
         if key.startswith("sk-or-") or self.settings is None:
-            return OPENROUTER_HOST
-        return self.settings.endpoint_host()
+            return OPENROUTER_ORIGIN
+        return self.settings.endpoint_origin()
 
     def _on_pasted_key_dialog_finished(self, text: str, key: str | None, host: str) -> None:
         from caec_desktop.settings.redact import redact_text
