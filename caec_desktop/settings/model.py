@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import ipaddress
 import logging
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -225,24 +226,43 @@ class Settings(BaseSettings):
         return data
 
 
-def check_url(value: str) -> str:
-    """`value` as an http(s) base URL without a trailing slash; ValueError in words otherwise.
+def check_url(value: str, field: str = "base_url") -> str:
+    """`value` as an http(s) base URL without a trailing slash; ValueError in words (naming
+    `field`) otherwise. Leading and trailing spaces are dropped; nothing else is ever changed:
+    a URL that could mean another host is refused, with the URL meant when that is clear.
 
-    Refused: other schemes, control characters (CR/LF would split an HTTP header), a user name
-    or password or a query (a secret there would be in every message naming the server), a
-    missing host, a port outside 1-65535 or not a number, a bracketed host that is not an IPv6
-    address. The messages never quote such a URL.
+    Refused (docs/reliability.md "Settings files"): other schemes, a scheme written twice
+    (http://http://…) or without its "://" (https//host, http:/host, localhost:8080/v1), control
+    or space characters (CR/LF would split an HTTP header), a user name or password or a query
+    (a secret there would be in every message naming the server), a missing host, a host that is
+    not an IP address or a name of letters, digits, "-", "_" and dots (256.1.1.1, 127.1, a..b),
+    a port outside 1-65535 or not a number, a bracketed host that is not an IPv6 address, and a
+    path ending in an API route the app adds itself (/chat/completions, /models). The messages
+    never quote a URL holding "@" or "?".
     """
     value = value.strip()
     example = "(e.g. http://127.0.0.1:11434/v1)"
-    if not value.startswith(("http://", "https://")):
-        raise ValueError(
-            f"base_url must start with http:// or https:// {example}, got {value[:80]!r}"
-        )
     bad = next((c for c in value if ord(c) < 32 or ord(c) == 127 or c.isspace()), None)
     if bad is not None:
+        where = value.index(bad) + 1
         raise ValueError(
-            f"base_url contains a control or space character ({bad!r}); a URL has none {example}"
+            f"{field} contains a control or space character ({bad!r}, character {where}); "
+            f"a URL has none {example}"
+        )
+    quotable = "@" not in value and "?" not in value
+    if not value.startswith(("http://", "https://")):
+        meant = _meant_url(value) if quotable else ""
+        hint = f": did you mean {meant!r}?" if meant else f" {example}"
+        got = f", got {value[:80]!r}" if quotable else ""
+        raise ValueError(f"{field} must start with http:// or https://{got}{hint}")
+    scheme, rest = value.split("://", 1)
+    if again := _SCHEME_AGAIN.match(rest):
+        inner = again[1].lower()
+        tail = rest[again.end() :]
+        readings = [f"{s}://{tail}" for s in dict.fromkeys((scheme, inner))] if quotable else []
+        hint = f": {' or '.join(repr(m) for m in readings)}" if readings else ""
+        raise ValueError(
+            f"{field} has two schemes (http:// or https:// written twice); write one{hint}"
         )
     try:
         parts = urlsplit(value)
@@ -251,32 +271,81 @@ def check_url(value: str) -> str:
         text = str(exc)
         if "Port" in text:
             raise ValueError(
-                f"base_url has an invalid port (a port is a whole number from 1 to 65535) {example}"
+                f"{field} has an invalid port (a port is a whole number from 1 to 65535) {example}"
             ) from None
         if "[" in value:
-            raise ValueError(f"base_url has an invalid IPv6 address in [...] {example}") from None
-        raise ValueError(f"base_url has an invalid host {example}") from None
+            raise ValueError(f"{field} has an invalid IPv6 address in [...] {example}") from None
+        raise ValueError(f"{field} has an invalid host {example}") from None
     if "@" in parts.netloc:
         raise ValueError(
-            "base_url holds a user name or password (…@host): it would show in every message, "
+            f"{field} holds a user name or password (…@host): it would show in every message, "
             "trace and export; remove it and put the key in the API key field"
         )
     if parts.query or parts.fragment or value.endswith(("?", "#")):
         raise ValueError(
-            "base_url has a query or fragment (?… or #…): a base URL is scheme, host, port "
+            f"{field} has a query or fragment (?… or #…): a base URL is scheme, host, port "
             f"and path only; put a key in the API key field {example}"
         )
     host = parts.hostname
     if not host:
-        raise ValueError(f"base_url has no host name {example}, got {value[:80]!r}")
+        raise ValueError(f"{field} has no host name {example}, got {value[:80]!r}")
     if "[" in parts.netloc:
         try:
             ipaddress.IPv6Address(host.split("%", 1)[0])
         except ValueError:
-            raise ValueError(f"base_url has an invalid IPv6 address in [...] {example}") from None
+            raise ValueError(f"{field} has an invalid IPv6 address in [...] {example}") from None
+    elif problem := _host_problem(host):
+        raise ValueError(f"{field} has an invalid host {host[:80]!r}: {problem}")
     if port == 0:
-        raise ValueError(f"base_url has port 0; a port is a whole number from 1 to 65535 {example}")
+        raise ValueError(f"{field} has port 0; a port is a whole number from 1 to 65535 {example}")
+    path = parts.path.rstrip("/")
+    route = next((r for r in _ROUTES if path.lower().endswith(r)), None)
+    if route is not None:
+        base = value.rstrip("/")[: -len(route)]
+        raise ValueError(
+            f"{field} ends with {route}, which the app adds to every request itself: the base "
+            f"URL is what comes before it, {base!r}"
+        )
     return value.rstrip("/")
+
+
+_SCHEME_AGAIN = re.compile(r"(?i)(https?)(?::(?![0-9])/*|//+)")
+"""The start of what follows "http://" when a scheme was written twice: "http://http://h",
+"http://https//h", "http://http:/h", "http://https:h" (not "http://http:8080", a port: the
+host named "http" is refused on its own)."""
+_ROUTES = ("/chat/completions", "/completions", "/models", "/embeddings")
+"""Paths the OpenAI client adds to the base URL (a base URL ending in one is a whole route)."""
+_LABEL = re.compile(r"(?i)^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$")
+
+
+def _host_problem(host: str) -> str:
+    """Why `host` (not bracketed) is no IPv4 address or host name ("" when it is one)."""
+    name = host[:-1] if host.endswith(".") else host  # a fully qualified name may end in "."
+    if name in ("http", "https"):
+        return "that is a scheme; was http:// or https:// written twice?"
+    if all(c.isdigit() or c == "." for c in name):
+        try:
+            ipaddress.IPv4Address(name)
+        except ValueError:
+            return "it looks like an IPv4 address but is not four numbers 0-255 (e.g. 127.0.0.1)"
+        return ""
+    if not all(_LABEL.match(label) for label in name.split(".")):
+        return (
+            "a host name is letters, digits, '-' and '_' in parts separated by single dots, "
+            "no part starting or ending with '-'"
+        )
+    return ""
+
+
+def _meant_url(value: str) -> str:
+    """The URL `value` (not starting with http:// or https://) plainly means, or "": a scheme
+    missing its "://" or part of it ("https//h", "http:/h", "http:h"), or no scheme before a
+    loopback host ("localhost:8080/v1", "127.0.0.1:8080/v1": http, what local servers speak)."""
+    if match := re.match(r"(?i)^(https?)(?::/?|//?)([a-z0-9\[].*)$", value):
+        return f"{match[1].lower()}://{match[2]}"
+    if re.match(r"(?i)^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(/|$)", value):
+        return f"http://{value}"
+    return ""
 
 
 class SafeDotEnvSource(DotEnvSettingsSource):

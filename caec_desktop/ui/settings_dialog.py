@@ -17,7 +17,6 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol, get_args
-from urllib.parse import urlparse
 
 from pydantic import SecretStr
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
@@ -47,6 +46,7 @@ from caec_desktop.settings.model import (
     Settings,
     ToolCallStyle,
     bound_origin,
+    check_url,
     host_of,
     origin_of,
     port_unknown,
@@ -259,9 +259,8 @@ class SettingsDialog(QDialog):
         """What stops OK ("" when the values are usable), naming the field. Test connection
         passes `need_model=False`: it lists the models the server offers."""
         mode = self.mode_box.currentText()
-        url = urlparse(self.base_url_edit.text().strip())
-        if mode == "local" and (url.scheme not in ("http", "https") or not url.netloc):
-            return "Base URL: must be an http(s) URL such as http://127.0.0.1:8000/v1"
+        if mode == "local" and (problem := self._base_url_problem()):
+            return problem
         if mode == "local" and need_model and not self.model_edit.text().strip():
             return (
                 "Model: local mode needs the model name the server serves (e.g. qwen3:8b; "
@@ -278,6 +277,17 @@ class SettingsDialog(QDialog):
         if mode == "openrouter" and bound and bound_origin(bound) != OPENROUTER_ORIGIN:
             saved = shown_origin(bound_origin(bound))
             return f"API key: the saved key is for {saved}; enter your OpenRouter key"
+        return ""
+
+    def _base_url_problem(self) -> str:
+        """Why the Base URL typed is refused ("" when usable), in the words of `check_url`."""
+        text = self.base_url_edit.text().strip()
+        if not text:
+            return "Base URL: local mode needs the server's address (e.g. http://127.0.0.1:8000/v1)"
+        try:
+            check_url(text, "the address")
+        except ValueError as exc:
+            return f"Base URL: {exc}"
         return ""
 
     def _timeout(self) -> float | None:
@@ -326,7 +336,12 @@ class SettingsDialog(QDialog):
             llm_api_key=SecretStr(key) if key else None,
             api_key_host=host,
             api_key_other_hosts=sorted(set(others)),
-            base_url=self.base_url_edit.text().strip() or self.original.base_url,
+            # (another mode does not use the field, disabled there: one left invalid is not kept)
+            base_url=(
+                self.base_url_edit.text().strip()
+                if not self._base_url_problem()
+                else self.original.base_url
+            ),
             model=self.model_edit.text().strip(),
             tool_call_style=self.style_box.currentText(),
             refuse_unsafe_calculations=self.refuse_check.isChecked(),
