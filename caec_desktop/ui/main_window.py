@@ -980,6 +980,9 @@ class MainWindow(QMainWindow):
             self.chat.stream_text(str(event.data.get("text") or ""))
         elif event.kind == "llm_request":  # a new model call: earlier streamed text is done
             self.chat.end_stream()
+        if event.kind in ("llm_request", "error") and event.data.get("text"):
+            # which server is asked, which attempt failed and why, what comes next
+            self.statusBar().showMessage(str(event.data["text"]))
 
     def _on_runner_run_finished(self, turn: Any) -> None:
         """The answer's bubble and the buttons now; the run's status and usage on the next loop
