@@ -338,9 +338,13 @@ def _host_problem(host: str) -> str:
 
 
 def _meant_url(value: str) -> str:
-    """The URL `value` (not starting with http:// or https://) plainly means, or "": a scheme
-    missing its "://" or part of it ("https//h", "http:/h", "http:h"), or no scheme before a
-    loopback host ("localhost:8080/v1", "127.0.0.1:8080/v1": http, what local servers speak)."""
+    """The URL `value` (not starting with http:// or https://) plainly means, or "": a scheme in
+    capitals, a scheme missing its "://" or part of it ("https//h", "http:/h", "http:h"), or no
+    scheme before a loopback host ("localhost:8080/v1", "127.0.0.1:8080/v1": http, what local
+    servers speak)."""
+    scheme = value.split("://", 1)[0].lower()
+    if scheme in ("http", "https") and "://" in value:  # "HTTP://…": the scheme in capitals
+        return f"{scheme}://{value.split('://', 1)[1]}"
     if match := re.match(r"(?i)^(https?)(?::/?|//?)([a-z0-9\[].*)$", value):
         return f"{match[1].lower()}://{match[2]}"
     if re.match(r"(?i)^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(/|$)", value):

@@ -31,6 +31,7 @@ REFUSED = [
     ("127.0.0.1:8080/v1", ["must start with", "did you mean 'http://127.0.0.1:8080/v1'"]),
     ("gpu-box:8080/v1", ["must start with http:// or https://"]),  # http or https? not said
     ("ftp://gpu-box/v1", ["must start with http:// or https://"]),
+    ("HTTP://127.0.0.1:8080/v1", ["must start with", "did you mean 'http://127.0.0.1:8080/v1'"]),
     ("http://127.0.0.1:8080 /v1", ["space character", "character 22"]),
     ("http://127.0.0.1:8080/v1 x", ["space character"]),
     ("http://gpu box/v1", ["space character"]),
