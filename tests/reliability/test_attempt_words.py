@@ -45,9 +45,9 @@ def settings_for(base_url: str, **extra: Any) -> Settings:
     return Settings(**values)
 
 
-async def ask(settings: Settings) -> Any:
+async def ask(settings: Settings, question: str = QUESTION) -> Any:
     session = Session(settings)
-    async for _ in session.ask(QUESTION):
+    async for _ in session.ask(question):
         pass
     await session.aclose()
     return session.last_turn
@@ -98,6 +98,40 @@ async def test_a_server_that_dies_on_each_request_says_so_per_attempt() -> None:
         "before its reply was complete"
         for n in (1, 2, 3)
     ]
+    assert turn.status == "model_error" and "closed the connection" in turn.answer
+
+
+@pytest.mark.asyncio
+async def test_a_server_that_stops_mid_turn_says_so_for_the_next_call() -> None:
+    """The first call of the turn (the intent) is answered; then the server dies on every
+    request: the next call's attempts are said, and the turn ends."""
+    import json
+
+    from tests.llm.fake_server import Reply, completion, tool_call
+
+    intent = Reply(
+        message={"role": "assistant", "content": "",
+                 "tool_calls": [tool_call("respond", {"intent": "calculation"}, "c0")]},
+        finish_reason="tool_calls",
+    )  # fmt: skip
+    answered: list[int] = []
+
+    def once_then_dead(c: hostile.Conn) -> None:
+        if not answered:
+            answered.append(1)
+            c.whole(json.dumps(completion(intent)).encode(), "application/json")
+
+    with hostile.HostileServer(once_then_dead) as server:
+        turn = await ask(settings_for(server.base_url), "rayleigh time step for 1 mm glass beads")
+        assert server.chat_posts == 4  # the intent, then three attempts at the next call
+    asked = texts(turn, "llm_request")
+    assert asked[0].startswith("asking m at") and "(classify;" in asked[0]
+    assert all("(select;" in a for a in asked[1:]) and len(asked) == 4
+    failed = texts(turn, "error")
+    assert [t.split(":")[0] for t in failed] == [f"attempt {n} of 3" for n in (1, 2, 3)]
+    assert all(
+        "the server closed the connection before its reply was complete" in t for t in failed
+    )
     assert turn.status == "model_error" and "closed the connection" in turn.answer
 
 
