@@ -165,12 +165,9 @@ def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
         asyncio.set_event_loop(None)
 
 
-def test_the_window_status_line_says_each_attempt(
-    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Before, the status line said only "running…" until the turn ended."""
-    monkeypatch.setenv("CAEC_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("CAEC_DATA_DIR", str(tmp_path / "data"))
+def test_the_window_status_line_says_each_attempt(qtbot: QtBot, qloop: qasync.QEventLoop) -> None:
+    """Before, the status line said only "running…" until the turn ended. (Config and data
+    folders are private: tests/reliability/conftest.py.)"""
     port = closed_port()
     settings = settings_for(f"http://127.0.0.1:{port}/v1")
     runner = SessionRunner(Session(settings))
@@ -196,3 +193,22 @@ def test_the_window_status_line_says_each_attempt(
         for r in range(window.trace.model.rowCount())
     ]
     assert any(f"attempt 2 of 3: {why}" in str(r) for r in rows), rows
+
+
+@pytest.mark.asyncio
+async def test_no_model_set_and_the_server_down_says_connection_refused() -> None:
+    """With no model set the server is first asked for its models: refused, the turn ends at
+    once saying so (before: "refused or the host name was not found", which of the two?)."""
+    port = closed_port()
+    turn = await ask(settings_for(f"http://127.0.0.1:{port}/v1", model=""))
+    assert turn.status == "model_error"
+    assert "could not connect: connection refused (nothing listens on that port)" in turn.answer
+
+
+def test_caec_doctor_says_connection_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    from caec_desktop.cli import main
+
+    port = closed_port()
+    code = main(["doctor", "--mode", "local", "--base-url", f"http://127.0.0.1:{port}/v1"])
+    out = capsys.readouterr().out
+    assert code == 3 and "connection refused (nothing listens on that port)" in out

@@ -273,7 +273,7 @@ def classify_error(exc: BaseException, secrets: tuple[str, ...] = ()) -> ErrorIn
     if isinstance(body, str) and body.lstrip()[:1] == "<":  # an HTML error page
         message = f"it answered with {sent(body.encode(), 'text/html')}"
     elif "APIConnectionError" in names or names & _TRANSPORT:
-        message = _connection_words(exc)
+        message = connection_words(exc)
         names = names | {"APIConnectionError"}
     message = str(redact(message, secrets))
     low = message.lower()
@@ -323,7 +323,7 @@ _TRANSPORT = frozenset({"RemoteProtocolError", "ReadError", "WriteError", "Conne
 """httpx errors that reach us unwrapped from a stream."""
 
 
-def _connection_words(exc: BaseException) -> str:
+def connection_words(exc: BaseException) -> str:
     """What went wrong with the connection, from the transport error behind the SDK's."""
     names: set[str] = set()
     texts: list[str] = []
