@@ -14,9 +14,11 @@ means nothing was ever saved (the app writes the file before the key), so only a
 is looked for.
 
 `.env` is read from the config folder only (beside `config.json`), never from the working
-directory. The record also says which host the key was saved for (`"api_key_host"`); a key
-saved before that record existed is taken to be for the endpoint `config.json` itself names
-(environment and flags cannot move it). Both files are written privately (`files.write_private`).
+directory. The record also says which origin the key was saved for (`"api_key_host"`); a key
+saved before that record existed is taken to be for OpenRouter, or, in local mode, for the host
+`config.json` itself names (environment and flags cannot move it) without a port: like a record
+of a host alone (older versions), it is sent nowhere until the user confirms the port. Both files
+are written privately (`files.write_private`).
 """
 
 from __future__ import annotations
@@ -51,12 +53,13 @@ from caec_desktop.settings.keystore import (
     open_secret_store,
 )
 from caec_desktop.settings.model import (
-    OPENROUTER_HOST,
+    OPENROUTER_ORIGIN,
     SafeDotEnvSource,
     Settings,
     check_url,
     dotenv_problem,
     host_of,
+    port_unknown,
 )
 from caec_desktop.settings.paths import config_dir
 
@@ -232,7 +235,9 @@ def _read_usable(
         store = None  # not recorded: the keyring is probed, as for an old file
     host = raw.get(KEY_HOST_FIELD)
     if host is not None and (not isinstance(host, str) or not host.strip()):
-        records.append(f"{KEY_HOST_FIELD}: must be a host name, got {host!r}")
+        records.append(
+            f"{KEY_HOST_FIELD}: must be an origin such as http://127.0.0.1:8080, got {host!r}"
+        )
         host = None
     plain = {k: v for k, v in raw.items() if k not in (KEY_STORE_FIELD, KEY_HOST_FIELD)}
     read = _usable(plain, str(path))
@@ -317,10 +322,12 @@ def _saved_store(directory: Path | None, store: KeyStoreKind | None) -> SecretSt
 
 
 def _legacy_host(key: str, stored: Mapping[str, Any]) -> str:
-    """The host a key saved without a host record is for: the local server config.json names
-    in local mode, else openrouter.ai (the one mode that needs a key; also an `sk-or-` key)."""
+    """The record for a key saved without one: https://openrouter.ai unless config.json is in
+    local mode (the one mode that needs a key; also an `sk-or-` key), else the host alone of the
+    local server config.json names: which port the key was saved with is unknown, so it goes
+    nowhere until the user confirms one (`Settings.key_withheld`)."""
     if stored.get("mode") != "local" or key.startswith("sk-or-"):
-        return OPENROUTER_HOST
+        return OPENROUTER_ORIGIN
     return host_of(str(stored.get("base_url") or Settings.model_fields["base_url"].default))
 
 
@@ -408,7 +415,7 @@ def _key_host(
     if key == saved_key:
         return recorded or _legacy_host(key, stored)
     if key == os.environ.get("OPENROUTER_API_KEY") and key != os.environ.get("CAEC_LLM_API_KEY"):
-        return OPENROUTER_HOST
+        return OPENROUTER_ORIGIN
     return None
 
 
@@ -487,7 +494,10 @@ def load_settings_soft(
         where = store.where if store is not None else "the secret store"
         reason = str(exc) if isinstance(exc, ValueError) else "it could not be read"
         notes.append(f"No API key used: the key in {where} was not read ({reason}).")
-    return LoadedSettings(_build(lower, key, host, env_file, overrides), notes)
+    settings = _build(lower, key, host, env_file, overrides)
+    if settings.api_key() and port_unknown(settings.api_key_host):
+        notes.append(settings.key_withheld())  # a host alone: the user must confirm the port
+    return LoadedSettings(settings, notes)
 
 
 def save_settings(
@@ -505,6 +515,6 @@ def save_settings(
     save_config(settings.model_dump(include=set(PLAIN_FIELDS), exclude_unset=False), directory)
     store = store if store is not None else open_secret_store(directory)
     if settings.api_key():
-        store.set_api_key(settings.api_key(), settings.api_key_host or settings.endpoint_host())
+        store.set_api_key(settings.api_key(), settings.api_key_host or settings.endpoint_origin())
     else:
         store.delete_api_key()

@@ -10,7 +10,7 @@ Saving or deleting the key also records in `config.json` where it went (`api_key
 file or none), so loading settings asks the keyring only when a key was saved there: keyring's
 backend discovery costs ~0.1 s at every start, and a user without a saved key never pays it.
 `keyring` itself is imported only when a store is opened, for the same reason. Saving records the
-host the key is for too (`api_key_host`): the key is sent to that host only (see `Settings`).
+origin the key is for too (`api_key_host`): the key is sent there only (see `Settings`).
 
 A key that cannot go into an HTTP header as is (a line break, a control character, a space,
 non-ASCII) is refused when saved, with the reason. The secrets file is read without following a
@@ -72,7 +72,7 @@ def check_key(key: str) -> None:
 
 
 def _record(kind: KeyStoreKind, directory: Path | None, host: str | None = None) -> None:
-    """Note in config.json where the key now is and which host it is for (module docstring)."""
+    """Note in config.json where the key now is and which origin it is for (module docstring)."""
     record_key_store(kind, directory, host)
 
 
@@ -101,7 +101,8 @@ class KeyringStore:
         return self._backend.get_password(SERVICE, KEY_NAME) or ""
 
     def set_api_key(self, key: str, host: str | None = None) -> None:
-        """Save `key` for `host` (None: the host is not recorded, see config.load_settings)."""
+        """Save `key` for `host`, an origin (`model.origin_of`; None: not recorded, see
+        config.load_settings)."""
         check_key(key)
         self._backend.set_password(SERVICE, KEY_NAME, key)
         _record("keyring", self._directory, host)
@@ -150,7 +151,8 @@ class FileStore:
         return key if isinstance(key, str) else ""
 
     def set_api_key(self, key: str, host: str | None = None) -> None:
-        """Save `key` for `host` (None: the host is not recorded, see config.load_settings)."""
+        """Save `key` for `host`, an origin (`model.origin_of`; None: not recorded, see
+        config.load_settings)."""
         check_key(key)
         self._write({KEY_NAME: key})
         _record("file", self.path.parent, host)

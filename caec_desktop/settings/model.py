@@ -6,9 +6,10 @@ the config folder and `config.json` below the environment. No `.env` is read fro
 directory: a folder the user merely runs the app in must not choose where the key goes. The key
 is a `SecretStr`: it never prints, and `public_dict()` is what logs, traces and exports may show.
 
-Keys are bound to their host: a key loaded from the key store is for the host it was saved for
-(`api_key_host`) and is sent there only, or to a host the user confirmed in the settings
-(`api_key_other_hosts`); `request_key()` is what the HTTP clients send. Every Settings object with
+Keys are bound to their origin (scheme, host and port; docs/keys.md "Keys bound to their host"): a
+key loaded from the key store is for the origin it was saved for (`api_key_host`) and is sent there
+only, or to an origin the user confirmed in the settings (`api_key_other_hosts`); `request_key()` is
+what the HTTP clients send. Every Settings object with
 a key registers it (and the environment's keys) with the redactor (`redact.remember`).
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import io
 import ipaddress
 import logging
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -43,6 +45,7 @@ QuantityKind = Literal[
 
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
 OPENROUTER_HOST = "openrouter.ai"
+OPENROUTER_ORIGIN = "https://openrouter.ai"
 DEFAULT_OPENROUTER_MODEL = "openai/gpt-oss-120b"
 LOCAL_TIMEOUT_S = 300.0
 """Local servers on a laptop CPU: a 6k-token prompt took 70-130 s to read (docs/local-models.md)."""
@@ -110,12 +113,16 @@ class Settings(BaseSettings):
     """Per quantity kind a unit ("mm", "psi") or "auto", over the preset's."""
     significant_figures: int = Field(default=4, ge=2, le=10)
     api_key_host: str | None = None
-    """The host the key was saved for (config.load_settings fills it in from config.json); the
-    key goes there only. None: a key given for this run (arguments, `CAEC_LLM_API_KEY`), sent
-    to the endpoint in use. Kept beside the key record, not as a plain setting."""
+    """The origin the key was saved for, as `origin_of` writes it ("http://127.0.0.1:8080",
+    "https://openrouter.ai"; config.load_settings fills it in from config.json); the key goes
+    there only. A host alone ("127.0.0.1") is a record from before ports were recorded: the key
+    goes nowhere until the user confirms the port (`key_withheld`), except "openrouter.ai",
+    which only ever meant https://openrouter.ai. None: a key given for this run (arguments,
+    `CAEC_LLM_API_KEY`), sent to the endpoint in use. Kept beside the key record, not as a plain
+    setting."""
     api_key_other_hosts: list[str] = Field(default_factory=list)
-    """Hosts besides `api_key_host` that may receive the key: the user confirmed each one in the
-    Settings dialog."""
+    """Origins besides `api_key_host` that may receive the key: the user confirmed each one in
+    the Settings dialog (a host alone, from an older version, confirms no port)."""
 
     def model_post_init(self, context: Any, /) -> None:
         remember(self.api_key())
@@ -168,9 +175,14 @@ class Settings(BaseSettings):
         """The host requests go to (lower case)."""
         return host_of(self.effective_base_url())
 
+    def endpoint_origin(self) -> str:
+        """The origin requests go to (`origin_of`): what a key saved now is bound to."""
+        return origin_of(self.effective_base_url())
+
     def key_withheld(self) -> str:
         """Why the key is not sent to the endpoint in use, in words ("" when it is, or when
-        there is no key): it cannot go into a header, or it was saved for another host."""
+        there is no key): it cannot go into a header, or it was saved for another origin (host
+        and port), or for a host alone by an older version (which port is unknown)."""
         key = self.api_key()
         if not key:
             return ""
@@ -180,13 +192,23 @@ class Settings(BaseSettings):
                 f"The API key {problem}, so it cannot be sent. Enter it again in Settings "
                 "(or fix CAEC_LLM_API_KEY / OPENROUTER_API_KEY)."
             )
-        host = self.endpoint_host()
-        bound = (self.api_key_host or "").lower()
-        allowed = {bound, *(h.lower() for h in self.api_key_other_hosts)}
-        if not bound or host in allowed:
+        if not self.api_key_host:
             return ""
+        target = self.endpoint_origin()
+        bound = bound_origin(self.api_key_host)
+        if target and target in {bound, *map(bound_origin, self.api_key_other_hosts)}:
+            return ""
+        if port_unknown(bound):
+            host = shown_origin(target)
+            return (
+                f"The saved API key was recorded for the host {bound} without a port (by an "
+                f"earlier version), so it is not sent to {host} until you confirm that this "
+                f"is its server: in Settings tick 'Also send the API key saved for {bound} to "
+                f"{host}', or enter the key again."
+            )
+        saved, host = shown_origins(bound, target)
         return (
-            f"The saved API key is for {bound}, so it is not sent to {host}. Enter that "
+            f"The saved API key is for {saved}, so it is not sent to {host}. Enter that "
             f"server's own key in Settings, or confirm there that the key may go to {host} too."
         )
 
@@ -204,24 +226,43 @@ class Settings(BaseSettings):
         return data
 
 
-def check_url(value: str) -> str:
-    """`value` as an http(s) base URL without a trailing slash; ValueError in words otherwise.
+def check_url(value: str, field: str = "base_url") -> str:
+    """`value` as an http(s) base URL without a trailing slash; ValueError in words (naming
+    `field`) otherwise. Leading and trailing spaces are dropped; nothing else is ever changed:
+    a URL that could mean another host is refused, with the URL meant when that is clear.
 
-    Refused: other schemes, control characters (CR/LF would split an HTTP header), a user name
-    or password or a query (a secret there would be in every message naming the server), a
-    missing host, a port outside 1-65535 or not a number, a bracketed host that is not an IPv6
-    address. The messages never quote such a URL.
+    Refused (docs/reliability.md "Settings files"): other schemes, a scheme written twice
+    (http://http://…) or without its "://" (https//host, http:/host, localhost:8080/v1), control
+    or space characters (CR/LF would split an HTTP header), a user name or password or a query
+    (a secret there would be in every message naming the server), a missing host, a host that is
+    not an IP address or a name of letters, digits, "-", "_" and dots (256.1.1.1, 127.1, a..b),
+    a port outside 1-65535 or not a number, a bracketed host that is not an IPv6 address, and a
+    path ending in an API route the app adds itself (/chat/completions, /models). The messages
+    never quote a URL holding "@" or "?".
     """
     value = value.strip()
     example = "(e.g. http://127.0.0.1:11434/v1)"
-    if not value.startswith(("http://", "https://")):
-        raise ValueError(
-            f"base_url must start with http:// or https:// {example}, got {value[:80]!r}"
-        )
     bad = next((c for c in value if ord(c) < 32 or ord(c) == 127 or c.isspace()), None)
     if bad is not None:
+        where = value.index(bad) + 1
         raise ValueError(
-            f"base_url contains a control or space character ({bad!r}); a URL has none {example}"
+            f"{field} contains a control or space character ({bad!r}, character {where}); "
+            f"a URL has none {example}"
+        )
+    quotable = "@" not in value and "?" not in value
+    if not value.startswith(("http://", "https://")):
+        meant = _meant_url(value) if quotable else ""
+        hint = f": did you mean {meant!r}?" if meant else f" {example}"
+        got = f", got {value[:80]!r}" if quotable else ""
+        raise ValueError(f"{field} must start with http:// or https://{got}{hint}")
+    scheme, rest = value.split("://", 1)
+    if again := _SCHEME_AGAIN.match(rest):
+        inner = again[1].lower()
+        tail = rest[again.end() :]
+        readings = [f"{s}://{tail}" for s in dict.fromkeys((scheme, inner))] if quotable else []
+        hint = f": {' or '.join(repr(m) for m in readings)}" if readings else ""
+        raise ValueError(
+            f"{field} has two schemes (http:// or https:// written twice); write one{hint}"
         )
     try:
         parts = urlsplit(value)
@@ -230,32 +271,85 @@ def check_url(value: str) -> str:
         text = str(exc)
         if "Port" in text:
             raise ValueError(
-                f"base_url has an invalid port (a port is a whole number from 1 to 65535) {example}"
+                f"{field} has an invalid port (a port is a whole number from 1 to 65535) {example}"
             ) from None
         if "[" in value:
-            raise ValueError(f"base_url has an invalid IPv6 address in [...] {example}") from None
-        raise ValueError(f"base_url has an invalid host {example}") from None
+            raise ValueError(f"{field} has an invalid IPv6 address in [...] {example}") from None
+        raise ValueError(f"{field} has an invalid host {example}") from None
     if "@" in parts.netloc:
         raise ValueError(
-            "base_url holds a user name or password (…@host): it would show in every message, "
+            f"{field} holds a user name or password (…@host): it would show in every message, "
             "trace and export; remove it and put the key in the API key field"
         )
     if parts.query or parts.fragment or value.endswith(("?", "#")):
         raise ValueError(
-            "base_url has a query or fragment (?… or #…): a base URL is scheme, host, port "
+            f"{field} has a query or fragment (?… or #…): a base URL is scheme, host, port "
             f"and path only; put a key in the API key field {example}"
         )
     host = parts.hostname
     if not host:
-        raise ValueError(f"base_url has no host name {example}, got {value[:80]!r}")
+        raise ValueError(f"{field} has no host name {example}, got {value[:80]!r}")
     if "[" in parts.netloc:
         try:
             ipaddress.IPv6Address(host.split("%", 1)[0])
         except ValueError:
-            raise ValueError(f"base_url has an invalid IPv6 address in [...] {example}") from None
+            raise ValueError(f"{field} has an invalid IPv6 address in [...] {example}") from None
+    elif problem := _host_problem(host):
+        raise ValueError(f"{field} has an invalid host {host[:80]!r}: {problem}")
     if port == 0:
-        raise ValueError(f"base_url has port 0; a port is a whole number from 1 to 65535 {example}")
+        raise ValueError(f"{field} has port 0; a port is a whole number from 1 to 65535 {example}")
+    path = parts.path.rstrip("/")
+    route = next((r for r in _ROUTES if path.lower().endswith(r)), None)
+    if route is not None:
+        base = value.rstrip("/")[: -len(route)]
+        raise ValueError(
+            f"{field} ends with {route}, which the app adds to every request itself: the base "
+            f"URL is what comes before it, {base!r}"
+        )
     return value.rstrip("/")
+
+
+_SCHEME_AGAIN = re.compile(r"(?i)(https?)(?::(?![0-9])/*|//+)")
+"""The start of what follows "http://" when a scheme was written twice: "http://http://h",
+"http://https//h", "http://http:/h", "http://https:h" (not "http://http:8080", a port: the
+host named "http" is refused on its own)."""
+_ROUTES = ("/chat/completions", "/completions", "/models", "/embeddings")
+"""Paths the OpenAI client adds to the base URL (a base URL ending in one is a whole route)."""
+_LABEL = re.compile(r"(?i)^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$")
+
+
+def _host_problem(host: str) -> str:
+    """Why `host` (not bracketed) is no IPv4 address or host name ("" when it is one)."""
+    name = host[:-1] if host.endswith(".") else host  # a fully qualified name may end in "."
+    if name in ("http", "https"):
+        return "that is a scheme; was http:// or https:// written twice?"
+    if all(c.isdigit() or c == "." for c in name):
+        try:
+            ipaddress.IPv4Address(name)
+        except ValueError:
+            return "it looks like an IPv4 address but is not four numbers 0-255 (e.g. 127.0.0.1)"
+        return ""
+    if not all(_LABEL.match(label) for label in name.split(".")):
+        return (
+            "a host name is letters, digits, '-' and '_' in parts separated by single dots, "
+            "no part starting or ending with '-'"
+        )
+    return ""
+
+
+def _meant_url(value: str) -> str:
+    """The URL `value` (not starting with http:// or https://) plainly means, or "": a scheme in
+    capitals, a scheme missing its "://" or part of it ("https//h", "http:/h", "http:h"), or no
+    scheme before a loopback host ("localhost:8080/v1", "127.0.0.1:8080/v1": http, what local
+    servers speak)."""
+    scheme = value.split("://", 1)[0].lower()
+    if scheme in ("http", "https") and "://" in value:  # "HTTP://…": the scheme in capitals
+        return f"{scheme}://{value.split('://', 1)[1]}"
+    if match := re.match(r"(?i)^(https?)(?::/?|//?)([a-z0-9\[].*)$", value):
+        return f"{match[1].lower()}://{match[2]}"
+    if re.match(r"(?i)^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(/|$)", value):
+        return f"http://{value}"
+    return ""
 
 
 class SafeDotEnvSource(DotEnvSettingsSource):
@@ -287,6 +381,54 @@ def dotenv_problem(path: Path | str) -> str:
     except FileProblem as exc:
         return f"{exc}; its settings were ignored"
     return ""
+
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin_of(url: str) -> str:
+    """The origin of `url`, "scheme://host" with ":port" unless it is the scheme's default
+    (http 80, https 443), host lower case, an IPv6 host in brackets; "" when `url` is not an
+    http(s) URL with a host and a valid port. A key is bound to this (docs/keys.md)."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return ""
+    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    if scheme not in DEFAULT_PORTS or not host:
+        return ""
+    shown = f"[{host}]" if ":" in host else host
+    port = DEFAULT_PORTS[scheme] if port is None else port
+    return f"{scheme}://{shown}" + ("" if port == DEFAULT_PORTS[scheme] else f":{port}")
+
+
+def bound_origin(record: str) -> str:
+    """The origin a key record (`api_key_host`, `api_key_other_hosts`) names: an origin as
+    `origin_of` writes it; "openrouter.ai" (an older record) is https://openrouter.ai, the one
+    address OpenRouter mode uses; any other host alone stays as it is (no port: it matches no
+    origin, so the key is withheld until the user confirms one)."""
+    text = record.strip().lower()
+    if "://" in text:
+        return origin_of(text) or text
+    return OPENROUTER_ORIGIN if text == OPENROUTER_HOST else text
+
+
+def port_unknown(record: str | None) -> bool:
+    """Whether a key record names a host without a port (an older version wrote it)."""
+    return bool(record) and "://" not in bound_origin(record or "")
+
+
+def shown_origin(origin: str) -> str:
+    """`origin` for messages: without the scheme ("127.0.0.1:8080", "openrouter.ai")."""
+    return origin.split("://", 1)[-1]
+
+
+def shown_origins(first: str, second: str) -> tuple[str, str]:
+    """Two origins for one message: without their schemes, unless that makes them look alike
+    (http://x and https://x)."""
+    a, b = shown_origin(first), shown_origin(second)
+    return (first, second) if a == b else (a, b)
 
 
 def host_of(url: str) -> str:

@@ -880,11 +880,11 @@ class MainWindow(QMainWindow):
     def _host_for(self, key: str) -> str:
         """Where a key pasted in the chat would be sent: OpenRouter keys to openrouter.ai,
         others to the endpoint in use."""
-        from caec_desktop.settings.model import OPENROUTER_HOST
+        from caec_desktop.settings.model import OPENROUTER_ORIGIN
 
         if key.startswith("sk-or-") or self.settings is None:
-            return OPENROUTER_HOST
-        return self.settings.endpoint_host()
+            return OPENROUTER_ORIGIN
+        return self.settings.endpoint_origin()
 
     def _on_pasted_key_dialog_finished(self, text: str, key: str | None, host: str) -> None:
         from caec_desktop.settings.redact import redact_text
@@ -981,6 +981,9 @@ class MainWindow(QMainWindow):
             self.chat.stream_text(str(event.data.get("text") or ""))
         elif event.kind == "llm_request":  # a new model call: earlier streamed text is done
             self.chat.end_stream()
+        if event.kind in ("llm_request", "error") and event.data.get("text"):
+            # which server is asked, which attempt failed and why, what comes next
+            self.statusBar().showMessage(str(event.data["text"]))
 
     def _on_runner_run_finished(self, turn: Any) -> None:
         """The answer's bubble and the buttons now; the run's status and usage on the next loop

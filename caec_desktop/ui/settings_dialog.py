@@ -17,7 +17,6 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol, get_args
-from urllib.parse import urlparse
 
 from pydantic import SecretStr
 from PySide6 import QtCore  # QtCore.Qt at call time: see main_window.py
@@ -41,7 +40,19 @@ from PySide6.QtWidgets import (
 
 from caec_desktop.agent.trace import redact
 from caec_desktop.settings.keystore import FileStore, SecretStore
-from caec_desktop.settings.model import OPENROUTER_HOST, Mode, Settings, ToolCallStyle, host_of
+from caec_desktop.settings.model import (
+    OPENROUTER_ORIGIN,
+    Mode,
+    Settings,
+    ToolCallStyle,
+    bound_origin,
+    check_url,
+    host_of,
+    origin_of,
+    port_unknown,
+    shown_origin,
+    shown_origins,
+)
 from caec_desktop.settings.redact import key_problem, remember
 from caec_desktop.ui import qt_children
 from caec_desktop.ui.field_widgets import ERROR_STYLE
@@ -248,9 +259,8 @@ class SettingsDialog(QDialog):
         """What stops OK ("" when the values are usable), naming the field. Test connection
         passes `need_model=False`: it lists the models the server offers."""
         mode = self.mode_box.currentText()
-        url = urlparse(self.base_url_edit.text().strip())
-        if mode == "local" and (url.scheme not in ("http", "https") or not url.netloc):
-            return "Base URL: must be an http(s) URL such as http://127.0.0.1:8000/v1"
+        if mode == "local" and (problem := self._base_url_problem()):
+            return problem
         if mode == "local" and need_model and not self.model_edit.text().strip():
             return (
                 "Model: local mode needs the model name the server serves (e.g. qwen3:8b; "
@@ -264,8 +274,20 @@ class SettingsDialog(QDialog):
         if self._timeout() == -1.0:
             return "Request timeout: a number of seconds > 0, or empty for the default"
         bound = self.key_host()
-        if mode == "openrouter" and bound and bound != OPENROUTER_HOST:
-            return f"API key: the saved key is for {bound}; enter your OpenRouter key"
+        if mode == "openrouter" and bound and bound_origin(bound) != OPENROUTER_ORIGIN:
+            saved = shown_origin(bound_origin(bound))
+            return f"API key: the saved key is for {saved}; enter your OpenRouter key"
+        return ""
+
+    def _base_url_problem(self) -> str:
+        """Why the Base URL typed is refused ("" when usable), in the words of `check_url`."""
+        text = self.base_url_edit.text().strip()
+        if not text:
+            return "Base URL: local mode needs the server's address (e.g. http://127.0.0.1:8000/v1)"
+        try:
+            check_url(text, "the address")
+        except ValueError as exc:
+            return f"Base URL: {exc}"
         return ""
 
     def _timeout(self) -> float | None:
@@ -280,14 +302,14 @@ class SettingsDialog(QDialog):
         return value if 0 < value < float("inf") else -1.0
 
     def target_host(self) -> str:
-        """The host the endpoint chosen in the dialog is on."""
+        """The origin (scheme, host, port) of the endpoint chosen in the dialog."""
         if self.mode_box.currentText() == "openrouter":
-            return OPENROUTER_HOST
-        return host_of(self.base_url_edit.text())
+            return OPENROUTER_ORIGIN
+        return origin_of(self.base_url_edit.text())
 
     def key_host(self) -> str | None:
-        """The host the key in the field is for: the saved key keeps its host, a new key is
-        for the endpoint chosen (None: no key, or a key from the environment kept unbound)."""
+        """The origin the key in the field is for: the saved key keeps its record, a new key
+        is for the endpoint chosen (None: no key, or a key from the environment kept unbound)."""
         key = self.key_edit.text().strip()
         if not key:
             return None
@@ -295,20 +317,31 @@ class SettingsDialog(QDialog):
             return self.original.api_key_host
         return self.target_host() or None
 
+    def _share_ticked(self) -> bool:
+        return not self.share_check.isHidden() and self.share_check.isChecked()
+
     def result_settings(self) -> Settings:
         """The settings as edited (validated by pydantic)."""
         key = self.key_edit.text().strip()
         values = self.original.model_dump()
         host = self.key_host()
         others = [h for h in self.original.api_key_other_hosts if key == self.original.api_key()]
-        if not self.share_check.isHidden() and self.share_check.isChecked():
-            others.append(self.target_host())
+        target = self.target_host()
+        if self._share_ticked() and port_unknown(host) and host == host_of(target):
+            host = target  # the user confirmed the port of a key saved without one
+        elif self._share_ticked():
+            others.append(target)
         values.update(
             mode=self.mode_box.currentText(),
             llm_api_key=SecretStr(key) if key else None,
             api_key_host=host,
             api_key_other_hosts=sorted(set(others)),
-            base_url=self.base_url_edit.text().strip() or self.original.base_url,
+            # (another mode does not use the field, disabled there: one left invalid is not kept)
+            base_url=(
+                self.base_url_edit.text().strip()
+                if not self._base_url_problem()
+                else self.original.base_url
+            ),
             model=self.model_edit.text().strip(),
             tool_call_style=self.style_box.currentText(),
             refuse_unsafe_calculations=self.refuse_check.isChecked(),
@@ -342,19 +375,26 @@ class SettingsDialog(QDialog):
 
     def _update_share_check(self) -> None:
         """Offer to send the saved key to the endpoint's host when it is not the key's own."""
-        key, host = self.key_edit.text().strip(), self.target_host()
-        bound = self.key_host()
+        key, target = self.key_edit.text().strip(), self.target_host()
+        bound = bound_origin(self.key_host() or "")
         offer = bool(
             key
             and self.mode_box.currentText() == "local"
-            and host
+            and target
             and bound
-            and host != bound
-            and host not in self.original.api_key_other_hosts
+            and target != bound
+            and target not in map(bound_origin, self.original.api_key_other_hosts)
         )
-        if offer:
+        if offer and port_unknown(bound):
+            host = shown_origin(target)
             self.share_check.setText(
-                f"Also send the API key saved for {bound} to {host} (unticked: requests to "
+                f"Also send the API key saved for {bound} to {host} (it was saved without its "
+                f"port; unticked: requests to {host} go without a key)"
+            )
+        elif offer:
+            saved, host = shown_origins(bound, target)
+            self.share_check.setText(
+                f"Also send the API key saved for {saved} to {host} (unticked: requests to "
                 f"{host} go without a key)"
             )
         self.share_check.setVisible(offer)

@@ -54,8 +54,8 @@ def summarize(event: TraceEvent) -> str:
             return f"sweep → {result.get('count')} points, {result.get('failed')} failed"
         shown = shown_args(tool_name(d), result, "result")
         return f"{tool_name(d)} → {_short(shown, 90)}"
-    if kind == "error":
-        return str(d.get("message", ""))
+    if kind == "error":  # a failed model call says which attempt and what comes next
+        return str(d.get("text") or d.get("message", ""))
     if kind == "run_end":
         return str(d.get("status", ""))
     if kind == "run_start":
@@ -68,7 +68,7 @@ def summarize(event: TraceEvent) -> str:
         tokens = usage.get("total_tokens")
         return f"{tokens} tokens" if tokens is not None else _short(d.get("content", ""))
     if kind == "llm_request":
-        return _short(d.get("model", ""))
+        return _short(d.get("text") or d.get("model", ""))
     return _short(d) if d else ""
 
 

@@ -160,7 +160,7 @@ def plant(source: str, key: str, folder: Path, server: FakeOpenAI, mp: pytest.Mo
     elif source in ("secrets", "pasted"):  # written by hand: no check on the way in
         (folder / "secrets.json").write_text(json.dumps({"llm_api_key": key}))
         (folder / "secrets.json").chmod(0o600)
-        record = {"api_key_store": "file", "api_key_host": "127.0.0.1"}
+        record = {"api_key_store": "file", "api_key_host": server.base_url.rsplit("/", 1)[0]}
         (folder / "config.json").write_text(json.dumps({**endpoint, **record}))
 
 

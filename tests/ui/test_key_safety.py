@@ -60,7 +60,7 @@ def test_a_pasted_key_can_be_stored_instead(window: MainWindow, qtbot: QtBot) ->
     with qtbot.waitSignal(dialog.finished):
         dialog.store_button.click()
     (new,) = saved
-    assert new.api_key() == key and new.api_key_host == "openrouter.ai"
+    assert new.api_key() == key and new.api_key_host == "https://openrouter.ai"
     assert window.settings is new and window._early_question is None
     assert window.chat.input.toPlainText() == "my key is *** thanks"
     assert user_bubbles(window) == []
@@ -101,7 +101,7 @@ def test_a_new_key_is_for_the_endpoint_chosen(qtbot: QtBot) -> None:
     d.base_url_edit.setText("http://gpu-box.lan:8000/v1")
     d.key_edit.setText(secrets.token_hex(20))
     assert d.share_check.isHidden()
-    assert d.result_settings().api_key_host == "gpu-box.lan"
+    assert d.result_settings().api_key_host == "http://gpu-box.lan:8000"
 
 
 def test_moving_the_saved_key_to_another_host_needs_a_tick(qtbot: QtBot) -> None:
@@ -110,12 +110,13 @@ def test_moving_the_saved_key_to_another_host_needs_a_tick(qtbot: QtBot) -> None
     d = dialog_for(qtbot, saved)
     d.mode_box.setCurrentText("local")
     d.base_url_edit.setText("http://gpu-box.lan:8000/v1")
-    assert not d.share_check.isHidden() and "gpu-box.lan" in d.share_check.text()
+    assert not d.share_check.isHidden() and "gpu-box.lan:8000" in d.share_check.text()
     kept = d.result_settings()
     assert kept.api_key_host == "openrouter.ai" and kept.request_key() == ""
     d.share_check.setChecked(True)
     shared = d.result_settings()
-    assert shared.api_key_other_hosts == ["gpu-box.lan"] and shared.request_key() == key
+    assert shared.api_key_other_hosts == ["http://gpu-box.lan:8000"]
+    assert shared.request_key() == key
 
 
 def test_a_local_key_is_not_taken_for_openrouter(qtbot: QtBot) -> None:

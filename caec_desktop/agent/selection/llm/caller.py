@@ -32,6 +32,7 @@ from caec_desktop.agent.selection.llm.errors import (
     ErrorInfo,
     IdleTimeout,
     InStreamError,
+    attempt_words,
     classify_error,
     user_message,
 )
@@ -39,7 +40,7 @@ from caec_desktop.agent.selection.llm.models import list_models, shown, unreacha
 from caec_desktop.agent.selection.llm.streaming import TextDeltas
 from caec_desktop.agent.selection.protocol import SelectorError
 from caec_desktop.agent.trace import redact
-from caec_desktop.settings.model import Settings
+from caec_desktop.settings.model import Settings, origin_of, shown_origin
 from caec_desktop.settings.redact import key_problem
 from caec_desktop.tools.jsontext import marked_duplicates, too_deep
 
@@ -213,6 +214,8 @@ class ModelCaller:
         self.settings = settings
         self.model = settings.effective_model()
         self.base_url = settings.effective_base_url()
+        self.where = shown_origin(origin_of(self.base_url)) or self.base_url
+        """The server as host:port (the port only when not the scheme's default), for words."""
         self.stream = settings.stream
         self.stream_summary = True
         """The final answer's prose always streams (the user watches it being written) unless the
@@ -348,6 +351,21 @@ class ModelCaller:
         move_think(msg)
         return _with_ids(msg)
 
+    def _then(self, info: ErrorInfo, attempt: int, delay: float | None) -> str:
+        """What follows a failed attempt, in words (see `_delay`)."""
+        s = self.settings
+        if delay is not None:
+            return f"next attempt in {delay:.1f} s"
+        if not info.retryable:
+            return "not retried (another attempt would fail the same way)"
+        if attempt > s.max_retries:
+            return "no attempts left"
+        if info.kind == "timeout" and s.effective_mode == "local":
+            return "not retried (a local server that timed out may still be working on it)"
+        if info.retry_after is not None and info.retry_after > s.retry_max_delay_s:
+            return f"not retried (the server asked for a wait of {info.retry_after:g} s)"
+        return "not retried (the turn's time limit would pass while waiting)"
+
     def _delay(self, info: ErrorInfo, attempt: int) -> float | None:
         """Seconds to wait before the next attempt, or None when there is none."""
         s = self.settings
@@ -389,6 +407,8 @@ class ModelCaller:
             names.append(self.settings.fallback_model)
         total = 0
         info = ErrorInfo("invalid_reply", None, "no attempt made")
+        planned = self.settings.max_retries + 1
+        idle = self.settings.effective_request_timeout()
         for name in names:
             attempt = 0
             while True:
@@ -396,8 +416,10 @@ class ModelCaller:
                 total += 1
                 stream = self._streams(purpose)
                 form = self.json_formats[0] if schema is not None and self.json_formats else None
+                asking = f"asking {name} at {self.where} ({purpose}; up to {idle:g} s per reply)"
                 self._emit(emit, "llm_request", {
                     "purpose": purpose, "model": name, "base_url": self.base_url,
+                    "text": asking if attempt == 1 else f"attempt {attempt} of {planned}: {asking}",
                     "attempt": attempt, "stream": stream, "messages": len(messages),
                     "tools": [t["function"]["name"] for t in tools or []],
                     **({"response_format": form} if form else {}),
@@ -445,13 +467,13 @@ class ModelCaller:
                         attempt -= 1
                         continue
                     delay = self._delay(info, attempt)
+                    then = self._then(info, attempt, delay)
+                    words = attempt_words(info, attempt, planned, name, self.where, then)
                     self._emit(emit, "error", {
                         "kind": info.kind, "message": info.message, "status": info.status,
-                        "model": name, "attempt": attempt, "retry_in_s": delay,
+                        "model": name, "attempt": attempt, "retry_in_s": delay, "text": words,
                     })  # fmt: skip
-                    log.warning(
-                        "model %s attempt %d: %s: %s", name, attempt, info.kind, info.message
-                    )
+                    log.warning("model %s: %s", name, words)
                     if delay is None:
                         break
                     await asyncio.sleep(delay)

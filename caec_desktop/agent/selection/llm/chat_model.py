@@ -22,7 +22,7 @@ from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_openai import ChatOpenAI
 from openai import AsyncStream
-from pydantic import model_validator
+from pydantic import SecretStr, model_validator
 
 from caec_desktop.agent.selection.llm.errors import BadReply, InStreamError, describe_body
 from caec_desktop.agent.selection.llm.normalize import (
@@ -266,6 +266,23 @@ async def _cap_replies(response: Any) -> None:
 _HOOKS = (_refuse_redirect_elsewhere, _cap_replies)
 
 
+def _without_key(client: Any) -> None:
+    """Send no Authorization header from the SDK client `client` (its key is DUMMY_KEY, which
+    the SDK wants set): a server that the saved key is not for, or that needs none, gets no
+    header at all rather than a made-up bearer token (docs/keys.md). Done in the SDK's request
+    hook `_prepare_request`, the client's own; an SDK without it sends DUMMY_KEY as before."""
+    request = getattr(client, "_prepare_request", None)
+    if request is None or not inspect.iscoroutinefunction(request):
+        return
+
+    async def prepare_request_without_key(req: Any) -> None:
+        await request(req)
+        if req.headers.get("Authorization") == f"Bearer {DUMMY_KEY}":
+            del req.headers["Authorization"]
+
+    client._prepare_request = prepare_request_without_key
+
+
 def _hooked(client: Any) -> None:
     """Add the response hooks (`_HOOKS`) to the SDK client's HTTP client, and ask for gzip or
     deflate only (langchain may share one HTTP client between chat models: added once)."""
@@ -373,6 +390,9 @@ class CaecChatOpenAI(ChatOpenAI):
             self.async_client = _StringIdCompletions(self.async_client)
             _send_on_a_later_turn(self.root_async_client)
             _hooked(self.root_async_client)
+            key = self.openai_api_key
+            if isinstance(key, SecretStr) and key.get_secret_value() == DUMMY_KEY:
+                _without_key(self.root_async_client)
         return self
 
     def _get_request_payload(

@@ -273,7 +273,7 @@ def classify_error(exc: BaseException, secrets: tuple[str, ...] = ()) -> ErrorIn
     if isinstance(body, str) and body.lstrip()[:1] == "<":  # an HTML error page
         message = f"it answered with {sent(body.encode(), 'text/html')}"
     elif "APIConnectionError" in names or names & _TRANSPORT:
-        message = _connection_words(exc)
+        message = connection_words(exc)
         names = names | {"APIConnectionError"}
     message = str(redact(message, secrets))
     low = message.lower()
@@ -311,23 +311,38 @@ def classify_error(exc: BaseException, secrets: tuple[str, ...] = ()) -> ErrorIn
     return ErrorInfo(kind=kind, status=status, message=message, retry_after=retry_after)
 
 
+_NO_SUCH_HOST = (
+    "name or service not known",
+    "nodename nor servname",
+    "temporary failure in name resolution",
+    "getaddrinfo failed",
+    "no address associated",
+)
+"""How resolvers word a host name they could not find (glibc, BSD/macOS, Windows)."""
 _TRANSPORT = frozenset({"RemoteProtocolError", "ReadError", "WriteError", "ConnectError"})
 """httpx errors that reach us unwrapped from a stream."""
 
 
-def _connection_words(exc: BaseException) -> str:
+def connection_words(exc: BaseException) -> str:
     """What went wrong with the connection, from the transport error behind the SDK's."""
     names: set[str] = set()
+    texts: list[str] = []
     seen: BaseException | None = exc
     for _ in range(6):
         if seen is None:
             break
         names |= _class_names(seen)
+        texts.append(str(seen).lower())
         seen = seen.__cause__ or seen.__context__
     if "RemoteProtocolError" in names:
         return "the server closed the connection before its reply was complete"
+    said = " ".join(texts)
+    if "ConnectionRefusedError" in names or "connection refused" in said:
+        return "could not connect: connection refused (nothing listens on that port)"
+    if "gaierror" in names or any(w in said for w in _NO_SUCH_HOST):
+        return "could not connect: the host name was not found"
     if "ConnectError" in names:
-        return "the connection was refused or the host name was not found"
+        return "could not connect to the server"
     if "ReadError" in names or "WriteError" in names:
         return "the connection broke while the reply was being read"
     return "the connection to the server failed"
@@ -388,6 +403,22 @@ def advice(info: ErrorInfo, key_sent: bool = True, key_note: str = "") -> str:
             "(its Retry-After) before the next one; try again then."
         )
     return _ADVICE.get(info.kind, "")
+
+
+def attempt_words(
+    info: ErrorInfo, attempt: int, planned: int, model: str, where: str, then: str
+) -> str:
+    """One failed attempt in words, for the trace and the status line: "attempt 2 of 3: could
+    not connect to 127.0.0.1:8080 — connection refused (…); next attempt in 2.1 s". `where` is
+    the server's host:port, `then` what happens next."""
+    if info.message.startswith("could not connect: "):
+        what = f"could not connect to {where} — {info.message.removeprefix('could not connect: ')}"
+    elif info.message == "could not connect to the server":
+        what = f"could not connect to {where}"
+    else:
+        status = f"HTTP {info.status}, " if info.status else ""
+        what = f"{model} at {where} failed ({status}{info.kind}): {info.message[:200]}"
+    return f"attempt {attempt} of {planned}: {what}; {then}"
 
 
 def user_message(

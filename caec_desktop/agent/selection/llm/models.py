@@ -11,6 +11,7 @@ import json
 
 import httpx
 
+from caec_desktop.agent.selection.llm.errors import connection_words
 from caec_desktop.settings.model import Settings
 
 MAX_LIST_BYTES = 4_000_000
@@ -60,8 +61,8 @@ def unreachable(exc: httpx.HTTPError, settings: Settings) -> str:
             f"no answer within {settings.effective_request_timeout():g} s (request_timeout_s; "
             "CAEC_REQUEST_TIMEOUT_S raises it)"
         )
-    if isinstance(exc, httpx.ConnectError):
-        return "the connection was refused or the host name was not found"
+    if isinstance(exc, httpx.ConnectError):  # refused, or no such host: said which
+        return connection_words(exc)
     if isinstance(exc, httpx.RemoteProtocolError):
         return "the server closed the connection before its answer was complete"
     return "the connection failed"
