@@ -217,6 +217,26 @@ def test_typo_corrections_and_unused_values_are_told_not_silent() -> None:
     assert "\n\n**Read as:** raleigh → rayleigh\n\n**Preset glass**" in missing.reply
 
 
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        (
+            "rayleigh time step for 1 mm glass beads\nnote line 0: batch 0\nnote line 1: batch 1",
+            "line 0, batch 0, line 1, batch 1",
+        ),
+        ("rayleigh time step for 1 mm glass beads, run 3 of 5", "run 3, of 5"),
+        ("rayleigh time step for 1 mm glass beads (case: 7)", "case 7"),
+    ],
+)
+def test_bare_numbers_not_used_are_named_by_the_word_before_them(text: str, named: str) -> None:
+    """Bare numbers the calculation does not take were listed alone: notes numbered `line 0 …
+    batch 0` read "Not used: 0, 0, 1, 1", and the user could not tell which was which."""
+    selection = select_text(text)
+    assert [c.name for c in selection.calls] == ["rayleigh_timestep"]
+    assert selection.reply is not None
+    assert f"**Not used:** {named} (not an input of `rayleigh_timestep`)" in selection.reply
+
+
 def test_the_answer_shows_the_notes_under_the_result() -> None:
     from caec_desktop.services.session import Session
     from caec_desktop.settings.model import Settings

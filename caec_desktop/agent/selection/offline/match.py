@@ -239,7 +239,7 @@ def build(
             missing.append(tuple(empty))
             continue
         elif second is None:
-            unused.append(typed(parsed, q))
+            unused.append(typed_where(parsed, q))
         elif second:
             refused.append(second)
         else:  # the same value typed twice (`d = 2 mm, r = 1 mm`): nothing is lost
@@ -426,3 +426,19 @@ def typed(parsed: Parsed, q: Quantity) -> str:
     """Quantity `q` as the user typed it, with its key ("G = 30 GPa", "2 mm")."""
     value = parsed.text[q.start : q.end]
     return f"{q.key} = {value}" if q.key else value
+
+
+_WORD_BEFORE = lazy(r"([^\W\d_][\w-]*)[ \t]*[:#=]?[ \t]*\Z")
+"""The word just before a number on its line (`line 0`, `batch: 2`, `#3`'s none)."""
+
+
+def typed_where(parsed: Parsed, q: Quantity) -> str:
+    """`typed`, and for a bare number with no key and no unit the word typed just before it
+    ("line 0", "batch 2"): a reply listing numbers it did not use named them alone, and notes
+    numbered `line 0 … batch 0` read "Not used: 0, 0, 1, 1" (which 0 is which?)."""
+    shown = typed(parsed, q)
+    if q.key or q.unit or q.percent:
+        return shown
+    before = parsed.text[max(0, q.start - 40) : q.start]
+    word = _WORD_BEFORE.search(before)
+    return f"{word.group(1)} {shown}" if word else shown
