@@ -160,6 +160,17 @@ def find_material(text: str) -> Material | None:
     return None if hit is None else materials[_key(hit.group())]
 
 
+def close_material(word: str) -> Material | None:
+    """The material whose name or alias `word` is a near spelling of ("glas", "steal"), for a
+    "did you mean" when `word` names no preset; None when none is close (difflib, ratio ≥ 0.8).
+    Never used to fill values: the user asks again with the name."""
+    import difflib
+
+    _pattern, materials = _matcher()
+    close = difflib.get_close_matches(_key(word), list(materials), n=1, cutoff=0.8)
+    return materials[close[0]] if close else None
+
+
 def mentions(text: str) -> list[tuple[int, int, Material]]:
     """Every mention of a material in `text`, in text order: (start, end, material).
 

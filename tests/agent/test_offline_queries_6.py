@@ -369,6 +369,24 @@ def test_an_unknown_material_is_named(text: str, word: str) -> None:
     assert selection.reply and f"{word} is not a material preset I know" in selection.reply
 
 
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [
+        ("raleigh timestep for 1mm glas beads", "glass"),
+        ("rayleigh time step for 0.5 mm steal balls", "steel"),
+        ("hertz contact time for 2 mm stel particles at 1 m/s", "steel"),
+    ],
+)
+def test_a_misspelt_material_is_asked_about_never_filled(text: str, meant: str) -> None:
+    """A near spelling of a preset that the typo reader does not correct (under 5 letters, or
+    not close enough: `correct_typos`) gets "did you mean"; the user asks again, the preset's
+    values are never filled from a guess."""
+    selection = select_text(text)
+    assert not selection.calls
+    assert selection.reply and f"Did you mean {meant}? Ask again with its name" in selection.reply
+    assert "Did you mean" not in (select_text(PTFE).reply or "")  # nothing close to PTFE
+
+
 def test_read_so_far_is_its_own_paragraph() -> None:
     """Markdown would glue a line right after a bullet onto that bullet."""
     reply = select_text(PTFE).reply or ""

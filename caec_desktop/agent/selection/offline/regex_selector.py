@@ -39,7 +39,7 @@ from caec_desktop.agent.selection.protocol import (
 from caec_desktop.tools import get_tool, tool_schema
 from caec_desktop.tools.bare import TYPED_WITHOUT_UNIT, bare_number, said
 from caec_desktop.tools.fluids import find_fluid
-from caec_desktop.tools.materials import MATERIALS, find_material
+from caec_desktop.tools.materials import MATERIALS, close_material, find_material
 from caec_desktop.tools.sweep import MAX_POINTS
 from caec_desktop.tools.units import UnitParseError, to_si
 from caec_desktop.tools.values import MAX_CHARS, quote
@@ -401,9 +401,12 @@ def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
         wrong = [f"**Wrong unit:** {w}." for w in built.wrong]
         unknown = _unknown_material(parsed) if _wants_material(built) else ""
         if unknown:
+            near = close_material(unknown)
+            meant = f" Did you mean {near.key}? Ask again with its name, or" if near else ""
             wrong.append(
                 f"**Not a material I know:** {unknown} is not a material preset I know "
-                f"(presets: {', '.join(sorted(MATERIALS))}); type its values."
+                f"(presets: {', '.join(sorted(MATERIALS))}).{meant} "
+                f"{'type' if near else 'Type'} its values."
             )
         return Selection(reply="\n\n".join([*wrong, reply, *notes]), missing=missing)
     sources = _said_bare(built.tool, built.args, built.sources)
