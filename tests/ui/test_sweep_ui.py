@@ -554,6 +554,22 @@ def test_a_saved_svg_draws_the_curve_on_its_axes_as_the_png_does(
     assert len(as_png ^ as_svg) <= 0.2 * len(as_png), (sorted(as_png), sorted(as_svg))
 
 
+def test_the_cards_menu_buttons_show_one_arrow(qtbot: QtBot) -> None:
+    """"Export ▾" and "Copy ▾" showed two arrows: the ▾ in the text and the indicator Qt draws
+    for a button with a menu. The text names the action; Qt's indicator is the one arrow."""
+    from PySide6.QtWidgets import QStyleOptionToolButton
+
+    card = SweepCard(sweep_data(start="0.5 mm", stop="5 mm", points=5))
+    qtbot.addWidget(card)
+    card.show()
+    for button, text in ((card.export_button, "Export"), (card.copy_button, "Copy")):
+        option = QStyleOptionToolButton()
+        button.initStyleOption(option)
+        assert option.features & QStyleOptionToolButton.ToolButtonFeature.HasMenu  # Qt's arrow
+        assert option.text == text  # and none in the text
+        assert not any(arrow in option.text for arrow in "▾▼▿⏷↓")
+
+
 def test_the_cards_table_leaves_out_empty_columns_and_says_so(qtbot: QtBot) -> None:
     """Coarse graining swept with n_particles only: 13 result columns had no value at any point
     (sizes, masses, stiffness, times need inputs not given); the card's table leaves them out
