@@ -208,7 +208,7 @@ def test_sweep_card_plots_with_units_bands_and_readout(qtbot: QtBot, tmp_path: P
     clipboard = QApplication.clipboard()
     assert clipboard is not None and not clipboard.pixmap().isNull()
     card.copy_table()
-    assert clipboard.text().splitlines()[0].startswith("particle_radius [mm],")
+    assert clipboard.text().splitlines()[0].startswith("particle_radius [m],")  # CSV: SI
     assert card.model.rowCount() == 40
 
 
