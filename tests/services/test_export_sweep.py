@@ -80,9 +80,9 @@ def test_both_csvs_are_si_with_each_unit_in_its_header(
     assert main(["sweep", "rayleigh_timestep", "particle_radius=0.5,1,2 mm", *glass, "--csv",
                  "--units", "us", "--sig", "3"]) == 0  # fmt: skip
     cli = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    glass_args = {"density": 2500, "youngs_modulus": "70 GPa", "poisson_ratio": 0.25}
     request = {"tool": "rayleigh_timestep", "parameter": "particle_radius",
-               "values": ["0.5 mm", "1 mm", "2 mm"],
-               "args": {"density": 2500, "youngs_modulus": "70 GPa", "poisson_ratio": 0.25}}  # fmt: skip
+               "values": ["0.5 mm", "1 mm", "2 mm"], "args": glass_args}  # fmt: skip
     out = run_sweep(request)
     assert out.table is not None
     sweep = {"tool": "sweep", "args": out.request, "result": out.table, "source": "form"}

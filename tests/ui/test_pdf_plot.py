@@ -73,7 +73,9 @@ def test_a_log_label_sits_at_its_value() -> None:
 
 
 @pytest.mark.usefixtures("qapp")
-@pytest.mark.parametrize(("start", "stop"), [("0 mm", "2 mm"), ("1 mm", "3 mm"), ("0.5 mm", "5 mm")])
+@pytest.mark.parametrize(
+    ("start", "stop"), [("0 mm", "2 mm"), ("1 mm", "3 mm"), ("0.5 mm", "5 mm")]
+)
 def test_exported_linear_labels_have_one_number_of_decimals_per_axis(start: str, stop: str) -> None:
     """The exported plot wrote 0 beside 0.5 and 1.0 (zero alone had no decimal), and kept a
     step's decimals when only whole ticks had room (1.0, 2.0). An axis's labels have the fewest

@@ -555,7 +555,7 @@ def test_a_saved_svg_draws_the_curve_on_its_axes_as_the_png_does(
 
 
 def test_the_cards_menu_buttons_show_one_arrow(qtbot: QtBot) -> None:
-    """"Export ▾" and "Copy ▾" showed two arrows: the ▾ in the text and the indicator Qt draws
+    """The buttons read "Export ▾" and "Copy ▾": two arrows: the ▾ in the text and the indicator Qt draws
     for a button with a menu. The text names the action; Qt's indicator is the one arrow."""
     from PySide6.QtWidgets import QStyleOptionToolButton
 
