@@ -271,3 +271,24 @@ def test_long_times_read_in_min_h_or_days_never_ks_or_ms() -> None:
     hours = next(line for line in lines if line.startswith("t_wall,h"))
     assert "5e6 s / 3600" in hours or "5000000 s / 3600" in hours, hours
     assert not any(" Ms" in line or " ks" in line for line in lines), lines
+
+
+@pytest.mark.parametrize("preset", ["si", "si_mm_mpa", "us"])
+def test_no_auto_prefix_writes_a_unit_no_one_reads(preset: str) -> None:
+    """Every kind's SI unit and every offered unit, at values from 1e-9 to 1e12, as a value and
+    as a column's unit: no kilo- or mega-seconds (5e6 s read "5 Ms"), and a viscosity never
+    loses its "·s" (Pa·s, mPa·s, never "Pas" or "GPas", which pint reads back as a pressure)."""
+    from caec_desktop.tools.display import KINDS, UNIT_CHOICES
+
+    display = make_display(preset)
+    for kind, si_unit in KINDS.items():
+        for value in (10.0**e for e in range(-9, 13)):
+            for shown in (display.fmt(value, si_unit).partition(" ")[2],
+                          display.axis(si_unit, [value])[0]):  # fmt: skip
+                assert shown not in ("ks", "Ms", "Gs", "Ts"), (kind, value, shown)
+                assert "Pas" not in shown, (kind, value, shown)
+                if kind == "viscosity":
+                    assert "·s" in shown or shown in ("cP", "P"), (value, shown)
+        for unit in UNIT_CHOICES[kind][1:]:
+            fixed = make_display(preset, {kind: unit}).fmt(1.0, si_unit)
+            assert "Pas" not in fixed, (kind, unit, fixed)
