@@ -555,8 +555,9 @@ def test_a_saved_svg_draws_the_curve_on_its_axes_as_the_png_does(
 
 
 def test_the_cards_menu_buttons_show_one_arrow(qtbot: QtBot) -> None:
-    """The buttons read "Export ▾" and "Copy ▾": two arrows: the ▾ in the text and the indicator Qt draws
-    for a button with a menu. The text names the action; Qt's indicator is the one arrow."""
+    """The buttons read "Export ▾" and "Copy ▾", so each showed two arrows: the ▾ in the text
+    and the indicator Qt draws for a button with a menu. The text names the action; Qt's
+    indicator is the one arrow."""
     from PySide6.QtWidgets import QStyleOptionToolButton
 
     card = SweepCard(sweep_data(start="0.5 mm", stop="5 mm", points=5))
