@@ -138,6 +138,12 @@ def main() -> None:
         while job.running:
             app.processEvents()
             time.sleep(0.002)
+        # the worker's last report ("finished" or "failed") reaches the GUI thread as an
+        # event: read before it is delivered, `job.result` said the export had failed
+        end = time.perf_counter() + 10
+        while job.result is None and job.error is None and time.perf_counter() < end:
+            app.processEvents()
+            time.sleep(0.002)
         worker_total = time.perf_counter() - t0
         timer.stop()
         print(
@@ -149,6 +155,7 @@ def main() -> None:
                     "worker_export_s": round(worker_total, 2),
                     "gui_longest_gap_during_worker_ms": round(max(gaps) * 1e3, 1),
                     "ok": job.result is not None,
+                    "error": job.error,
                     **in_window,
                 },
                 indent=2,

@@ -814,7 +814,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="SI numbers plus display strings")
-    out.add_argument("--csv", action="store_true", help="the table as CSV (display units)")
+    out.add_argument(
+        "--csv", action="store_true", help="the table as CSV (SI numbers, units in its header)"
+    )
     _display_options(p)
     p.set_defaults(func=cmd_sweep)
 

@@ -108,7 +108,7 @@ def test_cli_sweep_text_csv_and_errors(capsys: pytest.CaptureFixture[str]) -> No
     argv = ["sweep", "rayleigh_timestep", "particle_radius=0.5,-1,2 mm", *GLASS]
     assert main([*argv, "--csv"]) == EXIT_OK
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("particle_radius [mm],rayleigh_timestep [µs]")
+    assert lines[0].startswith("particle_radius [m],rayleigh_timestep [s]")  # SI (docs/sweeps.md)
     assert len(lines) == 4 and "FAILED: particle_radius: must be > 0" in lines[2]
     assert main([*argv, "--units", "us", "--sig", "3"]) == EXIT_OK
     assert "particle_radius [in]" in capsys.readouterr().out

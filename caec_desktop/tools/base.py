@@ -11,7 +11,14 @@ from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import Annotated, Any, ClassVar, Generic, TypeVar, cast, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    model_validator,
+)
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
@@ -230,8 +237,40 @@ class CalcStep(BaseModel):
 _V = TypeVar("_V", bound=str)
 
 
+COUNT_STEPS: dict[str, frozenset[str]] = {
+    "coarse_graining": frozenset({"N", "N_p"}),
+    "estimate_particle_count": frozenset({"N"}),
+    "simulation_cost": frozenset({"N·n", "Ṅ T"}),
+}
+"""The steps that are numbers of things, by tool, for sheets saved before a step said so
+(`CalcStep.count`): such a sheet showed N_p = 19,531.25 parcels as 19530. The polydisperse
+counts N_1, N_2, … are matched by their name's pattern (`_is_count_step`)."""
+
+
+def _is_count_step(tool: str, name: str) -> bool:
+    if tool == "polydisperse_counts":
+        return name.startswith("N_") and name[2:].isdigit()
+    return name in COUNT_STEPS.get(tool, frozenset())
+
+
 class CalcSheet(BaseModel):
     """What a reviewer needs to sign a number off: steps, thresholds, references, notes."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _saved_counts(cls, data: Any) -> Any:
+        """A sheet saved before steps carried `count`: its count steps (`COUNT_STEPS`) say so,
+        so they show every digit (19,531.25) instead of 4 figures (19530)."""
+        if not isinstance(data, dict) or not isinstance(data.get("steps"), list):
+            return data
+        tool = str(data.get("tool", ""))
+        steps = [
+            {**step, "count": _is_count_step(tool, str(step.get("name", "")))}
+            if isinstance(step, dict) and "count" not in step
+            else step
+            for step in data["steps"]
+        ]
+        return {**data, "steps": steps}
 
     tool: str
     steps: list[CalcStep] = Field(default_factory=list)

@@ -186,12 +186,12 @@ def simulation_cost(args: CostArgs, sheet: CalcSheet) -> CostResult:
                     "s",
                 )
                 out["wall_time_hours"] = sheet.step(
-                    "t_wall,h", "t_wall / 3600", f"{fmt(wall, 's')} / 3600", wall / 3600, "h"
+                    "t_wall,h", "t_wall / 3600", f"{sig(wall)} s / 3600", wall / 3600, "h"
                 )
                 out["core_hours"] = sheet.step(
                     "core·h",
                     "t_wall n_c / 3600",
-                    f"{fmt(wall, 's')} · {cores} / 3600",
+                    f"{sig(wall)} s · {cores} / 3600",
                     wall * cores / 3600,
                     "h",
                 )

@@ -166,6 +166,7 @@ def polydisperse_counts(args: PolydisperseArgs, sheet: CalcSheet) -> Polydispers
                 "M w_i / (ρ_s π d_i³ / 6)",
                 f"{fmt(m, 'kg')} · {sig(wi)} / ({fmt(rho, 'kg/m^3')} · π · ({fmt(di, 'm')})³ / 6)",
                 exact,
+                count=True,  # every digit: 229,183.1, not 229200 (the note rounds it)
             )
             counts.append(round(exact))
         total_count = sum(counts)

@@ -257,6 +257,7 @@ def estimate_particle_count(args: CountArgs, sheet: CalcSheet) -> CountResult:
         "φ V / V_p",
         f"{sig(phi)} · {fmt(volume, 'm^3')} / {fmt(v_p, 'm^3')}",
         phi * volume / v_p,
+        count=True,  # every digit before the floor the note takes
     )
     # floor, but 299.99999999999994 from rounding error is 300 (guard of docs/references.md §1.8)
     nearest = round(exact)

@@ -690,12 +690,34 @@ def sweep_text(table: dict[str, Any], display: Any = None) -> str:
     return "\n".join(lines)
 
 
-def sweep_csv(table: dict[str, Any], display: Any = None) -> str:
-    """The whole sweep as CSV in display units (units in the header row)."""
+class _SICsv:
+    """The `Display` a CSV is written with: every column in its SI unit (named in its header),
+    numbers to 15 significant figures, all a double holds for certain (docs/sweeps.md, "CSV")."""
+
+    sig = 15
+
+    def axis(self, si_unit: str, values: list[float]) -> tuple[str, float]:
+        from caec_desktop.tools.units import pretty_unit
+
+        return pretty_unit(si_unit), 1.0
+
+    def number(self, value: float) -> str:
+        return f"{value:.15g}"
+
+    def fmt(self, value: float, si_unit: str = "") -> str:
+        from caec_desktop.tools.units import pretty_unit
+
+        return f"{value:.15g} {pretty_unit(si_unit)}".strip()
+
+
+def sweep_csv(table: dict[str, Any]) -> str:
+    """The whole sweep as CSV for a file handed on: SI numbers at full precision, each column's
+    unit in its header (`particle_radius [m]`), whatever the display units, as the calculation
+    package's CSV (docs/sweeps.md, "CSV")."""
     import csv
     import io
 
-    headers, body = table_cells(table, display, grouped=False)
+    headers, body = table_cells(table, _SICsv(), grouped=False)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(headers)

@@ -272,10 +272,23 @@ def prefixed_unit(value: float, unit: str) -> tuple[float, str] | None:
     decade = math.floor(math.log10(abs(value)))
     if unit in _AREA_VOLUME:
         return _area_volume_unit(unit, decade)
+    if unit == "s" and abs(value) >= 60:
+        return _long_time_unit(abs(value))
     # Masses of 1 kg and up stay in kg: engineers read "1500 kg", not "1.5 Mg".
     if unit not in _COMPACTABLE or (unit == "kg" and abs(value) >= 1):
         return None
     return _compact_unit(unit, decade)
+
+
+LONG_TIMES = ((86400.0, "days"), (3600.0, "h"), (60.0, "min"))
+"""Times of a minute and more read in min, h or days, never ks or Ms: a wall-clock time of 5e6 s
+is 57.87 days, not "5 Ms" (docs/display_units.md)."""
+
+
+def _long_time_unit(seconds: float) -> tuple[float, str]:
+    """For a time of 60 s or more, the factor from s and the unit it reads in (min, h, days)."""
+    size, name = next((size, name) for size, name in LONG_TIMES if seconds >= size)
+    return 1.0 / size, name
 
 
 @lru_cache(maxsize=512)

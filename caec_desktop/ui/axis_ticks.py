@@ -73,6 +73,25 @@ def linear_ticks(low: float, high: float, count: int = 6) -> list[float]:
     return ticks
 
 
+def linear_labels(values: Sequence[float]) -> list[str]:
+    """Linear-axis labels for the ticks one axis shows: the fewest decimals that write every one
+    of them exactly, the same for all (0.0, 0.5, 1.0; but 0, 1, 2 when only the whole ticks are
+    labelled, never 1.0 beside 1.5 on one axis and 1 on another). Values of 1e6 and more or
+    below 1e-4 in exponent form (`.3g`)."""
+    finite = [abs(v) for v in values if math.isfinite(v)]
+    if any(v >= 1e6 or 0 < v < 1e-4 for v in finite):
+        return [f"{v:.3g}" for v in values]
+    tolerance = 1e-9 * max(finite, default=0.0)
+    places = next(
+        (n for n in range(10) if all(abs(v - round(v, n)) <= tolerance for v in finite)), 9
+    )
+    out = []
+    for v in values:
+        text = f"{v:.{places}f}"
+        out.append(text[1:] if text.startswith("-") and float(text) == 0 else text)
+    return out
+
+
 def linear_label(value: float, step: float) -> str:
     """A linear-axis tick: as many decimals as the step needs (0.25, 1.5, 2000)."""
     if value == 0:

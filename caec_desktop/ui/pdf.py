@@ -60,7 +60,7 @@ from PySide6.QtWidgets import QApplication
 from caec_desktop import __version__
 from caec_desktop.services.export import ExportCancelled, ExportError
 from caec_desktop.services.report import CalcPackage, SweepTable
-from caec_desktop.ui.axis_ticks import spaced_levels
+from caec_desktop.ui.axis_ticks import spaced, spaced_levels
 
 _APP: list[QApplication] = []  # a QApplication made here stays alive for the process
 RESOLUTION = 300
@@ -389,7 +389,7 @@ def plot_layout(
         (_ticks(x0, x1, log_x), layout.x_labels, layout.x_ticks, True),
         (_ticks(y0, y1, log_y), layout.y_labels, layout.y_ticks, False),
     ):
-        boxes: list[list[tuple[QRectF, str]]] = []
+        boxes: list[list[tuple[QRectF, str, float]]] = []
         for level in levels:
             boxes.append([])
             for position, text in level:
@@ -401,15 +401,42 @@ def plot_layout(
                     centre = py(position)
                     box = QRectF(left - 14 - size.width(), centre - size.height() / 2,
                                  size.width(), size.height())  # fmt: skip
-                boxes[-1].append((box, text))
+                boxes[-1].append((box, text, position))
         extent = (lambda b: (b[0].left(), b[0].right())) if horizontal else (
             lambda b: (b[0].top(), b[0].bottom()))  # fmt: skip
-        labels += spaced_levels(boxes, extent, LABEL_GAP)
+        kept = spaced_levels(boxes, extent, LABEL_GAP)
+        if not (log_x if horizontal else log_y):
+            # written alike (`axis_ticks.linear_labels`: 0.0, 0.5, 1.0, or 0, 1, 2 when only
+            # the whole ticks keep a label); a label now wider than it was spaced at is dropped
+            # by one more pass, and those left are written again (only narrower)
+            for _ in range(2):
+                kept = spaced(_alike(kept, metrics, horizontal), extent, LABEL_GAP)
+        labels += [(box, text) for box, text, _ in kept]
         labelled = {box.center().x() if horizontal else box.center().y() for box, _ in labels}
         first = [p for p, _ in levels[0]] if levels else []  # decades: a grid line each
         at = px if horizontal else py
         ticks += sorted(labelled | {at(p) for p in first})
     return layout
+
+
+def _alike(
+    kept: list[tuple[QRectF, str, float]], metrics: QFontMetricsF, horizontal: bool
+) -> list[tuple[QRectF, str, float]]:
+    """Linear tick labels (box, text, value) `kept` written with the same decimals
+    (`axis_ticks.linear_labels`), each box resized to its new text about the tick (a y label:
+    right-aligned)."""
+    from caec_desktop.ui.axis_ticks import linear_labels
+
+    values = [value for _, _, value in kept]
+    out = []
+    for (box, _, value), text in zip(kept, linear_labels(values), strict=True):
+        width = metrics.size(0, text).width()
+        if horizontal:
+            new = QRectF(box.center().x() - width / 2, box.top(), width, box.height())
+        else:
+            new = QRectF(box.right() - width, box.top(), width, box.height())
+        out.append((new, text, value))
+    return out
 
 
 def _padded(low: float, high: float, log: bool) -> tuple[float, float]:

@@ -570,6 +570,9 @@ class SweepPlot(QWidget):
         generator.setSize(QSize(width, height))
         generator.setViewBox(QRect(0, 0, width, height))
         generator.setTitle(self.title())
+        # The plot's own resolution, not the generator's 72 dpi: pyqtgraph places its axes and
+        # curve by the device's dpi, so at 72 the curve was drawn 4/3 off its axes.
+        generator.setResolution(self.plot.logicalDpiX())
         painter = QPainter()
         if not painter.begin(generator):  # the file cannot be opened for writing
             return False

@@ -128,10 +128,11 @@ class SweepCard(QFrame):
         self.table_button.setText("Table ▸")
         self.table_button.toggled.connect(self._on_table_button_toggled)
         self.export_button = QToolButton()
-        self.export_button.setText("Export ▾")
+        # no arrow in the text: a button with a menu gets Qt's own indicator (two arrows showed)
+        self.export_button.setText("Export")
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.copy_button = QToolButton()
-        self.copy_button.setText("Copy ▾")
+        self.copy_button.setText("Copy")
         self.copy_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         export_menu, copy_menu = QMenu(self), QMenu(self)
         self.actions_by_name: dict[str, QAction] = {}

@@ -243,3 +243,52 @@ def test_one_rule_for_plain_or_exponent_form_at_every_setting(digits: int) -> No
     # plain numbers that are not whole (whole ones are counts: every digit)
     assert "e" not in current().show(70000.4, "") and "e" in current().show(4061512.5, "")
     assert "e" in current().show(2.5e-5, "") and "e" not in current().show(2.5e-4, "")
+
+
+def test_long_times_read_in_min_h_or_days_never_ks_or_ms() -> None:
+    """A run's wall time of 5e6 s read "5 Ms" (pint's mega-seconds) and 18000 s "18 ks": times of
+    a minute and more read in min, h or days (1 min = 60 s, 1 h = 3600 s, 1 day = 86400 s), short
+    ones keep their SI prefix, and a sheet dividing the wall time by 3600 quotes it in s."""
+    from caec_desktop.tools import execute
+
+    use(Display())
+    d = current()
+    assert d.fmt(5e6, "s") == f"{5e6 / 86400:.2f} days"  # 57.87 days
+    assert d.fmt(18000.0, "s") == "5 h"
+    assert d.fmt(90.0, "s") == "1.5 min"
+    assert d.fmt(59.0, "s") == "59 s" and d.fmt(2.5e-7, "s") == "250 ns"
+    assert d.axis("s", [120.0, 7200.0]) == ("h", pytest.approx(1 / 3600))
+    # N·n / (P n_c η) = 1e6 · (10 / 2e-6) / 1e6 = 5e6 s
+    out = execute(
+        "simulation_cost",
+        {"duration": 10, "timestep": 2e-6, "n_particles": 1e6, "throughput": 1e6},
+    )
+    assert out.result is not None and out.calc_sheet is not None
+    assert out.result["wall_time"] == pytest.approx(5e6, rel=1e-12)  # stored in s
+    shown = d.show(out.result["wall_time"], "s")
+    assert shown == "57.87 days" and "Ms" not in shown and "ks" not in shown
+    lines = [step.text() for step in out.calc_sheet.steps]
+    hours = next(line for line in lines if line.startswith("t_wall,h"))
+    assert "5e6 s / 3600" in hours or "5000000 s / 3600" in hours, hours
+    assert not any(" Ms" in line or " ks" in line for line in lines), lines
+
+
+@pytest.mark.parametrize("preset", ["si", "si_mm_mpa", "us"])
+def test_no_auto_prefix_writes_a_unit_no_one_reads(preset: str) -> None:
+    """Every kind's SI unit and every offered unit, at values from 1e-9 to 1e12, as a value and
+    as a column's unit: no kilo- or mega-seconds (5e6 s read "5 Ms"), and a viscosity never
+    loses its "·s" (Pa·s, mPa·s, never "Pas" or "GPas", which pint reads back as a pressure)."""
+    from caec_desktop.tools.display import KINDS, UNIT_CHOICES
+
+    display = make_display(preset)
+    for kind, si_unit in KINDS.items():
+        for value in (10.0**e for e in range(-9, 13)):
+            for shown in (display.fmt(value, si_unit).partition(" ")[2],
+                          display.axis(si_unit, [value])[0]):  # fmt: skip
+                assert shown not in ("ks", "Ms", "Gs", "Ts"), (kind, value, shown)
+                assert "Pas" not in shown, (kind, value, shown)
+                if kind == "viscosity":
+                    assert "·s" in shown or shown in ("cP", "P"), (value, shown)
+        for unit in UNIT_CHOICES[kind][1:]:
+            fixed = make_display(preset, {kind: unit}).fmt(1.0, si_unit)
+            assert "Pas" not in fixed, (kind, unit, fixed)

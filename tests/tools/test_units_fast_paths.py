@@ -23,7 +23,14 @@ SPELLINGS = {
 }
 
 
+LONG_TIMES = (("day", 86400, "days"), ("hour", 3600, "h"), ("minute", 60, "min"))
+"""A time of a minute and more reads in min, h or days, not pint's ks or Ms."""
+
+
 def pint_fmt(value: float, unit: str) -> str:
+    if unit == "s" and abs(value) >= 60:
+        name, shown = next((n, shown) for n, size, shown in LONG_TIMES if abs(value) >= size)
+        return f"{sig(float(ureg().Quantity(value, unit).to(name).magnitude))} {shown}"
     q = ureg().Quantity(value, unit).to_compact()
     return f"{sig(float(q.magnitude))} {q.units:~P}"
 

@@ -70,3 +70,22 @@ def test_a_log_label_sits_at_its_value() -> None:
     assert layout is not None and layout.log_x
     at_one = next(box.center().x() for box, text in layout.x_labels if text == "1")
     assert math.isclose(at_one, layout.points[1].x(), abs_tol=0.5)
+
+
+@pytest.mark.usefixtures("qapp")
+@pytest.mark.parametrize(
+    ("start", "stop"), [("0 mm", "2 mm"), ("1 mm", "3 mm"), ("0.5 mm", "5 mm")]
+)
+def test_exported_linear_labels_have_one_number_of_decimals_per_axis(start: str, stop: str) -> None:
+    """The exported plot wrote 0 beside 0.5 and 1.0 (zero alone had no decimal), and kept a
+    step's decimals when only whole ticks had room (1.0, 2.0). An axis's labels have the fewest
+    decimals that write those shown, the same for all."""
+    layout = plot_layout(table(start=start, stop=stop))
+    assert layout is not None and not layout.log_x
+    for texts in ([t for _, t in layout.x_labels], [t for _, t in layout.y_labels]):
+        assert len(texts) >= 2
+        decimals = {len(t.partition(".")[2]) for t in texts}
+        assert len(decimals) == 1, texts
+        if all(float(t).is_integer() for t in texts):
+            assert all("." not in t for t in texts), texts
+    assert no_two_touch(layout.x_labels) and no_two_touch(layout.y_labels)

@@ -208,7 +208,7 @@ def test_sweep_card_plots_with_units_bands_and_readout(qtbot: QtBot, tmp_path: P
     clipboard = QApplication.clipboard()
     assert clipboard is not None and not clipboard.pixmap().isNull()
     card.copy_table()
-    assert clipboard.text().splitlines()[0].startswith("particle_radius [mm],")
+    assert clipboard.text().splitlines()[0].startswith("particle_radius [m],")  # CSV: SI
     assert card.model.rowCount() == 40
 
 
@@ -509,6 +509,66 @@ def test_a_saved_svg_has_the_pngs_title_as_svg_text(
     for word in title.split():  # the title is text in the file (wrapped into lines, maybe)
         assert word in texts.split(), (word, texts[:300])
     assert "".join(root.find(f"{ns}title").itertext()) == title  # type: ignore[union-attr]
+
+
+def test_a_saved_svg_draws_the_curve_on_its_axes_as_the_png_does(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """The SVG was drawn at Qt's SVG generator's 72 dpi while pyqtgraph placed its axes by the
+    plot's 96: rendered back, the curve ran past the right end of its x axis and the y axis
+    stood off beside it. Rendered back at the PNG's size, the SVG puts its ink (axes, labels,
+    curve) in the cells the PNG does."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QColor, QImage, QPainter
+    from PySide6.QtSvg import QSvgRenderer
+
+    card = SweepCard(sweep_data(start="0.1 mm", stop="10 mm", points=20, scale="log"))
+    qtbot.addWidget(card)
+    card.resize(640, 600)
+    card.show()
+    qtbot.waitUntil(lambda: card.plot.drawn, timeout=20000)
+    png, svg = tmp_path / "plot.png", tmp_path / "plot.svg"
+    assert card.plot.export_png(str(png), scale=1.0) and card.plot.export_svg(str(svg))
+    saved = QImage(str(png)).convertToFormat(QImage.Format.Format_RGB32)
+    rendered = QImage(saved.size(), QImage.Format.Format_RGB32)
+    rendered.fill(QColor("white"))
+    painter = QPainter(rendered)
+    QSvgRenderer(str(svg)).render(painter, QRectF(0, 0, saved.width(), saved.height()))
+    painter.end()
+    width, height = saved.width(), saved.height()
+    cols, rows = 16, 12
+
+    def inked(image: QImage) -> set[tuple[int, int]]:
+        cells: dict[tuple[int, int], int] = {}
+        for y in range(0, height, 2):
+            for x in range(0, width, 2):
+                if QColor(image.pixel(x, y)).lightness() < 140:
+                    cell = (x * cols // width, y * rows // height)
+                    cells[cell] = cells.get(cell, 0) + 1
+        return {cell for cell, n in cells.items() if n >= 3}
+
+    as_png, as_svg = inked(saved), inked(rendered)
+    assert len(as_png) > 30  # the axes, their labels and the curve
+    # the curve's top end sits in the top-right cells of both
+    assert any(col >= cols - 2 and row <= 2 for col, row in as_svg), sorted(as_svg)
+    assert len(as_png ^ as_svg) <= 0.2 * len(as_png), (sorted(as_png), sorted(as_svg))
+
+
+def test_the_cards_menu_buttons_show_one_arrow(qtbot: QtBot) -> None:
+    """The buttons read "Export ▾" and "Copy ▾", so each showed two arrows: the ▾ in the text
+    and the indicator Qt draws for a button with a menu. The text names the action; Qt's
+    indicator is the one arrow."""
+    from PySide6.QtWidgets import QStyleOptionToolButton
+
+    card = SweepCard(sweep_data(start="0.5 mm", stop="5 mm", points=5))
+    qtbot.addWidget(card)
+    card.show()
+    for button, text in ((card.export_button, "Export"), (card.copy_button, "Copy")):
+        option = QStyleOptionToolButton()
+        button.initStyleOption(option)
+        assert option.features & QStyleOptionToolButton.ToolButtonFeature.HasMenu  # Qt's arrow
+        assert option.text == text  # and none in the text
+        assert not any(arrow in option.text for arrow in "▾▼▿⏷↓")
 
 
 def test_the_cards_table_leaves_out_empty_columns_and_says_so(qtbot: QtBot) -> None:
