@@ -807,6 +807,32 @@ def score(rows: list[Row] | None = None) -> dict[str, Any]:
     return tally(rows or ROWS, run_row)
 
 
+def revise(blind: list[Row], revised: dict[str, tuple[Any, str]]) -> list[Row]:
+    """`blind` with the expectations `revised` replaced (text -> (expectation, why)): the rows
+    the later blind sets score."""
+    return [
+        Row(row.kind, row.turns, revised[row.text][0]) if row.text in revised else row
+        for row in blind
+    ]
+
+
+def blind_scorer(blind_rows: list[Row], rows: list[Row]) -> Any:
+    """A set's `score(rows=None, blind=False)`: verdict counts over `rows` (default all of the
+    set's; `blind`: with the expectations as first written, `blind_rows`)."""
+
+    def score(chosen: list[Row] | None = None, blind: bool = False) -> dict[str, Any]:
+        return tally(chosen or (blind_rows if blind else rows), run_row)
+
+    return score
+
+
+def print_score(score: Any) -> None:
+    """`python -m tests.agent.offline_blind_N [--blind]`: the set's score as JSON."""
+    import sys
+
+    print(json.dumps(score(blind="--blind" in sys.argv), indent=1, ensure_ascii=False))
+
+
 if __name__ == "__main__":
     result = score()
     print(json.dumps(result, indent=1, ensure_ascii=False))

@@ -20,7 +20,6 @@ Score: see tests/agent/test_offline_blind_4.py's docstring.
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
@@ -90,12 +89,18 @@ from tests.agent.offline_blind_2 import (
     sw_pm,
     sw_ray,
     sw_zeta,
-    tally,
     wall_eps,
     zeta,
 )
 from tests.agent.offline_blind_2 import ask as _ask
-from tests.agent.offline_blind_3 import Row, pm_sweep_density, r, run_row
+from tests.agent.offline_blind_3 import (
+    Row,
+    blind_scorer,
+    pm_sweep_density,
+    print_score,
+    r,
+    revise,
+)
 
 BARE = ("without a unit", "no unit")
 COMMA = ("comma", "decimal", "thousand")
@@ -1006,18 +1011,10 @@ REVISED: dict[str, tuple[Expect, str]] = {
 }
 """Blind expectations replaced: text -> (expectation, why the blind one was wrong)."""
 
-ROWS: list[Row] = [
-    Row(row.kind, row.turns, REVISED[row.text][0]) if row.text in REVISED else row
-    for row in BLIND_ROWS
-]
-
-
-def score(rows: list[Row] | None = None, blind: bool = False) -> dict[str, Any]:
-    """Verdict counts over `rows` (default all; `blind`: with the blind expectations)."""
-    return tally(rows or (BLIND_ROWS if blind else ROWS), run_row)
+ROWS: list[Row] = revise(BLIND_ROWS, REVISED)
+score = blind_scorer(BLIND_ROWS, ROWS)
+"""Verdict counts over rows (default all; `blind=True`: with the blind expectations)."""
 
 
 if __name__ == "__main__":
-    import sys
-
-    print(json.dumps(score(blind="--blind" in sys.argv), indent=1, ensure_ascii=False))
+    print_score(score)

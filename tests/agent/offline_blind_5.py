@@ -24,7 +24,6 @@ Score: see tests/agent/test_offline_blind_5.py's docstring.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from tests.agent.follow_up_blind import (
@@ -71,12 +70,11 @@ from tests.agent.offline_blind_2 import (
     stress,
     sw_pm,
     sw_ray,
-    tally,
     wall_eps,
     zeta,
 )
 from tests.agent.offline_blind_2 import ask as _ask
-from tests.agent.offline_blind_3 import Row, r, run_row
+from tests.agent.offline_blind_3 import Row, blind_scorer, print_score, r, revise
 
 BARE = ("without a unit", "no unit", "which unit")
 COMMA = ("comma", "decimal", "thousand")
@@ -631,18 +629,10 @@ REVISED: dict[str, tuple[Any, str]] = {
 }
 """Blind expectations replaced: text -> (expectation, why the blind one was wrong)."""
 
-ROWS: list[Row] = [
-    Row(row.kind, row.turns, REVISED[row.text][0]) if row.text in REVISED else row
-    for row in BLIND_ROWS
-]
-
-
-def score(rows: list[Row] | None = None, blind: bool = False) -> dict[str, Any]:
-    """Verdict counts over `rows` (default all; `blind`: with the blind expectations)."""
-    return tally(rows or (BLIND_ROWS if blind else ROWS), run_row)
+ROWS: list[Row] = revise(BLIND_ROWS, REVISED)
+score = blind_scorer(BLIND_ROWS, ROWS)
+"""Verdict counts over rows (default all; `blind=True`: with the blind expectations)."""
 
 
 if __name__ == "__main__":
-    import sys
-
-    print(json.dumps(score(blind="--blind" in sys.argv), indent=1, ensure_ascii=False))
+    print_score(score)

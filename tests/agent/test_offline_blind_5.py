@@ -18,7 +18,8 @@ from caec_desktop.agent.selection.offline import select_text
 from caec_desktop.tools import execute
 from tests.agent.follow_up_blind import MM
 from tests.agent.offline_blind_2 import judge
-from tests.agent.offline_blind_5 import BLIND_ROWS, REVISED, ROWS, Row, run_row
+from tests.agent.offline_blind_3 import run_row
+from tests.agent.offline_blind_5 import BLIND_ROWS, REVISED, ROWS, Row
 
 TOOLS = 25
 
