@@ -25,6 +25,24 @@ for _var in ("CAEC_LLM_API_KEY", "OPENROUTER_API_KEY", "CAEC_MODE"):
     os.environ.pop(_var, None)
 
 
+@pytest.fixture
+def qloop(qapp: object) -> Iterator[object]:
+    """A qasync loop over the test QApplication (closed after the test); Qt imported only by the
+    tests that ask for it."""
+    import asyncio
+
+    import qasync
+
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    try:
+        yield loop
+    finally:
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+        asyncio.set_event_loop(None)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_redactor() -> Iterator[None]:
     """Each test starts with no registered keys (Settings register theirs with the redactor)."""

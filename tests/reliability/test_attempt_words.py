@@ -6,16 +6,13 @@ answers (tests/reliability/hostile.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 import socket
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import qasync
-from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from caec_desktop.services.session import Session
@@ -151,18 +148,6 @@ async def test_a_server_that_never_answers_ends_at_the_request_limit() -> None:
         "; not retried (a local server that timed out may still be working on it)"
     )
     assert turn.status == "model_error" and "The request timeout is 1 s" in turn.answer
-
-
-@pytest.fixture
-def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
-    loop = qasync.QEventLoop(qapp)
-    asyncio.set_event_loop(loop)
-    try:
-        yield loop
-    finally:
-        loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.close()
-        asyncio.set_event_loop(None)
 
 
 def test_the_window_status_line_says_each_attempt(qtbot: QtBot, qloop: qasync.QEventLoop) -> None:

@@ -1,5 +1,5 @@
-"""Fixtures for the window tests: a qasync loop and a private config folder (helpers.py has the
-fake session and event builders)."""
+"""Fixtures for the window tests: a private config folder (the qasync loop, `qloop`, is
+tests/conftest.py's; helpers.py has the fake session and event builders)."""
 
 from __future__ import annotations
 
@@ -8,21 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import qasync
 from PySide6.QtWidgets import QApplication
-
-
-@pytest.fixture
-def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
-    """A qasync loop over the test QApplication (closed after the test)."""
-    loop = qasync.QEventLoop(qapp)
-    asyncio.set_event_loop(loop)
-    try:
-        yield loop
-    finally:
-        loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.close()
-        asyncio.set_event_loop(None)
 
 
 @pytest.fixture(autouse=True)
