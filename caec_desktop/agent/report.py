@@ -64,7 +64,9 @@ def final_status(state: AgentState) -> Status:
     if state.get("tool_results"):
         return "answered"
     if state.get("attempts", 0) == 0:
-        return "answered"  # help or conversation: the selector's reply is the answer
+        # Help or conversation: the selector's reply is the answer. A reply that asks which
+        # calculation is meant (the reader found none), or no reply at all, computed nothing.
+        return "needs_input" if state.get("missing") or not state.get("reply") else "answered"
     if state.get("missing") and not state.get("errors"):
         return "needs_input"
     if state.get("errors") or state.get("missing") or not state.get("reply"):
@@ -251,7 +253,10 @@ def build_report(state: AgentState, status: Status, summary: Summary | None = No
         message = state.get("error_message", "")
         return f"**The model or server failed:** {message}\n\n{NEXT_MODEL_ERROR}"
     results = state.get("tool_results") or []
-    if status == "answered" and not results:
+    untried = status == "needs_input" and state.get("attempts", 0) == 0
+    if not results and (status == "answered" or untried):
+        # An untried calculation: the selector's reply says what can be asked (which
+        # calculations there are), so the "give the inputs named above" steps do not apply.
         return state.get("reply") or NO_CALCULATION
     parts = [result_markdown(dict(r)) for r in results]
     if summary is not None and summary.text.strip():

@@ -33,6 +33,19 @@ def test_final_status_from_state() -> None:
     assert final_status({"attempts": 1, "reply": ""}) == "invalid"
 
 
+def test_a_turn_with_no_calculation_found_needs_input_and_help_is_answered() -> None:
+    """`tell me a joke` offline: the reader finds no calculation and asks which one; nothing
+    was computed, so the turn needs input (exit 2), never "answered". Help, and a model's
+    conversational reply, are answers. An empty reply computed nothing either."""
+    which = "which calculation to run (e.g. rayleigh time step, particle mass)"
+    asked = {"attempts": 0, "reply": "**I could not find a calculation…**", "missing": [which]}
+    assert final_status(asked) == "needs_input"  # type: ignore[arg-type]
+    assert final_status({"attempts": 0, "reply": ""}) == "needs_input"
+    assert final_status({"attempts": 0, "reply": "I work offline: …"}) == "answered"
+    # the reply is the whole answer: it names the way forward (no "inputs named above")
+    assert build_report(asked, "needs_input") == asked["reply"]  # type: ignore[arg-type]
+
+
 def test_report_keeps_tool_numbers_next_to_model_prose() -> None:
     outcome = execute(
         "rayleigh_timestep",
