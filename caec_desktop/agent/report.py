@@ -16,7 +16,7 @@ from caec_desktop.agent.guard import REFUSAL_NEXT_STEPS
 from caec_desktop.agent.selection.protocol import StatedValue, Summary
 from caec_desktop.agent.state import NO_CALL, AgentState, Status
 from caec_desktop.tools import CalcSheet, count_fields, result_schema, tool_schema
-from caec_desktop.tools.display import current
+from caec_desktop.tools.display import SCALED_SOURCES, current, source_note
 from caec_desktop.tools.sweep import SWEEP_TOOL, sweep_markdown
 from caec_desktop.tools.units import PintError, pretty_unit
 
@@ -109,12 +109,17 @@ def result_markdown(entry: dict[str, Any]) -> str:
         if v is not None
     ]
     sources = entry.get("arg_sources") or {}
+    given = entry.get("given_args") or {}
     inputs = []
     for key, value in (entry.get("args") or {}).items():
         if value is None:
             continue
         shown = show_value(value, in_units.get(key, ""), key in count_fields(tool, "args"))
-        inputs.append(f"{key} = {shown}" + (f" ({sources[key]})" if key in sources else ""))
+        source = str(sources.get(key) or "")
+        # a diameter halved for a radius says the diameter typed (a size given as text)
+        typed = given.get(key) if source in SCALED_SOURCES else None
+        note = source_note(source, typed if isinstance(typed, str) else "") if source else ""
+        inputs.append(f"{key} = {shown}" + (f" ({note})" if note else ""))
     if inputs:
         lines += ["", "Inputs: " + "; ".join(inputs)]
     if sheet is not None:

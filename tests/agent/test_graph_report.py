@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from caec_desktop.agent.report import brief, build_report, final_status
 from caec_desktop.agent.selection.offline import stated_values
 from caec_desktop.agent.selection.protocol import Summary
@@ -211,3 +213,22 @@ def test_a_wrong_number_repeated_in_the_summary_is_flagged_once() -> None:
         "⚠ the summary's 5 s does not match any computed value",
         "⚠ the summary's 7 s does not match any computed value",
     ]
+
+
+def test_the_answers_inputs_line_says_a_halved_diameter_in_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`caec ask` for 1 mm beads: the Inputs line read `particle_radius = 500 µm (typed (d/2))`;
+    it names the diameter typed. The turn's recorded source is still `typed (d/2)`."""
+    import json
+
+    from caec_desktop import cli
+
+    code = cli.main(
+        ["ask", "rayleigh time step for 1 mm glass beads", "--json", "--mode", "offline"]
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["tool_results"][0]["arg_sources"]["particle_radius"] == "typed (d/2)"
+    (inputs,) = [line for line in out["answer"].splitlines() if line.startswith("Inputs: ")]
+    assert inputs.startswith("Inputs: particle_radius = 500 µm (typed as diameter 1 mm ÷ 2); ")
+    assert "(d/2)" not in inputs
