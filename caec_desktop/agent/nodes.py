@@ -300,6 +300,8 @@ async def report_node(state: AgentState, runtime: NodeRuntime) -> Update:
         else:
             update["reply"] = selection.reply or ""
             update["usage"] = selection.usage
+            if selection.missing:  # no calculation found: the user must say which (needs_input)
+                update["missing"] = list(selection.missing)
     elif state.get("tool_results") and not state.get("status"):
         try:
             summary = await selector.summarize(request, [dict(r) for r in state["tool_results"]])

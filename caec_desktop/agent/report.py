@@ -16,7 +16,7 @@ from caec_desktop.agent.guard import REFUSAL_NEXT_STEPS
 from caec_desktop.agent.selection.protocol import StatedValue, Summary
 from caec_desktop.agent.state import NO_CALL, AgentState, Status
 from caec_desktop.tools import CalcSheet, count_fields, result_schema, tool_schema
-from caec_desktop.tools.display import current
+from caec_desktop.tools.display import SCALED_SOURCES, current, source_note
 from caec_desktop.tools.sweep import SWEEP_TOOL, sweep_markdown
 from caec_desktop.tools.units import PintError, pretty_unit
 
@@ -64,7 +64,9 @@ def final_status(state: AgentState) -> Status:
     if state.get("tool_results"):
         return "answered"
     if state.get("attempts", 0) == 0:
-        return "answered"  # help or conversation: the selector's reply is the answer
+        # Help or conversation: the selector's reply is the answer. A reply that asks which
+        # calculation is meant (the reader found none), or no reply at all, computed nothing.
+        return "needs_input" if state.get("missing") or not state.get("reply") else "answered"
     if state.get("missing") and not state.get("errors"):
         return "needs_input"
     if state.get("errors") or state.get("missing") or not state.get("reply"):
@@ -107,12 +109,17 @@ def result_markdown(entry: dict[str, Any]) -> str:
         if v is not None
     ]
     sources = entry.get("arg_sources") or {}
+    given = entry.get("given_args") or {}
     inputs = []
     for key, value in (entry.get("args") or {}).items():
         if value is None:
             continue
         shown = show_value(value, in_units.get(key, ""), key in count_fields(tool, "args"))
-        inputs.append(f"{key} = {shown}" + (f" ({sources[key]})" if key in sources else ""))
+        source = str(sources.get(key) or "")
+        # a diameter halved for a radius says the diameter typed (a size given as text)
+        typed = given.get(key) if source in SCALED_SOURCES else None
+        note = source_note(source, typed if isinstance(typed, str) else "") if source else ""
+        inputs.append(f"{key} = {shown}" + (f" ({note})" if note else ""))
     if inputs:
         lines += ["", "Inputs: " + "; ".join(inputs)]
     if sheet is not None:
@@ -251,7 +258,10 @@ def build_report(state: AgentState, status: Status, summary: Summary | None = No
         message = state.get("error_message", "")
         return f"**The model or server failed:** {message}\n\n{NEXT_MODEL_ERROR}"
     results = state.get("tool_results") or []
-    if status == "answered" and not results:
+    untried = status == "needs_input" and state.get("attempts", 0) == 0
+    if not results and (status == "answered" or untried):
+        # An untried calculation: the selector's reply says what can be asked (which
+        # calculations there are), so the "give the inputs named above" steps do not apply.
         return state.get("reply") or NO_CALCULATION
     parts = [result_markdown(dict(r)) for r in results]
     if summary is not None and summary.text.strip():

@@ -13,6 +13,7 @@ The process has one current display (`current()` / `use()`): the window sets it 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -323,3 +324,31 @@ def use(display: Display) -> Display:
 
 def with_sig(display: Display, digits: int) -> Display:
     return replace(display, sig=digits)
+
+
+SCALED_SOURCES = {
+    "typed (d/2)": ("diameter", 2.0, "÷ 2", "half the diameter typed"),
+    "typed (2r)": ("radius", 0.5, "× 2", "twice the radius typed"),
+}
+"""Sources of a value typed as the other size (a diameter halved for a radius, a radius doubled
+for a diameter): what was typed, the factor back to it, the operation in words, and the words
+when the value as given is not known."""
+_LEADING_NUMBER = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(.*?)\s*$")
+
+
+def source_note(source: str, typed: str = "") -> str:
+    """An input's recorded source in words, for the note after its value: `typed: 0.5 m` (typed
+    in other units than shown), `typed as diameter 1 mm ÷ 2` (`typed (d/2)` with the halved
+    value as given, `0.5 mm`), `preset:glass`. Only the words: the recorded source (trace,
+    history) is unchanged. `typed` is display text; its number is only scaled by 2 or ½, which
+    is exact, never evaluated."""
+    if source in SCALED_SOURCES:
+        size, back, operation, unknown = SCALED_SOURCES[source]
+        found = _LEADING_NUMBER.match(typed)
+        if not found:
+            return unknown
+        value = float(found.group(1)) * back
+        short = f"{value:g}"
+        number = short if float(short) == value else repr(value)
+        return f"typed as {size} {f'{number} {found.group(2)}'.strip()} {operation}"
+    return f"{source}: {typed}" if typed else source

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from caec_desktop.ui.settings_dialog import Probe, SettingsDialog
     from caec_desktop.ui.trace_panel import TracePanel
     from caec_desktop.ui.units_redraw import UnitsRedraw
+    from caec_desktop.ui.wait_clock import WaitClock
     from caec_desktop.ui.welcome_panel import WelcomePanel
 
 log = logging.getLogger(__name__)
@@ -72,6 +73,8 @@ STATUS_LABEL_MIN_WIDTH = 120
 """The status bar's mode badge and token usage may be this narrow (their text cut, whole in the
 tooltip): at their text's width (a long host name, a long session's usage) they needed more than
 an 800-px window has, and were drawn over each other."""
+RUNNING = "running…"
+"""The status line while a run goes on and no model request is outstanding."""
 LAYOUT_VERSION = 1
 """Bumped when the window's docks or splitters change, so an old saved layout is ignored."""
 CHAT_MODULES = (
@@ -224,6 +227,8 @@ class MainWindow(QMainWindow):
         self._banner: QLabel | None = None
         """The error banner's label, once made (`banner`)."""
 
+        self._wait_clock: WaitClock | None = None
+        """Counts the wait for a model's reply in the status line (made at the first request)."""
         self.usage = QLabel()
         """Tokens spent (this turn and the conversation); hidden while there is no usage."""
         self.usage.hide()
@@ -960,7 +965,7 @@ class MainWindow(QMainWindow):
     def _on_runner_run_started(self, _kind: str) -> None:
         self.hide_error()  # about an earlier run: this one reports its own
         self.chat.set_running(True)
-        self.statusBar().showMessage("running…")
+        self.statusBar().showMessage(RUNNING)
 
     def _on_runner_event_received(self, event: TraceEvent) -> None:
         if self._events_before_panels is not None:
@@ -981,9 +986,27 @@ class MainWindow(QMainWindow):
             self.chat.stream_text(str(event.data.get("text") or ""))
         elif event.kind == "llm_request":  # a new model call: earlier streamed text is done
             self.chat.end_stream()
-        if event.kind in ("llm_request", "error") and event.data.get("text"):
-            # which server is asked, which attempt failed and why, what comes next
-            self.statusBar().showMessage(str(event.data["text"]))
+        self._status_of_request(event)
+
+    def _status_of_request(self, event: TraceEvent) -> None:
+        """Which server is asked and for how long so far (`WaitClock`), which attempt failed and
+        why, what comes next; once a reply arrives the line no longer says "asking"."""
+        text = str(event.data.get("text") or "")
+        if event.kind == "llm_request" and text:
+            if self._wait_clock is None:
+                from caec_desktop.ui.wait_clock import WaitClock
+
+                self._wait_clock = WaitClock(self, self.statusBar().showMessage)
+            self._wait_clock.start(text)
+        elif event.kind == "error" and text:
+            self._stop_wait_clock()
+            self.statusBar().showMessage(text)
+        elif event.kind == "llm_response" and self._stop_wait_clock():
+            self.statusBar().showMessage(RUNNING)  # the reply arrives (or is streaming in)
+
+    def _stop_wait_clock(self) -> bool:
+        """Stop counting the wait for a reply; True if a request was outstanding."""
+        return self._wait_clock is not None and self._wait_clock.stop()
 
     def _on_runner_run_finished(self, turn: Any) -> None:
         """The answer's bubble and the buttons now; the run's status and usage on the next loop
@@ -994,6 +1017,8 @@ class MainWindow(QMainWindow):
         from caec_desktop.ui.chat_replay import answer_bubble
 
         self.chat.set_running(False)
+        if self._stop_wait_clock():  # it ended waiting (a time limit, Stop): not "asking" now
+            self.statusBar().clearMessage()
         if turn is not None:
             role, text = answer_bubble(turn.answer, turn.status, turn.tool_results)
             if text:

@@ -122,11 +122,11 @@ def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
 def input_text(
     tool: str, args: dict[str, Any], sources: dict[str, str], given: dict[str, Any] | None = None
 ) -> str:
-    """`Inputs: particle_radius = 500 µm (typed (d/2)); …`, left-out inputs not named. A value
-    typed (or entered in the form) in other units than those shown says what was typed:
-    `drum_radius = 19.7 in (typed: 0.5 m)`, not a converted value labelled "typed"."""
+    """`Inputs: particle_radius = 500 µm (typed as diameter 1 mm ÷ 2); …`, left-out inputs not
+    named. A value typed (or entered in the form) in other units than those shown says what was
+    typed: `drum_radius = 19.7 in (typed: 0.5 m)`, not a converted value labelled "typed"."""
     from caec_desktop.tools import count_fields
-    from caec_desktop.tools.display import current
+    from caec_desktop.tools.display import SCALED_SOURCES, current, source_note
 
     show_value = current().show
     units, counts = _units(tool, "args"), count_fields(tool, "args")
@@ -138,10 +138,11 @@ def input_text(
         source = sources.get(k)
         as_given = (given or {}).get(k)
         by_user = bool(source) and (str(source).startswith("typed") or source == "form")
-        typed = _typed_text(as_given, units.get(k, ""))
-        if by_user and typed and not same_as_shown(typed, shown):
-            source = f"{source}: {typed}"
-        parts.append(f"{k} = {shown}" + (f" ({source})" if source else ""))
+        typed = _typed_text(as_given, units.get(k, "")) if by_user else ""
+        if typed and source not in SCALED_SOURCES and same_as_shown(typed, shown):
+            typed = ""  # the value shown is what was typed (a halved diameter never is)
+        note = source_note(str(source), typed) if source else ""
+        parts.append(f"{k} = {shown}" + (f" ({note})" if note else ""))
     return "Inputs: " + "; ".join(parts) if parts else ""
 
 

@@ -1,6 +1,7 @@
 """End to end over the offline phrasing corpus: `caec ask --json` answers every calculation row
 with the expected tool, the expected validated inputs and exit code 0; rows with missing inputs
-exit 2 naming each one; help and chat requests answer with exit 0."""
+exit 2 naming each one; help requests answer with exit 0, chat with no calculation in it exits 2
+(needs_input: which calculation?)."""
 
 from __future__ import annotations
 
@@ -58,9 +59,14 @@ def test_rows_with_missing_inputs_exit_2_and_name_them(
 
 
 @pytest.mark.parametrize("row", CONVERSATION, ids=[r.text for r in CONVERSATION])
-def test_help_and_chat_answer_without_tools(capsys: pytest.CaptureFixture[str], row: Row) -> None:
+def test_help_answers_and_chat_needs_input_without_tools(
+    capsys: pytest.CaptureFixture[str], row: Row
+) -> None:
     code, out = ask(capsys, row.text)
-    assert (code, out["status"], out["intent"]) == (0, "answered", row.intent)
+    # Help is answered; a question with no calculation in it computed nothing: the user must
+    # say which calculation (needs_input, exit 2), never "answered".
+    want = (0, "answered") if row.intent == "help" else (2, "needs_input")
+    assert (code, out["status"], out["intent"]) == (*want, row.intent)
     assert out["attempts"] == 0 and out["answer"]
     kinds = [e["kind"] for e in out["events"]]
     assert "tool_call" not in kinds and "node_start" in kinds

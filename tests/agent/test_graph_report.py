@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from caec_desktop.agent.report import brief, build_report, final_status
 from caec_desktop.agent.selection.offline import stated_values
 from caec_desktop.agent.selection.protocol import Summary
@@ -31,6 +33,19 @@ def test_final_status_from_state() -> None:
     )
     assert final_status({"attempts": 2, "missing": ["density"], "errors": [{}]}) == "invalid"  # type: ignore[list-item]
     assert final_status({"attempts": 1, "reply": ""}) == "invalid"
+
+
+def test_a_turn_with_no_calculation_found_needs_input_and_help_is_answered() -> None:
+    """`tell me a joke` offline: the reader finds no calculation and asks which one; nothing
+    was computed, so the turn needs input (exit 2), never "answered". Help, and a model's
+    conversational reply, are answers. An empty reply computed nothing either."""
+    which = "which calculation to run (e.g. rayleigh time step, particle mass)"
+    asked = {"attempts": 0, "reply": "**I could not find a calculation…**", "missing": [which]}
+    assert final_status(asked) == "needs_input"  # type: ignore[arg-type]
+    assert final_status({"attempts": 0, "reply": ""}) == "needs_input"
+    assert final_status({"attempts": 0, "reply": "I work offline: …"}) == "answered"
+    # the reply is the whole answer: it names the way forward (no "inputs named above")
+    assert build_report(asked, "needs_input") == asked["reply"]  # type: ignore[arg-type]
 
 
 def test_report_keeps_tool_numbers_next_to_model_prose() -> None:
@@ -198,3 +213,22 @@ def test_a_wrong_number_repeated_in_the_summary_is_flagged_once() -> None:
         "⚠ the summary's 5 s does not match any computed value",
         "⚠ the summary's 7 s does not match any computed value",
     ]
+
+
+def test_the_answers_inputs_line_says_a_halved_diameter_in_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`caec ask` for 1 mm beads: the Inputs line read `particle_radius = 500 µm (typed (d/2))`;
+    it names the diameter typed. The turn's recorded source is still `typed (d/2)`."""
+    import json
+
+    from caec_desktop import cli
+
+    code = cli.main(
+        ["ask", "rayleigh time step for 1 mm glass beads", "--json", "--mode", "offline"]
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["tool_results"][0]["arg_sources"]["particle_radius"] == "typed (d/2)"
+    (inputs,) = [line for line in out["answer"].splitlines() if line.startswith("Inputs: ")]
+    assert inputs.startswith("Inputs: particle_radius = 500 µm (typed as diameter 1 mm ÷ 2); ")
+    assert "(d/2)" not in inputs

@@ -331,6 +331,32 @@ async def test_offline_replies_without_a_call_are_not_treated_as_model_prose() -
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize(
+    "text", ["what's the weather in Paris tomorrow?", "asdf", "tell me a joke"]
+)
+async def test_offline_a_question_with_no_calculation_needs_input(text: str) -> None:
+    """The reader found no calculation: nothing was computed and the user must say which one.
+    The turn was "answered" (status bar "answered · offline", exit 0, listed as answered)."""
+    turn = await drain(Session(OFFLINE), text)
+    assert (turn.status, turn.intent, turn.attempts) == ("needs_input", "other", 0)
+    assert turn.answer.startswith("**I could not find a calculation in your question.**")
+    assert turn.tool_results == [] and turn.events[-1].data["status"] == "needs_input"
+    helped = await drain(Session(OFFLINE), "help")
+    assert (helped.status, helped.intent) == ("answered", "help")
+
+
+@pytest.mark.asyncio
+async def test_a_models_conversational_reply_is_answered_and_an_empty_one_needs_input() -> None:
+    reply = "Rolling friction resists a sphere's rolling; DEM models it with a torque."
+    chat = await drain(
+        Session(OFFLINE, selector=ScriptedSelector(intent="other", reply=reply)), "?"
+    )
+    assert (chat.status, chat.answer) == ("answered", reply)
+    silent = await drain(Session(OFFLINE, selector=ScriptedSelector(intent="other", reply="")), "?")
+    assert silent.status == "needs_input" and "could not find a calculation" in silent.answer
+
+
+@pytest.mark.asyncio
 async def test_a_confining_stress_in_another_calculation_is_not_refused() -> None:
     text = "rayleigh time step for 1 mm glass beads under a confining stress of 100 kPa"
     turn = await drain(Session(OFFLINE), text)

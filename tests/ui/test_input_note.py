@@ -79,3 +79,23 @@ def test_a_bare_value_read_in_si_says_so_on_the_card() -> None:
         use(before)
     shown = 2500 / (0.45359237 / 0.3048**3)
     assert f"density = {shown:.4g} lb/ft³ (typed without a unit: 2500 kg/m³)" in us
+
+
+def test_a_diameter_typed_for_a_radius_is_said_in_words_not_nested_brackets() -> None:
+    """`particle_radius = 500 µm (typed (d/2): 0.5 mm)` was hard to read: the note names the
+    diameter typed and the halving. The recorded source stays `typed (d/2)`."""
+    args = {"particle_radius": 0.5e-3, **GLASS}
+    sources = {"particle_radius": "typed (d/2)", "density": "preset:glass"}
+    text = input_text("rayleigh_timestep", args, sources, {"particle_radius": "0.5 mm"})
+    assert "particle_radius = 500 µm (typed as diameter 1 mm ÷ 2);" in text
+    assert "density = 2500 kg/m³ (preset:glass)" in text
+    assert "(d/2)" not in text and sources["particle_radius"] == "typed (d/2)"
+    # 0.15 in halved from 0.3 in; a radius doubled for a diameter; no value as given known
+    tiny = input_text("rayleigh_timestep", args, sources, {"particle_radius": "0.15 in"})
+    assert "(typed as diameter 0.3 in ÷ 2)" in tiny
+    doubled = input_text(
+        "rayleigh_timestep", args, {"particle_radius": "typed (2r)"}, {"particle_radius": "1 mm"}
+    )
+    assert "particle_radius = 500 µm (typed as radius 0.5 mm × 2)" in doubled
+    unknown = input_text("rayleigh_timestep", args, sources, {})
+    assert "particle_radius = 500 µm (half the diameter typed)" in unknown

@@ -511,3 +511,33 @@ def test_the_tool_form_builds_a_field_per_step_and_a_click_on_its_tab_finishes_i
     assert isinstance(form, FormPanel) and again.side.currentIndex() == 2
     assert set(form.editors) == {f.name for f in form.fields}
     assert list(steps) == [] and again.form is form
+
+
+def test_a_question_with_no_calculation_ends_needs_input_in_the_status_bar(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """Offline, `what's the weather in Paris tomorrow?` computes nothing: the status bar said
+    "answered · offline" (and the export dialog listed the turn as answered). It says the turn
+    needs input; `help` is still answered."""
+    from caec_desktop.services.report import TurnRecord
+    from caec_desktop.ui.export_dialog import turn_label
+
+    window, runner, _form = _window(qtbot, Session(OFFLINE))
+    ended: list[Any] = []
+
+    async def scenario() -> None:
+        for text, status in (("what's the weather in Paris tomorrow?", "needs_input"),
+                             ("help", "answered")):  # fmt: skip
+            _send(window, qtbot, text)
+            (turn,) = await wait_signal(runner.runFinished, timeout=30)
+            ended.append(turn)
+            assert turn.status == status
+            await wait_until(lambda s=status: window.statusBar().currentMessage().startswith(s))
+            assert window.statusBar().currentMessage() == f"{status} · offline"
+
+    qloop.run_until_complete(scenario())
+    # The export dialog lists each saved turn by the status it ended with.
+    labels = [
+        turn_label(TurnRecord(n, "q", t.model_dump(mode="json"))) for n, t in enumerate(ended)
+    ]
+    assert labels == ["0. q — needs_input", "1. q — answered"]

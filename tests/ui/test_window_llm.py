@@ -5,6 +5,7 @@ dialog's Test connection runs the real `probe`."""
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -134,3 +135,79 @@ def test_test_connection_fills_an_empty_model_with_the_one_it_used(
     assert "no model set; using fake-model" in dialog.test_result.text()
     assert dialog.model_edit.text() == "fake-model" and dialog.problem() == ""
     assert dialog.result_settings().model == "fake-model"
+
+
+def test_the_status_line_says_asking_only_while_a_request_is_outstanding(
+    qtbot: QtBot, qloop: qasync.QEventLoop, server: FakeOpenAI
+) -> None:
+    """The first request fails (500), the retry is answered: the status line said "attempt 2
+    of 2: asking …" until the turn's end. Once a reply arrives it no longer says "asking" or
+    "attempt", and no clock is left running."""
+    intent = _calls(tool_call("respond", {"intent": "other"}, "c0"))
+    failed = Reply(status=500, body={"error": {"message": "busy"}})
+    chat = Reply(message={"role": "assistant", "content": "DEM models each grain as a body."})
+    server.add(failed, intent, chat)
+    settings = _settings(server).model_copy(update={"retry_base_delay_s": 0.05})
+    runner = SessionRunner(Session(settings))
+    window = MainWindow(runner, settings)
+    qtbot.addWidget(window)
+    shown: list[str] = []
+    window.statusBar().messageChanged.connect(shown.append)
+    after_reply: list[str] = []
+
+    def on_event(event: Any) -> None:  # connected after the window's slot: sees its update
+        if event.kind == "llm_response" and event.data.get("stream") != "delta":
+            after_reply.append(window.statusBar().currentMessage())
+
+    runner.eventReceived.connect(on_event)
+
+    async def scenario() -> Any:
+        runner.ask("what is DEM?")
+        (turn,) = await wait_signal(runner.runFinished, timeout=30)
+        return turn
+
+    turn = qloop.run_until_complete(scenario())
+    assert turn.status == "answered" and len(server.chat_requests) == 3
+    assert any(s.startswith("attempt 2 of 2: asking fake-model at 127.0.0.1:") for s in shown)
+    assert len(after_reply) == 2  # the intent's reply and the answer's
+    for message in after_reply:
+        assert "asking" not in message and "attempt" not in message, message
+    assert window._wait_clock is not None and not window._wait_clock.running
+
+
+def test_a_silent_server_shows_the_time_waited_then_stops_counting(
+    qtbot: QtBot, qloop: qasync.QEventLoop
+) -> None:
+    """A server that accepts and never answers: the status line counted nothing for up to the
+    request timeout. It shows the seconds waited, once a second; at the turn's end (the request
+    timeout, 2 s here) the clock stops and the line no longer says "asking"."""
+    from tests.reliability import hostile
+    from tests.ui.helpers import wait_until
+
+    with hostile.HostileServer(hostile.silent) as silent:
+        values: dict[str, Any] = {"mode": "local", "base_url": silent.base_url, "model": "m",
+                                  "request_timeout_s": 2.0, "safety_net": False}  # fmt: skip
+        settings = Settings(**values)
+        runner = SessionRunner(Session(settings))
+        window = MainWindow(runner, settings)
+        qtbot.addWidget(window)
+        shown: list[str] = []
+        window.statusBar().messageChanged.connect(shown.append)
+
+        async def scenario() -> Any:
+            runner.ask("what is DEM?")
+            where = f"asking m at 127.0.0.1:{silent.port} (classify; up to 2 s per reply)"
+            await wait_until(lambda: f"{where} — waiting 1 s" in shown, timeout=10)
+            (turn,) = await wait_signal(runner.runFinished, timeout=30)
+            return turn
+
+        started = time.monotonic()
+        turn = qloop.run_until_complete(scenario())
+        took = time.monotonic() - started
+    assert turn.status == "model_error"
+    assert window._wait_clock is not None and not window._wait_clock.running
+    assert "asking" not in window.statusBar().currentMessage()
+    # once a second, counting up, never past the time the turn took (a loaded machine may
+    # delay a tick, so the counts are not pinned to 1 and 2)
+    waited = [int(s.rsplit(" — waiting ", 1)[1].removesuffix(" s")) for s in shown if " — w" in s]
+    assert waited == sorted(waited) and waited[0] >= 1 and waited[-1] <= took + 1, waited

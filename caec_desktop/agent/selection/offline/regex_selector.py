@@ -386,8 +386,10 @@ def _select_one(text: str, history: list[dict[str, Any]] | None) -> Selection:
             reply="I found values but not which calculation you want.\n\n" + help_text(),
             missing=[WHICH_CALCULATION],
         )
-    else:  # `help` gets the list; a question the reader cannot place says so first
-        return Selection(reply=help_text() if is_help(text) else not_understood_text())
+    elif is_help(text):  # `help` gets the list
+        return Selection(reply=help_text())
+    else:  # a question the reader cannot place says so, and the turn needs input
+        return Selection(reply=not_understood_text(), missing=[WHICH_CALCULATION])
     notes = reading_notes(parsed, built)
     if built.refused:
         parts = [f"**Not computed:** {r}." for r in built.refused]
