@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from caec_desktop.services.report import TitleBlock, TurnRecord, default_turns
-from caec_desktop.services.report.text import one_line
+from caec_desktop.services.report.text import one_line, status_words
 
 FORMATS = {
     "PDF (*.pdf)": ".pdf",
@@ -56,7 +56,7 @@ def turn_label(rec: TurnRecord) -> str:
     """`3. rayleigh time step for 1 mm beads — answered, 1 calculation`."""
     asked = one_line(rec.user_text)
     asked = asked if len(asked) <= 60 else asked[:59] + "…"
-    status = str(rec.result.get("status") or "?")
+    status = status_words(rec.result.get("status") or "?")
     n = len(rec.result.get("tool_results") or [])
     calcs = f", {n} calculation{'s' if n != 1 else ''}" if n else ""
     return f"{rec.number}. {asked} — {status}{calcs}"

@@ -1036,7 +1036,9 @@ class MainWindow(QMainWindow):
 
     def _show_run_status(self, turn: Any) -> None:
         if turn is not None:
-            self.statusBar().showMessage(f"{turn.status} · {turn.mode}", 8000)
+            from caec_desktop.services.report.text import status_words
+
+            self.statusBar().showMessage(f"{status_words(turn.status)} · {turn.mode}", 8000)
             self.show_usage(turn.usage, turn.conversation_usage)
         else:
             self.statusBar().clearMessage()

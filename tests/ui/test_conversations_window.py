@@ -286,7 +286,7 @@ def test_report_dialog_picks_turns_and_remembers_the_title_block(
     assert dialog.turns.count() == 3
     assert dialog.chosen_turns() == [1, 3]
     assert dialog.turns.item(1).text().startswith("2. rayleigh time step r=1 kg")
-    assert dialog.turns.item(1).text().endswith("— needs_input")  # r=1 kg: radius still needed
+    assert dialog.turns.item(1).text().endswith("— needs input")  # r=1 kg: radius still needed
     # prefilled from the last title block used, without its date
     assert dialog.fields["author"].text() == "A. Engineer" and dialog.fields["date"].text() == ""
     dialog.fields["project"].setText("Silo discharge")

@@ -16,6 +16,23 @@ from functools import lru_cache
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+STATUS_WORDS: dict[str, str] = {
+    "answered": "answered",
+    "needs_input": "needs input",
+    "invalid": "inputs rejected",
+    "refused": "refused",
+    "model_error": "model or server failed",
+    "cancelled": "cancelled",
+    "error": "failed (a bug)",
+}
+"""How a turn's status reads to a person (the window's status bar, the export dialog's turn
+list); JSON, traces and `caec ask --json` keep the names (docs/architecture.md)."""
+
+
+def status_words(status: object) -> str:
+    """`needs_input` -> "needs input"; a status not in `STATUS_WORDS` as it is."""
+    return STATUS_WORDS.get(str(status), str(status))
+
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
