@@ -333,7 +333,11 @@ SCALED_SOURCES = {
 """Sources of a value typed as the other size (a diameter halved for a radius, a radius doubled
 for a diameter): what was typed, the factor back to it, the operation in words, and the words
 when the value as given is not known."""
-_LEADING_NUMBER = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(.*?)\s*$")
+_LEADING_NUMBER = re.compile(
+    r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(?:\s+([^\d\s.,+-][^\d,]*?))?\s*$"
+)
+"""A number and its unit, the whole text: `0.5 mm`, `2.5e-3 m`; not `1,250 mm` or `1 250 mm` (a
+number in pieces is never scaled in part: the words without the number are used)."""
 
 
 def source_note(source: str, typed: str = "") -> str:
@@ -350,5 +354,6 @@ def source_note(source: str, typed: str = "") -> str:
         value = float(found.group(1)) * back
         short = f"{value:g}"
         number = short if float(short) == value else repr(value)
-        return f"typed as {size} {f'{number} {found.group(2)}'.strip()} {operation}"
+        unit = found.group(2) or ""
+        return f"typed as {size} {f'{number} {unit}'.strip()} {operation}"
     return f"{source}: {typed}" if typed else source

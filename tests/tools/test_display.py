@@ -292,3 +292,22 @@ def test_no_auto_prefix_writes_a_unit_no_one_reads(preset: str) -> None:
         for unit in UNIT_CHOICES[kind][1:]:
             fixed = make_display(preset, {kind: unit}).fmt(1.0, si_unit)
             assert "Pas" not in fixed, (kind, unit, fixed)
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("0.5 mm", "typed as diameter 1 mm ÷ 2"),
+        ("2.5e-3 m", "typed as diameter 0.005 m ÷ 2"),
+        ("1500 mm", "typed as diameter 3000 mm ÷ 2"),
+        # a number in pieces is never scaled in part (it read "typed as diameter 2 ,250 mm")
+        ("1,250 mm", "half the diameter typed"),
+        ("1 250 mm", "half the diameter typed"),
+        ("1.5k mm", "half the diameter typed"),
+        ("", "half the diameter typed"),
+    ],
+)
+def test_a_halved_diameter_is_said_from_a_whole_number_only(typed: str, said: str) -> None:
+    from caec_desktop.tools.display import source_note
+
+    assert source_note("typed (d/2)", typed) == said
