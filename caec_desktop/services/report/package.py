@@ -35,7 +35,7 @@ from caec_desktop.agent.usage import total_usage, usage_text
 from caec_desktop.services.provenance import provenance
 from caec_desktop.services.report.text import markdown_to_text, one_line, to_second, turn_ranges
 from caec_desktop.tools import CalcSheet, ToolOutcome, execute, result_schema, tool_schema
-from caec_desktop.tools.display import count_text, current, is_count
+from caec_desktop.tools.display import SCALED_SOURCES, count_text, current, is_count, source_note
 from caec_desktop.tools.materials import MATERIALS
 from caec_desktop.tools.sweep import left_out_line
 from caec_desktop.tools.units import UnitParseError, pretty_unit, to_si
@@ -625,20 +625,18 @@ def _calculation(
             args.update({k: v for k, v in used.items() if k not in args and k != table.parameter})
     if table is not None:
         table.fixed = _held({k: v for k, v in args.items() if k != table.parameter}, arg_props)
-    inputs = [
-        InputRow(
-            name,
-            _label(arg_props.get(name, {})),
-            show_value(
-                value,
-                arg_props.get(name, {}).get("x-unit", ""),
-                bool(arg_props.get(name, {}).get("x-count")),
-            ),
-            provenance(entry, name, value, arg_props.get(name, {})),
-        )
-        for name, value in args.items()
-        if value is not None
-    ]
+    inputs = []
+    for name, value in args.items():
+        if value is None:
+            continue
+        prop = arg_props.get(name, {})
+        shown = show_value(value, prop.get("x-unit", ""), bool(prop.get("x-count")))
+        source = provenance(entry, name, value, prop)
+        # a halved diameter in words, as the answer and the card say it (the record unchanged)
+        given = (entry.get("given_args") or {}).get(name)  # as typed: `0.5 mm`, not `500 µm`
+        typed = given.strip() if isinstance(given, str) else shown
+        said = source_note(source, typed) if source in SCALED_SOURCES else source
+        inputs.append(InputRow(name, _label(prop), shown, said))
     if table is not None:
         varied = f"varied: {len(table.rows)} points"
         inputs.insert(
