@@ -318,3 +318,11 @@ def test_ms_with_a_negative_power_is_asked_which_is_meant(text: str) -> None:
 )
 def test_the_unambiguous_neighbours_of_ms_1_read(text: str, unit: str) -> None:
     assert read_value(text).unit == unit
+
+
+@pytest.mark.parametrize("text", ["20 rpm", "20 RPM", "20 Rpm", "20 rPm", "20 RpM", "20 rPM"])
+def test_rpm_is_read_in_any_case(text: str) -> None:
+    """Forms and `caec run` read r-p-m in any case (no other unit is spelt so): 20 rev/min."""
+    reg = ureg()
+    omega = reg.Quantity(20, read_value(text).unit).to("rad/s").magnitude
+    assert math.isclose(omega, 20 * 2 * math.pi / 60, rel_tol=1e-12)

@@ -22,6 +22,7 @@ from caec_desktop.agent.selection.offline.aliases import (
     FLUID_KEY_BEFORE_RE,
     LENGTH,
     PARTICLE_KEY_AFTER_RE,
+    PARTICLE_VALUE_BEFORE_RE,
     POST_KEY_RE,
     POST_ROLES,
     PRE_KEY_RE,
@@ -775,6 +776,8 @@ def _attach_keys(quantities: list[Quantity]) -> None:
                 roles = particle_roles(roles)
             elif not pre and CONTAINER_VALUE_BEFORE_RE.search(q.before):
                 roles = container_roles(roles) or roles
+            elif not pre and PARTICLE_VALUE_BEFORE_RE.search(q.before):
+                roles = particle_roles(roles)
             candidates.append((key, roles, post.end()))
         claimed = 0
         for key, roles, used in candidates:
