@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from itertools import pairwise
 from typing import Any
@@ -39,7 +40,7 @@ from caec_desktop.agent.selection.offline.lazy_re import LazyPattern, lazy
 from caec_desktop.tools.bare import bare_question
 from caec_desktop.tools.fluids import fluid_mentions
 from caec_desktop.tools.materials import mentions
-from caec_desktop.tools.units import dimensionality_name, ureg
+from caec_desktop.tools.units import convert, dimensionality_name, sig, ureg
 from caec_desktop.tools.values import (
     CASE_TRAPS,
     ValueReadError,
@@ -567,7 +568,8 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         return _Unit("", _BARE, True, match.end("unit"))
     end = match.end("unit")
     glued = match.start("unit") == end_num
-    if _KEY_NEXT_RE.match(text, end):  # `2500 E=70 GPa`: the next key, not a unit
+    if _KEY_NEXT_RE.match(text, end) and not _restated_after(raw, text, end, known):
+        # `2500 E=70 GPa`: the next key, not a unit (but `1 mm = 0.001 m` restates 1 mm)
         return _Unit("", _BARE, False, end_num)
     if per := _SPACED_PER_RE.match(text, end):
         # `2500 kg /m3`, `2 m / s`: the unit goes on after a space, read whole as the value
@@ -620,6 +622,20 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         why = f"two units of one {dim} ({raw}, {second.group(1)}); type one value with its unit"
         return _Unit("", "", False, second.end(), f"could not read {quote(whole)}: {why}")
     return _Unit(unit, dim, False, end)
+
+
+_EQUALS_NUMBER_RE = re.compile(r"[ \t]*=[ \t]*[-+]?\.?\d")
+
+
+def _restated_after(raw: str, text: str, end: int, known: frozenset[str]) -> bool:
+    """Whether `raw`, before `= number`, is a unit and no key (`1 mm = 0.001 m`)."""
+    if not _EQUALS_NUMBER_RE.match(text, end) or _is_word(raw, known):
+        return False
+    try:
+        read_unit(normalize_unit(raw))
+    except ValueReadError:
+        return False
+    return True
 
 
 _GLUED_WORD_NEXT_RE = re.compile(r"[^\s,;]*")
@@ -876,6 +892,7 @@ def parse(
     )  # fmt: skip
     _spans(text, quantities)
     quantities = _without_negated_values(text, quantities, fixes)
+    quantities = _without_restated(text, quantities, fixes)
     _inherit_units(quantities)
     _attach_keys(quantities)
     _inherit_post_keys(quantities)
@@ -939,6 +956,90 @@ def _without_negated_values(
     for typed in negated.values():
         fixes[f"not {typed}"] = NEGATED
     kept = [q for q in quantities if q.problem or _typed_value(text, q) not in negated]
+    _spans(text, kept)
+    return kept
+
+
+_RESTATE_GAP_RE = lazy(r"^\s*(?:[(\[]|=)\s*$")
+_RESTATE_CLOSE_RE = lazy(r"^\s*[)\]]")
+
+
+def _restatement(text: str, q: Quantity, nxt: Quantity) -> bool:
+    """Whether `nxt` restates `q` in another unit: in brackets right after it (`2 mm (0.079
+    in)`, `1 in [25.4 mm]`) or after `=` (`1 mm = 0.001 m`), both with a unit of one dimension."""
+    gap = text[q.end : nxt.start]
+    if not _RESTATE_GAP_RE.match(gap):
+        return False
+    if ("=" not in gap) and not _RESTATE_CLOSE_RE.match(nxt.after):
+        return False
+    return (
+        not (q.problem or nxt.problem or q.percent or nxt.percent)
+        and bool(q.unit and nxt.unit and q.number and nxt.number)
+        and q.dim == nxt.dim
+        and q.dim not in ("", _BARE)
+    )
+
+
+def _printed_step(number: str) -> float:
+    """The step of the last digit typed (`0.079` → 0.001, `25` → 1, `2e-3` → 0.001)."""
+    try:
+        exponent = Decimal(number.replace("\u2212", "-").replace("E", "e")).as_tuple().exponent
+    except InvalidOperation:
+        return 0.0  # `2×10^-3`: compared exactly
+    return 10.0**exponent if isinstance(exponent, int) else 0.0
+
+
+def _agree(q: Quantity, nxt: Quantity) -> bool:
+    """Two values of one input agree when each, converted to the other's unit, rounds to the
+    other's printed digits: within half the step of its last digit (`2 mm (0.079 in)`: 2 mm =
+    0.0787 in, within 0.0005 in of 0.079, and 0.079 in = 2.007 mm, within 0.5 mm of 2;
+    docs/values.md, "A value restated in brackets")."""
+    try:
+        q_there = convert(q.value, q.unit, nxt.unit)
+        nxt_here = convert(nxt.value, nxt.unit, q.unit)
+    except Exception:
+        return False
+    return _rounds_to(q_there, nxt) and _rounds_to(nxt_here, q)
+
+
+def _rounds_to(value: float, typed: Quantity) -> bool:
+    """Whether `value` (in `typed`'s unit) rounds to `typed` at its printed digits."""
+    half = _printed_step(typed.number) / 2
+    slack = 1e-9 * max(abs(value), abs(typed.value))  # float rounding only
+    return abs(value - typed.value) <= half + slack
+
+
+def _without_restated(
+    text: str, quantities: list[Quantity], fixes: dict[str, str]
+) -> list[Quantity]:
+    """A value restated in another unit (`2 mm (0.079 in)`, `1 mm = 0.001 m`) is one value: the
+    first, noted under `Read as`, when the two agree to the digits typed; both refused, naming
+    both, when they do not (`2 mm (0.5 in)`: which one is meant?)."""
+    dropped: set[int] = set()
+    for i in range(len(quantities) - 1):
+        q, nxt = quantities[i], quantities[i + 1]
+        if i in dropped or not _restatement(text, q, nxt):
+            continue
+        first, second = text[q.start : q.end].strip(), text[nxt.start : nxt.end].strip()
+        if _agree(q, nxt):
+            dropped.add(i + 1)
+            close = _RESTATE_CLOSE_RE.match(nxt.after)
+            whole = text[q.start : nxt.end + (close.end() if close else 0)]
+            fixes[" ".join(whole.split())] = f"{first} (one value typed twice)"
+            continue
+        dropped.add(i + 1)
+        why = ""
+        if q.unit != nxt.unit:
+            there = sig(convert(q.value, q.unit, nxt.unit))
+            why = f" ({first} = {there} {second[len(nxt.number) :].strip()}, not {second})"
+        q.problem = (
+            f"one {q.dim} given twice as {quote(first)} and {quote(second)}, which disagree"
+            f"{why}; type the one value meant"
+        )
+        q.unit, q.dim = "", ""
+    if not dropped:
+        return quantities
+    kept = [q for i, q in enumerate(quantities) if i not in dropped]
     _spans(text, kept)
     return kept
 
