@@ -608,6 +608,10 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         )
         if _is_word(raw, known) and not glued and not trap:
             return _Unit("", _BARE, False, end_num)
+        if glued and (split := _unit_then_word(raw, known)):  # `2mmglass`: `2 mm glass`
+            spaced = f"{match.group('num')} {split[0]} {split[1]}"
+            why = f"{GLUED_WORD}; type {quote(spaced)}"
+            return _Unit("", "", False, end, f"could not read {quote(typed)}: {why}")
         return _Unit("", "", False, end, f"could not read {quote(typed)}: {exc}")
     dim = unit_dimension(unit)
     if tail := _GLUED_TAIL_RE.match(text, end):  # `7850 kg/m^3.5`: never read as kg/m^3
@@ -622,6 +626,29 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         why = f"two units of one {dim} ({raw}, {second.group(1)}); type one value with its unit"
         return _Unit("", "", False, second.end(), f"could not read {quote(whole)}: {why}")
     return _Unit(unit, dim, False, end)
+
+
+GLUED_WORD = "a number glued to a word"
+"""Why `2mmglass` or `dt1e-6s` is not read: no unit, no key; a value of no input."""
+
+
+def _unit_then_word(raw: str, known: frozenset[str]) -> tuple[str, str] | None:
+    """A unit with a word of 3+ letters glued after it (`mmglass` → mm, glass): a split whose
+    word is known first (`inchsteel` → inch, steel, not inchs, teel), else the longest unit;
+    None when no unit starts `raw`."""
+    splits = []
+    for cut in range(len(raw) - 3, 0, -1):
+        head, tail = raw[:cut], raw[cut:]
+        if not tail.isalpha():
+            continue
+        try:
+            read_unit(normalize_unit(head))
+        except ValueReadError:
+            continue
+        splits.append((head, tail))
+    words = [split for split in splits if _is_word(split[1], known)]
+    best = words or splits
+    return best[0] if best else None
 
 
 _EQUALS_NUMBER_RE = re.compile(r"[ \t]*=[ \t]*[-+]?\.?\d")
@@ -806,7 +833,9 @@ def _attach_keys(quantities: list[Quantity]) -> None:
                 pre
                 and candidates[0][1]
                 and (
-                    q.problem  # `shear rate 1 ms-1`: the reply names the input it was for
+                    # `shear rate 1 ms-1`: the reply names the input it was for (not `mass
+                    # of 2mmglass`, whose key is what is asked: the glued word is no value)
+                    (q.problem and GLUED_WORD not in q.problem)
                     or _explicit(pre.group(0), pre.group("key"))
                     or (
                         not pre.group(0)[pre.end("key") - pre.start() :].strip()
@@ -863,7 +892,7 @@ def parse(
             glued = _GLUED_WORD_RE.search(text, 0, match.start())
             start = glued.start() if glued else match.start()
             problem = (
-                f"could not read {quote(text[start : read.end])}: a number glued to a word; "
+                f"could not read {quote(text[start : read.end])}: {GLUED_WORD}; "
                 "type the key, a space or =, then the value with its unit (dt = 1e-6 s)"
             )
         value = 0.0
