@@ -43,12 +43,14 @@ from caec_desktop.tools.materials import mentions
 from caec_desktop.tools.units import convert, dimensionality_name, sig, ureg
 from caec_desktop.tools.values import (
     CASE_TRAPS,
+    GLUED_WORD,
     ValueReadError,
     e_notation,
     number_value,
     quote,
     read_unit,
     read_value,
+    unit_then_word,
 )
 
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
@@ -628,24 +630,10 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     return _Unit(unit, dim, False, end)
 
 
-GLUED_WORD = "a number glued to a word"
-"""Why `2mmglass` or `dt1e-6s` is not read: no unit, no key; a value of no input."""
-
-
 def _unit_then_word(raw: str, known: frozenset[str]) -> tuple[str, str] | None:
-    """A unit with a word of 3+ letters glued after it (`mmglass` → mm, glass): a split whose
-    word is known first (`inchsteel` → inch, steel, not inchs, teel), else the longest unit;
-    None when no unit starts `raw`."""
-    splits = []
-    for cut in range(len(raw) - 3, 0, -1):
-        head, tail = raw[:cut], raw[cut:]
-        if not tail.isalpha():
-            continue
-        try:
-            read_unit(normalize_unit(head))
-        except ValueReadError:
-            continue
-        splits.append((head, tail))
+    """A unit with a word glued after it (`mmglass` → mm, glass): a split whose word is known
+    first (`inchsteel` → inch, steel, not inchs, teel), else the longest unit; None when none."""
+    splits = unit_then_word(normalize_unit(raw))
     words = [split for split in splits if _is_word(split[1], known)]
     best = words or splits
     return best[0] if best else None
