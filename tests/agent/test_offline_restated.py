@@ -21,6 +21,11 @@ AGREE = [
     ("rayleigh time step, glass, radius 1 mm = 0.001 m", "particle_radius", "1 mm"),
     ("rayleigh time step glass r 0.5 mm (500 um)", "particle_radius", "0.5 mm"),
     ("contact time 2 mm glass 1 m/s (100 cm/s)", "impact_velocity", "1 m/s"),
+    ("mass of a glass bead d = 2 mm (≈0.079 in)", "particle_diameter", "2 mm"),
+    ("mass of a glass bead d = 2 mm (= 0.079 in)", "particle_diameter", "2 mm"),
+    ("mass of a glass bead d = 2 mm (approx. 0.08 in)", "particle_diameter", "2 mm"),
+    ("mass of a glass bead d = 2 mm (i.e. 0.079 in)", "particle_diameter", "2 mm"),
+    ("rayleigh glass r = 1 mm ≈ 0.04 in", "particle_radius", "1 mm"),
 ]
 
 
@@ -41,6 +46,7 @@ DISAGREE = [
     ("rayleigh time step glass r 0.5 mm (600 um)", "0.5 mm", "600 um", "500 um"),
     ("how many 1 in balls fit in a 2 in (50 mm) pipe 100 mm tall", "2 in", "50 mm", "50.8 mm"),
     ("froude number drum 1 m across at 20 rpm (3 rad/s)", "20 rpm", "3 rad/s", "2.094 rad/s"),
+    ("mass of a glass bead d = 2 mm (or 0.5 in)", "2 mm", "0.5 in", "0.07874 in"),
 ]
 
 

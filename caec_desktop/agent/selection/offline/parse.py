@@ -977,7 +977,13 @@ def _without_negated_values(
     return kept
 
 
-_RESTATE_GAP_RE = lazy(r"^\s*(?:[(\[]|=)\s*$")
+_RESTATE_GAP_RE = lazy(
+    r"^\s*(?:[(\[]\s*(?:(?:=|≈|~|approx(?:imately|\.)?|about|roughly|i\.\s?e\.|or)\s*,?\s*)?"
+    r"|=|≈)\s*$",
+    re.IGNORECASE,
+)
+"""Between a value and its restatement: a bracket (`2 mm (0.079 in)`, `(≈ 0.08 in)`, `(i.e.
+0.079 in)`), `=` or `≈` (`1 mm = 0.001 m`)."""
 _RESTATE_CLOSE_RE = lazy(r"^\s*[)\]]")
 
 
@@ -987,7 +993,7 @@ def _restatement(text: str, q: Quantity, nxt: Quantity) -> bool:
     gap = text[q.end : nxt.start]
     if not _RESTATE_GAP_RE.match(gap):
         return False
-    if ("=" not in gap) and not _RESTATE_CLOSE_RE.match(nxt.after):
+    if gap.strip() not in ("=", "≈") and not _RESTATE_CLOSE_RE.match(nxt.after):
         return False
     return (
         not (q.problem or nxt.problem or q.percent or nxt.percent)
