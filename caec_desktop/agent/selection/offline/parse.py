@@ -572,6 +572,12 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
     glued = match.start("unit") == end_num
     if _KEY_NEXT_RE.match(text, end) and not _restated_after(raw, text, end, known):
         # `2500 E=70 GPa`: the next key, not a unit (but `1 mm = 0.001 m` restates 1 mm)
+        if glued and (under := _UNDERSCORE_WORD_RE.match(text, end)) and _a_unit(raw):
+            # `2mm_glass`: a unit and a word joined by `_`, no key (`n_cores=16` is one)
+            spaced = f"{match.group('num')} {raw} {under.group(1)}"
+            whole = text[match.start() : under.end()]
+            why = f"{GLUED_WORD}; type {quote(spaced)}"
+            return _Unit("", "", False, under.end(), f"could not read {quote(whole)}: {why}")
         return _Unit("", _BARE, False, end_num)
     if per := _SPACED_PER_RE.match(text, end):
         # `2500 kg /m3`, `2 m / s`: the unit goes on after a space, read whole as the value
@@ -610,9 +616,13 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         )
         if _is_word(raw, known) and not glued and not trap:
             return _Unit("", _BARE, False, end_num)
-        if glued and (split := _unit_then_word(raw, known)):  # `2mmglass`: `2 mm glass`
+        split = _unit_then_word(raw, known)
+        if split and (glued or _is_word(split[1], known)):
+            # `2mmglass`, `2 mmglass`: `2 mm glass` (spaced, only before a word known: `2 mates`
+            # is no `2 m ates`)
             spaced = f"{match.group('num')} {split[0]} {split[1]}"
-            why = f"{GLUED_WORD}; type {quote(spaced)}"
+            glue = GLUED_WORD if glued else f"a unit {_GLUED}"
+            why = f"{glue}; type {quote(spaced)}"
             return _Unit("", "", False, end, f"could not read {quote(typed)}: {why}")
         return _Unit("", "", False, end, f"could not read {quote(typed)}: {exc}")
     dim = unit_dimension(unit)
@@ -639,6 +649,10 @@ def _unit_then_word(raw: str, known: frozenset[str]) -> tuple[str, str] | None:
     return best[0] if best else None
 
 
+_UNDERSCORE_WORD_RE = re.compile(r"_([A-Za-z]{3,})\b(?!\s*=)")
+"""After a unit, a word joined by `_` that is no key before `=` (`2mm_glass`)."""
+_GLUED = "glued to a word"
+"""In the reason a value is not read because a word is glued to it: no key names it."""
 _EQUALS_NUMBER_RE = re.compile(r"[ \t]*=[ \t]*[-+]?\.?\d")
 
 
@@ -823,7 +837,7 @@ def _attach_keys(quantities: list[Quantity]) -> None:
                 and (
                     # `shear rate 1 ms-1`: the reply names the input it was for (not `mass
                     # of 2mmglass`, whose key is what is asked: the glued word is no value)
-                    (q.problem and GLUED_WORD not in q.problem)
+                    (q.problem and _GLUED not in q.problem)
                     or _explicit(pre.group(0), pre.group("key"))
                     or (
                         not pre.group(0)[pre.end("key") - pre.start() :].strip()
