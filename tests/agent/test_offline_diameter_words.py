@@ -47,3 +47,23 @@ def test_rpm_in_any_case_is_read(unit: str) -> None:
     """No other unit is spelt r-p-m: `20 Rpm` was refused ("did you mean RPM?")."""
     (call,) = select_text(f"froude number of a drum 500 mm across at 20 {unit}").calls
     assert " ".join(str(call.args["rotation_speed"]).split()).lower() == "20 rpm"
+
+
+@pytest.mark.parametrize(
+    ("text", "diameter"),
+    [
+        ("mass of 2-mm-diameter glass beads", "2 mm"),
+        ("mass of 2-mm glass beads", "2 mm"),
+        ("particle mass of a 1.5-mm-wide steel ball", "1.5 mm"),
+    ],
+)
+def test_a_hyphenated_size_is_the_diameter(text: str, diameter: str) -> None:
+    """`2-mm glass beads` was a bare 2 (`Not used: mass = 2`) and the diameter was asked for."""
+    (call,) = select_text(text).calls
+    assert " ".join(str(call.args["particle_diameter"]).split()) == diameter
+
+
+def test_hyphenated_box_sides_are_the_boxs() -> None:
+    (call,) = select_text("how many 2-mm beads in a 10-cm-wide, 20-cm-long, 5-cm-high box").calls
+    sides = {k: " ".join(str(call.args[k]).split()) for k in ("width", "length", "height")}
+    assert sides == {"width": "10 cm", "length": "20 cm", "height": "5 cm"}

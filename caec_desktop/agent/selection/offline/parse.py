@@ -371,10 +371,24 @@ def _dotted_unit(match: re.Match[str]) -> str:
     return f"{match['gap']}{whole}" if _units_read(match["a"], whole) else match.group(0)
 
 
+_HYPHEN_UNIT_RE = re.compile(
+    r"(?<![\w.\-])(?P<num>\d+(?:\.\d+)?)-(?P<unit>mm|cm|um|µm|μm|nm|m|in|inch|ft|kg|g|mg|s|ms|us"
+    r"|min|h|rpm|N|kN|Pa|kPa|MPa|GPa)(?P<tail>-(?=[A-Za-z])|(?=[\s,;:)]|\.(?!\d)|$))"
+)
+"""A value as a compound adjective (`2-mm glass beads`, `a 2-mm-diameter bead`, `a 10-cm-wide
+box`), as papers write it: read as `2 mm glass beads`, `2 mm diameter`, not a bare 2. Common units
+only, never a letter that is no unit here (`2-D`, `3-D`)."""
+
+
+def _unhyphened(match: re.Match[str]) -> str:
+    return f"{match.group('num')} {match.group('unit')}" + (" " if match.group("tail") else "")
+
+
 def normalize(text: str) -> str:
     """Unicode symbols to ASCII names, `2×10^-7` to `2e-7`, `0.5x0.3` to `0.5 x 0.3`, `500k` and
     `2 million` to `500e3` and `2e6`, units in words to symbols (`5 metres per second`)."""
     text = e_notation(text.translate(_NARROW_SPACES))
+    text = _HYPHEN_UNIT_RE.sub(_unhyphened, text)
     text = _ORIFICE_KEY_RE.sub(r"\g<1>0", text)
     text = _GREEK_KEY_RE.sub(lambda m: _GREEK_KEYS[m.group(0)] + " ", text)
     for old, new in _UNICODE.items():
