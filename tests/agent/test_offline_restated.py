@@ -77,3 +77,18 @@ def test_the_refusal_names_the_input_typed() -> None:
 )
 def test_no_restatement_without_a_bare_value_of_one_dimension(text: str) -> None:
     assert not any("given twice" in q.problem for q in read(text).quantities)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "value"),
+    [
+        ("froude number, drum 0.5 m (19.7 in) radius, 20 rpm", "drum_radius", "0.5 m"),
+        ("rayleigh time step, glass beads 1 mm (0.039 in) radius", "particle_radius", "1 mm"),
+        ("rayleigh time step, glass beads 2 mm (0.079 in) diameter", "particle_radius", "1 mm"),
+    ],
+)
+def test_the_key_after_a_restatement_is_the_values(text: str, name: str, value: str) -> None:
+    """`drum 0.5 m (19.7 in) radius`: the key after the brackets names 0.5 m (it was read as the
+    drum's size with no key, a diameter, and computed for a 0.25 m radius)."""
+    (call,) = select_text(text).calls
+    assert " ".join(str(call.args[name]).split()) == value

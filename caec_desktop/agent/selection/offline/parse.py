@@ -1067,6 +1067,7 @@ def _without_restated(
     first, noted under `Read as`, when the two agree to the digits typed; both refused, naming
     both, when they do not (`2 mm (0.5 in)`: which one is meant?)."""
     dropped: set[int] = set()
+    restated_to: dict[int, int] = {}  # id of a value read once → where its restatement ends
     for i in range(len(quantities) - 1):
         q, nxt = quantities[i], quantities[i + 1]
         if i in dropped or not _restatement(text, q, nxt):
@@ -1077,6 +1078,7 @@ def _without_restated(
             close = _RESTATE_CLOSE_RE.match(nxt.after)
             whole = text[q.start : nxt.end + (close.end() if close else 0)]
             fixes[" ".join(whole.split())] = f"{first} (one value typed twice)"
+            restated_to[id(q)] = q.start + len(whole)
             continue
         dropped.add(i + 1)
         why = ""
@@ -1092,6 +1094,10 @@ def _without_restated(
         return quantities
     kept = [q for i, q in enumerate(quantities) if i not in dropped]
     _spans(text, kept)
+    for i, q in enumerate(kept):  # what follows a value is read past its restatement
+        if id(q) in restated_to:  # `from 1 mm (0.04 in) to 2 mm`: a range
+            next_start = kept[i + 1].start if i + 1 < len(kept) else len(text)
+            q.after = text[restated_to[id(q)] : next_start]
     return kept
 
 
