@@ -29,7 +29,7 @@ ROWS: list[tuple[str, str, bool]] = [
     ("what is 1 in in mm", "1", INCH),
     ("how many 1 in balls fit in a 12 in pipe", "1", INCH),
     ("how many 1 in balls fit in a 12 in pipe", "12", INCH),
-    ("a 2 in (51 mm) pipe", "2", INCH),  # 50 mm disagrees: docs/values.md
+    ("a 2 in (50 mm) pipe", "2", INCH),
     ("skin 0.02 in.", "0.02", INCH),
     ("cylinder 6 in tall", "6", INCH),
     ("r = 0.125 In", "0.125", INCH),

@@ -26,6 +26,11 @@ AGREE = [
     ("mass of a glass bead d = 2 mm (approx. 0.08 in)", "particle_diameter", "2 mm"),
     ("mass of a glass bead d = 2 mm (i.e. 0.079 in)", "particle_diameter", "2 mm"),
     ("rayleigh glass r = 1 mm ≈ 0.04 in", "particle_radius", "1 mm"),
+    # an integer's trailing zeros are not significant: 2500 ± 50, 50 ± 5, 10150 ± 5
+    # (70 GPa = 10152.6 ksi; 156 lb/ft3 = 2498.9 kg/m3; 2 in = 50.8 mm)
+    ("rayleigh glass r 1 mm, E = 70 GPa (10150 ksi)", "youngs_modulus", "70 GPa"),
+    ("mass of 2 mm beads, density 2500 kg/m3 (156 lb/ft3)", "density", "2500 kg/m^3"),
+    ("how many 1 in balls fit in a 2 in (50 mm) pipe 100 mm tall", "diameter", "2 inch"),
 ]
 
 
@@ -44,7 +49,6 @@ DISAGREE = [
     ("mass of a glass bead 2 mm (0.1 in)", "2 mm", "0.1 in", "0.07874 in"),
     ("rayleigh time step, glass, radius 1 mm = 0.002 m", "1 mm", "0.002 m", "0.001 m"),
     ("rayleigh time step glass r 0.5 mm (600 um)", "0.5 mm", "600 um", "500 um"),
-    ("how many 1 in balls fit in a 2 in (50 mm) pipe 100 mm tall", "2 in", "50 mm", "50.8 mm"),
     ("froude number drum 1 m across at 20 rpm (3 rad/s)", "20 rpm", "3 rad/s", "2.094 rad/s"),
     ("mass of a glass bead d = 2 mm (or 0.5 in)", "2 mm", "0.5 in", "0.07874 in"),
 ]

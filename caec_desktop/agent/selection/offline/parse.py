@@ -1032,11 +1032,17 @@ def _restatement(text: str, q: Quantity, nxt: Quantity) -> bool:
 
 
 def _printed_step(number: str) -> float:
-    """The step of the last digit typed (`0.079` → 0.001, `25` → 1, `2e-3` → 0.001)."""
+    """The step of the last significant digit typed (`0.079` → 0.001, `25` → 1, `2e-3` → 0.001);
+    an integer's trailing zeros are not significant (`2500` → 100, `50` → 10), as they may only
+    place the point."""
+    plain = number.replace("\u2212", "-").replace("E", "e")
     try:
-        exponent = Decimal(number.replace("\u2212", "-").replace("E", "e")).as_tuple().exponent
+        typed = Decimal(plain)
     except InvalidOperation:
         return 0.0  # `2×10^-3`: compared exactly
+    if typed and not any(c in plain for c in ".e"):
+        typed = typed.normalize()  # `2500` → 2.5e3
+    exponent = typed.as_tuple().exponent
     return 10.0**exponent if isinstance(exponent, int) else 0.0
 
 
