@@ -303,6 +303,8 @@ ANGLE: list[Row] = [
 ROTATION: list[Row] = [
     ("speed", "20 rpm", V(20.0)),
     ("speed", "20 RPM", V(20.0)),
+    ("speed", "20 Rpm", V(20.0)),  # r-p-m in any case: no other unit is spelt so
+    ("speed", "20 rPm", V(20.0)),
     ("speed", "20 r/min", VA(20.0)),
     ("speed", "20 rev/min", V(20.0)),
     ("speed", "20 revolutions per minute", V(20.0)),

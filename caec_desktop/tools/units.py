@@ -79,8 +79,9 @@ _DEFINITIONS = (
     # revolution, as engineers abbreviate it (`0.5 rev/s`, `30 rev/min`); pint has `revolution`
     # and `turn` (2π rad) but not `rev`.
     "rev = turn = _ = revs",
-    # revolutions per minute in capitals, as on drives' name plates (`30 RPM`); pint has `rpm`.
-    "@alias revolutions_per_minute = RPM",
+    # revolutions per minute in capitals, as on drives' name plates (`30 RPM`), or in any other
+    # case (`20 Rpm`): no other unit is spelt r-p-m, so no case of it is ambiguous; pint has `rpm`.
+    "@alias revolutions_per_minute = RPM = Rpm = RPm = RpM = rPM = rPm = rpM",
 )
 
 

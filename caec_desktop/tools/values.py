@@ -377,6 +377,10 @@ _WORDED_PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"|and\s+(?:above|below|up|over|under)|max(?:imum)?|minimum))\s*$",
                 re.IGNORECASE),
      '"{}" makes it a bound, and a bound is not a value: type the value meant'),
+    (re.compile(r"^[-+\u2212]?[\d.][\w.]*\s*[A-Za-zµμ\"'][^()\[\]=]*?\s*((?:\(|\[|=)\s*"
+                r"[-+\u2212]?[\d.][^()\[\]=]*[)\]]?)\s*$"),
+     'gives the value a second time ("{}"); a field holds one value: type it once, with its '
+     "unit (chat reads a restatement that agrees as one value)"),
     (re.compile(r"^[-+\u2212]?[\d.][\w.]*(?:\s*[A-Za-zµμ/^\d]*)?\s+(to|through|until)\s+"
                 r"[-+\u2212]?[\d.]", re.IGNORECASE),
      '"{}" makes it a range, not one value: type one value (or sweep the field over the range)'),
@@ -452,5 +456,38 @@ def read_value(text: str) -> Reading:
     try:
         unit = read_unit(unit_text)
     except ValueReadError as exc:
+        if rest[:1].isalpha() and (splits := unit_then_word(unit_text)):
+            # `2mmglass`: no unit `mmglass`, but a unit glued to a word
+            head, tail = next((h, t) for h, t in splits if not _plural_of_split(h, splits))
+            raise ValueReadError(
+                f'could not read "{stripped}": {GLUED_WORD} ("{number.group()} {head} {tail}"?); '
+                "a field holds one number with its unit"
+            ) from None
         raise ValueReadError(f'could not read "{stripped}": {exc}') from None
     return Reading(value, unit, stripped)
+
+
+GLUED_WORD = "a number glued to a word"
+"""Why `2mmglass` or `dt1e-6s` is not read: no unit, no key; a value of no input."""
+
+
+def unit_then_word(raw: str) -> list[tuple[str, str]]:
+    """Each way `raw` is a unit with a word of 3+ letters glued after it (`mmglass` → mm,
+    glass), the longest unit first; empty when `raw` is a unit or starts with none."""
+    splits = []
+    for cut in range(len(raw) - 3, 0, -1):
+        head, tail = raw[:cut], raw[cut:]
+        if not tail.isalpha():
+            continue
+        try:
+            read_unit(head)
+        except ValueReadError:
+            continue
+        splits.append((head, tail))
+    return splits
+
+
+def _plural_of_split(head: str, splits: list[tuple[str, str]]) -> bool:
+    """Whether `head` is another split's unit with the word's first letter (`inchs` of
+    `inchsteel` beside `inch`): the shorter unit is the one typed."""
+    return head.endswith("s") and any(head == h + t[:1] for h, t in splits)

@@ -318,3 +318,41 @@ def test_ms_with_a_negative_power_is_asked_which_is_meant(text: str) -> None:
 )
 def test_the_unambiguous_neighbours_of_ms_1_read(text: str, unit: str) -> None:
     assert read_value(text).unit == unit
+
+
+@pytest.mark.parametrize("text", ["20 rpm", "20 RPM", "20 Rpm", "20 rPm", "20 RpM", "20 rPM"])
+def test_rpm_is_read_in_any_case(text: str) -> None:
+    """Forms and `caec run` read r-p-m in any case (no other unit is spelt so): 20 rev/min."""
+    reg = ureg()
+    omega = reg.Quantity(20, read_value(text).unit).to("rad/s").magnitude
+    assert math.isclose(omega, 20 * 2 * math.pi / 60, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("text", "second"),
+    [
+        ("2 mm (0.079 in)", "(0.079 in)"),
+        ("1 in [25.4 mm]", "[25.4 mm]"),
+        ("1 mm = 0.001 m", "= 0.001 m"),
+        ("2 mm (0.5 in)", "(0.5 in)"),
+    ],
+)
+def test_a_value_typed_twice_in_a_field_is_refused_saying_so(text: str, second: str) -> None:
+    """A field holds one value: `2 mm (0.079 in)` was refused as "a power must be a whole
+    number (m^3)", `1 mm = 0.001 m` as "`=` cannot be part of a unit"."""
+    with pytest.raises(ValueReadError) as caught:
+        read_value(text)
+    assert f'gives the value a second time ("{second}"); a field holds one value' in str(
+        caught.value
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "spaced"),
+    [("2mmglass", "2 mm glass"), ("4inchsteel", "4 inch steel"), ("5kgsand", "5 kg sand")],
+)
+def test_a_number_glued_to_a_word_is_refused_saying_so(text: str, spaced: str) -> None:
+    """`2mmglass` was refused as `"mmglass" is not a unit I know; did you mean mas?`."""
+    with pytest.raises(ValueReadError) as caught:
+        read_value(text)
+    assert f'a number glued to a word ("{spaced}"?); a field holds one number' in str(caught.value)

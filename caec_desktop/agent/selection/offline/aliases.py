@@ -497,7 +497,9 @@ POST_ROLES: dict[str, tuple[str, ...]] = {
     "length": ("length",),
     "wide": ("width",),
     "width": ("width",),
-    "across": ("container_diameter",),
+    # `a glass bead 2 mm across`: a diameter, the container's when said of one (`a drum 500 mm
+    # across`), else the particle's, as `diameter`
+    "across": ("container_diameter", "particle_diameter"),
     "diameter": ("container_diameter", "particle_diameter"),
     "dia": ("container_diameter", "particle_diameter"),
     "in diameter": ("container_diameter", "particle_diameter"),
@@ -626,9 +628,24 @@ def wall_roles(roles: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(_WALL_ROLE[r] for r in roles if r in _WALL_ROLE)
 
 
+PARTICLE_VALUE_BEFORE_RE = lazy(
+    r"\b(?:particles?|spheres?|beads?|balls?|grains?|pellets?|granules?|shots?|media)\s*,?\s*"
+    r"(?:(?:of|having|is|are|=|:)\s*)?(?:(?:a|an|the)\s+)?$",
+    re.IGNORECASE,
+)
+"""Before a value whose size key follows it, the particle it belongs to (`a glass sphere 2 mm
+wide`, `steel balls, 3 mm across`)."""
+_PARTICLE_ROLE = {"width": "particle_diameter"}
+"""A sphere's width is its diameter (`a bead 2 mm wide`, `3 mm wide steel balls`)."""
+
+
 def particle_roles(roles: tuple[str, ...]) -> tuple[str, ...]:
-    """The particle's size roles of a size key said of particles (`5 mm diameter spheres`)."""
-    return tuple(r for r in roles if not r.startswith("container")) or roles
+    """The particle's size roles of a size key said of particles (`5 mm diameter spheres`, `a
+    bead 2 mm wide`: its diameter)."""
+    mapped = tuple(
+        dict.fromkeys(_PARTICLE_ROLE.get(r, r) for r in roles if not r.startswith("container"))
+    )
+    return mapped or roles
 
 
 def key_roles(key: str) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from itertools import pairwise
 from typing import Any
@@ -22,6 +23,7 @@ from caec_desktop.agent.selection.offline.aliases import (
     FLUID_KEY_BEFORE_RE,
     LENGTH,
     PARTICLE_KEY_AFTER_RE,
+    PARTICLE_VALUE_BEFORE_RE,
     POST_KEY_RE,
     POST_ROLES,
     PRE_KEY_RE,
@@ -38,15 +40,17 @@ from caec_desktop.agent.selection.offline.lazy_re import LazyPattern, lazy
 from caec_desktop.tools.bare import bare_question
 from caec_desktop.tools.fluids import fluid_mentions
 from caec_desktop.tools.materials import mentions
-from caec_desktop.tools.units import dimensionality_name, ureg
+from caec_desktop.tools.units import convert, dimensionality_name, sig, ureg
 from caec_desktop.tools.values import (
     CASE_TRAPS,
+    GLUED_WORD,
     ValueReadError,
     e_notation,
     number_value,
     quote,
     read_unit,
     read_value,
+    unit_then_word,
 )
 
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
@@ -367,10 +371,24 @@ def _dotted_unit(match: re.Match[str]) -> str:
     return f"{match['gap']}{whole}" if _units_read(match["a"], whole) else match.group(0)
 
 
+_HYPHEN_UNIT_RE = re.compile(
+    r"(?<![\w.\-])(?P<num>\d+(?:\.\d+)?)-(?P<unit>mm|cm|um|µm|μm|nm|m|in|inch|ft|kg|g|mg|s|ms|us"
+    r"|min|h|rpm|N|kN|Pa|kPa|MPa|GPa)(?P<tail>-(?=[A-Za-z])|(?=[\s,;:)]|\.(?!\d)|$))"
+)
+"""A value as a compound adjective (`2-mm glass beads`, `a 2-mm-diameter bead`, `a 10-cm-wide
+box`), as papers write it: read as `2 mm glass beads`, `2 mm diameter`, not a bare 2. Common units
+only, never a letter that is no unit here (`2-D`, `3-D`)."""
+
+
+def _unhyphened(match: re.Match[str]) -> str:
+    return f"{match.group('num')} {match.group('unit')}" + (" " if match.group("tail") else "")
+
+
 def normalize(text: str) -> str:
     """Unicode symbols to ASCII names, `2×10^-7` to `2e-7`, `0.5x0.3` to `0.5 x 0.3`, `500k` and
     `2 million` to `500e3` and `2e6`, units in words to symbols (`5 metres per second`)."""
     text = e_notation(text.translate(_NARROW_SPACES))
+    text = _HYPHEN_UNIT_RE.sub(_unhyphened, text)
     text = _ORIFICE_KEY_RE.sub(r"\g<1>0", text)
     text = _GREEK_KEY_RE.sub(lambda m: _GREEK_KEYS[m.group(0)] + " ", text)
     for old, new in _UNICODE.items():
@@ -566,7 +584,14 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         return _Unit("", _BARE, True, match.end("unit"))
     end = match.end("unit")
     glued = match.start("unit") == end_num
-    if _KEY_NEXT_RE.match(text, end):  # `2500 E=70 GPa`: the next key, not a unit
+    if _KEY_NEXT_RE.match(text, end) and not _restated_after(raw, text, end, known):
+        # `2500 E=70 GPa`: the next key, not a unit (but `1 mm = 0.001 m` restates 1 mm)
+        if glued and (under := _UNDERSCORE_WORD_RE.match(text, end)) and _a_unit(raw):
+            # `2mm_glass`: a unit and a word joined by `_`, no key (`n_cores=16` is one)
+            spaced = f"{match.group('num')} {raw} {under.group(1)}"
+            whole = text[match.start() : under.end()]
+            why = f"{GLUED_WORD}; type {quote(spaced)}"
+            return _Unit("", "", False, under.end(), f"could not read {quote(whole)}: {why}")
         return _Unit("", _BARE, False, end_num)
     if per := _SPACED_PER_RE.match(text, end):
         # `2500 kg /m3`, `2 m / s`: the unit goes on after a space, read whole as the value
@@ -605,6 +630,14 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         )
         if _is_word(raw, known) and not glued and not trap:
             return _Unit("", _BARE, False, end_num)
+        split = _unit_then_word(raw, known)
+        if split and (glued or _is_word(split[1], known)):
+            # `2mmglass`, `2 mmglass`: `2 mm glass` (spaced, only before a word known: `2 mates`
+            # is no `2 m ates`)
+            spaced = f"{match.group('num')} {split[0]} {split[1]}"
+            glue = GLUED_WORD if glued else f"a unit {_GLUED}"
+            why = f"{glue}; type {quote(spaced)}"
+            return _Unit("", "", False, end, f"could not read {quote(typed)}: {why}")
         return _Unit("", "", False, end, f"could not read {quote(typed)}: {exc}")
     dim = unit_dimension(unit)
     if tail := _GLUED_TAIL_RE.match(text, end):  # `7850 kg/m^3.5`: never read as kg/m^3
@@ -619,6 +652,33 @@ def _read_unit(text: str, match: re.Match[str], known: frozenset[str]) -> _Unit:
         why = f"two units of one {dim} ({raw}, {second.group(1)}); type one value with its unit"
         return _Unit("", "", False, second.end(), f"could not read {quote(whole)}: {why}")
     return _Unit(unit, dim, False, end)
+
+
+def _unit_then_word(raw: str, known: frozenset[str]) -> tuple[str, str] | None:
+    """A unit with a word glued after it (`mmglass` → mm, glass): a split whose word is known
+    first (`inchsteel` → inch, steel, not inchs, teel), else the longest unit; None when none."""
+    splits = unit_then_word(normalize_unit(raw))
+    words = [split for split in splits if _is_word(split[1], known)]
+    best = words or splits
+    return best[0] if best else None
+
+
+_UNDERSCORE_WORD_RE = re.compile(r"_([A-Za-z]{3,})\b(?!\s*=)")
+"""After a unit, a word joined by `_` that is no key before `=` (`2mm_glass`)."""
+_GLUED = "glued to a word"
+"""In the reason a value is not read because a word is glued to it: no key names it."""
+_EQUALS_NUMBER_RE = re.compile(r"[ \t]*=[ \t]*[-+]?\.?\d")
+
+
+def _restated_after(raw: str, text: str, end: int, known: frozenset[str]) -> bool:
+    """Whether `raw`, before `= number`, is a unit and no key (`1 mm = 0.001 m`)."""
+    if not _EQUALS_NUMBER_RE.match(text, end) or _is_word(raw, known):
+        return False
+    try:
+        read_unit(normalize_unit(raw))
+    except ValueReadError:
+        return False
+    return True
 
 
 _GLUED_WORD_NEXT_RE = re.compile(r"[^\s,;]*")
@@ -775,6 +835,8 @@ def _attach_keys(quantities: list[Quantity]) -> None:
                 roles = particle_roles(roles)
             elif not pre and CONTAINER_VALUE_BEFORE_RE.search(q.before):
                 roles = container_roles(roles) or roles
+            elif not pre and PARTICLE_VALUE_BEFORE_RE.search(q.before):
+                roles = particle_roles(roles)
             candidates.append((key, roles, post.end()))
         claimed = 0
         for key, roles, used in candidates:
@@ -787,7 +849,9 @@ def _attach_keys(quantities: list[Quantity]) -> None:
                 pre
                 and candidates[0][1]
                 and (
-                    q.problem  # `shear rate 1 ms-1`: the reply names the input it was for
+                    # `shear rate 1 ms-1`: the reply names the input it was for (not `mass
+                    # of 2mmglass`, whose key is what is asked: the glued word is no value)
+                    (q.problem and _GLUED not in q.problem)
                     or _explicit(pre.group(0), pre.group("key"))
                     or (
                         not pre.group(0)[pre.end("key") - pre.start() :].strip()
@@ -844,7 +908,7 @@ def parse(
             glued = _GLUED_WORD_RE.search(text, 0, match.start())
             start = glued.start() if glued else match.start()
             problem = (
-                f"could not read {quote(text[start : read.end])}: a number glued to a word; "
+                f"could not read {quote(text[start : read.end])}: {GLUED_WORD}; "
                 "type the key, a space or =, then the value with its unit (dt = 1e-6 s)"
             )
         value = 0.0
@@ -873,6 +937,7 @@ def parse(
     )  # fmt: skip
     _spans(text, quantities)
     quantities = _without_negated_values(text, quantities, fixes)
+    quantities = _without_restated(text, quantities, fixes)
     _inherit_units(quantities)
     _attach_keys(quantities)
     _inherit_post_keys(quantities)
@@ -937,6 +1002,108 @@ def _without_negated_values(
         fixes[f"not {typed}"] = NEGATED
     kept = [q for q in quantities if q.problem or _typed_value(text, q) not in negated]
     _spans(text, kept)
+    return kept
+
+
+_RESTATE_GAP_RE = lazy(
+    r"^\s*(?:[(\[]\s*(?:(?:=|≈|~|approx(?:imately|\.)?|about|roughly|i\.\s?e\.|or)\s*,?\s*)?"
+    r"|=|≈)\s*$",
+    re.IGNORECASE,
+)
+"""Between a value and its restatement: a bracket (`2 mm (0.079 in)`, `(≈ 0.08 in)`, `(i.e.
+0.079 in)`), `=` or `≈` (`1 mm = 0.001 m`)."""
+_RESTATE_CLOSE_RE = lazy(r"^\s*[)\]]")
+
+
+def _restatement(text: str, q: Quantity, nxt: Quantity) -> bool:
+    """Whether `nxt` restates `q` in another unit: in brackets right after it (`2 mm (0.079
+    in)`, `1 in [25.4 mm]`) or after `=` (`1 mm = 0.001 m`), both with a unit of one dimension."""
+    gap = text[q.end : nxt.start]
+    if not _RESTATE_GAP_RE.match(gap):
+        return False
+    if gap.strip() not in ("=", "≈") and not _RESTATE_CLOSE_RE.match(nxt.after):
+        return False
+    return (
+        not (q.problem or nxt.problem or q.percent or nxt.percent)
+        and bool(q.unit and nxt.unit and q.number and nxt.number)
+        and q.dim == nxt.dim
+        and q.dim not in ("", _BARE)
+    )
+
+
+def _printed_step(number: str) -> float:
+    """The step of the last significant digit typed (`0.079` → 0.001, `25` → 1, `2e-3` → 0.001);
+    an integer's trailing zeros are not significant (`2500` → 100, `50` → 10), as they may only
+    place the point."""
+    plain = number.replace("\u2212", "-").replace("E", "e")
+    try:
+        typed = Decimal(plain)
+    except InvalidOperation:
+        return 0.0  # `2×10^-3`: compared exactly
+    if typed and not any(c in plain for c in ".e"):
+        typed = typed.normalize()  # `2500` → 2.5e3
+    exponent = typed.as_tuple().exponent
+    return 10.0**exponent if isinstance(exponent, int) else 0.0
+
+
+def _agree(q: Quantity, nxt: Quantity) -> bool:
+    """Two values of one input agree when each, converted to the other's unit, rounds to the
+    other's printed digits: within half the step of its last digit (`2 mm (0.079 in)`: 2 mm =
+    0.0787 in, within 0.0005 in of 0.079, and 0.079 in = 2.007 mm, within 0.5 mm of 2;
+    docs/values.md, "A value restated in brackets")."""
+    try:
+        q_there = convert(q.value, q.unit, nxt.unit)
+        nxt_here = convert(nxt.value, nxt.unit, q.unit)
+    except Exception:
+        return False
+    return _rounds_to(q_there, nxt) and _rounds_to(nxt_here, q)
+
+
+def _rounds_to(value: float, typed: Quantity) -> bool:
+    """Whether `value` (in `typed`'s unit) rounds to `typed` at its printed digits."""
+    half = _printed_step(typed.number) / 2
+    slack = 1e-9 * max(abs(value), abs(typed.value))  # float rounding only
+    return abs(value - typed.value) <= half + slack
+
+
+def _without_restated(
+    text: str, quantities: list[Quantity], fixes: dict[str, str]
+) -> list[Quantity]:
+    """A value restated in another unit (`2 mm (0.079 in)`, `1 mm = 0.001 m`) is one value: the
+    first, noted under `Read as`, when the two agree to the digits typed; both refused, naming
+    both, when they do not (`2 mm (0.5 in)`: which one is meant?)."""
+    dropped: set[int] = set()
+    restated_to: dict[int, int] = {}  # id of a value read once → where its restatement ends
+    for i in range(len(quantities) - 1):
+        q, nxt = quantities[i], quantities[i + 1]
+        if i in dropped or not _restatement(text, q, nxt):
+            continue
+        first, second = text[q.start : q.end].strip(), text[nxt.start : nxt.end].strip()
+        if _agree(q, nxt):
+            dropped.add(i + 1)
+            close = _RESTATE_CLOSE_RE.match(nxt.after)
+            whole = text[q.start : nxt.end + (close.end() if close else 0)]
+            fixes[" ".join(whole.split())] = f"{first} (one value typed twice)"
+            restated_to[id(q)] = q.start + len(whole)
+            continue
+        dropped.add(i + 1)
+        why = ""
+        if q.unit != nxt.unit:
+            there = sig(convert(q.value, q.unit, nxt.unit))
+            why = f" ({first} = {there} {second[len(nxt.number) :].strip()}, not {second})"
+        q.problem = (
+            f"one {q.dim} given twice as {quote(first)} and {quote(second)}, which disagree"
+            f"{why}; type the one value meant"
+        )
+        q.unit, q.dim = "", ""
+    if not dropped:
+        return quantities
+    kept = [q for i, q in enumerate(quantities) if i not in dropped]
+    _spans(text, kept)
+    for i, q in enumerate(kept):  # what follows a value is read past its restatement
+        if id(q) in restated_to:  # `from 1 mm (0.04 in) to 2 mm`: a range
+            next_start = kept[i + 1].start if i + 1 < len(kept) else len(text)
+            q.after = text[restated_to[id(q)] : next_start]
     return kept
 
 
