@@ -72,9 +72,8 @@ def test_missing_inputs_name_unit_and_example() -> None:
     assert "rho=2.5 g/cm^3" in density
     modulus = next(m for m in selection.missing if m.startswith("youngs_modulus"))
     assert "— or shear_modulus [Pa]" in modulus
-    assert selection.reply is not None and "I read so far: r = 0.5 mm (typed (d/2))" in (
-        selection.reply
-    )
+    assert selection.reply is not None
+    assert "I read so far: r = 0.5 mm (typed as diameter 1 mm ÷ 2)" in selection.reply
 
 
 def test_what_was_read_so_far_is_shown_in_display_units() -> None:

@@ -14,6 +14,7 @@ from caec_desktop.agent.selection.offline.lazy_re import lazy
 from caec_desktop.agent.selection.offline.phrasings import BY_TOOL
 from caec_desktop.agent.selection.protocol import AttemptError
 from caec_desktop.tools import get_tool, tool_groups, tool_names, tool_schema
+from caec_desktop.tools.display import SCALED_SOURCES, source_note
 from caec_desktop.tools.fluids import FLUIDS
 from caec_desktop.tools.materials import MATERIALS
 from caec_desktop.tools.units import dimension_name, fmt, pretty_unit
@@ -105,10 +106,15 @@ def missing_reply(
     lines = [f"To run {tool} I still need:"] + [f"- {m}" for m in missing]
     if understood:
         units = {k: p.get("x-unit", "") for k, p in tool_schema(tool)["properties"].items()}
+        shown = {k: _display(v, units.get(k, "")) for k, v in understood.items()}
+        said = {  # a halved diameter in words, as the answer says it (not nested brackets)
+            k: source_note(src, shown.get(k, "")) if src in SCALED_SOURCES else src
+            for k, src in sources.items()
+        }
         got = ", ".join(
-            f"{LABELS.get(k, k)} = {_display(v, units.get(k, ''))}"
-            + (f" ({sources[k]})" if sources.get(k, "typed") != "typed" else "")
-            for k, v in understood.items()
+            f"{LABELS.get(k, k)} = {shown[k]}"
+            + (f" ({said[k]})" if sources.get(k, "typed") != "typed" else "")
+            for k in understood
         )
         lines.append(f"\nI read so far: {got}.")  # a paragraph: not part of the last bullet
     lines.append(f'Example: "{BY_TOOL[tool].example}".')
