@@ -67,3 +67,19 @@ def test_hyphenated_box_sides_are_the_boxs() -> None:
     (call,) = select_text("how many 2-mm beads in a 10-cm-wide, 20-cm-long, 5-cm-high box").calls
     sides = {k: " ".join(str(call.args[k]).split()) for k in ("width", "length", "height")}
     assert sides == {"width": "10 cm", "length": "20 cm", "height": "5 cm"}
+
+
+@pytest.mark.parametrize(
+    ("text", "radius"),
+    [
+        ("rayleigh time step 3-D glass 1-mm radius", "1 mm"),
+        ("2D simulation: rayleigh time step for 1 mm glass beads", "0.5 mm"),
+        ("rayleigh time step for 3D printed nylon beads of 2 mm", "1 mm"),
+    ],
+)
+def test_2d_and_3d_are_words_not_values(text: str, radius: str) -> None:
+    """`3-D` was read as the number 3 with no unit ("timestep: 3 has no unit")."""
+    selection = select_text(text)
+    (call,) = selection.calls
+    assert call.name == "rayleigh_timestep"
+    assert call.args["particle_radius"] == radius  # (the value as read, with its unit)

@@ -380,6 +380,13 @@ box`), as papers write it: read as `2 mm glass beads`, `2 mm diameter`, not a ba
 only, never a letter that is no unit here (`2-D`, `3-D`)."""
 
 
+_DIMENSIONS_RE = re.compile(r"(?<![\w.\-])(?P<n>[123])-?D(?![\w\-])")
+"""`2D`, `3-D` (a simulation's dimensions): a word, not the number 2 or 3 with the unit `D` (no
+unit here) — it was read as a value (`rayleigh time step 3-D glass`: "timestep: 3 has no
+unit")."""
+_DIMENSION_WORDS = {"1": "one", "2": "two", "3": "three"}
+
+
 def _unhyphened(match: re.Match[str]) -> str:
     return f"{match.group('num')} {match.group('unit')}" + (" " if match.group("tail") else "")
 
@@ -388,6 +395,7 @@ def normalize(text: str) -> str:
     """Unicode symbols to ASCII names, `2×10^-7` to `2e-7`, `0.5x0.3` to `0.5 x 0.3`, `500k` and
     `2 million` to `500e3` and `2e6`, units in words to symbols (`5 metres per second`)."""
     text = e_notation(text.translate(_NARROW_SPACES))
+    text = _DIMENSIONS_RE.sub(lambda m: f"{_DIMENSION_WORDS[m['n']]}-dimensional", text)
     text = _HYPHEN_UNIT_RE.sub(_unhyphened, text)
     text = _ORIFICE_KEY_RE.sub(r"\g<1>0", text)
     text = _GREEK_KEY_RE.sub(lambda m: _GREEK_KEYS[m.group(0)] + " ", text)
