@@ -17,11 +17,9 @@ from pytestqt.qtbot import QtBot
 
 from caec_desktop.services.session import Session
 from caec_desktop.settings.model import Settings
-from caec_desktop.ui.main_window import MainWindow
-from caec_desktop.ui.session_runner import SessionRunner
 from tests.reliability import hostile
 from tests.reliability.conftest import no_python_text
-from tests.ui.helpers import wait_signal
+from tests.ui.helpers import wait_signal, window_recording_status
 
 QUESTION = "tell me a joke"  # nothing to compute: the offline safety net has no answer for it
 
@@ -137,10 +135,8 @@ async def test_a_server_that_never_answers_ends_at_the_request_limit() -> None:
     """Accepted, never answered: a local server may be computing, so it is not asked again
     (the request would queue behind the first); the turn ends at the request limit, saying so."""
     with hostile.HostileServer(hostile.silent) as server:
-        started = time.monotonic()
         turn = await ask(settings_for(server.base_url, request_timeout_s=1.0))
-        took = time.monotonic() - started
-    assert 1.0 <= took < 10
+        assert server.chat_posts == 1  # asked once, not again (the test's timeout bounds it)
     (failed,) = texts(turn, "error")
     assert failed.startswith(f"attempt 1 of 3: m at 127.0.0.1:{server.port} failed (timeout): ")
     assert "within 1 s" in failed
@@ -155,11 +151,7 @@ def test_the_window_status_line_says_each_attempt(qtbot: QtBot, qloop: qasync.QE
     folders are private: tests/reliability/conftest.py.)"""
     port = closed_port()
     settings = settings_for(f"http://127.0.0.1:{port}/v1")
-    runner = SessionRunner(Session(settings))
-    window = MainWindow(runner, settings)
-    qtbot.addWidget(window)
-    shown: list[str] = []
-    window.statusBar().messageChanged.connect(shown.append)
+    window, runner, shown = window_recording_status(qtbot, settings)
 
     async def scenario() -> Any:
         runner.ask(QUESTION)

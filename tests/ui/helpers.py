@@ -107,3 +107,18 @@ class FakeSession:
             usage=dict(self.usage),
             conversation_usage=dict(self.usage_total),
         )
+
+
+def window_recording_status(qtbot: Any, settings: Any) -> tuple[Any, Any, list[str]]:
+    """A window on a real session with `settings`, and every status-line message it shows, in
+    order: (window, runner, shown)."""
+    from caec_desktop.services.session import Session
+    from caec_desktop.ui.main_window import MainWindow
+    from caec_desktop.ui.session_runner import SessionRunner
+
+    runner = SessionRunner(Session(settings))
+    window = MainWindow(runner, settings)
+    qtbot.addWidget(window)
+    shown: list[str] = []
+    window.statusBar().messageChanged.connect(shown.append)
+    return window, runner, shown

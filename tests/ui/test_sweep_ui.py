@@ -39,6 +39,23 @@ def sweep_data(**extra: Any) -> dict[str, Any]:
     return {"tool": "sweep", "args": out.request, "result": out.table, "source": "form"}
 
 
+def inked_cells(
+    image: Any, width: int, height: int, grid: tuple[int, int], least: int
+) -> set[tuple[int, int]]:
+    """The cells of a `grid` (columns, rows) over `width` x `height` of `image` holding at least
+    `least` dark pixels (every second pixel sampled): where a plot put ink."""
+    from PySide6.QtGui import QColor
+
+    cols, rows = grid
+    cells: dict[tuple[int, int], int] = {}
+    for y in range(0, height, 2):
+        for x in range(0, width, 2):
+            if QColor(image.pixel(x, y)).lightness() < 140:
+                cell = (x * cols // width, y * rows // height)
+                cells[cell] = cells.get(cell, 0) + 1
+    return {cell for cell, n in cells.items() if n >= least}
+
+
 def test_the_compare_field_names_the_result_it_is_drawn_against(qtbot: QtBot) -> None:
     """A compare value is drawn against the tool's first result, which for several tools is not
     a time: its hint said "e.g. 2e-7 s" on every form, and hertz_max_overlap's compared a length
@@ -369,7 +386,7 @@ def test_a_saved_png_shows_the_whole_plot_at_twice_its_size(qtbot: QtBot, tmp_pa
     2x and shrunk back, it reads as the same plot drawn at 1x: its ink (axes, ticks, their
     labels, the curve) is in the same places."""
     from PySide6.QtCore import QRect
-    from PySide6.QtGui import QColor, QImage
+    from PySide6.QtGui import QImage
 
     card = SweepCard(sweep_data(start="0.1 mm", stop="10 mm", points=20, scale="log"))
     qtbot.addWidget(card)
@@ -389,15 +406,8 @@ def test_a_saved_png_shows_the_whole_plot_at_twice_its_size(qtbot: QtBot, tmp_pa
     cols, rows = 12, 8
 
     def inked(image: QImage) -> set[tuple[int, int]]:
-        """The cells of a 12 x 8 grid holding dark pixels (a 2x drawing shrunk back is lighter
-        at thin lines: cells are compared, not pixels)."""
-        cells: dict[tuple[int, int], int] = {}
-        for y in range(0, height, 2):
-            for x in range(0, width, 2):
-                if QColor(image.pixel(x, y)).lightness() < 140:
-                    cell = (x * cols // width, y * rows // height)
-                    cells[cell] = cells.get(cell, 0) + 1
-        return {cell for cell, n in cells.items() if n >= 4}
+        # (a 2x drawing shrunk back is lighter at thin lines: cells are compared, not pixels)
+        return inked_cells(image, width, height, (cols, rows), least=4)
 
     once, twice = inked(drawn(1.0)), inked(drawn(2.0))
     assert len(once) > 20  # the axes, their labels and the curve
@@ -537,17 +547,8 @@ def test_a_saved_svg_draws_the_curve_on_its_axes_as_the_png_does(
     painter.end()
     width, height = saved.width(), saved.height()
     cols, rows = 16, 12
-
-    def inked(image: QImage) -> set[tuple[int, int]]:
-        cells: dict[tuple[int, int], int] = {}
-        for y in range(0, height, 2):
-            for x in range(0, width, 2):
-                if QColor(image.pixel(x, y)).lightness() < 140:
-                    cell = (x * cols // width, y * rows // height)
-                    cells[cell] = cells.get(cell, 0) + 1
-        return {cell for cell, n in cells.items() if n >= 3}
-
-    as_png, as_svg = inked(saved), inked(rendered)
+    as_png = inked_cells(saved, width, height, (cols, rows), least=3)
+    as_svg = inked_cells(rendered, width, height, (cols, rows), least=3)
     assert len(as_png) > 30  # the axes, their labels and the curve
     # the curve's top end sits in the top-right cells of both
     assert any(col >= cols - 2 and row <= 2 for col, row in as_svg), sorted(as_svg)

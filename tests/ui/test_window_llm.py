@@ -20,7 +20,7 @@ from caec_desktop.ui.main_window import MainWindow
 from caec_desktop.ui.session_runner import SessionRunner
 from caec_desktop.ui.settings_dialog import SettingsDialog
 from tests.llm.fake_server import FakeOpenAI, Reply, tool_call
-from tests.ui.helpers import wait_signal
+from tests.ui.helpers import wait_signal, window_recording_status
 
 KEY = "sk-test-0123456789abcdefWINDOW"
 ARGS = {"particle_radius": "1 mm", "density": "2500 kg/m^3", "youngs_modulus": "70 GPa",
@@ -148,11 +148,7 @@ def test_the_status_line_says_asking_only_while_a_request_is_outstanding(
     chat = Reply(message={"role": "assistant", "content": "DEM models each grain as a body."})
     server.add(failed, intent, chat)
     settings = _settings(server).model_copy(update={"retry_base_delay_s": 0.05})
-    runner = SessionRunner(Session(settings))
-    window = MainWindow(runner, settings)
-    qtbot.addWidget(window)
-    shown: list[str] = []
-    window.statusBar().messageChanged.connect(shown.append)
+    window, runner, shown = window_recording_status(qtbot, settings)
     after_reply: list[str] = []
 
     def on_event(event: Any) -> None:  # connected after the window's slot: sees its update
@@ -188,11 +184,7 @@ def test_a_silent_server_shows_the_time_waited_then_stops_counting(
         values: dict[str, Any] = {"mode": "local", "base_url": silent.base_url, "model": "m",
                                   "request_timeout_s": 2.0, "safety_net": False}  # fmt: skip
         settings = Settings(**values)
-        runner = SessionRunner(Session(settings))
-        window = MainWindow(runner, settings)
-        qtbot.addWidget(window)
-        shown: list[str] = []
-        window.statusBar().messageChanged.connect(shown.append)
+        window, runner, shown = window_recording_status(qtbot, settings)
 
         async def scenario() -> Any:
             runner.ask("what is DEM?")
