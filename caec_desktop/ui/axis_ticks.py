@@ -92,16 +92,6 @@ def linear_labels(values: Sequence[float]) -> list[str]:
     return out
 
 
-def linear_label(value: float, step: float) -> str:
-    """A linear-axis tick: as many decimals as the step needs (0.25, 1.5, 2000)."""
-    if value == 0:
-        return "0"
-    if abs(value) >= 1e6 or abs(value) < 1e-4:
-        return f"{value:.3g}"
-    places = max(0, -math.floor(math.log10(step) + 1e-9))
-    return f"{value:.{places}f}"
-
-
 def spaced(
     items: Sequence[T],
     extent: Callable[[T], tuple[float, float]],

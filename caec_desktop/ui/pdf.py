@@ -451,13 +451,12 @@ def _padded(low: float, high: float, log: bool) -> tuple[float, float]:
 def _ticks(low: float, high: float, log: bool) -> list[list[tuple[float, str]]]:
     """(axis position, label) of the ticks from `low` to `high`, by level in the order to label
     them (on a log axis: decades, then 2 and 5, then the other minor ticks)."""
-    from caec_desktop.ui.axis_ticks import linear_label, linear_ticks, log_label, log_ticks
+    from caec_desktop.ui.axis_ticks import linear_labels, linear_ticks, log_label, log_ticks
 
     if log:
         return [[(t, log_label(10.0**t)) for t in level] for level in log_ticks(low, high)]
     ticks = linear_ticks(low, high)
-    step = ticks[1] - ticks[0] if len(ticks) > 1 else 1.0
-    return [[(t, linear_label(t, step)) for t in ticks]]
+    return [list(zip(ticks, linear_labels(ticks), strict=True))]
 
 
 def _plot_font() -> QFont:
