@@ -171,10 +171,6 @@ class Settings(BaseSettings):
     def effective_base_url(self) -> str:
         return OPENROUTER_BASE_URL if self.effective_mode == "openrouter" else self.base_url
 
-    def endpoint_host(self) -> str:
-        """The host requests go to (lower case)."""
-        return host_of(self.effective_base_url())
-
     def endpoint_origin(self) -> str:
         """The origin requests go to (`origin_of`): what a key saved now is bound to."""
         return origin_of(self.effective_base_url())
